@@ -1,0 +1,52 @@
+// Diagnostics: errors and warnings with a source location or an address, gathered, never thrown one by one.
+export type Severity = 'error' | 'warning';
+
+export interface SourceLocation {
+  readonly file: string;
+  /** 1-based */
+  readonly line: number;
+  /** 1-based */
+  readonly col: number;
+}
+
+export interface Diagnostic {
+  readonly severity: Severity;
+  readonly message: string;
+  /** Where in a manifest, when the problem is in one. */
+  readonly location?: SourceLocation;
+  /** The resource address (Kind/name), when known. */
+  readonly address?: string;
+  /** A stable code, e.g. a rule name or a service error code. */
+  readonly code?: string;
+}
+
+/** `FILE:LINE:COL: error: MESSAGE`, or `error: [ADDRESS] MESSAGE` without a location. */
+export function formatDiagnostic(d: Diagnostic): string {
+  const where = d.location ? `${d.location.file}:${d.location.line}:${d.location.col}: ` : '';
+  const addr = !d.location && d.address ? `${d.address}: ` : '';
+  return `${where}${d.severity}: ${addr}${d.message}`;
+}
+
+export function hasErrors(diags: readonly Diagnostic[]): boolean {
+  return diags.some((d) => d.severity === 'error');
+}
+
+/** Sorts by file, line, column so output is stable. */
+export function sortDiagnostics(diags: readonly Diagnostic[]): Diagnostic[] {
+  return [...diags].sort((a, b) => {
+    const fa = a.location?.file ?? '', fb = b.location?.file ?? '';
+    if (fa !== fb) return fa < fb ? -1 : 1;
+    return (a.location?.line ?? 0) - (b.location?.line ?? 0) || (a.location?.col ?? 0) - (b.location?.col ?? 0);
+  });
+}
+
+/**
+ * A user-facing failure: the CLI prints its message (and diagnostics) once and exits 1,
+ * without a stack. Anything else that reaches the CLI is a bug and prints its stack.
+ */
+export class UserError extends Error {
+  constructor(message: string, readonly diagnostics: readonly Diagnostic[] = [], options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'UserError';
+  }
+}

@@ -1,0 +1,53 @@
+// Plain JSON values and JSON-pointer helpers shared by every step.
+export type JsonPrimitive = string | number | boolean | null;
+export type JsonValue = JsonPrimitive | JsonValue[] | JsonObject;
+export interface JsonObject { [key: string]: JsonValue }
+
+/** A path into a JSON document: object keys and array indexes, from the root. */
+export type JsonPath = ReadonlyArray<string | number>;
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** RFC 6901 pointer of a path: ['a', 0, 'b/c'] -> '/a/0/b~1c'. */
+export function toPointer(path: JsonPath): string {
+  return path.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+}
+
+/** Path of an RFC 6901 pointer: '/a/0' -> ['a', '0'] (indexes stay strings). */
+export function fromPointer(pointer: string): string[] {
+  if (pointer === '' ) return [];
+  return pointer.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** The value at a path, or undefined. */
+export function getAt(doc: unknown, path: JsonPath): unknown {
+  let cur: unknown = doc;
+  for (const key of path) {
+    if (Array.isArray(cur)) cur = cur[Number(key)];
+    else if (isObject(cur)) cur = cur[String(key)];
+    else return undefined;
+  }
+  return cur;
+}
+
+/**
+ * Whether a concrete path matches a pattern of the same length, where a pattern segment
+ * `*` matches any key or index: ['properties','containers','*','name'].
+ */
+export function matchesPattern(path: JsonPath, pattern: ReadonlyArray<string>): boolean {
+  if (path.length !== pattern.length) return false;
+  return pattern.every((seg, i) => seg === '*' || seg === String(path[i]));
+}
+
+/** Whether the path starts with (or equals) a pattern: the pattern covers a whole subtree. */
+export function underPattern(path: JsonPath, pattern: ReadonlyArray<string>): boolean {
+  if (path.length < pattern.length) return false;
+  return pattern.every((seg, i) => seg === '*' || seg === String(path[i]));
+}
+
+/** Parses a slash-separated pattern text ('a/STAR/b', with a literal star) into segments. */
+export function pattern(text: string): string[] {
+  return text.split('/').filter((s) => s.length > 0);
+}

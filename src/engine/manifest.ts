@@ -1,0 +1,40 @@
+// What loading produces: one Manifest per YAML document, with a way back to its source.
+import type { JsonObject, JsonPath } from './json.js';
+import type { SourceLocation } from './diagnostics.js';
+
+export const API_VERSION = 'moor/v1';
+
+/** `Kind/name`, the unique handle of a resource in manifests, state and plans. */
+export type Address = string;
+
+export function addressOf(kind: string, name: string): Address {
+  return `${kind}/${name}`;
+}
+
+export function parseAddress(address: string): { kind: string; name: string } | undefined {
+  const i = address.indexOf('/');
+  if (i <= 0 || i === address.length - 1) return undefined;
+  return { kind: address.slice(0, i), name: address.slice(i + 1) };
+}
+
+/** Finds source positions inside one YAML document. */
+export interface SourceMap {
+  readonly file: string;
+  /**
+   * Location of the value at `path` (from the document root, e.g. ['spec','location']),
+   * or of its key when `at` is 'key'. Falls back to the nearest existing ancestor.
+   */
+  locate(path: JsonPath, at?: 'key' | 'value'): SourceLocation;
+}
+
+export interface Manifest {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly address: Address;
+  readonly dependsOn: readonly Address[];
+  readonly protect: boolean;
+  /** The spec as written: `${env:…}`, `${file:…}`, `${ref:…}` are still unresolved strings. */
+  readonly spec: JsonObject;
+  readonly source: SourceMap;
+}

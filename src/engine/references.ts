@@ -1,0 +1,43 @@
+// The `${env:NAME}`, `${file:path}` and `${ref:Kind/name#/pointer}` placeholders inside manifest values.
+export type Reference =
+  | { readonly type: 'env'; readonly name: string; readonly raw: string }
+  | { readonly type: 'file'; readonly path: string; readonly raw: string }
+  | { readonly type: 'ref'; readonly address: string; readonly pointer: string; readonly raw: string };
+
+export interface ReferenceSyntaxError { readonly raw: string; readonly message: string }
+
+const PLACEHOLDER = /\$\{([^}]*)\}/g;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const REF_TARGET = /^([A-Za-z]+)\/([^#\s]+)(#(\/.*)?)?$/;
+
+/** Every placeholder in a string, with syntax errors for malformed ones. */
+export function scanReferences(value: string): { refs: Reference[]; errors: ReferenceSyntaxError[] } {
+  const refs: Reference[] = [];
+  const errors: ReferenceSyntaxError[] = [];
+  for (const m of value.matchAll(PLACEHOLDER)) {
+    const raw = m[0];
+    const body = m[1];
+    const colon = body.indexOf(':');
+    const scheme = colon < 0 ? body : body.slice(0, colon);
+    const arg = colon < 0 ? '' : body.slice(colon + 1);
+    if (scheme === 'env') {
+      if (ENV_NAME.test(arg)) refs.push({ type: 'env', name: arg, raw });
+      else errors.push({ raw, message: `invalid environment variable name in ${raw}` });
+    } else if (scheme === 'file') {
+      if (arg.trim().length > 0) refs.push({ type: 'file', path: arg, raw });
+      else errors.push({ raw, message: `empty file path in ${raw}` });
+    } else if (scheme === 'ref') {
+      const r = REF_TARGET.exec(arg);
+      if (r) refs.push({ type: 'ref', address: `${r[1]}/${r[2]}`, pointer: r[4] ?? '', raw });
+      else errors.push({ raw, message: `invalid reference ${raw}: expected \${ref:Kind/name#/json/pointer}` });
+    } else {
+      errors.push({ raw, message: `unknown placeholder ${raw}: expected \${env:NAME}, \${file:path} or \${ref:Kind/name#/pointer}` });
+    }
+  }
+  return { refs, errors };
+}
+
+/** Whether a string contains any placeholder. */
+export function hasPlaceholder(value: string): boolean {
+  return /\$\{[^}]*\}/.test(value);
+}

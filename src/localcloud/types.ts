@@ -1,0 +1,55 @@
+// The contract between the local cloud's HTTP core and each emulated service.
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** The services of the seeds; also the keys of `endpoints:` and `credentials:` in moor.config.yaml. */
+export type ServiceName = 'arm' | 'graph' | 'analytics' | 'fabric' | 'lcs' | 'connector';
+
+export interface LocalRequest {
+  readonly method: string;
+  /** Absolute URL as the client addressed it. */
+  readonly url: URL;
+  readonly headers: IncomingHttpHeaders;
+  /** Path parameters of the matched route, URI-decoded. */
+  readonly params: Readonly<Record<string, string>>;
+  /** Parsed JSON body, or undefined when there is none. */
+  readonly body: unknown;
+  readonly rawBody: Buffer;
+}
+
+export interface LocalResponse {
+  readonly status: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** JSON-serialisable value, or raw bytes (sent as-is), or undefined for an empty body. */
+  readonly body?: unknown;
+}
+
+export interface ServiceContext {
+  /** The service's own persisted data; mutate it, then call `save()`. */
+  readonly data: Record<string, unknown>;
+  save(): void;
+  /** Base address of this server, e.g. http://127.0.0.1:4010 (for absolute polling/paging URLs). */
+  readonly baseUrl: string;
+  /** This request's id, echoed in error bodies and request-id headers. */
+  readonly requestId: string;
+  now(): Date;
+}
+
+export type Handler = (req: LocalRequest, ctx: ServiceContext) => LocalResponse | Promise<LocalResponse>;
+
+export interface Route {
+  readonly method: 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
+  /** Path with `:param` segments, matched case-insensitively for literal segments, e.g. '/subscriptions/:subscriptionId/...'. */
+  readonly path: string;
+  readonly handler: Handler;
+}
+
+export interface LocalService {
+  readonly name: ServiceName;
+  readonly routes: readonly Route[];
+  /** The service's own error shape (CloudError, Graph error, Fabric ErrorResponse, …). */
+  errorBody(status: number, code: string, message: string, requestId: string): unknown;
+  /** Extra headers every response of this service carries (e.g. X-Correlating-OperationId). */
+  responseHeaders?(requestId: string): Record<string, string>;
+  /** Fills demo data into an empty store. */
+  seed?(data: Record<string, unknown>): void;
+}

@@ -1,0 +1,11 @@
+// Diff rules of an auth context: only the id is fixed; everything else is patched in place.
+import type { DiffRules } from '../kind.js';
+
+export const sensitive: readonly string[] = [];
+
+export const diffRules: DiffRules = {
+  serverPopulated: [],
+  writeOnly: [],
+  immutable: ['id'],
+  arrayKeys: {},
+};

@@ -1,0 +1,17 @@
+// The AuthContext kind: An authentication-context class reference (seed 000, Graph beta).
+import type { KindDefinition } from '../kind.js';
+import { specSchema } from './schema.js';
+import { checkSpec } from './rules.js';
+import { resource } from './handler.js';
+import { diffRules, sensitive } from './diff.js';
+
+export const AuthContext: KindDefinition = {
+  kind: 'AuthContext',
+  category: 'resource',
+  description: 'An authentication-context class reference (seed 000, Graph beta).',
+  specSchema,
+  sensitive,
+  diff: diffRules,
+  checkSpec,
+  resource,
+};

@@ -1,0 +1,15 @@
+// The Check kind: A precondition evaluated during plan: quota, name availability, eventstream, spend.
+import type { KindDefinition } from '../kind.js';
+import { specSchema } from './schema.js';
+import { checkSpec } from './rules.js';
+import { check } from './handler.js';
+
+export const Check: KindDefinition = {
+  kind: 'Check',
+  category: 'check',
+  description: 'A precondition evaluated during plan: quota, name availability, eventstream, spend.',
+  specSchema,
+  sensitive: [],
+  checkSpec,
+  check,
+};

@@ -1,0 +1,17 @@
+// The ContainerGroup kind: A group of containers sharing network, volumes and identity (seed 001).
+import type { KindDefinition } from '../kind.js';
+import { specSchema } from './schema.js';
+import { checkSpec } from './rules.js';
+import { resource } from './handler.js';
+import { diffRules, sensitive } from './diff.js';
+
+export const ContainerGroup: KindDefinition = {
+  kind: 'ContainerGroup',
+  category: 'resource',
+  description: 'A group of containers sharing network, volumes and identity (seed 001).',
+  specSchema,
+  sensitive,
+  diff: diffRules,
+  checkSpec,
+  resource,
+};

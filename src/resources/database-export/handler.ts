@@ -1,0 +1,10 @@
+// How moor reads and changes a DatabaseExport through its provider. OWNER: providers helper (placeholder).
+import type { JobHandler } from '../kind.js';
+
+const notYet = (): never => { throw new Error('DatabaseExport handler not implemented yet'); };
+
+export const job: JobHandler = {
+  destructive: false,
+  revision: (spec) => String(spec.revision),
+  run: notYet,
+};

@@ -1,0 +1,15 @@
+// The DatabaseExport kind: An export of an environment's database to the asset library (seed 000).
+import type { KindDefinition } from '../kind.js';
+import { specSchema } from './schema.js';
+import { checkSpec } from './rules.js';
+import { job } from './handler.js';
+
+export const DatabaseExport: KindDefinition = {
+  kind: 'DatabaseExport',
+  category: 'job',
+  description: "An export of an environment's database to the asset library (seed 000).",
+  specSchema,
+  sensitive: [],
+  checkSpec,
+  job,
+};

@@ -1,0 +1,15 @@
+// The DatabaseRefresh kind: A database refresh from a source to a target environment (seed 000); overwrites the target.
+import type { KindDefinition } from '../kind.js';
+import { specSchema } from './schema.js';
+import { checkSpec } from './rules.js';
+import { job } from './handler.js';
+
+export const DatabaseRefresh: KindDefinition = {
+  kind: 'DatabaseRefresh',
+  category: 'job',
+  description: 'A database refresh from a source to a target environment (seed 000); overwrites the target.',
+  specSchema,
+  sensitive: [],
+  checkSpec,
+  job,
+};

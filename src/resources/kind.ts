@@ -1,0 +1,113 @@
+// The contract between the engine and one kind: validation rules, diff rules, and the calls
+// that read and change it. The engine knows no kind; a kind knows no HTTP (it calls providers).
+import type { JsonObject, JsonPath } from '../engine/json.js';
+import type { Providers } from '../providers/providers.js';
+
+/** resource: read/create/update/delete; job: runs once per revision; check: evaluated in plan. */
+export type KindCategory = 'resource' | 'job' | 'check';
+
+/** Reports a problem at a path relative to `spec` (e.g. ['properties','volumes',0,'name']). */
+export type Report = (
+  path: JsonPath,
+  message: string,
+  options?: { severity?: 'error' | 'warning'; at?: 'key' | 'value' },
+) => void;
+
+/**
+ * Path patterns are slash-separated spec paths where `*` matches any key or array index,
+ * e.g. 'properties/containers/*' + '/properties/resources'. A pattern covers its whole subtree.
+ */
+export interface DiffRules {
+  /** Filled in or owned by the service: never a diff, never sent back as a change. */
+  readonly serverPopulated: readonly string[];
+  /** Never returned by the service (secrets): compared by salted hash against state only. */
+  readonly writeOnly: readonly string[];
+  /** A change here needs delete and create (plan shows -/+). */
+  readonly immutable: readonly string[];
+  /** Keyed arrays whose elements cannot be added or removed in place (membership change -> replace). */
+  readonly immutableMembership?: readonly string[];
+  /** Arrays of named things compared by key: array path pattern -> key field ('name'). */
+  readonly arrayKeys: Readonly<Record<string, string>>;
+}
+
+export interface KindContext {
+  readonly providers: Providers;
+  /** Progress for humans (listr2 / plain lines); never secrets. */
+  log(message: string): void;
+  readonly signal?: AbortSignal;
+}
+
+/** A live resource as read from its service. */
+export interface Observed {
+  /** The service's identifier: ARM id, dataset id, auth context id. */
+  readonly id: string;
+  /** The live resource in the shape of the spec (addressing fields included); hidden secrets absent. */
+  readonly spec: JsonObject;
+  /** What `${ref:Kind/name#/pointer}` reads: the service's own representation, secrets absent. */
+  readonly outputs: JsonObject;
+}
+
+/**
+ * How the engine reaches one resource kind. read never mutates; create and delete are
+ * idempotent (repeating a create does not duplicate; deleting what is gone succeeds).
+ * `spec` passed to create/update is fully resolved (secrets and refs substituted).
+ */
+export interface ResourceHandler {
+  read(ctx: KindContext, target: { name: string; spec: JsonObject; recordedId?: string }): Promise<Observed | undefined>;
+  create(ctx: KindContext, name: string, spec: JsonObject): Promise<Observed>;
+  update(ctx: KindContext, name: string, spec: JsonObject, current: Observed, changed: readonly JsonPath[]): Promise<Observed>;
+  delete(ctx: KindContext, id: string, lastSpec: JsonObject): Promise<void>;
+  /** A replace loses data the user cannot get back (plan marks it destructive; refused when protected). */
+  readonly replaceIsDestructive?: boolean;
+  /**
+   * Checks before anything is sent, over every planned create of this kind
+   * (e.g. a location's quota). Returns error messages keyed by address.
+   */
+  preflight?(ctx: KindContext, creates: ReadonlyArray<{ address: string; spec: JsonObject }>): Promise<Array<{ address: string; message: string }>>;
+}
+
+/** What state keeps of a job's run, updated after every step so a crash loses nothing. */
+export interface JobRecord extends JsonObject {
+  revision: string;
+  /** started: sent, being followed; succeeded; failed. */
+  status: 'started' | 'succeeded' | 'failed';
+}
+
+export interface JobHandler {
+  /** A run overwrites data (plan marks it destructive). */
+  readonly destructive: boolean;
+  revision(spec: JsonObject): string;
+  /**
+   * Runs the job, or resumes following the run in `record` when it is for the same revision
+   * and still 'started'. Calls `checkpoint` after each step (operation sent, status read);
+   * never sends the operation again once a record says it was sent.
+   */
+  run(ctx: KindContext, spec: JsonObject, record: JobRecord | undefined, checkpoint: (r: JobRecord) => Promise<void>): Promise<JobRecord>;
+}
+
+export interface CheckResult {
+  readonly passed: boolean;
+  /** One line: what was checked and what was found. */
+  readonly message: string;
+  readonly details?: JsonObject;
+}
+
+export interface CheckHandler {
+  evaluate(ctx: KindContext, spec: JsonObject): Promise<CheckResult>;
+}
+
+export interface KindDefinition {
+  readonly kind: string;
+  readonly category: KindCategory;
+  readonly description: string;
+  /** JSON Schema (draft 2020-12 subset ajv understands) of `spec`. */
+  readonly specSchema: JsonObject;
+  /** Spec path patterns that hold secrets: shown as (sensitive), stored as salted hashes. */
+  readonly sensitive: readonly string[];
+  /** Rules beyond JSON Schema (cross-references inside the spec). */
+  checkSpec?(spec: JsonObject, report: Report): void;
+  readonly diff?: DiffRules;
+  readonly resource?: ResourceHandler;
+  readonly job?: JobHandler;
+  readonly check?: CheckHandler;
+}

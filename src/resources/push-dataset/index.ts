@@ -1,0 +1,17 @@
+// The PushDataset kind: A push dataset in a workspace (seed 002).
+import type { KindDefinition } from '../kind.js';
+import { specSchema } from './schema.js';
+import { checkSpec } from './rules.js';
+import { resource } from './handler.js';
+import { diffRules, sensitive } from './diff.js';
+
+export const PushDataset: KindDefinition = {
+  kind: 'PushDataset',
+  category: 'resource',
+  description: 'A push dataset in a workspace (seed 002).',
+  specSchema,
+  sensitive,
+  diff: diffRules,
+  checkSpec,
+  resource,
+};
