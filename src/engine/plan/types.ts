@@ -1,0 +1,85 @@
+// What a plan is: the changes decided for each address, before anything is done.
+import type { Diagnostic } from '../diagnostics.js';
+import type { JsonValue } from '../json.js';
+
+/** The plan actions; the text renderer prints them as + ~ -/+ - ! (and nothing for no-op). */
+export type Action = 'create' | 'update' | 'replace' | 'delete' | 'run' | 'no-op';
+
+export const ACTION_GLYPH: Readonly<Record<Action, string>> = {
+  create: '+', update: '~', replace: '-/+', delete: '-', run: '!', 'no-op': ' ',
+};
+
+/** Why a field differs: the manifest changed since the last apply, or the live resource drifted. */
+export type ChangeCause = 'manifest' | 'drift';
+
+/** One changed field, in spec paths (e.g. '/properties/containers/0/properties/image'). */
+export interface FieldChange {
+  readonly path: string;
+  readonly op: 'add' | 'remove' | 'replace';
+  /** Live (or last known) value; '(sensitive)' for secrets; absent for add. */
+  readonly before?: JsonValue;
+  /** Desired value; '(sensitive)' for secrets; absent for remove. */
+  readonly after?: JsonValue;
+  readonly cause: ChangeCause;
+  readonly sensitive: boolean;
+  /** This field cannot change in place: it forces the replace. */
+  readonly forcesReplace: boolean;
+}
+
+/** RFC 6902 operation (values of sensitive fields are the string '(sensitive)'). */
+export interface PatchOp {
+  readonly op: 'add' | 'remove' | 'replace';
+  readonly path: string;
+  readonly value?: JsonValue;
+}
+
+export interface CheckOutcome {
+  readonly passed: boolean;
+  readonly severity: 'error' | 'warning';
+  readonly message: string;
+}
+
+export interface PlannedChange {
+  readonly address: string;
+  readonly kind: string;
+  readonly action: Action;
+  /** Changed fields (update, replace; drift). Empty for create/delete/run/no-op. */
+  readonly fields: readonly FieldChange[];
+  /** RFC 6902 patch from live to desired. */
+  readonly patch: readonly PatchOp[];
+  /** Some field drifted from the last apply. */
+  readonly drift: boolean;
+  /** Loses data: a replace that drops pushed rows, a refresh that overwrites a database. */
+  readonly destructive: boolean;
+  /** One line saying why (e.g. 'revision changed from 3 to 4', 'not in manifests (--prune)'). */
+  readonly reason?: string;
+  /** For Check: the outcome. */
+  readonly check?: CheckOutcome;
+}
+
+export interface PlanSummary {
+  readonly create: number;
+  readonly update: number;
+  readonly replace: number;
+  readonly delete: number;
+  readonly run: number;
+  readonly noop: number;
+}
+
+export interface Plan {
+  readonly format: 'moor-plan/1';
+  /** State serial the plan was made from; a saved plan is stale once state moved on. */
+  readonly serial: number;
+  readonly changes: readonly PlannedChange[];
+  readonly summary: PlanSummary;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export function summarize(changes: readonly PlannedChange[]): PlanSummary {
+  const count = (a: Action) => changes.filter((c) => c.action === a).length;
+  return { create: count('create'), update: count('update'), replace: count('replace'), delete: count('delete'), run: count('run'), noop: count('no-op') };
+}
+
+export function hasChanges(plan: Pick<Plan, 'changes'>): boolean {
+  return plan.changes.some((c) => c.action !== 'no-op');
+}

@@ -1,0 +1,56 @@
+// What state keeps per address, and the backend contract (file, PostgreSQL).
+import type { JsonObject } from '../json.js';
+
+export interface ResourceRecord {
+  readonly kind: string;
+  readonly name: string;
+  /** The service's identifier (ARM id, dataset id, auth context id); absent for jobs and checks. */
+  readonly id?: string;
+  /**
+   * The spec last applied, resolved, with every sensitive value replaced by its salted hash
+   * string 'sha256:<salt>:<hex>' (see secrets.ts). Never a secret in clear.
+   */
+  readonly lastApplied: JsonObject;
+  /** The live representation after the last apply (secrets absent): what ${ref:} reads. */
+  readonly outputs?: JsonObject;
+  readonly protect?: boolean;
+  /** For jobs: the runs made, newest last. */
+  readonly runs?: JsonObject[];
+  readonly updatedAt: string;
+}
+
+export interface StateDocument {
+  readonly version: 1;
+  /** Grows by one with every write; a saved plan records it. */
+  readonly serial: number;
+  readonly resources: Readonly<Record<string, ResourceRecord>>;
+  /** Free-form data of other features (e.g. notification message ids per stack). */
+  readonly extras?: JsonObject;
+}
+
+export interface LockInfo {
+  readonly id: string;
+  readonly who: string;
+  readonly pid: number;
+  readonly host: string;
+  readonly operation: string;
+  readonly since: string;
+}
+
+/**
+ * A place that keeps state. read() may be called without the lock; writes require it.
+ * write() is atomic: a crash leaves the old or the new document, never a torn one.
+ */
+export interface StateBackend {
+  /** Human-readable location for messages ('.moor/state.json', 'postgres://host/db'). */
+  readonly location: string;
+  read(): Promise<StateDocument>;
+  /** Writes a document with serial = previous serial + 1 and returns it. */
+  write(next: Omit<StateDocument, 'serial'>): Promise<StateDocument>;
+  /** Takes the lock or throws a UserError naming the holder and since when. waitMs: how long to keep trying. */
+  lock(operation: string, waitMs?: number): Promise<LockInfo>;
+  unlock(lock: LockInfo): Promise<void>;
+  /** Clears a stale lock; without force, only one whose holder process is gone. */
+  forceUnlock(force: boolean): Promise<LockInfo | undefined>;
+  close(): Promise<void>;
+}
