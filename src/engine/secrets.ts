@@ -1,0 +1,104 @@
+// Secrets in state and plans: salted hashes of sensitive values and a walker over sensitive spec paths.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { fromPointer, isObject, matchesPattern, pattern, underPattern } from './json.js';
+import type { JsonObject, JsonPath, JsonValue } from './json.js';
+
+const HASHED = /^sha256:([^:\s]+):([0-9a-f]{64})$/;
+
+/** What renderers print in place of a secret. */
+export const SENSITIVE_MASK = '(sensitive)';
+
+/** 'sha256:<salt>:<hex>' of a value; a fresh random 16-byte salt unless one is given. */
+export function hashSecret(value: string, salt: string = randomBytes(16).toString('hex')): string {
+  if (!/^[^:\s]+$/.test(salt)) throw new Error('a salt must be non-empty and hold no colon or space');
+  return `sha256:${salt}:${digest(salt, value)}`;
+}
+
+/** Whether `value` hashes to `hashed` (a hashSecret string); false for anything malformed. */
+export function matchesHash(value: string, hashed: string): boolean {
+  const m = HASHED.exec(hashed);
+  if (!m) return false;
+  // Constant-time compare so timing reveals nothing about how close a guess was.
+  return timingSafeEqual(Buffer.from(digest(m[1], value), 'hex'), Buffer.from(m[2], 'hex'));
+}
+
+export function isHashed(v: unknown): v is string {
+  return typeof v === 'string' && HASHED.test(v);
+}
+
+/** The text a sensitive value is hashed as: a string as is, anything else as canonical JSON. */
+export function secretText(value: JsonValue): string {
+  return typeof value === 'string' ? value : canonicalJson(value);
+}
+
+/** Whether a (resolved) sensitive value equals what state recorded as its hash. */
+export function matchesSecret(value: JsonValue, hashed: JsonValue | undefined): boolean {
+  return typeof hashed === 'string' && matchesHash(secretText(value), hashed);
+}
+
+/** JSON with object keys sorted at every level, so equal values hash equally. */
+export function canonicalJson(value: JsonValue): string {
+  if (Array.isArray(value)) return '[' + value.map(canonicalJson).join(',') + ']';
+  if (isObject(value)) {
+    const keys = Object.keys(value).sort();
+    return '{' + keys.map((k) => JSON.stringify(k) + ':' + canonicalJson(value[k])).join(',') + '}';
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * `spec` with each value at a sensitive path pattern is replaced by fn(value, path).
+ * A pattern that matches an object or array hands the whole subtree to fn as one value.
+ * Unchanged subtrees are shared with the input, which is never modified.
+ */
+export function mapSensitive(
+  spec: JsonObject,
+  patterns: readonly string[],
+  fn: (value: JsonValue, path: JsonPath) => JsonValue,
+): JsonObject {
+  const parsed = patterns.map(pattern);
+  return walk(spec, [], parsed, fn) as JsonObject;
+}
+
+/** The spec as state keeps it: every sensitive value as a salted hash (hashes already there are kept). */
+export function hashSensitive(spec: JsonObject, patterns: readonly string[]): JsonObject {
+  return mapSensitive(spec, patterns, (v) => (isHashed(v) ? v : hashSecret(secretText(v))));
+}
+
+/** The spec as output may show it: every sensitive value as '(sensitive)'. */
+export function maskSensitive(spec: JsonObject, patterns: readonly string[]): JsonObject {
+  return mapSensitive(spec, patterns, () => SENSITIVE_MASK);
+}
+
+/** Whether a path (array or RFC 6901 pointer) lies at or under a sensitive pattern. */
+export function isSensitivePath(path: JsonPath | string, patterns: readonly string[]): boolean {
+  const segs = typeof path === 'string' ? fromPointer(path) : path;
+  return patterns.some((p) => underPattern(segs, pattern(p)));
+}
+
+function walk(
+  value: JsonValue,
+  path: JsonPath,
+  patterns: ReadonlyArray<string[]>,
+  fn: (value: JsonValue, path: JsonPath) => JsonValue,
+): JsonValue {
+  if (path.length > 0 && patterns.some((p) => matchesPattern(path, p))) return fn(value, path);
+  // Only descend where some pattern can still match below: specs are mostly not secret.
+  const live = patterns.filter((p) => p.length > path.length && prefixMatches(path, p));
+  if (live.length === 0) return value;
+  if (Array.isArray(value)) return value.map((v, i) => walk(v, [...path, i], live, fn));
+  if (isObject(value)) {
+    const out: JsonObject = {};
+    for (const [k, v] of Object.entries(value)) out[k] = walk(v, [...path, k], live, fn);
+    return out;
+  }
+  return value;
+}
+
+function prefixMatches(path: JsonPath, p: readonly string[]): boolean {
+  return path.every((seg, i) => p[i] === '*' || p[i] === String(seg));
+}
+
+function digest(salt: string, value: string): string {
+  return createHash('sha256').update(salt).update('\0').update(value, 'utf8').digest('hex');
+}
