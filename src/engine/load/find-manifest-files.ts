@@ -1,0 +1,32 @@
+// Finds the manifest files under the paths given: *.yaml and *.yml, recursively, sorted.
+import { readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Diagnostic } from '../diagnostics.js';
+
+const MANIFEST_FILE = /\.ya?ml$/i;
+
+/** Absolute paths of the manifest files under `paths` (files named explicitly are always taken). */
+export async function findManifestFiles(paths: readonly string[]): Promise<{ files: string[]; diagnostics: Diagnostic[] }> {
+  const found = new Set<string>();
+  const diagnostics: Diagnostic[] = [];
+  for (const p of paths) {
+    const abs = resolve(p);
+    const info = await stat(abs).catch(() => undefined);
+    if (!info) diagnostics.push({ severity: 'error', message: `${p}: no such file or directory`, code: 'load.path' });
+    else if (info.isDirectory()) await walk(abs, found);
+    else found.add(abs);
+  }
+  return { files: [...found].sort(), diagnostics };
+}
+
+async function walk(dir: string, found: Set<string>): Promise<void> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  for (const e of entries) {
+    // Dot-folders (.git, .moor) and node_modules never hold the user's manifests.
+    if (e.isDirectory()) {
+      if (!e.name.startsWith('.') && e.name !== 'node_modules') await walk(join(dir, e.name), found);
+    } else if (e.isFile() && MANIFEST_FILE.test(e.name)) {
+      found.add(join(dir, e.name));
+    }
+  }
+}

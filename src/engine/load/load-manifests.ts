@@ -1,0 +1,34 @@
+// Loads every manifest under the given paths: files found, YAML parsed, headers checked.
+import { relative } from 'node:path';
+import type { Diagnostic } from '../diagnostics.js';
+import type { Manifest } from '../manifest.js';
+import { findManifestFiles } from './find-manifest-files.js';
+import { parseManifestFile } from './parse-manifest-file.js';
+import { readHeader } from './read-header.js';
+
+export interface LoadResult {
+  manifests: Manifest[];
+  diagnostics: Diagnostic[];
+  /** How many files were read (for summaries). */
+  files: number;
+}
+
+/** Reads the manifests of `paths` (files or folders); problems come back as diagnostics, never thrown. */
+export async function loadManifests(paths: readonly string[]): Promise<LoadResult> {
+  const found = await findManifestFiles(paths.length > 0 ? paths : ['.']);
+  const diagnostics: Diagnostic[] = [...found.diagnostics];
+  const manifests: Manifest[] = [];
+  for (const abs of found.files) {
+    const file = relative(process.cwd(), abs) || abs;
+    const parsed = await parseManifestFile(abs, file).catch((err: NodeJS.ErrnoException) => ({
+      documents: [],
+      diagnostics: [{ severity: 'error' as const, message: `cannot read file: ${err.code ?? err.message}`, location: { file, line: 1, col: 1 } }],
+    }));
+    diagnostics.push(...parsed.diagnostics);
+    for (const doc of parsed.documents) {
+      const manifest = readHeader(doc.value, doc.source, diagnostics);
+      if (manifest) manifests.push(manifest);
+    }
+  }
+  return { manifests, diagnostics, files: found.files.length };
+}

@@ -1,0 +1,81 @@
+// Reads one manifest file into plain JSON documents with source maps; every failure is a diagnostic.
+import { readFile, stat } from 'node:fs/promises';
+import { LineCounter, parseAllDocuments, type Document } from 'yaml';
+import type { Diagnostic, Severity, SourceLocation } from '../diagnostics.js';
+import { findExcessiveNesting } from './nesting-depth.js';
+import { YamlSourceMap } from './yaml-source-map.js';
+
+export const MAX_FILE_BYTES = 4 * 1024 * 1024;
+export const MAX_NESTING = 1000;
+/** Aliases a document may expand; a few are normal, thousands are an alias bomb. */
+export const MAX_ALIAS_COUNT = 100;
+
+export interface ParsedDocument {
+  readonly value: unknown;
+  readonly source: YamlSourceMap;
+}
+
+/** Parses every document of `absPath`; `file` is the path shown in diagnostics. */
+export async function parseManifestFile(absPath: string, file: string): Promise<{ documents: ParsedDocument[]; diagnostics: Diagnostic[] }> {
+  const start: SourceLocation = { file, line: 1, col: 1 };
+  const fail = (message: string, severity: Severity = 'error') => ({ documents: [], diagnostics: [{ severity, message, location: start, code: 'load.file' }] });
+  const size = (await stat(absPath)).size;
+  if (size > MAX_FILE_BYTES) return fail(`file is ${mebibytes(size)}, over the ${mebibytes(MAX_FILE_BYTES)} limit for a manifest file; not read`);
+  const bytes = await readFile(absPath);
+  if (bytes.includes(0)) return fail('not a text file (it contains NUL bytes)');
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  const deep = findExcessiveNesting(text, MAX_NESTING);
+  if (deep) return { documents: [], diagnostics: [{ severity: 'error', message: `nesting deeper than ${MAX_NESTING} levels; not parsed`, location: { file, line: deep.line, col: deep.col }, code: 'load.nesting' }] };
+  return parseText(text, file);
+}
+
+function parseText(text: string, file: string): { documents: ParsedDocument[]; diagnostics: Diagnostic[] } {
+  const lines = new LineCounter();
+  const documents: ParsedDocument[] = [];
+  const diagnostics: Diagnostic[] = [];
+  let docs: Document[];
+  try {
+    docs = parseAllDocuments(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, logLevel: 'error' }) as Document[];
+  } catch (err) {
+    // The nesting estimate should prevent it; a parser failure must still not become a stack trace.
+    return { documents, diagnostics: [{ severity: 'error', message: `cannot parse YAML: ${(err as Error).message}`, location: { file, line: 1, col: 1 }, code: 'load.yaml' }] };
+  }
+  for (const doc of Array.isArray(docs) ? docs : []) {
+    const source = new YamlSourceMap(file, doc, lines);
+    const problems = [...doc.errors.map((e) => ({ e, severity: 'error' as const })), ...doc.warnings.map((e) => ({ e, severity: 'warning' as const }))];
+    for (const { e, severity } of problems) {
+      diagnostics.push({ severity, message: yamlMessage(e.code, e.message, text.slice(e.pos[0], e.pos[1])), location: source.position(e.pos[0]), code: `yaml.${e.code}` });
+    }
+    if (doc.errors.length > 0 || doc.contents === null) continue;
+    const value = toPlain(doc, source, diagnostics);
+    if (value !== undefined) documents.push({ value, source });
+  }
+  if (documents.length === 0 && diagnostics.length === 0) {
+    diagnostics.push({ severity: 'warning', message: 'no manifests in this file', location: { file, line: 1, col: 1 }, code: 'load.empty' });
+  }
+  return { documents, diagnostics };
+}
+
+function toPlain(doc: Document, source: YamlSourceMap, diagnostics: Diagnostic[]): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (err) {
+    const message = err instanceof ReferenceError
+      ? `too many alias expansions (over ${MAX_ALIAS_COUNT}): refusing a possible alias bomb`
+      : `cannot read this document: ${(err as Error).message}`;
+    diagnostics.push({ severity: 'error', message, location: source.locate([]), code: 'load.alias' });
+    return undefined;
+  }
+}
+
+const DUPLICATE = /^Map keys must be unique/;
+
+function yamlMessage(code: string, message: string, near: string): string {
+  if (code === 'DUPLICATE_KEY' || DUPLICATE.test(message)) return `duplicate key ${JSON.stringify(near.trim())}: a key may appear only once in a mapping`;
+  const first = message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+  return `invalid YAML: ${first}`;
+}
+
+function mebibytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MiB`;
+}

@@ -1,0 +1,100 @@
+// Checks a document's header (apiVersion, kind, metadata) and turns it into a Manifest.
+import type { Diagnostic } from '../diagnostics.js';
+import { isObject, type JsonObject, type JsonPath } from '../json.js';
+import { API_VERSION, addressOf, parseAddress, type Manifest, type SourceMap } from '../manifest.js';
+import { KINDS, kindNamed } from '../../resources/registry.js';
+
+export const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
+const TOP_KEYS = ['apiVersion', 'kind', 'metadata', 'spec'];
+const METADATA_KEYS = ['name', 'dependsOn', 'protect'];
+
+/** The Manifest of a document, or undefined when its header is too broken to address it. */
+export function readHeader(value: unknown, source: SourceMap, diagnostics: Diagnostic[]): Manifest | undefined {
+  const report = (path: JsonPath, message: string, at: 'key' | 'value' = 'value') => {
+    diagnostics.push({ severity: 'error', message, location: source.locate(path, at), code: 'manifest.header' });
+  };
+  if (!isObject(value)) {
+    report([], 'a manifest must be a mapping with apiVersion, kind, metadata and spec');
+    return undefined;
+  }
+  unknownKeys(value, [], TOP_KEYS, report);
+  if (value.apiVersion !== API_VERSION) {
+    if (value.apiVersion === undefined) report([], `missing required field apiVersion (${API_VERSION})`);
+    else report(['apiVersion'], `apiVersion: must be ${API_VERSION}`);
+  }
+  const kind = readKind(value, report);
+  const metadata = value.metadata;
+  if (!isObject(metadata)) {
+    report(metadata === undefined ? [] : ['metadata'], metadata === undefined ? 'missing required field metadata' : 'metadata: must be a mapping');
+    return undefined;
+  }
+  unknownKeys(metadata, ['metadata'], METADATA_KEYS, report);
+  const name = readName(metadata, report);
+  const dependsOn = readDependsOn(metadata, report);
+  if (metadata.protect !== undefined && typeof metadata.protect !== 'boolean') report(['metadata', 'protect'], 'metadata.protect: must be true or false');
+  let spec: JsonObject = {};
+  if (value.spec === undefined) report([], 'missing required field spec');
+  else if (!isObject(value.spec)) report(['spec'], 'spec: must be a mapping');
+  else spec = value.spec;
+  if (!kind || name === undefined) return undefined;
+  return {
+    apiVersion: API_VERSION, kind, name, address: addressOf(kind, name), dependsOn,
+    protect: metadata.protect === true, spec, source,
+  };
+}
+
+type HeaderReport = (path: JsonPath, message: string, at?: 'key' | 'value') => void;
+
+function readKind(value: JsonObject, report: HeaderReport): string | undefined {
+  const kinds = KINDS.map((k) => k.kind).join(', ');
+  if (value.kind === undefined) {
+    report([], `missing required field kind (one of ${kinds})`);
+    return undefined;
+  }
+  if (typeof value.kind !== 'string' || !kindNamed(value.kind)) {
+    report(['kind'], `kind: must be one of ${kinds}`);
+    return undefined;
+  }
+  return value.kind;
+}
+
+function readName(metadata: JsonObject, report: HeaderReport): string | undefined {
+  const name = metadata.name;
+  if (name === undefined) {
+    report(['metadata'], 'metadata: missing required field name', 'key');
+    return undefined;
+  }
+  if (typeof name !== 'string' || !NAME_PATTERN.test(name)) {
+    report(['metadata', 'name'], 'metadata.name: must be 1 to 128 letters, digits, "-", "_" or "."');
+    return undefined;
+  }
+  return name;
+}
+
+function readDependsOn(metadata: JsonObject, report: HeaderReport): string[] {
+  const list = metadata.dependsOn;
+  if (list === undefined) return [];
+  if (!Array.isArray(list)) {
+    report(['metadata', 'dependsOn'], 'metadata.dependsOn: must be a list of Kind/name addresses');
+    return [];
+  }
+  const out: string[] = [];
+  list.forEach((item, i) => {
+    const parsed = typeof item === 'string' ? parseAddress(item) : undefined;
+    if (!parsed || !kindNamed(parsed.kind) || !NAME_PATTERN.test(parsed.name)) {
+      report(['metadata', 'dependsOn', i], `metadata.dependsOn[${i}]: must be an address Kind/name with a known kind, e.g. AuthContext/c1`);
+    } else {
+      out.push(item as string);
+    }
+  });
+  return out;
+}
+
+function unknownKeys(obj: JsonObject, path: JsonPath, allowed: readonly string[], report: HeaderReport): void {
+  for (const key of Object.keys(obj)) {
+    if (!allowed.includes(key)) {
+      const where = path.length > 0 ? `${path.join('.')}.${key}` : key;
+      report([...path, key], `${where}: unknown field (allowed: ${allowed.join(', ')})`, 'key');
+    }
+  }
+}
