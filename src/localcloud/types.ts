@@ -32,6 +32,8 @@ export interface ServiceContext {
   /** This request's id, echoed in error bodies and request-id headers. */
   readonly requestId: string;
   now(): Date;
+  /** How long asynchronous work (provisioning, deletion, jobs) takes before it is done, in ms. */
+  readonly provisioningMs?: number;
 }
 
 export type Handler = (req: LocalRequest, ctx: ServiceContext) => LocalResponse | Promise<LocalResponse>;
@@ -41,6 +43,11 @@ export interface Route {
   /** Path with `:param` segments, matched case-insensitively for literal segments, e.g. '/subscriptions/:subscriptionId/...'. */
   readonly path: string;
   readonly handler: Handler;
+  /**
+   * The operation is not idempotent (a POST that creates): with `failRate`, a share of the
+   * injected faults drops the connection AFTER the handler ran, so clients must deduplicate.
+   */
+  readonly faultAfterCommit?: boolean;
 }
 
 export interface LocalService {
@@ -50,6 +57,10 @@ export interface LocalService {
   errorBody(status: number, code: string, message: string, requestId: string): unknown;
   /** Extra headers every response of this service carries (e.g. X-Correlating-OperationId). */
   responseHeaders?(requestId: string): Record<string, string>;
-  /** Fills demo data into an empty store. */
+  /**
+   * Fills demo data into an empty store. Services with the same `name` share one `data`
+   * object (ARM's container groups, usage and names see each other's data), so a seed
+   * fills only its own keys.
+   */
   seed?(data: Record<string, unknown>): void;
 }

@@ -1,0 +1,23 @@
+// ARM's CloudError shape and the responses built from it.
+import type { LocalResponse } from '../../types.js';
+
+export interface CloudErrorBody {
+  code: string;
+  message: string;
+  target?: string;
+  details: CloudErrorBody[];
+}
+
+/** `{error: {code, message, target, details}}` as ARM answers every failure. */
+export function cloudErrorBody(code: string, message: string, target?: string, details: CloudErrorBody[] = []): { error: CloudErrorBody } {
+  return { error: { code, message, ...(target !== undefined ? { target } : {}), details } };
+}
+
+export function cloudError(status: number, code: string, message: string, target?: string, details?: CloudErrorBody[]): LocalResponse {
+  return { status, body: cloudErrorBody(code, message, target, details) };
+}
+
+/** Headers ARM puts on every response. */
+export function armResponseHeaders(requestId: string): Record<string, string> {
+  return { 'x-ms-request-id': requestId, 'x-ms-correlation-request-id': requestId };
+}

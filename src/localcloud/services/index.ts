@@ -1,0 +1,13 @@
+// Every service the local cloud hosts; each module is one LocalService (see ../types.ts).
+import type { LocalService } from '../types.js';
+import { armContainerGroups } from './arm-container-groups.js';
+import { armUsage } from './arm-usage.js';
+import { armNameAvailability } from './arm-name-availability.js';
+import { armBilling } from './arm-billing.js';
+
+export const SERVICES: LocalService[] = [
+  armContainerGroups,
+  armUsage,
+  armNameAvailability,
+  armBilling,
+];
