@@ -37,6 +37,11 @@ export interface LockInfo {
   readonly since: string;
 }
 
+export interface WriteOptions {
+  /** Write without pretty-printing: for the frequent writes of apply, where speed matters more than reading. */
+  readonly compact?: boolean;
+}
+
 /**
  * A place that keeps state. read() may be called without the lock; writes require it.
  * write() is atomic: a crash leaves the old or the new document, never a torn one.
@@ -46,7 +51,7 @@ export interface StateBackend {
   readonly location: string;
   read(): Promise<StateDocument>;
   /** Writes a document with serial = previous serial + 1 and returns it. */
-  write(next: Omit<StateDocument, 'serial'>): Promise<StateDocument>;
+  write(next: Omit<StateDocument, 'serial'>, options?: WriteOptions): Promise<StateDocument>;
   /** Takes the lock or throws a UserError naming the holder and since when. waitMs: how long to keep trying. */
   lock(operation: string, waitMs?: number): Promise<LockInfo>;
   unlock(lock: LockInfo): Promise<void>;

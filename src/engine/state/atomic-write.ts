@@ -1,0 +1,68 @@
+// Crash-safe file replacement: temp file in the same directory, fsync, rename, fsync the directory.
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { copyFile, link, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+export interface AtomicWriteOptions {
+  /** File mode of the new file (default 0600: state may name resources users consider private). */
+  readonly mode?: number;
+  /** Keep the replaced version under this path (a hard link, so it costs no copy). */
+  readonly backupPath?: string;
+}
+
+/**
+ * Replaces `path` with `data` so that a crash at any moment leaves either the old or the new
+ * content at `path`, never a torn file.
+ */
+export async function writeFileAtomic(path: string, data: string, options: AtomicWriteOptions = {}): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, options.mode ?? 0o600);
+  try {
+    await handle.writeFile(data, 'utf8');
+    await handle.sync();
+  } catch (err) {
+    await handle.close();
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+  await handle.close();
+  if (options.backupPath) await keepBackup(path, options.backupPath);
+  await rename(tmp, path);
+  await syncDir(dir);
+}
+
+/** Points `backupPath` at the current content of `path` (if any) before it is replaced. */
+async function keepBackup(path: string, backupPath: string): Promise<void> {
+  await unlink(backupPath).catch(ignoreMissing);
+  try {
+    await link(path, backupPath);
+  } catch (err) {
+    if (code(err) === 'ENOENT') return;
+    // Filesystems without hard links: copy instead.
+    await copyFile(path, backupPath).catch(ignoreMissing);
+  }
+}
+
+/** Makes the rename itself durable; some platforms cannot open a directory, which is then a no-op. */
+async function syncDir(dir: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Windows and some filesystems refuse fsync on a directory; the rename is still atomic.
+  } finally {
+    await handle?.close();
+  }
+}
+
+function ignoreMissing(err: unknown): void {
+  if (code(err) !== 'ENOENT') throw err;
+}
+
+export function code(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
+}

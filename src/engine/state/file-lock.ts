@@ -1,0 +1,158 @@
+// The lock file beside a state file: who holds it, since when, and whether its holder is gone.
+import { randomUUID } from 'node:crypto';
+import { hostname, userInfo } from 'node:os';
+import { link, mkdir, open, readFile, unlink, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { UserError } from '../diagnostics.js';
+import { isObject } from '../json.js';
+import { code } from './atomic-write.js';
+import type { LockInfo } from './types.js';
+
+const RETRY_MS = 200;
+
+/** Takes the lock at `lockPath`, retrying until `waitMs` has passed; throws a UserError naming the holder. */
+export async function acquireFileLock(lockPath: string, operation: string, waitMs = 0): Promise<LockInfo> {
+  const deadline = Date.now() + waitMs;
+  await mkdir(dirname(lockPath), { recursive: true, mode: 0o700 });
+  for (;;) {
+    const info = newLockInfo(operation);
+    if (await tryCreate(lockPath, info)) return info;
+    const holder = await readLock(lockPath);
+    if (holder === 'missing') continue; // released between our attempt and the read: try again at once
+    if (holder !== 'unreadable' && isStale(holder)) throw lockedError(holder, true);
+    if (Date.now() >= deadline) throw holder === 'unreadable' ? unreadableError(lockPath) : lockedError(holder, false);
+    await sleep(Math.min(RETRY_MS, Math.max(0, deadline - Date.now())));
+  }
+}
+
+/** Removes the lock only if it is still ours (another run may have broken it and taken it since). */
+export async function releaseFileLock(lockPath: string, lock: LockInfo): Promise<void> {
+  const holder = await readLock(lockPath);
+  if (typeof holder === 'object' && holder.id === lock.id) await unlink(lockPath).catch(ignoreMissing);
+}
+
+/**
+ * Removes a lock left behind: without force only when its holder process is gone (same host,
+ * pid not running). Returns what was removed, or undefined when no lock was held.
+ */
+export async function breakFileLock(lockPath: string, force: boolean): Promise<LockInfo | undefined> {
+  const holder = await readLock(lockPath);
+  if (holder === 'missing') return undefined;
+  if (holder === 'unreadable') {
+    if (!force) throw new UserError(`the lock file ${lockPath} is unreadable; if no run is active, run 'moor state unlock --force'`);
+    await unlink(lockPath).catch(ignoreMissing);
+    return undefined;
+  }
+  if (!force && !isStale(holder)) {
+    const why = holder.host === hostname()
+      ? `its process ${holder.pid} is still running`
+      : `it was taken on another host (${holder.host}), where moor cannot tell whether the run is still active`;
+    throw new UserError(`state is locked by ${describeLock(holder)} and ${why}; if you are sure no run is active, run 'moor state unlock --force'`);
+  }
+  await unlink(lockPath).catch(ignoreMissing);
+  return holder;
+}
+
+/** 'alice@host (pid 1234, moor apply) since 2026-11-21T12:00:00.000Z' */
+export function describeLock(l: LockInfo): string {
+  return `${l.who} (pid ${l.pid}, moor ${l.operation}) since ${l.since}`;
+}
+
+/** A lock is stale when it was taken on this host by a process that no longer runs. */
+export function isStale(l: LockInfo): boolean {
+  return l.host === hostname() && !processAlive(l.pid);
+}
+
+export async function readLock(lockPath: string): Promise<LockInfo | 'missing' | 'unreadable'> {
+  let text: string;
+  try {
+    text = await readFile(lockPath, 'utf8');
+  } catch (err) {
+    if (code(err) === 'ENOENT') return 'missing';
+    throw err;
+  }
+  try {
+    const v: unknown = JSON.parse(text);
+    if (isObject(v) && typeof v.id === 'string' && typeof v.who === 'string' && typeof v.pid === 'number' &&
+        typeof v.host === 'string' && typeof v.operation === 'string' && typeof v.since === 'string') {
+      return { id: v.id, who: v.who, pid: v.pid, host: v.host, operation: v.operation, since: v.since };
+    }
+  } catch {
+    // fall through: unreadable
+  }
+  return 'unreadable';
+}
+
+function newLockInfo(operation: string): LockInfo {
+  const host = hostname();
+  return { id: randomUUID(), who: `${userName()}@${host}`, pid: process.pid, host, operation, since: new Date().toISOString() };
+}
+
+/**
+ * Creates the lock file with its content in one atomic step: write a private temp file, then
+ * hard-link it into place (link fails if the lock exists), so no reader ever sees an empty lock.
+ * Filesystems without hard links fall back to open(path, 'wx').
+ */
+async function tryCreate(lockPath: string, info: LockInfo): Promise<boolean> {
+  const body = JSON.stringify(info, null, 2) + '\n';
+  const tmp = `${lockPath}.${info.id}.tmp`;
+  await writeFile(tmp, body, { mode: 0o600, flag: 'wx' });
+  try {
+    await link(tmp, lockPath);
+    return true;
+  } catch (err) {
+    if (code(err) === 'EEXIST') return false;
+    return await createExclusive(lockPath, body);
+  } finally {
+    await unlink(tmp).catch(ignoreMissing);
+  }
+}
+
+async function createExclusive(lockPath: string, body: string): Promise<boolean> {
+  try {
+    const handle = await open(lockPath, 'wx', 0o600);
+    try { await handle.writeFile(body); } finally { await handle.close(); }
+    return true;
+  } catch (err) {
+    if (code(err) === 'EEXIST') return false;
+    throw err;
+  }
+}
+
+function lockedError(holder: LockInfo, stale: boolean): UserError {
+  const tail = stale
+    ? `; that process is no longer running (stale lock): run 'moor state unlock' to clear it`
+    : `; if no run is active, run 'moor state unlock'`;
+  return new UserError(`state is locked by ${describeLock(holder)}${tail}`);
+}
+
+function unreadableError(lockPath: string): UserError {
+  return new UserError(`state is locked (the lock file ${lockPath} is unreadable); if no run is active, run 'moor state unlock --force'`);
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return code(err) === 'EPERM';
+  }
+}
+
+function userName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    // No passwd entry (some containers): fall back to the environment.
+    return process.env.USER ?? process.env.USERNAME ?? 'unknown';
+  }
+}
+
+function ignoreMissing(err: unknown): void {
+  if (code(err) !== 'ENOENT') throw err;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

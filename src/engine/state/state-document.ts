@@ -1,0 +1,41 @@
+// The state document on disk: the empty document, and parsing that tells corruption from a missing file.
+import { UserError } from '../diagnostics.js';
+import { isObject } from '../json.js';
+import type { StateDocument } from './types.js';
+
+export function emptyState(): StateDocument {
+  return { version: 1, serial: 0, resources: {} };
+}
+
+/**
+ * Parses state text, or throws a UserError naming the file and how to recover.
+ * Never repairs anything itself: a corrupt state must not be silently replaced.
+ */
+export function parseState(text: string, location: string): StateDocument {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw corrupt(location, `not valid JSON (${(err as Error).message})`);
+  }
+  if (!isObject(doc)) throw corrupt(location, 'not a JSON object');
+  if (doc.version !== 1) throw corrupt(location, `unknown state version ${JSON.stringify(doc.version)} (this moor reads version 1)`);
+  if (typeof doc.serial !== 'number' || !Number.isInteger(doc.serial) || doc.serial < 0) throw corrupt(location, 'serial is not a non-negative integer');
+  if (!isObject(doc.resources)) throw corrupt(location, '"resources" is not an object');
+  for (const [address, record] of Object.entries(doc.resources)) {
+    if (!isObject(record) || typeof record.kind !== 'string' || typeof record.name !== 'string' || !isObject(record.lastApplied)) {
+      throw corrupt(location, `record ${JSON.stringify(address)} lacks kind, name or lastApplied`);
+    }
+  }
+  if (doc.extras !== undefined && !isObject(doc.extras)) throw corrupt(location, '"extras" is not an object');
+  // Checked above field by field; the record fields moor does not rely on are passed through.
+  return doc as unknown as StateDocument;
+}
+
+function corrupt(location: string, why: string): UserError {
+  return new UserError(
+    `state file ${location} is corrupt: ${why}. moor will not overwrite it. ` +
+      `The previous version is kept in ${location}.backup: inspect both, then copy the backup over the state file ` +
+      `(or move the state file away to start from empty state, which forgets every managed resource).`,
+  );
+}
