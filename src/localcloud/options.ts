@@ -1,0 +1,44 @@
+// The knobs of the local cloud, with their defaults.
+export interface LocalCloudOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** JSON data file; without one, data lives in memory only. */
+  dataFile?: string;
+  /** The bearer token every request must carry; default `local-dev-token`. */
+  token?: string;
+  /** Delay added to every response, in ms. */
+  latencyMs?: number;
+  /** Probability in [0,1] that a request meets an injected fault (500, 503, 429 or a dropped connection). */
+  failRate?: number;
+  /** Requests per second per service and request class (burst 10x); unset means unlimited. */
+  rateLimit?: number;
+  /** Fill demo data into empty stores; default true. */
+  seed?: boolean;
+  /** How long asynchronous provisioning takes, in ms; default 1000. */
+  provisioningMs?: number;
+  /** Random source of fault injection (tests make it deterministic). */
+  random?: () => number;
+}
+
+export const DEFAULT_TOKEN = 'local-dev-token';
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PROVISIONING_MS = 1000;
+
+export type ResolvedOptions = Required<Omit<LocalCloudOptions, 'dataFile' | 'rateLimit'>> & Pick<LocalCloudOptions, 'dataFile' | 'rateLimit'>;
+
+export function resolveOptions(o: LocalCloudOptions): ResolvedOptions {
+  return {
+    port: o.port ?? 0,
+    host: o.host ?? DEFAULT_HOST,
+    dataFile: o.dataFile,
+    token: o.token ?? DEFAULT_TOKEN,
+    latencyMs: Math.max(0, o.latencyMs ?? 0),
+    failRate: Math.min(1, Math.max(0, o.failRate ?? 0)),
+    rateLimit: o.rateLimit && o.rateLimit > 0 ? o.rateLimit : undefined,
+    seed: o.seed ?? true,
+    provisioningMs: Math.max(0, o.provisioningMs ?? DEFAULT_PROVISIONING_MS),
+    random: o.random ?? Math.random,
+  };
+}

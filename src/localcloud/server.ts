@@ -1,0 +1,70 @@
+// The local cloud: one node:http server hosting every emulated service on one port.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DataStore } from './data-store.js';
+import { resolveOptions, type LocalCloudOptions } from './options.js';
+import { createPipeline } from './request-pipeline.js';
+import { createRouter } from './router.js';
+import { SERVICES } from './services/index.js';
+import type { LocalService } from './types.js';
+
+export type { LocalCloudOptions } from './options.js';
+
+export interface LocalCloud {
+  /** Base address, e.g. http://127.0.0.1:4010 (no trailing slash). */
+  readonly url: string;
+  /** Stops listening, drops open connections and writes pending data. */
+  close(): Promise<void>;
+}
+
+/** Starts the local cloud; resolves once it listens. */
+export async function startLocalCloud(options: LocalCloudOptions = {}, services: readonly LocalService[] = SERVICES): Promise<LocalCloud> {
+  const opts = resolveOptions(options);
+  const store = await DataStore.open(opts.dataFile);
+  if (opts.seed) seedFreshStores(store, services);
+
+  let url = '';
+  const pipeline = createPipeline(createRouter(services), store, opts, () => url);
+  const server = createServer((req, res) => {
+    pipeline.handle(req, res).catch((err: unknown) => {
+      process.stderr.write(`local-cloud: request failed: ${err instanceof Error ? err.message : String(err)}\n`);
+      if (!res.headersSent) res.writeHead(500).end();
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  url = `http://${host}:${address.port}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    close() {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await stopped;
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+function seedFreshStores(store: DataStore, services: readonly LocalService[]): void {
+  let seeded = false;
+  for (const service of services) {
+    const data = store.dataFor(service.name);
+    if (service.seed && store.isFresh(service.name)) {
+      service.seed(data);
+      seeded = true;
+    }
+  }
+  if (seeded) store.save();
+}
