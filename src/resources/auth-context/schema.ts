@@ -1,4 +1,10 @@
-// JSON Schema of the AuthContext spec. OWNER: validation helper (placeholder).
+// JSON Schema of the AuthContext spec: the updatable fields of seed 000 plus the id c1..c99.
 import type { JsonObject } from '../../engine/json.js';
+import { boolean, object, patterned, string } from '../../engine/validate/schema-parts.js';
 
-export const specSchema: JsonObject = { type: 'object' };
+export const specSchema: JsonObject = object({
+  id: patterned('^c([1-9]|[1-9][0-9])$', 'must be c1 to c99'),
+  displayName: string(),
+  description: string(),
+  isAvailable: boolean,
+});

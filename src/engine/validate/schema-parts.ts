@@ -1,0 +1,59 @@
+// Building blocks for the kinds' JSON Schemas: formats and bounds that several kinds share.
+import type { JsonObject } from '../json.js';
+
+/** A closed object: every key listed, a misspelt one is an error. */
+export function object(properties: JsonObject, required: string[] = [], extra: JsonObject = {}): JsonObject {
+  const schema: JsonObject = { type: 'object', properties, additionalProperties: false, ...extra };
+  if (required.length > 0) schema.required = required;
+  return schema;
+}
+
+export function array(items: JsonObject, extra: JsonObject = {}): JsonObject {
+  return { type: 'array', items, ...extra };
+}
+
+export function string(extra: JsonObject = {}): JsonObject {
+  return { type: 'string', ...extra };
+}
+
+/** A string matching `pattern`; `message` is what a user is told (editors show it too). */
+export function patterned(pattern: string, message: string, extra: JsonObject = {}): JsonObject {
+  return { type: 'string', pattern, patternErrorMessage: message, ...extra };
+}
+
+export function enumOf(values: string[], description?: string): JsonObject {
+  return description ? { type: 'string', enum: values, description } : { type: 'string', enum: values };
+}
+
+export const boolean: JsonObject = { type: 'boolean' };
+export const int32: JsonObject = { type: 'integer', minimum: -2147483648, maximum: 2147483647 };
+export const number: JsonObject = { type: 'number' };
+export const uuid: JsonObject = { type: 'string', format: 'uuid' };
+export const uri: JsonObject = { type: 'string', format: 'uri' };
+export const dateTime: JsonObject = { type: 'string', format: 'date-time' };
+export const nonEmpty: JsonObject = { type: 'string', minLength: 1 };
+export const stringList: JsonObject = { type: 'array', items: { type: 'string' } };
+export const stringMap: JsonObject = { type: 'object', additionalProperties: { type: 'string' } };
+
+export const armId = patterned(
+  '^/subscriptions/[^/]+/resourceGroups/[^/]+/providers/[^/]+/.+',
+  'must be a resource id /subscriptions/{id}/resourceGroups/{group}/providers/{namespace}/{type}/{name}',
+);
+
+export const base64 = patterned('^[A-Za-z0-9+/]*={0,2}$', 'must be base64');
+
+/** A value used as one segment of a URL path: no slash, no whitespace. */
+export const pathSegment = patterned('^[^/\\\\?#%\\s]+$', 'must be a single path segment (no "/", "\\", "?", "#", "%" or spaces)', { maxLength: 256 });
+
+export const resourceGroup = patterned(
+  '^[-\\w._()]*[-\\w_()]$',
+  'must be 1 to 90 letters, digits, "-", "_", ".", "(" or ")", not ending with "."',
+  { minLength: 1, maxLength: 90 },
+);
+
+/** Tags: keys and values at most 256 characters, keys non-empty and without < > % & \ ? / (seed 002). */
+export const tags: JsonObject = {
+  type: 'object',
+  propertyNames: patterned('^[^<>%&\\\\?/]+$', 'tag keys must not contain < > % & \\ ? /', { minLength: 1, maxLength: 256 }),
+  additionalProperties: { type: 'string', maxLength: 256 },
+};

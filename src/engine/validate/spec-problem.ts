@@ -1,0 +1,12 @@
+// A problem found in a spec, before it is tied to a file position.
+import type { JsonPath } from '../json.js';
+import type { Severity } from '../diagnostics.js';
+
+export interface SpecProblem {
+  /** Relative to the document root (starts with 'spec' for spec problems). */
+  readonly path: JsonPath;
+  readonly at: 'key' | 'value';
+  readonly message: string;
+  readonly severity: Severity;
+  readonly code: string;
+}
