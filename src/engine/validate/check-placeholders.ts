@@ -1,0 +1,40 @@
+// Checks the `${...}` placeholders of a spec and warns of secrets written as literals.
+import { pattern, underPattern, type JsonObject, type JsonPath } from '../json.js';
+import { scanReferences } from '../references.js';
+import type { KindDefinition } from '../../resources/kind.js';
+import { fieldPath } from './field-path.js';
+import type { SpecProblem } from './spec-problem.js';
+import { forEachString } from './walk-strings.js';
+
+const splitPatterns = new Map<string, string[][]>();
+
+function sensitivePatterns(kind: KindDefinition): string[][] {
+  let list = splitPatterns.get(kind.kind);
+  if (!list) {
+    list = kind.sensitive.map(pattern);
+    splitPatterns.set(kind.kind, list);
+  }
+  return list;
+}
+
+/** Placeholder syntax errors (at the value) and literal secrets (warnings); never shows a secret. */
+export function checkPlaceholders(kind: KindDefinition, spec: JsonObject): SpecProblem[] {
+  const out: SpecProblem[] = [];
+  const secrets = sensitivePatterns(kind);
+  forEachString(spec, (path, text) => {
+    const full: JsonPath = ['spec', ...path];
+    const scanned = text.includes('${') ? scanReferences(text) : undefined;
+    for (const e of scanned?.errors ?? []) {
+      out.push({ path: full, at: 'value', message: `${fieldPath(full)}: ${e.message}`, severity: 'error', code: 'reference.syntax' });
+    }
+    if (text === '' || !secrets.some((p) => underPattern(path, p))) return;
+    const external = scanned?.refs.some((r) => r.type === 'env' || r.type === 'file' || r.type === 'ref') ?? false;
+    if (!external) {
+      out.push({
+        path: full, at: 'value', severity: 'warning', code: 'secret.literal',
+        message: `${fieldPath(full)}: a secret written in the manifest; use \${env:NAME} or \${file:path}`,
+      });
+    }
+  });
+  return out;
+}
