@@ -1,5 +1,104 @@
 // The set of service clients a run uses, created lazily from the configuration.
-// OWNER: providers helper. Placeholder until the clients exist.
+import { UserError } from '../engine/diagnostics.js';
+import type { ServiceName } from '../localcloud/types.js';
+import { AnalyticsClient } from './analytics.js';
+import { ArmClient } from './arm.js';
+import { BillingClient } from './billing.js';
+import { ConnectorClient, CONNECTOR_RETRY_STATUSES } from './connector.js';
+import { checkEndpoint } from './endpoint.js';
+import { FabricClient } from './fabric.js';
+import { GraphClient } from './graph.js';
+import { LcsClient } from './lcs.js';
+import { createTokenSource, type CommandRunner, type CredentialSource } from './token-source.js';
+import { Transport, type TransportEvent } from './transport.js';
+
+export type { TransportEvent } from './transport.js';
+
+/** One client per service; the engine hands this to kind handlers in KindContext. */
 export interface Providers {
-  readonly [service: string]: unknown;
+  readonly arm: ArmClient;
+  readonly billing: BillingClient;
+  readonly graph: GraphClient;
+  readonly analytics: AnalyticsClient;
+  readonly fabric: FabricClient;
+  readonly lcs: LcsClient;
+  readonly connector: ConnectorClient;
+}
+
+export interface ProviderOptions {
+  /** Base URL per service (http:// only on loopback). */
+  readonly endpoints: Readonly<Record<ServiceName, string>>;
+  /** Per-service token sources; a service without one uses defaultToken. */
+  readonly credentials?: Partial<Record<ServiceName, CredentialSource>>;
+  /** The token of every service without its own source (the CLI passes MOOR_TOKEN). */
+  readonly defaultToken?: string;
+  /** Per-attempt timeout in ms (default 30 000). */
+  readonly timeoutMs?: number;
+  /** Attempts per request, first included (default 6). */
+  readonly maxAttempts?: number;
+  /** Caps the wait between long-running-operation polls (tests, fast local clouds). */
+  readonly pollIntervalMs?: number;
+  readonly onEvent?: (e: TransportEvent) => void;
+  /** Test seams: waits, jitter, environment, the tokenCommand runner, fetch. */
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly random?: () => number;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly runCommand?: CommandRunner;
+  readonly fetch?: typeof fetch;
+}
+
+/**
+ * Builds the clients. Endpoints are checked at once (a plain http:// endpoint off loopback is a
+ * UserError before anything is sent); each client and transport is made on first use, and a
+ * token is requested at most once per run and service.
+ */
+export function createProviders(options: ProviderOptions): Providers {
+  const bases = new Map<ServiceName, URL>();
+  for (const [service, url] of Object.entries(options.endpoints) as Array<[ServiceName, string]>) {
+    if (url) bases.set(service, checkEndpoint(service, url));
+  }
+  const transports = new Map<ServiceName, Transport>();
+  const transport = (service: ServiceName): Transport => {
+    let t = transports.get(service);
+    if (!t) {
+      t = makeTransport(service, options, bases);
+      transports.set(service, t);
+    }
+    return t;
+  };
+  const poll = { pollIntervalMs: options.pollIntervalMs };
+  return lazy({
+    arm: () => new ArmClient(transport('arm'), poll),
+    billing: () => new BillingClient(transport('arm')),
+    graph: () => new GraphClient(transport('graph')),
+    analytics: () => new AnalyticsClient(transport('analytics')),
+    fabric: () => new FabricClient(transport('fabric')),
+    lcs: () => new LcsClient(transport('lcs')),
+    connector: () => new ConnectorClient(transport('connector')),
+  });
+}
+
+function makeTransport(service: ServiceName, o: ProviderOptions, bases: ReadonlyMap<ServiceName, URL>): Transport {
+  const baseUrl = bases.get(service);
+  if (!baseUrl) throw new UserError(`no endpoint configured for service '${service}' (endpoints.${service} in moor.config.yaml, or MOOR_ENDPOINT)`);
+  return new Transport({
+    service, baseUrl,
+    token: createTokenSource({ service, source: o.credentials?.[service], defaultToken: o.defaultToken, env: o.env, run: o.runCommand }),
+    timeoutMs: o.timeoutMs, maxAttempts: o.maxAttempts, onEvent: o.onEvent,
+    sleep: o.sleep, random: o.random, fetch: o.fetch,
+    retryStatuses: service === 'connector' ? CONNECTOR_RETRY_STATUSES : undefined,
+  });
+}
+
+/** An object whose properties are built on first access and then kept. */
+function lazy<T extends object>(factories: { readonly [K in keyof T]: () => T[K] }): T {
+  const out = {} as T;
+  for (const key of Object.keys(factories) as Array<keyof T>) {
+    let value: T[typeof key] | undefined;
+    Object.defineProperty(out, key, {
+      enumerable: true,
+      get: () => (value ??= factories[key]()),
+    });
+  }
+  return out;
 }

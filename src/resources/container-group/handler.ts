@@ -1,11 +1,37 @@
-// How moor reads and changes a ContainerGroup through its provider. OWNER: providers helper (placeholder).
-import type { ResourceHandler } from '../kind.js';
+// How moor reads, creates, updates and deletes a ContainerGroup through the ARM client.
+import type { JsonObject } from '../../engine/json.js';
+import type { ContainerGroupBody } from '../../providers/arm.js';
+import type { KindContext, Observed, ResourceHandler } from '../kind.js';
+import { bodyOf, coordinatesOf, groupId, outputsOf, parseGroupId, specOf, type GroupCoordinates } from './mapping.js';
+import { preflight } from './handler-preflight.js';
 
-const notYet = (): never => { throw new Error('ContainerGroup handler not implemented yet'); };
+function observed(c: GroupCoordinates, live: ContainerGroupBody): Observed {
+  return { id: groupId(c), spec: specOf(c, live), outputs: outputsOf(live) };
+}
+
+/** The recorded ARM id wins over the spec: a changed resource group must still find the old group. */
+function locate(name: string, spec: JsonObject, recordedId?: string): GroupCoordinates {
+  return (recordedId ? parseGroupId(recordedId) : undefined) ?? coordinatesOf(name, spec);
+}
+
+async function put(ctx: KindContext, name: string, spec: JsonObject): Promise<Observed> {
+  const c = coordinatesOf(name, spec);
+  const live = await ctx.providers.arm.putContainerGroup(c.subscriptionId, c.resourceGroup, c.name, bodyOf(spec));
+  return observed(c, live);
+}
 
 export const resource: ResourceHandler = {
-  read: notYet,
-  create: notYet,
-  update: notYet,
-  delete: notYet,
+  async read(ctx, { name, spec, recordedId }) {
+    const c = locate(name, spec, recordedId);
+    const live = await ctx.providers.arm.getContainerGroup(c.subscriptionId, c.resourceGroup, c.name);
+    return live ? observed(c, live) : undefined;
+  },
+  create: put,
+  // The whole desired body, never a partial one: a left-out property would revert to its default.
+  update: (ctx, name, spec) => put(ctx, name, spec),
+  async delete(ctx, id, lastSpec) {
+    const c = parseGroupId(id) ?? coordinatesOf(String(lastSpec.name ?? id), lastSpec);
+    await ctx.providers.arm.deleteContainerGroup(c.subscriptionId, c.resourceGroup, c.name);
+  },
+  preflight,
 };

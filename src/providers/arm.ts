@@ -1,0 +1,71 @@
+// The ARM client: container groups (with long-running operations), usage per location, name availability.
+import { NAMESPACES } from './vendor.js';
+import { followOperation, type PollOptions } from './long-running.js';
+import { listByNextLink } from './paging.js';
+import type { Transport } from './transport.js';
+import type { ContainerGroupBody, NameAvailability, Usage } from './arm-types.js';
+
+export type { ContainerGroupBody, NameAvailability, Usage } from './arm-types.js';
+
+/** api-version of container groups and usage (seed 001). */
+export const CONTAINER_API_VERSION = '2026-07-01';
+/** api-version of name availability (seed 001). */
+export const NAME_API_VERSION = '2025-01-01';
+
+const enc = encodeURIComponent;
+
+/** The ARM id of a container group. */
+export function containerGroupId(subscriptionId: string, resourceGroup: string, name: string): string {
+  return `/subscriptions/${enc(subscriptionId)}/resourceGroups/${enc(resourceGroup)}/providers/${NAMESPACES.containerInstance}/containerGroups/${enc(name)}`;
+}
+
+export class ArmClient {
+  constructor(private readonly t: Transport, private readonly poll: PollOptions = {}) {}
+
+  private groupPath(sub: string, rg: string, name: string): string {
+    return `${containerGroupId(sub, rg, name)}?api-version=${CONTAINER_API_VERSION}`;
+  }
+
+  /** The container group, or undefined when it does not exist. */
+  async getContainerGroup(sub: string, rg: string, name: string): Promise<ContainerGroupBody | undefined> {
+    const res = await this.t.request({ method: 'GET', path: this.groupPath(sub, rg, name), label: `containerGroups/${name}`, accept: [404] });
+    return res.status === 404 ? undefined : (res.body as ContainerGroupBody);
+  }
+
+  /** Creates or replaces the whole group, waits for a terminal state, and returns the final resource. */
+  async putContainerGroup(sub: string, rg: string, name: string, body: ContainerGroupBody): Promise<ContainerGroupBody> {
+    const path = this.groupPath(sub, rg, name);
+    const label = `containerGroups/${name}`;
+    const first = await this.t.request({ method: 'PUT', path, body, label });
+    const last = await followOperation(this.t, { method: 'PUT', resourcePath: path, label }, first, this.poll);
+    if (isSucceeded(last)) return last as ContainerGroupBody;
+    const final = await this.t.request({ method: 'GET', path, label });
+    return final.body as ContainerGroupBody;
+  }
+
+  /** Deletes the group and waits until it is gone; a missing group is success. */
+  async deleteContainerGroup(sub: string, rg: string, name: string): Promise<void> {
+    const path = this.groupPath(sub, rg, name);
+    const label = `containerGroups/${name}`;
+    const first = await this.t.request({ method: 'DELETE', path, label, accept: [404] });
+    if (first.status === 202) await followOperation(this.t, { method: 'DELETE', resourcePath: path, label, goneIsDone: true }, first, this.poll);
+  }
+
+  /** Every usage entry of a location (all pages). */
+  listUsage(sub: string, location: string): Promise<Usage[]> {
+    const path = `/subscriptions/${enc(sub)}/providers/${NAMESPACES.containerInstance}/locations/${enc(location)}/usages?api-version=${CONTAINER_API_VERSION}`;
+    return listByNextLink<Usage>(this.t, { method: 'GET', path, label: `usages/${location}` });
+  }
+
+  /** Whether a server name can be used; a pure read, so it is retried like a GET. */
+  async checkNameAvailability(sub: string, name: string, type = `${NAMESPACES.sql}/servers`): Promise<NameAvailability> {
+    const path = `/subscriptions/${enc(sub)}/providers/${NAMESPACES.sql}/checkNameAvailability?api-version=${NAME_API_VERSION}`;
+    const res = await this.t.request({ method: 'POST', path, body: { name, type }, idempotent: true, label: 'checkNameAvailability' });
+    return res.body as NameAvailability;
+  }
+}
+
+function isSucceeded(body: unknown): boolean {
+  const state = (body as ContainerGroupBody | undefined)?.properties?.provisioningState;
+  return typeof state === 'string' && state.toLowerCase() === 'succeeded';
+}

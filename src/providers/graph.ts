@@ -1,0 +1,39 @@
+// The Graph client: authentication-context class references (seed 000, beta).
+import type { Transport } from './transport.js';
+
+/** An authentication-context class reference as Graph returns it. */
+export interface AuthContextBody {
+  readonly id: string;
+  readonly displayName?: string;
+  readonly description?: string;
+  readonly isAvailable?: boolean;
+}
+
+/** The properties a PATCH may change; left-out ones keep their values. */
+export type AuthContextPatch = Partial<Pick<AuthContextBody, 'displayName' | 'description' | 'isAvailable'>>;
+
+const BASE = '/beta/identity/conditionalAccess/authenticationContextClassReferences';
+
+export class GraphClient {
+  constructor(private readonly t: Transport) {}
+
+  private path(id: string): string {
+    return `${BASE}/${encodeURIComponent(id)}`;
+  }
+
+  /** The reference, or undefined when the id is unknown. */
+  async getAuthContext(id: string): Promise<AuthContextBody | undefined> {
+    const res = await this.t.request({ method: 'GET', path: this.path(id), label: `authContexts/${id}`, accept: [404] });
+    return res.status === 404 ? undefined : (res.body as AuthContextBody);
+  }
+
+  /** Creates or updates (the PATCH is an upsert); answers 204. */
+  async patchAuthContext(id: string, props: AuthContextPatch): Promise<void> {
+    await this.t.request({ method: 'PATCH', path: this.path(id), body: props, label: `authContexts/${id}` });
+  }
+
+  /** Deletes the reference; an unknown id is success. */
+  async deleteAuthContext(id: string): Promise<void> {
+    await this.t.request({ method: 'DELETE', path: this.path(id), label: `authContexts/${id}`, accept: [404] });
+  }
+}

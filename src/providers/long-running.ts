@@ -1,0 +1,114 @@
+// Follows an ARM long-running operation to its end: Azure-AsyncOperation, Location, or provisioningState.
+import type { ServiceName } from '../localcloud/types.js';
+import { parseErrorBody } from './error-body.js';
+import { ServiceError } from './service-error.js';
+import { retryAfterMs } from './retry-policy.js';
+import type { Transport, TransportResponse } from './transport.js';
+
+export interface PollOptions {
+  /** When set, the longest wait between polls (caps Retry-After); tests set it small. */
+  readonly pollIntervalMs?: number;
+  /** Wait between polls when the service names none (default 2 000 ms). */
+  readonly defaultIntervalMs?: number;
+  /** Give up after waiting this long in total (default 30 minutes). */
+  readonly maxWaitMs?: number;
+}
+
+const TERMINAL = new Set(['succeeded', 'failed', 'canceled', 'cancelled']);
+
+/** The operation being followed, for requests and messages. */
+export interface Operation {
+  readonly method: 'PUT' | 'DELETE';
+  /** The resource path (with api-version), GET to read its provisioningState. */
+  readonly resourcePath: string;
+  readonly label: string;
+  /** DELETE: a 404 while polling means gone, which is the goal. */
+  readonly goneIsDone?: boolean;
+}
+
+/**
+ * Waits until the operation started by `first` reaches a terminal state. Resolves with the last
+ * resource body seen when polling the resource itself (so the caller need not GET it again),
+ * or undefined; throws ServiceError when the operation failed or was canceled.
+ */
+export async function followOperation(t: Transport, op: Operation, first: TransportResponse, o: PollOptions = {}): Promise<unknown> {
+  const poller = new Poller(t, op, o);
+  const asyncOp = first.headers.get('azure-asyncoperation');
+  if (asyncOp) return poller.asyncOperation(asyncOp, first);
+  const location = first.headers.get('location');
+  if (location && first.status === 202) return poller.location(location, first);
+  if (op.method === 'PUT') return poller.provisioningState(first);
+  return undefined;
+}
+
+class Poller {
+  private waited = 0;
+
+  constructor(private readonly t: Transport, private readonly op: Operation, private readonly o: PollOptions) {}
+
+  async asyncOperation(url: string, first: TransportResponse): Promise<unknown> {
+    let last = first;
+    for (;;) {
+      await this.pause(last);
+      last = await this.t.request({ method: 'GET', path: url, label: this.op.label });
+      const body = last.body as { status?: unknown; error?: unknown } | undefined;
+      const status = typeof body?.status === 'string' ? body.status : 'InProgress';
+      if (TERMINAL.has(status.toLowerCase())) {
+        if (status.toLowerCase() !== 'succeeded') throw this.failed(status, body, last);
+        return undefined;
+      }
+    }
+  }
+
+  async location(url: string, first: TransportResponse): Promise<unknown> {
+    let last = first;
+    for (;;) {
+      await this.pause(last);
+      last = await this.t.request({ method: 'GET', path: url, label: this.op.label, accept: this.op.goneIsDone ? [404] : [] });
+      if (last.status !== 202) return last.status === 200 && this.op.method === 'PUT' ? last.body : undefined;
+    }
+  }
+
+  async provisioningState(first: TransportResponse): Promise<unknown> {
+    let last = first;
+    for (;;) {
+      const state = provisioningState(last.body);
+      if (state === undefined || TERMINAL.has(state.toLowerCase())) {
+        if (state !== undefined && state.toLowerCase() !== 'succeeded') throw this.failed(state, last.body, last);
+        return last.body;
+      }
+      await this.pause(last);
+      last = await this.t.request({ method: 'GET', path: this.op.resourcePath, label: this.op.label });
+    }
+  }
+
+  private async pause(res: TransportResponse): Promise<void> {
+    const asked = retryAfterMs(res.headers) ?? this.o.defaultIntervalMs ?? 2_000;
+    const ms = this.o.pollIntervalMs !== undefined ? Math.min(asked, this.o.pollIntervalMs) : asked;
+    this.waited += ms;
+    if (this.waited > (this.o.maxWaitMs ?? 30 * 60_000)) {
+      throw this.error(0, 'OperationTimedOut', `${this.op.method} did not finish within ${Math.round(this.waited / 1000)} s; check the resource and run again`, res);
+    }
+    await this.t.wait(ms);
+  }
+
+  private failed(status: string, body: unknown, res: TransportResponse): ServiceError {
+    const fromBody = body as { error?: unknown; properties?: { error?: unknown } } | undefined;
+    const parsed = parseErrorBody({ error: fromBody?.error ?? fromBody?.properties?.error ?? {} });
+    return this.error(res.status, parsed.code ?? `Operation${status}`, parsed.message ?? `the operation ended ${status}`, res, parsed.requestId);
+  }
+
+  private error(status: number, code: string, message: string, res: TransportResponse, requestId?: string): ServiceError {
+    const service: ServiceName = this.t.service;
+    return new ServiceError({
+      service, method: this.op.method, path: new URL(this.op.resourcePath, this.t.baseUrl).pathname, label: this.op.label,
+      status, code, serviceMessage: message,
+      requestId: requestId ?? res.headers.get('x-ms-request-id') ?? undefined,
+    });
+  }
+}
+
+function provisioningState(body: unknown): string | undefined {
+  const v = (body as { properties?: { provisioningState?: unknown } } | undefined)?.properties?.provisioningState;
+  return typeof v === 'string' ? v : undefined;
+}

@@ -1,0 +1,229 @@
+// One HTTP transport for every service: auth, timeouts, retries with backoff, Retry-After, errors as values.
+import type { ServiceName } from '../localcloud/types.js';
+import { parseErrorBody } from './error-body.js';
+import { resolveUrl } from './endpoint.js';
+import { ServiceError } from './service-error.js';
+import type { TokenSource } from './token-source.js';
+import {
+  DEFAULT_RETRY, RETRY_STATUSES, backoffDelay, describeFetchFailure, isConnectionFailure, neverSent, retryAfterMs,
+  type RetryOptions,
+} from './retry-policy.js';
+
+export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
+
+/** Progress and debug events; carry no header, token or body. */
+export interface TransportEvent {
+  readonly type: 'retry' | 'request';
+  readonly service: ServiceName;
+  readonly method: string;
+  /** URL path without the query string. */
+  readonly path: string;
+  readonly status?: number;
+  readonly attempt?: number;
+  readonly delayMs?: number;
+}
+
+export interface TransportOptions extends RetryOptions {
+  readonly service: ServiceName;
+  readonly baseUrl: URL;
+  readonly token: TokenSource;
+  /** Per-attempt timeout in ms (default 30 000). */
+  readonly timeoutMs?: number;
+  /** Statuses retried with backoff (default 429, 500, 502, 503, 504). */
+  readonly retryStatuses?: readonly number[];
+  /** Progress and debug hook. */
+  readonly onEvent?: (e: TransportEvent) => void;
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly random?: () => number;
+  readonly fetch?: typeof fetch;
+}
+
+export interface TransportRequest {
+  readonly method: HttpMethod;
+  /** A path (with optional query) under the base URL, or an absolute URL on the same origin. */
+  readonly path: string;
+  /** Query parameters added to the path; undefined values are left out. */
+  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
+  /** JSON body. */
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Safe to send again when the answer is lost. Default: every method but POST. A POST
+   * the service treats as a pure read (checkNameAvailability) may set it.
+   */
+  readonly idempotent?: boolean;
+  /** Error statuses returned to the caller instead of thrown (e.g. 404 on a read). */
+  readonly accept?: readonly number[];
+  /** Read the body as bytes rather than JSON. */
+  readonly binary?: boolean;
+  /** Short target name for messages ('containerGroups/web'); the URL path otherwise. */
+  readonly label?: string;
+  readonly signal?: AbortSignal;
+}
+
+/** A response the caller asked for (2xx, 3xx without follow, or an accepted status). */
+export interface TransportResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  /** Parsed JSON, the text when not JSON, or undefined when empty. */
+  readonly body: unknown;
+  /** The raw bytes, for binary requests. */
+  readonly bytes?: Uint8Array;
+  readonly url: URL;
+}
+
+const REQUEST_ID_HEADERS = ['x-ms-request-id', 'request-id', 'x-ms-correlation-request-id', 'requestid', 'x-correlating-operationid'];
+const sleepReal = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Sends requests to one service. Errors are ServiceError values; nothing logs headers. */
+export class Transport {
+  readonly service: ServiceName;
+  readonly baseUrl: URL;
+  private readonly o: TransportOptions;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+
+  constructor(options: TransportOptions) {
+    this.o = options;
+    this.service = options.service;
+    this.baseUrl = options.baseUrl;
+    this.sleep = options.sleep ?? sleepReal;
+    this.random = options.random ?? Math.random;
+  }
+
+  /** Waits as the transport waits between retries (injectable in tests). */
+  wait(ms: number): Promise<void> {
+    return this.sleep(ms);
+  }
+
+  /** Sends one request, retrying what is safe to retry; resolves with the answer or throws ServiceError. */
+  async request(req: TransportRequest): Promise<TransportResponse> {
+    const url = this.urlOf(req);
+    const label = req.label ?? url.pathname;
+    const idempotent = req.idempotent ?? req.method !== 'POST';
+    const maxAttempts = Math.max(1, this.o.maxAttempts ?? DEFAULT_RETRY.maxAttempts);
+    const token = await this.o.token();
+    for (let attempt = 1; ; attempt++) {
+      const last = attempt >= maxAttempts;
+      let res: Response;
+      try {
+        res = await this.send(req, url, token);
+      } catch (err) {
+        // The caller gave up, or fetch itself failed (a bug): nothing to retry.
+        if (req.signal?.aborted || !isConnectionFailure(err)) throw err;
+        const safe = idempotent || neverSent(err);
+        if (!safe || last) throw this.connectionError(req, url, label, err, !safe, token);
+        await this.pause(req, url, attempt, backoffDelay(attempt, this.random, this.o));
+        continue;
+      }
+      this.emit({ type: 'request', method: req.method, path: url.pathname, status: res.status, attempt });
+      if (res.ok || (res.status >= 300 && res.status < 400) || req.accept?.includes(res.status)) {
+        return this.readResponse(req, url, res);
+      }
+      const retryable = (this.o.retryStatuses ?? RETRY_STATUSES).includes(res.status);
+      // A 429 means the request was refused, not executed: even a POST may go again.
+      const safe = idempotent || res.status === 429;
+      if (retryable && safe && !last) {
+        await res.arrayBuffer().catch(() => undefined);
+        await this.pause(req, url, attempt, this.delayFor(res, attempt));
+        continue;
+      }
+      throw await this.statusError(req, url, label, res, retryable && !safe, retryable, token);
+    }
+  }
+
+  private urlOf(req: TransportRequest): URL {
+    const url = resolveUrl(this.service, this.baseUrl, req.path);
+    for (const [k, v] of Object.entries(req.query ?? {})) {
+      if (v !== undefined) url.searchParams.set(k, String(v));
+    }
+    return url;
+  }
+
+  private async send(req: TransportRequest, url: URL, token: string | undefined): Promise<Response> {
+    const headers: Record<string, string> = { accept: req.binary ? '*/*' : 'application/json', ...req.headers };
+    if (token) headers.authorization = `Bearer ${token}`;
+    let body: string | undefined;
+    if (req.body !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = JSON.stringify(req.body);
+    } else if (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') {
+      headers['content-length'] = '0';
+    }
+    const timeout = AbortSignal.timeout(this.o.timeoutMs ?? 30_000);
+    const signal = req.signal ? AbortSignal.any([timeout, req.signal]) : timeout;
+    return (this.o.fetch ?? fetch)(url, { method: req.method, headers, body, signal, redirect: 'follow' });
+  }
+
+  private delayFor(res: Response, attempt: number): number {
+    const asked = retryAfterMs(res.headers);
+    if (asked !== undefined) return Math.min(asked, this.o.maxRetryAfterMs ?? DEFAULT_RETRY.maxRetryAfterMs);
+    return backoffDelay(attempt, this.random, this.o);
+  }
+
+  private async pause(req: TransportRequest, url: URL, attempt: number, delayMs: number): Promise<void> {
+    this.emit({ type: 'retry', method: req.method, path: url.pathname, attempt, delayMs });
+    await this.sleep(delayMs);
+  }
+
+  private emit(e: Omit<TransportEvent, 'service'>): void {
+    this.o.onEvent?.({ service: this.service, ...e });
+  }
+
+  private async readResponse(req: TransportRequest, url: URL, res: Response): Promise<TransportResponse> {
+    if (req.binary) {
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      return { status: res.status, headers: res.headers, body: undefined, bytes, url: new URL(res.url || url) };
+    }
+    return { status: res.status, headers: res.headers, body: await readBody(res), url };
+  }
+
+  private async statusError(req: TransportRequest, url: URL, label: string, res: Response, outcomeUnknown: boolean, retriable: boolean, token: string | undefined): Promise<ServiceError> {
+    const parsed = parseErrorBody(await readBody(res).catch(() => undefined));
+    const correlationId = res.headers.get('x-correlating-operationid') ?? res.headers.get('x-ms-correlation-request-id') ?? undefined;
+    const hint = res.status === 401 ? ` (check the credentials of service '${this.service}': MOOR_TOKEN, tokenEnv or tokenCommand)` : '';
+    return new ServiceError({
+      service: this.service, method: req.method, path: url.pathname, label, status: res.status,
+      code: parsed.code,
+      serviceMessage: redact((parsed.message ?? res.statusText) || 'request failed', token) + hint,
+      requestId: parsed.requestId ?? requestIdOf(res.headers),
+      correlationId: correlationId ?? undefined,
+      outcomeUnknown,
+      retriable: parsed.retriable ?? retriable,
+    });
+  }
+
+  private connectionError(req: TransportRequest, url: URL, label: string, err: unknown, outcomeUnknown: boolean, token: string | undefined): ServiceError {
+    const d = describeFetchFailure(err);
+    const what = d.timeout ? `timed out after ${this.o.timeoutMs ?? 30_000} ms` : `connection failed (${d.code ?? redact(d.text, token)})`;
+    return new ServiceError(
+      { service: this.service, method: req.method, path: url.pathname, label, status: 0, serviceMessage: what, outcomeUnknown, retriable: true },
+    );
+  }
+
+}
+
+/** Removes our token and anything that looks like a bearer token from a text, in case a service echoes headers. */
+export function redact(text: string, token: string | undefined): string {
+  const hidden = token ? text.split(token).join('(hidden)') : text;
+  return hidden.replace(/Bearer\s+[A-Za-z0-9\-._~+/=]+/gi, 'Bearer (hidden)');
+}
+
+async function readBody(res: Response): Promise<unknown> {
+  const text = await res.text();
+  if (text.length === 0) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** The first request-identifying header present. */
+export function requestIdOf(headers: Headers): string | undefined {
+  for (const name of REQUEST_ID_HEADERS) {
+    const v = headers.get(name);
+    if (v) return v;
+  }
+  return undefined;
+}

@@ -1,0 +1,41 @@
+// The container-group quota preflight: planned creates per subscription and location against usage.
+import type { JsonObject } from '../../engine/json.js';
+import type { KindContext } from '../kind.js';
+
+const QUOTA_NAME = 'containergroups';
+
+interface Bucket {
+  readonly subscriptionId: string;
+  readonly location: string;
+  readonly addresses: string[];
+}
+
+function bucketsOf(creates: ReadonlyArray<{ address: string; spec: JsonObject }>): Bucket[] {
+  const buckets = new Map<string, Bucket>();
+  for (const { address, spec } of creates) {
+    if (typeof spec.subscriptionId !== 'string' || typeof spec.location !== 'string') continue;
+    const key = `${spec.subscriptionId.toLowerCase()}|${spec.location.toLowerCase()}`;
+    const b = buckets.get(key) ?? { subscriptionId: spec.subscriptionId, location: spec.location, addresses: [] };
+    b.addresses.push(address);
+    buckets.set(key, b);
+  }
+  return [...buckets.values()];
+}
+
+/** An error per planned create when a location's ContainerGroups usage plus the creates exceeds its limit. */
+export async function preflight(
+  ctx: KindContext,
+  creates: ReadonlyArray<{ address: string; spec: JsonObject }>,
+): Promise<Array<{ address: string; message: string }>> {
+  const errors: Array<{ address: string; message: string }> = [];
+  for (const b of bucketsOf(creates)) {
+    const usage = await ctx.providers.arm.listUsage(b.subscriptionId, b.location);
+    const quota = usage.find((u) => u.name?.value?.toLowerCase() === QUOTA_NAME);
+    if (!quota) continue;
+    const planned = b.addresses.length;
+    if (quota.currentValue + planned <= quota.limit) continue;
+    const message = `quota exceeded in ${b.location}: ${quota.currentValue} container groups in use + ${planned} planned = ${quota.currentValue + planned}, over the ContainerGroups limit of ${quota.limit} (subscription ${b.subscriptionId})`;
+    for (const address of b.addresses) errors.push({ address, message });
+  }
+  return errors;
+}
