@@ -4,10 +4,14 @@ import { armContainerGroups } from './arm-container-groups.js';
 import { armUsage } from './arm-usage.js';
 import { armNameAvailability } from './arm-name-availability.js';
 import { armBilling } from './arm-billing.js';
+import { graphAuthContexts } from './graph-auth-contexts.js';
+import { analyticsDatasets } from './analytics-datasets.js';
 
 export const SERVICES: LocalService[] = [
   armContainerGroups,
   armUsage,
   armNameAvailability,
   armBilling,
+  graphAuthContexts,
+  analyticsDatasets,
 ];
