@@ -1,5 +1,11 @@
-// Cross-reference rules of the Check spec beyond JSON Schema. OWNER: validation helper (placeholder).
+// Cross-reference rules of the Check spec: exactly one kind of check per manifest.
 import type { JsonObject } from '../../engine/json.js';
 import type { Report } from '../kind.js';
 
-export function checkSpec(_spec: JsonObject, _report: Report): void {}
+export const CHECK_TYPES = ['quota', 'nameAvailable', 'eventstreamExists', 'spend'] as const;
+
+export function checkSpec(spec: JsonObject, report: Report): void {
+  const present = CHECK_TYPES.filter((t) => spec[t] !== undefined);
+  if (present.length === 0) report([], `needs exactly one of ${CHECK_TYPES.join(', ')}`, { at: 'key' });
+  else if (present.length > 1) report([present[1]], `needs exactly one of ${CHECK_TYPES.join(', ')} (found ${present.join(', ')})`, { at: 'key' });
+}

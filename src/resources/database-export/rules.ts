@@ -1,4 +1,4 @@
-// Cross-reference rules of the DatabaseExport spec beyond JSON Schema. OWNER: validation helper (placeholder).
+// Cross-reference rules of the DatabaseExport spec: none beyond its JSON Schema (it has no inner references).
 import type { JsonObject } from '../../engine/json.js';
 import type { Report } from '../kind.js';
 

@@ -1,5 +1,12 @@
-// Cross-reference rules of the DatabaseRefresh spec beyond JSON Schema. OWNER: validation helper (placeholder).
+// Cross-reference rules of the DatabaseRefresh spec: a refresh never targets its own source.
 import type { JsonObject } from '../../engine/json.js';
+import { literal } from '../../engine/validate/rule-helpers.js';
 import type { Report } from '../kind.js';
 
-export function checkSpec(_spec: JsonObject, _report: Report): void {}
+export function checkSpec(spec: JsonObject, report: Report): void {
+  const source = literal(spec.sourceEnvironmentId);
+  const target = literal(spec.targetEnvironmentId);
+  if (source !== undefined && target !== undefined && source.toLowerCase() === target.toLowerCase()) {
+    report(['targetEnvironmentId'], 'must differ from sourceEnvironmentId: a refresh would overwrite its own source');
+  }
+}
