@@ -53,7 +53,12 @@ export interface Observed {
  * `spec` passed to create/update is fully resolved (secrets and refs substituted).
  */
 export interface ResourceHandler {
-  read(ctx: KindContext, target: { name: string; spec: JsonObject; recordedId?: string }): Promise<Observed | undefined>;
+  /**
+   * `recordedId`: the identifier state recorded. `pendingSince`: a create was sent at that time
+   * but its answer never recorded (a crash); a kind whose identifier the service assigns uses it
+   * to find what that create made instead of letting the engine create a duplicate.
+   */
+  read(ctx: KindContext, target: { name: string; spec: JsonObject; recordedId?: string; pendingSince?: string }): Promise<Observed | undefined>;
   create(ctx: KindContext, name: string, spec: JsonObject): Promise<Observed>;
   update(ctx: KindContext, name: string, spec: JsonObject, current: Observed, changed: readonly JsonPath[]): Promise<Observed>;
   delete(ctx: KindContext, id: string, lastSpec: JsonObject): Promise<void>;

@@ -1,8 +1,21 @@
 // Every command of the CLI, one file each. A command registers itself on the program and
 // reports its exit code through `setExit`; heavy modules are imported inside the action.
 import type { Command } from 'commander';
+import { registerPlan } from './plan.js';
+import { registerApply } from './apply.js';
+import { registerDrift } from './drift.js';
+import { registerImport } from './import.js';
+import { registerValidate } from './validate.js';
+import { registerSchema } from './schema.js';
+import { registerGraph } from './graph.js';
 
 export type SetExit = (code: number) => void;
 export type RegisterCommand = (program: Command, setExit: SetExit) => void;
 
-export const COMMANDS: RegisterCommand[] = [];
+export const COMMANDS: RegisterCommand[] = [
+  registerValidate, registerSchema, registerGraph,
+  registerPlan,
+  registerApply,
+  registerDrift,
+  registerImport,
+];

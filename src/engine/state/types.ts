@@ -14,6 +14,11 @@ export interface ResourceRecord {
   /** The live representation after the last apply (secrets absent): what ${ref:} reads. */
   readonly outputs?: JsonObject;
   readonly protect?: boolean;
+  /**
+   * A change sent but not yet confirmed (recorded before the request, so a crash leaves a trace):
+   * the next run uses it to find what an interrupted create made instead of making another.
+   */
+  readonly pending?: { readonly action: 'create' | 'update' | 'replace'; readonly since: string };
   /** For jobs: the runs made, newest last. */
   readonly runs?: JsonObject[];
   readonly updatedAt: string;

@@ -1,0 +1,19 @@
+// The closing lines of apply: counts per action, then the root causes of failures only.
+import type { StepOutcome } from '../engine/apply/events.js';
+
+export function applySummary(outcomes: readonly StepOutcome[]): string {
+  const done = outcomes.filter((o) => o.status === 'done' && o.action !== 'no-op');
+  const count = (a: string) => done.filter((o) => o.action === a).length;
+  const failed = outcomes.filter((o) => o.status === 'failed');
+  const skipped = outcomes.filter((o) => o.status === 'skipped');
+  const lines = [
+    `Apply ${failed.length || skipped.length ? 'incomplete' : 'complete'}: ${count('create')} created, ${count('update')} updated, ${count('replace')} replaced, ${count('delete')} deleted, ${count('run')} run` +
+      (failed.length ? `; ${failed.length} failed` : '') + (skipped.length ? `; ${skipped.length} skipped` : '') + '.',
+  ];
+  for (const f of failed) {
+    const blocked = skipped.filter((s) => s.rootCause === f.address).map((s) => s.address);
+    lines.push(`  ${f.address}: ${f.error}` + (blocked.length ? ` (skipped because of it: ${blocked.join(', ')})` : ''));
+  }
+  if (skipped.some((s) => s.rootCause === 'interrupted')) lines.push('  interrupted: the steps not started were skipped; run apply again to continue');
+  return lines.join('\n');
+}

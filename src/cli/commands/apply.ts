@@ -1,0 +1,101 @@
+// moor apply: plan, confirm, then make live resources match, recording each change in state.
+import type { Command } from 'commander';
+import { UserError } from '../../engine/diagnostics.js';
+import type { RegisterCommand } from './index.js';
+import { collect, withSession } from '../session-options.js';
+
+interface ApplyFlags {
+  autoApprove?: boolean;
+  plan?: string;
+  parallelism?: string;
+  target?: string[];
+  prune?: boolean;
+  notify?: boolean;
+}
+
+export const registerApply: RegisterCommand = (program, setExit) => {
+  program
+    .command('apply')
+    .description('make live resources match the manifests')
+    .argument('[paths...]', 'manifest files or folders (default: .)')
+    .option('--auto-approve', 'do not ask for confirmation (required without a terminal)', process.env.MOOR_AUTO_APPROVE === 'true' || undefined)
+    .option('--plan <file>', 'apply a plan saved by `moor plan --out` (refused when stale)')
+    .option('--parallelism <n>', 'how many changes run at once (default 10)', process.env.MOOR_PARALLELISM)
+    .option('--target <address>', 'apply only this address and what it depends on (repeatable)', collect)
+    .option('--prune', 'delete what left the manifests (never a protected resource)')
+    .option('--notify', 'post a summary to the configured conversation')
+    .action(async (paths: string[], flags: ApplyFlags, command: Command) => {
+      setExit(await runApply(paths, flags, command));
+    });
+};
+
+function parallelismOf(flags: ApplyFlags, fallback: number): number {
+  if (flags.parallelism === undefined) return fallback;
+  const n = Number(flags.parallelism);
+  if (!Number.isInteger(n) || n < 1) throw new UserError(`--parallelism must be a positive integer, not '${flags.parallelism}'`);
+  return n;
+}
+
+async function runApply(paths: string[], flags: ApplyFlags, command: Command): Promise<number> {
+  const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  if (!flags.autoApprove && !flags.plan && !interactive) {
+    throw new UserError('apply needs --auto-approve when it is not run from a terminal (or apply a saved plan with --plan FILE)');
+  }
+  const { preparePlan, applyPrepared } = await import('../../engine/workflow.js');
+  const { readSavedPlan, checkSavedPlan } = await import('../../engine/plan/saved-plan.js');
+  const { hasChanges } = await import('../../engine/plan/types.js');
+  const { hasErrors } = await import('../../engine/diagnostics.js');
+  const { printPlan } = await import('../plan-output.js');
+  const { plainProgress, terminalProgress } = await import('../progress.js');
+  const { applySummary } = await import('../apply-summary.js');
+  const { confirmApply } = await import('../confirm.js');
+
+  return withSession(command, async (session) => {
+    const parallelism = parallelismOf(flags, session.parallelism);
+    const lock = await session.backend.lock('moor apply', lockWait());
+    try {
+      const saved = flags.plan ? readSavedPlan(flags.plan) : undefined;
+      const inputs = saved ? { paths: [...saved.paths], targets: [...saved.targets], prune: saved.prune } : { paths, targets: flags.target, prune: flags.prune };
+      const prepared = await preparePlan(session, { ...inputs, cwd: process.cwd(), env: process.env });
+      if (saved) checkSavedPlan(flags.plan!, saved, (await session.backend.read()).serial, prepared.plan);
+      printPlan(prepared.plan, 'text', 'plan');
+      if (hasErrors(prepared.plan.diagnostics)) return 1;
+      if (hasChanges(prepared.plan) && !flags.autoApprove && !saved) {
+        if (!(await confirmApply())) {
+          process.stderr.write('Apply cancelled.\n');
+          return 1;
+        }
+      }
+      const controller = new AbortController();
+      const onSignal = () => {
+        if (controller.signal.aborted) return;
+        process.stderr.write('\nInterrupted: finishing the changes in flight and recording them; no new change starts.\n');
+        controller.abort();
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+      const progress = interactive ? await terminalProgress(prepared.plan.changes) : plainProgress((l) => process.stderr.write(l + '\n'));
+      try {
+        const outcomes = await applyPrepared(session, { prepared, parallelism, listener: progress.listener, signal: controller.signal, cwd: process.cwd(), env: process.env });
+        await progress.done();
+        process.stdout.write('\n' + applySummary(outcomes) + '\n');
+        if (flags.notify) {
+          const { notifyRun } = await import('../notify-run.js');
+          await notifyRun(session, 'apply', prepared.plan, outcomes);
+        }
+        return outcomes.some((o) => o.status !== 'done') ? 1 : 0;
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+    } finally {
+      await session.backend.unlock(lock);
+    }
+  });
+}
+
+/** MOOR_LOCK_TIMEOUT (seconds): how long to wait for another run's lock; default: fail at once. */
+function lockWait(): number {
+  const v = Number(process.env.MOOR_LOCK_TIMEOUT ?? 0);
+  return Number.isFinite(v) && v > 0 ? v * 1000 : 0;
+}

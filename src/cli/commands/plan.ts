@@ -1,0 +1,52 @@
+// moor plan: what apply would change, as text, JSON or markdown; optionally saved for apply --plan.
+import { Option, type Command } from 'commander';
+import type { RegisterCommand } from './index.js';
+import { collect, parseOutput, withSession } from '../session-options.js';
+import { OUTPUT_FORMATS, printPlan, type OutputFormat } from '../plan-output.js';
+
+interface PlanFlags {
+  out?: string;
+  detailedExitcode?: boolean;
+  target?: string[];
+  output: OutputFormat;
+  prune?: boolean;
+  notify?: boolean;
+}
+
+export const registerPlan: RegisterCommand = (program, setExit) => {
+  program
+    .command('plan')
+    .description('show what apply would change, field by field')
+    .argument('[paths...]', 'manifest files or folders (default: .)')
+    .option('--out <file>', 'save the plan for `moor apply --plan FILE`')
+    .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when there are none')
+    .option('--target <address>', 'plan only this address and what it depends on (repeatable)', collect)
+    .addOption(new Option('--output <format>', 'text, json or markdown').default(process.env.MOOR_OUTPUT ?? 'text').argParser((v) => parseOutput(v, OUTPUT_FORMATS)))
+    .option('--prune', 'also plan deleting what left the manifests')
+    .option('--notify', 'post a summary to the configured conversation')
+    .action(async (paths: string[], flags: PlanFlags, command: Command) => {
+      setExit(await runPlan(paths, flags, command));
+    });
+};
+
+async function runPlan(paths: string[], flags: PlanFlags, command: Command): Promise<number> {
+  const { preparePlan } = await import('../../engine/workflow.js');
+  const { writeSavedPlan } = await import('../../engine/plan/saved-plan.js');
+  const { hasChanges } = await import('../../engine/plan/types.js');
+  const { hasErrors } = await import('../../engine/diagnostics.js');
+  return withSession(command, async (session) => {
+    const prepared = await preparePlan(session, { paths, targets: flags.target, prune: flags.prune, cwd: process.cwd(), env: process.env });
+    const { plan } = prepared;
+    printPlan(plan, flags.output, 'plan');
+    if (flags.notify) {
+      const { notifyRun } = await import('../notify-run.js');
+      await notifyRun(session, 'plan', plan);
+    }
+    if (hasErrors(plan.diagnostics)) return 1;
+    if (flags.out) {
+      writeSavedPlan(flags.out, plan, { paths, targets: flags.target ?? [], prune: Boolean(flags.prune) });
+      process.stderr.write(`Saved the plan to ${flags.out}; apply it with: moor apply --plan ${flags.out}\n`);
+    }
+    return flags.detailedExitcode && hasChanges(plan) ? 2 : 0;
+  });
+}

@@ -1,0 +1,22 @@
+// Prints a plan or drift report in the chosen format, with diagnostics where they belong.
+import { formatDiagnostic } from '../engine/diagnostics.js';
+import type { Plan } from '../engine/plan/types.js';
+import { renderPlanJson, renderPlanMarkdown, renderPlanText } from '../engine/render/index.js';
+import { useColor } from './session-options.js';
+
+export type OutputFormat = 'text' | 'json' | 'markdown';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'markdown'];
+
+export function printPlan(plan: Plan, format: OutputFormat, mode: 'plan' | 'drift'): void {
+  if (format === 'json') {
+    process.stdout.write(renderPlanJson(plan).trimEnd() + '\n');
+    // The JSON carries the diagnostics; a pipeline log still wants them on stderr.
+    for (const d of plan.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
+    return;
+  }
+  if (format === 'markdown') {
+    process.stdout.write(renderPlanMarkdown(plan, { mode }).trimEnd() + '\n');
+    return;
+  }
+  process.stdout.write(renderPlanText(plan, { color: useColor(), mode }).trimEnd() + '\n');
+}

@@ -1,0 +1,85 @@
+// Apply progress: listr2 on a terminal, plain timestamped lines in CI and pipes.
+import type { ApplyListener, StepOutcome } from '../engine/apply/events.js';
+import type { PlannedChange } from '../engine/plan/types.js';
+
+const VERB: Record<string, [string, string]> = {
+  create: ['creating', 'created'],
+  update: ['updating', 'updated'],
+  replace: ['replacing', 'replaced'],
+  delete: ['deleting', 'deleted'],
+  run: ['running', 'ran'],
+};
+
+export interface Progress {
+  readonly listener: ApplyListener;
+  /** Resolves once the display has drawn its last frame. */
+  done(): Promise<void>;
+}
+
+/** Plain lines: one when a step starts, one when it ends, with elapsed time. */
+export function plainProgress(write: (line: string) => void): Progress {
+  const started = new Map<string, number>();
+  const elapsed = (a: string) => `${((Date.now() - (started.get(a) ?? Date.now())) / 1000).toFixed(1)}s`;
+  return {
+    listener: {
+      started(address, action) {
+        started.set(address, Date.now());
+        write(`${address}: ${VERB[action]?.[0] ?? action}...`);
+      },
+      progress(address, message) {
+        write(`${address}: ${message}`);
+      },
+      finished(o: StepOutcome) {
+        if (o.action === 'no-op') return;
+        if (o.status === 'done') write(`${o.address}: ${VERB[o.action]?.[1] ?? 'done'} after ${elapsed(o.address)}`);
+        else if (o.status === 'failed') write(`${o.address}: failed after ${elapsed(o.address)}: ${o.error}`);
+        else write(`${o.address}: skipped (${o.rootCause === 'interrupted' ? 'interrupted' : `${o.rootCause} failed`})`);
+      },
+    },
+    done: async () => undefined,
+  };
+}
+
+/** listr2 tasks, one per change, settled by the engine's events. */
+export async function terminalProgress(changes: readonly PlannedChange[]): Promise<Progress> {
+  const { Listr } = await import('listr2');
+  type Settle = { resolve: () => void; reject: (e: Error) => void; title: (t: string) => void };
+  const settles = new Map<string, Settle>();
+  const ready = new Map<string, Promise<void>>();
+  const tasks = changes.filter((c) => c.action !== 'no-op').map((c) => ({
+    title: `${c.address}: waiting`,
+    task: (_ctx: unknown, task: { title: string; skip: (m: string) => void }) =>
+      new Promise<void>((resolve, reject) => {
+        settles.set(c.address, { resolve, reject, title: (t) => { task.title = t; } });
+      }).catch((e: Error) => {
+        if (e.name === 'Skip') task.skip(e.message);
+        else throw e;
+      }),
+  }));
+  const list = new Listr(tasks, { concurrent: true, exitOnError: false, rendererOptions: { collapseErrors: false } });
+  const running = list.run().catch(() => undefined);
+  const whenReady = (a: string) => {
+    let p = ready.get(a);
+    if (!p) {
+      p = new Promise<void>((res) => { const tick = () => (settles.has(a) ? res() : setTimeout(tick, 5)); tick(); });
+      ready.set(a, p);
+    }
+    return p;
+  };
+  return {
+    listener: {
+      started(address, action) { void whenReady(address).then(() => settles.get(address)!.title(`${address}: ${VERB[action]?.[0] ?? action}`)); },
+      progress(address, message) { void whenReady(address).then(() => settles.get(address)!.title(`${address}: ${message}`)); },
+      finished(o) {
+        if (o.action === 'no-op') return;
+        void whenReady(o.address).then(() => {
+          const s = settles.get(o.address)!;
+          if (o.status === 'done') { s.title(`${o.address}: ${VERB[o.action]?.[1] ?? 'done'}`); s.resolve(); }
+          else if (o.status === 'failed') s.reject(new Error(`${o.address}: ${o.error}`));
+          else { const e = new Error(`${o.address}: skipped (${o.rootCause} failed)`); e.name = 'Skip'; s.reject(e); }
+        });
+      },
+    },
+    done: async () => { await running; },
+  };
+}

@@ -1,0 +1,44 @@
+// Global options shared by the commands that reach services: --config, --state, output colour.
+import { InvalidArgumentError, type Command } from 'commander';
+import { openSession, type Session } from '../engine/session.js';
+
+export interface GlobalOptions {
+  readonly config?: string;
+  readonly state?: string;
+}
+
+export function globalOptions(command: Command): GlobalOptions {
+  const o = command.optsWithGlobals() as { config?: string; state?: string };
+  return { config: o.config, state: o.state };
+}
+
+/** Opens a session for a command, runs `fn`, and always closes it (state backend, local cloud). */
+export async function withSession<T>(command: Command, fn: (session: Session) => Promise<T>): Promise<T> {
+  const g = globalOptions(command);
+  const session = await openSession({
+    configFile: g.config,
+    state: g.state,
+    cwd: process.cwd(),
+    env: process.env,
+    notice: (line) => process.stderr.write(line + '\n'),
+  });
+  try {
+    return await fn(session);
+  } finally {
+    await session.close();
+  }
+}
+
+/** Colour only on a terminal, and never with NO_COLOR set. */
+export function useColor(stream: NodeJS.WriteStream = process.stdout): boolean {
+  return Boolean(stream.isTTY) && process.env.NO_COLOR === undefined;
+}
+
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+export function parseOutput<T extends string>(value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${allowed.join(', ')}`);
+  return value as T;
+}

@@ -1,0 +1,155 @@
+// Does what the plan decided: walks the dependency graph, runs ready steps under a concurrency
+// limit, records every finished change in state at once, skips the dependents of a failure.
+import pLimit from 'p-limit';
+import { UserError } from '../diagnostics.js';
+import type { JsonObject } from '../json.js';
+import type { Manifest } from '../manifest.js';
+import { buildGraph } from '../graph.js';
+import { diffResource } from '../diff/three-way.js';
+import { deepEqual } from '../diff/equal.js';
+import { resolveSpec, type ResolveContext } from '../resolve.js';
+import type { PlannedStep } from '../plan/steps.js';
+import type { StateRecorder } from '../state/recorder.js';
+import type { JobRecord, KindContext } from '../../resources/kind.js';
+import type { ApplyListener, StepOutcome } from './events.js';
+import { appliedRecord, pendingRecord } from './records.js';
+
+export interface ApplyOptions {
+  readonly steps: readonly PlannedStep[];
+  readonly manifests: readonly Manifest[];
+  readonly recorder: StateRecorder;
+  readonly ctx: KindContext;
+  readonly resolve: Omit<ResolveContext, 'outputs'>;
+  readonly parallelism: number;
+  readonly listener?: ApplyListener;
+  /** Once aborted, no new step starts; running ones finish and are recorded. */
+  readonly signal?: AbortSignal;
+}
+
+export async function applyPlan(options: ApplyOptions): Promise<StepOutcome[]> {
+  const graph = buildGraph(options.manifests);
+  const limit = pLimit(options.parallelism);
+  const byAddress = new Map(options.steps.map((s) => [s.change.address, s]));
+  const settled = new Map<string, Promise<StepOutcome>>();
+
+  const settle = (address: string): Promise<StepOutcome> => {
+    let p = settled.get(address);
+    if (!p) {
+      p = settleAfterDependencies(address);
+      settled.set(address, p);
+    }
+    return p;
+  };
+
+  const settleAfterDependencies = async (address: string): Promise<StepOutcome> => {
+    const step = byAddress.get(address)!;
+    const deps = graph.dependenciesOf(address).filter((d) => byAddress.has(d));
+    const outcomes = await Promise.all(deps.map(settle));
+    const blocked = outcomes.find((o) => o.status !== 'done');
+    if (blocked) return report({ address, action: step.change.action, status: 'skipped', rootCause: blocked.rootCause ?? blocked.address });
+    // Only ready steps enter the limiter: a slot is never held while waiting for another step.
+    return limit(() => runStep(step, options, report));
+  };
+
+  const report = (o: StepOutcome): StepOutcome => {
+    options.listener?.finished?.(o);
+    return o;
+  };
+
+  const forward = options.steps.filter((s) => s.change.action !== 'delete');
+  const outcomes = await Promise.all(forward.map((s) => settle(s.change.address)));
+  // Deletes of what left the manifests go last: whatever depended on them is updated first.
+  const deletes = options.steps.filter((s) => s.change.action === 'delete');
+  outcomes.push(...(await Promise.all(deletes.map((s) => limit(() => runStep(s, options, report))))));
+  await options.recorder.flush();
+  return outcomes;
+}
+
+async function runStep(step: PlannedStep, options: ApplyOptions, report: (o: StepOutcome) => StepOutcome): Promise<StepOutcome> {
+  const { address, action } = step.change;
+  if (action === 'no-op') {
+    await recordNoop(step, options);
+    return report({ address, action, status: 'done' });
+  }
+  if (options.signal?.aborted) return report({ address, action, status: 'skipped', rootCause: 'interrupted' });
+  options.listener?.started?.(address, action);
+  const ctx: KindContext = { ...options.ctx, log: (message) => options.listener?.progress?.(address, message) };
+  try {
+    await execute(step, options, ctx);
+    return report({ address, action, status: 'done' });
+  } catch (err) {
+    return report({ address, action, status: 'failed', error: err instanceof Error ? err.message : String(err) });
+  }
+}
+
+async function execute(step: PlannedStep, options: ApplyOptions, ctx: KindContext): Promise<void> {
+  const { recorder } = options;
+  const { address, action } = step.change;
+  if (action === 'delete') {
+    if (step.record?.id && step.kind.resource) await step.kind.resource.delete(ctx, step.record.id, step.record.lastApplied);
+    await recorder.remove(address);
+    return;
+  }
+  const manifest = step.manifest!;
+  const desired = resolveNow(step, options);
+  if (step.kind.category === 'job') return runJob(step, desired, options, ctx);
+  const handler = step.kind.resource!;
+  if (action === 'replace' && step.observed) {
+    await recorder.put(address, pendingRecord(manifest, step.kind, desired, step.record, 'replace'));
+    await handler.delete(ctx, step.observed.id, step.record?.lastApplied ?? desired);
+  }
+  if (action === 'create' || action === 'replace') {
+    await recorder.put(address, pendingRecord(manifest, step.kind, desired, action === 'create' ? step.record : undefined, 'create'));
+    const observed = await handler.create(ctx, manifest.name, desired);
+    await recorder.put(address, appliedRecord(manifest, step.kind, desired, observed));
+    return;
+  }
+  const changed = deepEqual(desired, step.desired) ? step.changedPaths : recomputeChanges(step, desired);
+  if (changed.length === 0) return;
+  await recorder.put(address, pendingRecord(manifest, step.kind, desired, step.record, 'update'));
+  const observed = await handler.update(ctx, manifest.name, desired, step.observed!, changed);
+  await recorder.put(address, appliedRecord(manifest, step.kind, desired, observed));
+}
+
+/** Resolves again at apply time: `${ref:}` values of resources applied in this run are known now. */
+function resolveNow(step: PlannedStep, options: ApplyOptions): JsonObject {
+  const outputs = (a: string) => options.recorder.current().resources[a]?.outputs;
+  const resolved = resolveSpec(step.manifest!, { ...options.resolve, outputs });
+  const errors = resolved.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) throw new UserError(errors.map((d) => d.message).join('; '));
+  if (resolved.pending) throw new UserError('a ${ref:} target has no outputs yet');
+  return resolved.spec;
+}
+
+function recomputeChanges(step: PlannedStep, desired: JsonObject) {
+  return diffResource({ desired, last: step.record?.lastApplied, live: step.observed!.spec, rules: step.kind.diff!, sensitive: step.kind.sensitive }).map((f) => f.desiredPath);
+}
+
+async function runJob(step: PlannedStep, desired: JsonObject, options: ApplyOptions, ctx: KindContext): Promise<void> {
+  const manifest = step.manifest!;
+  const previousRuns = (step.record?.runs ?? []) as JobRecord[];
+  const revision = step.kind.job!.revision(desired);
+  const last = previousRuns.at(-1);
+  const resume = last?.revision === revision && last.status === 'started' ? last : undefined;
+  const earlier = resume ? previousRuns.slice(0, -1) : previousRuns;
+  const checkpoint = (run: JobRecord) =>
+    options.recorder.put(step.change.address, {
+      kind: manifest.kind,
+      name: manifest.name,
+      lastApplied: { revision },
+      protect: manifest.protect || undefined,
+      runs: [...earlier.slice(-9), run],
+      updatedAt: new Date().toISOString(),
+    });
+  const final = await step.kind.job!.run(ctx, desired, resume, checkpoint);
+  await checkpoint(final);
+  if (final.status === 'failed') throw new UserError(`${step.change.address}: ${String(final.message ?? final.error ?? 'the job failed')}`);
+}
+
+/** A no-op still brings state up to date: adopt a resource found live without a record, keep protect. */
+async function recordNoop(step: PlannedStep, options: ApplyOptions): Promise<void> {
+  const { manifest, observed, record, desired } = step;
+  if (!manifest || !observed || !desired || step.kind.category !== 'resource') return;
+  const stale = !record || record.pending || record.id !== observed.id || Boolean(record.protect) !== manifest.protect;
+  if (stale) await options.recorder.put(step.change.address, appliedRecord(manifest, step.kind, desired, observed));
+}

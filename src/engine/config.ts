@@ -1,0 +1,126 @@
+// moor.config.yaml and the MOOR_* environment: endpoints, credentials, state, parallelism, notify.
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse } from 'yaml';
+import { UserError } from './diagnostics.js';
+import { isObject, type JsonObject } from './json.js';
+import type { ServiceName } from '../localcloud/types.js';
+
+export const SERVICE_NAMES: readonly ServiceName[] = ['arm', 'graph', 'analytics', 'fabric', 'lcs', 'connector'];
+
+export interface CredentialSource { readonly tokenEnv?: string; readonly tokenCommand?: string }
+
+export interface NotifyConfig {
+  readonly serviceUrl: string;
+  readonly conversationId: string;
+  readonly bot: { readonly id: string; readonly name?: string };
+  readonly tokenEnv?: string;
+  readonly tokenCommand?: string;
+}
+
+export interface MoorConfig {
+  /** Where the config came from, for messages; undefined when none was found. */
+  readonly file?: string;
+  /** Configured endpoints; empty means the built-in local cloud. */
+  readonly endpoints: Partial<Record<ServiceName, string>>;
+  readonly credentials: Partial<Record<ServiceName, CredentialSource>>;
+  readonly state?: string;
+  readonly parallelism?: number;
+  readonly notify?: NotifyConfig;
+}
+
+const TOP_KEYS = new Set(['endpoints', 'credentials', 'state', 'parallelism', 'notify']);
+
+/** Reads the config file (explicit, or moor.config.yaml when present) and applies MOOR_* overrides. */
+export function loadConfig(explicitFile: string | undefined, cwd: string, env: NodeJS.ProcessEnv = process.env): MoorConfig {
+  const file = explicitFile ?? (existsSync(resolve(cwd, 'moor.config.yaml')) ? 'moor.config.yaml' : undefined);
+  const raw = file ? readConfigFile(resolve(cwd, file)) : {};
+  const config = parseConfig(raw, file ?? 'moor.config.yaml');
+  return applyEnvironment({ ...config, file }, env);
+}
+
+function readConfigFile(path: string): JsonObject {
+  if (!existsSync(path)) throw new UserError(`config file ${path} not found`);
+  let doc: unknown;
+  try {
+    doc = parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new UserError(`config file ${path} is not valid YAML: ${(err as Error).message}`);
+  }
+  if (doc === null || doc === undefined) return {};
+  if (!isObject(doc)) throw new UserError(`config file ${path} must be a mapping`);
+  return doc;
+}
+
+function parseConfig(raw: JsonObject, file: string): MoorConfig {
+  for (const key of Object.keys(raw)) {
+    if (!TOP_KEYS.has(key)) throw new UserError(`${file}: unknown key '${key}' (expected ${[...TOP_KEYS].join(', ')})`);
+  }
+  const endpoints = serviceMap(raw.endpoints, file, 'endpoints', (v, where) => {
+    if (typeof v !== 'string') throw new UserError(`${file}: ${where} must be a URL string`);
+    return v.replace(/\/+$/, '');
+  });
+  const credentials = serviceMap(raw.credentials, file, 'credentials', (v, where) => credentialSource(v, `${file}: ${where}`));
+  const parallelism = raw.parallelism === undefined ? undefined : positiveInt(raw.parallelism, `${file}: parallelism`);
+  if (raw.state !== undefined && typeof raw.state !== 'string') throw new UserError(`${file}: state must be a file path or postgres:// URL`);
+  return { endpoints, credentials, state: raw.state as string | undefined, parallelism, notify: raw.notify === undefined ? undefined : notifyConfig(raw.notify, file) };
+}
+
+function serviceMap<T>(value: unknown, file: string, key: string, each: (v: unknown, where: string) => T): Partial<Record<ServiceName, T>> {
+  if (value === undefined || value === null) return {};
+  if (!isObject(value)) throw new UserError(`${file}: ${key} must be a mapping of service names`);
+  const out: Partial<Record<ServiceName, T>> = {};
+  for (const [name, v] of Object.entries(value)) {
+    if (!SERVICE_NAMES.includes(name as ServiceName)) throw new UserError(`${file}: ${key}.${name} is not a service (expected ${SERVICE_NAMES.join(', ')})`);
+    out[name as ServiceName] = each(v, `${key}.${name}`);
+  }
+  return out;
+}
+
+function credentialSource(v: unknown, where: string): CredentialSource {
+  if (!isObject(v)) throw new UserError(`${where} must be {tokenEnv: NAME} or {tokenCommand: "..."}`);
+  const { tokenEnv, tokenCommand, ...rest } = v;
+  if (Object.keys(rest).length > 0 || (tokenEnv === undefined) === (tokenCommand === undefined)) {
+    throw new UserError(`${where} must have exactly one of tokenEnv or tokenCommand`);
+  }
+  if (tokenEnv !== undefined && typeof tokenEnv !== 'string') throw new UserError(`${where}.tokenEnv must be a variable name`);
+  if (tokenCommand !== undefined && typeof tokenCommand !== 'string') throw new UserError(`${where}.tokenCommand must be a command line`);
+  return { tokenEnv: tokenEnv as string | undefined, tokenCommand: tokenCommand as string | undefined };
+}
+
+function notifyConfig(v: unknown, file: string): NotifyConfig {
+  const where = `${file}: notify`;
+  if (!isObject(v)) throw new UserError(`${where} must be a mapping`);
+  if (typeof v.serviceUrl !== 'string') throw new UserError(`${where}.serviceUrl is required`);
+  if (typeof v.conversationId !== 'string') throw new UserError(`${where}.conversationId is required`);
+  if (!isObject(v.bot) || typeof v.bot.id !== 'string') throw new UserError(`${where}.bot.id is required`);
+  return {
+    serviceUrl: v.serviceUrl.replace(/\/+$/, ''),
+    conversationId: v.conversationId,
+    bot: { id: v.bot.id, name: typeof v.bot.name === 'string' ? v.bot.name : undefined },
+    tokenEnv: typeof v.tokenEnv === 'string' ? v.tokenEnv : undefined,
+    tokenCommand: typeof v.tokenCommand === 'string' ? v.tokenCommand : undefined,
+  };
+}
+
+function positiveInt(v: unknown, where: string): number {
+  const n = typeof v === 'string' ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw new UserError(`${where} must be a positive integer`);
+  return n;
+}
+
+/** MOOR_ENDPOINT sets every service's base address at once; MOOR_PARALLELISM the default parallelism. */
+function applyEnvironment(config: MoorConfig, env: NodeJS.ProcessEnv): MoorConfig {
+  let endpoints = config.endpoints;
+  if (env.MOOR_ENDPOINT) {
+    const base = env.MOOR_ENDPOINT.replace(/\/+$/, '');
+    endpoints = Object.fromEntries(SERVICE_NAMES.map((s) => [s, base]));
+  }
+  const parallelism = env.MOOR_PARALLELISM ? positiveInt(env.MOOR_PARALLELISM, 'MOOR_PARALLELISM') : config.parallelism;
+  return { ...config, endpoints, parallelism };
+}
+
+/** Whether moor should start its built-in local cloud: no endpoint configured at all. */
+export function usesLocalCloud(config: MoorConfig): boolean {
+  return Object.keys(config.endpoints).length === 0;
+}

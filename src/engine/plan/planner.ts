@@ -1,0 +1,185 @@
+// Decides what to do: reads live state, compares it with manifests and state, evaluates checks.
+// Deciding is kept apart from doing (apply); nothing here changes anything.
+import pLimit from 'p-limit';
+import type { Diagnostic } from '../diagnostics.js';
+import type { JsonObject } from '../json.js';
+import type { Manifest } from '../manifest.js';
+import { diffResource } from '../diff/three-way.js';
+import { resolveSpec, type ResolveContext } from '../resolve.js';
+import { kindNamed } from '../../resources/registry.js';
+import type { JobRecord, KindContext, KindDefinition } from '../../resources/kind.js';
+import type { ResourceRecord, StateDocument } from '../state/types.js';
+import { summarize, type Plan, type PlannedChange } from './types.js';
+import type { PlannedStep } from './steps.js';
+import { selectTargets } from './targets.js';
+
+export interface PlanOptions {
+  readonly manifests: readonly Manifest[];
+  readonly state: StateDocument;
+  readonly ctx: KindContext;
+  readonly resolve: Omit<ResolveContext, 'outputs'>;
+  /** Only these addresses (and what they depend on). */
+  readonly targets?: readonly string[];
+  /** Plan deletes of what left the manifests. */
+  readonly prune?: boolean;
+  readonly parallelism: number;
+  /** Diagnostics gathered before planning (e.g. validation warnings) to carry into the plan. */
+  readonly diagnostics?: readonly Diagnostic[];
+}
+
+export interface PlanResult {
+  readonly plan: Plan;
+  readonly steps: readonly PlannedStep[];
+}
+
+export async function makePlan(options: PlanOptions): Promise<PlanResult> {
+  const { state } = options;
+  const diagnostics: Diagnostic[] = [...(options.diagnostics ?? [])];
+  const selected = selectTargets(options.manifests, options.targets);
+  const limit = pLimit(options.parallelism);
+  const outputs = (address: string) => state.resources[address]?.outputs;
+  const planned = await Promise.all(selected.map((m) => limit(() => planManifest(m, options, outputs, diagnostics))));
+  const steps = planned.filter((s): s is PlannedStep => s !== undefined);
+  steps.push(...planOrphans(options, diagnostics));
+  await preflight(steps, options.ctx, diagnostics);
+  const changes = steps.map((s) => s.change);
+  return { plan: { format: 'moor-plan/1', serial: state.serial, changes, summary: summarize(changes), diagnostics }, steps };
+}
+
+async function planManifest(
+  manifest: Manifest,
+  options: PlanOptions,
+  outputs: (address: string) => JsonObject | undefined,
+  diagnostics: Diagnostic[],
+): Promise<PlannedStep | undefined> {
+  const kind = kindNamed(manifest.kind);
+  if (!kind) return undefined;
+  const resolved = resolveSpec(manifest, { ...options.resolve, outputs });
+  diagnostics.push(...resolved.diagnostics);
+  if (resolved.diagnostics.some((d) => d.severity === 'error')) return undefined;
+  const record = options.state.resources[manifest.address];
+  try {
+    if (kind.category === 'check') return await planCheck(kind, manifest, resolved.spec, options.ctx, diagnostics);
+    if (kind.category === 'job') return planJob(kind, manifest, resolved.spec, record, diagnostics);
+    return await planResource(kind, manifest, resolved.spec, record, options.ctx);
+  } catch (err) {
+    diagnostics.push(failure(manifest, err));
+    return undefined;
+  }
+}
+
+async function planResource(kind: KindDefinition, manifest: Manifest, desired: JsonObject, record: ResourceRecord | undefined, ctx: KindContext): Promise<PlannedStep> {
+  const handler = kind.resource!;
+  const observed = await handler.read(ctx, {
+    name: manifest.name,
+    spec: record?.lastApplied ?? desired,
+    recordedId: record?.id,
+    pendingSince: record?.pending?.action === 'create' ? record.pending.since : undefined,
+  });
+  const base = { kind, manifest, record, desired, observed };
+  if (!observed) {
+    const vanished = record !== undefined && record.pending?.action !== 'create';
+    const reason = vanished ? 'deleted outside moor since the last apply' : undefined;
+    return { ...base, changedPaths: [], change: change(manifest, 'create', { drift: vanished, reason }) };
+  }
+  const fields = diffResource({ desired, last: record?.lastApplied, live: observed.spec, rules: kind.diff!, sensitive: kind.sensitive });
+  const replace = fields.some((f) => f.forcesReplace);
+  const action = fields.length === 0 ? 'no-op' : replace ? 'replace' : 'update';
+  const destructive = action === 'replace' && handler.replaceIsDestructive === true;
+  const forcing = fields.filter((f) => f.forcesReplace).map((f) => f.path);
+  return {
+    ...base,
+    changedPaths: fields.map((f) => f.desiredPath),
+    change: {
+      ...change(manifest, action, { drift: fields.some((f) => f.cause === 'drift'), destructive, reason: replace ? `${forcing.join(', ')} cannot change in place` : undefined }),
+      fields: fields.map(({ desiredPath: _d, ...f }) => f),
+      patch: fields.map((f) => (f.op === 'remove' ? { op: f.op, path: f.path } : { op: f.op, path: f.path, value: f.after ?? null })),
+    },
+  };
+}
+
+function planJob(kind: KindDefinition, manifest: Manifest, desired: JsonObject, record: ResourceRecord | undefined, diagnostics: Diagnostic[]): PlannedStep {
+  const job = kind.job!;
+  const revision = job.revision(desired);
+  const last = record?.runs?.at(-1) as JobRecord | undefined;
+  const base = { kind, manifest, record, desired, changedPaths: [] };
+  if (last?.revision === revision) {
+    if (last.status === 'started') {
+      return { ...base, change: change(manifest, 'run', { destructive: job.destructive, reason: `resumes following the run of revision ${revision} started earlier` }) };
+    }
+    if (last.status === 'failed') {
+      diagnostics.push({ severity: 'warning', address: manifest.address, location: manifest.source.locate(['spec', 'revision']), message: `revision ${revision} failed earlier and is not retried blindly: change spec.revision to run it again` });
+    }
+    return { ...base, change: change(manifest, 'no-op', {}) };
+  }
+  const reason = last ? `revision changed from ${last.revision} to ${revision}` : `never run (revision ${revision})`;
+  return { ...base, change: change(manifest, 'run', { destructive: job.destructive, reason }) };
+}
+
+async function planCheck(kind: KindDefinition, manifest: Manifest, desired: JsonObject, ctx: KindContext, diagnostics: Diagnostic[]): Promise<PlannedStep> {
+  const result = await kind.check!.evaluate(ctx, desired);
+  const severity = desired.severity === 'warning' ? 'warning' : 'error';
+  if (!result.passed) diagnostics.push({ severity, address: manifest.address, location: manifest.source.locate(['spec']), message: `check failed: ${result.message}`, code: 'check' });
+  return { kind, manifest, desired, changedPaths: [], change: { ...change(manifest, 'no-op', {}), check: { passed: result.passed, severity, message: result.message } } };
+}
+
+/** Resources in state that left the manifests: deleted with prune, otherwise a warning. */
+function planOrphans(options: PlanOptions, diagnostics: Diagnostic[]): PlannedStep[] {
+  const present = new Set(options.manifests.map((m) => m.address));
+  const steps: PlannedStep[] = [];
+  for (const [address, record] of Object.entries(options.state.resources)) {
+    if (present.has(address)) continue;
+    if (options.targets?.length && !options.targets.includes(address)) continue;
+    const kind = kindNamed(record.kind);
+    if (!kind) continue;
+    if (kind.category !== 'resource') {
+      if (options.prune) steps.push({ kind, record, changedPaths: [], change: { ...blank(address, record.kind), action: 'delete', reason: 'not in manifests: forgotten from state (a job leaves nothing to delete)' } });
+      continue;
+    }
+    if (!options.prune) {
+      diagnostics.push({ severity: 'warning', address, message: 'is in state but no longer in the manifests; run apply --prune to delete it' });
+    } else if (record.protect) {
+      diagnostics.push({ severity: 'error', address, message: 'is protected (metadata.protect) and cannot be deleted; remove protection by applying it with protect: false first, or `moor state rm` it' });
+    } else {
+      steps.push({ kind, record, changedPaths: [], change: { ...blank(address, record.kind), action: 'delete', reason: 'not in manifests (--prune)', destructive: kind.resource?.replaceIsDestructive === true } });
+    }
+  }
+  return steps;
+}
+
+/** Kind-specific checks over all planned creates (e.g. quota) before anything is sent. */
+async function preflight(steps: readonly PlannedStep[], ctx: KindContext, diagnostics: Diagnostic[]): Promise<void> {
+  const byKind = new Map<KindDefinition, Array<{ address: string; spec: JsonObject }>>();
+  for (const s of steps) {
+    if ((s.change.action === 'create' || s.change.action === 'replace') && s.kind.resource?.preflight && s.desired) {
+      const list = byKind.get(s.kind) ?? [];
+      list.push({ address: s.change.address, spec: s.desired });
+      byKind.set(s.kind, list);
+    }
+  }
+  for (const [kind, creates] of byKind) {
+    try {
+      for (const e of await kind.resource!.preflight!(ctx, creates)) diagnostics.push({ severity: 'error', address: e.address, message: e.message, code: 'preflight' });
+    } catch (err) {
+      diagnostics.push({ severity: 'error', message: `preflight of ${kind.kind} failed: ${(err as Error).message}` });
+    }
+  }
+  // Refuse a destructive change to a protected resource before anything is sent.
+  for (const s of steps) {
+    if (s.manifest?.protect && (s.change.action === 'replace' || s.change.action === 'delete')) {
+      diagnostics.push({ severity: 'error', address: s.change.address, location: s.manifest.source.locate(['metadata', 'protect']), message: `is protected (metadata.protect) and would be ${s.change.action === 'replace' ? 'replaced' : 'deleted'}: ${s.change.reason ?? ''}`.trim() });
+    }
+  }
+}
+
+function change(manifest: Manifest, action: PlannedChange['action'], extra: Partial<PlannedChange>): PlannedChange {
+  return { ...blank(manifest.address, manifest.kind), action, ...extra };
+}
+
+function blank(address: string, kind: string): PlannedChange {
+  return { address, kind, action: 'no-op', fields: [], patch: [], drift: false, destructive: false };
+}
+
+function failure(manifest: Manifest, err: unknown): Diagnostic {
+  return { severity: 'error', address: manifest.address, message: (err as Error).message ?? String(err) };
+}

@@ -1,0 +1,19 @@
+// A planned step: the public change plus what apply needs to carry it out.
+import type { JsonObject, JsonPath } from '../json.js';
+import type { Manifest } from '../manifest.js';
+import type { KindDefinition, Observed } from '../../resources/kind.js';
+import type { ResourceRecord } from '../state/types.js';
+import type { PlannedChange } from './types.js';
+
+export interface PlannedStep {
+  readonly change: PlannedChange;
+  readonly kind: KindDefinition;
+  /** Absent for a delete of something that left the manifests. */
+  readonly manifest?: Manifest;
+  readonly record?: ResourceRecord;
+  readonly observed?: Observed;
+  /** Desired-spec paths that changed (what an in-place update sends). */
+  readonly changedPaths: readonly JsonPath[];
+  /** The resolved spec at plan time (secrets in clear: never written anywhere). */
+  readonly desired?: JsonObject;
+}

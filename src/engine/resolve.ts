@@ -1,0 +1,83 @@
+// Resolves ${env:}, ${file:} and ${ref:} placeholders of a manifest's spec for plan and apply.
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Diagnostic } from './diagnostics.js';
+import { fromPointer, getAt, isObject, type JsonObject, type JsonPath, type JsonValue } from './json.js';
+import type { Manifest } from './manifest.js';
+import { scanReferences } from './references.js';
+
+/** Stands for a value another resource gets only once it is applied. */
+export const KNOWN_AFTER_APPLY = '(known after apply)';
+
+export interface ResolveContext {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** The live outputs of an applied resource, or undefined while it is not applied yet. */
+  outputs(address: string): JsonObject | undefined;
+}
+
+export interface ResolvedSpec {
+  readonly spec: JsonObject;
+  readonly diagnostics: Diagnostic[];
+  /** Some `${ref:}` could not be resolved yet (its target is not applied). */
+  readonly pending: boolean;
+}
+
+export function resolveSpec(manifest: Manifest, ctx: ResolveContext): ResolvedSpec {
+  const diagnostics: Diagnostic[] = [];
+  let pending = false;
+  const baseDir = dirname(resolve(ctx.cwd, manifest.source.file));
+  const fail = (path: JsonPath, message: string) =>
+    diagnostics.push({ severity: 'error', message, location: manifest.source.locate(['spec', ...path]), address: manifest.address });
+
+  const substitute = (value: string, path: JsonPath): JsonValue => {
+    const { refs } = scanReferences(value);
+    if (refs.length === 0) return value;
+    const parts = refs.map((ref): JsonValue => {
+      if (ref.type === 'env') {
+        const v = ctx.env[ref.name];
+        if (v === undefined) { fail(path, `environment variable ${ref.name} is not set (used by ${ref.raw})`); return ''; }
+        return v;
+      }
+      if (ref.type === 'file') {
+        try {
+          return readFileSync(resolve(baseDir, ref.path), 'utf8').replace(/\r?\n$/, '');
+        } catch {
+          fail(path, `cannot read file ${ref.path} (used by ${ref.raw})`);
+          return '';
+        }
+      }
+      const outputs = ctx.outputs(ref.address);
+      if (!outputs) { pending = true; return KNOWN_AFTER_APPLY; }
+      const found = getAt(outputs, fromPointer(ref.pointer));
+      if (found === undefined) { fail(path, `${ref.address} has no value at ${ref.pointer || '/'} (used by ${ref.raw})`); return ''; }
+      return found as JsonValue;
+    });
+    // A value that is exactly one placeholder takes the referenced value's type.
+    if (refs.length === 1 && refs[0].raw === value) return parts[0];
+    let out = value;
+    refs.forEach((ref, i) => { out = out.replace(ref.raw, typeof parts[i] === 'string' ? (parts[i] as string) : JSON.stringify(parts[i])); });
+    return out;
+  };
+
+  const walk = (value: JsonValue, path: JsonPath): JsonValue => {
+    if (typeof value === 'string') return substitute(value, path);
+    if (Array.isArray(value)) return value.map((v, i) => walk(v, [...path, i]));
+    if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, [...path, k])]));
+    return value;
+  };
+  const spec = walk(manifest.spec, []) as JsonObject;
+  return { spec, diagnostics, pending };
+}
+
+/** Addresses a manifest's `${ref:}` placeholders point at. */
+export function referencedAddresses(manifest: Manifest): string[] {
+  const out = new Set<string>();
+  const walk = (value: JsonValue): void => {
+    if (typeof value === 'string') for (const r of scanReferences(value).refs) { if (r.type === 'ref') out.add(r.address); }
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (isObject(value)) Object.values(value).forEach(walk);
+  };
+  walk(manifest.spec);
+  return [...out];
+}

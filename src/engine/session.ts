@@ -1,0 +1,72 @@
+// One run's surroundings: configuration, the target (configured services or the built-in local
+// cloud started in-process), the provider clients and the state backend.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadConfig, SERVICE_NAMES, usesLocalCloud, type MoorConfig } from './config.js';
+import { openStateBackend } from './state/open-backend.js';
+import type { StateBackend } from './state/types.js';
+import { createProviders, type Providers } from '../providers/providers.js';
+import type { ServiceName } from '../localcloud/types.js';
+
+export interface SessionOptions {
+  readonly configFile?: string;
+  readonly state?: string;
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** Where notices go (the local cloud notice); stderr in the CLI. */
+  readonly notice: (line: string) => void;
+}
+
+export interface Session {
+  readonly config: MoorConfig;
+  readonly providers: Providers;
+  readonly backend: StateBackend;
+  readonly parallelism: number;
+  /** Set when the built-in local cloud serves this run. */
+  readonly localCloudUrl?: string;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PARALLELISM = 10;
+export const LOCAL_CLOUD_DATA = '.moor/local-cloud.json';
+
+export async function openSession(options: SessionOptions): Promise<Session> {
+  const config = loadConfig(options.configFile, options.cwd, options.env);
+  const backend = openStateBackend(options.state ?? config.state, options.cwd);
+  const parallelism = config.parallelism ?? DEFAULT_PARALLELISM;
+  if (!usesLocalCloud(config)) {
+    const providers = createProviders({
+      endpoints: config.endpoints as Record<ServiceName, string>,
+      credentials: config.credentials,
+      defaultToken: options.env.MOOR_TOKEN,
+      pollIntervalMs: pollInterval(options.env),
+    });
+    return { config, providers, backend, parallelism, close: () => backend.close() };
+  }
+  // Imported here so a run against real services never loads the local cloud.
+  const { startLocalCloud } = await import('../localcloud/server.js');
+  const dataFile = resolve(options.cwd, LOCAL_CLOUD_DATA);
+  mkdirSync(resolve(options.cwd, '.moor'), { recursive: true });
+  const token = randomBytes(16).toString('hex');
+  const cloud = await startLocalCloud({ port: 0, dataFile, token });
+  options.notice(`moor: no endpoints configured; using the built-in local cloud at ${cloud.url} (data in ${LOCAL_CLOUD_DATA})`);
+  const endpoints = Object.fromEntries(SERVICE_NAMES.map((s) => [s, cloud.url])) as Record<ServiceName, string>;
+  const providers = createProviders({ endpoints, defaultToken: token, pollIntervalMs: pollInterval(options.env) ?? 200 });
+  return {
+    config,
+    providers,
+    backend,
+    parallelism,
+    localCloudUrl: cloud.url,
+    close: async () => {
+      await backend.close();
+      await cloud.close();
+    },
+  };
+}
+
+function pollInterval(env: NodeJS.ProcessEnv): number | undefined {
+  const v = env.MOOR_POLL_INTERVAL_MS;
+  return v && /^\d+$/.test(v) ? Number(v) : undefined;
+}

@@ -1,0 +1,87 @@
+// The plan/apply/drift workflows over a session: load -> validate -> plan -> (apply).
+import { hasErrors, UserError, type Diagnostic } from './diagnostics.js';
+import type { Manifest } from './manifest.js';
+import { loadAndValidate } from './validate/index.js';
+import { makePlan, type PlanResult } from './plan/planner.js';
+import { summarize, type Plan, type PlannedChange } from './plan/types.js';
+import { applyPlan } from './apply/applier.js';
+import type { ApplyListener, StepOutcome } from './apply/events.js';
+import { StateRecorder } from './state/recorder.js';
+import type { Session } from './session.js';
+import type { KindContext } from '../resources/kind.js';
+
+export interface PlanRequest {
+  readonly paths: readonly string[];
+  readonly targets?: readonly string[];
+  readonly prune?: boolean;
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+export interface PreparedPlan extends PlanResult {
+  readonly manifests: readonly Manifest[];
+}
+
+/** Loads, validates (refusing invalid manifests with every diagnostic) and plans. */
+export async function preparePlan(session: Session, request: PlanRequest): Promise<PreparedPlan> {
+  const { manifests, diagnostics } = await loadAndValidate(request.paths.length ? request.paths : ['.']);
+  if (hasErrors(diagnostics)) throw new UserError(`the manifests have ${diagnostics.filter((d) => d.severity === 'error').length} error(s); nothing was planned`, diagnostics);
+  const state = await session.backend.read();
+  const result = await makePlan({
+    manifests,
+    state,
+    ctx: kindContext(session),
+    resolve: { cwd: request.cwd, env: request.env },
+    targets: request.targets,
+    prune: request.prune,
+    parallelism: session.parallelism,
+    diagnostics,
+  });
+  return { ...result, manifests };
+}
+
+export function kindContext(session: Session): KindContext {
+  return { providers: session.providers, log: () => undefined };
+}
+
+export interface ApplyRequest {
+  readonly prepared: PreparedPlan;
+  readonly parallelism: number;
+  readonly listener?: ApplyListener;
+  readonly signal?: AbortSignal;
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** Applies a prepared plan; the caller holds the state lock. */
+export async function applyPrepared(session: Session, request: ApplyRequest): Promise<StepOutcome[]> {
+  const { prepared } = request;
+  if (hasErrors(prepared.plan.diagnostics)) throw new UserError('the plan has errors; nothing was applied', errorsOf(prepared.plan.diagnostics));
+  const recorder = new StateRecorder(session.backend, await session.backend.read());
+  return applyPlan({
+    steps: prepared.steps,
+    manifests: prepared.manifests,
+    recorder,
+    ctx: kindContext(session),
+    resolve: { cwd: request.cwd, env: request.env },
+    parallelism: request.parallelism,
+    listener: request.listener,
+    signal: request.signal,
+  });
+}
+
+/** The drift report: only what moved in live resources since the last apply. */
+export function driftOf(plan: Plan): Plan {
+  const changes: PlannedChange[] = [];
+  for (const c of plan.changes) {
+    if (!c.drift) continue;
+    const fields = c.fields.filter((f) => f.cause === 'drift');
+    const patch = c.patch.filter((p) => fields.some((f) => f.path === p.path));
+    changes.push({ ...c, fields, patch });
+  }
+  return { ...plan, changes, summary: summarize(changes), diagnostics: plan.diagnostics.filter((d) => d.code !== 'preflight') };
+}
+
+function errorsOf(diags: readonly Diagnostic[]): Diagnostic[] {
+  return diags.filter((d) => d.severity === 'error');
+}
