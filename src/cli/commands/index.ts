@@ -1,6 +1,9 @@
 // Every command of the CLI, one file each. A command registers itself on the program and
 // reports its exit code through `setExit`; heavy modules are imported inside the action.
 import type { Command } from 'commander';
+import { registerValidate } from './validate.js';
+import { registerSchema } from './schema.js';
+import { registerGraph } from './graph.js';
 import { registerPlan } from './plan.js';
 import { registerApply } from './apply.js';
 import { registerDrift } from './drift.js';

@@ -1,0 +1,21 @@
+// moor schema: prints the JSON Schema of manifests (all kinds, or one) for editors and the YAML language server.
+import type { RegisterCommand } from './index.js';
+
+export const registerSchema: RegisterCommand = (program, setExit) => {
+  program
+    .command('schema')
+    .description('print the JSON Schema of manifests, e.g. for # yaml-language-server: $schema=moor.schema.json')
+    .argument('[kind]', 'only this kind (ContainerGroup, AuthContext, PushDataset, DatabaseRefresh, DatabaseExport, Check)')
+    .action(async (kindName: string | undefined) => {
+      const { KINDS, kindNamed } = await import('../../resources/registry.js');
+      const { documentSchema } = await import('../../engine/validate/document-schema.js');
+      const { UserError } = await import('../../engine/diagnostics.js');
+      let only;
+      if (kindName !== undefined) {
+        only = kindNamed(kindName) ?? KINDS.find((k) => k.kind.toLowerCase() === kindName.toLowerCase());
+        if (!only) throw new UserError(`unknown kind ${kindName}: expected one of ${KINDS.map((k) => k.kind).join(', ')}`);
+      }
+      process.stdout.write(JSON.stringify(documentSchema(only), null, 2) + '\n');
+      setExit(0);
+    });
+};

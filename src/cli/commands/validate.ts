@@ -1,0 +1,46 @@
+// moor validate: checks manifests only (no network, no secrets) and prints every problem found.
+import { Option } from 'commander';
+import type { RegisterCommand } from './index.js';
+
+interface ValidateFlags { output: 'text' | 'json' }
+
+export const registerValidate: RegisterCommand = (program, setExit) => {
+  program
+    .command('validate')
+    .description('check manifests: schemas, references, dependencies (no network, no secrets)')
+    .argument('[paths...]', 'manifest files or folders (default: .)')
+    .addOption(new Option('--output <format>', 'text or json').choices(['text', 'json']).default(process.env.MOOR_OUTPUT === 'json' ? 'json' : 'text'))
+    .action(async (paths: string[], flags: ValidateFlags) => {
+      setExit(await runValidate(paths, flags));
+    });
+};
+
+async function runValidate(paths: string[], flags: ValidateFlags): Promise<number> {
+  const { loadAndValidate } = await import('../../engine/validate/index.js');
+  const { formatDiagnostic, hasErrors } = await import('../../engine/diagnostics.js');
+  const result = await loadAndValidate(paths.length > 0 ? paths : ['.']);
+  const { diagnostics } = result;
+  if (flags.output === 'json') {
+    const rows = diagnostics.map((d) => ({
+      file: d.location?.file ?? null, line: d.location?.line ?? null, col: d.location?.col ?? null,
+      severity: d.severity, message: d.address && !d.location ? `${d.address}: ${d.message}` : d.message,
+    }));
+    process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
+    return hasErrors(diagnostics) ? 1 : 0;
+  }
+  for (const d of diagnostics) process.stdout.write(formatDiagnostic(d) + '\n');
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
+  const files = plural(result.files, 'file');
+  if (errors > 0) {
+    process.stderr.write(`${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${files}\n`);
+    return 1;
+  }
+  const also = warnings > 0 ? ` (${plural(warnings, 'warning')})` : '';
+  process.stdout.write(`ok: ${plural(result.manifests.length, 'manifest')} in ${files} ${result.manifests.length === 1 ? 'is' : 'are'} valid${also}\n`);
+  return 0;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
