@@ -6,6 +6,7 @@ import { armNameAvailability } from './arm-name-availability.js';
 import { armBilling } from './arm-billing.js';
 import { graphAuthContexts } from './graph-auth-contexts.js';
 import { analyticsDatasets } from './analytics-datasets.js';
+import { lcsDatabaseMovement } from './lcs-database-movement.js';
 
 export const SERVICES: LocalService[] = [
   armContainerGroups,
@@ -14,4 +15,5 @@ export const SERVICES: LocalService[] = [
   armBilling,
   graphAuthContexts,
   analyticsDatasets,
+  lcsDatabaseMovement,
 ];
