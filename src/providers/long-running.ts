@@ -95,7 +95,8 @@ class Poller {
   private failed(status: string, body: unknown, res: TransportResponse): ServiceError {
     const fromBody = body as { error?: unknown; properties?: { error?: unknown } } | undefined;
     const parsed = parseErrorBody({ error: fromBody?.error ?? fromBody?.properties?.error ?? {} });
-    return this.error(res.status, parsed.code ?? `Operation${status}`, parsed.message ?? `the operation ended ${status}`, res, parsed.requestId);
+    const detail = parsed.message ? `: ${parsed.message}` : '';
+    return this.error(res.status, parsed.code ?? `Operation${status}`, `the operation ended ${status}${detail}`, res, parsed.requestId);
   }
 
   private error(status: number, code: string, message: string, res: TransportResponse, requestId?: string): ServiceError {

@@ -1,0 +1,45 @@
+// Test helpers: a transport/providers set against fake https endpoints, with recorded waits and no real sleeping.
+import { createProviders, type Providers, type ProviderOptions } from '../../src/providers/providers.js';
+import type { TransportEvent } from '../../src/providers/transport.js';
+
+export const TOKEN = 'secret-token-abc123';
+
+export const ENDPOINTS = {
+  arm: 'https://arm.test',
+  graph: 'https://graph.test',
+  analytics: 'https://analytics.test',
+  fabric: 'https://fabric.test',
+  lcs: 'https://lcs.test',
+  connector: 'https://connector.test/',
+} as const;
+
+export interface Harness {
+  readonly providers: Providers;
+  readonly sleeps: number[];
+  readonly events: TransportEvent[];
+}
+
+/** Providers whose waits are recorded instead of slept, with jitter fixed at the maximum. */
+export function harness(extra: Partial<ProviderOptions> = {}): Harness {
+  const sleeps: number[] = [];
+  const events: TransportEvent[] = [];
+  const providers = createProviders({
+    endpoints: ENDPOINTS,
+    defaultToken: TOKEN,
+    sleep: async (ms) => { sleeps.push(ms); },
+    random: () => 1,
+    onEvent: (e) => events.push(e),
+    ...extra,
+  });
+  return { providers, sleeps, events };
+}
+
+/** Runs a promise expected to reject and returns the error. */
+export async function failure(p: Promise<unknown>): Promise<Error & Record<string, unknown>> {
+  try {
+    await p;
+  } catch (err) {
+    return err as Error & Record<string, unknown>;
+  }
+  throw new Error('expected a failure');
+}
