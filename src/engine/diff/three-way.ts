@@ -129,9 +129,7 @@ export function diffResource(input: DiffInput): FieldDiff[] {
 
   const keyFor = (path: JsonPath): string | undefined => rules.keys.find((k) => matchesPattern(path, k.pattern))?.key;
 
-  for (const [k, v] of Object.entries(input.desired)) {
-    visit([k], [k], v, input.last?.[k], input.live[k]);
-  }
+  visit([], [], input.desired, input.last, input.live);
   return out;
 }
 
