@@ -21,3 +21,10 @@ export function cloudError(status: number, code: string, message: string, target
 export function armResponseHeaders(requestId: string): Record<string, string> {
   return { 'x-ms-request-id': requestId, 'x-ms-correlation-request-id': requestId };
 }
+
+/** 400 naming the first problem, with every problem in `details` when there are several. */
+export function validationFailure(problems: readonly CloudErrorBody[]): LocalResponse {
+  const [first] = problems;
+  const details = problems.length > 1 ? [...problems] : [];
+  return { status: 400, body: { error: { ...first, details } } };
+}

@@ -1,0 +1,148 @@
+// PUT, GET, DELETE and list of container groups (seed 001, SERVICES.md).
+import { randomUUID } from 'node:crypto';
+import type { JsonObject } from '../../../engine/json.js';
+import type { LocalRequest, LocalResponse, ServiceContext } from '../../types.js';
+import { checkApiVersion } from './api-version.js';
+import { cloudError, validationFailure } from './cloud-error.js';
+import { immutableChange, withServiceDefaults } from './container-group-rules.js';
+import {
+  containerGroupData, groupKey, groupsIn, normalLocation, sweepDeleted,
+  type ContainerGroupData, type OperationKind, type StoredGroup, type StoredOperation,
+} from './container-group-store.js';
+import { checkAddress, validateContainerGroup } from './container-group-validation.js';
+import { renderGroup } from './container-group-view.js';
+import { operationUrls } from './container-group-operations.js';
+import { pageOf } from './paging.js';
+import { Problems } from './validation-kit.js';
+import { API_VERSIONS } from './vendor.js';
+
+/** Container groups per subscription and location (SERVICES.md "Quotas"). */
+export const CONTAINER_GROUP_QUOTA = 100;
+const LIST_PAGE_SIZE = 50;
+
+interface Prepared { d: ContainerGroupData; ms: number; now: Date }
+
+/** api-version, address checks and finished deletions swept; a response when the request stops here. */
+function prepare(req: LocalRequest, ctx: ServiceContext): Prepared | LocalResponse {
+  const bad = checkApiVersion(req, API_VERSIONS.containerInstance);
+  if (bad) return bad;
+  const p = new Problems();
+  checkAddress(p, { subscriptionId: req.params.subscriptionId, resourceGroup: req.params.resourceGroupName });
+  if (p.list.length > 0) return validationFailure(p.list);
+  const d = containerGroupData(ctx.data);
+  const ms = ctx.provisioningMs ?? 0;
+  const now = ctx.now();
+  if (sweepDeleted(d, now, ms)) ctx.save();
+  return { d, ms, now };
+}
+
+function isResponse(x: Prepared | LocalResponse): x is LocalResponse {
+  return 'status' in x;
+}
+
+function notFound(req: LocalRequest): LocalResponse {
+  return cloudError(404, 'ResourceNotFound',
+    `The Resource 'Vendor.ContainerInstance/containerGroups/${req.params.containerGroupName}' under resource group '${req.params.resourceGroupName}' was not found.`);
+}
+
+function startOperation(d: ContainerGroupData, kind: OperationKind, key: string, group: StoredGroup, now: Date): StoredOperation {
+  const op: StoredOperation = {
+    id: randomUUID(), kind, groupKey: key, subscriptionId: group.subscriptionId,
+    location: normalLocation(group.body.location), startedAt: now.toISOString(),
+  };
+  d.containerGroupOperations[op.id] = op;
+  return op;
+}
+
+function retryAfter(ms: number): string {
+  return String(Math.max(1, Math.ceil(ms / 1000)));
+}
+
+export function putContainerGroup(req: LocalRequest, ctx: ServiceContext): LocalResponse {
+  const prep = prepare(req, ctx);
+  if (isResponse(prep)) return prep;
+  const { d, ms, now } = prep;
+  const address = { subscriptionId: req.params.subscriptionId, resourceGroup: req.params.resourceGroupName, name: req.params.containerGroupName };
+  const problems = validateContainerGroup(address, req.body);
+  if (problems.length > 0) return validationFailure(problems);
+  const key = groupKey(address.subscriptionId, address.resourceGroup, address.name);
+  const existing = d.containerGroups[key];
+  if (existing?.deletingSince) {
+    return cloudError(409, 'ConflictingOperation', `The container group '${address.name}' is being deleted; retry once the deletion has finished.`);
+  }
+  const body = withServiceDefaults(req.body as JsonObject);
+  const refused = existing ? refuseUpdate(existing, body) : refuseCreate(d, address.subscriptionId, body);
+  if (refused) return refused;
+  const group: StoredGroup = existing ?? {
+    ...address, body, createdAt: now.toISOString(), lastModifiedAt: now.toISOString(), operationId: '',
+  };
+  group.body = body;
+  group.lastModifiedAt = now.toISOString();
+  const op = startOperation(d, existing ? 'Update' : 'Create', key, group, now);
+  group.operationId = op.id;
+  d.containerGroups[key] = group;
+  ctx.save();
+  const headers = ms > 0 ? { 'Azure-AsyncOperation': operationUrls(ctx, op).status, 'Retry-After': retryAfter(ms) } : undefined;
+  return { status: existing ? 200 : 201, headers, body: renderGroup(group, op, now, ms, true) };
+}
+
+function refuseUpdate(existing: StoredGroup, body: JsonObject): LocalResponse | undefined {
+  const change = immutableChange(existing.body, body);
+  if (!change) return undefined;
+  return cloudError(409, 'ContainerGroupUpdateNotAllowed',
+    `The property '${change.target}' of container group '${existing.name}' cannot be updated; delete the container group and create it again.`,
+    change.target);
+}
+
+function refuseCreate(d: ContainerGroupData, subscriptionId: string, body: JsonObject): LocalResponse | undefined {
+  const location = normalLocation(body.location);
+  if (groupsIn(d, subscriptionId, location).length < CONTAINER_GROUP_QUOTA) return undefined;
+  return cloudError(409, 'ContainerGroupQuotaReached',
+    `The container group quota of ${CONTAINER_GROUP_QUOTA} in location '${location}' of subscription '${subscriptionId}' is reached.`);
+}
+
+export function getContainerGroup(req: LocalRequest, ctx: ServiceContext): LocalResponse {
+  const prep = prepare(req, ctx);
+  if (isResponse(prep)) return prep;
+  const key = groupKey(req.params.subscriptionId, req.params.resourceGroupName, req.params.containerGroupName);
+  const group = prep.d.containerGroups[key];
+  if (!group) return notFound(req);
+  return { status: 200, body: renderGroup(group, prep.d.containerGroupOperations[group.operationId], prep.now, prep.ms) };
+}
+
+export function deleteContainerGroup(req: LocalRequest, ctx: ServiceContext): LocalResponse {
+  const prep = prepare(req, ctx);
+  if (isResponse(prep)) return prep;
+  const { d, ms, now } = prep;
+  const key = groupKey(req.params.subscriptionId, req.params.resourceGroupName, req.params.containerGroupName);
+  const group = d.containerGroups[key];
+  if (!group) return { status: 204 };
+  if (ms === 0) {
+    const body = renderGroup(group, d.containerGroupOperations[group.operationId], now, ms);
+    delete d.containerGroups[key];
+    ctx.save();
+    return { status: 200, body };
+  }
+  let op = group.deleteOperationId ? d.containerGroupOperations[group.deleteOperationId] : undefined;
+  if (!op) {
+    op = startOperation(d, 'Delete', key, group, now);
+    group.deletingSince = op.startedAt;
+    group.deleteOperationId = op.id;
+    ctx.save();
+  }
+  const urls = operationUrls(ctx, op);
+  return { status: 202, headers: { Location: urls.result, 'Azure-AsyncOperation': urls.status, 'Retry-After': retryAfter(ms) } };
+}
+
+export function listContainerGroups(req: LocalRequest, ctx: ServiceContext): LocalResponse {
+  const prep = prepare(req, ctx);
+  if (isResponse(prep)) return prep;
+  const sub = req.params.subscriptionId.toLowerCase();
+  const rg = req.params.resourceGroupName?.toLowerCase();
+  const groups = Object.values(prep.d.containerGroups)
+    .filter((g) => g.subscriptionId.toLowerCase() === sub && (rg === undefined || g.resourceGroup.toLowerCase() === rg))
+    .sort((a, b) => (a.resourceGroup + '/' + a.name).localeCompare(b.resourceGroup + '/' + b.name));
+  const page = pageOf(groups, req, ctx, LIST_PAGE_SIZE);
+  const value = page.value.map((g) => renderGroup(g, prep.d.containerGroupOperations[g.operationId], prep.now, prep.ms));
+  return { status: 200, body: { value, ...(page.nextLink ? { nextLink: page.nextLink } : {}) } };
+}

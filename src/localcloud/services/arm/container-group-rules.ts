@@ -1,0 +1,74 @@
+// What the service fills in on its own, and which changes an existing group cannot take in place.
+import { isObject, type JsonObject, type JsonValue } from '../../../engine/json.js';
+import { normalLocation } from './container-group-store.js';
+
+/** The defaults the real service fills when the request leaves them out. */
+export function withServiceDefaults(body: JsonObject): JsonObject {
+  const copy = structuredClone(body);
+  const props = isObject(copy.properties) ? copy.properties : {};
+  props.sku ??= 'Standard';
+  props.restartPolicy ??= 'Always';
+  props.osType ??= 'Linux';
+  copy.properties = props;
+  return copy;
+}
+
+/** JSON with sorted keys, so equal values compare equal whatever their key order. */
+function canonical(value: JsonValue | undefined): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (isObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+  return JSON.stringify(value ?? null);
+}
+
+function props(body: JsonObject): JsonObject {
+  return isObject(body.properties) ? body.properties : {};
+}
+
+function subnets(body: JsonObject): string {
+  const list = props(body).subnetIds;
+  return Array.isArray(list) ? list.map((s) => (isObject(s) && typeof s.id === 'string' ? s.id.toLowerCase() : '')).sort().join(',') : '';
+}
+
+function ipType(body: JsonObject): JsonValue | undefined {
+  const ip = props(body).ipAddress;
+  return isObject(ip) ? ip.type : undefined;
+}
+
+function resourcesByContainer(body: JsonObject): Map<string, string> {
+  const list = props(body).containers;
+  const map = new Map<string, string>();
+  if (Array.isArray(list)) {
+    for (const c of list) {
+      if (isObject(c) && typeof c.name === 'string' && isObject(c.properties)) map.set(c.name, canonical(c.properties.resources));
+    }
+  }
+  return map;
+}
+
+export interface ImmutableChange {
+  /** The property as ARM names it in `target`. */
+  readonly target: string;
+}
+
+/** The first property that cannot change in place, or undefined when the update is allowed. Both bodies carry defaults. */
+export function immutableChange(before: JsonObject, after: JsonObject): ImmutableChange | undefined {
+  const simple: Array<[string, unknown, unknown]> = [
+    ['location', normalLocation(before.location), normalLocation(after.location)],
+    ['zones', canonical(before.zones), canonical(after.zones)],
+    ['properties.osType', canonical(props(before).osType), canonical(props(after).osType)],
+    ['properties.restartPolicy', canonical(props(before).restartPolicy), canonical(props(after).restartPolicy)],
+    ['properties.subnetIds', subnets(before), subnets(after)],
+    ['properties.ipAddress.type', canonical(ipType(before)), canonical(ipType(after))],
+  ];
+  for (const [target, a, b] of simple) if (a !== b) return { target };
+  const old = resourcesByContainer(before);
+  const list = props(after).containers;
+  if (Array.isArray(list)) {
+    for (const [i, c] of list.entries()) {
+      if (!isObject(c) || typeof c.name !== 'string' || !isObject(c.properties)) continue;
+      const was = old.get(c.name);
+      if (was !== undefined && was !== canonical(c.properties.resources)) return { target: `properties.containers[${i}].properties.resources` };
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,130 @@
+// Validates a container group PUT (path and body) by seed 001's rules; returns the problems found.
+import { isObject, type JsonObject } from '../../../engine/json.js';
+import type { CloudErrorBody } from './cloud-error.js';
+import { checkContainers, checkPorts } from './container-validation.js';
+import { Problems, UUID } from './validation-kit.js';
+import { checkRegistryCredentials, checkSecretReferences, checkVolumes } from './volume-validation.js';
+
+const RESOURCE_GROUP = /^[-\w.()]{1,90}$/;
+const GROUP_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const IDENTITY_TYPES = ['SystemAssigned', 'UserAssigned', 'SystemAssigned, UserAssigned', 'None'];
+
+export interface GroupAddress {
+  readonly subscriptionId: string;
+  readonly resourceGroup: string;
+  readonly name: string;
+}
+
+/** Problems of the address alone (shared by every container group operation). */
+export function checkAddress(p: Problems, address: Partial<GroupAddress>): void {
+  if (address.subscriptionId !== undefined && !UUID.test(address.subscriptionId)) {
+    p.add(['subscriptionId'], `The subscription identifier '${address.subscriptionId}' is malformed or invalid`, 'InvalidSubscriptionId');
+  }
+  const rg = address.resourceGroup;
+  if (rg !== undefined && (!RESOURCE_GROUP.test(rg) || rg.endsWith('.'))) {
+    p.add(['resourceGroupName'], 'A resource group name has 1 to 90 letters, digits, underscores, hyphens, periods or parentheses and does not end in a period', 'InvalidResourceGroupName');
+  }
+  if (address.name !== undefined && !GROUP_NAME.test(address.name)) {
+    p.add(['containerGroupName'], 'A container group name has 1 to 63 lower-case letters, digits or hyphens and does not start or end with a hyphen', 'ContainerGroupNameInvalid');
+  }
+}
+
+export function validateContainerGroup(address: GroupAddress, body: unknown): CloudErrorBody[] {
+  const p = new Problems();
+  checkAddress(p, address);
+  if (!isObject(body)) {
+    p.add([], 'The request body must be a container group object');
+    return p.list;
+  }
+  checkTopLevel(p, body);
+  const props = p.object(body.properties, ['properties'], true);
+  if (props) checkProperties(p, props, body.identity);
+  return p.list;
+}
+
+function checkTopLevel(p: Problems, body: JsonObject): void {
+  const location = p.string(body.location, ['location']);
+  if (location !== undefined && location.trim() === '') p.add(['location'], 'The location must not be empty');
+  const tags = p.object(body.tags, ['tags']);
+  for (const [k, v] of Object.entries(tags ?? {})) p.string(v, ['tags', k]);
+  p.array(body.zones, ['zones'])?.forEach((z, i) => p.string(z, ['zones', i], true));
+  const identity = p.object(body.identity, ['identity']);
+  if (identity) checkIdentity(p, identity);
+}
+
+function checkIdentity(p: Problems, identity: JsonObject): void {
+  p.oneOf(identity.type, IDENTITY_TYPES, ['identity', 'type']);
+  const users = p.object(identity.userAssignedIdentities, ['identity', 'userAssignedIdentities']);
+  for (const key of Object.keys(users ?? {})) p.armId(key, ['identity', 'userAssignedIdentities', key]);
+  const wantsUsers = typeof identity.type === 'string' && identity.type.includes('UserAssigned');
+  if (wantsUsers && Object.keys(users ?? {}).length === 0) {
+    p.add(['identity', 'userAssignedIdentities'], 'A UserAssigned identity type needs at least one user-assigned identity');
+  }
+}
+
+function checkProperties(p: Problems, props: JsonObject, identity: unknown): void {
+  const at = ['properties'];
+  const secretReferences = checkSecretReferences(p, props.secretReferences, [...at, 'secretReferences'], identity);
+  checkVolumes(p, props.volumes, [...at, 'volumes'], secretReferences);
+  const volumes = new Set(volumeNames(props.volumes));
+  const names = { volumes, secretReferences };
+  checkContainers(p, props.containers, [...at, 'containers'], names, false);
+  checkContainers(p, props.initContainers, [...at, 'initContainers'], names, true);
+  checkRegistryCredentials(p, props.imageRegistryCredentials, [...at, 'imageRegistryCredentials'], secretReferences);
+  p.oneOf(props.osType, ['Linux', 'Windows'], [...at, 'osType']);
+  p.oneOf(props.restartPolicy, ['Always', 'OnFailure', 'Never'], [...at, 'restartPolicy']);
+  p.oneOf(props.sku, ['Standard', 'Confidential', 'Dedicated'], [...at, 'sku']);
+  p.oneOf(props.priority, ['Regular', 'Spot'], [...at, 'priority']);
+  checkNetwork(p, props);
+  checkExtras(p, props);
+}
+
+function checkNetwork(p: Problems, props: JsonObject): void {
+  const ip = p.object(props.ipAddress, ['properties', 'ipAddress']);
+  if (ip) {
+    p.oneOf(ip.type, ['Public', 'Private'], ['properties', 'ipAddress', 'type']);
+    checkPorts(p, ip.ports, ['properties', 'ipAddress', 'ports']);
+    const label = p.string(ip.dnsNameLabel, ['properties', 'ipAddress', 'dnsNameLabel']);
+    if (label !== undefined && !GROUP_NAME.test(label)) p.add(['properties', 'ipAddress', 'dnsNameLabel'], 'A DNS name label has 1 to 63 lower-case letters, digits or hyphens');
+    p.oneOf(ip.autoGeneratedDomainNameLabelScope, ['Unsecure', 'TenantReuse', 'SubscriptionReuse', 'ResourceGroupReuse', 'NoReuse'], ['properties', 'ipAddress', 'autoGeneratedDomainNameLabelScope']);
+  }
+  p.array(props.subnetIds, ['properties', 'subnetIds'])?.forEach((s, i) => {
+    const subnet = p.object(s, ['properties', 'subnetIds', i], true);
+    if (subnet) p.armId(subnet.id, ['properties', 'subnetIds', i, 'id'], true);
+  });
+  const dns = p.object(props.dnsConfig, ['properties', 'dnsConfig']);
+  if (dns) p.array(dns.nameServers, ['properties', 'dnsConfig', 'nameServers'], true);
+}
+
+function checkExtras(p: Problems, props: JsonObject): void {
+  p.array(props.extensions, ['properties', 'extensions'])?.forEach((e, i) => {
+    const ext = p.object(e, ['properties', 'extensions', i], true);
+    if (!ext) return;
+    p.string(ext.name, ['properties', 'extensions', i, 'name'], true);
+    const ep = p.object(ext.properties, ['properties', 'extensions', i, 'properties'], true);
+    if (ep) {
+      p.string(ep.extensionType, ['properties', 'extensions', i, 'properties', 'extensionType'], true);
+      p.string(ep.version, ['properties', 'extensions', i, 'properties', 'version'], true);
+    }
+  });
+  const cc = p.object(props.confidentialComputeProperties, ['properties', 'confidentialComputeProperties']);
+  if (cc) p.base64(cc.ccePolicy, ['properties', 'confidentialComputeProperties', 'ccePolicy']);
+  const profile = p.object(props.containerGroupProfile, ['properties', 'containerGroupProfile']);
+  if (profile) {
+    p.armId(profile.id, ['properties', 'containerGroupProfile', 'id'], true);
+    p.number(profile.revision, ['properties', 'containerGroupProfile', 'revision'], { integer: true });
+  }
+  const standby = p.object(props.standbyPoolProfile, ['properties', 'standbyPoolProfile']);
+  if (standby) p.armId(standby.id, ['properties', 'standbyPoolProfile', 'id'], true);
+  const diag = p.object(props.diagnostics, ['properties', 'diagnostics']);
+  const la = diag ? p.object(diag.logAnalytics, ['properties', 'diagnostics', 'logAnalytics']) : undefined;
+  if (la) {
+    p.string(la.workspaceId, ['properties', 'diagnostics', 'logAnalytics', 'workspaceId'], true);
+    p.oneOf(la.logType, ['ContainerInsights', 'ContainerInstanceLogs'], ['properties', 'diagnostics', 'logAnalytics', 'logType']);
+  }
+}
+
+function volumeNames(volumes: unknown): string[] {
+  if (!Array.isArray(volumes)) return [];
+  return volumes.flatMap((v) => (isObject(v) && typeof v.name === 'string' ? [v.name] : []));
+}
