@@ -1,11 +1,58 @@
-// How moor reads and changes a AuthContext through its provider. OWNER: providers helper (placeholder).
-import type { ResourceHandler } from '../kind.js';
+// How moor reads and changes an AuthContext through the Graph client (PATCH is an upsert).
+import type { JsonObject, JsonPath } from '../../engine/json.js';
+import type { AuthContextBody, AuthContextPatch } from '../../providers/graph.js';
+import type { KindContext, Observed, ResourceHandler } from '../kind.js';
 
-const notYet = (): never => { throw new Error('AuthContext handler not implemented yet'); };
+const PROPS = ['displayName', 'description', 'isAvailable'] as const;
+type Prop = (typeof PROPS)[number];
+
+/** The reference id: `spec.id`, defaulting to the manifest name. */
+export function authContextId(name: string, spec: JsonObject): string {
+  return typeof spec.id === 'string' ? spec.id : name;
+}
+
+function toSpec(live: AuthContextBody): JsonObject {
+  const spec: JsonObject = { id: live.id };
+  for (const p of PROPS) if (live[p] !== undefined && live[p] !== null) spec[p] = live[p];
+  return spec;
+}
+
+function observed(live: AuthContextBody): Observed {
+  return { id: live.id, spec: toSpec(live), outputs: { ...live } as JsonObject };
+}
+
+/** The listed properties that the spec sets. */
+function patchOf(spec: JsonObject, props: readonly Prop[]): AuthContextPatch {
+  const patch: Record<string, unknown> = {};
+  for (const p of props) if (spec[p] !== undefined) patch[p] = spec[p];
+  return patch as AuthContextPatch;
+}
+
+/** PATCHes and reads back; PATCH answers 204 without a body. */
+async function patchAndRead(ctx: KindContext, id: string, patch: AuthContextPatch): Promise<Observed> {
+  await ctx.providers.graph.patchAuthContext(id, patch);
+  const live = await ctx.providers.graph.getAuthContext(id);
+  return observed(live ?? { id, ...patch });
+}
+
+function changedProps(changed: readonly JsonPath[]): Prop[] {
+  const top = new Set(changed.map((p) => String(p[0])));
+  return PROPS.filter((p) => top.has(p));
+}
 
 export const resource: ResourceHandler = {
-  read: notYet,
-  create: notYet,
-  update: notYet,
-  delete: notYet,
+  async read(ctx, { name, spec, recordedId }) {
+    const live = await ctx.providers.graph.getAuthContext(recordedId ?? authContextId(name, spec));
+    return live ? observed(live) : undefined;
+  },
+  create: (ctx, name, spec) => patchAndRead(ctx, authContextId(name, spec), patchOf(spec, PROPS)),
+  async update(ctx, name, spec, current, changed) {
+    // Only the changed properties: the rest keep their values on the service.
+    const props = changedProps(changed);
+    if (props.length === 0) return current;
+    return patchAndRead(ctx, current.id || authContextId(name, spec), patchOf(spec, props));
+  },
+  async delete(ctx, id) {
+    await ctx.providers.graph.deleteAuthContext(id);
+  },
 };
