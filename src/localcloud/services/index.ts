@@ -7,6 +7,7 @@ import { armBilling } from './arm-billing.js';
 import { graphAuthContexts } from './graph-auth-contexts.js';
 import { analyticsDatasets } from './analytics-datasets.js';
 import { lcsDatabaseMovement } from './lcs-database-movement.js';
+import { fabricEventstreams } from './fabric-eventstreams.js';
 
 export const SERVICES: LocalService[] = [
   armContainerGroups,
@@ -16,4 +17,5 @@ export const SERVICES: LocalService[] = [
   graphAuthContexts,
   analyticsDatasets,
   lcsDatabaseMovement,
+  fabricEventstreams,
 ];
