@@ -1,11 +1,68 @@
-// How moor reads and changes a PushDataset through its provider. OWNER: providers helper (placeholder).
-import type { ResourceHandler } from '../kind.js';
+// How moor reads and changes a PushDataset through the analytics client; found by the dataset id recorded in state.
+import type { JsonObject, JsonPath } from '../../engine/json.js';
+import { isObject } from '../../engine/json.js';
+import type { KindContext, Observed, ResourceHandler } from '../kind.js';
+import { createOnce } from './handler-create.js';
+import { createRequestOf, outputsOf, specOf, tableBodyOf } from './mapping.js';
 
-const notYet = (): never => { throw new Error('PushDataset handler not implemented yet'); };
+function workspaceOf(spec: JsonObject): string {
+  return String(spec.workspaceId);
+}
+
+/** A recorded id may be 'workspaceId/datasetId' (read across a workspace change) or the dataset id. */
+function splitRecorded(recordedId: string, spec: JsonObject): { workspaceId: string; id: string } {
+  const slash = recordedId.indexOf('/');
+  return slash > 0
+    ? { workspaceId: recordedId.slice(0, slash), id: recordedId.slice(slash + 1) }
+    : { workspaceId: workspaceOf(spec), id: recordedId };
+}
+
+async function observe(ctx: KindContext, workspaceId: string, id: string): Promise<Observed | undefined> {
+  const dataset = await ctx.providers.analytics.getDataset(workspaceId, id);
+  if (!dataset) return undefined;
+  const tables = await ctx.providers.analytics.getTables(workspaceId, id);
+  return { id, spec: specOf(workspaceId, dataset, tables), outputs: outputsOf(workspaceId, dataset, tables) };
+}
+
+/** Indexes (in the desired spec's tables) of tables whose columns or measures changed. */
+function tablesToPut(changed: readonly JsonPath[]): number[] {
+  const indexes = new Set<number>();
+  for (const p of changed) {
+    if (p[0] === 'tables' && p.length >= 3 && (p[2] === 'columns' || p[2] === 'measures')) indexes.add(Number(p[1]));
+  }
+  return [...indexes].sort((a, b) => a - b);
+}
 
 export const resource: ResourceHandler = {
-  read: notYet,
-  create: notYet,
-  update: notYet,
-  delete: notYet,
+  replaceIsDestructive: true,
+
+  async read(ctx, { spec, recordedId }) {
+    // The name is not unique: only the recorded id identifies our dataset; never adopt by name here.
+    if (!recordedId) return undefined;
+    const { workspaceId, id } = splitRecorded(recordedId, spec);
+    return observe(ctx, workspaceId, id);
+  },
+
+  async create(ctx, name, spec) {
+    const workspaceId = workspaceOf(spec);
+    const retention = typeof spec.defaultRetentionPolicy === 'string' ? spec.defaultRetentionPolicy : undefined;
+    const created = await createOnce(ctx.providers.analytics, workspaceId, createRequestOf(name, spec), retention, (m) => ctx.log(m));
+    const live = await observe(ctx, workspaceId, created.id);
+    return live ?? { id: created.id, spec: { workspaceId, name: created.name }, outputs: { id: created.id, name: created.name, workspaceId } };
+  },
+
+  async update(ctx, _name, spec, current, changed) {
+    const workspaceId = workspaceOf(spec);
+    const tables = Array.isArray(spec.tables) ? spec.tables : [];
+    for (const i of tablesToPut(changed)) {
+      const table = tables[i];
+      if (isObject(table)) await ctx.providers.analytics.putTable(workspaceId, current.id, tableBodyOf(table));
+    }
+    return (await observe(ctx, workspaceId, current.id)) ?? current;
+  },
+
+  async delete(ctx, id, lastSpec) {
+    const { workspaceId, id: datasetId } = splitRecorded(id, lastSpec);
+    await ctx.providers.analytics.deleteDataset(workspaceId, datasetId);
+  },
 };

@@ -1,0 +1,40 @@
+// Creating a push dataset without ever making a duplicate: a lost answer is resolved by listing, not by resending.
+import { isLostAnswer } from '../../providers/service-error.js';
+import type { AnalyticsClient, CreateDatasetRequest, DatasetBody } from '../../providers/analytics.js';
+
+/** The ids of the workspace's datasets with this name. */
+async function idsNamed(analytics: AnalyticsClient, workspaceId: string, name: string): Promise<Set<string>> {
+  const all = await analytics.listDatasets(workspaceId);
+  return new Set(all.filter((d) => d.name === name).map((d) => d.id));
+}
+
+/**
+ * POSTs the dataset. When the answer is lost (connection failure, 5xx, outcome unknown), lists
+ * the workspace's datasets by name and adopts the one that appeared since before the POST;
+ * only when none appeared is the POST sent once more. A second lost answer is checked the
+ * same way and then reported.
+ */
+export async function createOnce(
+  analytics: AnalyticsClient,
+  workspaceId: string,
+  request: CreateDatasetRequest,
+  retention: string | undefined,
+  log: (message: string) => void,
+): Promise<{ readonly id: string; readonly name: string }> {
+  const before = await idsNamed(analytics, workspaceId, request.name);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const created: DatasetBody = await analytics.createDataset(workspaceId, request, retention);
+      return { id: created.id, name: created.name ?? request.name };
+    } catch (err) {
+      if (!isLostAnswer(err)) throw err;
+      const appeared = [...(await idsNamed(analytics, workspaceId, request.name))].filter((id) => !before.has(id));
+      if (appeared.length > 0) {
+        log(`the answer to creating dataset '${request.name}' was lost; adopting dataset ${appeared[0]}, which it created`);
+        return { id: appeared[0], name: request.name };
+      }
+      if (attempt >= 2) throw err;
+      log(`the answer to creating dataset '${request.name}' was lost and no such dataset exists; sending it once more`);
+    }
+  }
+}
