@@ -1,0 +1,74 @@
+// Faults: a flaky cloud, a killed apply, two applies at once. State survives; nothing is duplicated.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { cloudRequest, groupManifest, moor, startCloud, SUB, workdir, type Cloud } from './harness.js';
+
+const manyGroups = (n: number) => Array.from({ length: n }, (_, i) => groupManifest(`g${String(i).padStart(3, '0')}`)).join('---\n');
+const listGroups = async (cloud: Cloud) => {
+  const names: string[] = [];
+  let path: string | undefined = `/subscriptions/${SUB}/resourceGroups/rg-e2e/providers/Vendor.ContainerInstance/containerGroups?api-version=2026-07-01`;
+  while (path) {
+    const page = await cloudRequest(cloud, 'GET', path);
+    names.push(...page.body.value.map((g: { name: string }) => g.name));
+    path = page.body.nextLink ? page.body.nextLink.replace(cloud.url, '') : undefined;
+  }
+  return names;
+};
+
+describe('container groups under faults', () => {
+  let cloud: Cloud | undefined;
+  afterEach(async () => { await cloud?.stop(); cloud = undefined; });
+
+  test('with a 30% fault rate, apply of 50 groups converges and creates each once', async () => {
+    cloud = await startCloud({ failRate: 0.3 });
+    const dir = workdir({ 'secret.txt': 's', 'm/all.yaml': manyGroups(50) });
+    let result = await moor(dir, cloud, ['apply', 'm', '--auto-approve', '--parallelism', '16']);
+    // A request can fail all its retries under a 30% fault rate; a second apply picks up the rest.
+    if (result.code !== 0) result = await moor(dir, cloud, ['apply', 'm', '--auto-approve', '--parallelism', '16']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const names = await listGroups(cloud);
+    expect(names).toHaveLength(50);
+    expect(new Set(names).size).toBe(50);
+    const state = JSON.parse(readFileSync(join(dir, '.moor/state.json'), 'utf8'));
+    expect(Object.keys(state.resources)).toHaveLength(50);
+  });
+
+  test('apply killed with SIGKILL mid-way: the next apply converges and state is intact', async () => {
+    cloud = await startCloud({ latencyMs: 30 });
+    const dir = workdir({ 'secret.txt': 's', 'm/all.yaml': manyGroups(30) });
+    const first = moor(dir, cloud, ['apply', 'm', '--auto-approve', '--parallelism', '4']);
+    // Kill once a few groups are recorded.
+    await new Promise<void>((res) => {
+      const poll = setInterval(() => {
+        try {
+          const s = JSON.parse(readFileSync(join(dir, '.moor/state.json'), 'utf8'));
+          if (Object.keys(s.resources).length >= 3) { clearInterval(poll); res(); }
+        } catch { /* not written yet */ }
+      }, 20);
+    });
+    first.child.kill('SIGKILL');
+    await first;
+    // The killed run left its lock behind: unlock clears it because its process is gone.
+    const unlock = await moor(dir, cloud, ['state', 'unlock']);
+    expect(unlock.code).toBe(0);
+    const second = await moor(dir, cloud, ['apply', 'm', '--auto-approve']);
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect(await listGroups(cloud)).toHaveLength(30);
+    const plan = await moor(dir, cloud, ['plan', 'm', '--detailed-exitcode']);
+    expect(plan.code, plan.stdout).toBe(0);
+  });
+
+  test('two applies at once: one proceeds, the other stops with a clear lock message', async () => {
+    cloud = await startCloud({ latencyMs: 50 });
+    const dir = workdir({ 'secret.txt': 's', 'm/all.yaml': manyGroups(5) });
+    const [a, b] = await Promise.all([
+      moor(dir, cloud, ['apply', 'm', '--auto-approve']),
+      moor(dir, cloud, ['apply', 'm', '--auto-approve']),
+    ]);
+    const codes = [a.code, b.code].sort();
+    expect(codes).toEqual([0, 1]);
+    const loser = a.code === 1 ? a : b;
+    expect(loser.stderr).toMatch(/state is locked by .* since /);
+  });
+});

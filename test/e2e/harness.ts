@@ -1,0 +1,141 @@
+// End-to-end harness: a standalone `moor local-cloud` process and the built CLI, over real HTTP.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const BIN = join(ROOT, 'bin/moor.js');
+export const TOKEN = 'e2e-token';
+
+export interface Cloud {
+  readonly url: string;
+  readonly process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export interface CloudOptions {
+  readonly dataFile?: string;
+  readonly failRate?: number;
+  readonly latencyMs?: number;
+  readonly rateLimit?: number;
+}
+
+/** Starts `moor local-cloud --port 0` and waits for its `listening on URL` line. */
+export async function startCloud(options: CloudOptions = {}): Promise<Cloud> {
+  const args = [BIN, 'local-cloud', '--port', '0', '--token', TOKEN];
+  if (options.dataFile) args.push('--data', options.dataFile);
+  if (options.failRate !== undefined) args.push('--fail-rate', String(options.failRate));
+  if (options.latencyMs !== undefined) args.push('--latency', String(options.latencyMs));
+  if (options.rateLimit !== undefined) args.push('--rate-limit', String(options.rateLimit));
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, MOOR_LOCAL_CLOUD_PROVISIONING_MS: '100', MOOR_LOCAL_CLOUD_ASYNC_MS: '100' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((res, rej) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', (line) => {
+      const m = /listening on (http:\/\/\S+)/.exec(line);
+      if (m) res(m[1]); else rej(new Error(`unexpected first line: ${line}`));
+    });
+    child.once('exit', (code) => rej(new Error(`local cloud exited with ${code}`)));
+  });
+  return {
+    url,
+    process: child,
+    stop: () => new Promise<void>((res) => {
+      if (child.exitCode !== null) return res();
+      child.once('exit', () => res());
+      child.kill('SIGTERM');
+    }),
+  };
+}
+
+export interface RunResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the built CLI in `cwd` against the cloud; resolves with exit code and output. */
+export function moor(cwd: string, cloud: Cloud | undefined, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> & { child: ChildProcess } {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd,
+    env: {
+      ...process.env,
+      NO_COLOR: '1',
+      MOOR_POLL_INTERVAL_MS: '50',
+      ...(cloud ? { MOOR_ENDPOINT: cloud.url, MOOR_TOKEN: TOKEN } : {}),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => { stdout += d.toString(); });
+  child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
+  const done = new Promise<RunResult>((res) => child.on('close', (code, signal) => res({ code: code ?? (signal ? 137 : 1), stdout, stderr })));
+  return Object.assign(done, { child });
+}
+
+/** A fresh working directory with the given files (path -> content). */
+export function workdir(files: Record<string, string> = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'moor-e2e-'));
+  for (const [path, content] of Object.entries(files)) writeFile(dir, path, content);
+  return dir;
+}
+
+export function writeFile(dir: string, path: string, content: string): void {
+  const full = join(dir, path);
+  mkdirSync(dirname(full), { recursive: true });
+  writeFileSync(full, content);
+}
+
+/** A request to the cloud as an out-of-band client would send it. */
+export async function cloudRequest(cloud: Cloud, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> { // any: test reads arbitrary JSON
+  const res = await fetch(cloud.url + path, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+export const SUB = '8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11';
+
+/** A container-group manifest with a secret from a file beside it. */
+export function groupManifest(name: string, options: { image?: string; cpu?: number; tags?: Record<string, string>; extra?: string } = {}): string {
+  const tags = options.tags ? `\n  tags:\n${Object.entries(options.tags).map(([k, v]) => `    ${k}: ${v}`).join('\n')}` : '';
+  return `apiVersion: moor/v1
+kind: ContainerGroup
+metadata:
+  name: ${name}
+spec:
+  subscriptionId: ${SUB}
+  resourceGroup: rg-e2e
+  location: westeurope${tags}
+  properties:
+    osType: Linux
+    containers:
+      - name: app
+        properties:
+          image: ${options.image ?? 'nginx:1.27'}
+          resources:
+            requests:
+              cpu: ${options.cpu ?? 1}
+              memoryInGB: 1.5
+          ports:
+            - port: 80
+          environmentVariables:
+            - name: MODE
+              value: production
+            - name: DB_PASSWORD
+              secureValue: \${file:secret.txt}
+${options.extra ?? ''}`;
+}
+
+export const ARM_PATH = (name: string) =>
+  `/subscriptions/${SUB}/resourceGroups/rg-e2e/providers/Vendor.ContainerInstance/containerGroups/${name}?api-version=2026-07-01`;
