@@ -8,6 +8,7 @@ import { registerPlan } from './plan.js';
 import { registerApply } from './apply.js';
 import { registerDrift } from './drift.js';
 import { registerImport } from './import.js';
+import { registerLocalCloud } from './local-cloud.js';
 import { registerValidate } from './validate.js';
 import { registerSchema } from './schema.js';
 import { registerGraph } from './graph.js';
@@ -21,4 +22,5 @@ export const COMMANDS: RegisterCommand[] = [
   registerApply,
   registerDrift,
   registerImport,
+  registerLocalCloud,
 ];

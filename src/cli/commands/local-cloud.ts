@@ -1,0 +1,45 @@
+// moor local-cloud: runs the local cloud as a standalone server until SIGINT or SIGTERM.
+import type { LocalCloudFlags } from '../../localcloud/cli-options.js';
+import type { RegisterCommand } from './index.js';
+
+export const registerLocalCloud: RegisterCommand = (program, setExit) => {
+  program
+    .command('local-cloud')
+    .description('run the built-in local cloud (every service of the seeds) as a standalone server')
+    .option('--port <n>', 'port to listen on; 0 picks a free one (env MOOR_LOCAL_CLOUD_PORT)')
+    .option('--host <address>', 'address to listen on (default 127.0.0.1; env MOOR_LOCAL_CLOUD_HOST)')
+    .option('--data <file>', 'data file (default .moor/local-cloud.json; env MOOR_LOCAL_CLOUD_DATA)')
+    .option('--token <token>', 'the bearer token clients must send (default local-dev-token; env MOOR_TOKEN)')
+    .option('--latency <ms>', 'delay added to every response (env MOOR_LATENCY)')
+    .option('--fail-rate <p>', 'probability 0..1 of an injected 500, 503, 429 or dropped connection (env MOOR_FAIL_RATE)')
+    .option('--rate-limit <r>', 'requests per second per service and class, burst 10x (env MOOR_RATE_LIMIT)')
+    .option('--provisioning-ms <ms>', 'how long asynchronous provisioning takes (default 1000; env MOOR_PROVISIONING_MS)')
+    .option('--no-seed', 'start without demo data')
+    .action(async (flags: LocalCloudFlags) => {
+      setExit(await runLocalCloud(flags));
+    });
+};
+
+async function runLocalCloud(flags: LocalCloudFlags): Promise<number> {
+  const { localCloudOptions } = await import('../../localcloud/cli-options.js');
+  const { startLocalCloud } = await import('../../localcloud/server.js');
+  const { UserError } = await import('../../engine/diagnostics.js');
+  const options = localCloudOptions(flags);
+  let cloud;
+  try {
+    cloud = await startLocalCloud(options);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'EADDRINUSE' ? 'the address is in use' : (err as Error).message;
+    throw new UserError(`cannot start the local cloud: ${why}`, [], { cause: err });
+  }
+  process.stdout.write(`listening on ${cloud.url}\n`);
+  process.stderr.write(`local cloud: data in ${options.dataFile}; stop with Ctrl-C\n`);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await cloud.close();
+  process.stderr.write(`local cloud: ${signal}, data written, stopped\n`);
+  return 0;
+}

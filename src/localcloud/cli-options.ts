@@ -1,0 +1,49 @@
+// Turns the `moor local-cloud` flags (or their MOOR_* environment variables) into LocalCloudOptions.
+import { UserError } from '../engine/diagnostics.js';
+import type { LocalCloudOptions } from './options.js';
+
+/** Flag values as commander hands them over: strings, absent when not given. */
+export interface LocalCloudFlags {
+  port?: string;
+  host?: string;
+  data?: string;
+  token?: string;
+  latency?: string;
+  failRate?: string;
+  rateLimit?: string;
+  provisioningMs?: string;
+  seed?: boolean;
+}
+
+export const DEFAULT_DATA_FILE = '.moor/local-cloud.json';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function numberFlag(raw: string | undefined, flag: string, check: (n: number) => boolean, rule: string): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || !check(n)) throw new UserError(`${flag} must be ${rule}; got '${raw}'`);
+  return n;
+}
+
+/** Flags win over environment variables; bad values are a UserError naming the flag. */
+export function localCloudOptions(flags: LocalCloudFlags, env: Env = process.env): LocalCloudOptions {
+  const port = numberFlag(flags.port ?? env.MOOR_LOCAL_CLOUD_PORT, '--port', (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'an integer from 0 to 65535');
+  const latencyMs = numberFlag(flags.latency ?? env.MOOR_LATENCY, '--latency', (n) => n >= 0, 'a number of milliseconds, 0 or more');
+  const failRate = numberFlag(flags.failRate ?? env.MOOR_FAIL_RATE, '--fail-rate', (n) => n >= 0 && n <= 1, 'a probability from 0 to 1');
+  const rateLimit = numberFlag(flags.rateLimit ?? env.MOOR_RATE_LIMIT, '--rate-limit', (n) => n > 0, 'a number of requests per second, more than 0');
+  const provisioningMs = numberFlag(flags.provisioningMs ?? env.MOOR_PROVISIONING_MS, '--provisioning-ms', (n) => n >= 0, 'a number of milliseconds, 0 or more');
+  const token = flags.token ?? env.MOOR_TOKEN;
+  if (token !== undefined && (token.trim() === '' || /\s/.test(token))) throw new UserError('--token must be a non-empty token without spaces');
+  return {
+    port: port ?? 0,
+    host: flags.host ?? env.MOOR_LOCAL_CLOUD_HOST,
+    dataFile: flags.data ?? env.MOOR_LOCAL_CLOUD_DATA ?? DEFAULT_DATA_FILE,
+    token,
+    latencyMs,
+    failRate,
+    rateLimit,
+    provisioningMs,
+    seed: flags.seed ?? true,
+  };
+}
