@@ -1,0 +1,144 @@
+// The state lock: holder and since in the message, stale locks, unlock rules, two processes contending.
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { UserError } from '../../src/engine/diagnostics.js';
+import { FileStateBackend } from '../../src/engine/state/file-backend.js';
+import type { LockInfo } from '../../src/engine/state/types.js';
+import { JsonChild } from './child.js';
+import { compiledStateDir, fixture } from './compile-state.js';
+
+let path: string;
+beforeEach(async () => {
+  path = join(await mkdtemp(join(tmpdir(), 'moor-lock-')), 'state.json');
+});
+
+/** A pid that surely does not run: a child that has already exited. */
+function deadPid(): number {
+  return Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+}
+
+async function plantLock(info: Partial<LockInfo>): Promise<void> {
+  const full: LockInfo = { id: 'x', who: 'alice@elsewhere', pid: 1234, host: 'elsewhere', operation: 'apply', since: '2026-11-21T12:00:00Z', ...info };
+  await writeFile(`${path}.lock`, JSON.stringify(full));
+}
+
+describe('lock in one process', () => {
+  it('writes who, pid, operation and since into the lock file', async () => {
+    const lock = await new FileStateBackend(path).lock('apply');
+    const onDisk = JSON.parse(await readFile(`${path}.lock`, 'utf8'));
+    expect(onDisk).toEqual(lock);
+    expect(lock).toMatchObject({ pid: process.pid, host: hostname(), operation: 'apply' });
+    expect(lock.who).toMatch(new RegExp(`@${hostname()}$`));
+    expect(lock.id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('refuses a second holder with a message naming the holder and since when', async () => {
+    await plantLock({ pid: 1234, who: 'alice@host', operation: 'apply', since: '2026-11-21T12:00:00Z' });
+    const err = await new FileStateBackend(path).lock('plan').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as Error).message).toBe(
+      "state is locked by alice@host (pid 1234, moor apply) since 2026-11-21T12:00:00Z; if no run is active, run 'moor state unlock'",
+    );
+  });
+
+  it('reports a lock whose process is gone on this host as stale, without waiting', async () => {
+    await plantLock({ host: hostname(), pid: deadPid() });
+    await expect(new FileStateBackend(path).lock('apply', 60_000)).rejects.toThrow(/stale lock.*run 'moor state unlock'/);
+  });
+
+  it('unlock removes our own lock but never somebody else\'s', async () => {
+    const a = new FileStateBackend(path);
+    const mine = await a.lock('apply');
+    await a.unlock(mine);
+    await expect(readFile(`${path}.lock`)).rejects.toThrow();
+    await plantLock({ id: 'theirs' });
+    await a.unlock(mine);
+    expect(JSON.parse(await readFile(`${path}.lock`, 'utf8')).id).toBe('theirs');
+  });
+});
+
+describe('forceUnlock', () => {
+  it('says so when no lock is held', async () => {
+    expect(await new FileStateBackend(path).forceUnlock(false)).toBeUndefined();
+  });
+
+  it('without force removes a stale lock and returns its holder', async () => {
+    await plantLock({ host: hostname(), pid: deadPid(), who: 'bob@here' });
+    expect(await new FileStateBackend(path).forceUnlock(false)).toMatchObject({ who: 'bob@here' });
+    await expect(new FileStateBackend(path).lock('apply')).resolves.toBeDefined();
+  });
+
+  it('without force refuses a lock whose process still runs, or one from another host', async () => {
+    await new FileStateBackend(path).lock('apply');
+    await expect(new FileStateBackend(path).forceUnlock(false)).rejects.toThrow(/still running.*--force/);
+    await plantLock({ host: 'elsewhere' });
+    await expect(new FileStateBackend(path).forceUnlock(false)).rejects.toThrow(/another host \(elsewhere\)/);
+  });
+
+  it('with force removes any lock', async () => {
+    await new FileStateBackend(path).lock('apply');
+    expect(await new FileStateBackend(path).forceUnlock(true)).toMatchObject({ operation: 'apply' });
+    await expect(new FileStateBackend(path).lock('apply')).resolves.toBeDefined();
+  });
+
+  it('with force removes an unreadable lock file too', async () => {
+    await writeFile(`${path}.lock`, 'garbage');
+    await expect(new FileStateBackend(path).lock('apply')).rejects.toThrow(/unreadable/);
+    await new FileStateBackend(path).forceUnlock(true);
+    await expect(new FileStateBackend(path).lock('apply')).resolves.toBeDefined();
+  });
+});
+
+describe('two processes', () => {
+  let dist: string;
+  beforeAll(() => { dist = compiledStateDir(); });
+
+  it('exactly one of two processes starting together gets the lock; the other is told who holds it', async () => {
+    const a = new JsonChild(fixture('locker.mjs'), [dist, path, 'apply', '0']);
+    const b = new JsonChild(fixture('locker.mjs'), [dist, path, 'apply', '0']);
+    await Promise.all([a.next(), b.next()]);
+    const [ra, rb] = await Promise.all([a.next(), b.next()]);
+    const winner = ra.locked ? { child: a, lock: ra.locked as LockInfo } : { child: b, lock: rb.locked as LockInfo };
+    const loser = ra.locked ? rb : ra;
+    expect(Boolean(ra.locked) !== Boolean(rb.locked)).toBe(true);
+    expect(loser.error).toContain(`state is locked by ${winner.lock.who} (pid ${winner.lock.pid}, moor apply) since ${winner.lock.since}`);
+    winner.child.send('release');
+    expect(await winner.child.next()).toEqual({ released: true });
+    await Promise.all([a.exited(), b.exited()]);
+  });
+
+  it('a waiting process gets the lock once the holder releases it', async () => {
+    const a = new JsonChild(fixture('locker.mjs'), [dist, path, 'apply', '0']);
+    await a.next();
+    expect((await a.next()).locked).toBeDefined();
+    const b = new JsonChild(fixture('locker.mjs'), [dist, path, 'plan', '120000']);
+    await b.next();
+    a.send('release');
+    await a.next();
+    expect((await b.next()).locked).toMatchObject({ operation: 'plan' });
+    b.send('release');
+    await Promise.all([a.exited(), b.exited()]);
+  });
+
+  it('a holder that crashed leaves a lock the next run reports as stale', async () => {
+    const a = new JsonChild(fixture('locker.mjs'), [dist, path, 'apply', '0']);
+    await a.next();
+    const { locked } = await a.next() as { locked: LockInfo };
+    a.send('crash');
+    await a.exited();
+    const err = await new FileStateBackend(path).lock('apply').catch((e: unknown) => e as Error);
+    expect(err.message).toContain(`(pid ${locked.pid}, moor apply) since ${locked.since}; that process is no longer running (stale lock)`);
+    expect(await new FileStateBackend(path).forceUnlock(false)).toMatchObject({ id: locked.id });
+  });
+
+  it('three processes incrementing a counter under the lock lose no increment', async () => {
+    const runs = [0, 1, 2].map(() => new JsonChild(fixture('counter.mjs'), [dist, path, '8']));
+    expect(await Promise.all(runs.map((r) => r.exited()))).toEqual([0, 0, 0]);
+    const doc = await new FileStateBackend(path).read();
+    expect(doc.extras).toEqual({ count: 24 });
+    expect(doc.serial).toBe(24);
+  });
+});
