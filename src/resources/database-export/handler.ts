@@ -1,10 +1,21 @@
-// How moor reads and changes a DatabaseExport through its provider. OWNER: providers helper (placeholder).
+// How moor runs a DatabaseExport: one export per revision, followed to its end and resumed after a crash.
 import type { JobHandler } from '../kind.js';
-
-const notYet = (): never => { throw new Error('DatabaseExport handler not implemented yet'); };
+import { runMovement } from '../database-refresh/handler-steps.js';
 
 export const job: JobHandler = {
   destructive: false,
   revision: (spec) => String(spec.revision),
-  run: notYet,
+  run(ctx, spec, record, checkpoint) {
+    const project = String(spec.projectId);
+    const env = String(spec.environmentId);
+    const backup = String(spec.backupName);
+    return runMovement(ctx, {
+      projectId: project,
+      revision: String(spec.revision),
+      steps: [{
+        operation: 'export', environmentId: env, describe: `export of ${env} as '${backup}'`,
+        send: () => ctx.providers.lcs.exportDatabase(project, env, backup),
+      }],
+    }, record, checkpoint);
+  },
 };

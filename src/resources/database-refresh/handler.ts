@@ -1,10 +1,33 @@
-// How moor reads and changes a DatabaseRefresh through its provider. OWNER: providers helper (placeholder).
-import type { JobHandler } from '../kind.js';
+// How moor runs a DatabaseRefresh: optionally export the target first, then refresh it; never sent twice for a revision.
+import type { JsonObject } from '../../engine/json.js';
+import { isObject } from '../../engine/json.js';
+import type { JobHandler, KindContext } from '../kind.js';
+import { runMovement, type MovementStep } from './handler-steps.js';
 
-const notYet = (): never => { throw new Error('DatabaseRefresh handler not implemented yet'); };
+function stepsOf(ctx: KindContext, spec: JsonObject): MovementStep[] {
+  const project = String(spec.projectId);
+  const source = String(spec.sourceEnvironmentId);
+  const target = String(spec.targetEnvironmentId);
+  const steps: MovementStep[] = [];
+  const first = spec.exportTargetFirst;
+  if (isObject(first) && first.backupName !== undefined) {
+    const backup = String(first.backupName);
+    steps.push({
+      operation: 'export', environmentId: target, describe: `export of ${target} as '${backup}' before the refresh`,
+      send: () => ctx.providers.lcs.exportDatabase(project, target, backup),
+    });
+  }
+  steps.push({
+    operation: 'refresh', environmentId: target, describe: `refresh of ${target} from ${source}`,
+    send: () => ctx.providers.lcs.refreshDatabase(project, source, target),
+  });
+  return steps;
+}
 
 export const job: JobHandler = {
-  destructive: false,
+  // A refresh overwrites the target's data.
+  destructive: true,
   revision: (spec) => String(spec.revision),
-  run: notYet,
+  run: (ctx, spec, record, checkpoint) =>
+    runMovement(ctx, { projectId: String(spec.projectId), revision: String(spec.revision), steps: stepsOf(ctx, spec) }, record, checkpoint),
 };

@@ -1,0 +1,161 @@
+// Runs database-movement operations as a job: send each step once, record it at once, follow it to its end, resume after a crash.
+import { UserError } from '../../engine/diagnostics.js';
+import type { JsonObject } from '../../engine/json.js';
+import type { MovementResult } from '../../providers/lcs.js';
+import { ServiceError } from '../../providers/service-error.js';
+import type { JobRecord, KindContext } from '../kind.js';
+
+/** One operation of a job, in order. */
+export interface MovementStep {
+  readonly operation: 'export' | 'refresh';
+  /** The environment whose status endpoint follows the operation (the exported one, or the refresh target). */
+  readonly environmentId: string;
+  /** What it does, for messages: 'export of env-b as pre-refresh'. */
+  readonly describe: string;
+  /** Sends the operation; called at most once per revision. */
+  readonly send: () => Promise<MovementResult>;
+}
+
+export interface MovementJob {
+  readonly projectId: string;
+  readonly revision: string;
+  readonly steps: readonly MovementStep[];
+}
+
+/** A step as kept in the job record. */
+interface StepRecord extends JsonObject {
+  operation: string;
+  environmentId: string;
+  status: string;
+  at: string;
+}
+
+const SUCCEEDED = new Set(['completed', 'signedoff']);
+const FAILED = new Set(['failed', 'aborted', 'rollbackfailed', 'rollbackcompleted']);
+/** Recorded just before sending: found on resume, it means the answer may have been lost in a crash. */
+const SENDING = 'Sending';
+
+/** The wait between status reads: MOOR_POLL_INTERVAL_MS when set (tests), else 5 s. */
+export function pollIntervalMs(env: NodeJS.ProcessEnv = process.env): number {
+  const v = Number(env.MOOR_POLL_INTERVAL_MS);
+  return env.MOOR_POLL_INTERVAL_MS !== undefined && Number.isFinite(v) && v >= 0 ? v : 5_000;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Runs or resumes a job; checkpoints after every step; never sends a recorded step again. */
+export async function runMovement(
+  ctx: KindContext,
+  job: MovementJob,
+  record: JobRecord | undefined,
+  checkpoint: (r: JobRecord) => Promise<void>,
+): Promise<JobRecord> {
+  if (record?.revision === job.revision && record.outcome === 'unknown') {
+    throw new UserError(String(record.message ?? 'the last run of this revision has an unknown outcome; change the revision to run again'));
+  }
+  const runner = new Runner(ctx, job, checkpoint, resumable(record, job.revision));
+  return runner.run();
+}
+
+function resumable(record: JobRecord | undefined, revision: string): JobRecord {
+  if (record && record.revision === revision && record.status === 'started') return structuredClone(record);
+  return { revision, status: 'started', steps: [] };
+}
+
+class Runner {
+  constructor(
+    private readonly ctx: KindContext,
+    private readonly job: MovementJob,
+    private readonly checkpoint: (r: JobRecord) => Promise<void>,
+    private rec: JobRecord,
+  ) {}
+
+  private get steps(): StepRecord[] {
+    return this.rec.steps as StepRecord[];
+  }
+
+  async run(): Promise<JobRecord> {
+    for (const [i, step] of this.job.steps.entries()) {
+      let rec = this.steps[i];
+      if (!rec) rec = await this.send(i, step);
+      else if (rec.status === SENDING || typeof rec.activityId !== 'string') {
+        return await this.fail(this.unknownMessage(step), { outcome: 'unknown' });
+      }
+      if (!SUCCEEDED.has(rec.status.toLowerCase())) await this.follow(i, step);
+    }
+    return this.save({ status: 'succeeded' });
+  }
+
+  /** Records the step, sends it, and records the activity id at once. */
+  private async send(i: number, step: MovementStep): Promise<StepRecord> {
+    await this.setStep(i, { operation: step.operation, environmentId: step.environmentId, status: SENDING, at: now() });
+    let result: MovementResult;
+    try {
+      result = await step.send();
+    } catch (err) {
+      if (err instanceof ServiceError && err.outcomeUnknown) return await this.fail(this.unknownMessage(step), { outcome: 'unknown' });
+      await this.save({ status: 'failed', message: `${step.describe} was not sent: ${(err as Error).message}` });
+      throw err;
+    }
+    if (!result.IsSuccess || typeof result.OperationActivityId !== 'string') {
+      const why = result.ErrorMessage ?? (result.IsSuccess ? 'no operation activity id in the answer' : 'no error message');
+      return await this.fail(`${step.describe} was refused by the service: ${why}`, {}, i, 'Refused');
+    }
+    this.ctx.log(`${step.describe}: sent, operation ${result.OperationActivityId}`);
+    return this.setStep(i, { ...this.steps[i], activityId: result.OperationActivityId, status: 'Sent', at: now() });
+  }
+
+  /** Reads the status until terminal, recording each change. */
+  private async follow(i: number, step: MovementStep): Promise<void> {
+    const interval = pollIntervalMs();
+    for (;;) {
+      const current = this.steps[i];
+      const status = await this.ctx.providers.lcs.fetchStatus(this.job.projectId, step.environmentId, String(current.activityId));
+      if (status.IsSuccess === false && !status.OperationStatus) {
+        await this.fail(`${step.describe}: the status of operation ${current.activityId} could not be read: ${status.ErrorMessage ?? 'no error message'}`, {}, i, 'Unknown');
+      }
+      const os = String(status.OperationStatus ?? 'InProgress');
+      if (os !== current.status) {
+        await this.setStep(i, { ...current, status: os, at: now() });
+        this.ctx.log(`${step.describe}: ${os}`);
+      }
+      if (SUCCEEDED.has(os.toLowerCase())) return;
+      if (FAILED.has(os.toLowerCase())) {
+        const detail = status.ErrorMessage ? `: ${status.ErrorMessage}` : '';
+        await this.fail(`${step.describe} ended ${os} (operation ${current.activityId})${detail}`, {});
+      }
+      if (this.ctx.signal?.aborted) throw new UserError(`${step.describe}: interrupted; the next apply resumes following operation ${current.activityId}`);
+      await sleep(interval);
+    }
+  }
+
+  private async setStep(i: number, step: StepRecord): Promise<StepRecord> {
+    const steps = [...this.steps];
+    steps[i] = step;
+    await this.save({ steps });
+    return step;
+  }
+
+  private async save(patch: JsonObject): Promise<JobRecord> {
+    this.rec = { ...this.rec, ...patch } as JobRecord;
+    await this.checkpoint(structuredClone(this.rec));
+    return this.rec;
+  }
+
+  /** Records the run as failed and throws the message as a UserError (never retried). */
+  private async fail(message: string, extra: JsonObject, stepIndex?: number, stepStatus?: string): Promise<never> {
+    if (stepIndex !== undefined && stepStatus) await this.setStep(stepIndex, { ...this.steps[stepIndex], status: stepStatus, at: now() });
+    await this.save({ status: 'failed', message, ...extra });
+    throw new UserError(message);
+  }
+
+  private unknownMessage(step: MovementStep): string {
+    return `${step.describe}: the answer to the request was lost, so it may or may not have started. `
+      + `Check environment ${step.environmentId} of project ${this.job.projectId} before anything else; `
+      + `moor will not send it again. Change spec.revision to run it again.`;
+  }
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
