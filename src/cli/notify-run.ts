@@ -1,10 +1,20 @@
-// Posts a plan, apply or drift summary to the configured conversation (the connector of seed 000).
-import { UserError } from '../engine/diagnostics.js';
+// Posts a plan, apply or drift summary to the configured conversation (the connector of seed 000), for --notify.
 import type { StepOutcome } from '../engine/apply/events.js';
 import type { Plan } from '../engine/plan/types.js';
 import type { Session } from '../engine/session.js';
+import { sendNotification } from '../engine/notify/send-notification.js';
 
-export async function notifyRun(session: Session, _run: 'plan' | 'apply' | 'drift', _plan: Plan, _outcomes?: readonly StepOutcome[]): Promise<void> {
-  if (!session.config.notify) throw new UserError('--notify needs a notify: section in moor.config.yaml');
-  throw new UserError('notifications are not available yet');
+/**
+ * Sends (or updates, or replies in the thread of) this stack's message and says so on stderr.
+ * `paths` are the run's manifest paths, part of the stack identity; without them the stack is the
+ * current folder. A failed post is a ServiceError (code and X-Correlating-OperationId included).
+ */
+export async function notifyRun(
+  session: Session, run: 'plan' | 'apply' | 'drift', plan: Plan, outcomes?: readonly StepOutcome[], paths: readonly string[] = [],
+): Promise<void> {
+  const warn = (line: string) => process.stderr.write(line + '\n');
+  const result = await sendNotification(session, { run, plan, outcomes, paths, cwd: process.cwd(), env: process.env, warn });
+  const attached = result.attachmentId ? `; the full report went up as attachment ${result.attachmentId}` : '';
+  const what = result.how === 'unchanged' ? `not posted: message ${result.activityId} already shows this ${run} report` : `${result.how}, activity id ${result.activityId}`;
+  warn(`moor: notified conversation ${result.conversationId} (${what}${attached})`);
 }

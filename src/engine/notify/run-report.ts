@@ -1,0 +1,87 @@
+// Notifications: what a plan, apply or drift run says, as neutral lines the message text and the card both render.
+import { formatDiagnostic } from '../diagnostics.js';
+import type { StepOutcome } from '../apply/events.js';
+import type { JsonValue } from '../json.js';
+import { ACTION_GLYPH, type FieldChange, type Plan, type PlannedChange } from '../plan/types.js';
+import type { StackIdentity } from './stack-identity.js';
+
+export type RunKind = 'plan' | 'apply' | 'drift';
+
+/** One changed (or drifted, or applied) address. */
+export interface ReportEntry {
+  readonly glyph: string;
+  readonly address: string;
+  /** 'update', 'drift', 'create: done', 'update: failed' … */
+  readonly action: string;
+  /** Changed fields as `path: before → after`, at most a few. */
+  readonly details: readonly string[];
+}
+
+export interface RunReport {
+  readonly run: RunKind;
+  readonly stack: StackIdentity;
+  /** `moor drift · stack-name` */
+  readonly title: string;
+  /** Terraform-style summary line. */
+  readonly summaryLine: string;
+  readonly entries: readonly ReportEntry[];
+  /** Failed steps, failing checks and error diagnostics, one line each. */
+  readonly failures: readonly string[];
+  readonly status: 'ok' | 'changes' | 'failed';
+}
+
+const MAX_FIELDS_PER_ENTRY = 5;
+const MAX_VALUE_CHARS = 60;
+
+export function runReport(run: RunKind, stack: StackIdentity, plan: Plan, outcomes?: readonly StepOutcome[]): RunReport {
+  const changed = plan.changes.filter((c) => c.action !== 'no-op');
+  const byAddress = new Map((outcomes ?? []).map((o) => [o.address, o]));
+  const entries = changed.map((c) => entryOf(run, c, byAddress.get(c.address)));
+  const failures = [
+    ...(outcomes ?? []).filter((o) => o.status !== 'done').map(outcomeFailure),
+    ...plan.changes.filter((c) => c.check && !c.check.passed).map((c) => `${c.address}: check ${c.check!.severity === 'error' ? 'failed' : 'warning'}: ${c.check!.message}`),
+    ...plan.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic),
+  ];
+  const status = failures.length > 0 ? 'failed' : entries.length > 0 ? 'changes' : 'ok';
+  return { run, stack, title: `moor ${run} · ${stack.name}`, summaryLine: summaryLine(run, plan, changed, outcomes), entries, failures, status };
+}
+
+function entryOf(run: RunKind, c: PlannedChange, outcome: StepOutcome | undefined): ReportEntry {
+  const action = run === 'drift' ? 'drifted' : outcome ? `${c.action}: ${outcome.status}` : c.action;
+  const details = c.fields.slice(0, MAX_FIELDS_PER_ENTRY).map(fieldLine);
+  if (c.fields.length > MAX_FIELDS_PER_ENTRY) details.push(`… and ${c.fields.length - MAX_FIELDS_PER_ENTRY} more`);
+  if (details.length === 0 && c.reason) details.push(c.reason);
+  return { glyph: ACTION_GLYPH[c.action], address: c.address, action, details };
+}
+
+function fieldLine(f: FieldChange): string {
+  const path = f.path || '/';
+  if (f.op === 'add') return `${path}: + ${value(f.after, f.sensitive)}`;
+  if (f.op === 'remove') return `${path}: - ${value(f.before, f.sensitive)}`;
+  return `${path}: ${value(f.before, f.sensitive)} → ${value(f.after, f.sensitive)}`;
+}
+
+/** A short rendering; a sensitive field never shows its value, whatever the plan carries. */
+export function value(v: JsonValue | undefined, sensitive: boolean): string {
+  if (sensitive) return '(sensitive)';
+  if (v === undefined) return '(none)';
+  const text = JSON.stringify(v);
+  return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}…` : text;
+}
+
+function outcomeFailure(o: StepOutcome): string {
+  if (o.status === 'skipped') return `${o.address}: skipped${o.rootCause ? ` because ${o.rootCause} failed` : ''}`;
+  return `${o.address}: ${o.action} failed${o.error ? `: ${o.error}` : ''}`;
+}
+
+function summaryLine(run: RunKind, plan: Plan, changed: readonly PlannedChange[], outcomes?: readonly StepOutcome[]): string {
+  if (run === 'drift') {
+    const n = changed.length;
+    return n === 0 ? 'No drift: live resources match the last apply.' : `Drift: ${n} ${n === 1 ? 'resource' : 'resources'} drifted.`;
+  }
+  const s = plan.summary;
+  const planLine = `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete, ${s.run} to run.`;
+  if (run === 'plan' || !outcomes) return planLine;
+  const count = (status: StepOutcome['status']) => outcomes.filter((o) => o.status === status).length;
+  return `Apply: ${count('done')} done, ${count('failed')} failed, ${count('skipped')} skipped. ${planLine}`;
+}
