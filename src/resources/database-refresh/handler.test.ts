@@ -45,6 +45,8 @@ function fake(opts: { statuses?: string[]; send?: (op: string) => MovementResult
 
 const spec: JsonObject = { projectId: 1234, sourceEnvironmentId: 'prod', targetEnvironmentId: 'uat', revision: 3, exportTargetFirst: { backupName: 'uat-before' } };
 
+const { exportTargetFirst: _unused, ...noExport } = spec;
+
 function recorder(): { checkpoints: JobRecord[]; checkpoint: (r: JobRecord) => Promise<void> } {
   const checkpoints: JobRecord[] = [];
   return { checkpoints, checkpoint: async (r) => { checkpoints.push(r); } };
@@ -98,7 +100,7 @@ describe('DatabaseRefresh job', () => {
   it('IsSuccess false is a failed record and a UserError quoting ErrorMessage, not retried', async () => {
     const f = fake({ send: () => ({ IsSuccess: false, ErrorMessage: 'Maximum of 3 operations per 24 hours reached' }) });
     const { checkpoints, checkpoint } = recorder();
-    await expect(refresh.run(f.ctx, { ...spec, exportTargetFirst: undefined }, undefined, checkpoint)).rejects.toThrow(/Maximum of 3 operations/);
+    await expect(refresh.run(f.ctx, noExport, undefined, checkpoint)).rejects.toThrow(/Maximum of 3 operations/);
     expect(f.sent).toEqual(['refresh:prod->uat']);
     expect(checkpoints.at(-1)).toMatchObject({ status: 'failed' });
   });
@@ -107,11 +109,11 @@ describe('DatabaseRefresh job', () => {
     const lost = new ServiceError({ service: 'lcs', method: 'POST', path: '/x', label: 'refresh/uat', status: 0, serviceMessage: 'connection failed', outcomeUnknown: true });
     const f = fake({ send: () => lost });
     const { checkpoints, checkpoint } = recorder();
-    await expect(refresh.run(f.ctx, { ...spec, exportTargetFirst: undefined }, undefined, checkpoint)).rejects.toThrow(/Check environment uat/);
+    await expect(refresh.run(f.ctx, noExport, undefined, checkpoint)).rejects.toThrow(/Check environment uat/);
     expect(f.sent).toHaveLength(1);
     expect(checkpoints.at(-1)).toMatchObject({ status: 'failed', outcome: 'unknown' });
     // Running the same revision again is refused rather than resent.
-    await expect(refresh.run(f.ctx, { ...spec, exportTargetFirst: undefined }, checkpoints.at(-1), checkpoint)).rejects.toThrow(/change spec.revision/i);
+    await expect(refresh.run(f.ctx, noExport, checkpoints.at(-1), checkpoint)).rejects.toThrow(/change spec.revision/i);
     expect(f.sent).toHaveLength(1);
   });
 
@@ -126,7 +128,7 @@ describe('DatabaseRefresh job', () => {
   it('a new revision starts a new run even after a finished one', async () => {
     const f = fake({ statuses: ['SignedOff'] });
     const old: JobRecord = { revision: '2', status: 'succeeded', steps: [] };
-    const rec = await refresh.run(f.ctx, { ...spec, exportTargetFirst: undefined }, old, recorder().checkpoint);
+    const rec = await refresh.run(f.ctx, noExport, old, recorder().checkpoint);
     expect(rec).toMatchObject({ revision: '3', status: 'succeeded' });
     expect(f.sent).toEqual(['refresh:prod->uat']);
   });
