@@ -44,13 +44,14 @@ function parseText(text: string, file: string): { documents: ParsedDocument[]; d
     const source = new YamlSourceMap(file, doc, lines);
     const problems = [...doc.errors.map((e) => ({ e, severity: 'error' as const })), ...doc.warnings.map((e) => ({ e, severity: 'warning' as const }))];
     for (const { e, severity } of problems) {
-      diagnostics.push({ severity, message: yamlMessage(e.code, e.message, text.slice(e.pos[0], e.pos[1])), location: source.position(e.pos[0]), code: `yaml.${e.code}` });
+      diagnostics.push({ severity, message: yamlMessage(e.code, e.message, keyAt(text, e.pos[0])), location: source.position(e.pos[0]), code: `yaml.${e.code}` });
     }
     if (doc.errors.length > 0 || doc.contents === null) continue;
     const value = toPlain(doc, source, diagnostics);
-    if (value !== undefined) documents.push({ value, source });
+    // A bare `---` or a comment-only document holds no manifest; it is not an error.
+    if (value !== undefined && value !== null) documents.push({ value, source });
   }
-  if (documents.length === 0 && diagnostics.length === 0) {
+  if (documents.length === 0 && !diagnostics.some((d) => d.severity === 'error')) {
     diagnostics.push({ severity: 'warning', message: 'no manifests in this file', location: { file, line: 1, col: 1 }, code: 'load.empty' });
   }
   return { documents, diagnostics };
@@ -71,9 +72,16 @@ function toPlain(doc: Document, source: YamlSourceMap, diagnostics: Diagnostic[]
 const DUPLICATE = /^Map keys must be unique/;
 
 function yamlMessage(code: string, message: string, near: string): string {
-  if (code === 'DUPLICATE_KEY' || DUPLICATE.test(message)) return `duplicate key ${JSON.stringify(near.trim())}: a key may appear only once in a mapping`;
+  if (code === 'DUPLICATE_KEY' || DUPLICATE.test(message)) return `duplicate key ${JSON.stringify(near)}: a key may appear only once in a mapping`;
   const first = message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
   return `invalid YAML: ${first}`;
+}
+
+/** The key text starting at `offset` (for naming a duplicate key). */
+function keyAt(text: string, offset: number): string {
+  const line = text.slice(offset, offset + 200).split('\n')[0];
+  const colon = line.search(/:(\s|$)/);
+  return (colon < 0 ? line : line.slice(0, colon)).trim();
 }
 
 function mebibytes(bytes: number): string {

@@ -1,0 +1,112 @@
+// Loading never crashes or hangs: broken, empty, binary, huge, alias-bomb and deeply nested files are diagnostics.
+import { describe, expect, test } from 'vitest';
+import { loadManifests } from '../../src/engine/load/index.js';
+import { brief, validateText, writeTree } from './helpers.js';
+
+const OK = `apiVersion: moor/v1
+kind: AuthContext
+metadata:
+  name: c1
+spec:
+  displayName: one
+`;
+
+async function loadTree(files: Record<string, string | Buffer>) {
+  const dir = writeTree(files);
+  const cwd = process.cwd();
+  process.chdir(dir);
+  try {
+    return await loadManifests(['.']);
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+describe('loading robustness', () => {
+  test('broken YAML is an error at the line and column the parser names', async () => {
+    const diags = brief(await validateText('apiVersion: moor/v1\nkind: [AuthContext\nmetadata: {}\n'));
+    expect(diags).toHaveLength(1);
+    expect(diags[0]).toMatchObject({ severity: 'error', line: 3 });
+    expect(diags[0].message).toMatch(/^invalid YAML: /);
+  });
+
+  test('a duplicate key is an error at the second key', async () => {
+    const text = OK.replace('  displayName: one\n', '  displayName: one\n  displayName: two\n');
+    expect(brief(await validateText(text))).toEqual([{ severity: 'error', line: 7, col: 3, message: 'duplicate key "displayName": a key may appear only once in a mapping' }]);
+  });
+
+  test('an empty file is a warning, not an error', async () => {
+    expect(brief(await validateText(''))).toEqual([{ severity: 'warning', line: 1, col: 1, message: 'no manifests in this file' }]);
+    expect(brief(await validateText('# only a comment\n---\n'))).toEqual([{ severity: 'warning', line: 1, col: 1, message: 'no manifests in this file' }]);
+  });
+
+  test('a binary file is refused as not text', async () => {
+    const r = await loadTree({ 'bin.yaml': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0x02]) });
+    expect(brief(r.diagnostics)).toEqual([{ severity: 'error', line: 1, col: 1, message: 'not a text file (it contains NUL bytes)' }]);
+  });
+
+  test('a 5 MB file is refused without being parsed, naming its size and the limit', async () => {
+    const big = OK + `# ${'x'.repeat(5 * 1000 * 1000)}\n`;
+    const r = await loadTree({ 'big.yaml': big });
+    expect(r.manifests).toEqual([]);
+    expect(brief(r.diagnostics)).toEqual([{ severity: 'error', line: 1, col: 1, message: 'file is 4.8 MiB, over the 4 MiB limit for a manifest file; not read' }]);
+  });
+
+  test('an alias bomb is refused', async () => {
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x]',
+      'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]',
+      'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]',
+      'd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]',
+      'e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]',
+      'f: [*e, *e, *e, *e, *e, *e, *e, *e, *e]',
+    ].join('\n');
+    const diags = brief(await validateText(bomb));
+    expect(diags).toEqual([{ severity: 'error', line: 1, col: 1, message: 'too many alias expansions (over 100): refusing a possible alias bomb' }]);
+  });
+
+  test('10,000-deep flow nesting is refused at the bracket that goes too deep', async () => {
+    const text = `spec: ${'['.repeat(10_000)}${']'.repeat(10_000)}\n`;
+    const diags = brief(await validateText(text));
+    expect(diags).toEqual([{ severity: 'error', line: 1, col: 7 + 999, message: 'nesting deeper than 1000 levels; not parsed' }]);
+  });
+
+  test('10,000-deep block nesting is refused too', async () => {
+    const text = `spec:\n  ${'- '.repeat(10_000)}x\n`;
+    const diags = brief(await validateText(text));
+    expect(diags).toHaveLength(1);
+    expect(diags[0]).toMatchObject({ severity: 'error', line: 2, message: 'nesting deeper than 1000 levels; not parsed' });
+  });
+
+  test('a document that is not a mapping is an error', async () => {
+    expect(brief(await validateText('- just\n- a list\n'))).toEqual([{ severity: 'error', line: 1, col: 1, message: 'a manifest must be a mapping with apiVersion, kind, metadata and spec' }]);
+  });
+});
+
+describe('finding files', () => {
+  test('folders are read recursively and sorted; node_modules, dot-folders and other files are skipped', async () => {
+    const r = await loadTree({
+      'b.yaml': OK.replace('c1', 'c2'),
+      'a/x.yml': OK.replace('c1', 'c3'),
+      'a/notes.txt': 'not yaml',
+      'node_modules/p/m.yaml': OK.replace('c1', 'c4'),
+      '.hidden/m.yaml': OK.replace('c1', 'c5'),
+    });
+    expect(r.manifests.map((m) => m.address)).toEqual(['AuthContext/c3', 'AuthContext/c2']);
+    expect(r.manifests.map((m) => m.source.file)).toEqual(['a/x.yml', 'b.yaml']);
+    expect(r.diagnostics).toEqual([]);
+  });
+
+  test('documents of one file keep their own positions', async () => {
+    const r = await loadTree({ 'm.yaml': `${OK}---\n${OK.replace('c1', 'c2')}` });
+    expect(r.manifests.map((m) => m.source.locate(['metadata', 'name']))).toEqual([
+      { file: 'm.yaml', line: 4, col: 9 },
+      { file: 'm.yaml', line: 11, col: 9 },
+    ]);
+  });
+
+  test('a path that does not exist is an error', async () => {
+    const r = await loadManifests(['/nonexistent/moor/path']);
+    expect(brief(r.diagnostics)).toEqual([{ severity: 'error', line: undefined, col: undefined, message: '/nonexistent/moor/path: no such file or directory' }]);
+  });
+});
