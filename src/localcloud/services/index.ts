@@ -8,6 +8,7 @@ import { graphAuthContexts } from './graph-auth-contexts.js';
 import { analyticsDatasets } from './analytics-datasets.js';
 import { lcsDatabaseMovement } from './lcs-database-movement.js';
 import { fabricEventstreams } from './fabric-eventstreams.js';
+import { connector } from './connector.js';
 
 export const SERVICES: LocalService[] = [
   armContainerGroups,
@@ -18,4 +19,5 @@ export const SERVICES: LocalService[] = [
   analyticsDatasets,
   lcsDatabaseMovement,
   fabricEventstreams,
+  connector,
 ];

@@ -1,0 +1,66 @@
+// Local conversation connector (seed 000): every operation, per-conversation throttling, correlation header.
+import type { Handler, LocalService, Route, ServiceContext } from '../types.js';
+import {
+  deleteActivity, getActivityMembers, listActivities, replyToActivity, sendHistory, sendToConversation, updateActivity,
+} from './connector-activities.js';
+import { getAttachmentInfo, getAttachmentView, uploadAttachment } from './connector-attachments.js';
+import {
+  createConversation, deleteConversationMember, getConversationMember, getConversationMembers, getConversations, getPagedMembers,
+} from './connector-conversations.js';
+import { connectorError, connectorErrorBody, seedConnector } from './connector-store.js';
+
+/** Operations one conversation takes per second; more answer 429. */
+export const OPERATIONS_PER_SECOND = 7;
+
+/** Seconds to wait, or 0 when the conversation may take this operation now (it is counted). */
+function admit(ctx: ServiceContext, conversationId: string): number {
+  ctx.data.throttle ??= {};
+  const log = ctx.data.throttle as Record<string, number[]>;
+  const now = ctx.now().getTime();
+  const recent = (log[conversationId] ?? []).filter((t) => t > now - 1000);
+  if (recent.length >= OPERATIONS_PER_SECOND) {
+    log[conversationId] = recent;
+    return 1;
+  }
+  log[conversationId] = [...recent, now];
+  return 0;
+}
+
+/** Applies the per-conversation rate limit before the handler. */
+export function throttled(handler: Handler): Handler {
+  return (req, ctx) => {
+    if (admit(ctx, req.params.conversationId) === 0) return handler(req, ctx);
+    const limited = connectorError(429, 'TooManyRequests', `Too many operations on this conversation: at most ${OPERATIONS_PER_SECOND} per second.`);
+    return { ...limited, headers: { 'retry-after': '1' } };
+  };
+}
+
+const C = '/v3/conversations/:conversationId';
+
+const routes: Route[] = [
+  { method: 'POST', path: '/v3/conversations', handler: createConversation },
+  { method: 'GET', path: '/v3/conversations', handler: getConversations },
+  { method: 'POST', path: `${C}/activities`, handler: throttled(sendToConversation) },
+  { method: 'POST', path: `${C}/activities/history`, handler: throttled(sendHistory) },
+  { method: 'POST', path: `${C}/activities/:activityId`, handler: throttled(replyToActivity) },
+  { method: 'PUT', path: `${C}/activities/:activityId`, handler: throttled(updateActivity) },
+  { method: 'DELETE', path: `${C}/activities/:activityId`, handler: throttled(deleteActivity) },
+  { method: 'GET', path: `${C}/activities/:activityId/members`, handler: throttled(getActivityMembers) },
+  { method: 'GET', path: `${C}/members`, handler: throttled(getConversationMembers) },
+  { method: 'GET', path: `${C}/pagedmembers`, handler: throttled(getPagedMembers) },
+  { method: 'GET', path: `${C}/members/:memberId`, handler: throttled(getConversationMember) },
+  { method: 'DELETE', path: `${C}/members/:memberId`, handler: throttled(deleteConversationMember) },
+  { method: 'POST', path: `${C}/attachments`, handler: throttled(uploadAttachment) },
+  { method: 'GET', path: '/v3/attachments/:attachmentId', handler: getAttachmentInfo },
+  { method: 'GET', path: '/v3/attachments/:attachmentId/views/:viewId', handler: getAttachmentView },
+  // Local-only, read-only and not throttled: lets tests read a conversation back.
+  { method: 'GET', path: `${C}/activities`, handler: listActivities },
+];
+
+export const connector: LocalService = {
+  name: 'connector',
+  routes,
+  errorBody: (status, code, message) => connectorErrorBody(status, code, message),
+  responseHeaders: (requestId) => ({ 'X-Correlating-OperationId': requestId }),
+  seed: seedConnector,
+};
