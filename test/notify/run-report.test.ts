@@ -1,0 +1,83 @@
+// What a notification says: summary lines per run kind, glyphs, masked secrets, failures; the stack identity.
+import { describe, expect, test } from 'vitest';
+import { runReport } from '../../src/engine/notify/run-report.js';
+import { reportMarkdown } from '../../src/engine/notify/report-markdown.js';
+import { adaptiveCard } from '../../src/engine/notify/adaptive-card.js';
+import { stackIdentity } from '../../src/engine/notify/stack-identity.js';
+import type { PlannedChange } from '../../src/engine/plan/types.js';
+import { driftChange, planOf } from './fixtures.js';
+
+const STACK = { id: 'abc123abc123', name: 'ops' };
+
+const secretChange: PlannedChange = {
+  address: 'ContainerGroup/web', kind: 'ContainerGroup', action: 'update', drift: false, destructive: false,
+  fields: [{ path: '/properties/containers/0/properties/environmentVariables/0/secureValue', op: 'replace', before: 'hunter2', after: 'hunter3', cause: 'manifest', sensitive: true, forcesReplace: false }],
+  patch: [],
+};
+const create: PlannedChange = { address: 'AuthContext/c8', kind: 'AuthContext', action: 'create', drift: false, destructive: false, fields: [], patch: [], reason: 'not in state' };
+
+describe('run reports', () => {
+  test('a plan lists each change with its glyph and ends with the Terraform-style summary line', () => {
+    const r = runReport('plan', STACK, planOf([create, driftChange('AuthContext/c7', 'a', 'b')]));
+    expect(r.summaryLine).toBe('Plan: 1 to create, 1 to update, 0 to replace, 0 to delete, 0 to run.');
+    expect(r.entries.map((e) => `${e.glyph} ${e.address}`)).toEqual(['+ AuthContext/c8', '~ AuthContext/c7']);
+    const md = reportMarkdown(r);
+    expect(md).toContain('- `+` **AuthContext/c8** create');
+    expect(md).toContain('`/displayName: "a" → "b"`');
+  });
+
+  test('a sensitive field never shows its value, in text or card, even if the plan carried one', () => {
+    const r = runReport('plan', STACK, planOf([secretChange]));
+    const all = reportMarkdown(r) + JSON.stringify(adaptiveCard(r));
+    expect(all).toContain('(sensitive)');
+    expect(all).not.toContain('hunter');
+  });
+
+  test('drift without changes says so and is ok', () => {
+    const r = runReport('drift', STACK, planOf([]));
+    expect(r.summaryLine).toBe('No drift: live resources match the last apply.');
+    expect(r.status).toBe('ok');
+    expect(JSON.stringify(adaptiveCard(r))).not.toContain('FactSet');
+  });
+
+  test('apply failures and skipped dependents are listed, with the service error text', () => {
+    const r = runReport('apply', STACK, planOf([create, driftChange('AuthContext/c7', 'a', 'b')]), [
+      { address: 'AuthContext/c8', action: 'create', status: 'failed', error: 'PATCH c8: 403 Forbidden: no (request id r-1)' },
+      { address: 'AuthContext/c7', action: 'update', status: 'skipped', rootCause: 'AuthContext/c8' },
+    ]);
+    expect(r.status).toBe('failed');
+    expect(r.summaryLine).toMatch(/^Apply: 0 done, 1 failed, 1 skipped\. Plan: /);
+    expect(r.failures).toEqual(['AuthContext/c8: create failed: PATCH c8: 403 Forbidden: no (request id r-1)', 'AuthContext/c7: skipped because AuthContext/c8 failed']);
+    expect(reportMarkdown(r)).toContain('**Failures**');
+  });
+
+  test('a failing check is a failure of the report', () => {
+    const check: PlannedChange = { address: 'Check/quota', kind: 'Check', action: 'no-op', drift: false, destructive: false, fields: [], patch: [], check: { passed: false, severity: 'error', message: 'only 2 of 100 free' } };
+    expect(runReport('plan', STACK, planOf([check])).failures).toEqual(['Check/quota: check failed: only 2 of 100 free']);
+  });
+
+  test('the card is an Adaptive Card 1.5 with a FactSet of the changes', () => {
+    const card = adaptiveCard(runReport('drift', STACK, planOf([driftChange('AuthContext/c7', 'a', 'b')])));
+    expect(card).toMatchObject({ type: 'AdaptiveCard', version: '1.5', $schema: 'http://adaptivecards.io/schemas/adaptive-card.json' });
+    const facts = (card.body as Array<Record<string, unknown>>).find((b) => b.type === 'FactSet');
+    expect(facts).toEqual({ type: 'FactSet', facts: [{ title: '~ AuthContext/c7', value: 'drifted\n/displayName: "a" → "b"' }] });
+  });
+});
+
+describe('stack identity', () => {
+  test.each([
+    ['the same paths in another order are the same stack', { paths: ['b', './a'] }, true],
+    ['another manifest path is another stack', { paths: ['a'] }, false],
+    ['another config file is another stack', { paths: ['a', 'b'], configFile: 'other.yaml' }, false],
+    ['another folder is another stack', { paths: ['a', 'b'], cwd: '/srv/other' }, false],
+  ])('%s', (_reason, variant, same) => {
+    const base = stackIdentity({ paths: ['a', 'b'], cwd: '/srv/ops', configFile: 'moor.config.yaml' });
+    const other = stackIdentity({ cwd: '/srv/ops', configFile: 'moor.config.yaml', ...variant });
+    expect(other.id === base.id).toBe(same);
+  });
+
+  test('is named after the folder, with the paths when not the whole folder', () => {
+    expect(stackIdentity({ paths: [], cwd: '/srv/ops' }).name).toBe('ops');
+    expect(stackIdentity({ paths: ['prod'], cwd: '/srv/ops' }).name).toBe('ops (prod)');
+  });
+});
