@@ -27,7 +27,9 @@ function numberFlag(raw: string | undefined, flag: string, check: (n: number) =>
 }
 
 /** Flags win over environment variables; bad values are a UserError naming the flag. */
-export function localCloudOptions(flags: LocalCloudFlags, env: Env = process.env): LocalCloudOptions {
+export function localCloudOptions(flags: LocalCloudFlags, environment: Env = process.env): LocalCloudOptions {
+  // An empty variable counts as unset, as shells and CI templates often leave them empty.
+  const env = Object.fromEntries(Object.entries(environment).filter(([, v]) => v !== undefined && v !== ''));
   const port = numberFlag(flags.port ?? env.MOOR_LOCAL_CLOUD_PORT, '--port', (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'an integer from 0 to 65535');
   const latencyMs = numberFlag(flags.latency ?? env.MOOR_LATENCY, '--latency', (n) => n >= 0, 'a number of milliseconds, 0 or more');
   const failRate = numberFlag(flags.failRate ?? env.MOOR_FAIL_RATE, '--fail-rate', (n) => n >= 0 && n <= 1, 'a probability from 0 to 1');
