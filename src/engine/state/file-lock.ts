@@ -55,7 +55,9 @@ export async function breakFileLock(lockPath: string, force: boolean): Promise<L
 
 /** 'alice@host (pid 1234, moor apply) since 2026-11-21T12:00:00.000Z' */
 export function describeLock(l: LockInfo): string {
-  return `${l.who} (pid ${l.pid}, moor ${l.operation}) since ${l.since}`;
+  // Callers name operations either way ('apply' or 'moor apply'): print 'moor' once.
+  const op = l.operation.startsWith('moor ') ? l.operation : `moor ${l.operation}`;
+  return `${l.who} (pid ${l.pid}, ${op}) since ${l.since}`;
 }
 
 /** A lock is stale when it was taken on this host by a process that no longer runs. */

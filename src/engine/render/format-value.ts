@@ -1,0 +1,29 @@
+// How a field's value is shown in plans: JSON-ish, strings quoted, long values cut, secrets masked.
+import { SENSITIVE_MASK } from '../secrets.js';
+import type { JsonValue } from '../json.js';
+import type { FieldChange } from '../plan/types.js';
+
+/** Longest value shown in full; longer ones are cut with an ellipsis and their length noted. */
+export const MAX_VALUE_CHARS = 60;
+
+/** A value as one line of text: JSON, with long values cut so a plan stays readable. */
+export function formatValue(value: JsonValue | undefined, max = MAX_VALUE_CHARS): string {
+  if (value === undefined) return '(none)';
+  const text = JSON.stringify(value);
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  // Keep a cut string visibly a string: close its quote after the ellipsis.
+  const shown = typeof value === 'string' ? `${cut}…"` : `${cut}…`;
+  return `${shown} (${text.length} chars)`;
+}
+
+/** One side of a field change, masked when the field is sensitive whatever the plan holds. */
+export function fieldValue(field: FieldChange, side: 'before' | 'after'): string {
+  if (field.sensitive) return SENSITIVE_MASK;
+  return formatValue(field[side]);
+}
+
+/** 'manifest changed' or 'drifted'. */
+export function causeLabel(field: FieldChange): string {
+  return field.cause === 'drift' ? 'drifted' : 'manifest changed';
+}

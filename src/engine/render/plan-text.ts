@@ -1,0 +1,63 @@
+// Plan and drift reports as terminal text, after Terraform's habits: + ~ -/+ - !, old → new, a summary line.
+import { formatDiagnostic, sortDiagnostics } from '../diagnostics.js';
+import { ACTION_GLYPH } from '../plan/types.js';
+import type { FieldChange, Plan, PlannedChange } from '../plan/types.js';
+import { ACTION_STYLE, FIELD_OP_STYLE, painter } from './ansi.js';
+import type { Paint } from './ansi.js';
+import { causeLabel, fieldValue } from './format-value.js';
+import { checkChanges, checkLabel, driftedCount, headline, shownChanges, shownFields } from './plan-view.js';
+import type { RenderMode } from './plan-view.js';
+import { driftLine, NO_CHANGES, summaryLine } from './summary-line.js';
+
+export interface TextOptions {
+  /** ANSI colour; the CLI turns it on only on a TTY without NO_COLOR. */
+  readonly color: boolean;
+  readonly mode: RenderMode;
+}
+
+const FIELD_GLYPH: Readonly<Record<FieldChange['op'], string>> = { add: '+', remove: '-', replace: '~' };
+
+export function renderPlanText(plan: Plan, options: TextOptions): string {
+  const paint = painter(options.color);
+  const changes = shownChanges(plan, options.mode);
+  const out: string[] = [];
+  if (changes.length > 0) {
+    out.push(options.mode === 'drift'
+      ? 'Live resources differ from the last apply (live → last applied):'
+      : 'moor will perform the following actions:', '');
+    for (const c of changes) out.push(...changeBlock(c, options.mode, paint), '');
+  } else if (options.mode === 'plan') {
+    out.push(NO_CHANGES, '');
+  }
+  out.push(...checksSection(plan, paint));
+  if (plan.diagnostics.length > 0) out.push(...sortDiagnostics(plan.diagnostics).map(formatDiagnostic), '');
+  out.push(options.mode === 'drift' ? paint('bold', driftLine(driftedCount(plan))) : paint('bold', summaryLine(plan.summary)));
+  return out.join('\n') + '\n';
+}
+
+function changeBlock(c: PlannedChange, mode: RenderMode, paint: Paint): string[] {
+  const glyph = ACTION_GLYPH[c.action].padStart(3);
+  const lines = [`${paint(ACTION_STYLE[c.action], glyph)} ${paint('bold', c.address)} ${headline(c, mode)}`];
+  for (const f of shownFields(c, mode)) lines.push(fieldLine(f, paint));
+  if (c.reason) lines.push(paint('dim', `      # ${c.reason}`));
+  return lines;
+}
+
+function fieldLine(f: FieldChange, paint: Paint): string {
+  const value = f.op === 'replace'
+    ? `${fieldValue(f, 'before')} → ${fieldValue(f, 'after')}`
+    : fieldValue(f, f.op === 'add' ? 'after' : 'before');
+  const forces = f.forcesReplace ? paint('magenta', '  # forces replacement') : '';
+  return `      ${paint(FIELD_OP_STYLE[f.op], FIELD_GLYPH[f.op])} ${f.path}: ${value}  ${paint('dim', `(${causeLabel(f)})`)}${forces}`;
+}
+
+function checksSection(plan: Plan, paint: Paint): string[] {
+  const checks = checkChanges(plan);
+  if (checks.length === 0) return [];
+  const style = { ok: 'green', FAIL: 'red', warn: 'yellow' } as const;
+  const lines = checks.map((c) => {
+    const label = checkLabel(c.check);
+    return `  ${paint(style[label], label.padEnd(4))}  ${c.address}: ${c.check.message}`;
+  });
+  return ['Checks:', ...lines, ''];
+}

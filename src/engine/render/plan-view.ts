@@ -1,0 +1,49 @@
+// What a rendering shows of a plan: which changes and fields (plan or drift mode), and how each is headed.
+import type { CheckOutcome, FieldChange, Plan, PlannedChange } from '../plan/types.js';
+
+export type RenderMode = 'plan' | 'drift';
+
+/** Changes shown as blocks: anything but no-ops and checks; in drift mode only drifted ones. */
+export function shownChanges(plan: Plan, mode: RenderMode): PlannedChange[] {
+  return plan.changes.filter((c) => !c.check && c.action !== 'no-op' && (mode === 'plan' || isDrifted(c)));
+}
+
+/** Fields shown under a change: all in plan mode, the drifted ones in drift mode. */
+export function shownFields(change: PlannedChange, mode: RenderMode): FieldChange[] {
+  return change.fields.filter((f) => mode === 'plan' || f.cause === 'drift');
+}
+
+export function isDrifted(c: PlannedChange): boolean {
+  return c.drift || c.fields.some((f) => f.cause === 'drift');
+}
+
+export function driftedCount(plan: Plan): number {
+  return plan.changes.filter((c) => !c.check && isDrifted(c)).length;
+}
+
+export function checkChanges(plan: Plan): Array<PlannedChange & { check: CheckOutcome }> {
+  return plan.changes.filter((c): c is PlannedChange & { check: CheckOutcome } => c.check !== undefined);
+}
+
+/** 'ok', 'FAIL' or 'warn' (a failed check of severity warning). */
+export function checkLabel(check: CheckOutcome): 'ok' | 'FAIL' | 'warn' {
+  if (check.passed) return 'ok';
+  return check.severity === 'warning' ? 'warn' : 'FAIL';
+}
+
+/** What will happen to an address, after its glyph: 'will be created', 'has drifted'... */
+export function headline(c: PlannedChange, mode: RenderMode): string {
+  if (mode === 'drift') {
+    if (c.action === 'create') return 'no longer exists';
+    if (c.action === 'replace') return 'has drifted (restoring it needs a replace)';
+    return 'has drifted';
+  }
+  switch (c.action) {
+    case 'create': return 'will be created';
+    case 'update': return 'will be updated in place';
+    case 'replace': return c.destructive ? 'must be replaced (destructive)' : 'must be replaced';
+    case 'delete': return c.destructive ? 'will be deleted (destructive)' : 'will be deleted';
+    case 'run': return c.destructive ? 'will run (destructive: it overwrites data)' : 'will run';
+    case 'no-op': return 'is unchanged';
+  }
+}
