@@ -1,5 +1,5 @@
 // The JSON Schema of a whole manifest document (header plus the spec of each kind), for editors.
-import type { JsonObject } from '../json.js';
+import { isObject, type JsonObject, type JsonValue } from '../json.js';
 import { API_VERSION } from '../manifest.js';
 import { KINDS } from '../../resources/registry.js';
 import type { KindDefinition } from '../../resources/kind.js';
@@ -20,6 +20,19 @@ function metadataSchema(): JsonObject {
   };
 }
 
+/** A `${env:…}`, `${file:…}` or `${ref:…}` placeholder, which may stand for any leaf value. */
+const PLACEHOLDER: JsonObject = { type: 'string', pattern: '\\$\\{(env|file|ref):[^}]+\\}', description: 'A ${env:NAME}, ${file:path} or ${ref:Kind/name#/pointer} placeholder.' };
+
+/** A copy of a spec schema where every leaf value may also be a placeholder (ajv validation does this by skipping). */
+export function allowPlaceholders(schema: JsonValue): JsonValue {
+  if (Array.isArray(schema)) return schema.map(allowPlaceholders);
+  if (!isObject(schema)) return schema;
+  const copy: JsonObject = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === 'enum' || k === 'required' ? v : allowPlaceholders(v)]));
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const leaf = types.some((t) => t === 'string' || t === 'number' || t === 'integer' || t === 'boolean');
+  return leaf ? { anyOf: [copy, PLACEHOLDER] } : copy;
+}
+
 /** The document schema for every kind (`kind` chooses the spec schema), or for one kind. */
 export function documentSchema(only?: KindDefinition): JsonObject {
   const kinds = only ? [only] : [...KINDS];
@@ -34,13 +47,13 @@ export function documentSchema(only?: KindDefinition): JsonObject {
       apiVersion: { type: 'string', const: API_VERSION },
       kind: { type: 'string', enum: kinds.map((k) => k.kind) },
       metadata: metadataSchema(),
-      spec: only ? only.specSchema : { type: 'object' },
+      spec: only ? allowPlaceholders(only.specSchema) : { type: 'object' },
     },
   };
   if (!only) {
     schema.allOf = KINDS.map((k) => ({
       if: { properties: { kind: { const: k.kind } }, required: ['kind'] },
-      then: { properties: { spec: { ...k.specSchema, description: k.description } } },
+      then: { properties: { spec: { ...(allowPlaceholders(k.specSchema) as JsonObject), description: k.description } } },
     }));
   }
   return schema;
