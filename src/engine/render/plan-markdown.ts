@@ -38,7 +38,7 @@ function tableRow(c: PlannedChange, mode: RenderMode): string {
   const paths = fields.slice(0, PATHS_IN_CELL).map((f) => codeSpan(f.path));
   if (fields.length > PATHS_IN_CELL) paths.push(`… and ${fields.length - PATHS_IN_CELL} more`);
   const what = [inlineText(headline(c, mode)) + (paths.length > 0 ? ': ' + paths.join(', ') : '')];
-  if (c.reason) what.push(`(${inlineText(c.reason)})`);
+  if (c.reason) what.push(`— ${inlineText(c.reason)}`);
   const notes = [
     ...(c.drift || fields.some((f) => f.cause === 'drift') ? ['drift'] : []),
     ...(c.destructive ? ['**destructive**'] : []),
