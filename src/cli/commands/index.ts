@@ -8,6 +8,8 @@ import { registerPlan } from './plan.js';
 import { registerApply } from './apply.js';
 import { registerDrift } from './drift.js';
 import { registerImport } from './import.js';
+import { registerGet } from './get.js';
+import { registerNotify } from './notify.js';
 import { registerLocalCloud } from './local-cloud.js';
 import { registerValidate } from './validate.js';
 import { registerSchema } from './schema.js';
@@ -22,5 +24,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerApply,
   registerDrift,
   registerImport,
+  registerGet,
+  registerNotify,
   registerLocalCloud,
 ];

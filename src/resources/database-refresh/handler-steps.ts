@@ -94,8 +94,9 @@ class Runner {
       result = await step.send();
     } catch (err) {
       if (err instanceof ServiceError && err.outcomeUnknown) return await this.fail(this.unknownMessage(step), { outcome: 'unknown' });
-      await this.save({ status: 'failed', message: `${step.describe} was not sent: ${(err as Error).message}` });
-      throw err;
+      // Refused before anything ran (4xx, 429, no connection, no token): forget the step so the next apply sends it.
+      await this.save({ steps: this.steps.slice(0, i) });
+      throw new UserError(`${step.describe} was not started: ${(err as Error).message}; the next apply sends it`, [], { cause: err });
     }
     if (!result.IsSuccess || typeof result.OperationActivityId !== 'string') {
       const why = result.ErrorMessage ?? (result.IsSuccess ? 'no operation activity id in the answer' : 'no error message');

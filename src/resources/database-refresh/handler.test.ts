@@ -18,7 +18,7 @@ interface Fake {
 }
 
 /** Each sent operation gets an id; its status walks through `statuses` one read at a time. */
-function fake(opts: { statuses?: string[]; send?: (op: string) => MovementResult | Error } = {}): Fake {
+function fake(opts: { statuses?: string[]; send?: (op: string) => MovementResult | Error | undefined } = {}): Fake {
   const f: Fake = { ctx: undefined as unknown as KindContext, sent: [], statusReads: [] };
   const progress = new Map<string, number>();
   const statuses = opts.statuses ?? ['InProgress', 'Completed'];
@@ -115,6 +115,24 @@ describe('DatabaseRefresh job', () => {
     // Running the same revision again is refused rather than resent.
     await expect(refresh.run(f.ctx, noExport, checkpoints.at(-1), checkpoint)).rejects.toThrow(/change spec.revision/i);
     expect(f.sent).toHaveLength(1);
+  });
+
+  it('a request refused before anything ran (401) leaves the run resumable, and the next apply sends it', async () => {
+    const refused = new ServiceError({ service: 'lcs', method: 'POST', path: '/x', label: 'refresh/uat', status: 401, serviceMessage: 'bad token' });
+    let first = true;
+    const f = fake({
+      send: () => {
+        if (!first) return undefined;
+        first = false;
+        return refused;
+      },
+    });
+    const { checkpoints, checkpoint } = recorder();
+    await expect(refresh.run(f.ctx, noExport, undefined, checkpoint)).rejects.toThrow(/was not started: .*401.*the next apply sends it/);
+    expect(checkpoints.at(-1)).toMatchObject({ status: 'started', steps: [] });
+    const rec = await refresh.run(f.ctx, noExport, checkpoints.at(-1), checkpoint);
+    expect(rec.status).toBe('succeeded');
+    expect(f.sent).toHaveLength(2);
   });
 
   it('a failed export stops the job before the refresh is sent', async () => {
