@@ -1,0 +1,27 @@
+// moor notify test: sends a test message to the configured conversation and prints its activity id.
+import type { Command } from 'commander';
+import type { RegisterCommand } from './index.js';
+import { globalOptions } from '../session-options.js';
+
+export const registerNotify: RegisterCommand = (program, setExit) => {
+  const notify = program.command('notify').description('notifications through the conversation connector (notify: in moor.config.yaml)');
+  notify
+    .command('test')
+    .description('send a test message to the configured conversation and print its activity id')
+    .action(async (_flags: unknown, command: Command) => {
+      setExit(await runNotifyTest(command));
+    });
+};
+
+async function runNotifyTest(command: Command): Promise<number> {
+  const { loadConfig } = await import('../../engine/config.js');
+  const { notifyConnector, requireNotify } = await import('../../engine/notify/notify-connector.js');
+  const { sendTestMessage } = await import('../../engine/notify/test-message.js');
+  // No session: a test message needs neither state nor the other services.
+  const config = loadConfig(globalOptions(command).config, process.cwd(), process.env);
+  const target = requireNotify(config);
+  const id = await sendTestMessage(notifyConnector(config, process.env), target, new Date());
+  process.stderr.write(`moor: sent a test message to conversation ${target.conversationId}\n`);
+  process.stdout.write(id + '\n');
+  return 0;
+}
