@@ -53,10 +53,11 @@ export function activityProblem(value: unknown): Problem | undefined {
   if (size > MAX_ACTIVITY_BYTES) {
     return { code: 'MessageSizeTooBig', message: `The activity is ${size} bytes; the channel takes at most ${MAX_ACTIVITY_BYTES}. Upload large content as an attachment.` };
   }
+  // SDK clients send partial accounts (an empty recipient id, say): only the shape is checked.
   for (const key of ['from', 'recipient'] as const) {
-    if (value[key] !== undefined) {
-      const problem = accountProblem(value[key], key);
-      if (problem) return problem;
+    const account = value[key];
+    if (account !== undefined && (!isObj(account) || (account.id !== undefined && typeof account.id !== 'string'))) {
+      return bad(`${key} must be a ChannelAccount object.`);
     }
   }
   return attachmentsProblem(value.attachments);

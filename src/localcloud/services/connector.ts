@@ -9,29 +9,31 @@ import {
 } from './connector-conversations.js';
 import { connectorError, connectorErrorBody, seedConnector } from './connector-store.js';
 
-/** Operations one conversation takes per second; more answer 429. */
+/** Operations one conversation takes per second, and per hour; more answer 429. */
 export const OPERATIONS_PER_SECOND = 7;
+export const OPERATIONS_PER_HOUR = 1800;
+const HOUR_MS = 3_600_000;
 
 /** Seconds to wait, or 0 when the conversation may take this operation now (it is counted). */
 function admit(ctx: ServiceContext, conversationId: string): number {
   ctx.data.throttle ??= {};
   const log = ctx.data.throttle as Record<string, number[]>;
   const now = ctx.now().getTime();
-  const recent = (log[conversationId] ?? []).filter((t) => t > now - 1000);
-  if (recent.length >= OPERATIONS_PER_SECOND) {
-    log[conversationId] = recent;
-    return 1;
-  }
-  log[conversationId] = [...recent, now];
+  const lastHour = (log[conversationId] ?? []).filter((t) => t > now - HOUR_MS);
+  log[conversationId] = lastHour;
+  if (lastHour.length >= OPERATIONS_PER_HOUR) return Math.max(1, Math.ceil((lastHour[0] + HOUR_MS - now) / 1000));
+  if (lastHour.filter((t) => t > now - 1000).length >= OPERATIONS_PER_SECOND) return 1;
+  lastHour.push(now);
   return 0;
 }
 
 /** Applies the per-conversation rate limit before the handler. */
 export function throttled(handler: Handler): Handler {
   return (req, ctx) => {
-    if (admit(ctx, req.params.conversationId) === 0) return handler(req, ctx);
-    const limited = connectorError(429, 'TooManyRequests', `Too many operations on this conversation: at most ${OPERATIONS_PER_SECOND} per second.`);
-    return { ...limited, headers: { 'retry-after': '1' } };
+    const wait = admit(ctx, req.params.conversationId);
+    if (wait === 0) return handler(req, ctx);
+    const message = `Too many operations on this conversation: at most ${OPERATIONS_PER_SECOND} per second and ${OPERATIONS_PER_HOUR} per hour.`;
+    return { ...connectorError(429, 'TooManyRequests', message), headers: { 'retry-after': String(wait) } };
   };
 }
 

@@ -1,6 +1,6 @@
 // Unit tests of the local conversation connector: conversations, activities, channels, members, attachments.
 import { describe, expect, it } from 'vitest';
-import { connector, OPERATIONS_PER_SECOND } from '../../../src/localcloud/services/connector.js';
+import { connector, OPERATIONS_PER_HOUR, OPERATIONS_PER_SECOND } from '../../../src/localcloud/services/connector.js';
 import { seedConnector } from '../../../src/localcloud/services/connector-store.js';
 import type { LocalResponse } from '../../../src/localcloud/types.js';
 import { fakeContext, request, type FakeContext } from './fake-context.js';
@@ -88,6 +88,21 @@ describe('connector activities', () => {
     expect(send(ctx, NOEDIT, { type: 'message' }).status).toBe(201);
     ctx.advance(1001);
     expect(send(ctx, OPS, { type: 'message' }).status).toBe(201);
+  });
+
+  it(`answers 429 after ${OPERATIONS_PER_HOUR} operations in an hour, with a Retry-After until the oldest leaves the hour`, () => {
+    const ctx = seeded();
+    for (let i = 0; i < OPERATIONS_PER_HOUR; i++) {
+      expect(call(ctx, 'GET', `${C}/members`, { conversationId: OPS }).status).toBe(200);
+      ctx.advance(200);
+    }
+    const limited = call(ctx, 'GET', `${C}/members`, { conversationId: OPS });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers?.['retry-after'])).toBeGreaterThan(1);
+  });
+
+  it('accepts an activity whose recipient is a partial account, as SDK clients send', () => {
+    expect(send(seeded(), OPS, { type: 'message', text: 'x', from: { id: '28:moor-bot' }, recipient: { name: '' } }).status).toBe(201);
   });
 });
 
