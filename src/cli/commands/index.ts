@@ -8,6 +8,7 @@ import { registerPlan } from './plan.js';
 import { registerApply } from './apply.js';
 import { registerDrift } from './drift.js';
 import { registerImport } from './import.js';
+import { registerState } from './state.js';
 import { registerGet } from './get.js';
 import { registerNotify } from './notify.js';
 import { registerLocalCloud } from './local-cloud.js';
@@ -24,6 +25,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerApply,
   registerDrift,
   registerImport,
+  registerState,
   registerGet,
   registerNotify,
   registerLocalCloud,

@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import { UserError } from '../diagnostics.js';
 import { isObject } from '../json.js';
 import { code } from './atomic-write.js';
+import { describeLock } from './describe-lock.js';
 import type { LockInfo } from './types.js';
 
 const RETRY_MS = 200;
@@ -51,13 +52,6 @@ export async function breakFileLock(lockPath: string, force: boolean): Promise<L
   }
   await unlink(lockPath).catch(ignoreMissing);
   return holder;
-}
-
-/** 'alice@host (pid 1234, moor apply) since 2026-11-21T12:00:00.000Z' */
-export function describeLock(l: LockInfo): string {
-  // Callers name operations either way ('apply' or 'moor apply'): print 'moor' once.
-  const op = l.operation.startsWith('moor ') ? l.operation : `moor ${l.operation}`;
-  return `${l.who} (pid ${l.pid}, ${op}) since ${l.since}`;
 }
 
 /** A lock is stale when it was taken on this host by a process that no longer runs. */

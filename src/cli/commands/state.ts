@@ -1,0 +1,88 @@
+// moor state list | show ADDR | rm ADDR | unlock [--force]: look into and repair the state backend.
+import type { Command } from 'commander';
+import { UserError } from '../../engine/diagnostics.js';
+import type { ResourceRecord, StateBackend, StateDocument } from '../../engine/state/types.js';
+import { globalOptions } from '../session-options.js';
+import type { RegisterCommand } from './index.js';
+
+export const registerState: RegisterCommand = (program, setExit) => {
+  const state = program.command('state').description('inspect and repair moor state');
+  state.command('list').description('list the addresses in state')
+    .action(async (_flags: unknown, command: Command) => setExit(await withBackend(command, list)));
+  state.command('show').description('print the state record of an address (secrets only as hashes)')
+    .argument('<address>', 'e.g. ContainerGroup/web')
+    .action(async (address: string, _flags: unknown, command: Command) => setExit(await withBackend(command, (b) => show(b, address))));
+  state.command('rm').description('forget an address: moor stops managing it; the live resource is left alone')
+    .argument('<address>', 'e.g. ContainerGroup/web')
+    .option('--force', 'also forget a protected resource')
+    .action(async (address: string, flags: { force?: boolean }, command: Command) =>
+      setExit(await withBackend(command, (b) => remove(b, address, flags.force === true))));
+  state.command('unlock').description('clear a lock left by a run that is gone')
+    .option('--force', 'clear the lock even if its holder may still be running')
+    .action(async (flags: { force?: boolean }, command: Command) => setExit(await withBackend(command, (b) => unlock(b, flags.force === true))));
+};
+
+/** Opens the backend named by --state / MOOR_STATE / the config's `state`, without starting any service. */
+async function withBackend(command: Command, fn: (backend: StateBackend) => Promise<number>): Promise<number> {
+  const { loadConfig } = await import('../../engine/config.js');
+  const { openStateBackend } = await import('../../engine/state/open-backend.js');
+  const g = globalOptions(command);
+  const spec = g.state ?? loadConfig(g.config, process.cwd(), process.env).state;
+  const backend = openStateBackend(spec, process.cwd());
+  try {
+    return await fn(backend);
+  } finally {
+    await backend.close();
+  }
+}
+
+async function list(backend: StateBackend): Promise<number> {
+  const doc = await backend.read();
+  const rows = Object.keys(doc.resources).sort().map((address) => {
+    const r = doc.resources[address];
+    return [address, r.kind, r.id ?? '-', r.updatedAt, r.protect ? 'protected' : ''];
+  });
+  if (rows.length === 0) {
+    process.stderr.write(`No resources in state (${backend.location}).\n`);
+    return 0;
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+  for (const row of rows) process.stdout.write(row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd() + '\n');
+  return 0;
+}
+
+async function show(backend: StateBackend, address: string): Promise<number> {
+  const record = recordOf(await backend.read(), address, backend);
+  process.stdout.write(JSON.stringify({ address, ...record }, null, 2) + '\n');
+  return 0;
+}
+
+async function remove(backend: StateBackend, address: string, force: boolean): Promise<number> {
+  const lock = await backend.lock('state rm');
+  try {
+    const doc = await backend.read();
+    const record = recordOf(doc, address, backend);
+    if (record.protect && !force) {
+      throw new UserError(`${address} is protected (metadata.protect); 'moor state rm --force ${address}' forgets it anyway`);
+    }
+    const { [address]: _removed, ...resources } = doc.resources;
+    await backend.write({ version: 1, resources, ...(doc.extras ? { extras: doc.extras } : {}) });
+    process.stdout.write(`Removed ${address}${record.id ? ` (${record.id})` : ''} from state. The live resource is untouched; moor no longer manages it.\n`);
+    return 0;
+  } finally {
+    await backend.unlock(lock);
+  }
+}
+
+async function unlock(backend: StateBackend, force: boolean): Promise<number> {
+  const { describeLock } = await import('../../engine/state/describe-lock.js');
+  const held = await backend.forceUnlock(force);
+  process.stdout.write(held ? `Removed the lock held by ${describeLock(held)}.\n` : `No lock held on ${backend.location}.\n`);
+  return 0;
+}
+
+function recordOf(doc: StateDocument, address: string, backend: StateBackend): ResourceRecord {
+  const record = doc.resources[address];
+  if (!record) throw new UserError(`${address} is not in state (${backend.location}); 'moor state list' shows what it holds`);
+  return record;
+}
