@@ -138,6 +138,7 @@ export function putTable(req: LocalRequest, ctx: ServiceContext): LocalResponse 
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return invalid('The request body must be a Table JSON object.');
   const next = body as Obj;
   if (next.name !== found.table.name) return invalid(`The table name in the body ('${String(next.name)}') does not match the path ('${String(found.table.name)}').`);
+  if (!Array.isArray(next.columns)) return invalid(`Table '${String(next.name)}': 'columns' is required.`);
   const problem = tableSchemaProblem(next, `Table '${String(next.name)}'`);
   if (problem) return invalid(problem);
   const replaced = storedTable({ ...found.table, ...next, measures: next.measures ?? [] });

@@ -67,8 +67,9 @@ export function seedDatabaseMovement(data: Record<string, unknown>): void {
  * else one second. Stored with each operation so a restart does not change its course.
  */
 export function phaseMs(ctx: ServiceContext): number {
-  const fromEnv = Number(process.env.MOOR_LOCAL_CLOUD_ASYNC_MS);
-  if (process.env.MOOR_LOCAL_CLOUD_ASYNC_MS !== undefined && Number.isFinite(fromEnv) && fromEnv >= 0) return fromEnv;
+  const text = process.env.MOOR_LOCAL_CLOUD_ASYNC_MS?.trim();
+  const fromEnv = Number(text);
+  if (text && Number.isFinite(fromEnv) && fromEnv >= 0) return fromEnv;
   return ctx.provisioningMs ?? DEFAULT_ASYNC_MS;
 }
 

@@ -157,6 +157,7 @@ describe('push dataset table PUT', () => {
     ['a body name that differs from the path', { name: 'Other', columns: [] }, 'does not match'],
     ['a column a relationship needs removed', { name: 'Product', columns: [{ name: 'Name', dataType: 'string' }] }, 'breaks a relationship'],
     ['an invalid column', { name: 'Product', columns: [{ name: 'x', dataType: 'Blob' }] }, "dataType 'Blob'"],
+    ['no columns', { name: 'Product' }, "'columns' is required"],
   ])('refuses %s with 400', (_reason, body, fragment) => {
     const ctx = fakeContext();
     const id = idOf(create(ctx, salesBody()));
