@@ -36,6 +36,12 @@ function generator(seed: string): () => number {
   };
 }
 
+/** XXXX-XXXX-XXX-XXX, the look of billing profile and product ids. */
+function shortId(seed: string): string {
+  const h = stableUuid(seed).replace(/-/g, '').toUpperCase();
+  return `${h.slice(0, 4)}-${h.slice(4, 8)}-${h.slice(8, 11)}-${h.slice(11, 14)}`;
+}
+
 const cents = (n: number): number => Math.round(n * 100) / 100;
 const amount = (currency: string, value: number): JsonObject => ({ currency, value: cents(value) });
 
@@ -60,12 +66,12 @@ function transaction(account: string, invoice: string, spec: InvoiceSpec, i: num
   const isRefund = random() < 0.05;
   const isReservation = !isRefund && random() < 0.15;
   const quantity = 1 + Math.floor(random() * 40);
-  const units = cents(10 + random() * 2400);
+  const units = cents(10 + random() * 600);
   const start = new Date(`${spec.periodStart}T00:00:00Z`);
   const end = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 0));
   const date = new Date(start.getTime() + Math.floor(random() * 28) * 86_400_000 + Math.floor(random() * 86_400) * 1000);
   const sign = isRefund ? -1 : 1;
-  const subTotal = sign * Math.max(1.5, units * product.price * (isReservation ? 12 : 1) + random() * 40);
+  const subTotal = sign * Math.max(1.5, units * product.price * (isReservation ? 3 : 1) + random() * 40);
   const tax = subTotal * (currency === 'EUR' ? 0.19 : 0.07);
   const name = stableUuid(`${account}/${invoice}/transaction/${i}`);
   return {
@@ -76,7 +82,7 @@ function transaction(account: string, invoice: string, spec: InvoiceSpec, i: num
       billingCurrency: currency,
       pricingCurrency: currency,
       billingProfileDisplayName: spec.billingProfileDisplayName,
-      billingProfileId: `${accountPath}/billingProfiles/${stableUuid(`${account}/profile`).slice(0, 14).toUpperCase()}`,
+      billingProfileId: `${accountPath}/billingProfiles/${shortId(`${account}/profile`)}`,
       date: date.toISOString(),
       discount: isReservation ? 0.1 : 0,
       effectivePrice: amount(currency, subTotal / quantity),
@@ -91,7 +97,7 @@ function transaction(account: string, invoice: string, spec: InvoiceSpec, i: num
       productDescription: product.description,
       productFamily: product.family,
       productType: product.type,
-      productTypeId: stableUuid(product.type).slice(0, 12).toUpperCase(),
+      productTypeId: shortId(product.type),
       quantity,
       servicePeriodStartDate: start.toISOString(),
       servicePeriodEndDate: end.toISOString(),
