@@ -108,6 +108,11 @@ export class Transport {
       let res: Response;
       try {
         res = await this.send(req, url, token);
+        this.emit({ type: 'request', method: req.method, path: url.pathname, status: res.status, attempt });
+        // The body is read inside the try: a connection that breaks mid-body is a lost answer too.
+        if (res.ok || (res.status >= 300 && res.status < 400) || req.accept?.includes(res.status)) {
+          return await this.readResponse(req, url, res);
+        }
       } catch (err) {
         // The caller gave up, or fetch itself failed (a bug): nothing to retry.
         if (req.signal?.aborted || !isConnectionFailure(err)) throw err;
@@ -115,10 +120,6 @@ export class Transport {
         if (!safe || last) throw this.connectionError(req, url, label, err, !safe, token);
         await this.pause(req, url, attempt, backoffDelay(attempt, this.random, this.o));
         continue;
-      }
-      this.emit({ type: 'request', method: req.method, path: url.pathname, status: res.status, attempt });
-      if (res.ok || (res.status >= 300 && res.status < 400) || req.accept?.includes(res.status)) {
-        return this.readResponse(req, url, res);
       }
       const retryable = (this.o.retryStatuses ?? RETRY_STATUSES).includes(res.status);
       // A 429 means the request was refused, not executed: even a POST may go again.
