@@ -72,6 +72,17 @@ export interface TransportResponse {
   readonly url: URL;
 }
 
+/** One request being sent, with what every attempt needs. */
+interface Call {
+  readonly req: TransportRequest;
+  readonly url: URL;
+  readonly label: string;
+  readonly token: string | undefined;
+  readonly idempotent: boolean;
+}
+
+type Attempt = { readonly done: true; readonly response: TransportResponse } | { readonly done: false; readonly delayMs: number };
+
 const REQUEST_ID_HEADERS = ['x-ms-request-id', 'request-id', 'x-ms-correlation-request-id', 'requestid', 'x-correlating-operationid'];
 const sleepReal = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -99,38 +110,41 @@ export class Transport {
   /** Sends one request, retrying what is safe to retry; resolves with the answer or throws ServiceError. */
   async request(req: TransportRequest): Promise<TransportResponse> {
     const url = this.urlOf(req);
-    const label = req.label ?? url.pathname;
-    const idempotent = req.idempotent ?? req.method !== 'POST';
+    const call: Call = {
+      req, url, label: req.label ?? url.pathname, token: await this.o.token(),
+      idempotent: req.idempotent ?? req.method !== 'POST',
+    };
     const maxAttempts = Math.max(1, this.o.maxAttempts ?? DEFAULT_RETRY.maxAttempts);
-    const token = await this.o.token();
     for (let attempt = 1; ; attempt++) {
-      const last = attempt >= maxAttempts;
-      let res: Response;
-      try {
-        res = await this.send(req, url, token);
-        this.emit({ type: 'request', method: req.method, path: url.pathname, status: res.status, attempt });
-        // The body is read inside the try: a connection that breaks mid-body is a lost answer too.
-        if (res.ok || (res.status >= 300 && res.status < 400) || req.accept?.includes(res.status)) {
-          return await this.readResponse(req, url, res);
-        }
-      } catch (err) {
-        // The caller gave up, or fetch itself failed (a bug): nothing to retry.
-        if (req.signal?.aborted || !isConnectionFailure(err)) throw err;
-        const safe = idempotent || neverSent(err);
-        if (!safe || last) throw this.connectionError(req, url, label, err, !safe, token);
-        await this.pause(req, url, attempt, backoffDelay(attempt, this.random, this.o));
-        continue;
-      }
-      const retryable = (this.o.retryStatuses ?? RETRY_STATUSES).includes(res.status);
-      // A 429 means the request was refused, not executed: even a POST may go again.
-      const safe = idempotent || res.status === 429;
-      if (retryable && safe && !last) {
-        await res.arrayBuffer().catch(() => undefined);
-        await this.pause(req, url, attempt, this.delayFor(res, attempt));
-        continue;
-      }
-      throw await this.statusError(req, url, label, res, retryable && !safe, retryable, token);
+      const outcome = await this.attempt(call, attempt, attempt >= maxAttempts);
+      if (outcome.done) return outcome.response;
+      await this.pause(req, url, attempt, outcome.delayMs);
     }
+  }
+
+  /** One attempt: the answer, a wait before the next attempt, or a thrown ServiceError. */
+  private async attempt(c: Call, attempt: number, last: boolean): Promise<Attempt> {
+    let res: Response;
+    try {
+      res = await this.send(c.req, c.url, c.token);
+      this.emit({ type: 'request', method: c.req.method, path: c.url.pathname, status: res.status, attempt });
+      // The body is read inside the try: a connection that breaks mid-body is a lost answer too.
+      if (res.ok || (res.status >= 300 && res.status < 400) || c.req.accept?.includes(res.status)) {
+        return { done: true, response: await this.readResponse(c.req, c.url, res) };
+      }
+    } catch (err) {
+      // The caller gave up, or fetch itself failed (a bug): nothing to retry.
+      if (c.req.signal?.aborted || !isConnectionFailure(err)) throw err;
+      const safe = c.idempotent || neverSent(err);
+      if (!safe || last) throw this.connectionError(c, err, !safe);
+      return { done: false, delayMs: backoffDelay(attempt, this.random, this.o) };
+    }
+    const retryable = (this.o.retryStatuses ?? RETRY_STATUSES).includes(res.status);
+    // A 429 means the request was refused, not executed: even a POST may go again.
+    const safe = c.idempotent || res.status === 429;
+    if (!retryable || !safe || last) throw await this.statusError(c, res, retryable && !safe, retryable);
+    await res.arrayBuffer().catch(() => undefined);
+    return { done: false, delayMs: this.delayFor(res, attempt) };
   }
 
   private urlOf(req: TransportRequest): URL {
@@ -179,14 +193,14 @@ export class Transport {
     return { status: res.status, headers: res.headers, body: await readBody(res), url };
   }
 
-  private async statusError(req: TransportRequest, url: URL, label: string, res: Response, outcomeUnknown: boolean, retriable: boolean, token: string | undefined): Promise<ServiceError> {
+  private async statusError(c: Call, res: Response, outcomeUnknown: boolean, retriable: boolean): Promise<ServiceError> {
     const parsed = parseErrorBody(await readBody(res).catch(() => undefined));
     const correlationId = res.headers.get('x-correlating-operationid') ?? res.headers.get('x-ms-correlation-request-id') ?? undefined;
     const hint = res.status === 401 ? ` (check the credentials of service '${this.service}': MOOR_TOKEN, tokenEnv or tokenCommand)` : '';
     return new ServiceError({
-      service: this.service, method: req.method, path: url.pathname, label, status: res.status,
+      service: this.service, method: c.req.method, path: c.url.pathname, label: c.label, status: res.status,
       code: parsed.code,
-      serviceMessage: redact((parsed.message ?? res.statusText) || 'request failed', token) + hint,
+      serviceMessage: redact((parsed.message ?? res.statusText) || 'request failed', c.token) + hint,
       requestId: parsed.requestId ?? requestIdOf(res.headers),
       correlationId: correlationId ?? undefined,
       outcomeUnknown,
@@ -194,14 +208,13 @@ export class Transport {
     });
   }
 
-  private connectionError(req: TransportRequest, url: URL, label: string, err: unknown, outcomeUnknown: boolean, token: string | undefined): ServiceError {
+  private connectionError(c: Call, err: unknown, outcomeUnknown: boolean): ServiceError {
     const d = describeFetchFailure(err);
-    const what = d.timeout ? `timed out after ${this.o.timeoutMs ?? 30_000} ms` : `connection failed (${d.code ?? redact(d.text, token)})`;
+    const what = d.timeout ? `timed out after ${this.o.timeoutMs ?? 30_000} ms` : `connection failed (${d.code ?? redact(d.text, c.token)})`;
     return new ServiceError(
-      { service: this.service, method: req.method, path: url.pathname, label, status: 0, serviceMessage: what, outcomeUnknown, retriable: true },
+      { service: this.service, method: c.req.method, path: c.url.pathname, label: c.label, status: 0, serviceMessage: what, outcomeUnknown, retriable: true },
     );
   }
-
 }
 
 /** Removes our token and anything that looks like a bearer token from a text, in case a service echoes headers. */
