@@ -36,6 +36,9 @@ export interface ProviderOptions {
   readonly timeoutMs?: number;
   /** Attempts per request, first included (default 6). */
   readonly maxAttempts?: number;
+  /** First backoff step and its cap, in ms (defaults 200 and 10 000). */
+  readonly baseDelayMs?: number;
+  readonly maxDelayMs?: number;
   /** Caps the wait between long-running-operation polls (tests, fast local clouds). */
   readonly pollIntervalMs?: number;
   readonly onEvent?: (e: TransportEvent) => void;
@@ -84,7 +87,7 @@ function makeTransport(service: ServiceName, o: ProviderOptions, bases: Readonly
   return new Transport({
     service, baseUrl,
     token: createTokenSource({ service, source: o.credentials?.[service], defaultToken: o.defaultToken, env: o.env, run: o.runCommand }),
-    timeoutMs: o.timeoutMs, maxAttempts: o.maxAttempts, onEvent: o.onEvent,
+    timeoutMs: o.timeoutMs, maxAttempts: o.maxAttempts, baseDelayMs: o.baseDelayMs, maxDelayMs: o.maxDelayMs, onEvent: o.onEvent,
     sleep: o.sleep, random: o.random, fetch: o.fetch,
     retryStatuses: service === 'connector' ? CONNECTOR_RETRY_STATUSES : undefined,
   });
