@@ -1,5 +1,5 @@
 // Connector attachments: upload to a conversation, info, and the original and thumbnail views.
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { LocalRequest, LocalResponse, ServiceContext } from '../types.js';
 import { inConversation } from './connector-activities.js';
 import { attachments, connectorError, type AttachmentRecord, type Obj } from './connector-store.js';
@@ -7,6 +7,35 @@ import { attachments, connectorError, type AttachmentRecord, type Obj } from './
 /** Largest attachment (decoded) the channel stores. */
 export const MAX_ATTACHMENT_BYTES = 4 * 1024 * 1024;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** Per process: pre-signed view URLs die with the server, as expiring blob URLs do. */
+const SIGNING_KEY = randomBytes(32);
+const SIGNED_URL_TTL_MS = 10 * 60_000;
+
+function signature(attachmentId: string, expires: string): Buffer {
+  return createHmac('sha256', SIGNING_KEY).update(`${attachmentId}\n${expires}`).digest();
+}
+
+/**
+ * Whether a view URL is pre-signed (`se` expiry, `sig`) and still valid. SDK clients drop the
+ * Authorization header when they follow a redirect, so the thumbnail's redirect target must be
+ * readable without it: the route offers this as its `anonymous` predicate to the core.
+ */
+export function isPresigned(url: URL, params: Readonly<Record<string, string>>, now = Date.now()): boolean {
+  const expires = url.searchParams.get('se');
+  const sig = url.searchParams.get('sig');
+  if (params.viewId !== 'original' || !expires || !sig || !(Number(expires) > now)) return false;
+  const given = Buffer.from(sig, 'base64url');
+  const expected = signature(params.attachmentId, expires);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function presignedOriginalUrl(ctx: ServiceContext, attachmentId: string): string {
+  const expires = String(ctx.now().getTime() + SIGNED_URL_TTL_MS);
+  const url = new URL(`${ctx.baseUrl}/v3/attachments/${encodeURIComponent(attachmentId)}/views/original`);
+  url.searchParams.set('se', expires);
+  url.searchParams.set('sig', signature(attachmentId, expires).toString('base64url'));
+  return url.toString();
+}
 
 function base64Problem(value: unknown, field: string, required: boolean): string | undefined {
   if (value === undefined && !required) return undefined;
@@ -60,16 +89,15 @@ export function getAttachmentInfo(req: LocalRequest, ctx: ServiceContext): Local
   return { status: 200, body: { name: record.name ?? record.id, type: record.type, views } };
 }
 
-/** The bytes of the original view; the thumbnail view redirects to the original's absolute URL. */
+/** The bytes of the original view; the thumbnail view redirects to the original's absolute, pre-signed URL. */
 export function getAttachmentView(req: LocalRequest, ctx: ServiceContext): LocalResponse {
   const record = find(req, ctx);
   if (!record) return attachmentNotFound(req.params.attachmentId);
-  const original = `${ctx.baseUrl}/v3/attachments/${encodeURIComponent(record.id)}/views/original`;
   switch (req.params.viewId) {
     case 'original':
       return { status: 200, headers: { 'content-type': record.type }, body: Buffer.from(record.originalBase64, 'base64') };
     case 'thumbnail':
-      return { status: 302, headers: { location: original } };
+      return { status: 302, headers: { location: presignedOriginalUrl(ctx, record.id) } };
     default:
       return connectorError(404, 'NotFound', `Attachment '${record.id}' has no view '${req.params.viewId}' (views: original, thumbnail).`);
   }

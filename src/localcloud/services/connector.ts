@@ -3,7 +3,7 @@ import type { Handler, LocalService, Route, ServiceContext } from '../types.js';
 import {
   deleteActivity, getActivityMembers, listActivities, replyToActivity, sendHistory, sendToConversation, updateActivity,
 } from './connector-activities.js';
-import { getAttachmentInfo, getAttachmentView, uploadAttachment } from './connector-attachments.js';
+import { getAttachmentInfo, getAttachmentView, isPresigned, uploadAttachment } from './connector-attachments.js';
 import {
   createConversation, deleteConversationMember, getConversationMember, getConversationMembers, getConversations, getPagedMembers,
 } from './connector-conversations.js';
@@ -39,6 +39,18 @@ export function throttled(handler: Handler): Handler {
 
 const C = '/v3/conversations/:conversationId';
 
+/**
+ * The attachment view route. `anonymous` is not in Route yet: once the core skips the bearer
+ * check when a route's `anonymous(url, params)` holds, the thumbnail's redirect target (a
+ * pre-signed URL) works for SDK clients, which drop Authorization on redirects.
+ */
+const attachmentView = {
+  method: 'GET' as const,
+  path: '/v3/attachments/:attachmentId/views/:viewId',
+  handler: getAttachmentView,
+  anonymous: (url: URL, params: Readonly<Record<string, string>>) => isPresigned(url, params),
+};
+
 const routes: Route[] = [
   { method: 'POST', path: '/v3/conversations', handler: createConversation },
   { method: 'GET', path: '/v3/conversations', handler: getConversations },
@@ -54,7 +66,7 @@ const routes: Route[] = [
   { method: 'DELETE', path: `${C}/members/:memberId`, handler: throttled(deleteConversationMember) },
   { method: 'POST', path: `${C}/attachments`, handler: throttled(uploadAttachment) },
   { method: 'GET', path: '/v3/attachments/:attachmentId', handler: getAttachmentInfo },
-  { method: 'GET', path: '/v3/attachments/:attachmentId/views/:viewId', handler: getAttachmentView },
+  attachmentView,
   // Local-only, read-only and not throttled: lets tests read a conversation back.
   { method: 'GET', path: `${C}/activities`, handler: listActivities },
 ];

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { connector, OPERATIONS_PER_HOUR, OPERATIONS_PER_SECOND } from '../../../src/localcloud/services/connector.js';
 import { seedConnector } from '../../../src/localcloud/services/connector-store.js';
+import { isPresigned } from '../../../src/localcloud/services/connector-attachments.js';
 import type { LocalResponse } from '../../../src/localcloud/types.js';
 import { fakeContext, request, type FakeContext } from './fake-context.js';
 
@@ -190,7 +191,25 @@ describe('connector attachments', () => {
     expect(Buffer.compare(original.body as Buffer, content)).toBe(0);
     const thumb = call(ctx, 'GET', '/v3/attachments/:attachmentId/views/:viewId', { attachmentId, viewId: 'thumbnail' });
     expect(thumb.status).toBe(302);
-    expect(thumb.headers?.location).toBe(`${ctx.baseUrl}/v3/attachments/${attachmentId}/views/original`);
+    const location = new URL(thumb.headers!.location);
+    expect(`${location.origin}${location.pathname}`).toBe(`${ctx.baseUrl}/v3/attachments/${attachmentId}/views/original`);
+    expect(isPresigned(location, { attachmentId, viewId: 'original' }, ctx.now().getTime())).toBe(true);
+  });
+
+  it('accepts only an unexpired, untampered pre-signed URL of the original view', () => {
+    const ctx = seeded();
+    const up = call(ctx, 'POST', `${C}/attachments`, { conversationId: OPS }, { body: { type: 'text/plain', originalBase64: content.toString('base64') } });
+    const attachmentId = idOf(up);
+    const thumb = call(ctx, 'GET', '/v3/attachments/:attachmentId/views/:viewId', { attachmentId, viewId: 'thumbnail' });
+    const location = new URL(thumb.headers!.location);
+    const params = { attachmentId, viewId: 'original' };
+    expect(isPresigned(location, { attachmentId: 'other', viewId: 'original' }, ctx.now().getTime())).toBe(false);
+    expect(isPresigned(location, { attachmentId, viewId: 'thumbnail' }, ctx.now().getTime())).toBe(false);
+    expect(isPresigned(location, params, Number(location.searchParams.get('se')) + 1)).toBe(false);
+    const tampered = new URL(location);
+    tampered.searchParams.set('se', String(Number(location.searchParams.get('se')) + 60_000));
+    expect(isPresigned(tampered, params, ctx.now().getTime())).toBe(false);
+    expect(isPresigned(new URL(`${ctx.baseUrl}/v3/attachments/${attachmentId}/views/original`), params, ctx.now().getTime())).toBe(false);
   });
 
   it.each([
