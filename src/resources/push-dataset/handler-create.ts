@@ -9,10 +9,16 @@ async function idsNamed(analytics: AnalyticsClient, workspaceId: string, name: s
 }
 
 /**
+ * Sends of one create, at most. A send is repeated only after the listing showed that the lost
+ * one created nothing; the cap keeps the exposure to a listing that lags behind the service small.
+ */
+const MAX_SENDS = 3;
+
+/**
  * POSTs the dataset. When the answer is lost (connection failure, 5xx, outcome unknown), lists
  * the workspace's datasets by name and adopts the one that appeared since before the POST;
- * only when none appeared is the POST sent once more. A second lost answer is checked the
- * same way and then reported.
+ * only when none appeared is the POST sent again (at most MAX_SENDS in all). The last lost
+ * answer is checked the same way and then reported.
  */
 export async function createOnce(
   analytics: AnalyticsClient,
@@ -33,7 +39,7 @@ export async function createOnce(
         log(`the answer to creating dataset '${request.name}' was lost; adopting dataset ${appeared[0]}, which it created`);
         return { id: appeared[0], name: request.name };
       }
-      if (attempt >= 2) throw err;
+      if (attempt >= MAX_SENDS) throw err;
       log(`the answer to creating dataset '${request.name}' was lost and no such dataset exists; sending it once more`);
     }
   }

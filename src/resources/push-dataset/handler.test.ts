@@ -91,13 +91,20 @@ describe('PushDataset handler', () => {
     expect(obs.id).toBe('ds-2');
   });
 
-  it('sends once more when the lost POST created nothing, and no more than that', async () => {
+  it('sends again only when the lost POST created nothing, three sends at most', async () => {
     const f = fake((n) => (n === 1 ? 'lost-before-create' : 'ok'));
     await expect(resource.create(f.ctx, 'sales', spec)).resolves.toMatchObject({ id: 'ds-1' });
     expect(f.posts).toBe(2);
     const g = fake(() => 'lost-before-create');
     await expect(resource.create(g.ctx, 'sales', spec)).rejects.toThrow(/outcome is unknown/);
-    expect(g.posts).toBe(2);
+    expect(g.posts).toBe(3);
+  });
+
+  it('adopts the dataset when a later send was the one whose answer was lost', async () => {
+    const f = fake((n) => (n === 1 ? 'lost-before-create' : 'lost-after-create'));
+    await expect(resource.create(f.ctx, 'sales', spec)).resolves.toMatchObject({ id: 'ds-1' });
+    expect(f.posts).toBe(2);
+    expect(f.datasets.size).toBe(1);
   });
 
   it('update PUTs only the tables whose columns or measures changed, from the desired spec', async () => {
