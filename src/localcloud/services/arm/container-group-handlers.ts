@@ -6,7 +6,7 @@ import { checkApiVersion } from './api-version.js';
 import { cloudError, validationFailure } from './cloud-error.js';
 import { immutableChange, withServiceDefaults } from './container-group-rules.js';
 import {
-  containerGroupData, groupKey, groupsIn, normalLocation, sweepDeleted,
+  containerGroupData, groupKey, groupsIn, markDeleting, normalLocation, putGroup, removeGroup, sweepDeleted,
   type ContainerGroupData, type OperationKind, type StoredGroup, type StoredOperation,
 } from './container-group-store.js';
 import { checkAddress, validateContainerGroup } from './container-group-validation.js';
@@ -80,7 +80,7 @@ export function putContainerGroup(req: LocalRequest, ctx: ServiceContext): Local
   group.lastModifiedAt = now.toISOString();
   const op = startOperation(d, existing ? 'Update' : 'Create', key, group, now);
   group.operationId = op.id;
-  d.containerGroups[key] = group;
+  putGroup(d, key, group);
   ctx.save();
   const headers = ms > 0 ? { 'Azure-AsyncOperation': operationUrls(ctx, op).status, 'Retry-After': retryAfter(ms) } : undefined;
   return { status: existing ? 200 : 201, headers, body: renderGroup(group, op, now, ms, true) };
@@ -119,15 +119,14 @@ export function deleteContainerGroup(req: LocalRequest, ctx: ServiceContext): Lo
   if (!group) return { status: 204 };
   if (ms === 0) {
     const body = renderGroup(group, d.containerGroupOperations[group.operationId], now, ms);
-    delete d.containerGroups[key];
+    removeGroup(d, key);
     ctx.save();
     return { status: 200, body };
   }
   let op = group.deleteOperationId ? d.containerGroupOperations[group.deleteOperationId] : undefined;
   if (!op) {
     op = startOperation(d, 'Delete', key, group, now);
-    group.deletingSince = op.startedAt;
-    group.deleteOperationId = op.id;
+    markDeleting(d, key, op);
     ctx.save();
   }
   const urls = operationUrls(ctx, op);

@@ -57,12 +57,72 @@ export function isDone(startedAt: string, now: Date, provisioningMs: number): bo
   return now.getTime() >= doneAt(startedAt, provisioningMs);
 }
 
+/**
+ * Lookups kept beside the data (never persisted, rebuilt on first use), so that a benchmark
+ * of thousands of groups does not scan them all on every request.
+ */
+interface Index {
+  readonly deleting: Set<string>;
+  readonly byQuota: Map<string, Set<string>>;
+}
+
+const indexes = new WeakMap<ContainerGroupData, Index>();
+
+function quotaKey(g: StoredGroup): string {
+  return `${g.subscriptionId.toLowerCase()}|${normalLocation(g.body.location)}`;
+}
+
+function indexOf(d: ContainerGroupData): Index {
+  let index = indexes.get(d);
+  if (!index) {
+    index = { deleting: new Set(), byQuota: new Map() };
+    for (const [key, g] of Object.entries(d.containerGroups)) {
+      if (g.deletingSince) index.deleting.add(key);
+      addToQuota(index, key, g);
+    }
+    indexes.set(d, index);
+  }
+  return index;
+}
+
+function addToQuota(index: Index, key: string, g: StoredGroup): void {
+  const qk = quotaKey(g);
+  let keys = index.byQuota.get(qk);
+  if (!keys) index.byQuota.set(qk, (keys = new Set()));
+  keys.add(key);
+}
+
+/** Stores a created or updated group (its subscription and location never change). */
+export function putGroup(d: ContainerGroupData, key: string, g: StoredGroup): void {
+  d.containerGroups[key] = g;
+  addToQuota(indexOf(d), key, g);
+}
+
+export function removeGroup(d: ContainerGroupData, key: string): void {
+  const g = d.containerGroups[key];
+  if (!g) return;
+  const index = indexOf(d);
+  index.deleting.delete(key);
+  index.byQuota.get(quotaKey(g))?.delete(key);
+  delete d.containerGroups[key];
+}
+
+export function markDeleting(d: ContainerGroupData, key: string, op: StoredOperation): void {
+  const g = d.containerGroups[key];
+  if (!g) return;
+  g.deletingSince = op.startedAt;
+  g.deleteOperationId = op.id;
+  indexOf(d).deleting.add(key);
+}
+
 /** Removes groups whose deletion has finished; returns whether anything changed. */
 export function sweepDeleted(d: ContainerGroupData, now: Date, provisioningMs: number): boolean {
   let changed = false;
-  for (const [key, group] of Object.entries(d.containerGroups)) {
-    if (group.deletingSince && isDone(group.deletingSince, now, provisioningMs)) {
-      delete d.containerGroups[key];
+  for (const key of [...indexOf(d).deleting]) {
+    const since = d.containerGroups[key]?.deletingSince;
+    if (!since || isDone(since, now, provisioningMs)) {
+      removeGroup(d, key);
+      indexOf(d).deleting.delete(key);
       changed = true;
     }
   }
@@ -71,7 +131,6 @@ export function sweepDeleted(d: ContainerGroupData, now: Date, provisioningMs: n
 
 /** Groups that hold quota in a subscription and location (a group being deleted still does). */
 export function groupsIn(d: ContainerGroupData, subscriptionId: string, location: string): StoredGroup[] {
-  const sub = subscriptionId.toLowerCase();
-  const loc = normalLocation(location);
-  return Object.values(d.containerGroups).filter((g) => g.subscriptionId.toLowerCase() === sub && normalLocation(g.body.location) === loc);
+  const keys = indexOf(d).byQuota.get(`${subscriptionId.toLowerCase()}|${normalLocation(location)}`) ?? new Set<string>();
+  return [...keys].flatMap((k) => (d.containerGroups[k] ? [d.containerGroups[k]] : []));
 }
