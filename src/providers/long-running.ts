@@ -1,6 +1,7 @@
 // Follows an ARM long-running operation to its end: Azure-AsyncOperation, Location, or provisioningState.
 import type { ServiceName } from '../localcloud/types.js';
 import { parseErrorBody } from './error-body.js';
+import { resolveUrl } from './endpoint.js';
 import { ServiceError } from './service-error.js';
 import { retryAfterMs } from './retry-policy.js';
 import type { Transport, TransportResponse } from './transport.js';
@@ -102,7 +103,7 @@ class Poller {
   private error(status: number, code: string, message: string, res: TransportResponse, requestId?: string): ServiceError {
     const service: ServiceName = this.t.service;
     return new ServiceError({
-      service, method: this.op.method, path: new URL(this.op.resourcePath, this.t.baseUrl).pathname, label: this.op.label,
+      service, method: this.op.method, path: resolveUrl(service, this.t.baseUrl, this.op.resourcePath).pathname, label: this.op.label,
       status, code, serviceMessage: message,
       requestId: requestId ?? res.headers.get('x-ms-request-id') ?? undefined,
     });
