@@ -27,7 +27,8 @@ export async function nameAvailable(ctx: KindContext, n: JsonObject): Promise<Ch
   const type = typeof n.type === 'string' ? n.type : undefined;
   const answer = await ctx.providers.arm.checkNameAvailability(str(n.subscriptionId), name, type);
   if (answer.available) return { passed: true, message: `name '${name}' is available` };
-  const why = [answer.reason, answer.message].filter(Boolean).join(': ');
+  // The service's message may span lines; a check result is one line.
+  const why = [answer.reason, answer.message].filter(Boolean).join(': ').replace(/\s+/g, ' ').trim();
   return { passed: false, message: `name '${name}' is not available${why ? ` (${why})` : ''}`, details: { reason: answer.reason ?? null } };
 }
 
