@@ -22,7 +22,7 @@ describe('container groups under faults', () => {
 
   test('with a 30% fault rate, apply of 50 groups converges and creates each once', async () => {
     cloud = await startCloud({ failRate: 0.3 });
-    const dir = workdir({ 'secret.txt': 's', 'm/all.yaml': manyGroups(50) });
+    const dir = workdir({ 'm/secret.txt': 's', 'm/all.yaml': manyGroups(50) });
     let result = await moor(dir, cloud, ['apply', 'm', '--auto-approve', '--parallelism', '16']);
     // A request can fail all its retries under a 30% fault rate; a second apply picks up the rest.
     if (result.code !== 0) result = await moor(dir, cloud, ['apply', 'm', '--auto-approve', '--parallelism', '16']);
@@ -36,7 +36,7 @@ describe('container groups under faults', () => {
 
   test('apply killed with SIGKILL mid-way: the next apply converges and state is intact', async () => {
     cloud = await startCloud({ latencyMs: 30 });
-    const dir = workdir({ 'secret.txt': 's', 'm/all.yaml': manyGroups(30) });
+    const dir = workdir({ 'm/secret.txt': 's', 'm/all.yaml': manyGroups(30) });
     const first = moor(dir, cloud, ['apply', 'm', '--auto-approve', '--parallelism', '4']);
     // Kill once a few groups are recorded.
     await new Promise<void>((res) => {
@@ -61,7 +61,7 @@ describe('container groups under faults', () => {
 
   test('two applies at once: one proceeds, the other stops with a clear lock message', async () => {
     cloud = await startCloud({ latencyMs: 50 });
-    const dir = workdir({ 'secret.txt': 's', 'm/all.yaml': manyGroups(5) });
+    const dir = workdir({ 'm/secret.txt': 's', 'm/all.yaml': manyGroups(5) });
     const [a, b] = await Promise.all([
       moor(dir, cloud, ['apply', 'm', '--auto-approve']),
       moor(dir, cloud, ['apply', 'm', '--auto-approve']),

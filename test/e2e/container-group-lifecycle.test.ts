@@ -13,7 +13,7 @@ describe('container group lifecycle', () => {
 
   beforeAll(async () => {
     cloud = await startCloud();
-    dir = workdir({ 'secret.txt': SECRET + '\n', 'm/web.yaml': groupManifest('web'), 'm/api.yaml': groupManifest('api', { tags: { team: 'core' } }) });
+    dir = workdir({ 'm/secret.txt': SECRET + '\n', 'm/web.yaml': groupManifest('web'), 'm/api.yaml': groupManifest('api', { tags: { team: 'core' } }) });
   });
   afterAll(async () => { await cloud?.stop(); });
 
