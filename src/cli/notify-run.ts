@@ -3,6 +3,7 @@ import type { StepOutcome } from '../engine/apply/events.js';
 import type { Plan } from '../engine/plan/types.js';
 import type { Session } from '../engine/session.js';
 import { sendNotification } from '../engine/notify/send-notification.js';
+import { notifyFailure } from '../engine/notify/notify-error.js';
 
 /**
  * Sends (or updates, or replies in the thread of) this stack's message and says so on stderr.
@@ -13,7 +14,8 @@ export async function notifyRun(
   session: Session, run: 'plan' | 'apply' | 'drift', plan: Plan, outcomes?: readonly StepOutcome[], paths: readonly string[] = [],
 ): Promise<void> {
   const warn = (line: string) => process.stderr.write(line + '\n');
-  const result = await sendNotification(session, { run, plan, outcomes, paths, cwd: process.cwd(), env: process.env, warn });
+  const result = await sendNotification(session, { run, plan, outcomes, paths, cwd: process.cwd(), env: process.env, warn })
+    .catch((err: unknown) => { throw notifyFailure(err, `posting the ${run} report to conversation ${session.config.notify?.conversationId}`); });
   const attached = result.attachmentId ? `; the full report went up as attachment ${result.attachmentId}` : '';
   const what = result.how === 'unchanged' ? `not posted: message ${result.activityId} already shows this ${run} report` : `${result.how}, activity id ${result.activityId}`;
   warn(`moor: notified conversation ${result.conversationId} (${what}${attached})`);

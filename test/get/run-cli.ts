@@ -8,7 +8,8 @@ import { afterEach } from 'vitest';
 import { startLocalCloud, type LocalCloud } from '../../src/localcloud/server.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/moor.js', import.meta.url));
-export const TOKEN = 't';
+// Long enough that the transport's redaction of the token in service messages leaves the words alone.
+export const TOKEN = 'moor-e2e-token';
 
 export interface CliResult {
   readonly code: number;

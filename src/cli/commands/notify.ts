@@ -17,10 +17,12 @@ async function runNotifyTest(command: Command): Promise<number> {
   const { loadConfig } = await import('../../engine/config.js');
   const { notifyConnector, requireNotify } = await import('../../engine/notify/notify-connector.js');
   const { sendTestMessage } = await import('../../engine/notify/test-message.js');
+  const { notifyFailure } = await import('../../engine/notify/notify-error.js');
   // No session: a test message needs neither state nor the other services.
   const config = loadConfig(globalOptions(command).config, process.cwd(), process.env);
   const target = requireNotify(config);
-  const id = await sendTestMessage(notifyConnector(config, process.env), target, new Date());
+  const id = await sendTestMessage(notifyConnector(config, process.env), target, new Date())
+    .catch((err: unknown) => { throw notifyFailure(err, `sending a test message to conversation ${target.conversationId}`); });
   process.stderr.write(`moor: sent a test message to conversation ${target.conversationId}\n`);
   process.stdout.write(id + '\n');
   return 0;
