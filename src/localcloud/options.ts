@@ -20,6 +20,8 @@ export interface LocalCloudOptions {
   provisioningMs?: number;
   /** Random source of fault injection (tests make it deterministic). */
   random?: () => number;
+  /** The clock services see (tests move it instead of waiting). */
+  now?: () => Date;
 }
 
 export const DEFAULT_TOKEN = 'local-dev-token';
@@ -40,5 +42,6 @@ export function resolveOptions(o: LocalCloudOptions): ResolvedOptions {
     seed: o.seed ?? true,
     provisioningMs: Math.max(0, o.provisioningMs ?? DEFAULT_PROVISIONING_MS),
     random: o.random ?? Math.random,
+    now: o.now ?? (() => new Date()),
   };
 }

@@ -79,7 +79,7 @@ function serviceContext(store: DataStore, service: LocalService, options: Resolv
     save: () => store.save(),
     baseUrl,
     requestId,
-    now: () => new Date(),
+    now: options.now,
     provisioningMs: options.provisioningMs,
   };
 }

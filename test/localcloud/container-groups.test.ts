@@ -1,19 +1,11 @@
 // Container groups on the local cloud: asynchronous create/update/delete, server fields, hidden secrets, 409s.
 import { describe, expect, it } from 'vitest';
-import { call, cloud, groupBody, groupUrl, sleep, SUB } from './helpers.js';
-
-async function pollUntil(url: string, done: (status: number, body: any) => boolean): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answers
-  for (let i = 0; i < 100; i++) {
-    const res = await call(url);
-    if (done(res.status, res.body)) return res;
-    await sleep(10);
-  }
-  throw new Error(`never done: ${url}`);
-}
+import { call, cloud, fakeClock, groupBody, groupUrl, SUB } from './helpers.js';
 
 describe('container groups', () => {
   it('creates with 201 and a pending state, then reports Succeeded through the Azure-AsyncOperation URL', async () => {
-    const c = await cloud({ provisioningMs: 40 });
+    const clock = fakeClock();
+    const c = await cloud({ provisioningMs: 1000, now: clock.now });
     const put = await call(groupUrl(c.url, 'web'), { method: 'PUT', body: groupBody() });
     expect(put.status).toBe(201);
     expect(put.body.properties.provisioningState).toBe('Pending');
@@ -23,7 +15,9 @@ describe('container groups', () => {
     expect(statusUrl.startsWith(`${c.url}/subscriptions/${SUB}/providers/Vendor.ContainerInstance/locations/westeurope/operations/`)).toBe(true);
     const first = await call(statusUrl);
     expect(first.body).toMatchObject({ status: 'InProgress', name: expect.any(String), startTime: expect.any(String) });
-    const final = await pollUntil(statusUrl, (_s, b) => b.status !== 'InProgress');
+    expect((await call(groupUrl(c.url, 'web'))).body.properties.provisioningState).toBe('Pending');
+    clock.advance(1000);
+    const final = await call(statusUrl);
     expect(final.body.status).toBe('Succeeded');
     expect(final.body.endTime).toEqual(expect.any(String));
     const get = await call(groupUrl(c.url, 'web'));
@@ -32,8 +26,21 @@ describe('container groups', () => {
     expect(get.body.properties.containers[0].properties.instanceView.currentState.state).toBe('Running');
   });
 
+  it('ends provisioning in Failed, with an error on the status resource, for an image marked to fail', async () => {
+    const clock = fakeClock();
+    const c = await cloud({ provisioningMs: 1000, now: clock.now });
+    const body = groupBody({}, { containers: [{ name: 'web', properties: { image: 'example.net/moor-fail-provisioning:1', resources: { requests: { cpu: 1, memoryInGB: 1 } } } }] });
+    const put = await call(groupUrl(c.url, 'web'), { method: 'PUT', body });
+    expect(put.status).toBe(201);
+    clock.advance(1000);
+    const final = await call(put.headers.get('azure-asyncoperation')!);
+    expect(final.body.status).toBe('Failed');
+    expect(final.body.error.code).toBe('ContainerGroupProvisioningFailed');
+    expect((await call(groupUrl(c.url, 'web'))).body.properties.provisioningState).toBe('Failed');
+  });
+
   it('answers an update with 200 and Updating', async () => {
-    const c = await cloud({ provisioningMs: 30 });
+    const c = await cloud({ provisioningMs: 1000 });
     await call(groupUrl(c.url, 'web'), { method: 'PUT', body: groupBody() });
     const put = await call(groupUrl(c.url, 'web'), { method: 'PUT', body: groupBody({ tags: { team: 'a' } }) });
     expect(put.status).toBe(200);
@@ -117,7 +124,8 @@ describe('container groups', () => {
   });
 
   it('deletes with 202 and a Location that answers 202 until done, then 204; the group is gone after', async () => {
-    const c = await cloud({ provisioningMs: 40 });
+    const clock = fakeClock();
+    const c = await cloud({ provisioningMs: 1000, now: clock.now });
     await call(groupUrl(c.url, 'web'), { method: 'PUT', body: groupBody() });
     const del = await call(groupUrl(c.url, 'web'), { method: 'DELETE' });
     expect(del.status).toBe(202);
@@ -126,7 +134,7 @@ describe('container groups', () => {
     expect(location.startsWith(c.url)).toBe(true);
     expect((await call(location)).status).toBe(202);
     expect((await call(groupUrl(c.url, 'web'))).body.properties.provisioningState).toBe('Deleting');
-    await pollUntil(location, (s) => s !== 202);
+    clock.advance(1000);
     expect((await call(location)).status).toBe(204);
     const gone = await call(groupUrl(c.url, 'web'));
     expect(gone.status).toBe(404);

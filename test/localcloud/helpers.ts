@@ -55,6 +55,9 @@ export function groupBody(overrides: Record<string, unknown> = {}, properties: R
   };
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
+
+/** A clock the test moves by hand, so asynchronous provisioning needs no waiting. */
+export function fakeClock(start = Date.parse('2026-11-01T10:00:00Z')): { now: () => Date; advance(ms: number): void } {
+  let t = start;
+  return { now: () => new Date(t), advance: (ms) => { t += ms; } };
 }

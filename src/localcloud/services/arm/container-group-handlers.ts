@@ -19,6 +19,7 @@ import { API_VERSIONS } from './vendor.js';
 /** Container groups per subscription and location (SERVICES.md "Quotas"). */
 export const CONTAINER_GROUP_QUOTA = 100;
 const LIST_PAGE_SIZE = 50;
+const MAX_OPERATIONS = 5000;
 
 interface Prepared { d: ContainerGroupData; ms: number; now: Date }
 
@@ -51,7 +52,14 @@ function startOperation(d: ContainerGroupData, kind: OperationKind, key: string,
     location: normalLocation(group.body.location), startedAt: now.toISOString(),
   };
   d.containerGroupOperations[op.id] = op;
+  pruneOperations(d);
   return op;
+}
+
+/** Keeps the newest operations only (insertion order is age), so the data file does not grow forever. */
+function pruneOperations(d: ContainerGroupData): void {
+  const ids = Object.keys(d.containerGroupOperations);
+  for (const id of ids.slice(0, Math.max(0, ids.length - MAX_OPERATIONS))) delete d.containerGroupOperations[id];
 }
 
 function retryAfter(ms: number): string {

@@ -1,6 +1,7 @@
 // Asynchronous operation resources of container groups: the Azure-AsyncOperation status and the Location result.
 import type { LocalRequest, LocalResponse, ServiceContext } from '../../types.js';
 import { cloudError } from './cloud-error.js';
+import { FAILING_IMAGE_MARKER, failingImage } from './container-group-rules.js';
 import { containerGroupData, doneAt, sweepDeleted, type StoredOperation } from './container-group-store.js';
 import { renderGroup } from './container-group-view.js';
 import { API_VERSIONS, CONTAINER_INSTANCE_NS } from './vendor.js';
@@ -34,14 +35,22 @@ export function getOperationStatus(req: LocalRequest, ctx: ServiceContext): Loca
   const ms = ctx.provisioningMs ?? 0;
   const end = doneAt(op.startedAt, ms);
   const done = ctx.now().getTime() >= end;
+  const failed = done && operationFailed(op, ctx);
   const body = {
     id: operationPath(op, 'operations'),
     name: op.id,
-    status: done ? 'Succeeded' : 'InProgress',
+    status: failed ? 'Failed' : done ? 'Succeeded' : 'InProgress',
     startTime: op.startedAt,
     ...(done ? { endTime: new Date(end).toISOString() } : {}),
+    ...(failed ? { error: { code: 'ContainerGroupProvisioningFailed', message: `Failed to pull an image of the container group: the image cannot be found (local cloud: images containing '${FAILING_IMAGE_MARKER}' always fail).` } } : {}),
   };
   return { status: 200, headers: done ? undefined : { 'Retry-After': '1' }, body };
+}
+
+function operationFailed(op: StoredOperation, ctx: ServiceContext): boolean {
+  if (op.kind === 'Delete') return false;
+  const group = containerGroupData(ctx.data).containerGroups[op.groupKey];
+  return group !== undefined && group.operationId === op.id && failingImage(group.body);
 }
 
 /** The Location of a DELETE: 202 until done, then 204 (or 200 with the group for a create or update). */

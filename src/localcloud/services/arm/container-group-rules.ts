@@ -13,6 +13,15 @@ export function withServiceDefaults(body: JsonObject): JsonObject {
   return copy;
 }
 
+/** An image name containing this makes provisioning end in Failed (to try failure handling). */
+export const FAILING_IMAGE_MARKER = 'moor-fail-provisioning';
+
+export function failingImage(body: JsonObject): boolean {
+  const list = props(body).containers;
+  return Array.isArray(list) && list.some((c) => isObject(c) && isObject(c.properties)
+    && typeof c.properties.image === 'string' && c.properties.image.includes(FAILING_IMAGE_MARKER));
+}
+
 /** JSON with sorted keys, so equal values compare equal whatever their key order. */
 function canonical(value: JsonValue | undefined): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;

@@ -1,6 +1,7 @@
 // A stored container group as the service answers it: secrets hidden, server fields filled in.
 import { isObject, type JsonObject, type JsonValue } from '../../../engine/json.js';
 import { hideSecrets } from './container-group-secrets.js';
+import { failingImage } from './container-group-rules.js';
 import { doneAt, type StoredGroup, type StoredOperation } from './container-group-store.js';
 import { LOCAL_TENANT_ID, stableIp, stableUuid } from './deterministic.js';
 import { CONTAINER_GROUP_TYPE, CONTAINER_INSTANCE_NS } from './vendor.js';
@@ -9,15 +10,24 @@ export function groupId(g: Pick<StoredGroup, 'subscriptionId' | 'resourceGroup' 
   return `/subscriptions/${g.subscriptionId}/resourceGroups/${g.resourceGroup}/providers/${CONTAINER_INSTANCE_NS}/containerGroups/${g.name}`;
 }
 
-type Phase = { state: 'provisioning'; provisioningState: string } | { state: 'running'; since: string } | { state: 'deleting' };
+type Phase =
+  | { state: 'provisioning'; provisioningState: string }
+  | { state: 'running'; since: string }
+  | { state: 'failed'; since: string }
+  | { state: 'deleting' };
 
 function phaseOf(g: StoredGroup, op: StoredOperation | undefined, now: Date, provisioningMs: number): Phase {
   if (g.deletingSince) return { state: 'deleting' };
   if (!op) return { state: 'running', since: g.lastModifiedAt };
   const done = doneAt(op.startedAt, provisioningMs);
-  if (now.getTime() >= done) return { state: 'running', since: new Date(done).toISOString() };
+  if (now.getTime() >= done) {
+    const since = new Date(done).toISOString();
+    return op.kind !== 'Delete' && failingImage(g.body) ? { state: 'failed', since } : { state: 'running', since };
+  }
   return { state: 'provisioning', provisioningState: op.kind === 'Create' ? 'Pending' : 'Updating' };
 }
+
+const PROVISIONING_STATE = { running: 'Succeeded', failed: 'Failed', deleting: 'Deleting' } as const;
 
 /** The response body of a group at time `now` (or, with `justAccepted`, as a PUT answers it). */
 export function renderGroup(g: StoredGroup, op: StoredOperation | undefined, now: Date, provisioningMs: number, justAccepted = false): JsonObject {
@@ -29,7 +39,7 @@ export function renderGroup(g: StoredGroup, op: StoredOperation | undefined, now
   const id = groupId(g);
   const rendered: JsonObject = { id, name: g.name, type: CONTAINER_GROUP_TYPE, ...body, properties: props };
   rendered.systemData = systemData(g);
-  props.provisioningState = phase.state === 'provisioning' ? phase.provisioningState : phase.state === 'deleting' ? 'Deleting' : 'Succeeded';
+  props.provisioningState = phase.state === 'provisioning' ? phase.provisioningState : PROVISIONING_STATE[phase.state];
   props.isCreatedFromStandbyPool = isObject(props.standbyPoolProfile);
   fillAddress(props, id, body.location);
   fillInstanceViews(props, phase);
@@ -55,14 +65,14 @@ function fillAddress(props: JsonObject, id: string, location: JsonValue | undefi
 
 function fillInstanceViews(props: JsonObject, phase: Phase): void {
   const running = phase.state === 'running';
-  props.instanceView = { events: [], state: running ? 'Running' : phase.state === 'deleting' ? 'Stopped' : 'Pending' };
+  props.instanceView = { events: [], state: running ? 'Running' : phase.state === 'provisioning' ? 'Pending' : 'Stopped' };
   const containerView = (): JsonObject => running
     ? {
         restartCount: 0,
         currentState: { state: 'Running', startTime: phase.since, detailStatus: '' },
         events: [{ count: 1, firstTimestamp: phase.since, lastTimestamp: phase.since, name: 'Started', message: 'Started container', type: 'Normal' }],
       }
-    : { restartCount: 0, currentState: { state: 'Waiting', detailStatus: 'ContainerCreating' }, events: [] };
+    : { restartCount: 0, currentState: { state: 'Waiting', detailStatus: phase.state === 'failed' ? 'ErrImagePull' : 'ContainerCreating' }, events: [] };
   const initView = (): JsonObject => running
     ? { restartCount: 0, currentState: { state: 'Terminated', exitCode: 0, detailStatus: 'Completed', finishTime: phase.since }, events: [] }
     : { restartCount: 0, currentState: { state: 'Waiting', detailStatus: 'Initializing' }, events: [] };
