@@ -93,6 +93,16 @@ describe('moor get transactions', () => {
   });
 });
 
+describe('throttling', () => {
+  test('429 answers are waited out (Retry-After) and every page still arrives', async () => {
+    // One request a second with a burst of 10: the 14 pages of --top 10 meet 429 several times.
+    const throttled = await startCloud({ rateLimit: 1 });
+    const r = await moor(['get', 'transactions', '--billing-account', ACCOUNT, '--invoice', INVOICE, '--top', '10', '--output', 'csv'], { cwd: await tempDir(), endpoint: throttled.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(lines(r.stdout).filter((l) => !l.startsWith('TOTAL,'))).toHaveLength(1 + DEMO_TRANSACTIONS);
+  });
+});
+
 describe('arguments are checked before anything is sent', () => {
   test.each([
     ['a subscription that is not a UUID', ['usage', '--subscription', 'abc', '--location', 'westeurope'], /--subscription must be a UUID/],

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
-import { startLocalCloud, type LocalCloud } from '../../src/localcloud/server.js';
+import { startLocalCloud, type LocalCloud, type LocalCloudOptions } from '../../src/localcloud/server.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/moor.js', import.meta.url));
 // Long enough that the transport's redaction of the token in service messages leaves the words alone.
@@ -23,8 +23,8 @@ afterEach(async () => {
 });
 
 /** A local cloud with its demo data, in memory, closed after the test. */
-export async function startCloud(): Promise<LocalCloud> {
-  const c = await startLocalCloud({ port: 0, token: TOKEN, provisioningMs: 0 });
+export async function startCloud(options: LocalCloudOptions = {}): Promise<LocalCloud> {
+  const c = await startLocalCloud({ port: 0, token: TOKEN, provisioningMs: 0, ...options });
   clouds.push(c);
   return c;
 }
