@@ -77,6 +77,20 @@ describe('moor get transactions', () => {
     for (const [c, v] of Object.entries(sums)) expect(doc.totals[c]).toBeCloseTo(v, 4);
   });
 
+  test('--filter and --search go to the service and narrow the list across pages', async () => {
+    const all = JSON.parse((await run('transactions', '--billing-account', ACCOUNT, '--invoice', INVOICE, '--output', 'json')).stdout) as { transactions: Array<{ properties: { billingCurrency?: string; transactionAmount: { currency: string } } }> };
+    const eur = all.transactions.filter((t) => t.properties.transactionAmount.currency === 'EUR').length;
+    const r = await run('transactions', '--billing-account', ACCOUNT, '--invoice', INVOICE, '--top', '5', '--filter', "properties/billingCurrency eq 'EUR'", '--output', 'json');
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { transactions: unknown[]; totals: Record<string, number> };
+    expect(eur).toBeGreaterThan(5);
+    expect(doc.transactions).toHaveLength(eur);
+    expect(Object.keys(doc.totals)).toEqual(['EUR']);
+    const searched = JSON.parse((await run('transactions', '--billing-account', ACCOUNT, '--invoice', INVOICE, '--search', 'Linux', '--output', 'json')).stdout) as { transactions: Array<{ properties: { productDescription: string } }> };
+    expect(searched.transactions.length).toBeGreaterThan(0);
+    expect(searched.transactions.length).toBeLessThan(DEMO_TRANSACTIONS);
+  });
+
   test('table and CSV have one row per transaction and a TOTAL row per currency', async () => {
     const [table, csv] = await Promise.all(['table', 'csv'].map((f) => run('transactions', '--billing-account', ACCOUNT, '--invoice', INVOICE, '--output', f)));
     expect(lines(table.stdout)[0]).toMatch(/^DATE\s+KIND\s+PRODUCT\s+AMOUNT\s+CURRENCY$/);
