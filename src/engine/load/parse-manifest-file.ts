@@ -2,6 +2,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { LineCounter, parseAllDocuments, type Document } from 'yaml';
 import type { Diagnostic, Severity, SourceLocation } from '../diagnostics.js';
+import type { SourceMap } from '../manifest.js';
+import { parseFast } from './fast-yaml.js';
+import { LazyFileSource, LazySourceMap } from './lazy-source-map.js';
 import { findExcessiveNesting } from './nesting-depth.js';
 import { YamlSourceMap } from './yaml-source-map.js';
 
@@ -12,7 +15,7 @@ export const MAX_ALIAS_COUNT = 100;
 
 export interface ParsedDocument {
   readonly value: unknown;
-  readonly source: YamlSourceMap;
+  readonly source: SourceMap;
 }
 
 /** Parses every document of `absPath`; `file` is the path shown in diagnostics. */
@@ -26,7 +29,20 @@ export async function parseManifestFile(absPath: string, file: string): Promise<
   const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
   const deep = findExcessiveNesting(text, MAX_NESTING);
   if (deep) return { documents: [], diagnostics: [{ severity: 'error', message: `nesting deeper than ${MAX_NESTING} levels; not parsed`, location: { file, line: deep.line, col: deep.col }, code: 'load.nesting' }] };
-  return parseText(text, file);
+  return parseFastText(text, file) ?? parseText(text, file);
+}
+
+/** The fast reader's documents, or undefined when the text needs the full `yaml` parser. */
+function parseFastText(text: string, file: string): { documents: ParsedDocument[]; diagnostics: Diagnostic[] } | undefined {
+  const fast = parseFast(text);
+  if (!fast) return undefined;
+  const source = new LazyFileSource(file, text);
+  const documents = fast.filter((d) => d.value !== null).map((d) => ({ value: d.value, source: new LazySourceMap(source, d.offset) }));
+  return { documents, diagnostics: documents.length === 0 ? [emptyWarning(file)] : [] };
+}
+
+function emptyWarning(file: string): Diagnostic {
+  return { severity: 'warning', message: 'no manifests in this file', location: { file, line: 1, col: 1 }, code: 'load.empty' };
 }
 
 function parseText(text: string, file: string): { documents: ParsedDocument[]; diagnostics: Diagnostic[] } {
@@ -52,7 +68,7 @@ function parseText(text: string, file: string): { documents: ParsedDocument[]; d
     if (value !== undefined && value !== null) documents.push({ value, source });
   }
   if (documents.length === 0 && !diagnostics.some((d) => d.severity === 'error')) {
-    diagnostics.push({ severity: 'warning', message: 'no manifests in this file', location: { file, line: 1, col: 1 }, code: 'load.empty' });
+    diagnostics.push(emptyWarning(file));
   }
   return { documents, diagnostics };
 }

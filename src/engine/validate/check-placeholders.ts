@@ -22,17 +22,17 @@ export function checkPlaceholders(kind: KindDefinition, spec: JsonObject): SpecP
   const out: SpecProblem[] = [];
   const secrets = sensitivePatterns(kind);
   forEachString(spec, (path, text) => {
-    const full: JsonPath = ['spec', ...path];
+    const full = (): JsonPath => ['spec', ...path];
     const scanned = text.includes('${') ? scanReferences(text) : undefined;
     for (const e of scanned?.errors ?? []) {
-      out.push({ path: full, at: 'value', message: `${fieldPath(full)}: ${e.message}`, severity: 'error', code: 'reference.syntax' });
+      out.push({ path: full(), at: 'value', message: `${fieldPath(full())}: ${e.message}`, severity: 'error', code: 'reference.syntax' });
     }
-    if (text === '' || !secrets.some((p) => underPattern(path, p))) return;
+    if (text === '' || secrets.length === 0 || !secrets.some((p) => underPattern(path, p))) return;
     const external = scanned?.refs.some((r) => r.type === 'env' || r.type === 'file' || r.type === 'ref') ?? false;
     if (!external) {
       out.push({
-        path: full, at: 'value', severity: 'warning', code: 'secret.literal',
-        message: `${fieldPath(full)}: a secret written in the manifest; use \${env:NAME} or \${file:path}`,
+        path: full(), at: 'value', severity: 'warning', code: 'secret.literal',
+        message: `${fieldPath(full())}: a secret written in the manifest; use \${env:NAME} or \${file:path}`,
       });
     }
   });

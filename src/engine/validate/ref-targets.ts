@@ -17,7 +17,7 @@ export function refTargets(spec: JsonObject): RefUse[] {
   forEachString(spec, (path, text) => {
     if (!text.includes('${ref:')) return;
     for (const r of scanReferences(text).refs) {
-      if (r.type === 'ref') out.push({ address: r.address, pointer: r.pointer, path });
+      if (r.type === 'ref') out.push({ address: r.address, pointer: r.pointer, path: [...path] });
     }
   });
   return out;

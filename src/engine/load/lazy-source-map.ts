@@ -1,0 +1,43 @@
+// A SourceMap for a document read by the fast reader: positions are found by parsing the file with
+// `yaml` only when a diagnostic first asks for one (rare), so valid manifests never pay for it.
+import { LineCounter, parseAllDocuments, type Document } from 'yaml';
+import type { JsonPath } from '../json.js';
+import type { SourceLocation } from '../diagnostics.js';
+import type { SourceMap } from '../manifest.js';
+import { YamlSourceMap } from './yaml-source-map.js';
+
+/** One file's text, parsed with positions at most once and shared by its documents. */
+export class LazyFileSource {
+  private parsed?: { docs: Document[]; lines: LineCounter };
+
+  constructor(readonly file: string, private readonly text: string) {}
+
+  /** The position-aware map of the document whose root starts at `offset`. */
+  mapAt(offset: number): YamlSourceMap {
+    if (!this.parsed) {
+      const lines = new LineCounter();
+      const docs = parseAllDocuments(this.text, { lineCounter: lines, logLevel: 'error' }) as Document[];
+      this.parsed = { docs: Array.isArray(docs) ? docs : [], lines };
+    }
+    const { docs, lines } = this.parsed;
+    const doc = docs.find((d) => d.contents?.range?.[0] === offset)
+      ?? docs.find((d) => (d.range?.[0] ?? 0) <= offset && offset < (d.range?.[2] ?? 0))
+      ?? docs[0];
+    return new YamlSourceMap(this.file, doc, lines);
+  }
+}
+
+export class LazySourceMap implements SourceMap {
+  private map?: YamlSourceMap;
+
+  constructor(private readonly source: LazyFileSource, private readonly offset: number) {}
+
+  get file(): string {
+    return this.source.file;
+  }
+
+  locate(path: JsonPath, at: 'key' | 'value' = 'value'): SourceLocation {
+    this.map ??= this.source.mapAt(this.offset);
+    return this.map.locate(path, at);
+  }
+}
