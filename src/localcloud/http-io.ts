@@ -21,6 +21,8 @@ export function readBody(req: IncomingMessage): Promise<BodyResult> {
     });
     req.on('end', () => resolve(tooLarge ? { ok: false, tooLarge: true } : { ok: true, raw: Buffer.concat(chunks) }));
     req.on('error', reject);
+    // A client that goes away mid-body would otherwise leave this promise pending forever.
+    req.on('close', () => { if (!req.complete) reject(new Error('the client closed the connection')); });
   });
 }
 

@@ -3,15 +3,20 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DataStore } from './data-store.js';
 import { planFault, type Fault } from './faults.js';
-import { parseJsonBody, readBody, sendResponse } from './http-io.js';
+import { parseJsonBody, readBody, sendResponse, type BodyResult } from './http-io.js';
 import type { ResolvedOptions } from './options.js';
 import { RateLimiter, requestClass } from './rate-limiter.js';
-import type { Router } from './router.js';
-import type { LocalResponse, LocalService, Route, ServiceContext } from './types.js';
+import type { RouteMatch, Router } from './router.js';
+import type { LocalRequest, LocalResponse, LocalService, Route, ServiceContext } from './types.js';
 
 export interface Pipeline {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
+
+/** Why a request stops before its handler: an error answer, or a dropped connection. */
+type Refusal = { status: number; code: string; message: string; headers?: Record<string, string> } | 'drop';
+
+type Found = Extract<RouteMatch, { kind: 'found' | 'method-not-allowed' }>;
 
 export function createPipeline(router: Router, store: DataStore, options: ResolvedOptions, fallbackBase: () => string): Pipeline {
   const limiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined;
@@ -22,6 +27,29 @@ export function createPipeline(router: Router, store: DataStore, options: Resolv
     return given.length === expected.length && timingSafeEqual(given, expected);
   };
 
+  /** Auth, method, throttling and injected faults, in the order a real front door applies them. */
+  function gate(req: IncomingMessage, method: string, match: Found, headers: Record<string, string>): Refusal | undefined {
+    if (!authorized(req.headers.authorization)) {
+      return { status: 401, code: 'InvalidAuthenticationToken', message: 'The access token is missing or invalid.', headers: { 'www-authenticate': 'Bearer error="invalid_token"' } };
+    }
+    if (match.kind === 'method-not-allowed') {
+      return { status: 405, code: 'MethodNotAllowed', message: `The method ${method} is not allowed on this resource.`, headers: { allow: match.allow.join(', ') } };
+    }
+    return throttle(match.service, method, headers);
+  }
+
+  function throttle(service: LocalService, method: string, headers: Record<string, string>): Refusal | undefined {
+    if (!limiter) return undefined;
+    const cls = requestClass(method);
+    const admission = limiter.admit(service.name, cls);
+    if (service.name === 'arm') headers[`x-ms-ratelimit-remaining-subscription-${cls}`] = String(admission.remaining);
+    if (admission.admitted) return undefined;
+    return {
+      status: 429, code: 'TooManyRequests', headers: { 'retry-after': String(admission.retryAfterSeconds) },
+      message: 'The request was throttled: too many requests. Retry after the number of seconds in Retry-After.',
+    };
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = randomUUID();
     const base = req.headers.host ? `http://${req.headers.host}` : fallbackBase();
@@ -31,46 +59,36 @@ export function createPipeline(router: Router, store: DataStore, options: Resolv
     if (options.latencyMs > 0) await sleep(options.latencyMs);
 
     const match = router.match(method, url.pathname);
-    if (match.kind === 'not-found') {
-      return sendResponse(res, neutralNotFound(method, url.pathname, requestId), {});
-    }
+    if (match.kind === 'not-found') return sendResponse(res, neutralNotFound(method, url.pathname, requestId), {});
     const service = match.service;
     const headers = service.responseHeaders?.(requestId) ?? {};
-    const fail = (status: number, code: string, message: string, extra: Record<string, string> = {}): void =>
-      sendResponse(res, { status, headers: extra, body: service.errorBody(status, code, message, requestId) }, headers);
+    const refuse = (r: Refusal): void => {
+      if (r === 'drop') req.socket.destroy();
+      else sendResponse(res, { status: r.status, headers: r.headers, body: service.errorBody(r.status, r.code, r.message, requestId) }, headers);
+    };
 
-    if (!authorized(req.headers.authorization)) {
-      return fail(401, 'InvalidAuthenticationToken', 'The access token is missing or invalid.', { 'www-authenticate': 'Bearer error="invalid_token"' });
-    }
-    if (match.kind === 'method-not-allowed') {
-      return fail(405, 'MethodNotAllowed', `The method ${method} is not allowed on this resource.`, { allow: match.allow.join(', ') });
-    }
-    if (limiter) {
-      const cls = requestClass(method);
-      const admission = limiter.admit(service.name, cls);
-      if (service.name === 'arm') headers[`x-ms-ratelimit-remaining-subscription-${cls}`] = String(admission.remaining);
-      if (!admission.admitted) {
-        return fail(429, 'TooManyRequests', 'The request was throttled: too many requests. Retry after the number of seconds in Retry-After.',
-          { 'retry-after': String(admission.retryAfterSeconds) });
-      }
-    }
+    const refusal = gate(req, method, match, headers);
+    if (refusal) return refuse(refusal);
+    if (match.kind !== 'found') return; // unreachable: gate refuses a wrong method
     const faults = planFault(options.failRate, match.route.faultAfterCommit === true, options.random);
-    if (faults.before) return injectFault(faults.before, req, fail);
-    if (!body.ok) return fail(413, 'RequestEntityTooLarge', 'The request body is too large.');
-    const parsed = parseJsonBody(body.raw, req.headers['content-type']);
-    if (!parsed.ok) return fail(400, 'InvalidRequestContent', parsed.message);
+    if (faults.before) return refuse(faultRefusal(faults.before));
+    const request = toLocalRequest(req, method, url, match.params, body);
+    if ('status' in request) return refuse(request);
 
     const ctx = serviceContext(store, service, options, base, requestId);
-    const localReq = { method, url, headers: req.headers, params: match.params, body: parsed.value, rawBody: body.raw };
-    const response = await runHandler(match.route, localReq, ctx, service);
-    if (faults.dropAfter) {
-      req.socket.destroy();
-      return;
-    }
+    const response = await runHandler(match.route, request, ctx, service);
+    if (faults.dropAfter) return refuse('drop');
     sendResponse(res, response, headers);
   }
 
   return { handle };
+}
+
+function toLocalRequest(req: IncomingMessage, method: string, url: URL, params: Record<string, string>, body: BodyResult): LocalRequest | Exclude<Refusal, 'drop'> {
+  if (!body.ok) return { status: 413, code: 'RequestEntityTooLarge', message: 'The request body is too large.' };
+  const parsed = parseJsonBody(body.raw, req.headers['content-type']);
+  if (!parsed.ok) return { status: 400, code: 'InvalidRequestContent', message: parsed.message };
+  return { method, url, headers: req.headers, params, body: parsed.value, rawBody: body.raw };
 }
 
 function serviceContext(store: DataStore, service: LocalService, options: ResolvedOptions, baseUrl: string, requestId: string): ServiceContext {
@@ -84,7 +102,7 @@ function serviceContext(store: DataStore, service: LocalService, options: Resolv
   };
 }
 
-async function runHandler(route: Route, req: Parameters<Route['handler']>[0], ctx: ServiceContext, service: LocalService): Promise<LocalResponse> {
+async function runHandler(route: Route, req: LocalRequest, ctx: ServiceContext, service: LocalService): Promise<LocalResponse> {
   try {
     return await route.handler(req, ctx);
   } catch (err) {
@@ -94,14 +112,12 @@ async function runHandler(route: Route, req: Parameters<Route['handler']>[0], ct
   }
 }
 
-function injectFault(fault: Fault, req: IncomingMessage, fail: (s: number, c: string, m: string, h?: Record<string, string>) => void): void {
-  if (fault.kind === 'drop') {
-    req.socket.destroy();
-  } else if (fault.kind === 'throttle') {
-    fail(429, 'TooManyRequests', 'The request was throttled (injected fault). Retry after the number of seconds in Retry-After.', { 'retry-after': '1' });
-  } else {
-    fail(fault.status, fault.code, fault.message);
+function faultRefusal(fault: Fault): Refusal {
+  if (fault.kind === 'drop') return 'drop';
+  if (fault.kind === 'throttle') {
+    return { status: 429, code: 'TooManyRequests', message: 'The request was throttled (injected fault). Retry after the number of seconds in Retry-After.', headers: { 'retry-after': '1' } };
   }
+  return { status: fault.status, code: fault.code, message: fault.message };
 }
 
 function neutralNotFound(method: string, path: string, requestId: string): LocalResponse {

@@ -27,6 +27,7 @@ export async function startLocalCloud(options: LocalCloudOptions = {}, services:
   const pipeline = createPipeline(createRouter(services), store, opts, () => url);
   const server = createServer((req, res) => {
     pipeline.handle(req, res).catch((err: unknown) => {
+      if (req.destroyed && !req.complete) return; // the client left; nobody to answer
       process.stderr.write(`local-cloud: request failed: ${err instanceof Error ? err.message : String(err)}\n`);
       if (!res.headersSent) res.writeHead(500).end();
       else res.destroy();
