@@ -14,7 +14,7 @@ import { renderGroup } from './container-group-view.js';
 import { operationUrls } from './container-group-operations.js';
 import { pageOf } from './paging.js';
 import { Problems } from './validation-kit.js';
-import { API_VERSIONS } from './vendor.js';
+import { API_VERSIONS, CONTAINER_GROUP_TYPE } from './vendor.js';
 
 /** Container groups per subscription and location (SERVICES.md "Quotas"). */
 export const CONTAINER_GROUP_QUOTA = 100;
@@ -43,7 +43,7 @@ function isResponse(x: Prepared | LocalResponse): x is LocalResponse {
 
 function notFound(req: LocalRequest): LocalResponse {
   return cloudError(404, 'ResourceNotFound',
-    `The Resource 'Vendor.ContainerInstance/containerGroups/${req.params.containerGroupName}' under resource group '${req.params.resourceGroupName}' was not found.`);
+    `The Resource '${CONTAINER_GROUP_TYPE}/${req.params.containerGroupName}' under resource group '${req.params.resourceGroupName}' was not found.`);
 }
 
 function startOperation(d: ContainerGroupData, kind: OperationKind, key: string, group: StoredGroup, now: Date): StoredOperation {
