@@ -12,7 +12,7 @@ export interface RetryOptions {
   readonly maxRetryAfterMs?: number;
 }
 
-export const DEFAULT_RETRY = { baseDelayMs: 200, maxDelayMs: 10_000, maxAttempts: 6, maxRetryAfterMs: 120_000 } as const;
+export const DEFAULT_RETRY = { baseDelayMs: 200, maxDelayMs: 10_000, maxAttempts: 8, maxRetryAfterMs: 120_000 } as const;
 
 /** Statuses that mean "try again later" for most services. */
 export const RETRY_STATUSES: readonly number[] = [429, 500, 502, 503, 504];

@@ -24,8 +24,9 @@ export interface CloudOptions {
 
 /** Starts `moor local-cloud --port 0` and waits for its `listening on URL` line. */
 export async function startCloud(options: CloudOptions = {}): Promise<Cloud> {
-  const args = [BIN, 'local-cloud', '--port', '0', '--token', TOKEN];
-  if (options.dataFile) args.push('--data', options.dataFile);
+  // Every cloud keeps its data in its own file, never in the repository's .moor/.
+  const dataFile = options.dataFile ?? join(mkdtempSync(join(tmpdir(), 'moor-cloud-')), 'cloud.json');
+  const args = [BIN, 'local-cloud', '--port', '0', '--token', TOKEN, '--data', dataFile];
   if (options.failRate !== undefined) args.push('--fail-rate', String(options.failRate));
   if (options.latencyMs !== undefined) args.push('--latency', String(options.latencyMs));
   if (options.rateLimit !== undefined) args.push('--rate-limit', String(options.rateLimit));
@@ -93,15 +94,22 @@ export function writeFile(dir: string, path: string, content: string): void {
   writeFileSync(full, content);
 }
 
-/** A request to the cloud as an out-of-band client would send it. */
+/** A request to the cloud as an out-of-band client would send it (retrying injected faults). */
 export async function cloudRequest(cloud: Cloud, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> { // any: test reads arbitrary JSON
-  const res = await fetch(cloud.url + path, {
-    method,
-    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const res = await fetch(cloud.url + path, {
+        method,
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      if ((res.status >= 500 || res.status === 429) && attempt < 30) continue;
+      return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    } catch (err) {
+      if (attempt >= 30) throw err;
+    }
+  }
 }
 
 export const SUB = '8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11';
