@@ -12,9 +12,6 @@ import { registerState } from './state.js';
 import { registerGet } from './get.js';
 import { registerNotify } from './notify.js';
 import { registerLocalCloud } from './local-cloud.js';
-import { registerValidate } from './validate.js';
-import { registerSchema } from './schema.js';
-import { registerGraph } from './graph.js';
 
 export type SetExit = (code: number) => void;
 export type RegisterCommand = (program: Command, setExit: SetExit) => void;
