@@ -1,5 +1,6 @@
 // Global options shared by the commands that reach services: --config, --state, output colour.
 import { InvalidArgumentError, type Command } from 'commander';
+import { UserError } from '../engine/diagnostics.js';
 import { openSession, type Session } from '../engine/session.js';
 
 export interface GlobalOptions {
@@ -10,6 +11,13 @@ export interface GlobalOptions {
 export function globalOptions(command: Command): GlobalOptions {
   const o = command.optsWithGlobals() as { config?: string; state?: string };
   return { config: o.config, state: o.state };
+}
+
+/** Refuses --notify without a notify: section before any work is done. */
+export function requireNotify(session: Session, notify: boolean | undefined): void {
+  if (notify && !session.config.notify) {
+    throw new UserError('--notify needs a notify: section in moor.config.yaml (serviceUrl, conversationId, bot, tokenEnv); see README "Notifications"');
+  }
 }
 
 /** Opens a session for a command, runs `fn`, and always closes it (state backend, local cloud). */

@@ -219,7 +219,8 @@ export class Transport {
 
 /** Removes our token and anything that looks like a bearer token from a text, in case a service echoes headers. */
 export function redact(text: string, token: string | undefined): string {
-  const hidden = token ? text.split(token).join('(hidden)') : text;
+  // A token too short to be a real credential would garble every message it occurs in.
+  const hidden = token && token.length >= 8 ? text.split(token).join('(hidden)') : text;
   return hidden.replace(/Bearer\s+[A-Za-z0-9\-._~+/=]+/gi, 'Bearer (hidden)');
 }
 

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { UserError } from '../../engine/diagnostics.js';
 import type { RegisterCommand } from './index.js';
-import { collect, withSession } from '../session-options.js';
+import { collect, requireNotify, withSession } from '../session-options.js';
 
 interface ApplyFlags {
   autoApprove?: boolean;
@@ -51,6 +51,7 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
   const { confirmApply } = await import('../confirm.js');
 
   return withSession(command, async (session) => {
+    requireNotify(session, flags.notify);
     const parallelism = parallelismOf(flags, session.parallelism);
     const lock = await session.backend.lock('moor apply', lockWait());
     try {
@@ -81,7 +82,7 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
         process.stdout.write('\n' + applySummary(outcomes) + '\n');
         if (flags.notify) {
           const { notifyRun } = await import('../notify-run.js');
-          await notifyRun(session, 'apply', prepared.plan, outcomes);
+          await notifyRun(session, 'apply', prepared.plan, outcomes, inputs.paths);
         }
         return outcomes.some((o) => o.status !== 'done') ? 1 : 0;
       } finally {

@@ -1,7 +1,7 @@
 // moor drift: did live resources move away from the last apply? Exit 0 none, 2 drift, 1 error.
 import { Option, type Command } from 'commander';
 import type { RegisterCommand } from './index.js';
-import { parseOutput, withSession } from '../session-options.js';
+import { parseOutput, requireNotify, withSession } from '../session-options.js';
 import { OUTPUT_FORMATS, printPlan, type OutputFormat } from '../plan-output.js';
 
 interface DriftFlags {
@@ -25,12 +25,13 @@ async function runDrift(paths: string[], flags: DriftFlags, command: Command): P
   const { preparePlan, driftOf } = await import('../../engine/workflow.js');
   const { hasErrors } = await import('../../engine/diagnostics.js');
   return withSession(command, async (session) => {
+    requireNotify(session, flags.notify);
     const prepared = await preparePlan(session, { paths, cwd: process.cwd(), env: process.env });
     const drift = driftOf(prepared.plan);
     printPlan(drift, flags.output, 'drift');
     if (flags.notify) {
       const { notifyRun } = await import('../notify-run.js');
-      await notifyRun(session, 'drift', drift);
+      await notifyRun(session, 'drift', drift, undefined, paths);
     }
     if (hasErrors(drift.diagnostics)) return 1;
     return drift.changes.length > 0 ? 2 : 0;

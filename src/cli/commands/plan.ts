@@ -1,7 +1,7 @@
 // moor plan: what apply would change, as text, JSON or markdown; optionally saved for apply --plan.
 import { Option, type Command } from 'commander';
 import type { RegisterCommand } from './index.js';
-import { collect, parseOutput, withSession } from '../session-options.js';
+import { collect, parseOutput, requireNotify, withSession } from '../session-options.js';
 import { OUTPUT_FORMATS, printPlan, type OutputFormat } from '../plan-output.js';
 
 interface PlanFlags {
@@ -35,12 +35,13 @@ async function runPlan(paths: string[], flags: PlanFlags, command: Command): Pro
   const { hasChanges } = await import('../../engine/plan/types.js');
   const { hasErrors } = await import('../../engine/diagnostics.js');
   return withSession(command, async (session) => {
+    requireNotify(session, flags.notify);
     const prepared = await preparePlan(session, { paths, targets: flags.target, prune: flags.prune, cwd: process.cwd(), env: process.env });
     const { plan } = prepared;
     printPlan(plan, flags.output, 'plan');
     if (flags.notify) {
       const { notifyRun } = await import('../notify-run.js');
-      await notifyRun(session, 'plan', plan);
+      await notifyRun(session, 'plan', plan, undefined, paths);
     }
     if (hasErrors(plan.diagnostics)) return 1;
     if (flags.out) {
