@@ -1,7 +1,7 @@
 // StateRecorder: every change durable before its promise resolves, concurrent changes coalesced into few writes.
 import { describe, expect, it } from 'vitest';
 import { StateRecorder } from '../../src/engine/state/recorder.js';
-import type { LockInfo, ResourceRecord, StateBackend, StateDocument, WriteOptions } from '../../src/engine/state/types.js';
+import type { LockInfo, ResourceRecord, StateBackend, StateChange, StateDocument, WriteOptions } from '../../src/engine/state/types.js';
 
 /** A backend in memory whose writes complete only when the test lets them. */
 class GatedBackend implements StateBackend {
@@ -116,5 +116,28 @@ describe('StateRecorder', () => {
     await backend.release();
     await new Promise((r) => setImmediate(r));
     expect(flushed.done).toBe(true);
+  });
+
+  it('hands a backend with appendChanges only the changes, in order, each batch once', async () => {
+    const batches: StateChange[][] = [];
+    let fail = 1;
+    const backend = new GatedBackend();
+    const appending: StateBackend = Object.assign(backend, {
+      async appendChanges(changes: readonly StateChange[]): Promise<number> {
+        await Promise.resolve();
+        if (fail-- > 0) throw new Error('EIO');
+        batches.push([...changes]);
+        return batches.length;
+      },
+    });
+    const recorder = new StateRecorder(appending, backend.disk);
+    await expect(recorder.put('ContainerGroup/a', rec('a'))).rejects.toThrow('EIO');
+    const later = [recorder.remove('ContainerGroup/a'), recorder.putExtras('k', 'v')];
+    await Promise.all(later);
+    await recorder.flush();
+    // The failed change goes out again, ahead of the ones made after it.
+    expect(batches.flat().map((c) => c.op)).toEqual(['put', 'remove', 'extras']);
+    expect(backend.writes).toHaveLength(0);
+    expect(recorder.current()).toMatchObject({ serial: batches.length, resources: {}, extras: { k: 'v' } });
   });
 });

@@ -47,7 +47,7 @@ async function keepBackup(path: string, backupPath: string): Promise<void> {
 }
 
 /** Makes the rename itself durable; some platforms cannot open a directory, which is then a no-op. */
-async function syncDir(dir: string): Promise<void> {
+export async function syncDir(dir: string): Promise<void> {
   let handle;
   try {
     handle = await open(dir, 'r');

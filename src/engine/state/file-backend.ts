@@ -1,17 +1,34 @@
-// The default state backend: one JSON file written atomically, a backup of the previous version, a lock file beside it.
-import { readFile } from 'node:fs/promises';
+// The default state backend: one JSON file written atomically, a journal of apply's changes, a backup, a lock file.
+import { access, readFile, unlink } from 'node:fs/promises';
 import { code, writeFileAtomic } from './atomic-write.js';
 import { acquireFileLock, breakFileLock, releaseFileLock } from './file-lock.js';
+import { JournalWriter, readJournal, replay } from './journal.js';
 import { emptyState, parseState } from './state-document.js';
-import type { LockInfo, StateBackend, StateDocument, WriteOptions } from './types.js';
+import type { LockInfo, StateBackend, StateChange, StateDocument, WriteOptions } from './types.js';
 
 export const DEFAULT_STATE_FILE = '.moor/state.json';
 
+/** The journal is folded into the state file once it outgrows both of these. */
+const FOLD_MIN_BYTES = 8 * 1024 * 1024;
+const FOLD_FACTOR = 2;
+
+/**
+ * State in `state.json`. Whole-document writes replace it atomically (keeping the previous
+ * version as `state.json.backup`); apply's frequent small changes are appended to
+ * `state.json.journal` instead and folded into the file when the lock is released (or, after a
+ * crash, before the next run appends), and when the journal grows large. Reads see the file
+ * plus the journal.
+ */
 export class FileStateBackend implements StateBackend {
   readonly location: string;
   private held: LockInfo | undefined;
-  /** Serial on disk as of our last read or write; trusted only while we hold the lock. */
+  /** Serial as of our last read or write; trusted only while we hold the lock. */
   private knownSerial: number | undefined;
+  private journalBytes = 0;
+  private lastFullBytes = 0;
+  /** Set when an append failed: the journal may end in a torn line, so fold it before appending again. */
+  private journalSuspect = true;
+  private journal: JournalWriter;
 
   /**
    * @param path absolute (or cwd-relative) path of the state file
@@ -19,41 +36,64 @@ export class FileStateBackend implements StateBackend {
    */
   constructor(readonly path: string, location?: string) {
     this.location = location ?? path;
+    this.journal = new JournalWriter(`${path}.journal`);
   }
 
   get lockPath(): string { return `${this.path}.lock`; }
   get backupPath(): string { return `${this.path}.backup`; }
+  get journalPath(): string { return `${this.path}.journal`; }
 
   async read(): Promise<StateDocument> {
-    let text: string;
+    let doc: StateDocument;
     try {
-      text = await readFile(this.path, 'utf8');
+      doc = parseState(await readFile(this.path, 'utf8'), this.location);
     } catch (err) {
-      if (code(err) === 'ENOENT') return this.remember(emptyState());
-      throw err;
+      if (code(err) !== 'ENOENT') throw err;
+      doc = emptyState();
     }
-    return this.remember(parseState(text, this.location));
+    return this.remember(replay(doc, await readJournal(this.journalPath, this.location)));
   }
 
   async write(next: Omit<StateDocument, 'serial'>, options: WriteOptions = {}): Promise<StateDocument> {
-    // Without the lock another run may have written since we last looked: read the serial afresh.
-    const previous = this.held && this.knownSerial !== undefined ? this.knownSerial : (await this.read()).serial;
-    const doc: StateDocument = { version: 1, serial: previous + 1, resources: next.resources, ...(next.extras ? { extras: next.extras } : {}) };
-    const text = options.compact ? JSON.stringify(doc) : JSON.stringify(doc, null, 2) + '\n';
-    await writeFileAtomic(this.path, text, { mode: 0o600, backupPath: this.backupPath });
+    const doc: StateDocument = { version: 1, serial: (await this.currentSerial()) + 1, resources: next.resources, ...(next.extras ? { extras: next.extras } : {}) };
+    await this.writeFull(doc, options.compact === true);
     return this.remember(doc);
+  }
+
+  async appendChanges(changes: readonly StateChange[]): Promise<number> {
+    if (this.journalSuspect) await this.fold(true);
+    const serial = (await this.currentSerial()) + 1;
+    let bytes: number;
+    try {
+      bytes = await this.journal.append({ serial, changes });
+    } catch (err) {
+      await this.journal.close().catch(() => undefined);
+      this.journalSuspect = true;
+      this.knownSerial = undefined;
+      throw err;
+    }
+    this.knownSerial = serial;
+    this.journalBytes += bytes;
+    if (this.journalBytes > Math.max(FOLD_MIN_BYTES, FOLD_FACTOR * this.lastFullBytes)) await this.fold(true);
+    return serial;
   }
 
   async lock(operation: string, waitMs = 0): Promise<LockInfo> {
     const info = await acquireFileLock(this.lockPath, operation, waitMs);
     this.held = info;
     this.knownSerial = undefined;
+    this.journalSuspect = true;
     return info;
   }
 
   async unlock(lock: LockInfo): Promise<void> {
-    await releaseFileLock(this.lockPath, lock);
-    if (this.held?.id === lock.id) this.held = undefined;
+    try {
+      // Leave a complete, readable state file behind for the next run and for people.
+      if (this.held?.id === lock.id) await this.fold(false);
+    } finally {
+      await releaseFileLock(this.lockPath, lock);
+      if (this.held?.id === lock.id) this.held = undefined;
+    }
   }
 
   forceUnlock(force: boolean): Promise<LockInfo | undefined> {
@@ -61,11 +101,44 @@ export class FileStateBackend implements StateBackend {
   }
 
   async close(): Promise<void> {
-    // Nothing open between calls; a held lock is the caller's to release.
+    // A held lock is the caller's to release; appended changes are durable already.
+    await this.journal.close();
+  }
+
+  /** Rewrites the state file with the journal folded in (same serial) and removes the journal. */
+  private async fold(compact: boolean): Promise<void> {
+    if (await exists(this.journalPath)) await this.writeFull(await this.read(), compact);
+    this.journalSuspect = false;
+  }
+
+  private async writeFull(doc: StateDocument, compact: boolean): Promise<void> {
+    const text = compact ? JSON.stringify(doc) : JSON.stringify(doc, null, 2) + '\n';
+    await writeFileAtomic(this.path, text, { mode: 0o600, backupPath: this.backupPath });
+    await this.journal.close();
+    // After the rename: a crash in between leaves journal entries the file already holds, which replay skips.
+    await unlink(this.journalPath).catch((err: unknown) => { if (code(err) !== 'ENOENT') throw err; });
+    this.journalBytes = 0;
+    this.lastFullBytes = text.length;
+  }
+
+  /** Without the lock another run may have written since we last looked: read afresh. */
+  private async currentSerial(): Promise<number> {
+    if (this.held && this.knownSerial !== undefined) return this.knownSerial;
+    return (await this.read()).serial;
   }
 
   private remember(doc: StateDocument): StateDocument {
     this.knownSerial = doc.serial;
     return doc;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch (err) {
+    if (code(err) === 'ENOENT') return false;
+    throw err;
   }
 }

@@ -1,6 +1,6 @@
 // Records apply's changes to state as they happen, coalescing concurrent changes into few durable writes.
 import type { JsonValue } from '../json.js';
-import type { ResourceRecord, StateBackend, StateDocument } from './types.js';
+import type { ResourceRecord, StateBackend, StateChange, StateDocument } from './types.js';
 
 interface Waiter {
   resolve(): void;
@@ -11,19 +11,19 @@ interface Waiter {
  * Keeps the state document of a running apply in memory and on disk. Each put/remove/putExtras
  * resolves once a write that contains it is durable, so a crash loses nothing already reported
  * as done. Changes made while a write is in flight wait and go out together in the next write
- * (group commit): at parallelism N there are at most about as many writes as the slowest
- * resource has steps, not one per change.
+ * (group commit). A backend with `appendChanges` (the file backend's journal) receives only the
+ * changes; others receive the whole document.
  */
 export class StateRecorder {
   private resources: Record<string, ResourceRecord>;
   private extras: Record<string, JsonValue> | undefined;
   private serial: number;
+  private snapshot: StateDocument | undefined;
+  /** Changes not yet in a successful write, oldest first. */
+  private unwritten: StateChange[] = [];
   private waiting: Waiter[] = [];
   private inFlight: Promise<void> | undefined;
   private scheduled = false;
-  /** Changes made so far, and how many of them the last successful write contained. */
-  private changes = 0;
-  private durable = 0;
 
   constructor(private readonly backend: StateBackend, initial: StateDocument) {
     this.resources = { ...initial.resources };
@@ -33,35 +33,36 @@ export class StateRecorder {
 
   /** The document as recorded so far (including changes not yet durable); serial of the last durable write. */
   current(): StateDocument {
-    return { version: 1, serial: this.serial, resources: { ...this.resources }, ...(this.extras ? { extras: { ...this.extras } } : {}) };
+    this.snapshot ??= { version: 1, serial: this.serial, resources: { ...this.resources }, ...(this.extras ? { extras: { ...this.extras } } : {}) };
+    return this.snapshot;
   }
 
   put(address: string, record: ResourceRecord): Promise<void> {
     this.resources[address] = record;
-    return this.commit();
+    return this.commit({ op: 'put', address, record });
   }
 
   remove(address: string): Promise<void> {
     delete this.resources[address];
-    return this.commit();
+    return this.commit({ op: 'remove', address });
   }
 
   putExtras(key: string, value: JsonValue): Promise<void> {
     this.extras = { ...(this.extras ?? {}), [key]: value };
-    return this.commit();
+    return this.commit({ op: 'extras', key, value });
   }
 
-  /** Resolves once every change made so far is durable. */
+  /** Resolves once every change made so far is durable (retrying what a failed write left behind). */
   async flush(): Promise<void> {
-    while (this.durable < this.changes || this.inFlight) {
-      // A failed earlier write left changes behind: this waits for (and if need be starts) a write carrying them.
-      if (this.durable < this.changes) await this.waitForWrite();
+    while (this.unwritten.length > 0 || this.inFlight) {
+      if (this.unwritten.length > 0) await this.waitForWrite();
       else await this.inFlight;
     }
   }
 
-  private commit(): Promise<void> {
-    this.changes++;
+  private commit(change: StateChange): Promise<void> {
+    this.snapshot = undefined;
+    this.unwritten.push(change);
     return this.waitForWrite();
   }
 
@@ -87,18 +88,24 @@ export class StateRecorder {
 
   private async writeBatch(): Promise<void> {
     const batch = this.waiting;
+    const changes = this.unwritten;
     this.waiting = [];
-    const upTo = this.changes;
-    // Copies, so changes made while this write is in flight cannot tear what it serialises.
-    const next = { version: 1 as const, resources: { ...this.resources }, ...(this.extras ? { extras: { ...this.extras } } : {}) };
+    this.unwritten = [];
     try {
-      const written = await this.backend.write(next, { compact: true });
-      this.serial = written.serial;
-      this.durable = Math.max(this.durable, upTo);
+      this.serial = await this.persist(changes);
+      this.snapshot = undefined;
       for (const w of batch) w.resolve();
     } catch (err) {
-      // The changes stay in memory: the next change's write carries them again.
+      // Not durable: keep the changes, ahead of newer ones, for the next write.
+      this.unwritten = [...changes, ...this.unwritten];
       for (const w of batch) w.reject(err);
     }
+  }
+
+  private async persist(changes: readonly StateChange[]): Promise<number> {
+    if (this.backend.appendChanges) return this.backend.appendChanges(changes);
+    // Copies, so changes made while this write is in flight cannot tear what it serialises.
+    const next = { version: 1 as const, resources: { ...this.resources }, ...(this.extras ? { extras: { ...this.extras } } : {}) };
+    return (await this.backend.write(next, { compact: true })).serial;
   }
 }

@@ -1,5 +1,5 @@
 // What state keeps per address, and the backend contract (file, PostgreSQL).
-import type { JsonObject } from '../json.js';
+import type { JsonObject, JsonValue } from '../json.js';
 
 export interface ResourceRecord {
   readonly kind: string;
@@ -42,6 +42,12 @@ export interface LockInfo {
   readonly since: string;
 }
 
+/** One change to a state document, as apply makes them one by one. */
+export type StateChange =
+  | { readonly op: 'put'; readonly address: string; readonly record: ResourceRecord }
+  | { readonly op: 'remove'; readonly address: string }
+  | { readonly op: 'extras'; readonly key: string; readonly value: JsonValue };
+
 export interface WriteOptions {
   /** Write without pretty-printing: for the frequent writes of apply, where speed matters more than reading. */
   readonly compact?: boolean;
@@ -57,6 +63,12 @@ export interface StateBackend {
   read(): Promise<StateDocument>;
   /** Writes a document with serial = previous serial + 1 and returns it. */
   write(next: Omit<StateDocument, 'serial'>, options?: WriteOptions): Promise<StateDocument>;
+  /**
+   * Optional fast path for apply: makes a batch of changes durable without rewriting the whole
+   * document (the file backend appends them to a journal), as one write: serial + 1.
+   * Returns the new serial. Backends without it get whole-document writes.
+   */
+  appendChanges?(changes: readonly StateChange[]): Promise<number>;
   /** Takes the lock or throws a UserError naming the holder and since when. waitMs: how long to keep trying. */
   lock(operation: string, waitMs?: number): Promise<LockInfo>;
   unlock(lock: LockInfo): Promise<void>;
