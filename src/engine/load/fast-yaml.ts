@@ -58,8 +58,9 @@ function splitDocuments(text: string): Line[][] {
     while (content < end && text.charCodeAt(content) === 32) content++;
     if (content < end && text[content] !== '#') {
       if (content === start && (text.startsWith('---', start) || text.startsWith('...', start) || text[start] === '%')) {
-        const rest = text.slice(start + 3, end).trim();
-        if (!text.startsWith('---', start) || (rest !== '' && !rest.startsWith('#'))) unsupported();
+        // Only a bare "---" (or "--- # comment") is taken; "---x", "...", directives are not.
+        const rest = text.slice(start + 3, end);
+        if (!text.startsWith('---', start) || !(rest === '' || /^ +(#.*)?$/.test(rest))) unsupported();
         docs.push([]);
       } else {
         docs[docs.length - 1].push({ start, end, indent: content - start, content });
