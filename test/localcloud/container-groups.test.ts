@@ -116,6 +116,15 @@ describe('container groups', () => {
     expect(res.body.error).toMatchObject({ code: 'ContainerGroupUpdateNotAllowed', target });
   });
 
+  it('ignores read-only fields a client sends back from a GET', async () => {
+    const c = await cloud();
+    const read = (await call(groupUrl(c.url, 'web'), { method: 'PUT', body: groupBody() })).body;
+    const echoed = { ...read, id: '/bogus', name: 'other', type: 'x', properties: { ...read.properties, provisioningState: 'Failed' } };
+    const res = await call(groupUrl(c.url, 'web'), { method: 'PUT', body: echoed });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: read.id, name: 'web', type: 'Vendor.ContainerInstance/containerGroups', properties: { provisioningState: 'Succeeded' } });
+  });
+
   it('treats a server default sent back explicitly as no change', async () => {
     const c = await cloud();
     await call(groupUrl(c.url, 'web'), { method: 'PUT', body: groupBody() });

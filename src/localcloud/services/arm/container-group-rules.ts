@@ -2,10 +2,13 @@
 import { isObject, type JsonObject, type JsonValue } from '../../../engine/json.js';
 import { normalLocation } from './container-group-store.js';
 
-/** The defaults the real service fills when the request leaves them out. */
+/** The request as stored: read-only fields dropped, the defaults the real service fills added. */
 export function withServiceDefaults(body: JsonObject): JsonObject {
   const copy = structuredClone(body);
+  // Read-only fields a client may echo from a GET are not kept.
+  for (const key of ['id', 'name', 'type', 'systemData']) delete copy[key];
   const props = isObject(copy.properties) ? copy.properties : {};
+  for (const key of ['provisioningState', 'instanceView', 'isCreatedFromStandbyPool']) delete props[key];
   props.sku ??= 'Standard';
   props.restartPolicy ??= 'Always';
   props.osType ??= 'Linux';

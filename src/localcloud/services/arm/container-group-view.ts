@@ -37,7 +37,8 @@ export function renderGroup(g: StoredGroup, op: StoredOperation | undefined, now
   const body = hideSecrets(structuredClone(g.body));
   const props = isObject(body.properties) ? body.properties : {};
   const id = groupId(g);
-  const rendered: JsonObject = { id, name: g.name, type: CONTAINER_GROUP_TYPE, ...body, properties: props };
+  // Server fields last: a client may send back what it read, and the service ignores it.
+  const rendered: JsonObject = { ...body, id, name: g.name, type: CONTAINER_GROUP_TYPE, properties: props };
   rendered.systemData = systemData(g);
   props.provisioningState = phase.state === 'provisioning' ? phase.provisioningState : PROVISIONING_STATE[phase.state];
   props.isCreatedFromStandbyPool = isObject(props.standbyPoolProfile);
