@@ -61,7 +61,7 @@ export function createPipeline(router: Router, store: DataStore, options: Resolv
     const match = router.match(method, url.pathname);
     if (match.kind === 'not-found') return sendResponse(res, neutralNotFound(method, url.pathname, requestId), {});
     const service = match.service;
-    const headers = service.responseHeaders?.(requestId) ?? {};
+    const headers = { ...echoedClientIds(req), ...(service.responseHeaders?.(requestId) ?? {}) };
     const refuse = (r: Refusal): void => {
       if (r === 'drop') req.socket.destroy();
       else sendResponse(res, { status: r.status, headers: r.headers, body: service.errorBody(r.status, r.code, r.message, requestId) }, headers);
@@ -82,6 +82,16 @@ export function createPipeline(router: Router, store: DataStore, options: Resolv
   }
 
   return { handle };
+}
+
+/** Real services echo the id a client sends to correlate its own logs. */
+function echoedClientIds(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ['x-ms-client-request-id', 'client-request-id']) {
+    const value = req.headers[name];
+    if (typeof value === 'string' && /^[\w.:-]{1,200}$/.test(value)) out[name] = value;
+  }
+  return out;
 }
 
 function toLocalRequest(req: IncomingMessage, method: string, url: URL, params: Record<string, string>, body: BodyResult): LocalRequest | Exclude<Refusal, 'drop'> {

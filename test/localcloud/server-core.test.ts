@@ -68,6 +68,12 @@ describe('local cloud core', () => {
     expect(JSON.stringify(res.body)).not.toContain('kaput');
   });
 
+  it('echoes the client request id', async () => {
+    const c = await cloud({}, [echo]);
+    const res = await call(`${c.url}/things/a`, { headers: { 'x-ms-client-request-id': 'abc-123' } });
+    expect(res.headers.get('x-ms-client-request-id')).toBe('abc-123');
+  });
+
   it('gives every request its own id', async () => {
     const c = await cloud({}, [echo]);
     const a = await call(`${c.url}/things/a`);
