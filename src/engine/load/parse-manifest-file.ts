@@ -9,7 +9,7 @@ import { findExcessiveNesting } from './nesting-depth.js';
 import { YamlSourceMap } from './yaml-source-map.js';
 
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
-export const MAX_NESTING = 1000;
+export const MAX_NESTING = 256;
 /** Aliases a document may expand; a few are normal, thousands are an alias bomb. */
 export const MAX_ALIAS_COUNT = 100;
 
