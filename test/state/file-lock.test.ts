@@ -129,7 +129,7 @@ describe('two processes', () => {
     const { locked } = await a.next() as { locked: LockInfo };
     a.send('crash');
     await a.exited();
-    const err = await new FileStateBackend(path).lock('apply').catch((e: unknown) => e as Error);
+    const err = await new FileStateBackend(path).lock('apply').then(() => new Error('locked'), (e: unknown) => e as Error);
     expect(err.message).toContain(`(pid ${locked.pid}, moor apply) since ${locked.since}; that process is no longer running (stale lock)`);
     expect(await new FileStateBackend(path).forceUnlock(false)).toMatchObject({ id: locked.id });
   });
