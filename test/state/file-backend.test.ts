@@ -1,5 +1,6 @@
 // The file backend: missing, corrupt and written state; atomic replacement with a backup; file mode.
-import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -83,6 +84,18 @@ describe('FileStateBackend.write', () => {
     expect(await readFile(path, 'utf8')).not.toContain('\n');
     await backend.write({ version: 1, resources: {} });
     expect(await readFile(path, 'utf8')).toContain('\n  "serial": 2');
+  });
+});
+
+describe('left-over temp files', () => {
+  it('are swept when the lock is taken, but only those of writers that are gone', async () => {
+    const backend = new FileStateBackend(path);
+    await backend.write({ version: 1, resources: {} });
+    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+    await writeFile(join(dir, '.moor', `.state.json.${dead}.abc123.tmp`), '{"torn');
+    await writeFile(join(dir, '.moor', `.state.json.${process.pid}.def456.tmp`), '{"in progress');
+    await backend.lock('apply');
+    expect((await readdir(join(dir, '.moor'))).filter((n) => n.endsWith('.tmp'))).toEqual([`.state.json.${process.pid}.def456.tmp`]);
   });
 });
 

@@ -1,8 +1,11 @@
 // Crash-safe file replacement: temp file in the same directory, fsync, rename, fsync the directory.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { copyFile, link, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { copyFile, link, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
+import { processAlive } from './process-alive.js';
 import { basename, dirname, join } from 'node:path';
+
+const TMP_SUFFIX = '.tmp';
 
 export interface AtomicWriteOptions {
   /** File mode of the new file (default 0600: state may name resources users consider private). */
@@ -18,7 +21,7 @@ export interface AtomicWriteOptions {
 export async function writeFileAtomic(path: string, data: string, options: AtomicWriteOptions = {}): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}${TMP_SUFFIX}`);
   const handle = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, options.mode ?? 0o600);
   try {
     await handle.writeFile(data, 'utf8');
@@ -32,6 +35,20 @@ export async function writeFileAtomic(path: string, data: string, options: Atomi
   if (options.backupPath) await keepBackup(path, options.backupPath);
   await rename(tmp, path);
   await syncDir(dir);
+}
+
+/**
+ * Removes temp files that writers of `path` on this host left when they were killed mid-write
+ * (their process is gone). They never replace the file; they only take space.
+ */
+export async function sweepTempFiles(path: string): Promise<void> {
+  const prefix = `.${basename(path)}.`;
+  const names = await readdir(dirname(path)).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith(TMP_SUFFIX)) continue;
+    const pid = Number(name.slice(prefix.length).split('.')[0]);
+    if (Number.isInteger(pid) && pid > 0 && !processAlive(pid)) await unlink(join(dirname(path), name)).catch(ignoreMissing);
+  }
 }
 
 /** Points `backupPath` at the current content of `path` (if any) before it is replaced. */

@@ -1,6 +1,6 @@
 // The default state backend: one JSON file written atomically, a journal of apply's changes, a backup, a lock file.
 import { access, readFile, unlink } from 'node:fs/promises';
-import { code, writeFileAtomic } from './atomic-write.js';
+import { code, sweepTempFiles, writeFileAtomic } from './atomic-write.js';
 import { acquireFileLock, breakFileLock, releaseFileLock } from './file-lock.js';
 import { JournalWriter, readJournal, replay } from './journal.js';
 import { emptyState, parseState } from './state-document.js';
@@ -83,6 +83,7 @@ export class FileStateBackend implements StateBackend {
     this.held = info;
     this.knownSerial = undefined;
     this.journalSuspect = true;
+    await sweepTempFiles(this.path);
     return info;
   }
 

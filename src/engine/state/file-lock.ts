@@ -7,6 +7,7 @@ import { UserError } from '../diagnostics.js';
 import { isObject } from '../json.js';
 import { code } from './atomic-write.js';
 import { describeLock } from './describe-lock.js';
+import { processAlive } from './process-alive.js';
 import type { LockInfo } from './types.js';
 
 const RETRY_MS = 200;
@@ -124,16 +125,6 @@ function lockedError(holder: LockInfo, stale: boolean): UserError {
 
 function unreadableError(lockPath: string): UserError {
   return new UserError(`state is locked (the lock file ${lockPath} is unreadable); if no run is active, run 'moor state unlock --force'`);
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    return code(err) === 'EPERM';
-  }
 }
 
 function userName(): string {
