@@ -58,6 +58,7 @@ interface Case {
 
 const cases: Case[] = [
   { reason: 'an auth context id is c1 to c99', base: AUTH, from: 'id: c1', to: 'id: c100', at: 'c100', message: 'spec.id: must be c1 to c99' },
+  { reason: 'metadata.name stands in for a missing spec.id and must be c1 to c99', base: AUTH, from: '  name: c1\nspec:\n  id: c1\n', to: '  name: mfa\nspec:\n', at: 'mfa', message: 'metadata.name: used as spec.id (not set), it must be c1 to c99' },
   { reason: 'isAvailable is a boolean', base: AUTH, from: 'isAvailable: true', to: 'isAvailable: yes', at: 'yes', message: 'spec.isAvailable: must be true or false' },
   { reason: 'an auth context has only the updatable fields', base: AUTH, from: '  displayName:', to: '  displayname:', at: 'displayname', message: 'spec.displayname: unknown field; did you mean displayName?' },
   { reason: 'a refresh never targets its own source', base: REFRESH, from: 'targetEnvironmentId: a1b2c3d4-0000-4000-8000-000000000002', to: 'targetEnvironmentId: A1B2C3D4-0000-4000-8000-000000000001', at: 'A1B2C3D4', message: 'spec.targetEnvironmentId: must differ from sourceEnvironmentId: a refresh would overwrite its own source' },

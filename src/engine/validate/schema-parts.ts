@@ -1,6 +1,9 @@
 // Building blocks for the kinds' JSON Schemas: formats and bounds that several kinds share.
 import type { JsonObject } from '../json.js';
 
+// Two keywords of our own are registered with ajv: `patternErrorMessage` (what a pattern means,
+// also shown by editors) and `defaultsToMetadataName` (a spec field that takes metadata.name).
+
 /** A closed object: every key listed, a misspelt one is an error. */
 export function object(properties: JsonObject, required: string[] = [], extra: JsonObject = {}): JsonObject {
   const schema: JsonObject = { type: 'object', properties, additionalProperties: false, ...extra };

@@ -3,7 +3,7 @@ import type { JsonObject } from '../../engine/json.js';
 import { boolean, object, patterned, string } from '../../engine/validate/schema-parts.js';
 
 export const specSchema: JsonObject = object({
-  id: patterned('^c([1-9]|[1-9][0-9])$', 'must be c1 to c99'),
+  id: patterned('^c([1-9]|[1-9][0-9])$', 'must be c1 to c99', { defaultsToMetadataName: true }),
   displayName: string(),
   description: string(),
   isAvailable: boolean,

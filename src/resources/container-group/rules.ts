@@ -78,14 +78,20 @@ function checkVolumes(props: JsonObject, report: Report, named: Named): Set<stri
 
 /** A secret reference is read with a managed identity that the group must carry. */
 function checkSecretIdentities(spec: JsonObject, props: JsonObject, report: Report): void {
-  const identity = isObject(spec.identity) ? spec.identity : {};
-  const type = typeof identity.type === 'string' ? identity.type : '';
-  const assigned = new Set(Object.keys(isObject(identity.userAssignedIdentities) ? identity.userAssignedIdentities : {}).map((k) => k.toLowerCase()));
+  const identity = isObject(spec.identity) ? spec.identity : undefined;
+  const type = typeof identity?.type === 'string' ? identity.type : '';
+  const userAssigned = isObject(identity?.userAssignedIdentities) ? identity.userAssignedIdentities : {};
+  const assigned = new Set(Object.keys(userAssigned).map((k) => k.toLowerCase()));
+  if (identity && type.includes('UserAssigned') && assigned.size === 0) {
+    report(['identity', 'type'], `"${type}" needs at least one entry in identity.userAssignedIdentities`);
+  }
+  if (identity && !type.includes('UserAssigned') && assigned.size > 0) {
+    report(['identity', 'userAssignedIdentities'], 'user-assigned identities need identity.type UserAssigned or "SystemAssigned, UserAssigned"', { at: 'key' });
+  }
   for (const { item, index } of itemsOf(props.secretReferences)) {
     const id = literal(item.identity);
-    if (id === undefined) continue;
-    if (!type.includes('UserAssigned') || !assigned.has(id.toLowerCase())) {
-      report(['properties', 'secretReferences', index, 'identity'], 'this identity is not assigned to the group: add it to identity.userAssignedIdentities (identity.type UserAssigned)');
+    if (id !== undefined && !assigned.has(id.toLowerCase())) {
+      report(['properties', 'secretReferences', index, 'identity'], 'this identity is not assigned to the group: add it to identity.userAssignedIdentities');
     }
   }
 }

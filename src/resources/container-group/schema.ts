@@ -154,7 +154,7 @@ const properties = object({
 export const specSchema: JsonObject = object({
   subscriptionId: uuid,
   resourceGroup,
-  name: lowerName(63),
+  name: { ...lowerName(63), defaultsToMetadataName: true },
   location: nonEmpty,
   tags,
   zones: stringList,

@@ -67,7 +67,7 @@ const datasource = object({
 
 export const specSchema: JsonObject = object({
   workspaceId: { type: 'string', format: 'uuid' },
-  name: nonEmpty,
+  name: { ...nonEmpty, defaultsToMetadataName: true },
   defaultRetentionPolicy: enumOf(['None', 'basicFIFO']),
   tables: array(table, { minItems: 1, maxItems: 75 }),
   relationships: array(relationship, { maxItems: 75 }),
