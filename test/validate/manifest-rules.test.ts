@@ -58,10 +58,10 @@ describe('manifest headers and cross-manifest rules', () => {
   });
 
   test('a cycle is an error that shows its path', async () => {
-    const text = `${AUTH('a', '\n  dependsOn: [AuthContext/b]')}---\n${AUTH('b', '\n  dependsOn: [AuthContext/c]')}---\n${AUTH('c', '\n  dependsOn: [AuthContext/a]')}`;
-    const pos = positionOf(text, 'AuthContext/b');
+    const text = `${AUTH('c1', '\n  dependsOn: [AuthContext/c2]')}---\n${AUTH('c2', '\n  dependsOn: [AuthContext/c3]')}---\n${AUTH('c3', '\n  dependsOn: [AuthContext/c1]')}`;
+    const pos = positionOf(text, 'AuthContext/c2');
     expect(brief(await validateText(text))).toEqual([
-      { severity: 'error', line: pos.line, col: pos.col, message: 'dependency cycle: AuthContext/a -> AuthContext/b -> AuthContext/c -> AuthContext/a' },
+      { severity: 'error', line: pos.line, col: pos.col, message: 'dependency cycle: AuthContext/c1 -> AuthContext/c2 -> AuthContext/c3 -> AuthContext/c1' },
     ]);
   });
 
