@@ -1,4 +1,6 @@
 // Loading never crashes or hangs: broken, empty, binary, huge, alias-bomb and deeply nested files are diagnostics.
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadManifests } from '../../src/engine/load/index.js';
 import { brief, validateText, writeTree } from './helpers.js';
@@ -95,6 +97,14 @@ describe('finding files', () => {
     expect(r.manifests.map((m) => m.address)).toEqual(['AuthContext/c3', 'AuthContext/c2']);
     expect(r.manifests.map((m) => m.source.file)).toEqual(['a/x.yml', 'b.yaml']);
     expect(r.diagnostics).toEqual([]);
+  });
+
+  test('a linked manifest file is read, a linked folder is not followed', async () => {
+    const dir = writeTree({ 'real/m.yaml': OK });
+    symlinkSync(join(dir, 'real/m.yaml'), join(dir, 'link.yaml'));
+    symlinkSync(dir, join(dir, 'real/loop'));
+    const r = await loadManifests([dir]);
+    expect(r.manifests.map((m) => m.address)).toEqual(['AuthContext/c1', 'AuthContext/c1']);
   });
 
   test('documents of one file keep their own positions', async () => {

@@ -25,8 +25,13 @@ async function walk(dir: string, found: Set<string>): Promise<void> {
     // Dot-folders (.git, .moor) and node_modules never hold the user's manifests.
     if (e.isDirectory()) {
       if (!e.name.startsWith('.') && e.name !== 'node_modules') await walk(join(dir, e.name), found);
-    } else if (e.isFile() && MANIFEST_FILE.test(e.name)) {
+    } else if (MANIFEST_FILE.test(e.name) && (e.isFile() || (e.isSymbolicLink() && (await isFile(join(dir, e.name)))))) {
+      // A linked file is read; a linked folder is not followed (it could loop).
       found.add(join(dir, e.name));
     }
   }
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isFile() ?? false;
 }
