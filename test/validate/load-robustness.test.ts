@@ -80,6 +80,20 @@ describe('loading robustness', () => {
     expect(diags[0]).toMatchObject({ severity: 'error', line: 2, message: 'nesting deeper than 256 levels; not parsed' });
   });
 
+  test.each([
+    { reason: 'a YAML tag that makes binary data', value: '!!binary aGVsbG8=', col: 25, message: 'spec.displayName: not a plain value (a YAML tag made it binary data); use a string, number, boolean, list or mapping' },
+    { reason: 'an infinite number', value: '.inf', col: 16, message: 'spec.displayName: not a finite number (.inf and .nan are not allowed)' },
+  ])('$reason is refused at the value', async ({ value, col, message }) => {
+    const diags = brief(await validateText(OK.replace('displayName: one', `displayName: ${value}`)));
+    expect(diags).toEqual([{ severity: 'error', line: 6, col, message }]);
+  });
+
+  test('an alias to an unknown anchor is an error at the document', async () => {
+    expect(brief(await validateText('a: *nowhere\n'))).toEqual([
+      { severity: 'error', line: 1, col: 1, message: 'cannot read this document: Unresolved alias (the anchor must be set before the alias): nowhere' },
+    ]);
+  });
+
   test('a document that is not a mapping is an error', async () => {
     expect(brief(await validateText('- just\n- a list\n'))).toEqual([{ severity: 'error', line: 1, col: 1, message: 'a manifest must be a mapping with apiVersion, kind, metadata and spec' }]);
   });

@@ -6,6 +6,8 @@ import type { SourceMap } from '../manifest.js';
 import { parseFast } from './fast-yaml.js';
 import { LazyFileSource, LazySourceMap } from './lazy-source-map.js';
 import { findExcessiveNesting } from './nesting-depth.js';
+import { findNonJson } from './plain-json.js';
+import { fieldPath } from '../validate/field-path.js';
 import { YamlSourceMap } from './yaml-source-map.js';
 
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -29,7 +31,15 @@ export async function parseManifestFile(absPath: string, file: string): Promise<
   const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
   const deep = findExcessiveNesting(text, MAX_NESTING);
   if (deep) return { documents: [], diagnostics: [{ severity: 'error', message: `nesting deeper than ${MAX_NESTING} levels; not parsed`, location: { file, line: deep.line, col: deep.col }, code: 'load.nesting' }] };
-  return parseFastText(text, file) ?? parseText(text, file);
+  const parsed = parseFastText(text, file) ?? parseText(text, file);
+  return { documents: parsed.documents.filter((d) => isPlain(d, parsed.diagnostics)), diagnostics: parsed.diagnostics };
+}
+
+/** Keeps a document only when it is plain JSON; otherwise reports the first odd value. */
+function isPlain(doc: ParsedDocument, diagnostics: Diagnostic[]): boolean {
+  const problem = findNonJson(doc.value);
+  if (problem) diagnostics.push({ severity: 'error', message: problem.path.length > 0 ? `${fieldPath(problem.path)}: ${problem.message}` : problem.message, location: doc.source.locate(problem.path), code: 'load.value' });
+  return !problem;
 }
 
 /** The fast reader's documents, or undefined when the text needs the full `yaml` parser. */
@@ -77,9 +87,10 @@ function toPlain(doc: Document, source: YamlSourceMap, diagnostics: Diagnostic[]
   try {
     return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (err) {
-    const message = err instanceof ReferenceError
+    const text = (err as Error).message;
+    const message = /Excessive alias count/.test(text)
       ? `too many alias expansions (over ${MAX_ALIAS_COUNT}): refusing a possible alias bomb`
-      : `cannot read this document: ${(err as Error).message}`;
+      : `cannot read this document: ${text.split('\n')[0]}`;
     diagnostics.push({ severity: 'error', message, location: source.locate([]), code: 'load.alias' });
     return undefined;
   }
