@@ -129,6 +129,11 @@ describe('finding files', () => {
     ]);
   });
 
+  test('a folder without manifests is a warning', async () => {
+    const r = await loadTree({ 'notes.txt': 'x' });
+    expect(brief(r.diagnostics)).toEqual([{ severity: 'warning', line: undefined, col: undefined, message: 'no *.yaml or *.yml files under .' }]);
+  });
+
   test('a path that does not exist is an error', async () => {
     const r = await loadManifests(['/nonexistent/moor/path']);
     expect(brief(r.diagnostics)).toEqual([{ severity: 'error', line: undefined, col: undefined, message: '/nonexistent/moor/path: no such file or directory' }]);

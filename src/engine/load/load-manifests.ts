@@ -15,8 +15,12 @@ export interface LoadResult {
 
 /** Reads the manifests of `paths` (files or folders); problems come back as diagnostics, never thrown. */
 export async function loadManifests(paths: readonly string[]): Promise<LoadResult> {
-  const found = await findManifestFiles(paths.length > 0 ? paths : ['.']);
+  const roots = paths.length > 0 ? paths : ['.'];
+  const found = await findManifestFiles(roots);
   const diagnostics: Diagnostic[] = [...found.diagnostics];
+  if (found.files.length === 0 && found.diagnostics.length === 0) {
+    diagnostics.push({ severity: 'warning', message: `no *.yaml or *.yml files under ${roots.join(', ')}`, code: 'load.none' });
+  }
   const manifests: Manifest[] = [];
   for (const abs of found.files) {
     const file = relative(process.cwd(), abs) || abs;
