@@ -44,9 +44,16 @@ describe('lock in one process', () => {
     );
   });
 
-  it('reports a lock whose process is gone on this host as stale, without waiting', async () => {
-    await plantLock({ host: hostname(), pid: deadPid() });
-    await expect(new FileStateBackend(path).lock('apply', 60_000)).rejects.toThrow(/stale lock.*run 'moor state unlock'/);
+  it('takes over a lock whose process is gone on this host (a killed run never blocks the next)', async () => {
+    await plantLock({ host: hostname(), pid: deadPid(), id: 'dead' });
+    const mine = await new FileStateBackend(path).lock('apply');
+    expect(mine.pid).toBe(process.pid);
+    expect(JSON.parse(await readFile(`${path}.lock`, 'utf8')).id).toBe(mine.id);
+  });
+
+  it('never takes over a lock held on another host', async () => {
+    await plantLock({ host: 'elsewhere', pid: deadPid() });
+    await expect(new FileStateBackend(path).lock('apply')).rejects.toThrow(/state is locked by/);
   });
 
   it('unlock removes our own lock but never somebody else\'s', async () => {
@@ -123,15 +130,15 @@ describe('two processes', () => {
     await Promise.all([a.exited(), b.exited()]);
   });
 
-  it('a holder that crashed leaves a lock the next run reports as stale', async () => {
+  it('a holder that crashed leaves a stale lock that unlock clears and the next run takes over', async () => {
     const a = new JsonChild(fixture('locker.mjs'), [dist, path, 'apply', '0']);
     await a.next();
     const { locked } = await a.next() as { locked: LockInfo };
     a.send('crash');
     await a.exited();
-    const err = await new FileStateBackend(path).lock('apply').then(() => new Error('locked'), (e: unknown) => e as Error);
-    expect(err.message).toContain(`(pid ${locked.pid}, moor apply) since ${locked.since}; that process is no longer running (stale lock)`);
-    expect(await new FileStateBackend(path).forceUnlock(false)).toMatchObject({ id: locked.id });
+    expect(JSON.parse(await readFile(`${path}.lock`, 'utf8')).id).toBe(locked.id);
+    const next = await new FileStateBackend(path).lock('apply');
+    expect(next.id).not.toBe(locked.id);
   });
 
   it('three processes incrementing a counter under the lock lose no increment', async () => {

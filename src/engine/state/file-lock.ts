@@ -1,7 +1,7 @@
 // The lock file beside a state file: who holds it, since when, and whether its holder is gone.
 import { randomUUID } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
-import { link, mkdir, open, readFile, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { UserError } from '../diagnostics.js';
 import { isObject } from '../json.js';
@@ -21,7 +21,11 @@ export async function acquireFileLock(lockPath: string, operation: string, waitM
     if (await tryCreate(lockPath, info)) return info;
     const holder = await readLock(lockPath);
     if (holder === 'missing') continue; // released between our attempt and the read: try again at once
-    if (holder !== 'unreadable' && isStale(holder)) throw lockedError(holder, true);
+    // A holder that died on this host (kill -9, crash) cannot release: take its lock over.
+    if (holder !== 'unreadable' && isStale(holder)) {
+      await takeOverStale(lockPath, holder);
+      continue;
+    }
     if (Date.now() >= deadline) throw holder === 'unreadable' ? unreadableError(lockPath) : lockedError(holder, false);
     await sleep(Math.min(RETRY_MS, Math.max(0, deadline - Date.now())));
   }
@@ -53,6 +57,24 @@ export async function breakFileLock(lockPath: string, force: boolean): Promise<L
   }
   await unlink(lockPath).catch(ignoreMissing);
   return holder;
+}
+
+/**
+ * Moves a stale lock aside atomically (rename), so that of two runs finding it, only one removes
+ * it; a lock that turns out not to be the stale one (taken meanwhile) is put back.
+ */
+async function takeOverStale(lockPath: string, stale: LockInfo): Promise<void> {
+  const aside = `${lockPath}.stale-${randomUUID()}`;
+  try {
+    await rename(lockPath, aside);
+  } catch (err) {
+    if (code(err) === 'ENOENT') return;
+    throw err;
+  }
+  const moved = await readLock(aside);
+  if (typeof moved === 'object' && moved.id !== stale.id) await link(aside, lockPath).catch(() => undefined);
+  await unlink(aside).catch(ignoreMissing);
+  process.stderr.write(`moor: took over a stale state lock of ${describeLock(stale)} (that process is no longer running)\n`);
 }
 
 /** A lock is stale when it was taken on this host by a process that no longer runs. */

@@ -1,0 +1,145 @@
+// Benchmark: plan and apply of 1,000 container groups against the local cloud with 20 ms latency at
+// parallelism 16, then a no-op plan of 10,000. Prints wall time, the bound N x latency / parallelism,
+// their ratio and peak memory. The engine runs from dist/ in this process; the local cloud is a
+// standalone `moor local-cloud` process, reached over real HTTP on loopback.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const LATENCY_MS = 20;
+const PARALLELISM = 16;
+const PER_SUBSCRIPTION = 100; // the local cloud's default container-group quota per location
+
+const dist = (p) => import(new URL(`../dist/${p}`, import.meta.url).href);
+
+function subscription(i) {
+  const n = String(Math.floor(i / PER_SUBSCRIPTION)).padStart(12, '0');
+  return `8f0e0c49-3b5a-4d62-9d1c-${n}`;
+}
+
+function manifests(from, to) {
+  const docs = [];
+  for (let i = from; i < to; i++) {
+    docs.push(`apiVersion: moor/v1
+kind: ContainerGroup
+metadata:
+  name: g${i}
+spec:
+  subscriptionId: ${subscription(i)}
+  resourceGroup: rg-bench
+  location: westeurope
+  tags: {team: bench}
+  properties:
+    osType: Linux
+    containers:
+      - name: app
+        properties:
+          image: nginx:1.27
+          ports: [{port: 80}]
+          resources: {requests: {cpu: 0.5, memoryInGB: 1}}
+          environmentVariables:
+            - {name: MODE, value: bench}
+`);
+  }
+  return docs.join('---\n');
+}
+
+async function engine() {
+  const [{ createProviders }, { loadAndValidate }, { makePlan }, { applyPlan }, { openStateBackend }, { StateRecorder }, { SERVICE_NAMES }] = await Promise.all([
+    dist('providers/providers.js'), dist('engine/validate/index.js'), dist('engine/plan/planner.js'),
+    dist('engine/apply/applier.js'), dist('engine/state/open-backend.js'), dist('engine/state/recorder.js'), dist('engine/config.js'),
+  ]);
+  return { createProviders, loadAndValidate, makePlan, applyPlan, openStateBackend, StateRecorder, SERVICE_NAMES };
+}
+
+/** Starts `moor local-cloud` in its own process (its own core) and resolves with its URL. */
+async function startCloud(latencyMs) {
+  const bin = new URL('../bin/moor.js', import.meta.url).pathname;
+  const dataDir = mkdtempSync(join(tmpdir(), 'moor-bench-cloud-'));
+  const child = spawn(process.execPath, [bin, 'local-cloud', '--port', '0', '--token', 'bench-token', '--latency', String(latencyMs), '--provisioning-ms', '0', '--data', join(dataDir, 'cloud.json')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((res, rej) => {
+    createInterface({ input: child.stdout }).once('line', (line) => {
+      const m = /listening on (\S+)/.exec(line);
+      if (m) res(m[1]); else rej(new Error(line));
+    });
+    child.once('exit', (code) => rej(new Error(`local cloud exited ${code}`)));
+  });
+  return {
+    url,
+    close: () => new Promise((res) => { child.once('exit', () => { rmSync(dataDir, { recursive: true, force: true }); res(); }); child.kill('SIGTERM'); }),
+  };
+}
+
+async function timed(fn) {
+  const start = process.hrtime.bigint();
+  const value = await fn();
+  return { value, ms: Number(process.hrtime.bigint() - start) / 1e6 };
+}
+
+/** Creates `count` groups, then plans again; returns timings. */
+async function scenario(e, count, latencyMs) {
+  const dir = mkdtempSync(join(tmpdir(), 'moor-bench-apply-'));
+  const cloud = await startCloud(latencyMs);
+  try {
+    for (let f = 0; f < count; f += 100) writeFileSync(join(dir, `groups-${f}.yaml`), manifests(f, Math.min(count, f + 100)));
+    const endpoints = Object.fromEntries(e.SERVICE_NAMES.map((s) => [s, cloud.url]));
+    const providers = e.createProviders({ endpoints, defaultToken: 'bench-token', pollIntervalMs: 50 });
+    const ctx = { providers, log: () => undefined };
+    const backend = e.openStateBackend(join(dir, 'state.json'), dir);
+    const { manifests: loaded, diagnostics } = await e.loadAndValidate([dir]);
+    if (diagnostics.some((d) => d.severity === 'error') || loaded.length !== count) throw new Error(`manifests invalid: ${diagnostics[0]?.message}`);
+    const plan = async () => e.makePlan({ manifests: loaded, state: await backend.read(), ctx, resolve: { cwd: dir, env: {} }, parallelism: PARALLELISM });
+    const first = await timed(plan);
+    const errors = first.value.plan.diagnostics.filter((d) => d.severity === 'error');
+    if (errors.length) throw new Error(`plan failed: ${errors[0].message}`);
+    const applied = await timed(async () => {
+      const recorder = new e.StateRecorder(backend, await backend.read());
+      return e.applyPlan({ steps: first.value.steps, manifests: loaded, recorder, ctx, resolve: { cwd: dir, env: {} }, parallelism: PARALLELISM });
+    });
+    const failed = applied.value.filter((o) => o.status !== 'done');
+    if (failed.length) throw new Error(`${failed.length} steps failed, first: ${failed[0].error}`);
+    const noop = await timed(plan);
+    const changes = noop.value.plan.changes.filter((c) => c.action !== 'no-op').length;
+    if (changes) throw new Error(`the re-plan should be empty, has ${changes} changes`);
+    await backend.close();
+    return { planMs: first.ms, applyMs: applied.ms, noopPlanMs: noop.ms };
+  } finally {
+    await cloud.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function run() {
+  const e = await engine();
+  const small = await scenario(e, 1000, LATENCY_MS);
+  const large = await scenario(e, 10_000, LATENCY_MS);
+  const bound = (n) => (n * LATENCY_MS) / PARALLELISM;
+  return {
+    name: 'apply',
+    latencyMs: LATENCY_MS,
+    parallelism: PARALLELISM,
+    rows: [
+      { what: 'plan of 1,000 (all create)', ms: small.planMs, boundMs: bound(1000) },
+      { what: 'apply of 1,000', ms: small.applyMs, boundMs: bound(1000) },
+      { what: 'no-op plan of 1,000', ms: small.noopPlanMs, boundMs: bound(1000) },
+      { what: 'no-op plan of 10,000', ms: large.noopPlanMs, boundMs: bound(10_000) },
+    ],
+    peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+  };
+}
+
+export function format(r) {
+  const lines = [`apply benchmark: ${r.latencyMs} ms latency, parallelism ${r.parallelism}; bound = N x latency / parallelism`];
+  for (const row of r.rows) {
+    lines.push(`  ${row.what.padEnd(28)} ${(row.ms / 1000).toFixed(2).padStart(7)} s   bound ${(row.boundMs / 1000).toFixed(2).padStart(6)} s   ratio ${(row.ms / row.boundMs).toFixed(2)}`);
+  }
+  lines.push(`  peak RSS ${r.peakRssMB} MB`);
+  return lines.join('\n');
+}
+
+if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) {
+  process.stdout.write(format(await run()) + '\n');
+}

@@ -1,0 +1,8 @@
+// npm run bench: each benchmark in its own process, so peak memory is its own.
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+for (const bench of ['validate.js', 'apply.js']) {
+  const file = fileURLToPath(new URL(bench, import.meta.url));
+  execFileSync(process.execPath, [file], { stdio: 'inherit' });
+}
