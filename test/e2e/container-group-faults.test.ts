@@ -1,8 +1,7 @@
 // Faults: a flaky cloud, a killed apply, two applies at once. State survives; nothing is duplicated.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { cloudRequest, groupManifest, moor, startCloud, SUB, workdir, type Cloud } from './harness.js';
+import { cloudRequest, groupManifest, moor, ROOT, startCloud, SUB, workdir, type Cloud } from './harness.js';
 
 const manyGroups = (n: number) => Array.from({ length: n }, (_, i) => groupManifest(`g${String(i).padStart(3, '0')}`)).join('---\n');
 const listGroups = async (cloud: Cloud) => {
@@ -30,23 +29,22 @@ describe('container groups under faults', () => {
     const names = await listGroups(cloud);
     expect(names).toHaveLength(50);
     expect(new Set(names).size).toBe(50);
-    const state = JSON.parse(readFileSync(join(dir, '.moor/state.json'), 'utf8'));
-    expect(Object.keys(state.resources)).toHaveLength(50);
+    const list = await moor(dir, cloud, ['state', 'list']);
+    expect(list.stdout.trim().split('\n')).toHaveLength(50);
   });
 
   test('apply killed with SIGKILL mid-way: the next apply converges and state is intact', async () => {
     cloud = await startCloud({ latencyMs: 30 });
     const dir = workdir({ 'm/secret.txt': 's', 'm/all.yaml': manyGroups(30) });
     const first = moor(dir, cloud, ['apply', 'm', '--auto-approve', '--parallelism', '4']);
-    // Kill once a few groups are recorded.
-    await new Promise<void>((res) => {
-      const poll = setInterval(() => {
-        try {
-          const s = JSON.parse(readFileSync(join(dir, '.moor/state.json'), 'utf8'));
-          if (Object.keys(s.resources).length >= 3) { clearInterval(poll); res(); }
-        } catch { /* not written yet */ }
-      }, 20);
-    });
+    // Kill once a few groups are recorded (state as moor reads it: the file plus its journal).
+    const { FileStateBackend } = await import(join(ROOT, 'dist/engine/state/file-backend.js'));
+    const backend = new FileStateBackend(join(dir, '.moor/state.json'));
+    for (;;) {
+      const recorded = Object.values((await backend.read()).resources).filter((r: any) => r.id && !r.pending); // any: state records read from dist
+      if (recorded.length >= 3) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
     first.child.kill('SIGKILL');
     await first;
     // The killed run left its lock behind; its process is gone, so the next apply takes it over.
