@@ -1,19 +1,6 @@
 // Plan, apply, drift and prune of auth contexts: the built CLI against a standalone local cloud.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cloudRequest, moor, startCloud, workdir, writeFile, type Cloud } from './harness.js';
-
-const AUTH_PATH = (id: string) => `/beta/identity/conditionalAccess/authenticationContextClassReferences/${id}`;
-
-function authManifest(name: string, props: { displayName?: string; description?: string; isAvailable?: boolean; id?: string }): string {
-  const lines = Object.entries(props).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`).join('\n');
-  return `apiVersion: moor/v1
-kind: AuthContext
-metadata:
-  name: ${name}
-spec:
-${lines}
-`;
-}
+import { AUTH_PATH, authManifest, cloudRequest, moor, startCloud, workdir, writeFile, type Cloud } from './harness.js';
 
 interface Change { address: string; action: string; patch: Array<{ op: string; path: string; value?: unknown }>; drift: boolean }
 const changeOf = (stdout: string, address: string): Change | undefined =>

@@ -20,6 +20,8 @@ export interface CloudOptions {
   readonly failRate?: number;
   readonly latencyMs?: number;
   readonly rateLimit?: number;
+  /** Extra environment of the cloud process (e.g. MOOR_LOCAL_CLOUD_ASYNC_MS), over the harness's defaults. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /** Starts `moor local-cloud --port 0` and waits for its `listening on URL` line. */
@@ -32,7 +34,7 @@ export async function startCloud(options: CloudOptions = {}): Promise<Cloud> {
   if (options.rateLimit !== undefined) args.push('--rate-limit', String(options.rateLimit));
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, MOOR_LOCAL_CLOUD_PROVISIONING_MS: '100', MOOR_LOCAL_CLOUD_ASYNC_MS: '100' },
+    env: { ...process.env, MOOR_LOCAL_CLOUD_PROVISIONING_MS: '100', MOOR_LOCAL_CLOUD_ASYNC_MS: '100', ...options.env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((res, rej) => {
@@ -147,3 +149,118 @@ ${options.extra ?? ''}`;
 
 export const ARM_PATH = (name: string) =>
   `/subscriptions/${SUB}/resourceGroups/rg-e2e/providers/Vendor.ContainerInstance/containerGroups/${name}?api-version=2026-07-01`;
+
+export const WORKSPACE = '0b6f3c2e-4d1a-4f7b-9e8c-2a5d6f7e8a91';
+
+export interface DatasetOptions {
+  readonly amountType?: string;
+  readonly extraMeasure?: boolean;
+  readonly extraTable?: boolean;
+  readonly crossFiltering?: string;
+  readonly protect?: boolean;
+  readonly datasetName?: string;
+}
+
+/** A two-table dataset with a measure and a relationship; options change one thing each. */
+export function datasetManifest(name: string, o: DatasetOptions = {}): string {
+  return `apiVersion: moor/v1
+kind: PushDataset
+metadata:
+  name: ${name}${o.protect ? '\n  protect: true' : ''}
+spec:
+  workspaceId: ${WORKSPACE}
+  name: ${o.datasetName ?? name}
+  defaultRetentionPolicy: basicFIFO
+  defaultMode: Push
+  tables:
+    - name: Product
+      columns:
+        - {name: ProductID, dataType: Int64}
+        - {name: Name, dataType: string}
+    - name: Orders
+      columns:
+        - {name: OrderID, dataType: Int64}
+        - {name: ProductID, dataType: Int64}
+        - {name: Amount, dataType: ${o.amountType ?? 'Double'}}
+      measures:
+        - {name: Total, expression: "SUM(Orders[Amount])"}${o.extraMeasure ? '\n        - {name: Count, expression: "COUNTROWS(Orders)"}' : ''}${o.extraTable ? `
+    - name: Returns
+      columns:
+        - {name: OrderID, dataType: Int64}` : ''}
+  relationships:
+    - name: OrdersToProduct
+      fromTable: Orders
+      fromColumn: ProductID
+      toTable: Product
+      toColumn: ProductID
+      crossFilteringBehavior: ${o.crossFiltering ?? 'OneDirection'}
+`;
+}
+
+/** The workspace's datasets with this name (ids). */
+export async function datasetIdsNamed(cloud: Cloud, name: string): Promise<string[]> {
+  const list = await cloudRequest(cloud, 'GET', `/v1.0/myorg/groups/${WORKSPACE}/datasets`);
+  return (list.body.value as Array<{ id: string; name: string }>).filter((d) => d.name === name).map((d) => d.id);
+}
+
+
+/** The local cloud's demo project and environments of database movement. */
+export const PROJECT = '1234567';
+export const ENV = {
+  prod: 'a1b2c3d4-0000-4000-8000-000000000001',
+  uat: 'a1b2c3d4-0000-4000-8000-000000000002',
+  test: 'a1b2c3d4-0000-4000-8000-000000000003',
+} as const;
+
+export function refreshManifest(name: string, o: { source?: string; target?: string; revision: string; exportFirst?: string; dependsOn?: string[] }): string {
+  return `apiVersion: moor/v1
+kind: DatabaseRefresh
+metadata:
+  name: ${name}${o.dependsOn ? `\n  dependsOn: [${o.dependsOn.join(', ')}]` : ''}
+spec:
+  projectId: "${PROJECT}"
+  sourceEnvironmentId: ${o.source ?? ENV.prod}
+  targetEnvironmentId: ${o.target ?? ENV.uat}
+  revision: "${o.revision}"${o.exportFirst ? `\n  exportTargetFirst:\n    backupName: ${o.exportFirst}` : ''}
+`;
+}
+
+export function exportManifest(name: string, o: { environment?: string; backupName: string; revision: string }): string {
+  return `apiVersion: moor/v1
+kind: DatabaseExport
+metadata:
+  name: ${name}
+spec:
+  projectId: "${PROJECT}"
+  environmentId: ${o.environment ?? ENV.test}
+  backupName: ${o.backupName}
+  revision: "${o.revision}"
+`;
+}
+
+export interface OperationEntry { time: string; kind: 'export' | 'refresh'; activityId: string; backupName?: string; sourceEnvironmentId?: string; status: string }
+
+/** The local-only operation log of an environment, oldest first. */
+export async function operationsOf(cloud: Cloud, environmentId: string): Promise<OperationEntry[]> {
+  const res = await cloudRequest(cloud, 'GET', `/databasemovement/v1/_local/environment/${environmentId}/operations`);
+  return res.body.operations as OperationEntry[];
+}
+
+export function authManifest(name: string, props: { displayName?: string; description?: string; isAvailable?: boolean; id?: string }, dependsOn?: string[]): string {
+  const lines = Object.entries(props).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`).join('\n');
+  return `apiVersion: moor/v1
+kind: AuthContext
+metadata:
+  name: ${name}${dependsOn ? `\n  dependsOn: [${dependsOn.join(', ')}]` : ''}
+spec:
+${lines}
+`;
+}
+
+export const AUTH_PATH = (id: string) => `/beta/identity/conditionalAccess/authenticationContextClassReferences/${id}`;
+
+/** State as moor reads it (the file plus its journal), through the built backend. */
+export async function readState(dir: string): Promise<{ serial: number; resources: Record<string, any> }> { // any: state records read from dist
+  const { FileStateBackend } = await import(join(ROOT, 'dist/engine/state/file-backend.js'));
+  return new FileStateBackend(join(dir, '.moor/state.json')).read();
+}

@@ -1,54 +1,8 @@
 // Plan, apply, replace, drift and prune of push datasets: the built CLI against a standalone local cloud.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cloudRequest, moor, startCloud, workdir, writeFile, type Cloud } from './harness.js';
+import { cloudRequest, datasetIdsNamed, datasetManifest, moor, startCloud, workdir, WORKSPACE, writeFile, type Cloud } from './harness.js';
 
-export const WORKSPACE = '0b6f3c2e-4d1a-4f7b-9e8c-2a5d6f7e8a91';
 const DATASETS = `/v1.0/myorg/groups/${WORKSPACE}/datasets`;
-
-export interface DatasetOptions {
-  readonly amountType?: string;
-  readonly extraMeasure?: boolean;
-  readonly extraTable?: boolean;
-  readonly crossFiltering?: string;
-  readonly protect?: boolean;
-  readonly datasetName?: string;
-}
-
-/** A two-table dataset with a measure and a relationship; options change one thing each. */
-export function datasetManifest(name: string, o: DatasetOptions = {}): string {
-  return `apiVersion: moor/v1
-kind: PushDataset
-metadata:
-  name: ${name}${o.protect ? '\n  protect: true' : ''}
-spec:
-  workspaceId: ${WORKSPACE}
-  name: ${o.datasetName ?? name}
-  defaultRetentionPolicy: basicFIFO
-  defaultMode: Push
-  tables:
-    - name: Product
-      columns:
-        - {name: ProductID, dataType: Int64}
-        - {name: Name, dataType: string}
-    - name: Orders
-      columns:
-        - {name: OrderID, dataType: Int64}
-        - {name: ProductID, dataType: Int64}
-        - {name: Amount, dataType: ${o.amountType ?? 'Double'}}
-      measures:
-        - {name: Total, expression: "SUM(Orders[Amount])"}${o.extraMeasure ? '\n        - {name: Count, expression: "COUNTROWS(Orders)"}' : ''}${o.extraTable ? `
-    - name: Returns
-      columns:
-        - {name: OrderID, dataType: Int64}` : ''}
-  relationships:
-    - name: OrdersToProduct
-      fromTable: Orders
-      fromColumn: ProductID
-      toTable: Product
-      toColumn: ProductID
-      crossFilteringBehavior: ${o.crossFiltering ?? 'OneDirection'}
-`;
-}
 
 interface Change { address: string; action: string; patch: Array<{ op: string; path: string; value?: unknown }>; drift: boolean; destructive: boolean }
 const changeOf = (stdout: string, address: string): Change => {
@@ -56,12 +10,6 @@ const changeOf = (stdout: string, address: string): Change => {
   if (!found) throw new Error(`no change for ${address} in ${stdout}`);
   return found;
 };
-
-/** The workspace's datasets with this name (ids). */
-export async function datasetIdsNamed(cloud: Cloud, name: string): Promise<string[]> {
-  const list = await cloudRequest(cloud, 'GET', DATASETS);
-  return (list.body.value as Array<{ id: string; name: string }>).filter((d) => d.name === name).map((d) => d.id);
-}
 
 describe('push dataset lifecycle', () => {
   let cloud: Cloud;
