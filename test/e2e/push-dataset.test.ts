@@ -1,6 +1,6 @@
 // Plan, apply, replace, drift and prune of push datasets: the built CLI against a standalone local cloud.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cloudRequest, datasetIdsNamed, datasetManifest, moor, startCloud, workdir, WORKSPACE, writeFile, type Cloud } from './harness.js';
+import { cloudRequest, datasetIdsNamed, datasetManifest, moor, readState, startCloud, workdir, WORKSPACE, writeFile, type Cloud } from './harness.js';
 
 const DATASETS = `/v1.0/myorg/groups/${WORKSPACE}/datasets`;
 
@@ -154,5 +154,34 @@ describe('push dataset lifecycle', () => {
     expect(refused.code).toBe(1);
     expect(refused.stdout + refused.stderr).toMatch(/PushDataset\/vault.*protected/);
     expect(await datasetIdsNamed(cloud, 'vault')).toHaveLength(1);
+  });
+});
+
+describe('push dataset create interrupted by kill -9', () => {
+  let cloud: Cloud | undefined;
+  afterAll(async () => { await cloud?.stop(); });
+
+  test('killed after the POST committed but before state recorded the id: the next apply adopts it, no duplicate', async () => {
+    // Latency on every request leaves a window between the POST committing and the id being recorded
+    // (moor reads the dataset and its tables back first).
+    const c = cloud = await startCloud({ latencyMs: 400 });
+    const dir = workdir({ 'm/ledger.yaml': datasetManifest('ledger') });
+    const first = moor(dir, c, ['apply', 'm', '--auto-approve']);
+    while ((await datasetIdsNamed(c, 'ledger')).length === 0) {
+      if (first.child.exitCode !== null) throw new Error(`apply ended before the dataset was created: ${(await first).stderr}`);
+    }
+    first.child.kill('SIGKILL');
+    await first;
+    const record = (await readState(dir)).resources['PushDataset/ledger'];
+    // The precondition of this test: the create was sent, its answer never recorded.
+    expect(record?.pending?.action, JSON.stringify(record)).toBe('create');
+    expect(record.id).toBeUndefined();
+    const [created] = await datasetIdsNamed(c, 'ledger');
+
+    const second = await moor(dir, c, ['apply', 'm', '--auto-approve']);
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect(await datasetIdsNamed(c, 'ledger')).toEqual([created]);
+    expect((await readState(dir)).resources['PushDataset/ledger']).toMatchObject({ id: created });
+    expect((await moor(dir, c, ['plan', 'm', '--detailed-exitcode'])).code).toBe(0);
   });
 });

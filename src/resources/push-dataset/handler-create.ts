@@ -44,3 +44,25 @@ export async function createOnce(
     }
   }
 }
+
+/** Allowed difference between moor's clock (the pending mark) and the service's createdDate. */
+const CLOCK_SKEW_MS = 2 * 60_000;
+
+/**
+ * The dataset a create sent at `since` made, when its answer was never recorded (a crash): the
+ * first dataset of that name the service created from then on (with some clock skew allowed).
+ * Undefined when there is none, or when the service does not say when its datasets were created.
+ */
+export async function findCreatedSince(
+  analytics: AnalyticsClient,
+  workspaceId: string,
+  name: string,
+  since: string,
+): Promise<string | undefined> {
+  const from = Date.parse(since) - CLOCK_SKEW_MS;
+  if (Number.isNaN(from)) return undefined;
+  const created = (await analytics.listDatasets(workspaceId))
+    .filter((d) => d.name === name && typeof d.createdDate === 'string' && Date.parse(d.createdDate) >= from)
+    .sort((a, b) => Date.parse(String(a.createdDate)) - Date.parse(String(b.createdDate)));
+  return created[0]?.id;
+}

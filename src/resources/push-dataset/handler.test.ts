@@ -34,7 +34,7 @@ function fake(postFault: (n: number) => 'ok' | 'lost-after-create' | 'lost-befor
       if (fault === 'lost-after-create') throw lost();
       return made;
     },
-    listDatasets: async () => [...f.datasets.values()].map(({ id, name }) => ({ id, name })),
+    listDatasets: async () => [...f.datasets.values()].map(({ id, name, createdDate }) => ({ id, name, createdDate })),
     getDataset: async (_ws, id) => { const d = f.datasets.get(id); return d ? { id: d.id, name: d.name } : undefined; },
     getTables: async (_ws, id) => f.datasets.get(id)?.tables ?? [],
     putTable: async (_ws, id, table) => { f.puts.push([id, table]); },
@@ -58,6 +58,20 @@ describe('PushDataset handler', () => {
     const f = fake();
     await resource.create(f.ctx, 'sales', spec);
     await expect(resource.read(f.ctx, { name: 'sales', spec })).resolves.toBeUndefined();
+  });
+
+  it('read after a crashed create (pending, no id) adopts the first same-named dataset made since it was sent', async () => {
+    const f = fake();
+    const at = (iso: string, id: string, name = 'sales') => f.datasets.set(id, { id, name, createdDate: iso, tables: [] });
+    at('2026-01-01T09:00:00Z', 'old');
+    at('2026-01-01T10:00:02Z', 'other', 'inventory');
+    at('2026-01-01T10:00:03Z', 'ours');
+    at('2026-01-01T10:05:00Z', 'later');
+    const pendingSince = '2026-01-01T10:00:01Z';
+    await expect(resource.read(f.ctx, { name: 'x', spec, pendingSince })).resolves.toMatchObject({ id: 'ours' });
+    f.datasets.delete('ours');
+    f.datasets.delete('later');
+    await expect(resource.read(f.ctx, { name: 'x', spec, pendingSince })).resolves.toBeUndefined();
   });
 
   it('read by recorded id maps the dataset and tables to the spec shape', async () => {

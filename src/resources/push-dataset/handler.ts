@@ -2,8 +2,8 @@
 import type { JsonObject, JsonPath } from '../../engine/json.js';
 import { isObject } from '../../engine/json.js';
 import type { KindContext, Observed, ResourceHandler } from '../kind.js';
-import { createOnce } from './handler-create.js';
-import { createRequestOf, outputsOf, specOf, tableBodyOf } from './mapping.js';
+import { createOnce, findCreatedSince } from './handler-create.js';
+import { createRequestOf, datasetName, outputsOf, specOf, tableBodyOf } from './mapping.js';
 
 function workspaceOf(spec: JsonObject): string {
   return String(spec.workspaceId);
@@ -36,11 +36,17 @@ function tablesToPut(changed: readonly JsonPath[]): number[] {
 export const resource: ResourceHandler = {
   replaceIsDestructive: true,
 
-  async read(ctx, { spec, recordedId }) {
-    // The name is not unique: only the recorded id identifies our dataset; never adopt by name here.
-    if (!recordedId) return undefined;
-    const { workspaceId, id } = splitRecorded(recordedId, spec);
-    return observe(ctx, workspaceId, id);
+  async read(ctx, { name, spec, recordedId, pendingSince }) {
+    if (recordedId) {
+      const { workspaceId, id } = splitRecorded(recordedId, spec);
+      return observe(ctx, workspaceId, id);
+    }
+    // The name is not unique: adopt by name only what a create of ours, whose answer a crash
+    // lost, made since it was sent; otherwise the engine's create would make a duplicate.
+    if (!pendingSince) return undefined;
+    const workspaceId = workspaceOf(spec);
+    const id = await findCreatedSince(ctx.providers.analytics, workspaceId, datasetName(name, spec), pendingSince);
+    return id === undefined ? undefined : observe(ctx, workspaceId, id);
   },
 
   async create(ctx, name, spec) {
