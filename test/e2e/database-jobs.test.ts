@@ -97,6 +97,24 @@ describe('database jobs', () => {
     expect((await operationsOf(c, ENV.test)).map((o) => [o.backupName, o.status])).toEqual([['nightly-fail', 'Failed'], ['nightly-ok', 'Completed']]);
   });
 
+  test("the service's limit of 3 operations per environment a day: the 4th is refused, reported, and not retried", async () => {
+    const c = cloud = await startCloud({ env: { MOOR_LOCAL_CLOUD_ASYNC_MS: '20' } });
+    const dir = workdir();
+    for (const revision of ['1', '2', '3']) {
+      writeFile(dir, 'm/export.yaml', exportManifest('snap', { backupName: `snap-${revision}`, revision }));
+      const ok = await moor(dir, c, ['apply', 'm', '--auto-approve']);
+      expect(ok.code, ok.stdout + ok.stderr).toBe(0);
+    }
+    writeFile(dir, 'm/export.yaml', exportManifest('snap', { backupName: 'snap-4', revision: '4' }));
+    const refused = await moor(dir, c, ['apply', 'm', '--auto-approve']);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout + refused.stderr).toMatch(/DatabaseExport\/snap: .*maximum of 3 database operations/);
+    const plan = await moor(dir, c, ['plan', 'm', '--detailed-exitcode']);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout + plan.stderr).toContain('revision 4 failed earlier');
+    expect((await operationsOf(c, ENV.test)).map((o) => o.backupName)).toEqual(['snap-1', 'snap-2', 'snap-3']);
+  });
+
   test('kill -9 while the refresh is being followed: the next apply resumes the same operation, never a second refresh', async () => {
     // Slow phases (NotStarted, then InProgress) so the refresh is still being followed when the apply is killed.
     const c = cloud = await startCloud({ env: { MOOR_LOCAL_CLOUD_ASYNC_MS: '1500' } });
