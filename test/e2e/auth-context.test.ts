@@ -77,7 +77,6 @@ describe('auth context lifecycle', () => {
     expect((await cloudRequest(cloud, 'PATCH', AUTH_PATH('c12'), { isAvailable: true })).status).toBe(204);
     const drift = await run('drift', 'm');
     expect(drift.code, drift.stdout + drift.stderr).toBe(0);
-    expect((await run('plan', 'm', '--detailed-exitcode')).code).toBe(0);
   });
 
   test('a reference removed from the manifests is deleted only with --prune', async () => {
@@ -94,6 +93,5 @@ describe('auth context lifecycle', () => {
     expect((await cloudRequest(cloud, 'GET', AUTH_PATH('c11'))).status).toBe(200);
     const list = await run('state', 'list');
     expect(list.stdout).not.toContain('AuthContext/devices');
-    expect((await run('plan', 'm', '--detailed-exitcode', '--prune')).code).toBe(0);
   });
 });

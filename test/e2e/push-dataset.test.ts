@@ -164,7 +164,7 @@ describe('push dataset create interrupted by kill -9', () => {
   test('killed after the POST committed but before state recorded the id: the next apply adopts it, no duplicate', async () => {
     // Latency on every request leaves a window between the POST committing and the id being recorded
     // (moor reads the dataset and its tables back first).
-    const c = cloud = await startCloud({ latencyMs: 400 });
+    const c = cloud = await startCloud({ latencyMs: 250 });
     const dir = workdir({ 'm/ledger.yaml': datasetManifest('ledger') });
     const first = moor(dir, c, ['apply', 'm', '--auto-approve']);
     while ((await datasetIdsNamed(c, 'ledger')).length === 0) {
