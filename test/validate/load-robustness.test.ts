@@ -94,6 +94,19 @@ describe('loading robustness', () => {
     ]);
   });
 
+  test('a file of 400,000 tiny documents is refused quickly', async () => {
+    expect(brief(await validateText('a: 1\n---\n'.repeat(400_000)))).toEqual([
+      { severity: 'error', line: 1, col: 1, message: 'more than 10,000 documents in one file; not parsed' },
+    ]);
+  });
+
+  test('many broken documents are each reported at their own line', async () => {
+    const diags = await validateText('a: 1\n---\n'.repeat(2000));
+    // Each {a: 1} lacks apiVersion, kind and metadata and has an unknown key: four errors.
+    expect(diags).toHaveLength(8000);
+    expect(diags[diags.length - 1].location).toEqual({ file: 'm.yaml', line: 3999, col: 1 });
+  });
+
   test('a document that is not a mapping is an error', async () => {
     expect(brief(await validateText('- just\n- a list\n'))).toEqual([{ severity: 'error', line: 1, col: 1, message: 'a manifest must be a mapping with apiVersion, kind, metadata and spec' }]);
   });

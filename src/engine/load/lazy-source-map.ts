@@ -8,7 +8,7 @@ import { YamlSourceMap } from './yaml-source-map.js';
 
 /** One file's text, parsed with positions at most once and shared by its documents. */
 export class LazyFileSource {
-  private parsed?: { docs: Document[]; lines: LineCounter };
+  private parsed?: { docs: Document[]; byOffset: Map<number, Document>; lines: LineCounter };
 
   constructor(readonly file: string, private readonly text: string) {}
 
@@ -17,10 +17,13 @@ export class LazyFileSource {
     if (!this.parsed) {
       const lines = new LineCounter();
       const docs = parseAllDocuments(this.text, { lineCounter: lines, logLevel: 'error' }) as Document[];
-      this.parsed = { docs: Array.isArray(docs) ? docs : [], lines };
+      const list = Array.isArray(docs) ? docs : [];
+      // Indexed once: a file with thousands of broken documents must not search per diagnostic.
+      const byOffset = new Map(list.flatMap((d) => (d.contents?.range ? [[d.contents.range[0], d] as const] : [])));
+      this.parsed = { docs: list, byOffset, lines };
     }
-    const { docs, lines } = this.parsed;
-    const doc = docs.find((d) => d.contents?.range?.[0] === offset)
+    const { docs, byOffset, lines } = this.parsed;
+    const doc = byOffset.get(offset)
       ?? docs.find((d) => (d.range?.[0] ?? 0) <= offset && offset < (d.range?.[2] ?? 0))
       ?? docs[0];
     return new YamlSourceMap(this.file, doc, lines);

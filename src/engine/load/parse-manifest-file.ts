@@ -12,6 +12,8 @@ import { YamlSourceMap } from './yaml-source-map.js';
 
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
 export const MAX_NESTING = 256;
+/** Documents in one file; far more than any real set, few enough to report on quickly. */
+export const MAX_DOCUMENTS = 10_000;
 /** Aliases a document may expand; a few are normal, thousands are an alias bomb. */
 export const MAX_ALIAS_COUNT = 100;
 
@@ -29,6 +31,8 @@ export async function parseManifestFile(absPath: string, file: string): Promise<
   const bytes = await readFile(absPath);
   if (bytes.includes(0)) return fail('not a text file (it contains NUL bytes)');
   const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  const separators = text.match(/^---(?=[ \r\n]|$)/gm)?.length ?? 0;
+  if (separators >= MAX_DOCUMENTS) return fail(`more than ${MAX_DOCUMENTS.toLocaleString('en-US')} documents in one file; not parsed`);
   const deep = findExcessiveNesting(text, MAX_NESTING);
   if (deep) return { documents: [], diagnostics: [{ severity: 'error', message: `nesting deeper than ${MAX_NESTING} levels; not parsed`, location: { file, line: deep.line, col: deep.col }, code: 'load.nesting' }] };
   const parsed = parseFastText(text, file) ?? parseText(text, file);
