@@ -22,7 +22,9 @@ describe('a mixed manifest set', () => {
     const dir = workdir({
       'm/secret.txt': 'mixed-secret',
       'm/auth.yaml': authManifest('c21', { displayName: 'Require MFA for admins', isAvailable: true }),
-      'm/web.yaml': groupManifest('web').replace('  name: web\n', '  name: web\n  dependsOn: [AuthContext/c21]\n'),
+      // The group waits for c21 (dependsOn) and for the dataset whose id it reads (${ref:}).
+      'm/web.yaml': groupManifest('web', { extra: '            - name: DATASET_ID\n              value: ${ref:PushDataset/sales#/id}\n' })
+        .replace('  name: web\n', '  name: web\n  dependsOn: [AuthContext/c21]\n'),
       'm/sales.yaml': datasetManifest('sales'),
       'm/jobs.yaml': [
         refreshManifest('uat-from-prod', { revision: '1' }),
@@ -36,8 +38,9 @@ describe('a mixed manifest set', () => {
     const lines = apply.stderr.split('\n');
 
     // The group waits for the auth context it depends on.
-    const authDone = lineOf(lines, 'AuthContext/c21', /^created after/);
-    expect(lineOf(lines, 'ContainerGroup/web', /^creating\.\.\.$/)).toBeGreaterThan(authDone);
+    const groupStarted = lineOf(lines, 'ContainerGroup/web', /^creating\.\.\.$/);
+    expect(groupStarted).toBeGreaterThan(lineOf(lines, 'AuthContext/c21', /^created after/));
+    expect(groupStarted).toBeGreaterThan(lineOf(lines, 'PushDataset/sales', /^created after/));
     // Everything independent starts before the first change finishes: they run concurrently.
     const independent = [
       lineOf(lines, 'AuthContext/c21', /^creating\.\.\.$/),
@@ -49,8 +52,11 @@ describe('a mixed manifest set', () => {
     expect(Math.max(...independent)).toBeLessThan(firstFinished);
 
     expect((await cloudRequest(c, 'GET', AUTH_PATH('c21'))).status).toBe(200);
-    expect((await cloudRequest(c, 'GET', ARM_PATH('web'))).status).toBe(200);
-    expect(await datasetIdsNamed(c, 'sales')).toHaveLength(1);
+    const [salesId] = await datasetIdsNamed(c, 'sales');
+    expect(await datasetIdsNamed(c, 'sales')).toEqual([salesId]);
+    const web = await cloudRequest(c, 'GET', ARM_PATH('web'));
+    const vars = web.body.properties.containers[0].properties.environmentVariables as Array<{ name: string; value?: string }>;
+    expect(vars.find((v) => v.name === 'DATASET_ID')?.value).toBe(salesId);
     expect(await operationsOf(c, ENV.uat)).toHaveLength(1);
     expect(await operationsOf(c, ENV.test)).toHaveLength(1);
     const again = await moor(dir, c, ['plan', 'm', '--detailed-exitcode']);
