@@ -79,6 +79,17 @@ describe('auth context lifecycle', () => {
     expect(drift.code, drift.stdout + drift.stderr).toBe(0);
   });
 
+  test('a reference deleted out of band is drift, and apply creates it again with its properties', async () => {
+    expect((await cloudRequest(cloud, 'DELETE', AUTH_PATH('c11'))).status).toBe(204);
+    const drift = await run('drift', 'm', '--output', 'json');
+    expect(drift.code, drift.stdout + drift.stderr).toBe(2);
+    expect(JSON.parse(drift.stdout).changes).toEqual([expect.objectContaining({ address: 'AuthContext/c11', action: 'create', drift: true })]);
+    expect((await run('apply', 'm', '--auto-approve')).code).toBe(0);
+    const live = await cloudRequest(cloud, 'GET', AUTH_PATH('c11'));
+    expect(live.body).toMatchObject({ displayName: 'Require phishing-resistant MFA', description: 'strong sign-in', isAvailable: true });
+    expect((await run('drift', 'm')).code).toBe(0);
+  });
+
   test('a reference removed from the manifests is deleted only with --prune', async () => {
     writeFile(dir, 'm/devices.yaml', '# retired\n');
     const plain = await run('apply', 'm', '--auto-approve');
