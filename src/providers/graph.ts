@@ -4,13 +4,17 @@ import type { Transport } from './transport.js';
 /** An authentication-context class reference as Graph returns it. */
 export interface AuthContextBody {
   readonly id: string;
-  readonly displayName?: string;
-  readonly description?: string;
+  readonly displayName?: string | null;
+  readonly description?: string | null;
   readonly isAvailable?: boolean;
 }
 
-/** The properties a PATCH may change; left-out ones keep their values. */
-export type AuthContextPatch = Partial<Pick<AuthContextBody, 'displayName' | 'description' | 'isAvailable'>>;
+/** The properties a PATCH may change; left-out ones keep their values, null clears a text. */
+export interface AuthContextPatch {
+  readonly displayName?: string | null;
+  readonly description?: string | null;
+  readonly isAvailable?: boolean;
+}
 
 const BASE = '/beta/identity/conditionalAccess/authenticationContextClassReferences';
 

@@ -90,6 +90,16 @@ describe('auth context lifecycle', () => {
     expect((await run('drift', 'm')).code).toBe(0);
   });
 
+  test('a property removed from the manifest is cleared on the service, as the plan says', async () => {
+    writeFile(dir, 'm/c11.yaml', authManifest('c11', { displayName: 'Require phishing-resistant MFA', isAvailable: true }));
+    const c11 = changeOf((await run('plan', 'm', '--output', 'json')).stdout, 'AuthContext/c11')!;
+    expect(c11.action).toBe('update');
+    expect(c11.patch).toEqual([{ op: 'remove', path: '/description' }]);
+    expect((await run('apply', 'm', '--auto-approve')).code).toBe(0);
+    expect((await cloudRequest(cloud, 'GET', AUTH_PATH('c11'))).body.description ?? null).toBeNull();
+    expect((await run('plan', 'm', '--detailed-exitcode')).code).toBe(0);
+  });
+
   test('a reference removed from the manifests is deleted only with --prune', async () => {
     writeFile(dir, 'm/devices.yaml', '# retired\n');
     const plain = await run('apply', 'm', '--auto-approve');

@@ -40,6 +40,13 @@ describe('AuthContext handler', () => {
     expect(obs.spec).toEqual({ id: 'c7', displayName: 'Old', description: 'd', isAvailable: true });
   });
 
+  it('update clears a changed property the spec no longer sets (text to null, isAvailable to false)', async () => {
+    const { ctx, calls } = fakeGraph({ c7: { id: 'c7', displayName: 'Old', description: 'd', isAvailable: true } });
+    const current = (await resource.read(ctx, { name: 'x', spec: { id: 'c7' } }))!;
+    await resource.update(ctx, 'x', { id: 'c7', displayName: 'Old' }, current, [['description'], ['isAvailable']]);
+    expect(calls).toEqual([['patch', 'c7', { description: null, isAvailable: false }]]);
+  });
+
   it('delete deletes by id', async () => {
     const { ctx, calls } = fakeGraph({ c7: { id: 'c7' } });
     await resource.delete(ctx, 'c7', {});

@@ -21,10 +21,16 @@ function observed(live: AuthContextBody): Observed {
   return { id: live.id, spec: toSpec(live), outputs: { ...live } as JsonObject };
 }
 
-/** The listed properties that the spec sets. */
-function patchOf(spec: JsonObject, props: readonly Prop[]): AuthContextPatch {
+/** What a property the manifest no longer sets goes back to: its value on a new reference. */
+const CLEARED: Readonly<Record<Prop, null | boolean>> = { displayName: null, description: null, isAvailable: false };
+
+/** The listed properties that the spec sets; with `clear`, the ones it does not set are cleared. */
+function patchOf(spec: JsonObject, props: readonly Prop[], clear = false): AuthContextPatch {
   const patch: Record<string, unknown> = {};
-  for (const p of props) if (spec[p] !== undefined) patch[p] = spec[p];
+  for (const p of props) {
+    if (spec[p] !== undefined) patch[p] = spec[p];
+    else if (clear) patch[p] = CLEARED[p];
+  }
   return patch as AuthContextPatch;
 }
 
@@ -47,10 +53,11 @@ export const resource: ResourceHandler = {
   },
   create: (ctx, name, spec) => patchAndRead(ctx, authContextId(name, spec), patchOf(spec, PROPS)),
   async update(ctx, name, spec, current, changed) {
-    // Only the changed properties: the rest keep their values on the service.
+    // Only the changed properties: the rest keep their values on the service. A property the
+    // manifest stopped setting (the plan shows it removed) is cleared.
     const props = changedProps(changed);
     if (props.length === 0) return current;
-    return patchAndRead(ctx, current.id || authContextId(name, spec), patchOf(spec, props));
+    return patchAndRead(ctx, current.id || authContextId(name, spec), patchOf(spec, props, true));
   },
   async delete(ctx, id) {
     await ctx.providers.graph.deleteAuthContext(id);
