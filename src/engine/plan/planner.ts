@@ -6,6 +6,7 @@ import type { JsonObject } from '../json.js';
 import type { Manifest } from '../manifest.js';
 import { diffResource } from '../diff/three-way.js';
 import { resolveSpec, type ResolveContext } from '../resolve.js';
+import { validateResolved } from '../validate/validate-resolved.js';
 import { kindNamed } from '../../resources/registry.js';
 import type { JobRecord, KindContext, KindDefinition } from '../../resources/kind.js';
 import type { ResourceRecord, StateDocument } from '../state/types.js';
@@ -57,6 +58,11 @@ async function planManifest(
   const resolved = resolveSpec(manifest, { ...options.resolve, outputs });
   diagnostics.push(...resolved.diagnostics);
   if (resolved.diagnostics.some((d) => d.severity === 'error')) return undefined;
+  if (!resolved.pending) {
+    const invalid = validateResolved(manifest, kind, resolved.spec);
+    diagnostics.push(...invalid);
+    if (invalid.length > 0) return undefined;
+  }
   const record = options.state.resources[manifest.address];
   try {
     if (kind.category === 'check') return await planCheck(kind, manifest, resolved.spec, options.ctx, diagnostics);
@@ -108,7 +114,9 @@ function planJob(kind: KindDefinition, manifest: Manifest, desired: JsonObject, 
       return { ...base, change: change(manifest, 'run', { destructive: job.destructive, reason: `resumes following the run of revision ${revision} started earlier` }) };
     }
     if (last.status === 'failed') {
-      diagnostics.push({ severity: 'warning', address: manifest.address, location: manifest.source.locate(['spec', 'revision']), message: `revision ${revision} failed earlier and is not retried blindly: change spec.revision to run it again` });
+      const what = last.outcome === 'unknown' ? `the outcome of revision ${revision} is unknown and it is not retried blindly` : `revision ${revision} failed earlier and is not retried blindly`;
+      const why = last.message ? ` (${String(last.message)})` : '';
+      diagnostics.push({ severity: 'warning', address: manifest.address, location: manifest.source.locate(['spec', 'revision']), message: `${manifest.address}: ${what}: change spec.revision to run it again${why}` });
     }
     return { ...base, change: change(manifest, 'no-op', {}) };
   }
@@ -167,7 +175,7 @@ async function preflight(steps: readonly PlannedStep[], ctx: KindContext, diagno
   // Refuse a destructive change to a protected resource before anything is sent.
   for (const s of steps) {
     if (s.manifest?.protect && (s.change.action === 'replace' || s.change.action === 'delete')) {
-      diagnostics.push({ severity: 'error', address: s.change.address, location: s.manifest.source.locate(['metadata', 'protect']), message: `is protected (metadata.protect) and would be ${s.change.action === 'replace' ? 'replaced' : 'deleted'}: ${s.change.reason ?? ''}`.trim() });
+      diagnostics.push({ severity: 'error', address: s.change.address, location: s.manifest.source.locate(['metadata', 'protect']), message: `${s.change.address} is protected (metadata.protect) and would be ${s.change.action === 'replace' ? 'replaced' : 'deleted'}: ${s.change.reason ?? ''}`.trim() });
     }
   }
 }
