@@ -4,6 +4,8 @@ import { dirname } from 'node:path';
 
 /** How long writes are gathered before one file write (a benchmark makes thousands of changes). */
 const COALESCE_MS = 75;
+/** A write may take at most this share of the server's time: the window grows with the data. */
+const WRITE_SHARE = 0.1;
 
 interface FileShape {
   readonly format: 'moor-local-cloud/1';
@@ -17,6 +19,7 @@ export class DataStore {
   private writing: Promise<void> = Promise.resolve();
   private dirty = false;
   private closed = false;
+  private windowMs = COALESCE_MS;
 
   private constructor(private readonly file: string | undefined) {}
 
@@ -50,7 +53,7 @@ export class DataStore {
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
       void this.flush();
-    }, COALESCE_MS);
+    }, this.windowMs);
   }
 
   /** Writes pending changes now (and waits for a write in progress). */
@@ -66,8 +69,10 @@ export class DataStore {
       if (!this.dirty) return;
       this.dirty = false;
       const shape: FileShape = { format: 'moor-local-cloud/1', services: this.services };
+      const started = performance.now();
       try {
         await writeAtomically(file, JSON.stringify(shape));
+        this.windowMs = Math.max(COALESCE_MS, (performance.now() - started) / WRITE_SHARE);
       } catch (err) {
         this.dirty = true;
         process.stderr.write(`local-cloud: cannot write ${file}: ${(err as Error).message}\n`);

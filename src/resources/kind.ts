@@ -62,6 +62,12 @@ export interface ResourceHandler {
   create(ctx: KindContext, name: string, spec: JsonObject): Promise<Observed>;
   update(ctx: KindContext, name: string, spec: JsonObject, current: Observed, changed: readonly JsonPath[]): Promise<Observed>;
   delete(ctx: KindContext, id: string, lastSpec: JsonObject): Promise<void>;
+  /**
+   * Create and update address the resource by an identifier moor derives (PUT or PATCH by name):
+   * repeating one after a crash changes nothing, so apply need not wait for its intent to be
+   * durable in state before sending. Leave unset where the service assigns the identifier.
+   */
+  readonly idempotentWrites?: boolean;
   /** A replace loses data the user cannot get back (plan marks it destructive; refused when protected). */
   readonly replaceIsDestructive?: boolean;
   /**

@@ -1,6 +1,6 @@
 // Does what the plan decided: walks the dependency graph, runs ready steps under a concurrency
 // limit, records every finished change in state at once, skips the dependents of a failure.
-import pLimit from 'p-limit';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { UserError } from '../diagnostics.js';
 import type { JsonObject } from '../json.js';
 import type { Manifest } from '../manifest.js';
@@ -47,8 +47,7 @@ export async function applyPlan(options: ApplyOptions): Promise<StepOutcome[]> {
     const outcomes = await Promise.all(deps.map(settle));
     const blocked = outcomes.find((o) => o.status !== 'done');
     if (blocked) return report({ address, action: step.change.action, status: 'skipped', rootCause: blocked.rootCause ?? blocked.address });
-    // Only ready steps enter the limiter: a slot is never held while waiting for another step.
-    return limit(() => runStep(step, options, report));
+    return runStep(step, options, report, limit);
   };
 
   const report = (o: StepOutcome): StepOutcome => {
@@ -60,29 +59,41 @@ export async function applyPlan(options: ApplyOptions): Promise<StepOutcome[]> {
   const outcomes = await Promise.all(forward.map((s) => settle(s.change.address)));
   // Deletes of what left the manifests go last: whatever depended on them is updated first.
   const deletes = options.steps.filter((s) => s.change.action === 'delete');
-  outcomes.push(...(await Promise.all(deletes.map((s) => limit(() => runStep(s, options, report))))));
+  outcomes.push(...(await Promise.all(deletes.map((s) => runStep(s, options, report, limit)))));
   await options.recorder.flush();
   return outcomes;
 }
 
-async function runStep(step: PlannedStep, options: ApplyOptions, report: (o: StepOutcome) => StepOutcome): Promise<StepOutcome> {
+/**
+ * Runs one ready step. Only the requests hold a slot of the limiter (a slot is never held while
+ * waiting for another step); the final state write is awaited after the slot is given back.
+ */
+async function runStep(step: PlannedStep, options: ApplyOptions, report: (o: StepOutcome) => StepOutcome, limit: LimitFunction): Promise<StepOutcome> {
   const { address, action } = step.change;
   if (action === 'no-op') {
     await recordNoop(step, options);
     return report({ address, action, status: 'done' });
   }
-  if (options.signal?.aborted) return report({ address, action, status: 'skipped', rootCause: 'interrupted' });
-  options.listener?.started?.(address, action);
-  const ctx: KindContext = { ...options.ctx, log: (message) => options.listener?.progress?.(address, message) };
+  const durable: Array<Promise<void>> = [];
   try {
-    await execute(step, options, ctx);
+    const started = await limit(async () => {
+      if (options.signal?.aborted) return false;
+      options.listener?.started?.(address, action);
+      const ctx: KindContext = { ...options.ctx, log: (message) => options.listener?.progress?.(address, message) };
+      await execute(step, options, ctx, (p) => durable.push(p));
+      return true;
+    });
+    if (!started) return report({ address, action, status: 'skipped', rootCause: 'interrupted' });
+    await Promise.all(durable);
     return report({ address, action, status: 'done' });
   } catch (err) {
+    await Promise.allSettled(durable);
     return report({ address, action, status: 'failed', error: err instanceof Error ? err.message : String(err) });
   }
 }
 
-async function execute(step: PlannedStep, options: ApplyOptions, ctx: KindContext): Promise<void> {
+/** Carries out a step; `defer` takes the final state write, which the caller awaits outside the limiter. */
+async function execute(step: PlannedStep, options: ApplyOptions, ctx: KindContext, defer: (write: Promise<void>) => void): Promise<void> {
   const { recorder } = options;
   const { address, action } = step.change;
   if (action === 'delete') {
@@ -98,22 +109,28 @@ async function execute(step: PlannedStep, options: ApplyOptions, ctx: KindContex
     await recorder.put(address, pendingRecord(manifest, step.kind, desired, step.record, 'replace'));
     await handler.delete(ctx, step.observed.id, step.record?.lastApplied ?? desired);
   }
+  // The intent goes to state first; where a repeated write could duplicate, it must be durable before sending.
+  const recordIntent = async (action: 'create' | 'update') => {
+    const intent = recorder.put(address, pendingRecord(manifest, step.kind, desired, action === 'create' && step.change.action === 'replace' ? undefined : step.record, action));
+    if (handler.idempotentWrites) intent.catch(() => undefined); // a failed write resurfaces in the next put
+    else await intent;
+  };
   if (action === 'create' || action === 'replace') {
-    await recorder.put(address, pendingRecord(manifest, step.kind, desired, action === 'create' ? step.record : undefined, 'create'));
+    await recordIntent('create');
     const observed = await handler.create(ctx, manifest.name, desired);
-    await recorder.put(address, appliedRecord(manifest, step.kind, desired, observed));
+    defer(recorder.put(address, appliedRecord(manifest, step.kind, desired, observed)));
     return;
   }
   const changed = deepEqual(desired, step.desired) ? step.changedPaths : recomputeChanges(step, desired);
   if (changed.length === 0) return;
-  await recorder.put(address, pendingRecord(manifest, step.kind, desired, step.record, 'update'));
+  await recordIntent('update');
   const observed = await handler.update(ctx, manifest.name, desired, step.observed!, changed);
-  await recorder.put(address, appliedRecord(manifest, step.kind, desired, observed));
+  defer(recorder.put(address, appliedRecord(manifest, step.kind, desired, observed)));
 }
 
 /** Resolves again at apply time: `${ref:}` values of resources applied in this run are known now. */
 function resolveNow(step: PlannedStep, options: ApplyOptions): JsonObject {
-  const outputs = (a: string) => options.recorder.current().resources[a]?.outputs;
+  const outputs = (a: string) => options.recorder.record(a)?.outputs;
   const resolved = resolveSpec(step.manifest!, { ...options.resolve, outputs });
   const errors = resolved.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) throw new UserError(errors.map((d) => d.message).join('; '));

@@ -37,6 +37,11 @@ export class StateRecorder {
     return this.snapshot;
   }
 
+  /** One address's record as recorded so far (cheaper than current() on a hot path). */
+  record(address: string): ResourceRecord | undefined {
+    return this.resources[address];
+  }
+
   put(address: string, record: ResourceRecord): Promise<void> {
     this.resources[address] = record;
     return this.commit({ op: 'put', address, record });

@@ -47,6 +47,7 @@ function changedProps(changed: readonly JsonPath[]): Prop[] {
 }
 
 export const resource: ResourceHandler = {
+  idempotentWrites: true,
   async read(ctx, { name, spec, recordedId }) {
     const live = await ctx.providers.graph.getAuthContext(recordedId ?? authContextId(name, spec));
     return live ? observed(live) : undefined;

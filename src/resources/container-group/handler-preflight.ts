@@ -27,15 +27,16 @@ export async function preflight(
   ctx: KindContext,
   creates: ReadonlyArray<{ address: string; spec: JsonObject }>,
 ): Promise<Array<{ address: string; message: string }>> {
-  const errors: Array<{ address: string; message: string }> = [];
-  for (const b of bucketsOf(creates)) {
-    const usage = await ctx.providers.arm.listUsage(b.subscriptionId, b.location);
-    const quota = usage.find((u) => u.name?.value?.toLowerCase() === QUOTA_NAME);
-    if (!quota) continue;
-    const planned = b.addresses.length;
-    if (quota.currentValue + planned <= quota.limit) continue;
-    const message = `quota exceeded in ${b.location}: ${quota.currentValue} container groups in use + ${planned} planned = ${quota.currentValue + planned}, over the ContainerGroups limit of ${quota.limit} (subscription ${b.subscriptionId})`;
-    for (const address of b.addresses) errors.push({ address, message });
-  }
-  return errors;
+  // Every location at once: usage lists are paged, and each page costs a round trip.
+  const results = await Promise.all(bucketsOf(creates).map((b) => quotaErrors(ctx, b)));
+  return results.flat();
+}
+
+async function quotaErrors(ctx: KindContext, b: Bucket): Promise<Array<{ address: string; message: string }>> {
+  const usage = await ctx.providers.arm.listUsage(b.subscriptionId, b.location);
+  const quota = usage.find((u) => u.name?.value?.toLowerCase() === QUOTA_NAME);
+  const planned = b.addresses.length;
+  if (!quota || quota.currentValue + planned <= quota.limit) return [];
+  const message = `quota exceeded in ${b.location}: ${quota.currentValue} container groups in use + ${planned} planned = ${quota.currentValue + planned}, over the ContainerGroups limit of ${quota.limit} (subscription ${b.subscriptionId})`;
+  return b.addresses.map((address) => ({ address, message }));
 }

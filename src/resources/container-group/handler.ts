@@ -21,6 +21,7 @@ async function put(ctx: KindContext, name: string, spec: JsonObject): Promise<Ob
 }
 
 export const resource: ResourceHandler = {
+  idempotentWrites: true,
   async read(ctx, { name, spec, recordedId }) {
     const c = locate(name, spec, recordedId);
     const live = await ctx.providers.arm.getContainerGroup(c.subscriptionId, c.resourceGroup, c.name);
