@@ -95,10 +95,13 @@ async function scenario(e, count, latencyMs) {
     const first = await timed(plan);
     const errors = first.value.plan.diagnostics.filter((d) => d.severity === 'error');
     if (errors.length) throw new Error(`plan failed: ${errors[0].message}`);
+    // As `moor apply` does: under the state lock, recording every change as it happens.
+    const lock = await backend.lock('moor apply');
     const applied = await timed(async () => {
       const recorder = new e.StateRecorder(backend, await backend.read());
       return e.applyPlan({ steps: first.value.steps, manifests: loaded, recorder, ctx, resolve: { cwd: dir, env: {} }, parallelism: PARALLELISM });
     });
+    await backend.unlock(lock);
     const failed = applied.value.filter((o) => o.status !== 'done');
     if (failed.length) throw new Error(`${failed.length} steps failed, first: ${failed[0].error}`);
     const noop = await timed(plan);
