@@ -49,7 +49,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const dataFile = resolve(options.cwd, LOCAL_CLOUD_DATA);
   mkdirSync(resolve(options.cwd, '.moor'), { recursive: true });
   const token = randomBytes(16).toString('hex');
-  const cloud = await startLocalCloud({ port: 0, dataFile, token });
+  const provisioning = options.env.MOOR_PROVISIONING_MS;
+  const provisioningMs = provisioning && /^\d+$/.test(provisioning) ? Number(provisioning) : undefined;
+  const cloud = await startLocalCloud({ port: 0, dataFile, token, provisioningMs });
   options.notice(`moor: no endpoints configured; using the built-in local cloud at ${cloud.url} (data in ${LOCAL_CLOUD_DATA})`);
   const endpoints = Object.fromEntries(SERVICE_NAMES.map((s) => [s, cloud.url])) as Record<ServiceName, string>;
   const providers = createProviders({ endpoints, defaultToken: token, pollIntervalMs: pollInterval(options.env) ?? 200 });

@@ -34,7 +34,7 @@ export async function startCloud(options: CloudOptions = {}): Promise<Cloud> {
   if (options.rateLimit !== undefined) args.push('--rate-limit', String(options.rateLimit));
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, MOOR_LOCAL_CLOUD_PROVISIONING_MS: '100', MOOR_LOCAL_CLOUD_ASYNC_MS: '100', ...options.env },
+    env: { ...process.env, MOOR_PROVISIONING_MS: '100', MOOR_LOCAL_CLOUD_ASYNC_MS: '100', ...options.env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((res, rej) => {
