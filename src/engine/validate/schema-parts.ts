@@ -60,3 +60,11 @@ export const tags: JsonObject = {
   propertyNames: patterned('^[^<>%&\\\\?/]+$', 'tag keys must not contain < > % & \\ ? /', { minLength: 1, maxLength: 256 }),
   additionalProperties: { type: 'string', maxLength: 256 },
 };
+
+/** A database-movement project id: YAML reads `projectId: 1234567` as a number; either way it is one path segment. */
+export const projectId: JsonObject = { type: ['string', 'integer'], pattern: '^[^/\\\\?#%\\s]+$', patternErrorMessage: 'must be a single path segment', minLength: 1 };
+
+/** A job's revision: any value; the job runs again only when it changes (compared as a string). */
+export function jobRevision(job: string): JsonObject {
+  return { type: ['string', 'number'], minLength: 1, description: `Any value; the ${job} runs again only when it changes (compared as a string).` };
+}
