@@ -28,8 +28,9 @@ export function createPipeline(router: Router, store: DataStore, options: Resolv
   };
 
   /** Auth, method, throttling and injected faults, in the order a real front door applies them. */
-  function gate(req: IncomingMessage, method: string, match: Found, headers: Record<string, string>): Refusal | undefined {
-    if (!authorized(req.headers.authorization)) {
+  function gate(req: IncomingMessage, url: URL, method: string, match: Found, headers: Record<string, string>): Refusal | undefined {
+    const anonymous = match.kind === 'found' && match.route.anonymous?.(url, match.params) === true;
+    if (!anonymous && !authorized(req.headers.authorization)) {
       return { status: 401, code: 'InvalidAuthenticationToken', message: 'The access token is missing or invalid.', headers: { 'www-authenticate': 'Bearer error="invalid_token"' } };
     }
     if (match.kind === 'method-not-allowed') {
@@ -67,7 +68,7 @@ export function createPipeline(router: Router, store: DataStore, options: Resolv
       else sendResponse(res, { status: r.status, headers: r.headers, body: service.errorBody(r.status, r.code, r.message, requestId) }, headers);
     };
 
-    const refusal = gate(req, method, match, headers);
+    const refusal = gate(req, url, method, match, headers);
     if (refusal) return refuse(refusal);
     if (match.kind !== 'found') return; // unreachable: gate refuses a wrong method
     const faults = planFault(options.failRate, match.route.faultAfterCommit === true, options.random);

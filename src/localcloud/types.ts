@@ -48,6 +48,11 @@ export interface Route {
    * injected faults drops the connection AFTER the handler ran, so clients must deduplicate.
    */
   readonly faultAfterCommit?: boolean;
+  /**
+   * Whether this request may be served without the bearer token (e.g. a pre-signed URL that a
+   * client follows from a redirect, on which SDK clients drop Authorization).
+   */
+  readonly anonymous?: (url: URL, params: Readonly<Record<string, string>>) => boolean;
 }
 
 export interface LocalService {

@@ -40,12 +40,11 @@ export function throttled(handler: Handler): Handler {
 const C = '/v3/conversations/:conversationId';
 
 /**
- * The attachment view route. `anonymous` is not in Route yet: once the core skips the bearer
- * check when a route's `anonymous(url, params)` holds, the thumbnail's redirect target (a
- * pre-signed URL) works for SDK clients, which drop Authorization on redirects.
+ * The attachment view route: the thumbnail's redirect target (a pre-signed URL) is served
+ * without the token, because SDK clients drop Authorization when they follow a redirect.
  */
-const attachmentView = {
-  method: 'GET' as const,
+const attachmentView: Route = {
+  method: 'GET',
   path: '/v3/attachments/:attachmentId/views/:viewId',
   handler: getAttachmentView,
   anonymous: (url: URL, params: Readonly<Record<string, string>>) => isPresigned(url, params),

@@ -167,4 +167,16 @@ describe('conversation connector over HTTP', () => {
     expect(original.headers.get('content-type')).toBe('application/pdf');
     expect(Buffer.from(await original.arrayBuffer()).equals(content)).toBe(true);
   });
+
+  it('serves the pre-signed redirect target without a token (as SDK clients follow it), but nothing else', async () => {
+    const { url } = await cloud();
+    const content = Buffer.from('thumbnail bytes');
+    const up = await call(`${conv(url)}/attachments`, { method: 'POST', body: { name: 't.bin', type: 'application/octet-stream', originalBase64: content.toString('base64') } });
+    const thumb = await fetch(`${url}/v3/attachments/${up.body.id}/views/thumbnail`, { headers: { authorization: `Bearer ${TOKEN}` }, redirect: 'manual' });
+    const signed = await fetch(thumb.headers.get('location')!);
+    expect(signed.status).toBe(200);
+    expect(Buffer.from(await signed.arrayBuffer()).equals(content)).toBe(true);
+    const unsigned = await fetch(`${url}/v3/attachments/${up.body.id}/views/original`);
+    expect(unsigned.status).toBe(401);
+  });
 });
