@@ -8,7 +8,7 @@ import { diffResource } from '../diff/three-way.js';
 import { resolveSpec, type ResolveContext } from '../resolve.js';
 import { validateResolved } from '../validate/validate-resolved.js';
 import { kindNamed } from '../../resources/registry.js';
-import type { JobRecord, KindContext, KindDefinition } from '../../resources/kind.js';
+import type { CheckResult, JobRecord, KindContext, KindDefinition } from '../../resources/kind.js';
 import type { ResourceRecord, StateDocument } from '../state/types.js';
 import { summarize, type Plan, type PlannedChange } from './types.js';
 import type { PlannedStep } from './steps.js';
@@ -125,8 +125,16 @@ function planJob(kind: KindDefinition, manifest: Manifest, desired: JsonObject, 
 }
 
 async function planCheck(kind: KindDefinition, manifest: Manifest, desired: JsonObject, ctx: KindContext, diagnostics: Diagnostic[]): Promise<PlannedStep> {
-  const result = await kind.check!.evaluate(ctx, desired);
   const severity = desired.severity === 'warning' ? 'warning' : 'error';
+  let result: CheckResult;
+  try {
+    result = await kind.check!.evaluate(ctx, desired);
+  } catch (err) {
+    // The service could not answer: the check did not pass, and the request's failure is an error whatever the severity.
+    diagnostics.push(failure(manifest, err));
+    const message = `could not be evaluated: ${err instanceof Error ? err.message : String(err)}`;
+    return { kind, manifest, desired, changedPaths: [], change: { ...change(manifest, 'no-op', {}), check: { passed: false, severity, message } } };
+  }
   if (!result.passed) diagnostics.push({ severity, address: manifest.address, location: manifest.source.locate(['spec']), message: `check failed: ${result.message}`, code: 'check' });
   return { kind, manifest, desired, changedPaths: [], change: { ...change(manifest, 'no-op', {}), check: { passed: result.passed, severity, message: result.message } } };
 }
