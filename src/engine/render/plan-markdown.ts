@@ -1,12 +1,12 @@
 // Plans and drift reports as markdown for a pull-request comment or $GITHUB_STEP_SUMMARY.
-import { formatDiagnostic, sortDiagnostics } from '../diagnostics.js';
+import { formatDiagnostic, hasErrors, sortDiagnostics } from '../diagnostics.js';
 import { ACTION_GLYPH } from '../plan/types.js';
 import type { FieldChange, Plan, PlannedChange } from '../plan/types.js';
 import { causeLabel, fieldValue } from './format-value.js';
 import { codeBlock, codeSpan, escapeHtml, inlineText } from './markdown-escape.js';
 import { checkChanges, checkLabel, driftedCount, headline, shownChanges, shownFields } from './plan-view.js';
 import type { RenderMode } from './plan-view.js';
-import { driftLine, NO_CHANGES, summaryLine } from './summary-line.js';
+import { driftLine, INCOMPLETE, NO_CHANGES, summaryLine } from './summary-line.js';
 
 export interface MarkdownOptions {
   /** Heading text (default 'moor plan' or 'moor drift'). */
@@ -22,7 +22,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string
   const changes = shownChanges(plan, mode);
   const out: string[] = [`### ${inlineText(options.title ?? `moor ${mode}`)}`, ''];
   out.push(`**${mode === 'drift' ? driftLine(driftedCount(plan)) : summaryLine(plan.summary)}**`, '');
-  if (changes.length === 0 && mode === 'plan') out.push(NO_CHANGES, '');
+  if (changes.length === 0 && mode === 'plan') out.push(hasErrors(plan.diagnostics) ? INCOMPLETE : NO_CHANGES, '');
   if (changes.length > 0) {
     out.push('| | Address | Changes | Notes |', '| :-: | --- | --- | --- |');
     for (const c of changes) out.push(tableRow(c, mode));

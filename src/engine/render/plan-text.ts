@@ -1,5 +1,5 @@
 // Plan and drift reports as terminal text, after Terraform's habits: + ~ -/+ - !, old → new, a summary line.
-import { formatDiagnostic, sortDiagnostics } from '../diagnostics.js';
+import { formatDiagnostic, hasErrors, sortDiagnostics } from '../diagnostics.js';
 import { ACTION_GLYPH } from '../plan/types.js';
 import type { FieldChange, Plan, PlannedChange } from '../plan/types.js';
 import { ACTION_STYLE, FIELD_OP_STYLE, painter } from './ansi.js';
@@ -7,7 +7,7 @@ import type { Paint } from './ansi.js';
 import { causeLabel, fieldValue } from './format-value.js';
 import { checkChanges, checkLabel, driftedCount, headline, shownChanges, shownFields } from './plan-view.js';
 import type { RenderMode } from './plan-view.js';
-import { driftLine, NO_CHANGES, summaryLine } from './summary-line.js';
+import { driftLine, INCOMPLETE, NO_CHANGES, summaryLine } from './summary-line.js';
 
 export interface TextOptions {
   /** ANSI colour; the CLI turns it on only on a TTY without NO_COLOR. */
@@ -27,7 +27,7 @@ export function renderPlanText(plan: Plan, options: TextOptions): string {
       : 'moor will perform the following actions:', '');
     for (const c of changes) out.push(...changeBlock(c, options.mode, paint), '');
   } else if (options.mode === 'plan') {
-    out.push(NO_CHANGES, '');
+    out.push(hasErrors(plan.diagnostics) ? INCOMPLETE : NO_CHANGES, '');
   }
   out.push(...checksSection(plan, paint));
   if (plan.diagnostics.length > 0) out.push(...sortDiagnostics(plan.diagnostics).map(formatDiagnostic), '');

@@ -2,6 +2,8 @@
 import type { PlanSummary } from '../plan/types.js';
 
 export const NO_CHANGES = 'No changes. Live resources match the manifests.';
+/** Said instead of NO_CHANGES when errors kept the plan from deciding everything. */
+export const INCOMPLETE = 'No changes planned, but the plan is incomplete: see the errors.';
 export const NO_DRIFT = 'No drift: live resources match the last apply.';
 
 /** `Plan: 2 to create, 1 to update, 0 to replace, 0 to delete, 1 to run.` */
