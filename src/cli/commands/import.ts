@@ -24,6 +24,7 @@ async function runImport(address: string, id: string, paths: string[], command: 
   const { kindContext } = await import('../../engine/workflow.js');
   const { StateRecorder } = await import('../../engine/state/recorder.js');
   const { maskSensitive } = await import('../../engine/secrets.js');
+  const { projectOnto } = await import('../../engine/diff/project.js');
   const { manifests, diagnostics } = await loadAndValidate(paths.length ? paths : ['.']);
   if (hasErrors(diagnostics)) throw new UserError('the manifests have errors; nothing was imported', diagnostics);
   const manifest = manifests.find((m) => m.address === address);
@@ -39,12 +40,13 @@ async function runImport(address: string, id: string, paths: string[], command: 
       const observed = await kind.resource!.read(kindContext(session), { name: manifest.name, spec: resolved.spec, recordedId: id });
       if (!observed) throw new UserError(`${id} was not found; nothing was imported`);
       const recorder = new StateRecorder(session.backend, state);
-      // Live values stand for "last applied": hidden secrets are unknown, so the next plan sets them.
+      // Live values of the fields the manifest sets stand for "last applied": hidden secrets are
+      // unknown, so the next plan sets them; fields the service filled in stay unmanaged.
       await recorder.put(address, {
         kind: manifest.kind,
         name: manifest.name,
         id: observed.id,
-        lastApplied: observed.spec,
+        lastApplied: projectOnto(observed.spec, resolved.spec),
         outputs: maskSensitive(observed.outputs, kind.sensitive),
         protect: manifest.protect || undefined,
         updatedAt: new Date().toISOString(),
