@@ -2,19 +2,22 @@
 import { Command, CommanderError } from 'commander';
 import { formatDiagnostic, UserError } from '../engine/diagnostics.js';
 import { COMMANDS } from './commands/index.js';
+import { bindEnvironment } from './env-options.js';
 
 /** Runs the CLI and resolves to the process exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
   let exitCode = 0;
   const program = new Command('moor')
     .description('A declarative reconciler for container groups, auth contexts, push datasets and database jobs.')
-    .option('--config <file>', 'configuration file (default: moor.config.yaml when present)', process.env.MOOR_CONFIG)
-    .option('--state <file|url>', 'state file or postgres:// URL (default: .moor/state.json)', process.env.MOOR_STATE)
+    .option('--config <file>', 'configuration file (default: moor.config.yaml when present; env: MOOR_CONFIG)', process.env.MOOR_CONFIG)
+    .option('--state <file|url>', 'state file or postgres:// URL (default: .moor/state.json; env: MOOR_STATE)', process.env.MOOR_STATE)
     .showHelpAfterError()
     .exitOverride();
   for (const register of COMMANDS) {
     register(program, (code) => { exitCode = code; });
   }
+  // local-cloud documents its own variables (MOOR_LOCAL_CLOUD_PORT, MOOR_LATENCY, ...).
+  bindEnvironment(program, process.env, new Set(['local-cloud']));
   try {
     await program.parseAsync([...argv]);
     return exitCode;

@@ -21,7 +21,7 @@ export const registerPlan: RegisterCommand = (program, setExit) => {
     .option('--out <file>', 'save the plan for `moor apply --plan FILE`')
     .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when there are none')
     .option('--target <address>', 'plan only this address and what it depends on (repeatable)', collect)
-    .addOption(new Option('--output <format>', 'text, json or markdown').default(process.env.MOOR_OUTPUT ?? 'text').argParser((v) => parseOutput(v, OUTPUT_FORMATS)))
+    .addOption(new Option('--output <format>', 'text, json or markdown').default('text').argParser((v) => parseOutput(v, OUTPUT_FORMATS)))
     .option('--prune', 'also plan deleting what left the manifests')
     .option('--notify', 'post a summary to the configured conversation')
     .action(async (paths: string[], flags: PlanFlags, command: Command) => {

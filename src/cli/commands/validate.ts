@@ -9,7 +9,7 @@ export const registerValidate: RegisterCommand = (program, setExit) => {
     .command('validate')
     .description('check manifests: schemas, references, dependencies (no network, no secrets)')
     .argument('[paths...]', 'manifest files or folders (default: .)')
-    .addOption(new Option('--output <format>', 'text or json').choices(['text', 'json']).default(process.env.MOOR_OUTPUT === 'json' ? 'json' : 'text'))
+    .addOption(new Option('--output <format>', 'text or json').choices(['text', 'json']).default('text'))
     .action(async (paths: string[], flags: ValidateFlags) => {
       setExit(await runValidate(paths, flags));
     });

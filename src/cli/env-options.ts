@@ -1,0 +1,56 @@
+// Every option also reads a MOOR_* environment variable (--detailed-exitcode: MOOR_DETAILED_EXITCODE),
+// so a pipeline can configure moor without changing its command line. The command line wins.
+import type { Command, Option } from 'commander';
+import { UserError } from '../engine/diagnostics.js';
+
+const TRUE = /^(1|true|yes)$/i;
+
+/** MOOR_ plus the option's long name in upper snake case. */
+export function envNameOf(option: Option): string {
+  return 'MOOR_' + option.attributeName().replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
+}
+
+/**
+ * Names each option's variable in the help of every command (but those that read their own
+ * variables), and fills options the command line left out from the environment just before the
+ * command runs: a value through the option's own parser, a flag only when the variable says true
+ * (so MOOR_PRUNE=false never turns pruning on).
+ */
+export function bindEnvironment(program: Command, env: NodeJS.ProcessEnv, skip: ReadonlySet<string>): void {
+  const named = (c: Command) => c.options.filter((o) => !o.negate && o.long !== '--help');
+  const walk = (command: Command) => {
+    for (const sub of command.commands) {
+      if (skip.has(sub.name())) continue;
+      for (const option of named(sub)) if (!option.envVar) option.env(envNameOf(option));
+      walk(sub);
+    }
+  };
+  walk(program);
+  program.hook('preAction', (_root, action) => {
+    if (skip.has(action.name())) return;
+    for (const option of named(action)) fillFromEnvironment(action, option, env);
+  });
+}
+
+function fillFromEnvironment(command: Command, option: Option, env: NodeJS.ProcessEnv): void {
+  const key = option.attributeName();
+  const source = command.getOptionValueSource(key);
+  if (source !== undefined && source !== 'default') return;
+  const raw = env[option.envVar ?? envNameOf(option)];
+  if (raw === undefined || raw === '') return;
+  if (option.required || option.optional) {
+    command.setOptionValueWithSource(key, parsed(option, raw), 'env');
+  } else if (TRUE.test(raw)) {
+    command.setOptionValueWithSource(key, true, 'env');
+  }
+}
+
+function parsed(option: Option, raw: string): unknown {
+  const name = option.envVar ?? envNameOf(option);
+  if (option.argChoices && !option.argChoices.includes(raw)) throw new UserError(`${name}: '${raw}' must be one of ${option.argChoices.join(', ')}`);
+  try {
+    return option.parseArg ? option.parseArg(raw, undefined) : raw;
+  } catch (err) {
+    throw new UserError(`${name}: ${(err as Error).message}`);
+  }
+}
