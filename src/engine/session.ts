@@ -25,11 +25,14 @@ export interface Session {
   readonly parallelism: number;
   /** Set when the built-in local cloud serves this run. */
   readonly localCloudUrl?: string;
+  /** Wait between polls of followed operations; unset: each kind's own default. */
+  readonly pollIntervalMs?: number;
   close(): Promise<void>;
 }
 
 export const DEFAULT_PARALLELISM = 10;
 export const LOCAL_CLOUD_DATA = '.moor/local-cloud.json';
+const LOCAL_POLL_MS = 250;
 
 export async function openSession(options: SessionOptions): Promise<Session> {
   const config = loadConfig(options.configFile, options.cwd, options.env);
@@ -42,7 +45,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       defaultToken: options.env.MOOR_TOKEN,
       pollIntervalMs: pollInterval(options.env),
     });
-    return { config, providers, backend, parallelism, close: () => backend.close() };
+    return { config, providers, backend, parallelism, pollIntervalMs: pollInterval(options.env), close: () => backend.close() };
   }
   // Imported here so a run against real services never loads the local cloud.
   const { startLocalCloud } = await import('../localcloud/server.js');
@@ -54,12 +57,15 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const cloud = await startLocalCloud({ port: 0, dataFile, token, provisioningMs });
   options.notice(`moor: no endpoints configured; using the built-in local cloud at ${cloud.url} (data in ${LOCAL_CLOUD_DATA})`);
   const endpoints = Object.fromEntries(SERVICE_NAMES.map((s) => [s, cloud.url])) as Record<ServiceName, string>;
-  const providers = createProviders({ endpoints, defaultToken: token, pollIntervalMs: pollInterval(options.env) ?? 200 });
+  // The local cloud answers fast: poll it often, or a quick start waits on timers.
+  const pollIntervalMs = pollInterval(options.env) ?? LOCAL_POLL_MS;
+  const providers = createProviders({ endpoints, defaultToken: token, pollIntervalMs });
   return {
     config,
     providers,
     backend,
     parallelism,
+    pollIntervalMs,
     localCloudUrl: cloud.url,
     close: async () => {
       await backend.close();

@@ -41,7 +41,7 @@ export async function preparePlan(session: Session, request: PlanRequest): Promi
 }
 
 export function kindContext(session: Session): KindContext {
-  return { providers: session.providers, log: () => undefined };
+  return { providers: session.providers, log: () => undefined, pollIntervalMs: session.pollIntervalMs };
 }
 
 export interface ApplyRequest {

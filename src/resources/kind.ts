@@ -34,6 +34,8 @@ export interface KindContext {
   readonly providers: Providers;
   /** Progress for humans (listr2 / plain lines); never secrets. */
   log(message: string): void;
+  /** Wait between status reads of an operation the kind follows (set small for a local cloud). */
+  readonly pollIntervalMs?: number;
   readonly signal?: AbortSignal;
 }
 

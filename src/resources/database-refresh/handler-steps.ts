@@ -35,8 +35,9 @@ const FAILED = new Set(['failed', 'aborted', 'rollbackfailed', 'rollbackcomplete
 /** Recorded just before sending: found on resume, it means the answer may have been lost in a crash. */
 const SENDING = 'Sending';
 
-/** The wait between status reads: MOOR_POLL_INTERVAL_MS when set (tests), else 5 s. */
-export function pollIntervalMs(env: NodeJS.ProcessEnv = process.env): number {
+/** The wait between status reads: the run's setting, else MOOR_POLL_INTERVAL_MS when set (tests), else 5 s. */
+export function pollIntervalMs(ctx?: KindContext, env: NodeJS.ProcessEnv = process.env): number {
+  if (ctx?.pollIntervalMs !== undefined) return ctx.pollIntervalMs;
   const v = Number(env.MOOR_POLL_INTERVAL_MS);
   return env.MOOR_POLL_INTERVAL_MS !== undefined && Number.isFinite(v) && v >= 0 ? v : 5_000;
 }
@@ -108,7 +109,7 @@ class Runner {
 
   /** Reads the status until terminal, recording each change. */
   private async follow(i: number, step: MovementStep): Promise<void> {
-    const interval = pollIntervalMs();
+    const interval = pollIntervalMs(this.ctx);
     for (;;) {
       const current = this.steps[i];
       const status = await this.ctx.providers.lcs.fetchStatus(this.job.projectId, step.environmentId, String(current.activityId));
