@@ -2,16 +2,18 @@
 import { isAbsolute, resolve } from 'node:path';
 import { UserError } from '../diagnostics.js';
 import { DEFAULT_STATE_FILE, FileStateBackend } from './file-backend.js';
+import { PostgresStateBackend } from './postgres-backend.js';
+import { redactLoose } from './postgres-url.js';
 import type { StateBackend } from './types.js';
 
 /** The backend named by `spec` (default `.moor/state.json`); relative paths are taken from `cwd`. */
 export function openStateBackend(spec: string | undefined, cwd: string): StateBackend {
   const text = spec?.trim() || DEFAULT_STATE_FILE;
   if (/^postgres(ql)?:\/\//i.test(text)) {
-    throw new UserError('PostgreSQL state is not available in this build yet; use a state file (--state PATH)');
+    return new PostgresStateBackend(text);
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-    throw new UserError(`unsupported state location ${text}: expected a file path or a postgres:// URL`);
+    throw new UserError(`unsupported state location ${redactLoose(text)}: expected a file path or a postgres:// URL`);
   }
   const path = isAbsolute(text) ? text : resolve(cwd, text);
   return new FileStateBackend(path, text);

@@ -1,0 +1,300 @@
+// State in PostgreSQL (--state postgres://…): one row per workspace, a session-level advisory lock held for the run.
+import type pg from 'pg';
+import { UserError } from '../diagnostics.js';
+import { documentOfRow, foldChanges, type StateRow } from './postgres-document.js';
+import { errorCode, toUserError } from './postgres-errors.js';
+import {
+  advisoryUnlock, clearHolder, findHolder, holderText, lockedError, newLockInfo, prepareLockSession, recordHolder,
+  terminateHolder, tryAdvisoryLock, type Holder,
+} from './postgres-lock.js';
+import { ensureSchema, workspaceLockKey, type AdvisoryKey } from './postgres-schema.js';
+import { appendChangesSql, READ_SQL, SERIAL_SQL, writeDocumentSql } from './postgres-statements.js';
+import { parsePostgresUrl, type PostgresTarget } from './postgres-url.js';
+import { emptyState } from './state-document.js';
+import type { LockInfo, StateBackend, StateChange, StateDocument } from './types.js';
+
+const RETRY_MS = 200;
+const CONNECT_TIMEOUT_MS = 15_000;
+/** How long forceUnlock --force waits for a terminated holder's session to go (it takes milliseconds). */
+const TERMINATE_WAIT_MS = 10_000;
+
+/**
+ * State kept in PostgreSQL (schema: postgres-schema.ts). Connections open lazily: constructing the
+ * backend never touches the network. While the lock is held, every query of this backend goes
+ * through the connection that holds it, so a run whose lock was lost (connection dropped, session
+ * ended by 'moor state unlock --force') cannot write any more. Every write is also checked
+ * against the serial this run last saw: a write whose base moved is refused, never applied.
+ */
+export class PostgresStateBackend implements StateBackend {
+  readonly location: string;
+  private readonly target: PostgresTarget;
+  private readonly key: AdvisoryKey;
+  /** For reads and writes without the lock, and for forceUnlock; reconnected when it drops. */
+  private plain: pg.Client | undefined;
+  private lockClient: pg.Client | undefined;
+  private held: LockInfo | undefined;
+  /** Why the lock connection ended while we held the lock; set from the driver's events. */
+  private lockLost: string | undefined;
+  /** Serial as of our last read or write; used as the expected base of writes while we hold the lock. */
+  private knownSerial: number | undefined;
+  private plainSchemaReady = false;
+
+  constructor(url: string) {
+    this.target = parsePostgresUrl(url);
+    this.location = this.target.redacted;
+    this.key = workspaceLockKey(this.target.workspace);
+  }
+
+  get workspace(): string { return this.target.workspace; }
+
+  async read(): Promise<StateDocument> {
+    const client = await this.client('reading state');
+    try {
+      const r = await client.query<StateRow>(READ_SQL, [this.workspace]);
+      const row = r.rows[0];
+      return this.remember(row ? documentOfRow(row, this.location) : emptyState());
+    } catch (err) {
+      if (errorCode(err) === '42P01') return this.remember(emptyState()); // no table yet: nothing was ever written
+      throw this.fail(err, 'reading state');
+    }
+  }
+
+  async write(next: Omit<StateDocument, 'serial'>): Promise<StateDocument> {
+    const base = this.expectedBase();
+    const client = await this.client('writing state', true);
+    let serial: number | undefined;
+    try {
+      const r = await client.query<{ serial: string }>(
+        writeDocumentSql(base),
+        [this.workspace, JSON.stringify(next.resources), next.extras ? JSON.stringify(next.extras) : null, base ?? null],
+      );
+      serial = r.rows[0] ? Number(r.rows[0].serial) : undefined;
+    } catch (err) {
+      throw this.fail(err, 'writing state');
+    }
+    if (serial === undefined) throw await this.moved(base);
+    const doc: StateDocument = { version: 1, serial, resources: next.resources, ...(next.extras ? { extras: next.extras } : {}) };
+    return this.remember(doc);
+  }
+
+  /**
+   * Applies a batch in one statement: records put, addresses removed, extras keys set; serial + 1.
+   * Costs what the batch changes (one row per resource), not the size of the state.
+   */
+  async appendChanges(changes: readonly StateChange[]): Promise<number> {
+    const base = this.expectedBase();
+    const folded = foldChanges(changes);
+    const client = await this.client('recording changes in state', true);
+    let serial: number | undefined;
+    try {
+      const r = await client.query<{ serial: string }>(
+        appendChangesSql(base),
+        [this.workspace, folded.puts, folded.removes, folded.extras ?? null, base ?? null],
+      );
+      serial = r.rows[0] ? Number(r.rows[0].serial) : undefined;
+    } catch (err) {
+      throw this.fail(err, 'recording changes in state');
+    }
+    if (serial === undefined) throw await this.moved(base);
+    this.knownSerial = serial;
+    return serial;
+  }
+
+  async lock(operation: string, waitMs = 0): Promise<LockInfo> {
+    const deadline = Date.now() + waitMs;
+    const client = await this.connect('taking the state lock');
+    try {
+      await prepareLockSession(client);
+      await ensureSchema(client);
+      for (;;) {
+        if (await tryAdvisoryLock(client, this.key)) {
+          const info = newLockInfo(operation);
+          await recordHolder(client, this.workspace, info);
+          this.adoptLockClient(client, info);
+          return info;
+        }
+        const holder = await this.holderOf(client, Date.now() >= deadline);
+        if (!holder) continue; // released between our attempt and the look: try again at once
+        if (Date.now() >= deadline) throw lockedError(holder);
+        await sleep(Math.min(RETRY_MS, Math.max(0, deadline - Date.now())));
+      }
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      throw this.fail(err, 'taking the state lock');
+    }
+  }
+
+  async unlock(lock: LockInfo): Promise<void> {
+    const client = this.lockClient;
+    if (!client || this.held?.id !== lock.id) return;
+    this.lockClient = undefined;
+    this.held = undefined;
+    this.knownSerial = undefined;
+    try {
+      if (!this.lockLost) {
+        await clearHolder(client, this.workspace, lock.id);
+        await advisoryUnlock(client, this.key);
+      }
+    } catch {
+      // The connection failed: the server drops the advisory lock with it, so the lock is released either way.
+    } finally {
+      this.lockLost = undefined;
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Without force: clears what a crashed holder left (its advisory lock is gone already) and refuses
+   * while a holder's session is connected. With force: ends the holder's database session first.
+   */
+  async forceUnlock(force: boolean): Promise<LockInfo | undefined> {
+    const client = await this.client('clearing the state lock', true);
+    try {
+      const deadline = Date.now() + TERMINATE_WAIT_MS;
+      let terminated: Holder | undefined;
+      for (;;) {
+        if (await tryAdvisoryLock(client, this.key)) {
+          try {
+            const cleared = await clearHolder(client, this.workspace);
+            return terminated ? terminated.info ?? cleared ?? unnamed(terminated) : cleared;
+          } finally {
+            await advisoryUnlock(client, this.key);
+          }
+        }
+        const holder = await findHolder(client, this.workspace, this.key);
+        if (!holder) continue;
+        if (!terminated) {
+          if (!force) {
+            throw new UserError(
+              `state is locked by ${holderText(holder)}, whose database session (pid ${holder.backendPid}) is still connected, so that run is probably active. ` +
+                `PostgreSQL releases the lock by itself when the run ends or its connection drops; if the run hangs, 'moor state unlock --force' ends its database session`,
+            );
+          }
+          await terminateHolder(client, holder, this.location);
+          terminated = holder;
+        } else if (Date.now() >= deadline) {
+          throw new UserError(`the database session (pid ${holder.backendPid}) holding the state lock on ${this.location} did not end after pg_terminate_backend; try again`);
+        }
+        await sleep(50);
+      }
+    } catch (err) {
+      throw this.fail(err, 'clearing the state lock');
+    }
+  }
+
+  async close(): Promise<void> {
+    const clients = [this.plain, this.lockClient];
+    this.plain = undefined;
+    this.lockClient = undefined;
+    this.held = undefined;
+    await Promise.all(clients.map((c) => c?.end().catch(() => undefined)));
+  }
+
+  /** The base serial a write must find: known only while we hold the lock (without it, any writer may have moved it). */
+  private expectedBase(): number | undefined {
+    if (this.held && this.lockLost) {
+      throw new UserError(
+        `the connection holding the state lock on ${this.location} ended (${this.lockLost}); the lock is lost, so this run records nothing more. ` +
+          `Run 'moor plan' to see where things stand`,
+      );
+    }
+    return this.held ? this.knownSerial : undefined;
+  }
+
+  /**
+   * The error for a write whose base serial moved: somebody else wrote while we thought we held the
+   * lock. The base stays as it was, so every later write of this run is refused too.
+   */
+  private async moved(base: number | undefined): Promise<UserError> {
+    let now = 'unknown';
+    try {
+      const client = await this.client('reading state');
+      const r = await client.query<{ serial: string }>(SERIAL_SQL, [this.workspace]);
+      now = r.rows[0]?.serial ?? 'none (the row was deleted)';
+    } catch {
+      // the refusal matters more than the detail
+    }
+    return new UserError(
+      `state in ${this.location} was changed by another writer (serial ${now}, this run expected ${base ?? 0}); ` +
+        `this run's change was not recorded so as not to overwrite theirs. Run 'moor plan' to see where things stand`,
+    );
+  }
+
+  private async holderOf(client: pg.Client, final: boolean): Promise<Holder | undefined> {
+    const holder = await findHolder(client, this.workspace, this.key);
+    // A holder takes the advisory lock a moment before it records who it is: look once more before saying so.
+    if (final && holder && !holder.info) {
+      await sleep(RETRY_MS);
+      return findHolder(client, this.workspace, this.key);
+    }
+    return holder;
+  }
+
+  private adoptLockClient(client: pg.Client, info: LockInfo): void {
+    this.lockClient = client;
+    this.held = info;
+    this.lockLost = undefined;
+    this.knownSerial = undefined;
+    const lost = (why: string) => { if (this.lockClient === client) this.lockLost ??= why; };
+    client.on('error', (err: Error) => lost(toUserError(err, this.target, 'holding the lock').message));
+    client.on('end', () => lost('the connection closed'));
+  }
+
+  /** The connection for a query: the lock's while we hold it, else the plain one (created on first use). */
+  private async client(doing: string, forWrite = false): Promise<pg.Client> {
+    if (this.lockClient && !this.lockLost) return this.lockClient;
+    if (!this.plain) {
+      const c = await this.connect(doing);
+      const drop = () => { if (this.plain === c) this.plain = undefined; };
+      c.on('error', drop);
+      c.on('end', drop);
+      this.plain = c;
+    }
+    if (forWrite && !this.plainSchemaReady) {
+      try {
+        await ensureSchema(this.plain);
+      } catch (err) {
+        throw this.fail(err, doing);
+      }
+      this.plainSchemaReady = true;
+    }
+    return this.plain;
+  }
+
+  private async connect(doing: string): Promise<pg.Client> {
+    // Loaded on first use: runs with a state file never pay for the driver.
+    const { default: driver } = await import('pg');
+    const client = new driver.Client({
+      connectionString: this.target.connectionString,
+      application_name: 'moor',
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+    });
+    // Without a listener, an idle connection's error (server restart, session ended) would crash the process.
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      throw this.fail(err, `connecting for ${doing}`);
+    }
+    return client;
+  }
+
+  private fail(err: unknown, doing: string): UserError {
+    return toUserError(err, this.target, doing);
+  }
+
+  private remember(doc: StateDocument): StateDocument {
+    this.knownSerial = doc.serial;
+    return doc;
+  }
+}
+
+function unnamed(holder: Holder): LockInfo {
+  return { id: '', who: `database session ${holder.backendPid}`, pid: holder.backendPid, host: '', operation: 'run', since: 'an unknown time' };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,64 @@
+// The state document in PostgreSQL rows: checked on read; a batch of changes folded for one statement.
+import { UserError } from '../diagnostics.js';
+import { isObject, type JsonObject, type JsonValue } from '../json.js';
+import type { ResourceRecord, StateChange, StateDocument } from './types.js';
+
+/** What the read statement returns for a workspace (pg parses the jsonb columns). */
+export interface StateRow {
+  readonly serial: string;
+  readonly version: number;
+  readonly extras: unknown;
+  readonly resources: unknown;
+}
+
+/** The document of a workspace's rows; a UserError when they do not make a state document. */
+export function documentOfRow(row: StateRow, location: string): StateDocument {
+  const serial = Number(row.serial);
+  if (row.version !== 1) throw corrupt(location, `unknown state version ${JSON.stringify(row.version)} (this moor reads version 1)`);
+  if (!Number.isSafeInteger(serial) || serial < 0) throw corrupt(location, 'serial is not a non-negative integer');
+  if (!isObject(row.resources)) throw corrupt(location, 'the resources are not an object');
+  for (const [address, record] of Object.entries(row.resources)) {
+    if (!isObject(record) || typeof record.kind !== 'string' || typeof record.name !== 'string' || !isObject(record.lastApplied)) {
+      throw corrupt(location, `record ${JSON.stringify(address)} lacks kind, name or lastApplied`);
+    }
+  }
+  if (row.extras !== null && !isObject(row.extras)) throw corrupt(location, '"extras" is not an object');
+  // Checked field by field above; record fields moor does not rely on pass through.
+  const resources = row.resources as unknown as Record<string, ResourceRecord>;
+  return { version: 1, serial, resources, ...(row.extras ? { extras: row.extras } : {}) };
+}
+
+/** A batch of changes reduced to what one statement applies: the last word on each address and extras key wins. */
+export interface FoldedChanges {
+  /** Records to set, as the text of a JSON object ADDRESS -> record. */
+  readonly puts: string;
+  /** Addresses to remove (none of them is in puts). */
+  readonly removes: string[];
+  /** Extras keys to set, as the text of a JSON object; undefined when the batch sets none. */
+  readonly extras: string | undefined;
+}
+
+export function foldChanges(changes: readonly StateChange[]): FoldedChanges {
+  const last = new Map<string, ResourceRecord | null>();
+  let extras: JsonObject | undefined;
+  for (const c of changes) {
+    if (c.op === 'put') last.set(c.address, c.record);
+    else if (c.op === 'remove') last.set(c.address, null);
+    else extras = { ...(extras ?? {}), [c.key]: c.value as JsonValue };
+  }
+  const puts: Record<string, ResourceRecord> = {};
+  const removes: string[] = [];
+  for (const [address, record] of last) {
+    if (record) puts[address] = record;
+    else removes.push(address);
+  }
+  return { puts: JSON.stringify(puts), removes, extras: extras ? JSON.stringify(extras) : undefined };
+}
+
+function corrupt(location: string, why: string): UserError {
+  return new UserError(
+    `PostgreSQL state ${location} is corrupt: ${why}. moor will not overwrite it. ` +
+      `Inspect the workspace's rows in tables moor_state and moor_resource (and restore them from a database backup), ` +
+      `or delete them to start from empty state, which forgets every managed resource.`,
+  );
+}

@@ -1,0 +1,87 @@
+// The tables of PostgreSQL state, created when missing, and the advisory-lock keys moor uses.
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+
+/**
+ * moor_state: one row per workspace (`?workspace=NAME` in the URL, default 'default').
+ *   serial      grows by one with every write (a whole document or a batch of apply's changes)
+ *   version     the state document version (1)
+ *   extras      the document's "extras" (other features' data), or NULL
+ *
+ * moor_resource: the document's "resources", one row per address, so that apply's frequent small
+ * batches cost what they change, not the size of the whole state. A workspace's rows change only
+ * in the same statement that moves its moor_state serial, so a read (one statement) is consistent.
+ *
+ * moor_lock: who holds a workspace's lock, for messages only. The lock itself is the session-level
+ * advisory lock of workspaceLockKey(workspace), held by a connection kept open for the run: two
+ * sessions cannot both hold it, and the server drops it with the connection when the holder dies.
+ *   backend_pid is pg_backend_pid() of that connection: a row whose backend_pid does not hold the
+ *   advisory lock is left over from a crashed run and means nothing.
+ *
+ * To forget a workspace: DELETE its rows from moor_state and moor_resource (and moor_lock).
+ */
+export const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS moor_state (
+  workspace   text PRIMARY KEY,
+  serial      bigint NOT NULL,
+  version     integer NOT NULL,
+  extras      jsonb,
+  updated_at  timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE IF NOT EXISTS moor_resource (
+  workspace   text NOT NULL,
+  address     text NOT NULL,
+  record      jsonb NOT NULL,
+  PRIMARY KEY (workspace, address)
+);
+CREATE TABLE IF NOT EXISTS moor_lock (
+  workspace   text PRIMARY KEY,
+  id          text NOT NULL,
+  who         text NOT NULL,
+  pid         integer NOT NULL,
+  host        text NOT NULL,
+  operation   text NOT NULL,
+  since       timestamptz NOT NULL,
+  backend_pid integer NOT NULL
+);`;
+
+const TABLES = ['moor_state', 'moor_resource', 'moor_lock'];
+
+/** Serialises concurrent schema creation (CREATE TABLE IF NOT EXISTS races on a fresh database). */
+const SCHEMA_LOCK_KEY = keyOf('moor-schema');
+
+/** Creates the tables if they are missing (a no-op apart from one round trip when they exist). */
+export async function ensureSchema(client: pg.Client): Promise<void> {
+  const present = await client.query<{ n: string }>(
+    `SELECT count(*) AS n FROM pg_catalog.pg_tables WHERE tablename = ANY ($1::text[]) AND schemaname = ANY (current_schemas(false))`,
+    [TABLES],
+  );
+  if (Number(present.rows[0]?.n) === TABLES.length) return;
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [SCHEMA_LOCK_KEY.key]);
+    await client.query(SCHEMA_SQL);
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}
+
+export interface AdvisoryKey {
+  /** The bigint key, as a decimal string (pg takes it as a parameter). */
+  readonly key: string;
+  /** How pg_locks shows a bigint key: high half in classid, low half in objid, objsubid 1. */
+  readonly classid: number;
+  readonly objid: number;
+}
+
+/** The advisory-lock key of a workspace's state: derived from its name, stable across moor versions. */
+export function workspaceLockKey(workspace: string): AdvisoryKey {
+  return keyOf(`moor-state\u0000${workspace}`);
+}
+
+function keyOf(text: string): AdvisoryKey {
+  const digest = createHash('sha256').update(text).digest();
+  return { key: digest.readBigInt64BE(0).toString(), classid: digest.readUInt32BE(0), objid: digest.readUInt32BE(4) };
+}

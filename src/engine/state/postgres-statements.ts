@@ -1,0 +1,72 @@
+// The SQL of PostgreSQL state reads and writes: each one statement, so each is atomic and sees one snapshot.
+
+/** $1 workspace. One row (serial, version, extras, resources) or none when nothing was written yet. */
+export const READ_SQL = `
+SELECT s.serial, s.version, s.extras,
+       coalesce((SELECT jsonb_object_agg(r.address, r.record) FROM moor_resource r WHERE r.workspace = s.workspace), '{}'::jsonb) AS resources
+  FROM moor_state s
+ WHERE s.workspace = $1`;
+
+/** $1 workspace. The serial alone, to report a refused write. */
+export const SERIAL_SQL = 'SELECT serial FROM moor_state WHERE workspace = $1';
+
+/**
+ * The head of every write: moves the workspace's serial by one and sets its extras
+ * (`extras` is an SQL expression over the current value, `s.extras`). With a base serial of 1 or
+ * more the row must still be at that serial (parameter `baseParam`); with base 0 it must not exist
+ * yet; with no base (NULL: written without the lock) the write goes in as serial + 1. No row out means refused,
+ * and then the statement's other parts change nothing either (they depend on `head`).
+ */
+function head(extras: string, base: number | undefined, baseParam: string): string {
+  if (base !== undefined && base > 0) {
+    return `UPDATE moor_state s SET serial = s.serial + 1, extras = ${extras}, updated_at = now()
+             WHERE s.workspace = $1 AND s.serial = ${baseParam}::bigint RETURNING s.serial`;
+  }
+  return `INSERT INTO moor_state AS s (workspace, serial, version, extras, updated_at)
+          VALUES ($1, 1, 1, ${extras.replaceAll('s.extras', 'NULL::jsonb')}, now())
+          ON CONFLICT (workspace) DO UPDATE SET serial = s.serial + 1, extras = ${extras}, updated_at = now()
+            WHERE ${baseParam}::bigint IS NULL
+          RETURNING s.serial`;
+}
+
+/**
+ * A whole document: $1 workspace, $2 resources (JSON object ADDRESS -> record), $3 extras (JSON
+ * object or NULL), $4 base serial. Returns the new serial, or no row when refused.
+ * Unchanged records are left as they are; records not in $2 are deleted.
+ */
+export function writeDocumentSql(base: number | undefined): string {
+  return `
+WITH head AS (${head('$3::jsonb', base, '$4')}),
+gone AS (
+  DELETE FROM moor_resource r
+   WHERE r.workspace = $1 AND EXISTS (SELECT FROM head)
+     AND NOT (r.address = ANY (ARRAY(SELECT jsonb_object_keys($2::jsonb))))
+),
+put AS (
+  INSERT INTO moor_resource AS r (workspace, address, record)
+  SELECT $1, e.key, e.value FROM jsonb_each($2::jsonb) e WHERE EXISTS (SELECT FROM head)
+  ON CONFLICT (workspace, address) DO UPDATE SET record = excluded.record WHERE r.record IS DISTINCT FROM excluded.record
+)
+SELECT serial FROM head`;
+}
+
+/**
+ * A batch of changes: $1 workspace, $2 records to put (JSON object ADDRESS -> record), $3 addresses
+ * to remove (text[], disjoint from $2), $4 extras keys to set (JSON object or NULL), $5 base serial.
+ * Returns the new serial, or no row when refused. Costs what the batch changes, not the state's size.
+ */
+export function appendChangesSql(base: number | undefined): string {
+  const extras = `CASE WHEN $4::jsonb IS NULL THEN s.extras ELSE coalesce(s.extras, '{}'::jsonb) || $4::jsonb END`;
+  return `
+WITH head AS (${head(extras, base, '$5')}),
+gone AS (
+  DELETE FROM moor_resource r
+   WHERE r.workspace = $1 AND r.address = ANY ($3::text[]) AND EXISTS (SELECT FROM head)
+),
+put AS (
+  INSERT INTO moor_resource AS r (workspace, address, record)
+  SELECT $1, e.key, e.value FROM jsonb_each($2::jsonb) e WHERE EXISTS (SELECT FROM head)
+  ON CONFLICT (workspace, address) DO UPDATE SET record = excluded.record
+)
+SELECT serial FROM head`;
+}

@@ -1,0 +1,68 @@
+// The --state postgres:// URL: the workspace it names, the URL pg connects with, and the redacted form for messages.
+import { UserError } from '../diagnostics.js';
+
+export const DEFAULT_WORKSPACE = 'default';
+const MAX_WORKSPACE = 200;
+
+export interface PostgresTarget {
+  /** What pg connects with: the URL without moor's own parameters (workspace). */
+  readonly connectionString: string;
+  /** The state's key in moor_state: `?workspace=NAME`, default 'default'. */
+  readonly workspace: string;
+  /** The URL with its password replaced by *** : the only form that appears in messages. */
+  readonly redacted: string;
+  /** The password as written (raw and decoded), to scrub from any server or driver message; empty when none. */
+  readonly secrets: readonly string[];
+}
+
+export function parsePostgresUrl(text: string): PostgresTarget {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    // The text may hold a password: name it only through a best-effort redaction.
+    throw new UserError(`invalid PostgreSQL state URL ${redactLoose(text)}: expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?workspace=NAME]`);
+  }
+  const secrets = url.password ? unique([url.password, safeDecode(url.password)]) : [];
+  const redacted = redactUrl(url);
+  const workspaces = url.searchParams.getAll('workspace');
+  if (workspaces.length > 1) throw new UserError(`state URL ${redacted} names more than one workspace`);
+  const workspace = workspaces[0] ?? DEFAULT_WORKSPACE;
+  if (workspace.trim() === '' || workspace.length > MAX_WORKSPACE) {
+    throw new UserError(`state URL ${redacted}: workspace must be 1 to ${MAX_WORKSPACE} characters`);
+  }
+  const forPg = new URL(url.href);
+  forPg.searchParams.delete('workspace');
+  return { connectionString: forPg.href, workspace, redacted, secrets };
+}
+
+/** Replaces every occurrence of the secrets in a message (driver and server messages may echo the URL). */
+export function scrub(message: string, secrets: readonly string[]): string {
+  let out = message;
+  for (const s of secrets) if (s) out = out.split(s).join('***');
+  return out;
+}
+
+function redactUrl(url: URL): string {
+  if (!url.password) return url.href;
+  const copy = new URL(url.href);
+  copy.password = '***';
+  return copy.href;
+}
+
+/** For text that may not parse as a URL: hide whatever sits between '://user:' and '@'. */
+export function redactLoose(text: string): string {
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@]*@/i, '$1***@');
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}
