@@ -2,7 +2,7 @@
 import type pg from 'pg';
 import { UserError } from '../diagnostics.js';
 import { documentOfRow, foldChanges, type StateRow } from './postgres-document.js';
-import { errorCode, toUserError } from './postgres-errors.js';
+import { errorCode, failureReason, toUserError } from './postgres-errors.js';
 import {
   advisoryUnlock, clearHolder, findHolder, holderText, lockedError, newLockInfo, prepareLockSession, recordHolder,
   terminateHolder, tryAdvisoryLock, type Holder,
@@ -236,7 +236,7 @@ export class PostgresStateBackend implements StateBackend {
     this.lockLost = undefined;
     this.knownSerial = undefined;
     const lost = (why: string) => { if (this.lockClient === client) this.lockLost ??= why; };
-    client.on('error', (err: Error) => lost(toUserError(err, this.target, 'holding the lock').message));
+    client.on('error', (err: Error) => lost(failureReason(err, this.target)));
     client.on('end', () => lost('the connection closed'));
   }
 

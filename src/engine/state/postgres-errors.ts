@@ -14,9 +14,13 @@ export function errorCode(err: unknown): string | undefined {
  */
 export function toUserError(err: unknown, target: PostgresTarget, doing: string): UserError {
   if (err instanceof UserError) return err;
+  return new UserError(`PostgreSQL state ${target.redacted}: ${doing} failed: ${failureReason(err, target)}`);
+}
+
+/** Why a driver or server call failed, in a user's words, without the password. */
+export function failureReason(err: unknown, target: PostgresTarget): string {
   const raw = err instanceof Error ? err.message : String(err);
-  const why = scrub(explain(errorCode(err), raw, target), target.secrets);
-  return new UserError(`PostgreSQL state ${target.redacted}: ${doing} failed: ${why}`);
+  return scrub(explain(errorCode(err), raw, target), target.secrets);
 }
 
 function explain(code: string | undefined, message: string, target: PostgresTarget): string {

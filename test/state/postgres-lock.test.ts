@@ -1,0 +1,139 @@
+// The PostgreSQL state lock: one holder at a time across processes, named in refusals; a killed holder never
+// leaves it stuck; unlock and unlock --force.
+import { afterEach, beforeAll, expect, it } from 'vitest';
+import { UserError } from '../../src/engine/diagnostics.js';
+import { PostgresStateBackend } from '../../src/engine/state/postgres-backend.js';
+import type { LockInfo } from '../../src/engine/state/types.js';
+import { JsonChild } from './child.js';
+import { fixture } from './compile-state.js';
+import { compiledPostgresDir } from './postgres-compile.js';
+import { describeWithPostgres, workspaceUrl } from './postgres-env.js';
+
+const opened: PostgresStateBackend[] = [];
+function backend(url: string): PostgresStateBackend {
+  const b = new PostgresStateBackend(url);
+  opened.push(b);
+  return b;
+}
+afterEach(async () => { await Promise.all(opened.splice(0).map((b) => b.close())); });
+
+const LONG_WAIT = '120000';
+
+describeWithPostgres('PostgreSQL state lock', () => {
+  let dist: string;
+  const locker = (url: string, operation: string, waitMs = '0') => new JsonChild(fixture('postgres-locker.mjs'), [dist, url, operation, waitMs]);
+  beforeAll(() => { dist = compiledPostgresDir(); });
+
+  it('refuses a second holder with a message naming the holder and since when', async () => {
+    const url = workspaceUrl('refuse');
+    const held = await backend(url).lock('moor apply');
+    const err = await backend(url).lock('moor plan').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as Error).message).toBe(
+      `state is locked by ${held.who} (pid ${process.pid}, moor apply) since ${held.since}; PostgreSQL releases the lock when that run ends ` +
+        `or its connection drops (a crashed run never keeps it). If the run hangs, 'moor state unlock --force' ends its database session`,
+    );
+  });
+
+  it('exactly one of two processes starting together gets the lock; the other is told who holds it', async () => {
+    const url = workspaceUrl('contend');
+    const a = locker(url, 'moor apply');
+    const b = locker(url, 'moor apply');
+    await Promise.all([a.next(), b.next()]);
+    const [ra, rb] = await Promise.all([a.next(), b.next()]);
+    expect(Boolean(ra.locked) !== Boolean(rb.locked)).toBe(true);
+    const winner = ra.locked ? { child: a, lock: ra.locked as LockInfo } : { child: b, lock: rb.locked as LockInfo };
+    const loser = ra.locked ? rb : ra;
+    expect(loser.name).toBe('UserError');
+    expect(loser.error).toContain(`state is locked by ${winner.lock.who} (pid ${winner.lock.pid}, moor apply) since ${winner.lock.since}`);
+    winner.child.send('release');
+    expect(await winner.child.next()).toEqual({ released: true });
+    await Promise.all([a.exited(), b.exited()]);
+  });
+
+  it('a waiting process gets the lock once the holder releases it', async () => {
+    const url = workspaceUrl('wait');
+    const a = locker(url, 'moor apply');
+    await a.next();
+    expect((await a.next()).locked).toBeDefined();
+    const b = locker(url, 'moor plan', LONG_WAIT);
+    await b.next();
+    a.send('release');
+    expect(await a.next()).toEqual({ released: true });
+    expect((await b.next()).locked).toMatchObject({ operation: 'moor plan' });
+    b.send('release');
+    await Promise.all([a.exited(), b.exited()]);
+  });
+
+  it('a holder killed with SIGKILL does not leave the lock stuck, and what it recorded stays', async () => {
+    const url = workspaceUrl('sigkill');
+    const a = locker(url, 'moor apply');
+    await a.next();
+    const held = (await a.next()).locked as LockInfo;
+    a.send('put web');
+    expect(await a.next()).toEqual({ durable: 'web' });
+    a.proc.kill('SIGKILL');
+    await a.exited();
+    // The server drops the lock when it sees the connection close; the next run waits for that, not for a timeout.
+    const next = backend(url);
+    const mine = await next.lock('moor apply', Number(LONG_WAIT));
+    expect(mine.pid).toBe(process.pid);
+    expect(Object.keys((await next.read()).resources)).toEqual(['ContainerGroup/web']);
+    await next.unlock(mine);
+    expect(held.pid).not.toBe(process.pid);
+  });
+
+  it("unlock without force clears the record a crashed holder left and returns it", async () => {
+    const url = workspaceUrl('stale');
+    const crashed = backend(url);
+    const held = await crashed.lock('moor apply');
+    // Like a crash: the connection ends without unlocking. The server releases a session's locks
+    // before it closes the socket, so once close() returns the advisory lock is gone; the record stays.
+    await crashed.close();
+    expect(await backend(url).forceUnlock(false)).toEqual(held);
+    expect(await backend(url).forceUnlock(false)).toBeUndefined();
+  });
+
+  it('unlock without force refuses while the holder is connected', async () => {
+    const url = workspaceUrl('live');
+    await backend(url).lock('moor apply');
+    const err = await backend(url).forceUnlock(false).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as Error).message).toMatch(/state is locked by .* \(pid \d+, moor apply\) since .*, whose database session \(pid \d+\) is still connected.*'moor state unlock --force' ends its database session$/);
+  });
+
+  it("unlock --force ends the holder's session: the lock is free and the holder can record nothing more", async () => {
+    const url = workspaceUrl('force');
+    const a = locker(url, 'moor apply');
+    await a.next();
+    const held = (await a.next()).locked as LockInfo;
+    a.send('put before');
+    expect(await a.next()).toEqual({ durable: 'before' });
+    expect(await backend(url).forceUnlock(true)).toEqual(held);
+    const mine = await backend(url).lock('moor apply');
+    expect(mine.pid).toBe(process.pid);
+    a.send('put after');
+    const refused = await a.next();
+    expect(refused.name).toBe('UserError');
+    expect(refused.error).toMatch(/the lock is lost, so this run records nothing more|the connection to .* ended/);
+    expect(Object.keys((await backend(url).read()).resources)).toEqual(['ContainerGroup/before']);
+    a.send('release');
+    expect(await a.next()).toEqual({ released: true });
+    await a.exited();
+  });
+
+  it('unlock says so when no lock is held', async () => {
+    expect(await backend(workspaceUrl('none')).forceUnlock(false)).toBeUndefined();
+    expect(await backend(workspaceUrl('none')).forceUnlock(true)).toBeUndefined();
+  });
+
+  it('unlock releases only our own lock, and a released lock can be taken at once', async () => {
+    const url = workspaceUrl('release');
+    const a = backend(url);
+    const lock = await a.lock('moor apply');
+    await a.unlock({ ...lock, id: 'not-ours' });
+    await expect(backend(url).lock('moor plan')).rejects.toThrow(/state is locked by/);
+    await a.unlock(lock);
+    await expect(backend(url).lock('moor plan')).resolves.toMatchObject({ operation: 'moor plan' });
+  });
+});
