@@ -1,6 +1,6 @@
 // The state document in PostgreSQL rows: checked on read; a batch of changes folded for one statement.
 import { UserError } from '../diagnostics.js';
-import { isObject, type JsonObject, type JsonValue } from '../json.js';
+import { isObject, type JsonObject } from '../json.js';
 import type { ResourceRecord, StateChange, StateDocument } from './types.js';
 
 /** What the read statement returns for a workspace (pg parses the jsonb columns). */
@@ -44,7 +44,7 @@ export function foldChanges(changes: readonly StateChange[]): FoldedChanges {
   for (const c of changes) {
     if (c.op === 'put') last.set(c.address, c.record);
     else if (c.op === 'remove') last.set(c.address, null);
-    else extras = { ...(extras ?? {}), [c.key]: c.value as JsonValue };
+    else extras = { ...(extras ?? {}), [c.key]: c.value };
   }
   const puts: Record<string, ResourceRecord> = {};
   const removes: string[] = [];
