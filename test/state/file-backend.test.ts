@@ -111,7 +111,7 @@ describe('openStateBackend', () => {
     expect((openStateBackend('/abs/x.json', dir) as FileStateBackend).path).toBe('/abs/x.json');
   });
 
-  it('says clearly that PostgreSQL state is not available yet', () => {
-    expect(() => openStateBackend('postgres://moor@db/moor', dir)).toThrow(/PostgreSQL state is not available in this build yet/);
+  it('leaves postgres:// URLs to the PostgreSQL backend', () => {
+    expect(openStateBackend('postgres://moor@db/moor', dir)).not.toBeInstanceOf(FileStateBackend);
   });
 });
