@@ -1,13 +1,9 @@
 // Each client's requests as the services expect them: paths, headers, queries, and which calls are retried.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
-import { ENDPOINTS, failure, harness } from './helpers.js';
+import { ENDPOINTS, failure, harness, mswServer } from './helpers.js';
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const server = mswServer();
 
 const LCS = `${ENDPOINTS.lcs}/databasemovement/v1`;
 

@@ -1,17 +1,13 @@
 // Endpoints and tokens: http:// only on loopback, tokenEnv/tokenCommand sources, a command run once.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
 import { UserError } from '../../src/engine/diagnostics.js';
 import { checkEndpoint, isLoopback, resolveUrl } from '../../src/providers/endpoint.js';
 import { createProviders } from '../../src/providers/providers.js';
 import { createTokenSource } from '../../src/providers/token-source.js';
-import { ENDPOINTS, failure } from './helpers.js';
+import { ENDPOINTS, failure, mswServer } from './helpers.js';
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const server = mswServer();
 
 describe('endpoints', () => {
   it.each([

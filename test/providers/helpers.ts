@@ -1,4 +1,6 @@
 // Test helpers: a transport/providers set against fake https endpoints, with recorded waits and no real sleeping.
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { setupServer, type SetupServerApi } from 'msw/node';
 import { createProviders, type Providers, type ProviderOptions } from '../../src/providers/providers.js';
 import type { TransportEvent } from '../../src/providers/transport.js';
 
@@ -42,4 +44,13 @@ export async function failure(p: Promise<unknown>): Promise<Error & Record<strin
     return err as Error & Record<string, unknown>;
   }
   throw new Error('expected a failure');
+}
+
+/** An msw server for one test file: listening for its tests, refusing unhandled requests, reset after each. */
+export function mswServer(): SetupServerApi {
+  const server = setupServer();
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterEach(() => server.resetHandlers());
+  afterAll(() => server.close());
+  return server;
 }

@@ -1,14 +1,10 @@
 // ARM long-running operations: Azure-AsyncOperation, Location and provisioningState polling; failure.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
 import { ServiceError } from '../../src/providers/service-error.js';
-import { ENDPOINTS, failure, harness } from './helpers.js';
+import { ENDPOINTS, failure, harness, mswServer } from './helpers.js';
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const server = mswServer();
 
 const SUB = '8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11';
 const groupUrl = `${ENDPOINTS.arm}/subscriptions/${SUB}/resourceGroups/rg/providers/Vendor.ContainerInstance/containerGroups/web`;
