@@ -2,21 +2,17 @@
 import type { Diagnostic } from '../diagnostics.js';
 import type { Manifest } from '../manifest.js';
 import { kindNamed } from '../../resources/registry.js';
-import type { Report } from '../../resources/kind.js';
 import { checkPlaceholders } from './check-placeholders.js';
-import { fieldPath } from './field-path.js';
+import { ruleProblems } from './rule-problems.js';
 import { validateDefaultedName, validateSpec } from './spec-validator.js';
 import type { SpecProblem } from './spec-problem.js';
 
 export function validateManifest(m: Manifest): Diagnostic[] {
   const kind = kindNamed(m.kind);
   if (!kind) return [];
-  const problems: SpecProblem[] = [...validateSpec(kind, m.spec), ...validateDefaultedName(kind, m.name, m.spec), ...checkPlaceholders(kind, m.spec)];
-  const report: Report = (path, message, options) => {
-    const full = ['spec', ...path];
-    problems.push({ path: full, at: options?.at ?? 'value', message: `${fieldPath(full)}: ${message}`, severity: options?.severity ?? 'error', code: 'rule' });
-  };
-  kind.checkSpec?.(m.spec, report);
+  const problems: SpecProblem[] = [
+    ...validateSpec(kind, m.spec), ...validateDefaultedName(kind, m.name, m.spec), ...checkPlaceholders(kind, m.spec), ...ruleProblems(kind, m.spec),
+  ];
   return problems.map((p) => ({
     severity: p.severity, message: p.message, code: p.code, address: m.address, location: m.source.locate(p.path, p.at),
   }));
