@@ -20,15 +20,13 @@ let ctx: KindContext;
 let endpoints: Record<ServiceName, string>;
 
 beforeAll(async () => {
-  process.env.MOOR_POLL_INTERVAL_MS = '10';
   cloud = await startLocalCloud({ port: 0, token: TOKEN, provisioningMs: 30 });
   endpoints = { arm: cloud.url, graph: cloud.url, analytics: cloud.url, fabric: cloud.url, lcs: cloud.url, connector: cloud.url };
   providers = createProviders({ endpoints, defaultToken: TOKEN, pollIntervalMs: 10 });
-  ctx = { providers, log: () => undefined };
+  ctx = { providers, log: () => undefined, pollIntervalMs: 10 };
 });
 
 afterAll(async () => {
-  delete process.env.MOOR_POLL_INTERVAL_MS;
   await cloud.close();
 });
 

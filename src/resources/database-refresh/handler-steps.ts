@@ -35,11 +35,9 @@ const FAILED = new Set(['failed', 'aborted', 'rollbackfailed', 'rollbackcomplete
 /** Recorded just before sending: found on resume, it means the answer may have been lost in a crash. */
 const SENDING = 'Sending';
 
-/** The wait between status reads: the run's setting, else MOOR_POLL_INTERVAL_MS when set (tests), else 5 s. */
-export function pollIntervalMs(ctx?: KindContext, env: NodeJS.ProcessEnv = process.env): number {
-  if (ctx?.pollIntervalMs !== undefined) return ctx.pollIntervalMs;
-  const v = Number(env.MOOR_POLL_INTERVAL_MS);
-  return env.MOOR_POLL_INTERVAL_MS !== undefined && Number.isFinite(v) && v >= 0 ? v : 5_000;
+/** The wait between status reads: the run's setting (the engine takes it from MOOR_POLL_INTERVAL_MS or the target), else 5 s. */
+export function pollIntervalMs(ctx?: KindContext): number {
+  return ctx?.pollIntervalMs ?? 5_000;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

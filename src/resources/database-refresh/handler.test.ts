@@ -1,5 +1,5 @@
 // The DatabaseRefresh/DatabaseExport jobs with a fake LCS client: export first, checkpoints, resume without resend, refusals, lost answers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../engine/json.js';
 import type { LcsClient, MovementResult } from '../../providers/lcs.js';
 import type { Providers } from '../../providers/providers.js';
@@ -8,8 +8,6 @@ import type { JobRecord, KindContext } from '../kind.js';
 import { job as refresh } from './handler.js';
 import { job as exportJob } from '../database-export/handler.js';
 
-beforeAll(() => { process.env.MOOR_POLL_INTERVAL_MS = '0'; });
-afterAll(() => { delete process.env.MOOR_POLL_INTERVAL_MS; });
 
 interface Fake {
   ctx: KindContext;
@@ -39,7 +37,7 @@ function fake(opts: { statuses?: string[]; send?: (op: string) => MovementResult
     },
   };
   // Only the LCS client is used by these kinds.
-  f.ctx = { providers: { lcs } as unknown as Providers, log: () => undefined };
+  f.ctx = { providers: { lcs } as unknown as Providers, log: () => undefined, pollIntervalMs: 0 };
   return f;
 }
 
