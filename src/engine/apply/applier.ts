@@ -10,7 +10,8 @@ import { deepEqual } from '../diff/equal.js';
 import { resolveSpec, type ResolveContext } from '../resolve.js';
 import type { PlannedStep } from '../plan/steps.js';
 import type { StateRecorder } from '../state/recorder.js';
-import type { JobRecord, KindContext } from '../../resources/kind.js';
+import type { JobRecord, KindContext, Observed } from '../../resources/kind.js';
+import type { ResourceRecord } from '../state/types.js';
 import type { ApplyListener, StepOutcome } from './events.js';
 import { appliedRecord, pendingRecord } from './records.js';
 
@@ -94,38 +95,43 @@ async function runStep(step: PlannedStep, options: ApplyOptions, report: (o: Ste
 
 /** Carries out a step; `defer` takes the final state write, which the caller awaits outside the limiter. */
 async function execute(step: PlannedStep, options: ApplyOptions, ctx: KindContext, defer: (write: Promise<void>) => void): Promise<void> {
-  const { recorder } = options;
   const { address, action } = step.change;
   if (action === 'delete') {
     if (step.record?.id && step.kind.resource) await step.kind.resource.delete(ctx, step.record.id, step.record.lastApplied);
-    await recorder.remove(address);
+    await options.recorder.remove(address);
     return;
   }
-  const manifest = step.manifest!;
   const desired = resolveNow(step, options);
   if (step.kind.category === 'job') return runJob(step, desired, options, ctx);
+  const observed = await writeResource(step, desired, options, ctx);
+  if (observed) defer(options.recorder.put(address, appliedRecord(step.manifest!, step.kind, desired, observed)));
+}
+
+/** Create, replace or update; undefined when an update turns out to change nothing. */
+async function writeResource(step: PlannedStep, desired: JsonObject, options: ApplyOptions, ctx: KindContext): Promise<Observed | undefined> {
+  const { recorder } = options;
+  const { address, action } = step.change;
+  const manifest = step.manifest!;
   const handler = step.kind.resource!;
+  // The intent goes to state first; where a repeated write could duplicate, it must be durable before sending.
+  const recordIntent = async (intent: 'create' | 'update', previous: ResourceRecord | undefined) => {
+    const written = recorder.put(address, pendingRecord(manifest, step.kind, desired, previous, intent));
+    if (handler.idempotentWrites) written.catch(() => undefined); // a failed write resurfaces in the next put
+    else await written;
+  };
+  if (action === 'update') {
+    const changed = deepEqual(desired, step.desired) ? step.changedPaths : recomputeChanges(step, desired);
+    if (changed.length === 0) return undefined;
+    await recordIntent('update', step.record);
+    return handler.update(ctx, manifest.name, desired, step.observed!, changed);
+  }
   if (action === 'replace' && step.observed) {
     await recorder.put(address, pendingRecord(manifest, step.kind, desired, step.record, 'replace'));
     await handler.delete(ctx, step.observed.id, step.record?.lastApplied ?? desired);
   }
-  // The intent goes to state first; where a repeated write could duplicate, it must be durable before sending.
-  const recordIntent = async (action: 'create' | 'update') => {
-    const intent = recorder.put(address, pendingRecord(manifest, step.kind, desired, action === 'create' && step.change.action === 'replace' ? undefined : step.record, action));
-    if (handler.idempotentWrites) intent.catch(() => undefined); // a failed write resurfaces in the next put
-    else await intent;
-  };
-  if (action === 'create' || action === 'replace') {
-    await recordIntent('create');
-    const observed = await handler.create(ctx, manifest.name, desired);
-    defer(recorder.put(address, appliedRecord(manifest, step.kind, desired, observed)));
-    return;
-  }
-  const changed = deepEqual(desired, step.desired) ? step.changedPaths : recomputeChanges(step, desired);
-  if (changed.length === 0) return;
-  await recordIntent('update');
-  const observed = await handler.update(ctx, manifest.name, desired, step.observed!, changed);
-  defer(recorder.put(address, appliedRecord(manifest, step.kind, desired, observed)));
+  // After a replace's delete the old record describes nothing live any more.
+  await recordIntent('create', action === 'replace' ? undefined : step.record);
+  return handler.create(ctx, manifest.name, desired);
 }
 
 /** Resolves again at apply time: `${ref:}` values of resources applied in this run are known now. */
