@@ -1,20 +1,13 @@
 // PostgreSQL state against a real server: documents and serials, apply's batches, refused writes, workspaces, errors.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/engine/diagnostics.js';
-import { PostgresStateBackend } from '../../src/engine/state/postgres-backend.js';
 import { StateRecorder } from '../../src/engine/state/recorder.js';
 import type { ResourceRecord } from '../../src/engine/state/types.js';
-import { describeWithPostgres, PG_PASSWORD, PG_URL, workspaceUrl } from './postgres-env.js';
+import { describeWithPostgres, PG_PASSWORD, PG_URL, workspaceUrl, backendsClosedAfterEach } from './postgres-env.js';
 
-const opened: PostgresStateBackend[] = [];
-function backend(url: string): PostgresStateBackend {
-  const b = new PostgresStateBackend(url);
-  opened.push(b);
-  return b;
-}
-afterEach(async () => { await Promise.all(opened.splice(0).map((b) => b.close())); });
+const backend = backendsClosedAfterEach();
 
 const rec = (name: string, extra: Partial<ResourceRecord> = {}): ResourceRecord =>
   ({ kind: 'ContainerGroup', name, lastApplied: { image: `nginx:${name}` }, updatedAt: '2026-11-21T12:00:00.000Z', ...extra });

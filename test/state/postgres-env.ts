@@ -1,7 +1,8 @@
 // Test helper: the PostgreSQL server of the state tests (MOOR_TEST_POSTGRES), fresh workspaces, and the rule
 // that CI never skips these tests silently.
 import { randomUUID } from 'node:crypto';
-import { describe, it } from 'vitest';
+import { afterEach, describe, it } from 'vitest';
+import { PostgresStateBackend } from '../../src/engine/state/postgres-backend.js';
 
 /** postgres://USER:PASSWORD@HOST:PORT/DB of a server the tests may create tables in; .ci/run starts one. */
 export const PG_URL = process.env.MOOR_TEST_POSTGRES?.trim() || undefined;
@@ -32,4 +33,15 @@ export function describeWithPostgres(name: string, body: () => void): void {
   } else {
     describe.skip(`${name} [skipped: set MOOR_TEST_POSTGRES=postgres://USER:PASSWORD@HOST:PORT/DB to run; .ci/run shows how to start a server]`, body);
   }
+}
+
+/** Opens backends for a test file and closes every one after each test. */
+export function backendsClosedAfterEach(): (url: string) => PostgresStateBackend {
+  const opened: PostgresStateBackend[] = [];
+  afterEach(async () => { await Promise.all(opened.splice(0).map((b) => b.close())); });
+  return (url) => {
+    const b = new PostgresStateBackend(url);
+    opened.push(b);
+    return b;
+  };
 }

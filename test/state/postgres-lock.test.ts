@@ -1,21 +1,14 @@
 // The PostgreSQL state lock: one holder at a time across processes, named in refusals; a killed holder never
 // leaves it stuck; unlock and unlock --force.
-import { afterEach, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { UserError } from '../../src/engine/diagnostics.js';
-import { PostgresStateBackend } from '../../src/engine/state/postgres-backend.js';
 import type { LockInfo } from '../../src/engine/state/types.js';
 import { JsonChild } from './child.js';
 import { fixture } from './compile-state.js';
 import { compiledPostgresDir } from './postgres-compile.js';
-import { describeWithPostgres, workspaceUrl } from './postgres-env.js';
+import { describeWithPostgres, workspaceUrl, backendsClosedAfterEach } from './postgres-env.js';
 
-const opened: PostgresStateBackend[] = [];
-function backend(url: string): PostgresStateBackend {
-  const b = new PostgresStateBackend(url);
-  opened.push(b);
-  return b;
-}
-afterEach(async () => { await Promise.all(opened.splice(0).map((b) => b.close())); });
+const backend = backendsClosedAfterEach();
 
 const LONG_WAIT = '120000';
 
