@@ -7,6 +7,7 @@ import { summarize, type Plan, type PlannedChange } from './plan/types.js';
 import { applyPlan } from './apply/applier.js';
 import type { ApplyListener, StepOutcome } from './apply/events.js';
 import { StateRecorder } from './state/recorder.js';
+import type { StateDocument } from './state/types.js';
 import type { Session } from './session.js';
 import type { KindContext } from '../resources/kind.js';
 
@@ -20,6 +21,8 @@ export interface PlanRequest {
 
 export interface PreparedPlan extends PlanResult {
   readonly manifests: readonly Manifest[];
+  /** The state the plan was made from (apply holds the lock, so it is still current then). */
+  readonly state: StateDocument;
 }
 
 /** Loads, validates (refusing invalid manifests with every diagnostic) and plans. */
@@ -37,7 +40,7 @@ export async function preparePlan(session: Session, request: PlanRequest): Promi
     parallelism: session.parallelism,
     diagnostics,
   });
-  return { ...result, manifests };
+  return { ...result, manifests, state };
 }
 
 export function kindContext(session: Session): KindContext {
@@ -57,7 +60,7 @@ export interface ApplyRequest {
 export async function applyPrepared(session: Session, request: ApplyRequest): Promise<StepOutcome[]> {
   const { prepared } = request;
   if (hasErrors(prepared.plan.diagnostics)) throw new UserError('the plan has errors; nothing was applied', errorsOf(prepared.plan.diagnostics));
-  const recorder = new StateRecorder(session.backend, await session.backend.read());
+  const recorder = new StateRecorder(session.backend, prepared.state);
   return applyPlan({
     steps: prepared.steps,
     manifests: prepared.manifests,

@@ -58,7 +58,7 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
       const saved = flags.plan ? readSavedPlan(flags.plan) : undefined;
       const inputs = saved ? { paths: [...saved.paths], targets: [...saved.targets], prune: saved.prune } : { paths, targets: flags.target, prune: flags.prune };
       const prepared = await preparePlan(session, { ...inputs, cwd: process.cwd(), env: process.env });
-      if (saved) checkSavedPlan(flags.plan!, saved, (await session.backend.read()).serial, prepared.plan);
+      if (saved) checkSavedPlan(flags.plan!, saved, prepared.state.serial, prepared.plan);
       printPlan(prepared.plan, 'text', 'plan');
       if (hasErrors(prepared.plan.diagnostics)) return 1;
       if (hasChanges(prepared.plan) && !flags.autoApprove && !saved) {
