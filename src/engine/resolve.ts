@@ -69,15 +69,3 @@ export function resolveSpec(manifest: Manifest, ctx: ResolveContext): ResolvedSp
   const spec = walk(manifest.spec, []) as JsonObject;
   return { spec, diagnostics, pending };
 }
-
-/** Addresses a manifest's `${ref:}` placeholders point at. */
-export function referencedAddresses(manifest: Manifest): string[] {
-  const out = new Set<string>();
-  const walk = (value: JsonValue): void => {
-    if (typeof value === 'string') for (const r of scanReferences(value).refs) { if (r.type === 'ref') out.add(r.address); }
-    else if (Array.isArray(value)) value.forEach(walk);
-    else if (isObject(value)) Object.values(value).forEach(walk);
-  };
-  walk(manifest.spec);
-  return [...out];
-}

@@ -88,12 +88,6 @@ export async function findHolder(client: pg.Client, workspace: string, key: Advi
   return row ? { backendPid: row.backend_pid, info: infoOf(row) } : undefined;
 }
 
-/** The moor_lock row of a workspace whatever its state (used to report a crashed holder's leftovers). */
-export async function recordedHolder(client: pg.Client, workspace: string): Promise<LockInfo | undefined> {
-  const r = await client.query<HolderRow>('SELECT * FROM moor_lock WHERE workspace = $1', [workspace]);
-  return r.rows[0] ? infoOf(r.rows[0]) : undefined;
-}
-
 /**
  * Ends the holder's database session (its advisory lock goes with it). A UserError explains when
  * this role may not: pg_terminate_backend needs the same role, a superuser or pg_signal_backend.
