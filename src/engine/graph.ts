@@ -11,6 +11,11 @@ export interface DependencyGraph {
   dependentsOf(a: Address): readonly Address[];
 }
 
+/** What a manifest names as its dependencies (dependsOn and `${ref:}` targets), unique and sorted. */
+export function declaredDependencies(manifest: Manifest): Address[] {
+  return [...new Set([...manifest.dependsOn, ...refTargets(manifest.spec).map((r) => r.address)])].sort();
+}
+
 /** Builds the graph; edges to addresses not in the set are left out (validation reports them). */
 export function buildGraph(manifests: readonly Manifest[]): DependencyGraph {
   const nodes = [...new Set(manifests.map((m) => m.address))].sort();
@@ -18,8 +23,7 @@ export function buildGraph(manifests: readonly Manifest[]): DependencyGraph {
   const deps = new Map<Address, Set<Address>>(nodes.map((n) => [n, new Set()]));
   const users = new Map<Address, Set<Address>>(nodes.map((n) => [n, new Set()]));
   for (const m of manifests) {
-    const targets = [...m.dependsOn, ...refTargets(m.spec).map((r) => r.address)];
-    for (const t of targets) {
+    for (const t of declaredDependencies(m)) {
       if (!known.has(t)) continue;
       deps.get(m.address)?.add(t);
       users.get(t)?.add(m.address);

@@ -15,6 +15,7 @@ export interface PlanRequest {
   readonly paths: readonly string[];
   readonly targets?: readonly string[];
   readonly prune?: boolean;
+  readonly allowMassDelete?: boolean;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
 }
@@ -37,6 +38,7 @@ export async function preparePlan(session: Session, request: PlanRequest): Promi
     resolve: { cwd: request.cwd, env: request.env },
     targets: request.targets,
     prune: request.prune,
+    allowMassDelete: request.allowMassDelete,
     parallelism: session.parallelism,
     diagnostics,
   });

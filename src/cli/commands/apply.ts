@@ -10,6 +10,7 @@ interface ApplyFlags {
   parallelism?: string;
   target?: string[];
   prune?: boolean;
+  allowMassDelete?: boolean;
   notify?: boolean;
 }
 
@@ -23,6 +24,7 @@ export const registerApply: RegisterCommand = (program, setExit) => {
     .option('--parallelism <n>', 'how many changes run at once (default 10)')
     .option('--target <address>', 'apply only this address and what it depends on (repeatable)', collect)
     .option('--prune', 'delete what left the manifests (never a protected resource)')
+    .option('--allow-mass-delete', 'let --prune delete when the manifests name fewer than half of what state has')
     .option('--notify', 'post a summary to the configured conversation')
     .action(async (paths: string[], flags: ApplyFlags, command: Command) => {
       setExit(await runApply(paths, flags, command));
@@ -57,7 +59,7 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
     try {
       const saved = flags.plan ? readSavedPlan(flags.plan) : undefined;
       const inputs = saved ? { paths: [...saved.paths], targets: [...saved.targets], prune: saved.prune } : { paths, targets: flags.target, prune: flags.prune };
-      const prepared = await preparePlan(session, { ...inputs, cwd: process.cwd(), env: process.env });
+      const prepared = await preparePlan(session, { ...inputs, allowMassDelete: flags.allowMassDelete, cwd: process.cwd(), env: process.env });
       if (saved) checkSavedPlan(flags.plan!, saved, prepared.state.serial, prepared.plan);
       printPlan(prepared.plan, 'text', 'plan');
       if (hasErrors(prepared.plan.diagnostics)) return 1;

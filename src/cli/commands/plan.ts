@@ -10,6 +10,7 @@ interface PlanFlags {
   target?: string[];
   output: OutputFormat;
   prune?: boolean;
+  allowMassDelete?: boolean;
   notify?: boolean;
 }
 
@@ -23,6 +24,7 @@ export const registerPlan: RegisterCommand = (program, setExit) => {
     .option('--target <address>', 'plan only this address and what it depends on (repeatable)', collect)
     .addOption(new Option('--output <format>', 'text, json or markdown').default('text').argParser((v) => parseOutput(v, OUTPUT_FORMATS)))
     .option('--prune', 'also plan deleting what left the manifests')
+    .option('--allow-mass-delete', 'let --prune delete when the manifests name fewer than half of what state has')
     .option('--notify', 'post a summary to the configured conversation')
     .action(async (paths: string[], flags: PlanFlags, command: Command) => {
       setExit(await runPlan(paths, flags, command));
@@ -36,7 +38,7 @@ async function runPlan(paths: string[], flags: PlanFlags, command: Command): Pro
   const { hasErrors } = await import('../../engine/diagnostics.js');
   return withSession(command, async (session) => {
     requireNotify(session, flags.notify);
-    const prepared = await preparePlan(session, { paths, targets: flags.target, prune: flags.prune, cwd: process.cwd(), env: process.env });
+    const prepared = await preparePlan(session, { paths, targets: flags.target, prune: flags.prune, allowMassDelete: flags.allowMassDelete, cwd: process.cwd(), env: process.env });
     const { plan } = prepared;
     printPlan(plan, flags.output, 'plan');
     if (flags.notify) {

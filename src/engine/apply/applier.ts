@@ -13,7 +13,8 @@ import type { StateRecorder } from '../state/recorder.js';
 import type { JobRecord, KindContext, Observed } from '../../resources/kind.js';
 import type { ResourceRecord } from '../state/types.js';
 import type { ApplyListener, StepOutcome } from './events.js';
-import { appliedRecord, pendingRecord } from './records.js';
+import { appliedRecord, dependenciesChanged, pendingRecord, recordedDependencies } from './records.js';
+import { runDeletesInOrder } from './delete-order.js';
 
 export interface ApplyOptions {
   readonly steps: readonly PlannedStep[];
@@ -58,9 +59,10 @@ export async function applyPlan(options: ApplyOptions): Promise<StepOutcome[]> {
 
   const forward = options.steps.filter((s) => s.change.action !== 'delete');
   const outcomes = await Promise.all(forward.map((s) => settle(s.change.address)));
-  // Deletes of what left the manifests go last: whatever depended on them is updated first.
+  // Deletes of what left the manifests go last: whatever depended on them is updated first,
+  // and among themselves dependents go before what they depend on.
   const deletes = options.steps.filter((s) => s.change.action === 'delete');
-  outcomes.push(...(await Promise.all(deletes.map((s) => runStep(s, options, report, limit)))));
+  outcomes.push(...(await runDeletesInOrder(deletes, (s) => runStep(s, options, report, limit), report)));
   await options.recorder.flush();
   return outcomes;
 }
@@ -161,6 +163,7 @@ async function runJob(step: PlannedStep, desired: JsonObject, options: ApplyOpti
       name: manifest.name,
       lastApplied: { revision },
       protect: manifest.protect || undefined,
+      dependsOn: recordedDependencies(manifest),
       runs: [...earlier.slice(-9), run],
       updatedAt: new Date().toISOString(),
     });
@@ -169,10 +172,16 @@ async function runJob(step: PlannedStep, desired: JsonObject, options: ApplyOpti
   if (final.status === 'failed') throw new UserError(`${step.change.address}: ${String(final.message ?? final.error ?? 'the job failed')}`);
 }
 
-/** A no-op still brings state up to date: adopt a resource found live without a record, keep protect. */
+/** A no-op still brings state up to date: adopt a resource found live without a record, keep protect and dependencies. */
 async function recordNoop(step: PlannedStep, options: ApplyOptions): Promise<void> {
   const { manifest, observed, record, desired } = step;
+  if (manifest && record && step.kind.category === 'job') {
+    // A job's record outlives its manifest (prune keeps run history): it must say whether it is protected.
+    const stale = Boolean(record.protect) !== manifest.protect || dependenciesChanged(record, manifest);
+    if (stale) await options.recorder.put(step.change.address, { ...record, protect: manifest.protect || undefined, dependsOn: recordedDependencies(manifest), updatedAt: new Date().toISOString() });
+    return;
+  }
   if (!manifest || !observed || !desired || step.kind.category !== 'resource') return;
-  const stale = !record || record.pending || record.id !== observed.id || Boolean(record.protect) !== manifest.protect;
+  const stale = !record || record.pending || record.id !== observed.id || Boolean(record.protect) !== manifest.protect || dependenciesChanged(record, manifest);
   if (stale) await options.recorder.put(step.change.address, appliedRecord(manifest, step.kind, desired, observed));
 }

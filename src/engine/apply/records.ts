@@ -1,6 +1,7 @@
 // What apply writes to state for a resource: hashed last-applied spec, outputs without secrets.
 import type { JsonObject } from '../json.js';
 import type { Manifest } from '../manifest.js';
+import { declaredDependencies } from '../graph.js';
 import { hashSensitive, maskSensitive } from '../secrets.js';
 import type { KindDefinition, Observed } from '../../resources/kind.js';
 import type { ResourceRecord } from '../state/types.js';
@@ -13,6 +14,7 @@ export function appliedRecord(manifest: Manifest, kind: KindDefinition, desired:
     lastApplied: hashSensitive(desired, kind.sensitive),
     outputs: maskSensitive(observed.outputs, kind.sensitive),
     protect: manifest.protect || undefined,
+    dependsOn: recordedDependencies(manifest),
     updatedAt: new Date().toISOString(),
   };
 }
@@ -25,7 +27,21 @@ export function pendingRecord(manifest: Manifest, kind: KindDefinition, desired:
     name: manifest.name,
     lastApplied: previous?.lastApplied ?? hashSensitive(desired, kind.sensitive),
     protect: manifest.protect || undefined,
+    dependsOn: recordedDependencies(manifest),
     pending: { action, since: new Date().toISOString() },
     updatedAt: new Date().toISOString(),
   };
+}
+
+/** The dependencies state keeps (so prune can delete dependents first); left out when there are none. */
+export function recordedDependencies(manifest: Manifest): string[] | undefined {
+  const deps = declaredDependencies(manifest);
+  return deps.length > 0 ? deps : undefined;
+}
+
+/** Whether the record's dependencies differ from the manifest's (a no-op then still updates state). */
+export function dependenciesChanged(record: ResourceRecord, manifest: Manifest): boolean {
+  const recorded = record.dependsOn ?? [];
+  const declared = declaredDependencies(manifest);
+  return recorded.length !== declared.length || recorded.some((d, i) => d !== declared[i]);
 }

@@ -13,6 +13,7 @@ import type { ResourceRecord, StateDocument } from '../state/types.js';
 import { summarize, type Plan, type PlannedChange } from './types.js';
 import type { PlannedStep } from './steps.js';
 import { selectTargets } from './targets.js';
+import { massDeleteRefusal } from './prune-guard.js';
 
 export interface PlanOptions {
   readonly manifests: readonly Manifest[];
@@ -23,6 +24,8 @@ export interface PlanOptions {
   readonly targets?: readonly string[];
   /** Plan deletes of what left the manifests. */
   readonly prune?: boolean;
+  /** Let prune delete even when the manifests name fewer than half of what state has. */
+  readonly allowMassDelete?: boolean;
   readonly parallelism: number;
   /** Diagnostics gathered before planning (e.g. validation warnings) to carry into the plan. */
   readonly diagnostics?: readonly Diagnostic[];
@@ -139,7 +142,11 @@ async function planCheck(kind: KindDefinition, manifest: Manifest, desired: Json
   return { kind, manifest, desired, changedPaths: [], change: { ...change(manifest, 'no-op', {}), check: { passed: result.passed, severity, message: result.message } } };
 }
 
-/** Resources in state that left the manifests: deleted with prune, otherwise a warning. */
+/**
+ * Resources in state that left the manifests: deleted with prune, otherwise a warning. Protect
+ * holds for every kind; a job's record (its run history) is kept, so a returning manifest with
+ * the same revision does not run again; a prune that looks like the wrong folder is refused.
+ */
 function planOrphans(options: PlanOptions, diagnostics: Diagnostic[]): PlannedStep[] {
   const present = new Set(options.manifests.map((m) => m.address));
   const steps: PlannedStep[] = [];
@@ -147,19 +154,26 @@ function planOrphans(options: PlanOptions, diagnostics: Diagnostic[]): PlannedSt
     if (present.has(address)) continue;
     if (options.targets?.length && !options.targets.includes(address)) continue;
     const kind = kindNamed(record.kind);
-    if (!kind) continue;
-    if (kind.category !== 'resource') {
-      if (options.prune) steps.push({ kind, record, changedPaths: [], change: { ...blank(address, record.kind), action: 'delete', reason: 'not in manifests: forgotten from state (a job leaves nothing to delete)' } });
-      continue;
-    }
+    if (!kind || kind.category === 'check') continue;
     if (!options.prune) {
-      diagnostics.push({ severity: 'warning', address, message: 'is in state but no longer in the manifests; run apply --prune to delete it' });
+      if (kind.category === 'resource') diagnostics.push({ severity: 'warning', address, message: 'is in state but no longer in the manifests; run apply --prune to delete it' });
     } else if (record.protect) {
-      diagnostics.push({ severity: 'error', address, message: 'is protected (metadata.protect) and cannot be deleted; remove protection by applying it with protect: false first, or `moor state rm` it' });
+      diagnostics.push({ severity: 'error', address, message: 'is protected (metadata.protect) and cannot be pruned; remove protection by applying it with protect: false first, or `moor state rm --force` it' });
+    } else if (kind.category === 'job') {
+      diagnostics.push({ severity: 'warning', address, message: 'is a job no longer in the manifests: prune keeps its run history in state, so the same revision does not run again if it returns; `moor state rm` forgets it' });
     } else {
       steps.push({ kind, record, changedPaths: [], change: { ...blank(address, record.kind), action: 'delete', reason: 'not in manifests (--prune)', destructive: kind.resource?.replaceIsDestructive === true } });
     }
   }
+  const inState = Object.keys(options.state.resources);
+  const refusal = massDeleteRefusal({
+    manifests: options.manifests.length,
+    inState: inState.length,
+    kept: inState.filter((a) => present.has(a)).length,
+    deletes: steps.length,
+    allowMassDelete: options.allowMassDelete,
+  });
+  if (refusal) diagnostics.push(refusal);
   return steps;
 }
 

@@ -15,6 +15,11 @@ export interface ResourceRecord {
   readonly outputs?: JsonObject;
   readonly protect?: boolean;
   /**
+   * The addresses this resource depended on when last recorded (metadata.dependsOn and `${ref:}`
+   * targets): prune deletes dependents before what they depend on. Absent in older state files.
+   */
+  readonly dependsOn?: readonly string[];
+  /**
    * A change sent but not yet confirmed (recorded before the request, so a crash leaves a trace):
    * the next run uses it to find what an interrupted create made instead of making another.
    */
