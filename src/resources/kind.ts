@@ -77,6 +77,12 @@ export interface ResourceHandler {
    * (e.g. a location's quota). Returns error messages keyed by address.
    */
   preflight?(ctx: KindContext, creates: ReadonlyArray<{ address: string; spec: JsonObject }>): Promise<Array<{ address: string; message: string }>>;
+  /**
+   * For `moor import`: how the resource read by the id the user gave (`target.id`) differs from
+   * the one the manifest describes (another name, resource group, subscription, workspace or
+   * id), one short phrase each; empty when it is that resource. Without it the ids are compared.
+   */
+  identityMismatches?(target: { name: string; spec: JsonObject; id: string }, observed: Observed): string[];
 }
 
 /** What state keeps of a job's run, updated after every step so a crash loses nothing. */

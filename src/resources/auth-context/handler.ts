@@ -63,4 +63,8 @@ export const resource: ResourceHandler = {
   async delete(ctx, id) {
     await ctx.providers.graph.deleteAuthContext(id);
   },
+  identityMismatches(target, observed) {
+    const wanted = authContextId(target.name, target.spec);
+    return observed.id === wanted ? [] : [`its id is ${observed.id}, the manifest's is ${wanted}`];
+  },
 };

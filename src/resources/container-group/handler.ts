@@ -4,6 +4,7 @@ import type { ContainerGroupBody } from '../../providers/arm.js';
 import type { KindContext, Observed, ResourceHandler } from '../kind.js';
 import { bodyOf, coordinatesOf, groupId, outputsOf, parseGroupId, specOf, type GroupCoordinates } from './mapping.js';
 import { preflight } from './handler-preflight.js';
+import { identityMismatches } from './identity.js';
 
 function observed(c: GroupCoordinates, live: ContainerGroupBody): Observed {
   return { id: groupId(c), spec: specOf(c, live), outputs: outputsOf(live) };
@@ -35,4 +36,5 @@ export const resource: ResourceHandler = {
     await ctx.providers.arm.deleteContainerGroup(c.subscriptionId, c.resourceGroup, c.name);
   },
   preflight,
+  identityMismatches,
 };

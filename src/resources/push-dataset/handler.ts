@@ -71,4 +71,14 @@ export const resource: ResourceHandler = {
     const { workspaceId, id: datasetId } = splitRecorded(id, lastSpec);
     await ctx.providers.analytics.deleteDataset(workspaceId, datasetId);
   },
+
+  // Workspace ids are GUIDs (any case); dataset names are compared as written.
+  identityMismatches(target, observed) {
+    const found = { workspace: String(observed.spec.workspaceId), name: String(observed.spec.name) };
+    const wanted = { workspace: workspaceOf(target.spec), name: datasetName(target.name, target.spec) };
+    const out: string[] = [];
+    if (found.workspace.toLowerCase() !== wanted.workspace.toLowerCase()) out.push(`its workspace is ${found.workspace}, the manifest's is ${wanted.workspace}`);
+    if (found.name !== wanted.name) out.push(`its name is ${found.name}, the manifest's is ${wanted.name}`);
+    return out;
+  },
 };

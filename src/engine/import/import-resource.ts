@@ -1,0 +1,86 @@
+// moor import: adopts an existing resource into state under a manifest address, after making
+// sure the id names a resource that exists and is the one the manifest describes.
+import { hasErrors, UserError } from '../diagnostics.js';
+import type { Manifest } from '../manifest.js';
+import { loadAndValidate } from '../validate/index.js';
+import { resolveSpec } from '../resolve.js';
+import { maskSensitive } from '../secrets.js';
+import { StateRecorder } from '../state/recorder.js';
+import type { ResourceRecord, StateDocument } from '../state/types.js';
+import { recordedDependencies } from '../apply/records.js';
+import { kindContext } from '../workflow.js';
+import type { Session } from '../session.js';
+import { kindNamed } from '../../resources/registry.js';
+import type { KindDefinition, Observed, ResourceHandler } from '../../resources/kind.js';
+import { importedBaseline } from './baseline.js';
+
+export interface ImportRequest {
+  /** The manifest address, e.g. ContainerGroup/web. */
+  readonly address: string;
+  /** The service's identifier (ARM id, dataset id, auth context id). */
+  readonly id: string;
+  readonly paths: readonly string[];
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** Verifies and records; state is left unchanged when anything is refused. Returns the recorded id. */
+export async function importResource(session: Session, request: ImportRequest): Promise<string> {
+  const { address, id } = request;
+  const { manifest, kind } = await importTarget(request);
+  const lock = await session.backend.lock('moor import');
+  try {
+    const state = await session.backend.read();
+    refuseRecorded(state, address, id);
+    const resolved = resolveSpec(manifest, { cwd: request.cwd, env: request.env, outputs: (a) => state.resources[a]?.outputs });
+    if (hasErrors(resolved.diagnostics)) throw new UserError(`${address}: the manifest's values cannot be resolved; nothing was imported`, resolved.diagnostics);
+    const handler = kind.resource!;
+    const observed = await handler.read(kindContext(session), { name: manifest.name, spec: resolved.spec, recordedId: id });
+    if (!observed) throw new UserError(`${id} was not found; nothing was imported`);
+    const mismatches = mismatchesOf(handler, { name: manifest.name, spec: resolved.spec, id }, observed);
+    if (mismatches.length > 0) throw new UserError(`${id} is not the resource of ${address}: ${mismatches.join('; ')}; nothing was imported`);
+    refuseRecorded(state, address, observed.id);
+    const recorder = new StateRecorder(session.backend, state);
+    await recorder.put(address, importedRecord(manifest, kind, resolved.spec, observed));
+    await recorder.flush();
+    return observed.id;
+  } finally {
+    await session.backend.unlock(lock);
+  }
+}
+
+async function importTarget(request: ImportRequest): Promise<{ manifest: Manifest; kind: KindDefinition }> {
+  const { manifests, diagnostics } = await loadAndValidate(request.paths.length ? request.paths : ['.']);
+  if (hasErrors(diagnostics)) throw new UserError('the manifests have errors; nothing was imported', diagnostics);
+  const manifest = manifests.find((m) => m.address === request.address);
+  if (!manifest) throw new UserError(`no manifest has the address ${request.address}; write its manifest first, then import it`);
+  const kind = kindNamed(manifest.kind)!;
+  if (kind.category !== 'resource') throw new UserError(`${request.address} is a ${kind.category}; only resources can be imported`);
+  return { manifest, kind };
+}
+
+/** One resource, one address: neither the address nor the id may be in state already. */
+function refuseRecorded(state: StateDocument, address: string, id: string): void {
+  const own = state.resources[address];
+  if (own) throw new UserError(`${address} is already in state (id ${own.id ?? 'unknown'}); 'moor state rm ${address}' first to import another`);
+  const holder = Object.entries(state.resources).find(([, r]) => r.id !== undefined && r.id.toLowerCase() === id.toLowerCase());
+  if (holder) throw new UserError(`${id} is already in state as ${holder[0]}; one resource cannot be managed under two addresses`);
+}
+
+function mismatchesOf(handler: ResourceHandler, target: { name: string; spec: Manifest['spec']; id: string }, observed: Observed): string[] {
+  if (handler.identityMismatches) return handler.identityMismatches(target, observed);
+  return observed.id === target.id ? [] : [`the service knows it as ${observed.id}`];
+}
+
+function importedRecord(manifest: Manifest, kind: KindDefinition, desired: Manifest['spec'], observed: Observed): ResourceRecord {
+  return {
+    kind: manifest.kind,
+    name: manifest.name,
+    id: observed.id,
+    lastApplied: kind.diff ? importedBaseline(desired, observed.spec, kind.diff, kind.sensitive) : {},
+    outputs: maskSensitive(observed.outputs, kind.sensitive),
+    protect: manifest.protect || undefined,
+    dependsOn: recordedDependencies(manifest),
+    updatedAt: new Date().toISOString(),
+  };
+}
