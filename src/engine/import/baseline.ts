@@ -1,7 +1,8 @@
 // What `moor import` records as "last applied": the live values of the fields the manifest sets,
 // so the first plan compares only what the service returns. A field the service never returns
 // (a push dataset's mode or relationships) cannot be compared: the manifest's value stands for
-// it, or the plan would replace an unchanged resource. Hidden secrets stay unknown: the plan sets them.
+// it (unless the service did return one), or the plan would replace an unchanged resource.
+// Hidden secrets stay unknown: the plan sets them.
 import { isObject, matchesPattern, pattern, underPattern, type JsonObject, type JsonPath, type JsonValue } from '../json.js';
 import { hashSensitive, isSensitivePath } from '../secrets.js';
 import type { DiffRules } from '../../resources/kind.js';
@@ -12,7 +13,7 @@ export function importedBaseline(desired: JsonObject, live: JsonObject, rules: D
   const keyFor = (path: JsonPath) => keys.find((k) => matchesPattern(path, k.pattern))?.key;
 
   const walk = (path: JsonPath, d: JsonValue, l: JsonValue | undefined): JsonValue | undefined => {
-    if (writeOnly.some((p) => underPattern(path, p))) return isSensitivePath(path, sensitive) ? undefined : d;
+    if (writeOnly.some((p) => underPattern(path, p))) return isSensitivePath(path, sensitive) ? undefined : (l ?? d);
     if (isObject(d) && isObject(l)) {
       const out: JsonObject = {};
       for (const [k, v] of Object.entries(d)) {
