@@ -165,7 +165,8 @@ function planOrphans(options: PlanOptions, diagnostics: Diagnostic[]): PlannedSt
       steps.push({ kind, record, changedPaths: [], change: { ...blank(address, record.kind), action: 'delete', reason: 'not in manifests (--prune)', destructive: kind.resource?.replaceIsDestructive === true } });
     }
   }
-  const inState = Object.keys(options.state.resources);
+  // Resources only: the records of retired jobs stay in state for good and must not tip the balance.
+  const inState = Object.entries(options.state.resources).filter(([, r]) => kindNamed(r.kind)?.category === 'resource').map(([a]) => a);
   const refusal = massDeleteRefusal({
     manifests: options.manifests.length,
     inState: inState.length,

@@ -4,7 +4,7 @@ import type { Diagnostic } from '../diagnostics.js';
 export interface PruneScope {
   /** Manifests found (all kinds). */
   readonly manifests: number;
-  /** Addresses state has (all kinds). */
+  /** Resources state has (jobs' records are never pruned and do not count). */
   readonly inState: number;
   /** Of those, how many the manifests still name. */
   readonly kept: number;
