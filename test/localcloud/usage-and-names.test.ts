@@ -56,7 +56,7 @@ describe('usage', () => {
 });
 
 describe('name availability', () => {
-  it.each([
+  it.each<[string, string, { available: boolean; reason?: string }]>([
     ['a free name', 'my-new-server', { available: true }],
     ['upper-case letters', 'MyServer', { available: false, reason: 'Invalid' }],
     ['a dot', 'my.server', { available: false, reason: 'Invalid' }],

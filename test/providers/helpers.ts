@@ -1,6 +1,6 @@
 // Test helpers: a transport/providers set against fake https endpoints, with recorded waits and no real sleeping.
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { setupServer, type SetupServerApi } from 'msw/node';
+import { setupServer, type SetupServer } from 'msw/node';
 import { createProviders, type Providers, type ProviderOptions } from '../../src/providers/providers.js';
 import type { TransportEvent } from '../../src/providers/transport.js';
 
@@ -47,7 +47,7 @@ export async function failure(p: Promise<unknown>): Promise<Error & Record<strin
 }
 
 /** An msw server for one test file: listening for its tests, refusing unhandled requests, reset after each. */
-export function mswServer(): SetupServerApi {
+export function mswServer(): SetupServer {
   const server = setupServer();
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
   afterEach(() => server.resetHandlers());
