@@ -1,10 +1,23 @@
 import { defineConfig } from 'vitest/config';
 
+/** Tests that need a PostgreSQL server; their project's global setup starts one when none is given. */
+const POSTGRES_TESTS = ['test/**/postgres-*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two projects so that a run without PostgreSQL tests does not start a server.
+    projects: [
+      {
+        extends: true,
+        test: { name: 'main', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: POSTGRES_TESTS },
+      },
+      {
+        extends: true,
+        test: { name: 'postgres', include: POSTGRES_TESTS, globalSetup: ['test/global-setup-postgres.ts'] },
+      },
+    ],
   },
 });

@@ -1,10 +1,10 @@
 // Test helper: the PostgreSQL server of the state tests (MOOR_TEST_POSTGRES), fresh workspaces, and the rule
-// that CI never skips these tests silently.
+// that no run skips these tests silently.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, it } from 'vitest';
 import { PostgresStateBackend } from '../../src/engine/state/postgres-backend.js';
 
-/** postgres://USER:PASSWORD@HOST:PORT/DB of a server the tests may create tables in; .ci/run starts one. */
+/** postgres://USER:PASSWORD@HOST:PORT/DB of a server the tests may create tables in; the global setup starts one. */
 export const PG_URL = process.env.MOOR_TEST_POSTGRES?.trim() || undefined;
 
 /** The password in PG_URL (decoded), which no message may ever contain. */
@@ -18,20 +18,20 @@ export function workspaceUrl(label: string): string {
 }
 
 /**
- * describe() when a server is configured. Without one: in CI (CI set) a failing test, so a
- * pipeline cannot pass without running these; elsewhere the suite is skipped and says why.
+ * describe() when a server is configured. `npm test` always has one: the global setup of the
+ * `postgres` project (test/global-setup-postgres.ts) starts an embedded server for files named
+ * postgres-*.test.ts unless MOOR_TEST_POSTGRES is set. Without one the suite fails rather than
+ * skips, so no run passes without these tests.
  */
 export function describeWithPostgres(name: string, body: () => void): void {
   if (PG_URL) {
     describe(name, body);
-  } else if (process.env.CI) {
+  } else {
     describe(name, () => {
       it('has a PostgreSQL server to test against (MOOR_TEST_POSTGRES)', () => {
-        throw new Error('MOOR_TEST_POSTGRES is not set, and CI is: the PostgreSQL state tests must run in CI. .ci/run starts a server and sets it.');
+        throw new Error('MOOR_TEST_POSTGRES is not set: name the test file postgres-*.test.ts so that the global setup starts a server (vitest.config.ts), or set it to a server.');
       });
     });
-  } else {
-    describe.skip(`${name} [skipped: set MOOR_TEST_POSTGRES=postgres://USER:PASSWORD@HOST:PORT/DB to run; .ci/run shows how to start a server]`, body);
   }
 }
 
