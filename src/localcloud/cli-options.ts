@@ -1,5 +1,6 @@
 // Turns the `moor local-cloud` flags (or their MOOR_* environment variables) into LocalCloudOptions.
 import { UserError } from '../engine/diagnostics.js';
+import { MAX_FAULT_SEED, newFaultSeed } from './faults.js';
 import type { LocalCloudOptions } from './options.js';
 
 /** Flag values as commander hands them over: strings, absent when not given. */
@@ -10,6 +11,7 @@ export interface LocalCloudFlags {
   token?: string;
   latency?: string;
   failRate?: string;
+  faultSeed?: string;
   rateLimit?: string;
   provisioningMs?: string;
   seed?: boolean;
@@ -33,6 +35,7 @@ export function localCloudOptions(flags: LocalCloudFlags, environment: Env = pro
   const port = numberFlag(flags.port ?? env.MOOR_LOCAL_CLOUD_PORT, '--port', (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'an integer from 0 to 65535');
   const latencyMs = numberFlag(flags.latency ?? env.MOOR_LATENCY, '--latency', (n) => n >= 0, 'a number of milliseconds, 0 or more');
   const failRate = numberFlag(flags.failRate ?? env.MOOR_FAIL_RATE, '--fail-rate', (n) => n >= 0 && n <= 1, 'a probability from 0 to 1');
+  const faultSeed = numberFlag(flags.faultSeed ?? env.MOOR_FAULT_SEED, '--fault-seed', (n) => Number.isInteger(n) && n >= 0 && n <= MAX_FAULT_SEED, `an integer from 0 to ${MAX_FAULT_SEED}`);
   const rateLimit = numberFlag(flags.rateLimit ?? env.MOOR_RATE_LIMIT, '--rate-limit', (n) => n > 0, 'a number of requests per second, more than 0');
   const provisioningMs = numberFlag(flags.provisioningMs ?? env.MOOR_PROVISIONING_MS, '--provisioning-ms', (n) => n >= 0, 'a number of milliseconds, 0 or more');
   const token = flags.token ?? env.MOOR_TOKEN;
@@ -44,6 +47,8 @@ export function localCloudOptions(flags: LocalCloudFlags, environment: Env = pro
     token,
     latencyMs,
     failRate,
+    // Chosen here when faults are on, so the command can print the seed that replays them.
+    faultSeed: faultSeed ?? (failRate ? newFaultSeed() : undefined),
     rateLimit,
     provisioningMs,
     seed: flags.seed ?? true,

@@ -1,4 +1,7 @@
-// Fault injection (the --fail-rate knob): which failure, if any, a request meets.
+// Fault injection (the --fail-rate knob): which failure, if any, a request meets. Decisions come
+// from a seeded generator (--fault-seed), so the faults of a failing run can be met again.
+import { randomInt } from 'node:crypto';
+
 export type Fault =
   | { readonly kind: 'status'; readonly status: 500 | 503; readonly code: string; readonly message: string }
   | { readonly kind: 'throttle' }
@@ -25,8 +28,31 @@ function pickFault(random: () => number): Fault {
  * Decides the fault of one request. With probability `rate` a fault happens; for routes that
  * are not idempotent (`afterCommit`), half of those drop the connection after the handler ran.
  */
-export function planFault(rate: number, afterCommit: boolean, random: () => number = Math.random): FaultPlan {
+export function planFault(rate: number, afterCommit: boolean, random: () => number): FaultPlan {
   if (rate <= 0 || random() >= rate) return NONE;
   if (afterCommit && random() < 0.5) return { dropAfter: true };
   return { before: pickFault(random), dropAfter: false };
+}
+
+/** The largest seed: seeds are 32-bit unsigned integers. */
+export const MAX_FAULT_SEED = 0xffff_ffff;
+
+/** A seed for a run that was given none; it is printed so the run can be replayed. */
+export function newFaultSeed(): number {
+  return randomInt(MAX_FAULT_SEED + 1);
+}
+
+/**
+ * Numbers in [0, 1) from a seed: the same seed gives the same sequence. mulberry32 — small and
+ * well mixed (a plain LCG correlates consecutive draws); no cryptographic strength is needed.
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }

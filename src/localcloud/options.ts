@@ -1,4 +1,6 @@
 // The knobs of the local cloud, with their defaults.
+import { newFaultSeed, seededRandom } from './faults.js';
+
 export interface LocalCloudOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
@@ -18,7 +20,9 @@ export interface LocalCloudOptions {
   seed?: boolean;
   /** How long asynchronous provisioning takes, in ms; default 1000. */
   provisioningMs?: number;
-  /** Random source of fault injection (tests make it deterministic). */
+  /** Seed of fault injection's generator: the same seed, the same faults in request order. Default: a new random one. */
+  faultSeed?: number;
+  /** Random source of fault injection, instead of the seeded one (tests script it). */
   random?: () => number;
   /** The clock services see (tests move it instead of waiting). */
   now?: () => Date;
@@ -31,6 +35,7 @@ export const DEFAULT_PROVISIONING_MS = 1000;
 export type ResolvedOptions = Required<Omit<LocalCloudOptions, 'dataFile' | 'rateLimit'>> & Pick<LocalCloudOptions, 'dataFile' | 'rateLimit'>;
 
 export function resolveOptions(o: LocalCloudOptions): ResolvedOptions {
+  const faultSeed = o.faultSeed ?? newFaultSeed();
   return {
     port: o.port ?? 0,
     host: o.host ?? DEFAULT_HOST,
@@ -41,7 +46,8 @@ export function resolveOptions(o: LocalCloudOptions): ResolvedOptions {
     rateLimit: o.rateLimit && o.rateLimit > 0 ? o.rateLimit : undefined,
     seed: o.seed ?? true,
     provisioningMs: Math.max(0, o.provisioningMs ?? DEFAULT_PROVISIONING_MS),
-    random: o.random ?? Math.random,
+    faultSeed,
+    random: o.random ?? seededRandom(faultSeed),
     now: o.now ?? (() => new Date()),
   };
 }

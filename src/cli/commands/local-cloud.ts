@@ -12,6 +12,7 @@ export const registerLocalCloud: RegisterCommand = (program, setExit) => {
     .option('--token <token>', 'the bearer token clients must send (default local-dev-token; env MOOR_TOKEN)')
     .option('--latency <ms>', 'delay added to every response (env MOOR_LATENCY)')
     .option('--fail-rate <p>', 'probability 0..1 of an injected 500, 503, 429 or dropped connection (env MOOR_FAIL_RATE)')
+    .option('--fault-seed <n>', 'seed of the injected faults, to replay a run (default random, printed; env MOOR_FAULT_SEED)')
     .option('--rate-limit <r>', 'requests per second per service and class, burst 10x (env MOOR_RATE_LIMIT)')
     .option('--provisioning-ms <ms>', 'how long asynchronous provisioning takes (default 1000; env MOOR_PROVISIONING_MS)')
     .option('--no-seed', 'start without demo data')
@@ -35,6 +36,7 @@ async function runLocalCloud(flags: LocalCloudFlags): Promise<number> {
   }
   process.stdout.write(`listening on ${cloud.url}\n`);
   process.stderr.write(`local cloud: data in ${options.dataFile}; stop with Ctrl-C\n`);
+  if (options.failRate) process.stderr.write(`local cloud: injecting faults at rate ${options.failRate}, seed ${options.faultSeed} (--fault-seed ${options.faultSeed} replays them)\n`);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
