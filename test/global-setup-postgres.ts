@@ -36,7 +36,9 @@ async function ensureOsUser(): Promise<void> {
   try {
     await run('id', ['-u', PG_OS_USER]);
   } catch {
-    await run('useradd', ['--system', '--user-group', '--no-create-home', PG_OS_USER]).catch((err: { code?: number }) => {
+    // useradd lives in sbin, which a CI's PATH may lack.
+    const env = { ...process.env, PATH: `${process.env.PATH ?? ''}:/usr/sbin:/sbin` };
+    await run('useradd', ['--system', '--user-group', '--no-create-home', PG_OS_USER], { env }).catch((err: { code?: number }) => {
       if (err.code !== 9) throw err;
     });
   }
