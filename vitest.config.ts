@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /** Tests that need a PostgreSQL server; their project's global setup starts one when none is given. */
 const POSTGRES_TESTS = ['test/**/postgres-*.test.ts'];
@@ -12,7 +12,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'main', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: POSTGRES_TESTS },
+        test: { name: 'main', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...POSTGRES_TESTS] },
       },
       {
         extends: true,

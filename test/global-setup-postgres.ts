@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { startThrowawayPostgres } from './global-setup-postgres-server.js';
+import { startThrowawayPostgres, type ThrowawayPostgres } from './global-setup-postgres-server.js';
 
 /** Asks the kernel for a free loopback port (closed again at once; PostgreSQL takes it next). */
 async function freePort(): Promise<number> {
@@ -24,16 +24,23 @@ async function freePort(): Promise<number> {
 /** Hex, so it needs no escaping in a URL or in SQL. */
 const secret = (): string => randomBytes(16).toString('hex');
 
+/** Starts a server; tries again on another port, since a free port can be taken before PostgreSQL binds it. */
+async function startWithRetries(attempts = 3): Promise<ThrowawayPostgres> {
+  for (let attempt = 1; ; attempt++) {
+    const dir = await mkdtemp(join(tmpdir(), 'moor-test-pg-'));
+    try {
+      return await startThrowawayPostgres(dir, await freePort(), secret());
+    } catch (err) {
+      if (attempt < attempts) continue;
+      throw new Error(`could not start a PostgreSQL for the tests (set MOOR_TEST_POSTGRES to use another server): ${(err as Error).message}`);
+    }
+  }
+}
+
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {
   if (process.env.MOOR_TEST_POSTGRES?.trim()) return undefined;
 
-  const dir = await mkdtemp(join(tmpdir(), 'moor-test-pg-'));
-  let server;
-  try {
-    server = await startThrowawayPostgres(dir, await freePort(), secret());
-  } catch (err) {
-    throw new Error(`could not start a PostgreSQL for the tests (set MOOR_TEST_POSTGRES to use another server): ${(err as Error).message}`);
-  }
+  const server = await startWithRetries();
   try {
     const password = secret();
     const admin = new pg.Client({ host: '127.0.0.1', port: server.port, user: 'postgres', password: server.password, database: 'postgres' });
