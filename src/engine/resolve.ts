@@ -5,9 +5,10 @@ import type { Diagnostic } from './diagnostics.js';
 import { fromPointer, getAt, isObject, type JsonObject, type JsonPath, type JsonValue } from './json.js';
 import type { Manifest } from './manifest.js';
 import { scanReferences } from './references.js';
+import { UNKNOWN_SENTINEL } from './unknown.js';
 
-/** Stands for a value another resource gets only once it is applied. */
-export const KNOWN_AFTER_APPLY = '(known after apply)';
+/** Stands for a value another resource gets only once it is applied (a sentinel; plans show a marker). */
+export const KNOWN_AFTER_APPLY = UNKNOWN_SENTINEL;
 
 export interface ResolveContext {
   readonly cwd: string;

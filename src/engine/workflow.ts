@@ -81,7 +81,7 @@ export function driftOf(plan: Plan): Plan {
   for (const c of plan.changes) {
     if (!c.drift) continue;
     const fields = c.fields.filter((f) => f.cause === 'drift');
-    const patch = c.patch.filter((p) => fields.some((f) => f.path === p.path));
+    const patch = c.patch.filter((p) => fields.some((f) => (f.pointer ?? f.path) === p.path));
     changes.push({ ...c, fields, patch });
   }
   return { ...plan, changes, summary: summarize(changes), diagnostics: plan.diagnostics.filter((d) => d.code !== 'preflight') };

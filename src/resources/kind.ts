@@ -1,6 +1,6 @@
 // The contract between the engine and one kind: validation rules, diff rules, and the calls
 // that read and change it. The engine knows no kind; a kind knows no HTTP (it calls providers).
-import type { JsonObject, JsonPath } from '../engine/json.js';
+import type { JsonObject, JsonPath, JsonValue } from '../engine/json.js';
 import type { Providers } from '../providers/providers.js';
 
 /** resource: read/create/update/delete; job: runs once per revision; check: evaluated in plan. */
@@ -28,7 +28,23 @@ export interface DiffRules {
   readonly immutableMembership?: readonly string[];
   /** Arrays of named things compared by key: array path pattern -> key field ('name'). */
   readonly arrayKeys: Readonly<Record<string, string>>;
+  /**
+   * What an update sends: the subtrees it sends whole (a PUT of the body, a table PUT). A live
+   * value under them that the desired spec lacks is removed by the next write, so plan shows
+   * its removal (drift when moor never set it). Elsewhere (a PATCH of changed properties) a
+   * field the manifest never set is left alone. `summary` names the write for people.
+   */
+  readonly writes: { readonly summary: string; readonly whole: readonly string[] };
+  /** Values the service fills in when a write leaves the field out: quiet while live holds exactly this. */
+  readonly defaults?: Readonly<Record<string, JsonValue>>;
+  /** How values at these paths compare where the service normalises them (ARM: locations, ids). */
+  readonly compare?: Readonly<Record<string, ValueComparison>>;
+  /** Objects whose keys compare ignoring case (maps keyed by ARM ids). */
+  readonly ignoreCaseKeys?: readonly string[];
 }
+
+/** 'location': by canonical region name (lowercase, no spaces); 'ignoreCase': strings ignoring case. */
+export type ValueComparison = 'location' | 'ignoreCase';
 
 export interface KindContext {
   readonly providers: Providers;

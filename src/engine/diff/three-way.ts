@@ -1,11 +1,16 @@
 // The three-way comparison of a resource: last applied (state), desired (manifest), live (service).
-// Only fields the manifest sets are compared; server-filled fields never differ; write-only
-// fields (secrets, never returned) compare against state; named arrays compare by key.
+// Every field the manifest sets is compared; where the next write sends a subtree whole (a PUT
+// of the body), a live value the manifest lacks is a removal too. Server-filled and defaulted
+// fields never differ; write-only fields (secrets, never returned) compare against state; named
+// arrays compare by key; values the service normalises (locations, ids) compare normalised.
 import type { FieldChange } from '../plan/types.js';
-import { isObject, pattern, toPointer, underPattern, matchesPattern, type JsonObject, type JsonPath, type JsonValue } from '../json.js';
+import { isObject, toPointer, type JsonObject, type JsonPath, type JsonValue } from '../json.js';
 import { isHashed, maskSensitive, matchesSecret, SENSITIVE_MASK, isSensitivePath } from '../secrets.js';
+import { isUnknown, markUnknowns } from '../unknown.js';
 import type { DiffRules } from '../../resources/kind.js';
-import { deepEqual } from './equal.js';
+import { compileRules, type CompiledRules } from './compiled-rules.js';
+import { namedPath, type NamedSegment } from './named-path.js';
+import { comparable } from './normalize.js';
 
 export interface DiffInput {
   readonly desired: JsonObject;
@@ -19,118 +24,165 @@ export interface DiffInput {
 /** A field change plus the path in the desired spec (what a handler's update needs). */
 export interface FieldDiff extends FieldChange {
   readonly desiredPath: JsonPath;
+  readonly pointer: string;
 }
 
-type Patterns = ReadonlyArray<readonly string[]>;
-
-interface Compiled {
-  readonly server: Patterns;
-  readonly writeOnly: Patterns;
-  readonly immutable: Patterns;
-  readonly membership: Patterns;
-  readonly keys: ReadonlyArray<{ pattern: readonly string[]; key: string }>;
+/** Where a compared value sits: in the desired spec, in the live resource, and as people read it. */
+interface At {
+  readonly dp: JsonPath;
+  readonly lp: JsonPath;
+  readonly np: readonly NamedSegment[];
 }
 
-const cache = new WeakMap<DiffRules, Compiled>();
+const child = (at: At, desiredKey: string | number, liveKey: string | number, named: NamedSegment = desiredKey): At =>
+  ({ dp: [...at.dp, desiredKey], lp: [...at.lp, liveKey], np: [...at.np, named] });
 
-function compile(rules: DiffRules): Compiled {
-  let c = cache.get(rules);
-  if (!c) {
-    c = {
-      server: rules.serverPopulated.map(pattern),
-      writeOnly: rules.writeOnly.map(pattern),
-      immutable: rules.immutable.map(pattern),
-      membership: (rules.immutableMembership ?? []).map(pattern),
-      keys: Object.entries(rules.arrayKeys).map(([p, key]) => ({ pattern: pattern(p), key })),
-    };
-    cache.set(rules, c);
-  }
-  return c;
-}
-
-const under = (path: JsonPath, ps: Patterns) => ps.some((p) => underPattern(path, p));
-
-/** Every field of `desired` that differs from live, labelled manifest-changed or drifted. */
+/** Every field the next write would change, labelled manifest-changed or drifted. */
 export function diffResource(input: DiffInput): FieldDiff[] {
-  const rules = compile(input.rules);
+  const rules = compileRules(input.rules);
   const out: FieldDiff[] = [];
   const hasRecord = input.last !== undefined;
+
   const mask = (value: JsonValue | undefined, path: JsonPath): JsonValue | undefined => {
     if (value === undefined) return undefined;
     if (isSensitivePath(path, input.sensitive)) return SENSITIVE_MASK;
     if (!isObject(value) && !Array.isArray(value)) return value;
     // Mask secrets nested inside a whole added/removed element.
-    const wrapped = maskSensitive(nest(path, value), input.sensitive);
-    return pick(wrapped, path);
+    return markUnknowns(pick(maskSensitive(nest(path, value), input.sensitive), path));
   };
 
-  const push = (op: FieldChange['op'], desiredPath: JsonPath, livePath: JsonPath, before: JsonValue | undefined, after: JsonValue | undefined, cause: FieldChange['cause'], membershipChange = false) => {
+  const push = (op: FieldChange['op'], at: At, before: JsonValue | undefined, after: JsonValue | undefined, cause: FieldChange['cause'], membershipChange = false): void => {
+    const unknown = after !== undefined && isUnknown(after) && !isSensitivePath(at.dp, input.sensitive);
+    const shownBefore = mask(before, at.dp);
+    const shownAfter = unknown ? undefined : mask(after, at.dp);
     out.push({
-      path: toPointer(livePath),
-      desiredPath,
+      path: namedPath(at.np),
+      pointer: toPointer(at.lp),
+      desiredPath: at.dp,
       op,
-      before: mask(before, desiredPath),
-      after: mask(after, desiredPath),
+      ...(shownBefore !== undefined ? { before: shownBefore } : {}),
+      ...(shownAfter !== undefined ? { after: shownAfter } : {}),
+      ...(unknown ? { unknown: true } : {}),
       cause,
-      sensitive: isSensitivePath(desiredPath, input.sensitive),
-      forcesReplace: under(desiredPath, rules.immutable) || (membershipChange && rules.membership.some((p) => matchesPattern(desiredPath.slice(0, -1), p))),
+      sensitive: isSensitivePath(at.dp, input.sensitive),
+      forcesReplace: rules.isImmutable(at.dp) || (membershipChange && rules.isImmutableMembership(at.dp.slice(0, -1))),
     });
   };
 
-  const visit = (dp: JsonPath, lp: JsonPath, d: JsonValue, last: JsonValue | undefined, live: JsonValue | undefined): void => {
-    if (under(dp, rules.server)) return;
-    if (under(dp, rules.writeOnly)) {
+  const visit = (at: At, d: JsonValue, last: JsonValue | undefined, live: JsonValue | undefined): void => {
+    if (rules.isServer(at.dp)) return;
+    if (rules.isWriteOnly(at.dp)) {
       if (!hasRecord) return; // nothing to compare with: unknown, never a perpetual diff
-      const same = isHashed(last) ? matchesSecret(d, last) : deepEqual(d, last);
-      if (!same) push(last === undefined ? 'add' : 'replace', dp, lp, last === undefined ? undefined : d, d, 'manifest');
+      const same = isHashed(last) ? matchesSecret(d, last) : equalAt(rules, at.dp, d, last);
+      if (!same) push(last === undefined ? 'add' : 'replace', at, last === undefined ? undefined : d, d, 'manifest');
       return;
     }
-    if (isObject(d) && isObject(live)) {
-      for (const [k, v] of Object.entries(d)) visit([...dp, k], [...lp, k], v, isObject(last) ? last[k] : undefined, live[k]);
-      if (isObject(last)) {
-        for (const k of Object.keys(last)) {
-          const child = [...dp, k];
-          if (!(k in d) && live[k] !== undefined && !under(child, rules.server) && !under(child, rules.writeOnly)) {
-            push('remove', child, [...lp, k], live[k], undefined, 'manifest');
-          }
-        }
-      }
-      return;
-    }
-    const key = keyFor(dp);
+    if (isObject(d) && isObject(live)) return visitObject(at, d, isObject(last) ? last : undefined, live);
+    const key = rules.keyOf(at.dp);
     if (key && Array.isArray(d) && Array.isArray(live) && keyed(d, key) && keyed(live, key)) {
-      visitKeyed(dp, lp, d, Array.isArray(last) ? last : undefined, live, key);
-      return;
+      return visitKeyed(at, d, Array.isArray(last) ? last : undefined, live, key);
     }
-    if (deepEqual(d, live)) return;
-    const cause = last !== undefined && deepEqual(d, last) ? 'drift' : 'manifest';
-    push(live === undefined ? 'add' : 'replace', dp, lp, live, d, cause);
+    if (!isUnknown(d) && equalAt(rules, at.dp, d, live)) return;
+    const cause = last !== undefined && !isUnknown(d) && equalAt(rules, at.dp, d, last) ? 'drift' : 'manifest';
+    push(live === undefined ? 'add' : 'replace', at, live, d, cause);
   };
 
-  const visitKeyed = (dp: JsonPath, lp: JsonPath, d: JsonValue[], last: JsonValue[] | undefined, live: JsonValue[], key: string): void => {
-    const keyOf = (e: JsonValue) => String((e as JsonObject)[key]);
+  const visitObject = (at: At, d: JsonObject, last: JsonObject | undefined, live: JsonObject): void => {
+    const find = keyFinder(rules.ignoresKeyCase(at.dp));
+    const matched = new Set<string>();
+    for (const [k, v] of Object.entries(d)) {
+      const liveKey = find(live, k) ?? k;
+      matched.add(liveKey);
+      visit(child(at, k, liveKey), v, last ? last[find(last, k) ?? k] : undefined, live[liveKey]);
+    }
+    for (const [liveKey, value] of Object.entries(live)) {
+      if (matched.has(liveKey) || value === undefined || value === null) continue;
+      const at2 = child(at, liveKey, liveKey);
+      if (rules.isServer(at2.dp) || rules.isWriteOnly(at2.dp)) continue;
+      const setBefore = last !== undefined && find(last, liveKey) !== undefined;
+      if (rules.isSentWhole(at2.dp)) {
+        // The write sends this whole: what live holds here and the service would not fill in again is lost.
+        const lost = residue(rules, at2.dp, value);
+        if (lost !== undefined) push('remove', at2, lost, undefined, setBefore ? 'manifest' : 'drift');
+      } else if (setBefore) {
+        push('remove', at2, value, undefined, 'manifest'); // a field dropped from the manifest moor set before
+      }
+    }
+  };
+
+  const visitKeyed = (at: At, d: JsonValue[], last: JsonValue[] | undefined, live: JsonValue[], key: string): void => {
+    const how = rules.comparisonAt([...at.dp, 0, key]);
+    const keyOf = (e: JsonValue) => String(comparable(String((e as JsonObject)[key]), how));
     const liveIndex = new Map(live.map((e, i) => [keyOf(e), i]));
     const lastByKey = new Map((last ?? []).filter(isObject).map((e) => [keyOf(e), e]));
     const wanted = new Set(d.map(keyOf));
     d.forEach((e, i) => {
+      const named: NamedSegment = { key, value: String((e as JsonObject)[key]) };
       const li = liveIndex.get(keyOf(e));
       if (li === undefined) {
-        push('add', [...dp, i], [...lp, '-'], undefined, e, lastByKey.has(keyOf(e)) ? 'drift' : 'manifest', true);
+        push('add', { dp: [...at.dp, i], lp: [...at.lp, '-'], np: [...at.np, named] }, undefined, e, lastByKey.has(keyOf(e)) ? 'drift' : 'manifest', true);
       } else {
-        visit([...dp, i], [...lp, li], e, lastByKey.get(keyOf(e)), live[li]);
+        visit(child(at, i, li, named), e, lastByKey.get(keyOf(e)), live[li]);
       }
     });
     // Remove from the end so earlier indexes in the patch stay valid.
     for (let li = live.length - 1; li >= 0; li--) {
       const k = keyOf(live[li]);
-      if (!wanted.has(k)) push('remove', [...dp, li], [...lp, li], live[li], undefined, lastByKey.has(k) ? 'manifest' : 'drift', true);
+      if (wanted.has(k)) continue;
+      const named: NamedSegment = { key, value: String((live[li] as JsonObject)[key]) };
+      const at2 = child(at, li, li, named);
+      push('remove', at2, residue(rules, at2.dp, live[li]) ?? live[li], undefined, lastByKey.has(k) ? 'manifest' : 'drift', true);
     }
   };
 
-  const keyFor = (path: JsonPath): string | undefined => rules.keys.find((k) => matchesPattern(path, k.pattern))?.key;
-
-  visit([], [], input.desired, input.last, input.live);
+  visit({ dp: [], lp: [], np: [] }, input.desired, input.last, input.live);
   return out;
+}
+
+/** Finds the key of `obj` that matches `k` (ignoring case where the rules say so). */
+function keyFinder(ignoreCase: boolean): (obj: JsonObject, k: string) => string | undefined {
+  if (!ignoreCase) return (obj, k) => (obj[k] !== undefined ? k : undefined);
+  return (obj, k) => Object.keys(obj).find((o) => o.toLowerCase() === k.toLowerCase());
+}
+
+/** Structural equality where values the service normalises compare normalised. */
+export function equalAt(rules: CompiledRules, path: JsonPath, a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if (a === b) return true;
+  const how = rules.comparisonAt(path);
+  if (how && typeof a === 'string' && typeof b === 'string') return comparable(a, how) === comparable(b, how);
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => equalAt(rules, [...path, i], v, b[i]));
+  if (isObject(a) && isObject(b)) {
+    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
+    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
+    const find = keyFinder(rules.ignoresKeyCase(path));
+    return ka.length === kb.length && ka.every((k) => { const kk = find(b, k); return kk !== undefined && equalAt(rules, [...path, k], a[k], b[kk]); });
+  }
+  return false;
+}
+
+/**
+ * What of a live value a write that leaves it out would lose: server-filled and write-only parts
+ * dropped, a value equal to the service's default dropped, empty objects and arrays dropped.
+ * Undefined when nothing is lost.
+ */
+export function residue(rules: CompiledRules, path: JsonPath, value: JsonValue | undefined): JsonValue | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (rules.isServer(path) || rules.isWriteOnly(path)) return undefined;
+  const fallback = rules.defaultAt(path);
+  if (fallback !== undefined && equalAt(rules, path, value, fallback)) return undefined;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return undefined;
+    return value.map((e, i) => residue(rules, [...path, i], e) ?? (isObject(e) ? {} : e));
+  }
+  if (isObject(value)) {
+    const out: JsonObject = {};
+    for (const [k, v] of Object.entries(value)) {
+      const kept = residue(rules, [...path, k], v);
+      if (kept !== undefined) out[k] = kept;
+    }
+    return Object.keys(out).length > 0 ? out : undefined;
+  }
+  return value;
 }
 
 function keyed(items: JsonValue[], key: string): boolean {

@@ -5,6 +5,8 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { JsonObject } from '../json.js';
 import type { Manifest } from '../manifest.js';
 import { diffResource } from '../diff/three-way.js';
+import { createFields, resentFields, shownSpec } from '../diff/after-values.js';
+import { patchOf } from '../diff/patch.js';
 import { resolveSpec, type ResolveContext } from '../resolve.js';
 import { validateResolved } from '../validate/validate-resolved.js';
 import { kindNamed } from '../../resources/registry.js';
@@ -89,20 +91,27 @@ async function planResource(kind: KindDefinition, manifest: Manifest, desired: J
   if (!observed) {
     const vanished = record !== undefined && record.pending?.action !== 'create';
     const reason = vanished ? 'deleted outside moor since the last apply' : undefined;
-    return { ...base, changedPaths: [], change: change(manifest, 'create', { drift: vanished, reason }) };
+    // A create shows what it will make: every field set, secrets masked, unknowns marked.
+    const after = shownSpec(desired, kind.sensitive);
+    const fields = createFields(desired, kind.diff!, kind.sensitive, vanished ? 'drift' : 'manifest');
+    return { ...base, changedPaths: [], change: { ...change(manifest, 'create', { drift: vanished, reason }), fields, after, patch: [{ op: 'add', path: '', value: after }] } };
   }
   const fields = diffResource({ desired, last: record?.lastApplied, live: observed.spec, rules: kind.diff!, sensitive: kind.sensitive });
   const replace = fields.some((f) => f.forcesReplace);
   const action = fields.length === 0 ? 'no-op' : replace ? 'replace' : 'update';
   const destructive = action === 'replace' && handler.replaceIsDestructive === true;
   const forcing = fields.filter((f) => f.forcesReplace).map((f) => f.path);
+  const shown = fields.map(({ desiredPath: _d, ...f }) => f);
+  const resent = action === 'update' ? resentFields(desired, kind.diff!, shown) : [];
   return {
     ...base,
     changedPaths: fields.map((f) => f.desiredPath),
     change: {
       ...change(manifest, action, { drift: fields.some((f) => f.cause === 'drift'), destructive, reason: replace ? `${forcing.join(', ')} cannot change in place` : undefined }),
-      fields: fields.map(({ desiredPath: _d, ...f }) => f),
-      patch: fields.map((f) => (f.op === 'remove' ? { op: f.op, path: f.path } : { op: f.op, path: f.path, value: f.after ?? null })),
+      fields: shown,
+      patch: patchOf(shown),
+      ...(action === 'replace' ? { after: shownSpec(desired, kind.sensitive) } : {}),
+      ...(resent.length > 0 ? { resent } : {}),
     },
   };
 }

@@ -12,25 +12,37 @@ export const ACTION_GLYPH: Readonly<Record<Action, string>> = {
 /** Why a field differs: the manifest changed since the last apply, or the live resource drifted. */
 export type ChangeCause = 'manifest' | 'drift';
 
-/** One changed field, in spec paths (e.g. '/properties/containers/0/properties/image'). */
+/**
+ * One changed field. `path` names elements of named arrays by their key
+ * ('/properties/containers[name=web]/properties/image'); `pointer` is the RFC 6901 pointer
+ * into the live document that the patch uses ('/properties/containers/0/properties/image').
+ */
 export interface FieldChange {
   readonly path: string;
+  /** RFC 6901 pointer into the live resource (absent: `path` is one). */
+  readonly pointer?: string;
   readonly op: 'add' | 'remove' | 'replace';
   /** Live (or last known) value; '(sensitive)' for secrets; absent for add. */
   readonly before?: JsonValue;
-  /** Desired value; '(sensitive)' for secrets; absent for remove. */
+  /** Desired value; '(sensitive)' for secrets; absent for remove, and when unknown. */
   readonly after?: JsonValue;
+  /** The desired value is known only after apply (a `${ref:}` to a resource not applied yet). */
+  readonly unknown?: boolean;
   readonly cause: ChangeCause;
   readonly sensitive: boolean;
   /** This field cannot change in place: it forces the replace. */
   readonly forcesReplace: boolean;
 }
 
-/** RFC 6902 operation (values of sensitive fields are the string '(sensitive)'). */
+/**
+ * RFC 6902 operation (values of sensitive fields are the string '(sensitive)'). An unknown
+ * value (known after apply) has `unknown: true` and no `value`; inside a value it is `{"unknown": true}`.
+ */
 export interface PatchOp {
   readonly op: 'add' | 'remove' | 'replace';
   readonly path: string;
   readonly value?: JsonValue;
+  readonly unknown?: boolean;
 }
 
 export interface CheckOutcome {
@@ -43,7 +55,7 @@ export interface PlannedChange {
   readonly address: string;
   readonly kind: string;
   readonly action: Action;
-  /** Changed fields (update, replace; drift). Empty for create/delete/run/no-op. */
+  /** Changed fields (update, replace; drift); for a create every field it sets (op add). Empty for delete/run/no-op. */
   readonly fields: readonly FieldChange[];
   /** RFC 6902 patch from live to desired. */
   readonly patch: readonly PatchOp[];
@@ -55,6 +67,10 @@ export interface PlannedChange {
   readonly reason?: string;
   /** For Check: the outcome. */
   readonly check?: CheckOutcome;
+  /** Create and replace: the desired spec, secrets masked, unknowns as `{"unknown": true}`. */
+  readonly after?: JsonValue;
+  /** Update: write-only fields (secrets the service never returns) the write sends again, as named paths. */
+  readonly resent?: readonly string[];
 }
 
 export interface PlanSummary {

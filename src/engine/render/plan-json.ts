@@ -1,6 +1,6 @@
 // Plans as one machine-readable JSON document (format moor-plan/1), with secrets masked defensively.
 import { SENSITIVE_MASK } from '../secrets.js';
-import { fromPointer } from '../json.js';
+import { fromPointer, isObject } from '../json.js';
 import type { JsonObject, JsonValue } from '../json.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { FieldChange, PatchOp, Plan, PlannedChange } from '../plan/types.js';
@@ -18,7 +18,7 @@ export function renderPlanJson(plan: Plan): string {
 }
 
 function changeJson(c: PlannedChange): JsonObject {
-  const sensitive = c.fields.filter((f) => f.sensitive).map((f) => fromPointer(f.path));
+  const sensitive = c.fields.filter((f) => f.sensitive).map((f) => fromPointer(f.pointer ?? f.path));
   return {
     address: c.address,
     kind: c.kind,
@@ -28,6 +28,8 @@ function changeJson(c: PlannedChange): JsonObject {
     destructive: c.destructive,
     ...(c.reason !== undefined ? { reason: c.reason } : {}),
     fields: c.fields.map(fieldJson),
+    ...(c.after !== undefined ? { after: c.after } : {}),
+    ...(c.resent && c.resent.length > 0 ? { resent: [...c.resent] } : {}),
     ...(c.check ? { check: { passed: c.check.passed, severity: c.check.severity, message: c.check.message } } : {}),
   };
 }
@@ -36,22 +38,41 @@ function fieldJson(f: FieldChange): JsonObject {
   const mask = (v: JsonValue | undefined) => (f.sensitive ? SENSITIVE_MASK : v);
   return {
     path: f.path,
+    ...(f.pointer !== undefined ? { pointer: f.pointer } : {}),
     op: f.op,
     ...(f.before !== undefined ? { before: mask(f.before) as JsonValue } : {}),
-    ...(f.after !== undefined ? { after: mask(f.after) as JsonValue } : {}),
+    ...(f.unknown ? { unknown: true } : f.after !== undefined ? { after: mask(f.after) as JsonValue } : {}),
     cause: f.cause,
     sensitive: f.sensitive,
     forcesReplace: f.forcesReplace,
   };
 }
 
-/** A patch value touching a sensitive field (at, under or above it) is masked, whatever the planner put there. */
+/**
+ * A patch value at or under a sensitive field is masked, and one above it has the sensitive
+ * parts masked (a create's whole document), whatever the planner put there.
+ */
 function patchJson(op: PatchOp, sensitive: ReadonlyArray<string[]>): JsonObject {
   const path = fromPointer(op.path);
-  const touches = sensitive.some((s) => startsWith(path, s) || startsWith(s, path));
   const out: JsonObject = { op: op.op, path: op.path };
-  if (op.value !== undefined) out.value = touches ? SENSITIVE_MASK : op.value;
+  if (op.unknown) out.unknown = true;
+  else if (op.value !== undefined) {
+    const within = sensitive.some((s) => startsWith(path, s));
+    const below = sensitive.filter((s) => s.length > path.length && startsWith(s, path)).map((s) => s.slice(path.length));
+    out.value = within ? SENSITIVE_MASK : below.reduce<JsonValue>((v, rel) => maskAt(v, rel), op.value);
+  }
   return out;
+}
+
+/** `value` with the part at a relative path masked (a copy; a path that is not there masks the whole). */
+function maskAt(value: JsonValue, rel: readonly string[]): JsonValue {
+  if (rel.length === 0) return SENSITIVE_MASK;
+  const [head, ...rest] = rel;
+  if (Array.isArray(value) && /^\d+$/.test(head) && Number(head) < value.length) {
+    return value.map((v, i) => (i === Number(head) ? maskAt(v, rest) : v));
+  }
+  if (isObject(value) && head in value) return { ...value, [head]: maskAt(value[head], rest) };
+  return SENSITIVE_MASK;
 }
 
 function startsWith(path: readonly string[], prefix: readonly string[]): boolean {

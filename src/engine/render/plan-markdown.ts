@@ -2,7 +2,7 @@
 import { formatDiagnostic, hasErrors, sortDiagnostics } from '../diagnostics.js';
 import { ACTION_GLYPH } from '../plan/types.js';
 import type { FieldChange, Plan, PlannedChange } from '../plan/types.js';
-import { causeLabel, fieldValue } from './format-value.js';
+import { causeLabel, fieldValue, RESENT_LABEL } from './format-value.js';
 import { codeBlock, codeSpan, escapeHtml, inlineText } from './markdown-escape.js';
 import { checkChanges, checkLabel, driftedCount, headline, shownChanges, shownFields } from './plan-view.js';
 import type { RenderMode } from './plan-view.js';
@@ -35,8 +35,10 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string
 
 function tableRow(c: PlannedChange, mode: RenderMode): string {
   const fields = shownFields(c, mode);
-  const paths = fields.slice(0, PATHS_IN_CELL).map((f) => codeSpan(f.path));
-  if (fields.length > PATHS_IN_CELL) paths.push(`… and ${fields.length - PATHS_IN_CELL} more`);
+  // A create's fields are its after-values, listed in the details; the cell names changed paths only.
+  const changed = c.action === 'create' ? [] : fields;
+  const paths = changed.slice(0, PATHS_IN_CELL).map((f) => codeSpan(f.path));
+  if (changed.length > PATHS_IN_CELL) paths.push(`… and ${changed.length - PATHS_IN_CELL} more`);
   const what = [inlineText(headline(c, mode)) + (paths.length > 0 ? ': ' + paths.join(', ') : '')];
   if (c.reason) what.push(`— ${inlineText(c.reason)}`);
   const notes = [
@@ -49,8 +51,11 @@ function tableRow(c: PlannedChange, mode: RenderMode): string {
 
 function details(c: PlannedChange, mode: RenderMode): string[] {
   const fields = shownFields(c, mode);
-  if (fields.length === 0) return [];
-  const lines = fields.flatMap(diffLines);
+  const resent = mode === 'plan' ? c.resent ?? [] : [];
+  if (fields.length === 0 && resent.length === 0) return [];
+  const lines = c.action === 'create'
+    ? fields.map((f) => `+ ${f.path} = ${fieldValue(f, 'after')}`)
+    : [...fields.flatMap(diffLines), ...resent.map((p) => `# ${p} ${RESENT_LABEL}`)];
   return [
     `<details><summary>${escapeHtml(`${ACTION_GLYPH[c.action]} `)}<code>${escapeHtml(c.address)}</code>: ${fields.length} ${fields.length === 1 ? 'field' : 'fields'}</summary>`,
     '',
@@ -63,7 +68,7 @@ function details(c: PlannedChange, mode: RenderMode): string[] {
 
 /** A field as diff lines: a comment naming it, then - old and + new, so GitHub colours them. */
 function diffLines(f: FieldChange): string[] {
-  const notes = [causeLabel(f), ...(f.forcesReplace ? ['forces replacement'] : [])].join(', ');
+  const notes = [causeLabel(f), ...(f.op === 'remove' ? ['will be removed'] : []), ...(f.forcesReplace ? ['forces replacement'] : [])].join(', ');
   const lines = [`# ${f.path} (${notes})`];
   if (f.op !== 'add') lines.push(`- ${fieldValue(f, 'before')}`);
   if (f.op !== 'remove') lines.push(`+ ${fieldValue(f, 'after')}`);

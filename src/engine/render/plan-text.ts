@@ -4,7 +4,7 @@ import { ACTION_GLYPH } from '../plan/types.js';
 import type { FieldChange, Plan, PlannedChange } from '../plan/types.js';
 import { ACTION_STYLE, FIELD_OP_STYLE, painter } from './ansi.js';
 import type { Paint } from './ansi.js';
-import { causeLabel, fieldValue } from './format-value.js';
+import { causeLabel, fieldValue, RESENT_LABEL } from './format-value.js';
 import { checkChanges, checkLabel, driftedCount, headline, shownChanges, shownFields } from './plan-view.js';
 import type { RenderMode } from './plan-view.js';
 import { driftLine, INCOMPLETE, NO_CHANGES, summaryLine } from './summary-line.js';
@@ -38,7 +38,10 @@ export function renderPlanText(plan: Plan, options: TextOptions): string {
 function changeBlock(c: PlannedChange, mode: RenderMode, paint: Paint): string[] {
   const glyph = ACTION_GLYPH[c.action].padStart(3);
   const lines = [`${paint(ACTION_STYLE[c.action], glyph)} ${paint('bold', c.address)} ${headline(c, mode)}`];
-  for (const f of shownFields(c, mode)) lines.push(fieldLine(f, paint));
+  const fields = shownFields(c, mode);
+  if (c.action === 'create') lines.push(...fields.map((f) => createLine(f, paint)));
+  else lines.push(...fields.map((f) => fieldLine(f, paint)));
+  if (mode === 'plan') for (const path of c.resent ?? []) lines.push(`      ${paint('yellow', '~')} ${path}: ${paint('dim', RESENT_LABEL)}`);
   if (c.reason) lines.push(paint('dim', `      # ${c.reason}`));
   return lines;
 }
@@ -48,7 +51,13 @@ function fieldLine(f: FieldChange, paint: Paint): string {
     ? `${fieldValue(f, 'before')} → ${fieldValue(f, 'after')}`
     : fieldValue(f, f.op === 'add' ? 'after' : 'before');
   const forces = f.forcesReplace ? paint('magenta', '  # forces replacement') : '';
-  return `      ${paint(FIELD_OP_STYLE[f.op], FIELD_GLYPH[f.op])} ${f.path}: ${value}  ${paint('dim', `(${causeLabel(f)})`)}${forces}`;
+  const removed = f.op === 'remove' ? ' will be removed' : '';
+  return `      ${paint(FIELD_OP_STYLE[f.op], FIELD_GLYPH[f.op])} ${f.path}: ${value}  ${paint('dim', `(${causeLabel(f)})${removed}`)}${forces}`;
+}
+
+/** A field a create sets, as Terraform shows it: `+ path = value`. */
+function createLine(f: FieldChange, paint: Paint): string {
+  return `      ${paint('green', '+')} ${f.path} = ${fieldValue(f, 'after')}`;
 }
 
 function checksSection(plan: Plan, paint: Paint): string[] {

@@ -8,8 +8,10 @@ export function shownChanges(plan: Plan, mode: RenderMode): PlannedChange[] {
   return plan.changes.filter((c) => !c.check && c.action !== 'no-op' && (mode === 'plan' || isDrifted(c)));
 }
 
-/** Fields shown under a change: all in plan mode, the drifted ones in drift mode. */
+/** Fields shown under a change: all in plan mode (a create's after-values), the drifted ones in drift mode. */
 export function shownFields(change: PlannedChange, mode: RenderMode): FieldChange[] {
+  // A resource that no longer exists is one line in a drift report, not the fields it would be made with.
+  if (mode === 'drift' && change.action === 'create') return [];
   return change.fields.filter((f) => mode === 'plan' || f.cause === 'drift');
 }
 

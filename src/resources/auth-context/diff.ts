@@ -8,4 +8,6 @@ export const diffRules: DiffRules = {
   writeOnly: [],
   immutable: ['id'],
   arrayKeys: {},
+  // PATCH of the changed properties only: a property the manifest never set is left alone.
+  writes: { summary: 'PATCH of the changed properties', whole: [] },
 };

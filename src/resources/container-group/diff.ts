@@ -44,4 +44,28 @@ export const diffRules: DiffRules = {
     'properties/ipAddress/ports': 'port',
     'properties/subnetIds': 'id',
   },
+  // PUT is create-or-update of the whole resource: what the body leaves out reverts to its default.
+  writes: { summary: 'PUT of the whole body', whole: ['location', 'tags', 'zones', 'identity', 'properties'] },
+  // What the service fills in when the PUT leaves it out (SERVICES.md; the local cloud does the same).
+  defaults: {
+    'properties/sku': 'Standard',
+    'properties/restartPolicy': 'Always',
+    'properties/osType': 'Linux',
+    'identity/type': 'None',
+  },
+  // ARM answers locations canonical and compares names and ids ignoring case (SERVICES.md).
+  compare: {
+    location: 'location',
+    subscriptionId: 'ignoreCase',
+    resourceGroup: 'ignoreCase',
+    name: 'ignoreCase',
+    'properties/subnetIds/*/id': 'ignoreCase',
+    'properties/secretReferences/*/identity': 'ignoreCase',
+    'properties/imageRegistryCredentials/*/identity': 'ignoreCase',
+    'properties/encryptionProperties/identity': 'ignoreCase',
+    'properties/identityAcls/acls/*/identity': 'ignoreCase',
+    'properties/containerGroupProfile/id': 'ignoreCase',
+    'properties/standbyPoolProfile/id': 'ignoreCase',
+  },
+  ignoreCaseKeys: ['identity/userAssignedIdentities'],
 };

@@ -19,4 +19,6 @@ export const diffRules: DiffRules = {
     'tables/*/measures': 'name',
     relationships: 'name',
   },
+  // A table PUT replaces that table's columns and measures; anything else is a replace (a POST of everything).
+  writes: { summary: 'table PUT of columns and measures (POST of everything on a replace)', whole: ['tables/*/columns', 'tables/*/measures'] },
 };

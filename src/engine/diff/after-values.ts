@@ -1,0 +1,66 @@
+// What a create shows: every field it sets (named paths, secrets masked, unknowns marked), and
+// what an update sends again unseen: write-only fields (secrets) the service never returns.
+import type { ChangeCause, FieldChange } from '../plan/types.js';
+import { isObject, toPointer, type JsonObject, type JsonPath, type JsonValue } from '../json.js';
+import { isSensitivePath, maskSensitive, SENSITIVE_MASK } from '../secrets.js';
+import { isUnknown, markUnknowns } from '../unknown.js';
+import type { DiffRules } from '../../resources/kind.js';
+import { compileRules, type CompiledRules } from './compiled-rules.js';
+import { namedPath, type NamedSegment } from './named-path.js';
+
+interface Leaf {
+  readonly dp: JsonPath;
+  readonly np: readonly NamedSegment[];
+  readonly value: JsonValue;
+}
+
+/**
+ * The leaves of a spec: scalars, unnamed arrays and empty objects as one value each; named
+ * arrays by element; write-only subtrees (secrets) as one value.
+ */
+function leaves(rules: CompiledRules, value: JsonValue, dp: JsonPath = [], np: readonly NamedSegment[] = []): Leaf[] {
+  if (dp.length > 0 && rules.isWriteOnly(dp)) return [{ dp, np, value }];
+  if (isObject(value) && Object.keys(value).length > 0) {
+    return Object.entries(value).flatMap(([k, v]) => leaves(rules, v, [...dp, k], [...np, k]));
+  }
+  const key = rules.keyOf(dp);
+  if (key && Array.isArray(value) && value.length > 0 && value.every((e) => isObject(e) && e[key] !== undefined)) {
+    return value.flatMap((e, i) => leaves(rules, e, [...dp, i], [...np, { key, value: String((e as JsonObject)[key]) }]));
+  }
+  return [{ dp, np, value }];
+}
+
+/** Every field a create sets, as `add` changes (cause drift when it re-creates what vanished). */
+export function createFields(desired: JsonObject, diff: DiffRules, sensitive: readonly string[], cause: ChangeCause): FieldChange[] {
+  return leaves(compileRules(diff), desired).map(({ dp, np, value }) => {
+    const secret = isSensitivePath(dp, sensitive);
+    const unknown = !secret && isUnknown(value);
+    return {
+      path: namedPath(np),
+      pointer: toPointer(dp),
+      op: 'add',
+      ...(unknown ? { unknown: true } : { after: secret ? SENSITIVE_MASK : markUnknowns(value) }),
+      cause,
+      sensitive: secret,
+      forcesReplace: false,
+    };
+  });
+}
+
+/** The desired spec as plans show it: secrets masked, unknowns as `{"unknown": true}`. */
+export function shownSpec(desired: JsonObject, sensitive: readonly string[]): JsonValue {
+  return markUnknowns(maskSensitive(desired, sensitive));
+}
+
+/**
+ * Named paths of write-only fields an update sends again whatever their value (they sit in a
+ * subtree the write sends whole), other than those already changed.
+ */
+export function resentFields(desired: JsonObject, diff: DiffRules, changed: readonly FieldChange[]): string[] {
+  const rules = compileRules(diff);
+  const shown = new Set(changed.map((f) => f.path));
+  return leaves(rules, desired)
+    .filter((l) => rules.isWriteOnly(l.dp) && rules.isSentWhole(l.dp))
+    .map((l) => namedPath(l.np))
+    .filter((p) => !shown.has(p));
+}
