@@ -26,6 +26,30 @@ describe('renderPlanJson', () => {
     });
   });
 
+  it('gives a create its after-values, names fields by element with a pointer beside, and marks unknowns', () => {
+    const text = renderPlanJson(representativePlan);
+    const doc = JSON.parse(text);
+    expect(doc.changes[0].after).toMatchObject({ location: 'westeurope', tags: { upstream: { unknown: true } } });
+    expect(doc.changes[0].fields[1]).toMatchObject({ path: '/properties/containers[name=web]/properties/image', pointer: '/properties/containers/0/properties/image', after: 'nginx:1.27' });
+    expect(doc.changes[1].fields.at(-1)).toEqual({ path: '/tags/upstream', op: 'replace', before: 'old.example', unknown: true, cause: 'manifest', sensitive: false, forcesReplace: false });
+    expect(doc.changes[1].patch.at(-1)).toEqual({ op: 'replace', path: '/tags/upstream', unknown: true });
+    expect(doc.changes[1].resent).toEqual(['/properties/containers[name=app]/properties/environmentVariables[name=API_KEY]/secureValue']);
+    expect(text).not.toContain('known after apply');
+  });
+
+  it('masks the secret parts of a create\'s whole-document patch, not the whole document', () => {
+    const leaky: Plan = {
+      ...representativePlan,
+      changes: [{
+        address: 'ContainerGroup/x', kind: 'ContainerGroup', action: 'create', drift: false, destructive: false,
+        fields: [{ path: '/p[name=a]/secureValue', pointer: '/p/0/secureValue', op: 'add', after: '(sensitive)', cause: 'manifest', sensitive: true, forcesReplace: false }],
+        patch: [{ op: 'add', path: '', value: { p: [{ name: 'a', secureValue: 'raw-s3cret' }], q: 'plain' } }],
+      }],
+    };
+    const doc = JSON.parse(renderPlanJson(leaky));
+    expect(doc.changes[0].patch[0].value).toEqual({ p: [{ name: 'a', secureValue: '(sensitive)' }], q: 'plain' });
+  });
+
   it('gives a diagnostic without location nulls, not missing keys', () => {
     const doc = JSON.parse(renderPlanJson({ ...representativePlan, diagnostics: [{ severity: 'error', message: 'boom' }] }));
     expect(doc.diagnostics).toEqual([{ file: null, line: null, col: null, severity: 'error', message: 'boom', address: null, code: null }]);

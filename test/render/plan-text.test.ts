@@ -59,6 +59,21 @@ describe('renderPlanText', () => {
     }
   });
 
+  it('shows a create\'s after-values as `+ path = value`, secrets masked, unknowns unquoted', () => {
+    const text = renderPlanText(representativePlan, { color: false, mode: 'plan' });
+    expect(text).toContain('      + /properties/containers[name=web]/properties/image = "nginx:1.27"');
+    expect(text).toContain('environmentVariables[name=DB]/secureValue = (sensitive)');
+    expect(text).toContain('+ /tags/upstream = (known after apply)');
+    expect(text).toContain('~ /tags/upstream: "old.example" → (known after apply)');
+    expect(text).not.toContain('"(known after apply)"');
+  });
+
+  it('says a removal will happen, and labels secrets an update sends again', () => {
+    const text = renderPlanText(representativePlan, { color: false, mode: 'plan' });
+    expect(text).toContain('- /tags/old: "x"  (drifted) will be removed');
+    expect(text).toContain('environmentVariables[name=API_KEY]/secureValue: (sensitive, written on every update)');
+  });
+
   it('cuts long values and keeps them on one line', () => {
     const text = renderPlanText(representativePlan, { color: false, mode: 'plan' });
     const line = text.split('\n').find((l) => l.includes('/command'))!;

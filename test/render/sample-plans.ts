@@ -9,16 +9,27 @@ const field = (f: Partial<FieldChange> & Pick<FieldChange, 'path'>): FieldChange
 });
 
 const changes: PlannedChange[] = [
-  { ...base, address: 'ContainerGroup/web', kind: 'ContainerGroup', action: 'create', patch: [{ op: 'add', path: '', value: { location: 'westeurope' } }] },
+  {
+    ...base, address: 'ContainerGroup/web', kind: 'ContainerGroup', action: 'create',
+    fields: [
+      field({ path: '/location', pointer: '/location', op: 'add', after: 'westeurope' }),
+      field({ path: '/properties/containers[name=web]/properties/image', pointer: '/properties/containers/0/properties/image', op: 'add', after: 'nginx:1.27' }),
+      field({ path: '/properties/containers[name=web]/properties/environmentVariables[name=DB]/secureValue', pointer: '/properties/containers/0/properties/environmentVariables/0/secureValue', op: 'add', after: '(sensitive)', sensitive: true }),
+      field({ path: '/tags/upstream', pointer: '/tags/upstream', op: 'add', unknown: true }),
+    ],
+    after: { location: 'westeurope', tags: { upstream: { unknown: true } }, properties: { containers: [{ name: 'web', properties: { image: 'nginx:1.27', environmentVariables: [{ name: 'DB', secureValue: '(sensitive)' }] } }] } },
+    patch: [{ op: 'add', path: '', value: { location: 'westeurope', tags: { upstream: { unknown: true } }, properties: { containers: [{ name: 'web', properties: { image: 'nginx:1.27', environmentVariables: [{ name: 'DB', secureValue: '(sensitive)' }] } }] } } }],
+  },
   {
     ...base, address: 'ContainerGroup/api', kind: 'ContainerGroup', action: 'update', drift: true,
     fields: [
-      field({ path: '/properties/containers/0/properties/image', before: 'nginx:1.25', after: 'nginx:1.27' }),
+      field({ path: '/properties/containers[name=app]/properties/image', pointer: '/properties/containers/0/properties/image', before: 'nginx:1.25', after: 'nginx:1.27' }),
       field({ path: '/tags/env', before: 'staging', after: 'prod', cause: 'drift' }),
-      field({ path: '/properties/containers/0/properties/environmentVariables/1/secureValue', before: '(sensitive)', after: '(sensitive)', sensitive: true }),
+      field({ path: '/properties/containers[name=app]/properties/environmentVariables[name=DB]/secureValue', pointer: '/properties/containers/0/properties/environmentVariables/1/secureValue', before: '(sensitive)', after: '(sensitive)', sensitive: true }),
       field({ path: '/tags/team', op: 'add', after: 'ops|infra `core`' }),
       field({ path: '/tags/old', op: 'remove', before: 'x', cause: 'drift' }),
-      field({ path: '/properties/containers/0/properties/command', before: ['sh', '-c', 'echo <hello> && sleep 3600 && echo a very long command line indeed'], after: ['sh'] }),
+      field({ path: '/properties/containers[name=app]/properties/command', pointer: '/properties/containers/0/properties/command', before: ['sh', '-c', 'echo <hello> && sleep 3600 && echo a very long command line indeed'], after: ['sh'] }),
+      field({ path: '/tags/upstream', before: 'old.example', unknown: true }),
     ],
     patch: [
       { op: 'replace', path: '/properties/containers/0/properties/image', value: 'nginx:1.27' },
@@ -27,7 +38,9 @@ const changes: PlannedChange[] = [
       { op: 'add', path: '/tags/team', value: 'ops|infra `core`' },
       { op: 'remove', path: '/tags/old' },
       { op: 'replace', path: '/properties/containers/0/properties/command', value: ['sh'] },
+      { op: 'replace', path: '/tags/upstream', unknown: true },
     ],
+    resent: ['/properties/containers[name=app]/properties/environmentVariables[name=API_KEY]/secureValue'],
   },
   {
     ...base, address: 'ContainerGroup/db', kind: 'ContainerGroup', action: 'replace', reason: 'location cannot change in place',
@@ -68,8 +81,8 @@ const drifted: PlannedChange[] = [
     ...base, address: 'ContainerGroup/api', kind: 'ContainerGroup', action: 'update', drift: true,
     fields: [
       field({ path: '/tags/env', before: 'staging', after: 'prod', cause: 'drift' }),
-      field({ path: '/properties/containers/0/properties/image', before: 'nginx:1.25', after: 'nginx:1.27' }),
-      field({ path: '/properties/volumes/0/secret', before: { 'a.txt': 'leaked?' }, after: { 'a.txt': 'never' }, cause: 'drift', sensitive: true }),
+      field({ path: '/properties/containers[name=app]/properties/image', before: 'nginx:1.25', after: 'nginx:1.27' }),
+      field({ path: '/properties/volumes[name=certs]/secret', before: { 'a.txt': 'leaked?' }, after: { 'a.txt': 'never' }, cause: 'drift', sensitive: true }),
     ],
     patch: [{ op: 'replace', path: '/tags/env', value: 'prod' }],
   },
