@@ -73,7 +73,19 @@ describe('container groups', () => {
     expect(g.properties.ipAddress.fqdn).toBe('web-demo.westeurope.azurecontainer.local');
     expect(g.identity.principalId).toMatch(/^[0-9a-f-]{36}$/);
     expect(g.identity.tenantId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(g.identity.userAssignedIdentities[uai]).toEqual({ clientId: expect.any(String), principalId: expect.any(String) });
+    // As ARM answers it: the identity id with `resourcegroups` in lower case (changed on purpose, issue 9).
+    expect(g.identity.userAssignedIdentities[uai.replace('/resourceGroups/', '/resourcegroups/')]).toEqual({ clientId: expect.any(String), principalId: expect.any(String) });
+  });
+
+  it('answers as ARM does: the canonical location, the resource group as first written', async () => {
+    const c = await cloud();
+    const first = await call(groupUrl(c.url, 'one'), { method: 'PUT', body: groupBody({ location: 'West Europe' }) });
+    expect(first.body.location).toBe('westeurope');
+    const shouted = groupUrl(c.url, 'two', 'RG-WEB');
+    const second = await call(shouted, { method: 'PUT', body: groupBody() });
+    expect(second.status).toBe(201);
+    expect(second.body.id).toBe(`/subscriptions/${SUB}/resourceGroups/rg-web/providers/Vendor.ContainerInstance/containerGroups/two`);
+    expect((await call(groupUrl(c.url, 'one'))).body.location).toBe('westeurope');
   });
 
   it('never returns secrets: secure values, keys, passwords, protected settings, secret volume contents', async () => {

@@ -40,9 +40,14 @@ export function bodyOf(spec: JsonObject): ContainerGroupBody {
   return body as ContainerGroupBody;
 }
 
-/** The live group in the spec's shape (addressing fields included; absent fields left out). */
+/**
+ * The live group in the spec's shape (addressing fields included; absent fields left out).
+ * Addressing comes from the id ARM answers, in ARM's casing (the diff compares it ignoring case).
+ */
 export function specOf(c: GroupCoordinates, live: ContainerGroupBody): JsonObject {
-  const spec: JsonObject = { subscriptionId: c.subscriptionId, resourceGroup: c.resourceGroup, name: live.name ?? c.name };
+  const answered = typeof live.id === 'string' ? parseGroupId(live.id) : undefined;
+  const at = answered ?? c;
+  const spec: JsonObject = { subscriptionId: at.subscriptionId, resourceGroup: at.resourceGroup, name: live.name ?? at.name };
   for (const field of BODY_FIELDS) {
     const value = live[field];
     if (value !== undefined && value !== null) spec[field] = value as JsonObject[string];

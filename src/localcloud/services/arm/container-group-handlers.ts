@@ -6,7 +6,7 @@ import { checkApiVersion } from './api-version.js';
 import { cloudError, validationFailure } from './cloud-error.js';
 import { immutableChange, withServiceDefaults } from './container-group-rules.js';
 import {
-  containerGroupData, groupKey, groupsIn, markDeleting, normalLocation, putGroup, removeGroup, sweepDeleted,
+  containerGroupData, groupKey, groupsIn, markDeleting, normalLocation, putGroup, removeGroup, resourceGroupAsKnown, sweepDeleted,
   type ContainerGroupData, type OperationKind, type StoredGroup, type StoredOperation,
 } from './container-group-store.js';
 import { checkAddress, validateContainerGroup } from './container-group-validation.js';
@@ -82,7 +82,8 @@ export function putContainerGroup(req: LocalRequest, ctx: ServiceContext): Local
   const refused = existing ? refuseUpdate(existing, body) : refuseCreate(d, address.subscriptionId, body);
   if (refused) return refused;
   const group: StoredGroup = existing ?? {
-    ...address, body, createdAt: now.toISOString(), lastModifiedAt: now.toISOString(), operationId: '',
+    ...address, resourceGroup: resourceGroupAsKnown(d, address.subscriptionId, address.resourceGroup),
+    body, createdAt: now.toISOString(), lastModifiedAt: now.toISOString(), operationId: '',
   };
   group.body = body;
   group.lastModifiedAt = now.toISOString();

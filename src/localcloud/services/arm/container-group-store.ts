@@ -64,6 +64,8 @@ export function isDone(startedAt: string, now: Date, provisioningMs: number): bo
 interface Index {
   readonly deleting: Set<string>;
   readonly byQuota: Map<string, Set<string>>;
+  /** A resource group's name as first written (ARM keeps one casing per group), by its lower-case key. */
+  readonly resourceGroups: Map<string, string>;
 }
 
 const indexes = new WeakMap<ContainerGroupData, Index>();
@@ -75,10 +77,11 @@ function quotaKey(g: StoredGroup): string {
 function indexOf(d: ContainerGroupData): Index {
   let index = indexes.get(d);
   if (!index) {
-    index = { deleting: new Set(), byQuota: new Map() };
+    index = { deleting: new Set(), byQuota: new Map(), resourceGroups: new Map() };
     for (const [key, g] of Object.entries(d.containerGroups)) {
       if (g.deletingSince) index.deleting.add(key);
       addToQuota(index, key, g);
+      addResourceGroup(index, g);
     }
     indexes.set(d, index);
   }
@@ -92,10 +95,29 @@ function addToQuota(index: Index, key: string, g: StoredGroup): void {
   keys.add(key);
 }
 
+function resourceGroupKey(subscriptionId: string, resourceGroup: string): string {
+  return `${subscriptionId}/${resourceGroup}`.toLowerCase();
+}
+
+function addResourceGroup(index: Index, g: StoredGroup): void {
+  const key = resourceGroupKey(g.subscriptionId, g.resourceGroup);
+  if (!index.resourceGroups.has(key)) index.resourceGroups.set(key, g.resourceGroup);
+}
+
+/**
+ * The resource group's name as ARM spells it: as it was first written, whatever casing a later
+ * request uses (ids in answers carry it, so a client may see other casing than it sent).
+ */
+export function resourceGroupAsKnown(d: ContainerGroupData, subscriptionId: string, resourceGroup: string): string {
+  return indexOf(d).resourceGroups.get(resourceGroupKey(subscriptionId, resourceGroup)) ?? resourceGroup;
+}
+
 /** Stores a created or updated group (its subscription and location never change). */
 export function putGroup(d: ContainerGroupData, key: string, g: StoredGroup): void {
   d.containerGroups[key] = g;
-  addToQuota(indexOf(d), key, g);
+  const index = indexOf(d);
+  addToQuota(index, key, g);
+  addResourceGroup(index, g);
 }
 
 export function removeGroup(d: ContainerGroupData, key: string): void {

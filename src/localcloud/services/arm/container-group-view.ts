@@ -2,7 +2,7 @@
 import { isObject, type JsonObject, type JsonValue } from '../../../engine/json.js';
 import { hideSecrets } from './container-group-secrets.js';
 import { failingImage } from './container-group-rules.js';
-import { doneAt, type StoredGroup, type StoredOperation } from './container-group-store.js';
+import { doneAt, normalLocation, type StoredGroup, type StoredOperation } from './container-group-store.js';
 import { LOCAL_TENANT_ID, stableIp, stableUuid } from './deterministic.js';
 import { CONTAINER_GROUP_TYPE, CONTAINER_INSTANCE_NS } from './vendor.js';
 
@@ -39,6 +39,8 @@ export function renderGroup(g: StoredGroup, op: StoredOperation | undefined, now
   const id = groupId(g);
   // Server fields last: a client may send back what it read, and the service ignores it.
   const rendered: JsonObject = { ...body, id, name: g.name, type: CONTAINER_GROUP_TYPE, properties: props };
+  // ARM answers the canonical region name whatever spelling was sent ('West Europe' -> 'westeurope').
+  if (typeof body.location === 'string') rendered.location = normalLocation(body.location);
   rendered.systemData = systemData(g);
   props.provisioningState = phase.state === 'provisioning' ? phase.provisioningState : PROVISIONING_STATE[phase.state];
   props.isCreatedFromStandbyPool = isObject(props.standbyPoolProfile);
@@ -91,9 +93,14 @@ function fillIdentity(identity: JsonObject, id: string): JsonObject {
   if (isObject(identity.userAssignedIdentities)) {
     const users: JsonObject = {};
     for (const key of Object.keys(identity.userAssignedIdentities)) {
-      users[key] = { clientId: stableUuid(`client:${key.toLowerCase()}`), principalId: stableUuid(`principal:${key.toLowerCase()}`) };
+      users[armIdentityKey(key)] = { clientId: stableUuid(`client:${key.toLowerCase()}`), principalId: stableUuid(`principal:${key.toLowerCase()}`) };
     }
     out.userAssignedIdentities = users;
   }
   return out;
+}
+
+/** ARM answers user-assigned identity ids with the `resourcegroups` segment in lower case, whatever was sent. */
+export function armIdentityKey(id: string): string {
+  return id.replace(/\/resourceGroups\//i, '/resourcegroups/');
 }
