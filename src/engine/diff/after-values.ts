@@ -18,14 +18,17 @@ interface Leaf {
  * The leaves of a spec: scalars, unnamed arrays and empty objects as one value each; named
  * arrays by element; write-only subtrees (secrets) as one value.
  */
-function leaves(rules: CompiledRules, value: JsonValue, dp: JsonPath = [], np: readonly NamedSegment[] = []): Leaf[] {
+function leaves(rules: CompiledRules, value: JsonValue, dp: JsonPath = [], np: readonly NamedSegment[] = [], namedBy?: string): Leaf[] {
   if (dp.length > 0 && rules.isWriteOnly(dp)) return [{ dp, np, value }];
   if (isObject(value) && Object.keys(value).length > 0) {
-    return Object.entries(value).flatMap(([k, v]) => leaves(rules, v, [...dp, k], [...np, k]));
+    // An element's key field is already in its path ('[name=web]'): not listed again.
+    const entries = Object.entries(value).filter(([k]) => k !== namedBy);
+    if (entries.length === 0) return [{ dp, np, value }];
+    return entries.flatMap(([k, v]) => leaves(rules, v, [...dp, k], [...np, k]));
   }
   const key = rules.keyOf(dp);
   if (key && Array.isArray(value) && value.length > 0 && value.every((e) => isObject(e) && e[key] !== undefined)) {
-    return value.flatMap((e, i) => leaves(rules, e, [...dp, i], [...np, { key, value: String((e as JsonObject)[key]) }]));
+    return value.flatMap((e, i) => leaves(rules, e, [...dp, i], [...np, { key, value: String((e as JsonObject)[key]) }], key));
   }
   return [{ dp, np, value }];
 }
