@@ -73,6 +73,12 @@ describe('a whole-body PUT: every live value the write would remove is a change'
     const changes = diffResource({ desired, last: desired, live, rules: dataset.diffRules, sensitive: dataset.sensitive });
     expect(changes).toMatchObject([{ op: 'remove', path: '/tables[name=T]/columns[name=A]/formatString', cause: 'drift', forcesReplace: false }]);
   });
+
+  test('a PushDataset table source, which GET never returns, is no change after a create', () => {
+    const desired: JsonObject = { workspaceId: 'w', name: 'd', tables: [{ name: 'T', columns: [{ name: 'A', dataType: 'Int64' }], source: [{ expression: 'let S = 1 in S' }] }] };
+    const live: JsonObject = { workspaceId: 'w', name: 'd', tables: [{ name: 'T', columns: [{ name: 'A', dataType: 'Int64' }], measures: [] }] };
+    expect(diffResource({ desired, last: desired, live, rules: dataset.diffRules, sensitive: dataset.sensitive })).toEqual([]);
+  });
 });
 
 describe('ARM normalisation', () => {

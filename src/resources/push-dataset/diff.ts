@@ -6,8 +6,8 @@ export const sensitive: readonly string[] = [];
 
 export const diffRules: DiffRules = {
   serverPopulated: ['id'],
-  // Never returned by GET (rows, retention, mode, relationships, datasources): compared against state only.
-  writeOnly: ['tables/*/rows', 'defaultRetentionPolicy', 'defaultMode', 'relationships', 'datasources'],
+  // Never returned by GET (rows, a table's source, retention, mode, relationships, datasources): compared against state only.
+  writeOnly: ['tables/*/rows', 'tables/*/source', 'defaultRetentionPolicy', 'defaultMode', 'relationships', 'datasources'],
   immutable: [
     'workspaceId', 'name', 'defaultRetentionPolicy', 'defaultMode', 'relationships', 'datasources',
     'tables/*/rows', 'tables/*/source', 'tables/*/isHidden', 'tables/*/description',
