@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import jsonPatch from 'fast-json-patch';
 import { diffResource } from './three-way.js';
 import { patchOf } from './patch.js';
 import { hashSensitive } from '../secrets.js';
@@ -46,6 +47,18 @@ describe('a whole-body PUT: every live value the write would remove is a change'
     const changes = diffGroup(spec(), live);
     expect(changes).toMatchObject([{ op: 'remove', path: '/properties/containers[name=web]/properties/environmentVariables[name=DEBUG]', cause: 'drift' }]);
     expect(patchOf(changes)).toEqual([{ op: 'remove', path: '/properties/containers/0/properties/environmentVariables/1' }]);
+  });
+
+  test('the patch is valid RFC 6902: applied to live it gives what the write sends', () => {
+    const live = served(spec({ tags: { team: 'core', owner: 'alice' } })) as any; // test data
+    live.properties.containers[0].properties.environmentVariables.unshift({ name: 'DEBUG', value: '1' });
+    live.properties.containers[0].properties.image = 'evil:1';
+    const desired = spec({}, { volumes: [{ name: 'v', emptyDir: {} }] });
+    const patched = jsonPatch.applyPatch(structuredClone(live), patchOf(diffGroup(desired, live)) as jsonPatch.Operation[], true).newDocument;
+    expect(patched.tags).toEqual(desired.tags);
+    expect(patched.properties.containers[0].properties.environmentVariables).toEqual([{ name: 'MODE', value: 'prod' }]);
+    expect(patched.properties.containers[0].properties.image).toBe('nginx:1');
+    expect(patched.properties.volumes).toEqual([{ name: 'v', emptyDir: {} }]);
   });
 
   test('a defaulted field stays quiet at its default, and is a change at another value', () => {
