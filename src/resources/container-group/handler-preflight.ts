@@ -1,5 +1,6 @@
 // The container-group quota preflight: planned creates per subscription and location against usage.
 import type { JsonObject } from '../../engine/json.js';
+import { canonicalLocation } from '../../engine/diff/normalize.js';
 import type { KindContext } from '../kind.js';
 
 const QUOTA_NAME = 'containergroups';
@@ -14,8 +15,10 @@ function bucketsOf(creates: ReadonlyArray<{ address: string; spec: JsonObject }>
   const buckets = new Map<string, Bucket>();
   for (const { address, spec } of creates) {
     if (typeof spec.subscriptionId !== 'string' || typeof spec.location !== 'string') continue;
-    const key = `${spec.subscriptionId.toLowerCase()}|${spec.location.toLowerCase()}`;
-    const b = buckets.get(key) ?? { subscriptionId: spec.subscriptionId, location: spec.location, addresses: [] };
+    // 'West Europe' and 'westeurope' are one region's quota.
+    const location = canonicalLocation(spec.location);
+    const key = `${spec.subscriptionId.toLowerCase()}|${location}`;
+    const b = buckets.get(key) ?? { subscriptionId: spec.subscriptionId, location, addresses: [] };
     b.addresses.push(address);
     buckets.set(key, b);
   }

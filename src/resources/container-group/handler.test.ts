@@ -78,7 +78,7 @@ describe('ContainerGroup handler', () => {
     const { ctx } = fakeArm({ listUsage: async (s: string, loc: string) => { asked.push(`${s}/${loc}`); return loc === 'westeurope' ? usage : []; } });
     const errors = await resource.preflight!(ctx, [
       { address: 'ContainerGroup/a', spec },
-      { address: 'ContainerGroup/b', spec },
+      { address: 'ContainerGroup/b', spec: { ...spec, location: 'West Europe' } },
       { address: 'ContainerGroup/c', spec: { ...spec, location: 'northeurope' } },
     ]);
     expect(asked.sort()).toEqual([`${SUB}/northeurope`, `${SUB}/westeurope`]);
