@@ -26,7 +26,8 @@ describe('importedBaseline', () => {
     const live = { ...liveDataset, tables: [{ name: 'A', columns: [{ name: 'x', dataType: 'string' }] }, { name: 'B', columns: [{ name: 'x', dataType: 'Int64' }] }] };
     const last = importedBaseline(dataset, live, datasetRules, []);
     const fields = diffResource({ desired: dataset, last, live, rules: datasetRules, sensitive: [] });
-    expect(fields.map((f) => [f.path, f.after])).toEqual([['/tables/0/columns/0/dataType', 'Int64']]);
+    expect(fields.map((f) => [f.pointer, f.after])).toEqual([['/tables/0/columns/0/dataType', 'Int64']]);
+    expect(fields[0].path).toBe('/tables[name=A]/columns[name=x]/dataType');
   });
 
   test('a write-only value the service did return is taken from it', () => {
