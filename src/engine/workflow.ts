@@ -1,9 +1,10 @@
 // The plan/apply/drift workflows over a session: load -> validate -> plan -> (apply).
-import { hasErrors, UserError, type Diagnostic } from './diagnostics.js';
+import { hasErrors, UserError } from './diagnostics.js';
 import type { Manifest } from './manifest.js';
 import { loadAndValidate } from './validate/index.js';
 import { makePlan, type PlanResult } from './plan/planner.js';
 import { summarize, type Plan, type PlannedChange } from './plan/types.js';
+import { blockingErrors } from './plan/unknown-outcome.js';
 import { applyPlan } from './apply/applier.js';
 import type { ApplyListener, StepOutcome } from './apply/events.js';
 import { StateRecorder } from './state/recorder.js';
@@ -61,7 +62,8 @@ export interface ApplyRequest {
 /** Applies a prepared plan; the caller holds the state lock. */
 export async function applyPrepared(session: Session, request: ApplyRequest): Promise<StepOutcome[]> {
   const { prepared } = request;
-  if (hasErrors(prepared.plan.diagnostics)) throw new UserError('the plan has errors; nothing was applied', errorsOf(prepared.plan.diagnostics));
+  const blocking = blockingErrors(prepared.plan.diagnostics);
+  if (blocking.length > 0) throw new UserError('the plan has errors; nothing was applied', blocking);
   const recorder = new StateRecorder(session.backend, prepared.state);
   return applyPlan({
     steps: prepared.steps,
@@ -85,8 +87,4 @@ export function driftOf(plan: Plan): Plan {
     changes.push({ ...c, fields, patch });
   }
   return { ...plan, changes, summary: summarize(changes), diagnostics: plan.diagnostics.filter((d) => d.code !== 'preflight') };
-}
-
-function errorsOf(diags: readonly Diagnostic[]): Diagnostic[] {
-  return diags.filter((d) => d.severity === 'error');
 }

@@ -106,6 +106,8 @@ export interface JobRecord extends JsonObject {
   revision: string;
   /** started: sent, being followed; succeeded; failed. */
   status: 'started' | 'succeeded' | 'failed';
+  // `outcome: 'unknown'` (with status failed): the answer was lost, so it may or may not have
+  // happened; the run blocks its dependents until re-checked or resolved (`moor state resolve`).
 }
 
 export interface JobHandler {
@@ -118,6 +120,12 @@ export interface JobHandler {
    * never sends the operation again once a record says it was sent.
    */
   run(ctx: KindContext, spec: JsonObject, record: JobRecord | undefined, checkpoint: (r: JobRecord) => Promise<void>): Promise<JobRecord>;
+  /**
+   * Asks the service about a run whose outcome is unknown (a read only, e.g. an operation's status
+   * by its activity id). Returns the run to resume following (status started) when the service
+   * knows it, or undefined when it cannot tell: then only the user can resolve it.
+   */
+  recheck?(ctx: KindContext, spec: JsonObject, record: JobRecord): Promise<JobRecord | undefined>;
 }
 
 export interface CheckResult {

@@ -46,7 +46,7 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
   const { preparePlan, applyPrepared } = await import('../../engine/workflow.js');
   const { readSavedPlan, checkSavedPlan } = await import('../../engine/plan/saved-plan.js');
   const { hasChanges } = await import('../../engine/plan/types.js');
-  const { hasErrors } = await import('../../engine/diagnostics.js');
+  const { blockingErrors } = await import('../../engine/plan/unknown-outcome.js');
   const { printPlan } = await import('../plan-output.js');
   const { plainProgress, terminalProgress } = await import('../progress.js');
   const { applySummary } = await import('../apply-summary.js');
@@ -62,7 +62,8 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
       const prepared = await preparePlan(session, { ...inputs, allowMassDelete: flags.allowMassDelete, cwd: process.cwd(), env: process.env });
       if (saved) checkSavedPlan(flags.plan!, saved, prepared.state.serial, prepared.plan);
       printPlan(prepared.plan, 'text', 'plan');
-      if (hasErrors(prepared.plan.diagnostics)) return 1;
+      // An unknown outcome is an error that blocks only its dependents: the rest is applied.
+      if (blockingErrors(prepared.plan.diagnostics).length > 0) return 1;
       if (hasChanges(prepared.plan) && !flags.autoApprove && !saved) {
         if (!(await confirmApply())) {
           process.stderr.write('Apply cancelled.\n');

@@ -1,4 +1,4 @@
-// moor state list | show ADDR | rm ADDR | unlock [--force]: look into and repair the state backend.
+// moor state list | show ADDR | rm ADDR | resolve ADDR | unlock [--force]: look into and repair the state backend.
 import type { Command } from 'commander';
 import { UserError } from '../../engine/diagnostics.js';
 import type { ResourceRecord, StateBackend, StateDocument } from '../../engine/state/types.js';
@@ -17,6 +17,12 @@ export const registerState: RegisterCommand = (program, setExit) => {
     .option('--force', 'also forget a protected resource')
     .action(async (address: string, flags: { force?: boolean }, command: Command) =>
       setExit(await withBackend(command, (b) => remove(b, address, flags.force === true))));
+  state.command('resolve').description("record how a job run of unknown outcome ended, once you have checked the service")
+    .argument('<address>', 'e.g. DatabaseExport/nightly')
+    .option('--succeeded', 'it happened: what depends on it may run')
+    .option('--failed', 'it failed or never started: the next apply runs it again')
+    .action(async (address: string, flags: { succeeded?: boolean; failed?: boolean }, command: Command) =>
+      setExit(await withBackend(command, (b) => resolve(b, address, resolutionOf(flags)))));
   state.command('unlock').description('clear a lock left by a run that is gone')
     .option('--force', 'clear the lock even if its holder may still be running')
     .action(async (flags: { force?: boolean }, command: Command) => setExit(await withBackend(command, (b) => unlock(b, flags.force === true))));
@@ -68,6 +74,26 @@ async function remove(backend: StateBackend, address: string, force: boolean): P
     const { [address]: _removed, ...resources } = doc.resources;
     await backend.write({ version: 1, resources, ...(doc.extras ? { extras: doc.extras } : {}) });
     process.stdout.write(`Removed ${address}${record.id ? ` (${record.id})` : ''} from state. The live resource is untouched; moor no longer manages it.\n`);
+    return 0;
+  } finally {
+    await backend.unlock(lock);
+  }
+}
+
+function resolutionOf(flags: { succeeded?: boolean; failed?: boolean }): 'succeeded' | 'failed' {
+  if (flags.succeeded === flags.failed) throw new UserError('state resolve needs exactly one of --succeeded or --failed');
+  return flags.succeeded ? 'succeeded' : 'failed';
+}
+
+async function resolve(backend: StateBackend, address: string, as: 'succeeded' | 'failed'): Promise<number> {
+  const { resolveRecord } = await import('../../engine/state/resolve-outcome.js');
+  const lock = await backend.lock('state resolve');
+  try {
+    const doc = await backend.read();
+    const record = resolveRecord(address, recordOf(doc, address, backend), as);
+    await backend.write({ version: 1, resources: { ...doc.resources, [address]: record }, ...(doc.extras ? { extras: doc.extras } : {}) });
+    const next = as === 'succeeded' ? 'what depends on it runs on the next apply' : 'the next apply runs it again';
+    process.stdout.write(`Resolved ${address} as ${as}: ${next}.\n`);
     return 0;
   } finally {
     await backend.unlock(lock);

@@ -73,6 +73,7 @@ export async function applyPlan(options: ApplyOptions): Promise<StepOutcome[]> {
  */
 async function runStep(step: PlannedStep, options: ApplyOptions, report: (o: StepOutcome) => StepOutcome, limit: LimitFunction): Promise<StepOutcome> {
   const { address, action } = step.change;
+  if (step.unresolved) return report({ address, action, status: 'failed', error: step.unresolved });
   if (action === 'no-op') {
     await recordNoop(step, options);
     return report({ address, action, status: 'done' });

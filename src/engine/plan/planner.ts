@@ -16,6 +16,7 @@ import { summarize, type Plan, type PlannedChange } from './types.js';
 import type { PlannedStep } from './steps.js';
 import { selectTargets } from './targets.js';
 import { massDeleteRefusal } from './prune-guard.js';
+import { isUnknown, recheckUnknown, resolvedAsFailed, unknownOutcomeDiagnostic } from './unknown-outcome.js';
 
 export interface PlanOptions {
   readonly manifests: readonly Manifest[];
@@ -71,7 +72,7 @@ async function planManifest(
   const record = options.state.resources[manifest.address];
   try {
     if (kind.category === 'check') return await planCheck(kind, manifest, resolved.spec, options.ctx, diagnostics);
-    if (kind.category === 'job') return planJob(kind, manifest, resolved.spec, record, diagnostics);
+    if (kind.category === 'job') return await planJob(kind, manifest, resolved.spec, record, options.ctx, diagnostics);
     return await planResource(kind, manifest, resolved.spec, record, options.ctx);
   } catch (err) {
     diagnostics.push(failure(manifest, err));
@@ -116,19 +117,32 @@ async function planResource(kind: KindDefinition, manifest: Manifest, desired: J
   };
 }
 
-function planJob(kind: KindDefinition, manifest: Manifest, desired: JsonObject, record: ResourceRecord | undefined, diagnostics: Diagnostic[]): PlannedStep {
+async function planJob(kind: KindDefinition, manifest: Manifest, desired: JsonObject, record: ResourceRecord | undefined, ctx: KindContext, diagnostics: Diagnostic[]): Promise<PlannedStep> {
   const job = kind.job!;
   const revision = job.revision(desired);
   const last = record?.runs?.at(-1) as JobRecord | undefined;
   const base = { kind, manifest, record, desired, changedPaths: [] };
   if (last?.revision === revision) {
+    if (isUnknown(last)) {
+      // What the service can tell settles it; otherwise the job blocks its dependents until the user resolves it.
+      const found = await recheckUnknown(job, ctx, desired, last);
+      if (found) {
+        const runs = [...(record?.runs ?? []).slice(0, -1), found];
+        return { ...base, record: { ...record!, runs }, change: change(manifest, 'run', { destructive: job.destructive, reason: `resumes following the run of revision ${revision}: its outcome was unknown, the service knows it now` }) };
+      }
+      const unknown = unknownOutcomeDiagnostic(manifest, revision, last);
+      diagnostics.push(unknown);
+      return { ...base, unresolved: unknown.message, change: change(manifest, 'no-op', { reason: `the outcome of revision ${revision} is unknown` }) };
+    }
+    if (resolvedAsFailed(last)) {
+      return { ...base, change: change(manifest, 'run', { destructive: job.destructive, reason: `revision ${revision} was resolved as failed (moor state resolve): it runs again` }) };
+    }
     if (last.status === 'started') {
       return { ...base, change: change(manifest, 'run', { destructive: job.destructive, reason: `resumes following the run of revision ${revision} started earlier` }) };
     }
     if (last.status === 'failed') {
-      const what = last.outcome === 'unknown' ? `the outcome of revision ${revision} is unknown and it is not retried blindly` : `revision ${revision} failed earlier and is not retried blindly`;
       const why = last.message ? ` (${String(last.message)})` : '';
-      diagnostics.push({ severity: 'warning', address: manifest.address, location: manifest.source.locate(['spec', 'revision']), message: `${manifest.address}: ${what}: change spec.revision to run it again${why}` });
+      diagnostics.push({ severity: 'warning', address: manifest.address, location: manifest.source.locate(['spec', 'revision']), message: `${manifest.address}: revision ${revision} failed earlier and is not retried blindly: change spec.revision to run it again${why}` });
     }
     return { ...base, change: change(manifest, 'no-op', {}) };
   }

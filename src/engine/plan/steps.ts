@@ -16,4 +16,6 @@ export interface PlannedStep {
   readonly changedPaths: readonly JsonPath[];
   /** The resolved spec at plan time (secrets in clear: never written anywhere). */
   readonly desired?: JsonObject;
+  /** Why this step cannot be carried out until the user acts (a job's unknown outcome): apply fails it, skipping its dependents. */
+  readonly unresolved?: string;
 }

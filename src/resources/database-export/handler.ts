@@ -1,5 +1,6 @@
 // How moor runs a DatabaseExport: one export per revision, followed to its end and resumed after a crash.
 import type { JobHandler } from '../kind.js';
+import { recheckMovement } from '../database-refresh/handler-recheck.js';
 import { runMovement } from '../database-refresh/handler-steps.js';
 
 export const job: JobHandler = {
@@ -18,4 +19,5 @@ export const job: JobHandler = {
       }],
     }, record, checkpoint);
   },
+  recheck: (ctx, spec, record) => recheckMovement(ctx, String(spec.projectId), record),
 };

@@ -112,7 +112,8 @@ class Runner {
       const current = this.steps[i];
       const status = await this.ctx.providers.lcs.fetchStatus(this.job.projectId, step.environmentId, String(current.activityId));
       if (status.IsSuccess === false && !status.OperationStatus) {
-        await this.fail(`${step.describe}: the status of operation ${current.activityId} could not be read: ${status.ErrorMessage ?? 'no error message'}`, {}, i, 'Unknown');
+        // The operation may still be running: an unknown outcome, which the next plan re-checks by its activity id.
+        await this.fail(`${step.describe}: the status of operation ${current.activityId} could not be read: ${status.ErrorMessage ?? 'no error message'}`, { outcome: 'unknown' }, i, 'Unknown');
       }
       const os = String(status.OperationStatus ?? 'InProgress');
       if (os !== current.status) {

@@ -1,0 +1,56 @@
+// Jobs whose outcome is unknown (the answer to their request was lost): they block their dependents,
+// keep plan and drift failing, and are re-checked with the service or resolved by the user.
+import type { Diagnostic } from '../diagnostics.js';
+import type { JsonObject } from '../json.js';
+import type { Manifest } from '../manifest.js';
+import type { JobHandler, JobRecord, KindContext } from '../../resources/kind.js';
+
+/** The code of the diagnostic an unknown outcome raises: an error that blocks dependents, not the whole apply. */
+export const UNKNOWN_OUTCOME = 'unknown-outcome';
+
+/** How the user resolved a run (`moor state resolve`), as kept in the run's record. */
+export type Resolution = 'succeeded' | 'failed';
+
+export function isUnknown(run: JobRecord | undefined): boolean {
+  return run?.outcome === 'unknown';
+}
+
+/** The user said this run failed (or never happened): the next apply runs the revision again. */
+export function resolvedAsFailed(run: JobRecord | undefined): boolean {
+  return run?.status === 'failed' && run.resolved === 'failed';
+}
+
+/** Errors that refuse an apply as a whole: every error but an unknown outcome, which blocks only its dependents. */
+export function blockingErrors(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return diagnostics.filter((d) => d.severity === 'error' && d.code !== UNKNOWN_OUTCOME);
+}
+
+/** Asks the service through the kind (a read); undefined when it cannot tell or the read fails. */
+export async function recheckUnknown(job: JobHandler, ctx: KindContext, spec: JsonObject, run: JobRecord): Promise<JobRecord | undefined> {
+  if (!job.recheck) return undefined;
+  try {
+    return await job.recheck(ctx, spec, run);
+  } catch {
+    // A failed re-check leaves the outcome unknown; the diagnostic says how to resolve it.
+    return undefined;
+  }
+}
+
+/** The error shown by plan, drift and apply while the outcome stays unknown. */
+export function unknownOutcomeDiagnostic(manifest: Manifest, revision: string, run: JobRecord): Diagnostic {
+  const why = typeof run.message === 'string' ? ` (${run.message})` : '';
+  return {
+    severity: 'error',
+    code: UNKNOWN_OUTCOME,
+    address: manifest.address,
+    location: manifest.source.locate(['spec', 'revision']),
+    message: `${manifest.address}: the outcome of revision ${revision} is unknown and the service cannot tell; what depends on it is skipped until it is resolved.`
+      + ` Check the service, then run 'moor state resolve ${manifest.address} --succeeded' (it happened) or '--failed' (it did not: the next apply runs it again)${why}`,
+  };
+}
+
+/** The run as the user resolved it: the unknown mark removed, who decided kept. */
+export function resolveRun(run: JobRecord, as: Resolution, at: Date = new Date()): JobRecord {
+  const { outcome: _unknown, ...rest } = run;
+  return { ...rest, status: as, resolved: as, resolvedAt: at.toISOString() };
+}

@@ -1,0 +1,19 @@
+// Re-checking a database-movement run whose outcome is unknown: by the status endpoint, when the operation's activity id is known.
+import { isObject } from '../../engine/json.js';
+import type { JobRecord, KindContext } from '../kind.js';
+
+/**
+ * The run made resumable (status started, its last step at the status the service reports) when
+ * the service knows the operation; undefined when no activity id was recorded (the answer to the
+ * send was lost) or the service cannot say. Only reads.
+ */
+export async function recheckMovement(ctx: KindContext, projectId: string, run: JobRecord): Promise<JobRecord | undefined> {
+  if (run.outcome !== 'unknown' || !Array.isArray(run.steps)) return undefined;
+  const last = run.steps.at(-1);
+  if (!isObject(last) || typeof last.activityId !== 'string' || typeof last.environmentId !== 'string') return undefined;
+  const status = await ctx.providers.lcs.fetchStatus(projectId, last.environmentId, last.activityId);
+  if (typeof status.OperationStatus !== 'string' || status.OperationStatus === '') return undefined;
+  const { outcome: _unknown, message: _message, ...rest } = run;
+  const step = { ...last, status: status.OperationStatus, at: new Date().toISOString() };
+  return { ...rest, status: 'started', steps: [...run.steps.slice(0, -1), step] };
+}
