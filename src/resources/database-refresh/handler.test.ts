@@ -150,6 +150,47 @@ describe('DatabaseRefresh job', () => {
   });
 });
 
+describe('re-checking an unknown outcome', () => {
+  const unknownWithId: JobRecord = {
+    revision: '3', status: 'failed', outcome: 'unknown', message: 'status could not be read',
+    steps: [{ operation: 'export', environmentId: 'uat', activityId: 'e-1', status: 'Unknown', at: 't' }],
+  };
+
+  it('an unreadable status is recorded as an unknown outcome (re-checkable by the activity id)', async () => {
+    const f = fake();
+    (f.ctx.providers.lcs as unknown as { fetchStatus: unknown }).fetchStatus = async () => ({ IsSuccess: false, ErrorMessage: 'try later' });
+    const { checkpoints, checkpoint } = recorder();
+    await expect(exportJob.run(f.ctx, { projectId: 'p', environmentId: 'uat', backupName: 'b', revision: '3' }, undefined, checkpoint)).rejects.toThrow(/could not be read/);
+    expect(checkpoints.at(-1)).toMatchObject({ status: 'failed', outcome: 'unknown' });
+    expect((checkpoints.at(-1)!.steps as JsonObject[])[0]).toMatchObject({ activityId: 'export-1', status: 'Unknown' });
+  });
+
+  it('with an activity id, the status endpoint makes the run resumable at the status the service reports', async () => {
+    const f = fake({ statuses: ['Completed'] });
+    const found = await refresh.recheck!(f.ctx, spec, unknownWithId);
+    expect(f.statusReads).toEqual(['uat:e-1']);
+    expect(found).toMatchObject({ revision: '3', status: 'started', steps: [{ activityId: 'e-1', status: 'Completed' }] });
+    expect(found).not.toHaveProperty('outcome');
+    // Resuming it sends only what had not been sent yet: the refresh after the export.
+    const rec = await refresh.run(f.ctx, spec, found, recorder().checkpoint);
+    expect(f.sent).toEqual(['refresh:prod->uat']);
+    expect(rec.status).toBe('succeeded');
+  });
+
+  it('without an activity id (the answer to the send was lost) the service cannot tell: undefined, nothing read', async () => {
+    const f = fake();
+    const lostSend: JobRecord = { revision: '3', status: 'failed', outcome: 'unknown', steps: [{ operation: 'export', environmentId: 'uat', status: 'Sending', at: 't' }] };
+    expect(await exportJob.recheck!(f.ctx, spec, lostSend)).toBeUndefined();
+    expect(f.statusReads).toEqual([]);
+  });
+
+  it('a status the service cannot give leaves the outcome unknown', async () => {
+    const f = fake();
+    (f.ctx.providers.lcs as unknown as { fetchStatus: unknown }).fetchStatus = async () => ({ IsSuccess: false, ErrorMessage: 'unknown activity' });
+    expect(await refresh.recheck!(f.ctx, spec, unknownWithId)).toBeUndefined();
+  });
+});
+
 describe('DatabaseExport job', () => {
   it('exports the environment under the backup name and follows it', async () => {
     const f = fake();

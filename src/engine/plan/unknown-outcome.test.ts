@@ -1,0 +1,87 @@
+// Planning a job whose outcome is unknown: re-checked with the service when it can tell, else an
+// error that blocks its dependents (not the whole apply); a run resolved as failed runs again.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadManifests } from '../load/index.js';
+import type { Providers } from '../../providers/providers.js';
+import type { JobRecord, KindContext } from '../../resources/kind.js';
+import type { StateDocument } from '../state/types.js';
+import { makePlan } from './planner.js';
+import { blockingErrors, UNKNOWN_OUTCOME } from './unknown-outcome.js';
+
+const MANIFEST = `apiVersion: moor/v1
+kind: DatabaseExport
+metadata:
+  name: nightly
+spec:
+  projectId: "1234567"
+  environmentId: env-test
+  backupName: nightly-1
+  revision: "1"
+`;
+
+async function planWith(run: JobRecord, status?: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'moor-unknown-'));
+  writeFileSync(join(dir, 'm.yaml'), MANIFEST);
+  const { manifests } = await loadManifests([dir]);
+  const reads: string[] = [];
+  const lcs = {
+    fetchStatus: async (_p: string, _env: string, id: string) => {
+      reads.push(id);
+      return status ? { IsSuccess: true, OperationActivityId: id, OperationStatus: status } : { IsSuccess: false, ErrorMessage: 'not known' };
+    },
+  };
+  // Only the LCS client is used by this kind.
+  const ctx: KindContext = { providers: { lcs } as unknown as Providers, log: () => undefined, pollIntervalMs: 0 };
+  const state: StateDocument = { version: 1, serial: 4, resources: { 'DatabaseExport/nightly': { kind: 'DatabaseExport', name: 'nightly', lastApplied: { revision: '1' }, runs: [run], updatedAt: 't' } } };
+  const result = await makePlan({ manifests, state, ctx, resolve: { cwd: dir, env: {} }, parallelism: 1 });
+  return { ...result, reads };
+}
+
+const lostSend: JobRecord = { revision: '1', status: 'failed', outcome: 'unknown', message: 'the answer was lost', steps: [{ operation: 'export', environmentId: 'env-test', status: 'Sending', at: 't' }] };
+const lostStatus: JobRecord = { revision: '1', status: 'failed', outcome: 'unknown', steps: [{ operation: 'export', environmentId: 'env-test', activityId: 'op-1', status: 'Unknown', at: 't' }] };
+
+describe('planning an unknown outcome', () => {
+  it('the service cannot tell: an unknown-outcome error naming state resolve, and an unresolved no-op step', async () => {
+    const { plan, steps, reads } = await planWith(lostSend);
+    expect(reads).toEqual([]);
+    expect(plan.changes[0]).toMatchObject({ address: 'DatabaseExport/nightly', action: 'no-op' });
+    expect(steps[0].unresolved).toMatch(/outcome of revision 1 is unknown.*moor state resolve DatabaseExport\/nightly --succeeded/);
+    expect(plan.diagnostics).toEqual([expect.objectContaining({ severity: 'error', code: UNKNOWN_OUTCOME, address: 'DatabaseExport/nightly' })]);
+    expect(plan.diagnostics[0].location?.line).toBe(9);
+    // It fails plan and drift, but does not refuse the apply of everything else.
+    expect(blockingErrors(plan.diagnostics)).toEqual([]);
+  });
+
+  it('the status endpoint knows the operation: the run resumes from what the service reports', async () => {
+    const { plan, steps, reads } = await planWith(lostStatus, 'Completed');
+    expect(reads).toEqual(['op-1']);
+    expect(plan.diagnostics).toEqual([]);
+    expect(plan.changes[0]).toMatchObject({ action: 'run', reason: expect.stringMatching(/outcome was unknown, the service knows it now/) });
+    expect(steps[0].unresolved).toBeUndefined();
+    expect(steps[0].record?.runs?.at(-1)).toMatchObject({ status: 'started', steps: [{ activityId: 'op-1', status: 'Completed' }] });
+  });
+
+  it('the status endpoint cannot say either: still unknown', async () => {
+    const { plan, reads } = await planWith(lostStatus);
+    expect(reads).toEqual(['op-1']);
+    expect(plan.diagnostics.map((d) => d.code)).toEqual([UNKNOWN_OUTCOME]);
+  });
+
+  it('a run the user resolved as failed runs again; one resolved as succeeded is done', async () => {
+    const failed = await planWith({ revision: '1', status: 'failed', resolved: 'failed', steps: [] });
+    expect(failed.plan.changes[0]).toMatchObject({ action: 'run', reason: expect.stringMatching(/resolved as failed/) });
+    const succeeded = await planWith({ revision: '1', status: 'succeeded', resolved: 'succeeded', steps: [] });
+    expect(succeeded.plan.changes[0].action).toBe('no-op');
+    expect(succeeded.plan.diagnostics).toEqual([]);
+  });
+
+  it('a failed run with a known outcome stays a warning and is not retried', async () => {
+    const { plan, steps } = await planWith({ revision: '1', status: 'failed', message: 'ended Failed' });
+    expect(plan.changes[0].action).toBe('no-op');
+    expect(steps[0].unresolved).toBeUndefined();
+    expect(plan.diagnostics).toEqual([expect.objectContaining({ severity: 'warning' })]);
+  });
+});
