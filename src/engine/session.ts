@@ -38,12 +38,15 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const config = loadConfig(options.configFile, options.cwd, options.env);
   const backend = openStateBackend(options.state ?? config.state, options.cwd);
   const parallelism = config.parallelism ?? DEFAULT_PARALLELISM;
+  // Fencing: a run that lost its state lock sends no write request (GETs are harmless).
+  const beforeWrite = async () => backend.assertLockHeld?.();
   if (!usesLocalCloud(config)) {
     const providers = createProviders({
       endpoints: config.endpoints as Record<ServiceName, string>,
       credentials: config.credentials,
       defaultToken: options.env.MOOR_TOKEN,
       pollIntervalMs: pollInterval(options.env),
+      beforeWrite,
     });
     return { config, providers, backend, parallelism, pollIntervalMs: pollInterval(options.env), close: () => backend.close() };
   }
@@ -59,7 +62,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const endpoints = Object.fromEntries(SERVICE_NAMES.map((s) => [s, cloud.url])) as Record<ServiceName, string>;
   // The local cloud answers fast: poll it often, or a quick start waits on timers.
   const pollIntervalMs = pollInterval(options.env) ?? LOCAL_POLL_MS;
-  const providers = createProviders({ endpoints, defaultToken: token, pollIntervalMs });
+  const providers = createProviders({ endpoints, defaultToken: token, pollIntervalMs, beforeWrite });
   return {
     config,
     providers,

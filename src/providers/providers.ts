@@ -42,6 +42,8 @@ export interface ProviderOptions {
   /** Caps the wait between long-running-operation polls (tests, fast local clouds). */
   readonly pollIntervalMs?: number;
   readonly onEvent?: (e: TransportEvent) => void;
+  /** Called before every request that is not a GET (e.g. the state-lock check); throwing stops the request unsent. */
+  readonly beforeWrite?: () => Promise<void>;
   /** Test seams: waits, jitter, environment, the tokenCommand runner, fetch. */
   readonly sleep?: (ms: number) => Promise<void>;
   readonly random?: () => number;
@@ -88,7 +90,7 @@ function makeTransport(service: ServiceName, o: ProviderOptions, bases: Readonly
     service, baseUrl,
     token: createTokenSource({ service, source: o.credentials?.[service], defaultToken: o.defaultToken, env: o.env, run: o.runCommand }),
     timeoutMs: o.timeoutMs, maxAttempts: o.maxAttempts, baseDelayMs: o.baseDelayMs, maxDelayMs: o.maxDelayMs, onEvent: o.onEvent,
-    sleep: o.sleep, random: o.random, fetch: o.fetch,
+    sleep: o.sleep, random: o.random, fetch: o.fetch, beforeWrite: o.beforeWrite,
     retryStatuses: service === 'connector' ? CONNECTOR_RETRY_STATUSES : undefined,
   });
 }

@@ -36,6 +36,8 @@ export interface TransportOptions extends RetryOptions {
   readonly sleep?: (ms: number) => Promise<void>;
   readonly random?: () => number;
   readonly fetch?: typeof fetch;
+  /** Called before every attempt of a request that is not a GET; throwing stops it unsent (a run that lost its state lock). */
+  readonly beforeWrite?: () => Promise<void>;
 }
 
 export interface TransportRequest {
@@ -124,6 +126,7 @@ export class Transport {
 
   /** One attempt: the answer, a wait before the next attempt, or a thrown ServiceError. */
   private async attempt(c: Call, attempt: number, last: boolean): Promise<Attempt> {
+    if (c.req.method !== 'GET') await this.o.beforeWrite?.();
     let res: Response;
     try {
       res = await this.send(c.req, c.url, c.token);

@@ -149,3 +149,36 @@ describe('two processes', () => {
     expect(doc.serial).toBe(24);
   });
 });
+
+describe('fencing: a run that lost its lock file writes nothing more', () => {
+  it('assertLockHeld passes while the lock file names this run, and without a lock at all', async () => {
+    const backend = new FileStateBackend(path);
+    await backend.assertLockHeld();
+    await backend.lock('apply');
+    await backend.assertLockHeld();
+  });
+
+  it('after unlock --force removed the lock file: requests and state writes are refused', async () => {
+    const backend = new FileStateBackend(path, '.moor/state.json');
+    await backend.lock('apply');
+    await new FileStateBackend(path).forceUnlock(true);
+    await expect(backend.assertLockHeld()).rejects.toThrow(/^lost the state lock \(the lock file .*state\.json\.lock was removed, e\.g\. by 'moor state unlock --force'\)/);
+    await expect(backend.appendChanges([{ op: 'extras', key: 'k', value: 1 }])).rejects.toThrow(/lost the state lock/);
+    await expect(backend.write({ version: 1, resources: {} })).rejects.toThrow(/records nothing more in \.moor\/state\.json/);
+    expect((await backend.read()).serial).toBe(0);
+  });
+
+  it('taken over by another run: the message names the new holder, and unlock leaves its lock and state alone', async () => {
+    const backend = new FileStateBackend(path);
+    const mine = await backend.lock('apply');
+    await backend.appendChanges([{ op: 'extras', key: 'k', value: 1 }]);
+    await plantLock({ id: 'newer', who: 'bob@ci', pid: 77, host: 'ci', operation: 'apply', since: '2026-11-23T05:00:00Z' });
+    const err = await backend.assertLockHeld().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as Error).message).toMatch(/^lost the state lock \(taken over by bob@ci \(pid 77, moor apply\) since 2026-11-23T05:00:00Z\)/);
+    await backend.unlock(mine);
+    expect(JSON.parse(await readFile(`${path}.lock`, 'utf8')).id).toBe('newer');
+    // The journal was not folded by the run that lost the lock: that is the new holder's to do.
+    await expect(readFile(`${path}.journal`, 'utf8')).resolves.toContain('"k"');
+  });
+});

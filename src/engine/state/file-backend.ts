@@ -1,7 +1,7 @@
 // The default state backend: one JSON file written atomically, a journal of apply's changes, a backup, a lock file.
 import { access, readFile, unlink } from 'node:fs/promises';
 import { code, sweepTempFiles, writeFileAtomic } from './atomic-write.js';
-import { acquireFileLock, breakFileLock, releaseFileLock } from './file-lock.js';
+import { acquireFileLock, breakFileLock, checkFileLock, readLock, releaseFileLock } from './file-lock.js';
 import { JournalWriter, readJournal, replay } from './journal.js';
 import { emptyState, parseState } from './state-document.js';
 import type { LockInfo, StateBackend, StateChange, StateDocument, WriteOptions } from './types.js';
@@ -55,12 +55,14 @@ export class FileStateBackend implements StateBackend {
   }
 
   async write(next: Omit<StateDocument, 'serial'>, options: WriteOptions = {}): Promise<StateDocument> {
+    await this.assertLockHeld();
     const doc: StateDocument = { version: 1, serial: (await this.currentSerial()) + 1, resources: next.resources, ...(next.extras ? { extras: next.extras } : {}) };
     await this.writeFull(doc, options.compact === true);
     return this.remember(doc);
   }
 
   async appendChanges(changes: readonly StateChange[]): Promise<number> {
+    await this.assertLockHeld();
     if (this.journalSuspect) await this.fold(true);
     const serial = (await this.currentSerial()) + 1;
     let bytes: number;
@@ -87,10 +89,15 @@ export class FileStateBackend implements StateBackend {
     return info;
   }
 
+  /** A run whose lock file was removed or taken over writes nothing more: not to services, not to state. */
+  async assertLockHeld(): Promise<void> {
+    if (this.held) await checkFileLock(this.lockPath, this.held, this.location);
+  }
+
   async unlock(lock: LockInfo): Promise<void> {
     try {
-      // Leave a complete, readable state file behind for the next run and for people.
-      if (this.held?.id === lock.id) await this.fold(false);
+      // Leave a complete, readable state file behind for the next run and for people (not when the lock was lost).
+      if (this.held?.id === lock.id && (await readLock(this.lockPath).then((h) => typeof h === 'object' && h.id === lock.id))) await this.fold(false);
     } finally {
       await releaseFileLock(this.lockPath, lock);
       if (this.held?.id === lock.id) this.held = undefined;

@@ -7,6 +7,7 @@ import { UserError } from '../diagnostics.js';
 import { isObject } from '../json.js';
 import { code } from './atomic-write.js';
 import { describeLock } from './describe-lock.js';
+import { lostLockError } from './lost-lock.js';
 import { processAlive } from './process-alive.js';
 import type { LockInfo } from './types.js';
 
@@ -35,6 +36,18 @@ export async function acquireFileLock(lockPath: string, operation: string, waitM
 export async function releaseFileLock(lockPath: string, lock: LockInfo): Promise<void> {
   const holder = await readLock(lockPath);
   if (typeof holder === 'object' && holder.id === lock.id) await unlink(lockPath).catch(ignoreMissing);
+}
+
+/** Fencing: throws unless the lock file still names `lock` (it may have been removed by unlock --force, or taken over). */
+export async function checkFileLock(lockPath: string, lock: LockInfo, location: string): Promise<void> {
+  const holder = await readLock(lockPath);
+  if (typeof holder === 'object' && holder.id === lock.id) return;
+  const detail = typeof holder === 'object'
+    ? `taken over by ${describeLock(holder)}`
+    : holder === 'missing'
+      ? `the lock file ${lockPath} was removed, e.g. by 'moor state unlock --force'`
+      : `the lock file ${lockPath} was replaced by one moor cannot read`;
+  throw lostLockError(detail, location);
 }
 
 /**

@@ -3,8 +3,9 @@ import type pg from 'pg';
 import { UserError } from '../diagnostics.js';
 import { documentOfRow, foldChanges, type StateRow } from './postgres-document.js';
 import { errorCode, failureReason, toUserError } from './postgres-errors.js';
+import { lostLockError } from './lost-lock.js';
 import {
-  advisoryUnlock, clearHolder, findHolder, holderText, lockedError, newLockInfo, prepareLockSession, recordHolder,
+  advisoryUnlock, clearHolder, findHolder, holderText, holdsAdvisoryLock, lockedError, newLockInfo, prepareLockSession, recordHolder,
   terminateHolder, tryAdvisoryLock, type Holder,
 } from './postgres-lock.js';
 import { ensureSchema, workspaceLockKey, type AdvisoryKey } from './postgres-schema.js';
@@ -140,6 +141,36 @@ export class PostgresStateBackend implements StateBackend {
     } finally {
       this.lockLost = undefined;
       await client.end().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Fencing, before every write request of the run: the lock session must be alive and still hold
+   * the advisory lock. A session ended by 'moor state unlock --force' (or a dropped connection)
+   * fails here, so the run sends nothing more.
+   */
+  async assertLockHeld(): Promise<void> {
+    const client = this.lockClient;
+    if (!this.held) return;
+    if (client && !this.lockLost) {
+      try {
+        if (await holdsAdvisoryLock(client, this.key)) return;
+        this.lockLost = 'the session no longer holds the advisory lock';
+      } catch (err) {
+        this.lockLost ??= failureReason(err, this.target);
+      }
+    }
+    throw lostLockError(await this.lostDetail(), this.location);
+  }
+
+  /** Who holds the lock now, for the message of a run that lost it. */
+  private async lostDetail(): Promise<string> {
+    const ended = `the database session holding it ended: ${this.lockLost ?? 'the connection closed'}`;
+    try {
+      const holder = await findHolder(await this.client('reading the state lock'), this.workspace, this.key);
+      return holder ? `taken over by ${holderText(holder)}; ${ended}` : ended;
+    } catch {
+      return ended; // the refusal matters more than the detail
     }
   }
 

@@ -56,6 +56,17 @@ export async function advisoryUnlock(client: pg.Client, key: AdvisoryKey): Promi
   await client.query('SELECT pg_advisory_unlock($1::bigint)', [key.key]);
 }
 
+/** Fencing: whether this session still holds the workspace's advisory lock (a query on the lock session itself). */
+export async function holdsAdvisoryLock(client: pg.Client, key: AdvisoryKey): Promise<boolean> {
+  const r = await client.query<{ held: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_locks
+                     WHERE locktype = 'advisory' AND granted AND pid = pg_backend_pid()
+                       AND classid = $1 AND objid = $2 AND objsubid = 1) AS held`,
+    [key.classid, key.objid],
+  );
+  return r.rows[0]?.held === true;
+}
+
 /** Records the holder (this session) after it took the advisory lock; overwrites a crashed holder's row. */
 export async function recordHolder(client: pg.Client, workspace: string, info: LockInfo): Promise<void> {
   await client.query(

@@ -77,6 +77,11 @@ export interface StateBackend {
   /** Takes the lock or throws a UserError naming the holder and since when. waitMs: how long to keep trying. */
   lock(operation: string, waitMs?: number): Promise<LockInfo>;
   unlock(lock: LockInfo): Promise<void>;
+  /**
+   * Fencing: throws a UserError ('lost the state lock (taken over by …)') when this run took the
+   * lock and no longer holds it; does nothing while it holds it, or when it never took it.
+   */
+  assertLockHeld?(): Promise<void>;
   /** Clears a stale lock; without force, only one whose holder process is gone. */
   forceUnlock(force: boolean): Promise<LockInfo | undefined>;
   close(): Promise<void>;
