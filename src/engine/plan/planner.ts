@@ -16,7 +16,7 @@ import { summarize, type Plan, type PlannedChange } from './types.js';
 import type { PlannedStep } from './steps.js';
 import { selectTargets } from './targets.js';
 import { massDeleteRefusal } from './prune-guard.js';
-import { isUnknown, recheckUnknown, resolvedAsFailed, unknownOutcomeDiagnostic } from './unknown-outcome.js';
+import { isUnknown, noteBlockedDependents, recheckUnknown, resolvedAsFailed, unknownOutcomeDiagnostic, unresolvedMessage } from './unknown-outcome.js';
 
 export interface PlanOptions {
   readonly manifests: readonly Manifest[];
@@ -48,6 +48,7 @@ export async function makePlan(options: PlanOptions): Promise<PlanResult> {
   const planned = await Promise.all(selected.map((m) => limit(() => planManifest(m, options, outputs, diagnostics))));
   const steps = planned.filter((s): s is PlannedStep => s !== undefined);
   steps.push(...planOrphans(options, diagnostics));
+  noteBlockedDependents(steps, options.manifests);
   await preflight(steps, options.ctx, diagnostics);
   const changes = steps.map((s) => s.change);
   return { plan: { format: 'moor-plan/1', serial: state.serial, changes, summary: summarize(changes), diagnostics }, steps };
@@ -130,9 +131,8 @@ async function planJob(kind: KindDefinition, manifest: Manifest, desired: JsonOb
         const runs = [...(record?.runs ?? []).slice(0, -1), found];
         return { ...base, record: { ...record!, runs }, change: change(manifest, 'run', { destructive: job.destructive, reason: `resumes following the run of revision ${revision}: its outcome was unknown, the service knows it now` }) };
       }
-      const unknown = unknownOutcomeDiagnostic(manifest, revision, last);
-      diagnostics.push(unknown);
-      return { ...base, unresolved: unknown.message, change: change(manifest, 'no-op', { reason: `the outcome of revision ${revision} is unknown` }) };
+      diagnostics.push(unknownOutcomeDiagnostic(manifest, revision, last));
+      return { ...base, unresolved: unresolvedMessage(manifest.address, revision), change: change(manifest, 'no-op', { reason: `the outcome of revision ${revision} is unknown` }) };
     }
     if (resolvedAsFailed(last)) {
       return { ...base, change: change(manifest, 'run', { destructive: job.destructive, reason: `revision ${revision} was resolved as failed (moor state resolve): it runs again` }) };

@@ -22,9 +22,22 @@ spec:
   revision: "1"
 `;
 
-async function planWith(run: JobRecord, status?: string) {
+const DEPENDENT = `---
+apiVersion: moor/v1
+kind: DatabaseRefresh
+metadata:
+  name: after
+  dependsOn: [DatabaseExport/nightly]
+spec:
+  projectId: "1234567"
+  sourceEnvironmentId: env-prod
+  targetEnvironmentId: env-test
+  revision: "1"
+`;
+
+async function planWith(run: JobRecord, status?: string, extra = '') {
   const dir = mkdtempSync(join(tmpdir(), 'moor-unknown-'));
-  writeFileSync(join(dir, 'm.yaml'), MANIFEST);
+  writeFileSync(join(dir, 'm.yaml'), MANIFEST + extra);
   const { manifests } = await loadManifests([dir]);
   const reads: string[] = [];
   const lcs = {
@@ -53,6 +66,12 @@ describe('planning an unknown outcome', () => {
     expect(plan.diagnostics[0].location?.line).toBe(9);
     // It fails plan and drift, but does not refuse the apply of everything else.
     expect(blockingErrors(plan.diagnostics)).toEqual([]);
+  });
+
+  it('a dependent is planned with a reason saying it waits for the unknown outcome', async () => {
+    const { plan } = await planWith(lostSend, undefined, DEPENDENT);
+    const after = plan.changes.find((c) => c.address === 'DatabaseRefresh/after');
+    expect(after).toMatchObject({ action: 'run', reason: 'never run (revision 1); skipped until the outcome of DatabaseExport/nightly is resolved' });
   });
 
   it('the status endpoint knows the operation: the run resumes from what the service reports', async () => {

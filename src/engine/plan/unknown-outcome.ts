@@ -2,7 +2,9 @@
 // keep plan and drift failing, and are re-checked with the service or resolved by the user.
 import type { Diagnostic } from '../diagnostics.js';
 import type { JsonObject } from '../json.js';
+import { buildGraph } from '../graph.js';
 import type { Manifest } from '../manifest.js';
+import type { PlannedStep } from './steps.js';
 import type { JobHandler, JobRecord, KindContext } from '../../resources/kind.js';
 
 /** The code of the diagnostic an unknown outcome raises: an error that blocks dependents, not the whole apply. */
@@ -36,17 +38,49 @@ export async function recheckUnknown(job: JobHandler, ctx: KindContext, spec: Js
   }
 }
 
+/** What apply reports for the job itself while its outcome stays unknown (the summary names the address). */
+export function unresolvedMessage(address: string, revision: string): string {
+  return `the outcome of revision ${revision} is unknown, so what depends on it was skipped; `
+    + `once you know, run 'moor state resolve ${address} --succeeded' (it happened) or '--failed' (it did not: the next apply runs it again)`;
+}
+
 /** The error shown by plan, drift and apply while the outcome stays unknown. */
 export function unknownOutcomeDiagnostic(manifest: Manifest, revision: string, run: JobRecord): Diagnostic {
-  const why = typeof run.message === 'string' ? ` (${run.message})` : '';
+  const why = typeof run.message === 'string' ? `: ${run.message.replace(/\.$/, '')}` : '';
   return {
     severity: 'error',
     code: UNKNOWN_OUTCOME,
     address: manifest.address,
     location: manifest.source.locate(['spec', 'revision']),
-    message: `${manifest.address}: the outcome of revision ${revision} is unknown and the service cannot tell; what depends on it is skipped until it is resolved.`
-      + ` Check the service, then run 'moor state resolve ${manifest.address} --succeeded' (it happened) or '--failed' (it did not: the next apply runs it again)${why}`,
+    message: `${manifest.address}: the outcome of revision ${revision} is unknown and the service cannot tell${why}. `
+      + `What depends on it is skipped until it is resolved: check the service, then run 'moor state resolve ${manifest.address} --succeeded' (it happened) `
+      + `or '--failed' (it did not: the next apply runs it again)`,
   };
+}
+
+/**
+ * Says in the plan which changes wait for an unresolved step (directly or through others): apply
+ * skips them. Costs nothing when no step is unresolved.
+ */
+export function noteBlockedDependents(steps: PlannedStep[], manifests: readonly Manifest[]): void {
+  const unresolved = steps.filter((s) => s.unresolved).map((s) => s.change.address);
+  if (unresolved.length === 0) return;
+  const graph = buildGraph(manifests);
+  const blockedBy = new Map<string, string>();
+  for (const root of unresolved) {
+    const queue = [...graph.dependentsOf(root)];
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      if (blockedBy.has(next)) continue;
+      blockedBy.set(next, root);
+      queue.push(...graph.dependentsOf(next));
+    }
+  }
+  for (const [i, s] of steps.entries()) {
+    const root = blockedBy.get(s.change.address);
+    if (!root || s.change.action === 'no-op' || s.unresolved) continue;
+    const reason = `${s.change.reason ? `${s.change.reason}; ` : ''}skipped until the outcome of ${root} is resolved`;
+    steps[i] = { ...s, change: { ...s.change, reason } };
+  }
 }
 
 /** The run as the user resolved it: the unknown mark removed, who decided kept. */

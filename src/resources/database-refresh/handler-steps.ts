@@ -152,8 +152,8 @@ class Runner {
 
   private unknownMessage(step: MovementStep): string {
     return `${step.describe}: the answer to the request was lost, so it may or may not have started. `
-      + `Check environment ${step.environmentId} of project ${this.job.projectId} before anything else; `
-      + `moor will not send it again. Change spec.revision to run it again.`;
+      + `Check environment ${step.environmentId} of project ${this.job.projectId}: moor does not send it again `
+      + `until you resolve its outcome (moor state resolve) or change spec.revision.`;
   }
 }
 
