@@ -126,6 +126,8 @@ export interface JobHandler {
    * knows it, or undefined when it cannot tell: then only the user can resolve it.
    */
   recheck?(ctx: KindContext, spec: JsonObject, record: JobRecord): Promise<JobRecord | undefined>;
+  /** A run still marked started whose last request's answer was lost (a crash while sending): its outcome is unknown. */
+  lostAnswer?(record: JobRecord): boolean;
 }
 
 export interface CheckResult {

@@ -28,6 +28,11 @@ describe('unknown outcomes', () => {
     }
     first.child.kill('SIGKILL');
     await first;
+    // Known at once from the record the crash left: no pipeline reads this as converged.
+    const afterKill = await run('plan', 'm', '--detailed-exitcode');
+    expect(afterKill.code, afterKill.stdout + afterKill.stderr).toBe(1);
+    expect(afterKill.stderr + afterKill.stdout).toContain('the answer to its request was lost in a crash');
+    expect(afterKill.stdout).toContain(`skipped until the outcome of ${EXPORT} is resolved`);
 
     // Every later apply: the export's outcome is unknown, the refresh is skipped because of it.
     for (let i = 0; i < 3; i++) {

@@ -124,7 +124,7 @@ async function planJob(kind: KindDefinition, manifest: Manifest, desired: JsonOb
   const last = record?.runs?.at(-1) as JobRecord | undefined;
   const base = { kind, manifest, record, desired, changedPaths: [] };
   if (last?.revision === revision) {
-    if (isUnknown(last)) {
+    if (isUnknown(last) || job.lostAnswer?.(last)) {
       // What the service can tell settles it; otherwise the job blocks its dependents until the user resolves it.
       const found = await recheckUnknown(job, ctx, desired, last);
       if (found) {

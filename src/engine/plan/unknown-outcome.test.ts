@@ -68,6 +68,20 @@ describe('planning an unknown outcome', () => {
     expect(blockingErrors(plan.diagnostics)).toEqual([]);
   });
 
+  it('a run a crash left started while its request was being sent is unknown at once, before any apply', async () => {
+    const { plan, steps, reads } = await planWith({ revision: '1', status: 'started', steps: [{ operation: 'export', environmentId: 'env-test', status: 'Sending', at: 't' }] });
+    expect(reads).toEqual([]);
+    expect(plan.changes[0].action).toBe('no-op');
+    expect(steps[0].unresolved).toBeDefined();
+    expect(plan.diagnostics[0]).toMatchObject({ code: UNKNOWN_OUTCOME, message: expect.stringContaining('the answer to its request was lost in a crash') });
+  });
+
+  it('a run a crash left started while it was being followed resumes', async () => {
+    const { plan } = await planWith({ revision: '1', status: 'started', steps: [{ operation: 'export', environmentId: 'env-test', activityId: 'op-1', status: 'InProgress', at: 't' }] });
+    expect(plan.changes[0]).toMatchObject({ action: 'run', reason: expect.stringContaining('resumes following') });
+    expect(plan.diagnostics).toEqual([]);
+  });
+
   it('a dependent is planned with a reason saying it waits for the unknown outcome', async () => {
     const { plan } = await planWith(lostSend, undefined, DEPENDENT);
     const after = plan.changes.find((c) => c.address === 'DatabaseRefresh/after');

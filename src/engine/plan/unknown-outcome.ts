@@ -46,7 +46,7 @@ export function unresolvedMessage(address: string, revision: string): string {
 
 /** The error shown by plan, drift and apply while the outcome stays unknown. */
 export function unknownOutcomeDiagnostic(manifest: Manifest, revision: string, run: JobRecord): Diagnostic {
-  const why = typeof run.message === 'string' ? `: ${run.message.replace(/\.$/, '')}` : '';
+  const why = typeof run.message === 'string' ? `: ${run.message.replace(/\.$/, '')}` : ' (the answer to its request was lost in a crash)';
   return {
     severity: 'error',
     code: UNKNOWN_OUTCOME,

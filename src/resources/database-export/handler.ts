@@ -1,6 +1,6 @@
 // How moor runs a DatabaseExport: one export per revision, followed to its end and resumed after a crash.
 import type { JobHandler } from '../kind.js';
-import { recheckMovement } from '../database-refresh/handler-recheck.js';
+import { recheckMovement, sendAnswerLost } from '../database-refresh/handler-recheck.js';
 import { runMovement } from '../database-refresh/handler-steps.js';
 
 export const job: JobHandler = {
@@ -20,4 +20,5 @@ export const job: JobHandler = {
     }, record, checkpoint);
   },
   recheck: (ctx, spec, record) => recheckMovement(ctx, String(spec.projectId), record),
+  lostAnswer: sendAnswerLost,
 };

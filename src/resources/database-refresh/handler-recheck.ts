@@ -17,3 +17,9 @@ export async function recheckMovement(ctx: KindContext, projectId: string, run: 
   const step = { ...last, status: status.OperationStatus, at: new Date().toISOString() };
   return { ...rest, status: 'started', steps: [...run.steps.slice(0, -1), step] };
 }
+
+/** A started run with a step recorded as being sent but without the activity id its answer carries: a crash lost it. */
+export function sendAnswerLost(run: JobRecord): boolean {
+  if (run.status !== 'started' || !Array.isArray(run.steps)) return false;
+  return run.steps.some((s) => isObject(s) && (s.status === 'Sending' || typeof s.activityId !== 'string'));
+}

@@ -2,7 +2,7 @@
 import type { JsonObject } from '../../engine/json.js';
 import { isObject } from '../../engine/json.js';
 import type { JobHandler, KindContext } from '../kind.js';
-import { recheckMovement } from './handler-recheck.js';
+import { recheckMovement, sendAnswerLost } from './handler-recheck.js';
 import { runMovement, type MovementStep } from './handler-steps.js';
 
 function stepsOf(ctx: KindContext, spec: JsonObject): MovementStep[] {
@@ -32,4 +32,5 @@ export const job: JobHandler = {
   run: (ctx, spec, record, checkpoint) =>
     runMovement(ctx, { projectId: String(spec.projectId), revision: String(spec.revision), steps: stepsOf(ctx, spec) }, record, checkpoint),
   recheck: (ctx, spec, record) => recheckMovement(ctx, String(spec.projectId), record),
+  lostAnswer: sendAnswerLost,
 };
