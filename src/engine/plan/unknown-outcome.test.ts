@@ -8,6 +8,9 @@ import { loadManifests } from '../load/index.js';
 import type { Providers } from '../../providers/providers.js';
 import type { JobRecord, KindContext } from '../../resources/kind.js';
 import type { StateDocument } from '../state/types.js';
+import { applyPlan } from '../apply/applier.js';
+import { StateRecorder } from '../state/recorder.js';
+import type { StateBackend } from '../state/types.js';
 import { makePlan } from './planner.js';
 import { blockingErrors, UNKNOWN_OUTCOME } from './unknown-outcome.js';
 
@@ -40,17 +43,31 @@ async function planWith(run: JobRecord, status?: string, extra = '') {
   writeFileSync(join(dir, 'm.yaml'), MANIFEST + extra);
   const { manifests } = await loadManifests([dir]);
   const reads: string[] = [];
+  const sent: string[] = [];
   const lcs = {
     fetchStatus: async (_p: string, _env: string, id: string) => {
       reads.push(id);
+      if (id.startsWith('new-')) return { IsSuccess: true, OperationActivityId: id, OperationStatus: 'Completed' };
       return status ? { IsSuccess: true, OperationActivityId: id, OperationStatus: status } : { IsSuccess: false, ErrorMessage: 'not known' };
     },
+    exportDatabase: async (_p: string, env: string, backup: string) => { sent.push(`export:${env}:${backup}`); return { IsSuccess: true, OperationActivityId: `new-${sent.length}` }; },
+    refreshDatabase: async (_p: string, _s: string, target: string) => { sent.push(`refresh:${target}`); return { IsSuccess: true, OperationActivityId: `new-${sent.length}` }; },
   };
   // Only the LCS client is used by this kind.
   const ctx: KindContext = { providers: { lcs } as unknown as Providers, log: () => undefined, pollIntervalMs: 0 };
   const state: StateDocument = { version: 1, serial: 4, resources: { 'DatabaseExport/nightly': { kind: 'DatabaseExport', name: 'nightly', lastApplied: { revision: '1' }, runs: [run], updatedAt: 't' } } };
   const result = await makePlan({ manifests, state, ctx, resolve: { cwd: dir, env: {} }, parallelism: 1 });
-  return { ...result, reads };
+  return { ...result, reads, sent, manifests, ctx, state, dir };
+}
+
+/** Just enough of a backend for the recorder: appended changes succeed. */
+function memoryBackend(initial: StateDocument): StateBackend {
+  let serial = initial.serial;
+  return {
+    location: 'memory', read: async () => initial, write: async (next) => ({ ...next, version: 1, serial: ++serial }),
+    appendChanges: async () => ++serial, lock: async () => { throw new Error('not used'); }, unlock: async () => undefined,
+    forceUnlock: async () => undefined, close: async () => undefined,
+  };
 }
 
 const lostSend: JobRecord = { revision: '1', status: 'failed', outcome: 'unknown', message: 'the answer was lost', steps: [{ operation: 'export', environmentId: 'env-test', status: 'Sending', at: 't' }] };
@@ -86,6 +103,30 @@ describe('planning an unknown outcome', () => {
     const { plan } = await planWith(lostSend, undefined, DEPENDENT);
     const after = plan.changes.find((c) => c.address === 'DatabaseRefresh/after');
     expect(after).toMatchObject({ action: 'run', reason: 'never run (revision 1); skipped until the outcome of DatabaseExport/nightly is resolved' });
+  });
+
+  it('apply fails the unresolved job, skips what depends on it, and applies the rest', async () => {
+    const independent = `---
+apiVersion: moor/v1
+kind: DatabaseExport
+metadata:
+  name: other
+spec:
+  projectId: "1234567"
+  environmentId: env-dev
+  backupName: other-1
+  revision: "1"
+`;
+    const p = await planWith(lostSend, undefined, DEPENDENT + independent);
+    const recorder = new StateRecorder(memoryBackend(p.state), p.state);
+    const outcomes = await applyPlan({ steps: p.steps, manifests: p.manifests, recorder, ctx: p.ctx, resolve: { cwd: p.dir, env: {} }, parallelism: 4 });
+    const by = Object.fromEntries(outcomes.map((o) => [o.address, o]));
+    expect(by['DatabaseExport/nightly']).toMatchObject({ status: 'failed', error: expect.stringContaining("moor state resolve DatabaseExport/nightly --succeeded") });
+    expect(by['DatabaseRefresh/after']).toMatchObject({ status: 'skipped', rootCause: 'DatabaseExport/nightly' });
+    expect(by['DatabaseExport/other']).toMatchObject({ status: 'done' });
+    expect(p.sent).toEqual(['export:env-dev:other-1']);
+    // The unknown run is left as it was, for the next plan to report again.
+    expect(recorder.record('DatabaseExport/nightly')?.runs).toEqual([lostSend]);
   });
 
   it('the status endpoint knows the operation: the run resumes from what the service reports', async () => {
