@@ -1,7 +1,18 @@
 // A job whose outcome is unknown (kill -9 while its request was being sent) blocks what depends on
 // it in every later apply, keeps plan and drift failing, and is released by `moor state resolve`.
 import { afterEach, describe, expect, test } from 'vitest';
-import { ENV, exportManifest, moor, operationsOf, readState, refreshManifest, startCloud, workdir, type Cloud } from './harness.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ENV, exportManifest, moor, operationsOf, readState, refreshManifest, startCloud, workdir, writeFile, type Cloud } from './harness.js';
+
+/** Rewrites the last run of `address` in the state file (the run has ended, so the journal is folded in). */
+function editLastRun(dir: string, address: string, edit: (run: Record<string, any>) => Record<string, any>): void { // any: a state record as JSON
+  const file = join(dir, '.moor/state.json');
+  const doc = JSON.parse(readFileSync(file, 'utf8'));
+  const runs = doc.resources[address].runs;
+  runs[runs.length - 1] = edit(runs[runs.length - 1]);
+  writeFileSync(file, JSON.stringify(doc));
+}
 
 const EXPORT = 'DatabaseExport/uat-backup';
 const REFRESH = 'DatabaseRefresh/uat-from-prod';
@@ -67,4 +78,50 @@ describe('unknown outcomes', () => {
     expect((await operationsOf(c, ENV.uat)).filter((o) => o.kind === 'refresh').map((o) => o.status)).toEqual(['Completed']);
     expect((await run('plan', 'm', '--detailed-exitcode')).code).toBe(0);
   }, 120_000);
+
+  test('an operation whose status could not be read is re-checked by its activity id: no resend, then its dependent runs', async () => {
+    const c = cloud = await startCloud();
+    const dir = workdir({ 'm/export.yaml': exportManifest('uat-backup', { environment: ENV.uat, backupName: 'uat-before-r1', revision: 'r1' }) });
+    const run = (...args: string[]) => moor(dir, c, args);
+    expect((await run('apply', 'm', '--auto-approve')).code).toBe(0);
+    // As if the status endpoint had failed while the export was followed.
+    editLastRun(dir, EXPORT, (r) => ({ ...r, status: 'failed', outcome: 'unknown', message: 'the status could not be read', steps: [{ ...r.steps[0], status: 'Unknown' }] }));
+    writeFile(dir, 'm/refresh.yaml', refreshManifest('uat-from-prod', { revision: 'r1', dependsOn: [EXPORT] }));
+
+    const plan = await run('plan', 'm', '--output', 'json');
+    expect(plan.code, plan.stderr).toBe(0);
+    const changes = JSON.parse(plan.stdout).changes as Array<{ address: string; action: string; reason?: string }>;
+    expect(changes.find((ch) => ch.address === EXPORT)).toMatchObject({ action: 'run', reason: expect.stringContaining('the service knows it now') });
+    const applied = await run('apply', 'm', '--auto-approve');
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    expect((await operationsOf(c, ENV.uat)).map((o) => o.kind)).toEqual(['export', 'refresh']);
+    expect((await readState(dir)).resources[EXPORT].runs.at(-1)).toMatchObject({ status: 'succeeded' });
+  }, 60_000);
+
+  test("resolve --failed: the next apply runs the job again, then what depends on it", async () => {
+    const c = cloud = await startCloud();
+    const dir = workdir({
+      'm/export.yaml': exportManifest('uat-backup', { environment: ENV.uat, backupName: 'uat-before-r1', revision: 'r1' }),
+      'm/refresh.yaml': refreshManifest('uat-from-prod', { revision: 'r1', dependsOn: [EXPORT] }),
+    });
+    const run = (...args: string[]) => moor(dir, c, args);
+    // The state a kill during the export's send leaves (the export never reached the service).
+    writeFile(dir, '.moor/state.json', JSON.stringify({ version: 1, serial: 1, resources: { [EXPORT]: {
+      kind: 'DatabaseExport', name: 'uat-backup', lastApplied: { revision: 'r1' }, updatedAt: 't',
+      runs: [{ revision: 'r1', status: 'started', steps: [{ operation: 'export', environmentId: ENV.uat, status: 'Sending', at: 't' }] }],
+    } } }));
+    const blocked = await run('apply', 'm', '--auto-approve');
+    expect(blocked.code).toBe(1);
+    expect(await operationsOf(c, ENV.uat)).toEqual([]);
+
+    const resolved = await run('state', 'resolve', EXPORT, '--failed');
+    expect(resolved.code, resolved.stderr).toBe(0);
+    expect(resolved.stdout).toContain('the next apply runs it again');
+    const plan = await run('plan', 'm');
+    expect(plan.stdout).toContain('resolved as failed (moor state resolve): it runs again');
+    const applied = await run('apply', 'm', '--auto-approve');
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    expect((await operationsOf(c, ENV.uat)).map((o) => [o.kind, o.status])).toEqual([['export', 'Completed'], ['refresh', 'Completed']]);
+    expect((await run('plan', 'm', '--detailed-exitcode')).code).toBe(0);
+  }, 60_000);
 });
