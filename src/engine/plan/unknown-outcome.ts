@@ -83,7 +83,7 @@ export function noteBlockedDependents(steps: PlannedStep[], manifests: readonly 
   }
 }
 
-/** The run as the user resolved it: the unknown mark removed, who decided kept. */
+/** The run as the user resolved it: the unknown mark removed, the resolution and its time recorded. */
 export function resolveRun(run: JobRecord, as: Resolution, at: Date = new Date()): JobRecord {
   const { outcome: _unknown, ...rest } = run;
   return { ...rest, status: as, resolved: as, resolvedAt: at.toISOString() };
