@@ -1,0 +1,32 @@
+// With PostgreSQL state: a run whose lock session `moor state unlock --force` ended sends no further
+// write request, so it cannot overwrite what a newer run makes (in the postgres project: a server is started).
+import { afterEach, expect, test } from 'vitest';
+import { describeWithPostgres, workspaceUrl } from '../state/postgres-env.js';
+import { ARM_PATH, cloudRequest, groupManifest, moor, startCloud, workdir, type Cloud } from './harness.js';
+
+describeWithPostgres('lost PostgreSQL state lock', () => {
+  let cloud: Cloud | undefined;
+  afterEach(async () => { await cloud?.stop(); cloud = undefined; });
+
+  test('a run whose lock session unlock --force ended creates no further group', async () => {
+    const c = cloud = await startCloud({ env: { MOOR_PROVISIONING_MS: '2000' } });
+    const state = workspaceUrl('e2e-fence');
+    const names = ['one', 'two', 'three'];
+    const dir = workdir({ 'm/secret.txt': 's3cret-value\n', ...Object.fromEntries(names.map((n) => [`m/${n}.yaml`, groupManifest(n)])) });
+    const first = moor(dir, c, ['apply', 'm', '--auto-approve', '--parallelism', '1'], { MOOR_STATE: state });
+    const exists = async (name: string) => (await cloudRequest(c, 'GET', ARM_PATH(name))).status === 200;
+    const created = async () => (await Promise.all(names.map(exists))).filter(Boolean).length;
+    while ((await created()) === 0) {
+      if (first.child.exitCode !== null) throw new Error(`apply ended before a group was created: ${(await first).stderr}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const unlocked = await moor(dir, c, ['state', 'unlock', '--force'], { MOOR_STATE: state });
+    expect(unlocked.code, unlocked.stderr).toBe(0);
+
+    const result = await first;
+    const out = result.stdout + result.stderr;
+    expect(result.code, out).toBe(1);
+    expect(out).toMatch(/lost the state lock \(the database session holding it ended/);
+    expect(await created(), out).toBe(1);
+  }, 60_000);
+});
