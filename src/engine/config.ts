@@ -1,10 +1,11 @@
 // moor.config.yaml and the MOOR_* environment: endpoints, credentials, state, parallelism, notify.
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { UserError } from './diagnostics.js';
 import { isObject, type JsonObject } from './json.js';
 import type { ServiceName } from '../localcloud/types.js';
+import type { FilePolicy } from './placeholder-file.js';
 
 export const SERVICE_NAMES: readonly ServiceName[] = ['arm', 'graph', 'analytics', 'fabric', 'lcs', 'connector'];
 
@@ -27,16 +28,19 @@ export interface MoorConfig {
   readonly state?: string;
   readonly parallelism?: number;
   readonly notify?: NotifyConfig;
+  /** Where `${file:}` placeholders may read; paths in it are absolute. */
+  readonly files?: FilePolicy;
 }
 
-const TOP_KEYS = new Set(['endpoints', 'credentials', 'state', 'parallelism', 'notify']);
+const TOP_KEYS = new Set(['endpoints', 'credentials', 'state', 'parallelism', 'notify', 'files']);
 
 /** Reads the config file (explicit, or moor.config.yaml when present) and applies MOOR_* overrides. */
 export function loadConfig(explicitFile: string | undefined, cwd: string, env: NodeJS.ProcessEnv = process.env): MoorConfig {
   const file = explicitFile ?? (existsSync(resolve(cwd, 'moor.config.yaml')) ? 'moor.config.yaml' : undefined);
   const raw = file ? readConfigFile(resolve(cwd, file)) : {};
   const config = parseConfig(raw, file ?? 'moor.config.yaml');
-  return applyEnvironment({ ...config, file }, env);
+  const files = raw.files === undefined ? undefined : filePolicy(raw.files, file ?? 'moor.config.yaml', dirname(resolve(cwd, file ?? '.')));
+  return applyEnvironment({ ...config, file, files }, env);
 }
 
 function readConfigFile(path: string): JsonObject {
@@ -100,6 +104,25 @@ function notifyConfig(v: unknown, file: string): NotifyConfig {
     bot: { id: v.bot.id, name: typeof v.bot.name === 'string' ? v.bot.name : undefined },
     tokenEnv: typeof v.tokenEnv === 'string' ? v.tokenEnv : undefined,
     tokenCommand: typeof v.tokenCommand === 'string' ? v.tokenCommand : undefined,
+  };
+}
+
+/** `files: {root, allowOutsideRoot, allow, maxBytes}`; relative paths are relative to the config file's folder. */
+function filePolicy(v: unknown, file: string, base: string): FilePolicy {
+  const where = `${file}: files`;
+  if (!isObject(v)) throw new UserError(`${where} must be a mapping with root, allowOutsideRoot, allow or maxBytes`);
+  const { root, allowOutsideRoot, allow, maxBytes, ...rest } = v;
+  const unknown = Object.keys(rest)[0];
+  if (unknown !== undefined) throw new UserError(`${where}: unknown key '${unknown}' (expected root, allowOutsideRoot, allow, maxBytes)`);
+  if (root !== undefined && (typeof root !== 'string' || root === '')) throw new UserError(`${where}.root must be a folder path`);
+  if (allowOutsideRoot !== undefined && typeof allowOutsideRoot !== 'boolean') throw new UserError(`${where}.allowOutsideRoot must be true or false`);
+  if (allow !== undefined && (!Array.isArray(allow) || !allow.every((a) => typeof a === 'string' && a !== ''))) throw new UserError(`${where}.allow must be a list of file or folder paths`);
+  const absolute = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
+  return {
+    root: typeof root === 'string' ? absolute(root) : undefined,
+    allowOutsideRoot: allowOutsideRoot === true,
+    allow: Array.isArray(allow) ? allow.map((a) => absolute(a as string)) : undefined,
+    maxBytes: maxBytes === undefined ? undefined : positiveInt(maxBytes, `${where}.maxBytes`),
   };
 }
 

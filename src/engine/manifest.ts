@@ -37,4 +37,6 @@ export interface Manifest {
   /** The spec as written: `${env:…}`, `${file:…}`, `${ref:…}` are still unresolved strings. */
   readonly spec: JsonObject;
   readonly source: SourceMap;
+  /** Absolute folder the manifest was found under (the path given, or a given file's folder): `${file:}` stays inside it. */
+  readonly root?: string;
 }

@@ -1,8 +1,14 @@
 // The `${env:NAME}`, `${file:path}` and `${ref:Kind/name#/pointer}` placeholders inside manifest values.
-export type Reference =
-  | { readonly type: 'env'; readonly name: string; readonly raw: string }
-  | { readonly type: 'file'; readonly path: string; readonly raw: string }
-  | { readonly type: 'ref'; readonly address: string; readonly pointer: string; readonly raw: string };
+export type Reference = (
+  | { readonly type: 'env'; readonly name: string }
+  | { readonly type: 'file'; readonly path: string }
+  | { readonly type: 'ref'; readonly address: string; readonly pointer: string }
+) & {
+  /** The placeholder as written, `${...}` included. */
+  readonly raw: string;
+  /** Where `raw` starts in the scanned string (the same placeholder may occur more than once). */
+  readonly index: number;
+};
 
 export interface ReferenceSyntaxError { readonly raw: string; readonly message: string }
 
@@ -17,18 +23,19 @@ export function scanReferences(value: string): { refs: Reference[]; errors: Refe
   for (const m of value.matchAll(PLACEHOLDER)) {
     const raw = m[0];
     const body = m[1];
+    const index = m.index;
     const colon = body.indexOf(':');
     const scheme = colon < 0 ? body : body.slice(0, colon);
     const arg = colon < 0 ? '' : body.slice(colon + 1);
     if (scheme === 'env') {
-      if (ENV_NAME.test(arg)) refs.push({ type: 'env', name: arg, raw });
+      if (ENV_NAME.test(arg)) refs.push({ type: 'env', name: arg, raw, index });
       else errors.push({ raw, message: `invalid environment variable name in ${raw}` });
     } else if (scheme === 'file') {
-      if (arg.trim().length > 0) refs.push({ type: 'file', path: arg, raw });
+      if (arg.trim().length > 0) refs.push({ type: 'file', path: arg, raw, index });
       else errors.push({ raw, message: `empty file path in ${raw}` });
     } else if (scheme === 'ref') {
       const r = REF_TARGET.exec(arg);
-      if (r) refs.push({ type: 'ref', address: `${r[1]}/${r[2]}`, pointer: r[4] ?? '', raw });
+      if (r) refs.push({ type: 'ref', address: `${r[1]}/${r[2]}`, pointer: r[4] ?? '', raw, index });
       else errors.push({ raw, message: `invalid reference ${raw}: expected \${ref:Kind/name#/json/pointer}` });
     } else {
       errors.push({ raw, message: `unknown placeholder ${raw}: expected \${env:NAME}, \${file:path} or \${ref:Kind/name#/pointer}` });

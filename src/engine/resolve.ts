@@ -1,9 +1,9 @@
 // Resolves ${env:}, ${file:} and ${ref:} placeholders of a manifest's spec for plan and apply.
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Diagnostic } from './diagnostics.js';
 import { fromPointer, getAt, isObject, type JsonObject, type JsonPath, type JsonValue } from './json.js';
 import type { Manifest } from './manifest.js';
+import { readPlaceholderFile, type FilePolicy } from './placeholder-file.js';
 import { scanReferences } from './references.js';
 import { UNKNOWN_SENTINEL } from './unknown.js';
 
@@ -13,6 +13,8 @@ export const KNOWN_AFTER_APPLY = UNKNOWN_SENTINEL;
 export interface ResolveContext {
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
+  /** Where `${file:}` may read (the `files` key of moor.config.yaml). */
+  readonly files?: FilePolicy;
   /** The live outputs of an applied resource, or undefined while it is not applied yet. */
   outputs(address: string): JsonObject | undefined;
 }
@@ -28,6 +30,7 @@ export function resolveSpec(manifest: Manifest, ctx: ResolveContext): ResolvedSp
   const diagnostics: Diagnostic[] = [];
   let pending = false;
   const baseDir = dirname(resolve(ctx.cwd, manifest.source.file));
+  const root = resolve(ctx.cwd, ctx.files?.root ?? manifest.root ?? '.');
   const fail = (path: JsonPath, message: string) =>
     diagnostics.push({ severity: 'error', message, location: manifest.source.locate(['spec', ...path]), address: manifest.address });
 
@@ -41,12 +44,10 @@ export function resolveSpec(manifest: Manifest, ctx: ResolveContext): ResolvedSp
         return v;
       }
       if (ref.type === 'file') {
-        try {
-          return readFileSync(resolve(baseDir, ref.path), 'utf8').replace(/\r?\n$/, '');
-        } catch {
-          fail(path, `cannot read file ${ref.path} (used by ${ref.raw})`);
-          return '';
-        }
+        const read = readPlaceholderFile(ref.path, baseDir, root, ctx.files);
+        if (read.ok) return read.text.replace(/\r?\n$/, '');
+        fail(path, `cannot read file ${ref.path} (used by ${ref.raw}): ${read.message}`);
+        return '';
       }
       const outputs = ctx.outputs(ref.address);
       if (!outputs) { pending = true; return KNOWN_AFTER_APPLY; }
@@ -56,9 +57,14 @@ export function resolveSpec(manifest: Manifest, ctx: ResolveContext): ResolvedSp
     });
     // A value that is exactly one placeholder takes the referenced value's type.
     if (refs.length === 1 && refs[0].raw === value) return parts[0];
-    let out = value;
-    refs.forEach((ref, i) => { out = out.replace(ref.raw, typeof parts[i] === 'string' ? (parts[i] as string) : JSON.stringify(parts[i])); });
-    return out;
+    // Spliced by position, never String.replace: `$&`, `$$` or `$1` in a value are literal text.
+    let out = '';
+    let from = 0;
+    refs.forEach((ref, i) => {
+      out += value.slice(from, ref.index) + (typeof parts[i] === 'string' ? (parts[i] as string) : JSON.stringify(parts[i]));
+      from = ref.index + ref.raw.length;
+    });
+    return out + value.slice(from);
   };
 
   const walk = (value: JsonValue, path: JsonPath): JsonValue => {

@@ -1,5 +1,5 @@
 // Loads every manifest under the given paths: files found, YAML parsed, headers checked.
-import { relative } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import type { Manifest } from '../manifest.js';
 import { findManifestFiles } from './find-manifest-files.js';
@@ -31,8 +31,22 @@ export async function loadManifests(paths: readonly string[]): Promise<LoadResul
     diagnostics.push(...parsed.diagnostics);
     for (const doc of parsed.documents) {
       const manifest = readHeader(doc.value, doc.source, diagnostics);
-      if (manifest) manifests.push(manifest);
+      if (manifest) manifests.push({ ...manifest, root: rootOf(abs, roots) });
     }
   }
   return { manifests, diagnostics, files: found.files.length };
+}
+
+/**
+ * The folder a file was found under, where its `${file:}` placeholders must stay: the widest path
+ * given that holds it (so `moor plan . sub` gives one root), or the folder of a file given by name.
+ */
+function rootOf(abs: string, roots: readonly string[]): string {
+  const holders = roots.map((r) => resolve(r)).flatMap((r) => (r === abs ? [dirname(r)] : isInside(abs, r) ? [r] : []));
+  return holders.sort((a, b) => a.length - b.length)[0] ?? dirname(abs);
+}
+
+function isInside(path: string, folder: string): boolean {
+  const rel = relative(folder, path);
+  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
 }

@@ -7,6 +7,7 @@ import { parseFast } from './fast-yaml.js';
 import { LazyFileSource, LazySourceMap } from './lazy-source-map.js';
 import { findExcessiveNesting } from './nesting-depth.js';
 import { findNonJson } from './plain-json.js';
+import { findRecursiveAlias } from './recursive-alias.js';
 import { fieldPath } from '../validate/field-path.js';
 import { YamlSourceMap } from './yaml-source-map.js';
 
@@ -88,6 +89,11 @@ function parseText(text: string, file: string): { documents: ParsedDocument[]; d
 }
 
 function toPlain(doc: Document, source: YamlSourceMap, diagnostics: Diagnostic[]): unknown {
+  const recursive = findRecursiveAlias(doc);
+  if (recursive) {
+    diagnostics.push({ severity: 'error', message: `the alias ${recursive.toString()} refers to a mapping or list that contains it: a manifest cannot contain itself`, location: source.position(recursive.range?.[0] ?? 0), code: 'load.alias' });
+    return undefined;
+  }
   try {
     return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (err) {
