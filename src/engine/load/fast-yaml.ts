@@ -26,13 +26,21 @@ const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
 const SPECIAL_START = new Set([...'0123456789+-.~nNtTfF']);
 /** Characters that start something other than a plain scalar. */
 const INDICATOR = new Set(['&', '*', '!', '|', '>', '%', '@', '`', ',', '[', ']', '{', '}', '#', '"', "'"]);
+/**
+ * Characters whose handling differs in subtle ways (tabs; control characters; a lone CR, a line
+ * break to `yaml`; Unicode spaces and a BOM, which `yaml` keeps but String#trim drops; line and
+ * paragraph separators): a text holding any of them goes to `yaml`, which decides.
+ */
+const UNUSUAL = /[\x00-\x09\x0B\x0C\x0E-\x1F\x7F-\xA0\u1680\u180E\u2000-\u200F\u2028-\u202F\u205F-\u206F\u3000\uFEFF\uFFF9-\uFFFF]|\r(?!\n)/;
+/** `yaml` refuses an implicit key whose `:` is more than 1,024 characters after its start; keep well clear. */
+const MAX_KEY_SPAN = 1000;
 const ESCAPES: Readonly<Record<string, string>> = { '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t', r: '\r', '0': '\0', b: '\b', f: '\f' };
 
 interface Line { start: number; end: number; indent: number; content: number }
 
 /** The documents of `text`, or undefined when it uses YAML beyond the subset. */
 export function parseFast(text: string): FastDocument[] | undefined {
-  if (text.includes('\t')) return undefined;
+  if (UNUSUAL.test(text)) return undefined;
   try {
     return splitDocuments(text).flatMap((lines) => (lines.length === 0 ? [] : [new Reader(text, lines).document()]));
   } catch (err) {
@@ -154,8 +162,9 @@ class Reader {
       const plain = this.plainBlock(p, end);
       return resolvePlain(plain);
     }
-    after = this.skipSpaces(after, end);
-    if (after < end && this.text[after] !== '#') unsupported();
+    const spaced = this.skipSpaces(after, end);
+    // A comment needs a space before it: `"x"#c` is an error to `yaml`.
+    if (spaced < end && (this.text[spaced] !== '#' || spaced === after)) unsupported();
     return value;
   }
 
@@ -163,7 +172,7 @@ class Reader {
     if (!startsPlain(this.text, p, end)) unsupported();
     let stop = p;
     while (stop < end && !(this.text[stop] === '#' && this.text[stop - 1] === ' ')) stop++;
-    const raw = this.text.slice(p, stop).trimEnd();
+    const raw = trimSpaces(this.text.slice(p, stop));
     if (raw.includes(': ') || raw.endsWith(':')) unsupported();
     return raw;
   }
@@ -175,16 +184,16 @@ class Reader {
       const q = this.quoted(p, end);
       const colon = this.skipSpaces(q.after, end);
       if (this.text[colon] !== ':' || (colon + 1 < end && this.text[colon + 1] !== ' ')) return undefined;
-      return { key: checkKey(q.value), after: colon + 1 };
+      return { key: checkKey(q.value, colon - p), after: colon + 1 };
     }
     if (!startsPlain(this.text, p, end) || c === '[' || c === '{') return undefined;
     for (let j = p; j < end; j++) {
       const ch = this.text[j];
       if (ch === '#' && this.text[j - 1] === ' ') return undefined;
       if (ch === ':' && (j + 1 === end || this.text[j + 1] === ' ')) {
-        const key = this.text.slice(p, j).trimEnd();
+        const key = trimSpaces(this.text.slice(p, j));
         if (!isPlainString(key)) unsupported();
-        return { key: checkKey(key), after: j + 1 };
+        return { key: checkKey(key, j - p), after: j + 1 };
       }
     }
     return undefined;
@@ -253,16 +262,16 @@ class Reader {
       const q = this.quoted(p, end);
       const colon = this.skipSpaces(q.after, end);
       if (this.text[colon] !== ':' || this.text[colon + 1] !== ' ') unsupported();
-      return { key: checkKey(q.value), after: colon + 1 };
+      return { key: checkKey(q.value, colon - p), after: colon + 1 };
     }
     if (!startsPlain(this.text, p, end)) unsupported();
     for (let j = p; j < end; j++) {
       const ch = this.text[j];
       if (ch === ',' || ch === '}' || ch === ']' || ch === '[' || ch === '{' || ch === '#') unsupported();
       if (ch === ':' && this.text[j + 1] === ' ') {
-        const key = this.text.slice(p, j).trimEnd();
+        const key = trimSpaces(this.text.slice(p, j));
         if (!isPlainString(key)) unsupported();
-        return { key: checkKey(key), after: j + 1 };
+        return { key: checkKey(key, j - p), after: j + 1 };
       }
     }
     return unsupported();
@@ -279,7 +288,7 @@ class Reader {
       if (this.text[j] === ':' && (this.text[j + 1] === ' ' || j + 1 === end)) unsupported();
       j++;
     }
-    const raw = this.text.slice(p, j).trimEnd();
+    const raw = trimSpaces(this.text.slice(p, j));
     if (raw === '' || raw.endsWith(':')) unsupported();
     return { value: resolvePlain(raw), after: j };
   }
@@ -303,9 +312,17 @@ function isPlainString(raw: string): boolean {
   return raw !== '' && typeof resolvePlain(raw) === 'string';
 }
 
-function checkKey(key: string): string {
-  if (key === '__proto__' || key === '<<') unsupported();
+/** `span`: characters from the key's start to its `:`. */
+function checkKey(key: string, span: number): string {
+  if (key === '__proto__' || key === '<<' || span > MAX_KEY_SPAN) unsupported();
   return key;
+}
+
+/** Drops trailing spaces only: `yaml` keeps every other character, Unicode spaces included. */
+function trimSpaces(raw: string): string {
+  let end = raw.length;
+  while (end > 0 && raw.charCodeAt(end - 1) === 32) end--;
+  return raw.slice(0, end);
 }
 
 /** The core-schema value of a plain scalar, as `yaml` resolves it. */
