@@ -71,10 +71,16 @@ describe('the cases where the fast reader disagreed with yaml', () => {
   });
 });
 
-/** A seeded PRNG (LCG): the same corpus on every run. */
+/** A seeded PRNG: the same corpus on every run. */
 function prng(seed: number): (n: number) => number {
-  let s = seed;
-  return (n) => { s = (s * 1103515245 + 12345) % 2147483648; return s % n; };
+  // mulberry32: an LCG's low bits repeat with a short period, which would make `rand(8)` anything but random.
+  let s = seed >>> 0;
+  return (n) => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+  };
 }
 
 describe('differential: fast reader against yaml', () => {

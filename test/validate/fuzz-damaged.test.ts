@@ -1,0 +1,120 @@
+// Fuzz: 360 damaged manifests (seeded, so every run is the same) through the built CLI's validate
+// and graph, in batches under a time guard: no crash, no hang, every diagnostic has file:line:col.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, test } from 'vitest';
+
+const run = promisify(execFile);
+const CASES = 360;
+const BATCH = 60;
+/** Far above what a batch takes even on a loaded machine; a hang is killed here and fails the test. */
+const GUARD_MS = 45_000;
+
+const BASES = [
+  'examples/manifests/container-groups.yaml',
+  'test/fixtures/manifests/every-field/others.yaml',
+  'test/fixtures/manifests/every-field/container-group.yaml',
+].map((f) => readFileSync(f, 'utf8'));
+
+/** Damage that hostile or careless input brings: YAML syntax, odd characters, aliases (recursive too), placeholders, bytes. */
+const PIECES = [
+  '!', '!!binary ', '&a ', '*a', '&s\n  self: *s\n', '|', '>', '%', '@', '`', '#', '"', "'", '\\', '[', ']', '{', '}', ',', '?', ':', '- ', ': ', '\n', '  ', '\t',
+  '---\n', '...\n', '~', '\u00a0', '\u2028', '\ufeff', '\r', '\x1b', 'é', '\ud800', '${file:../../etc/passwd}', '${env:}', '${ref:X/y#/z}', '${', '$&', 'true', '.nan',
+  '0x', '1e999', '<<: *a\n', 'k'.repeat(1100) + ': 1', '[[[[[[[[[[', '{a: {b: {c: ', '"\\u00"', "'it''s", 'null', '-1', '&a [*a]',
+];
+
+function prng(seed: number): (n: number) => number {
+  // mulberry32: an LCG's low bits repeat with a short period, which would make `rand(8)` anything but random.
+  let s = seed >>> 0;
+  return (n) => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+  };
+}
+
+function damage(text: string, rand: (n: number) => number): string {
+  let out = text;
+  for (let k = 0; k <= rand(4); k++) {
+    const lines = out.split('\n');
+    const i = rand(Math.max(1, lines.length - 1));
+    const at = rand(out.length + 1);
+    switch (rand(8)) {
+      case 7: out = recursiveAlias(lines, rand); break;
+      case 0: case 1: case 2: out = out.slice(0, at) + PIECES[rand(PIECES.length)] + out.slice(at + rand(3)); break;
+      case 3: lines[i] = ' '.repeat(rand(7)) + lines[i].trimStart(); out = lines.join('\n'); break;
+      case 4: lines.splice(i, 1 + rand(3)); out = lines.join('\n'); break;
+      case 5: lines.splice(i, 0, lines[rand(lines.length)]); out = lines.join('\n'); break;
+      default: out = out.slice(0, at); break;
+    }
+  }
+  return out;
+}
+
+/** Turns a mapping or a value into one that contains itself (`key: &r` + `  loop: *r`, or `key: &r [*r]`). */
+function recursiveAlias(lines: string[], rand: (n: number) => number): string {
+  const opening = lines.flatMap((l, i) => (/^\s*[\w-]+:\s*$/.test(l) ? [i] : []));
+  const valued = lines.flatMap((l, i) => (/^\s*[\w-]+: \S/.test(l) ? [i] : []));
+  if (opening.length > 0 && rand(2) === 0) {
+    const i = opening[rand(opening.length)];
+    const indent = /^\s*/.exec(lines[i])![0];
+    lines.splice(i, 1, `${lines[i].trimEnd()} &r`, `${indent}  loop: *r`);
+  } else if (valued.length > 0) {
+    const i = valued[rand(valued.length)];
+    lines[i] = lines[i].replace(/: .*$/, ': &r [*r]');
+  }
+  return lines.join('\n');
+}
+
+async function moor(args: string[]): Promise<{ code: number; stdout: string; stderr: string; killed: boolean }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['bin/moor.js', ...args], { env: { ...process.env, NO_COLOR: '1' }, timeout: GUARD_MS, maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout, stderr, killed: false };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string; killed?: boolean };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr, killed: e.killed === true };
+  }
+}
+
+/** Writes the batches of damaged files; the same seed gives the same files. */
+function writeBatches(): string[] {
+  const rand = prng(1313);
+  const dirs: string[] = [];
+  for (let n = 0; n < CASES; n++) {
+    if (n % BATCH === 0) dirs.push(mkdtempSync(join(tmpdir(), 'moor-fuzz-')));
+    writeFileSync(join(dirs[dirs.length - 1], `case-${String(n).padStart(3, '0')}.yaml`), damage(BASES[rand(BASES.length)], rand));
+  }
+  return dirs;
+}
+
+beforeAll(async () => {
+  if (!existsSync('dist/cli/main.js')) await run('npx', ['tsc', '-p', 'tsconfig.build.json']).catch(() => undefined);
+});
+
+describe('fuzz: damaged manifests', () => {
+  const batches = writeBatches();
+
+  test.each(batches.map((dir, i) => [i + 1, dir]))('batch %i: validate exits 0 or 1 in bounded time, every diagnostic located', async (_n, dir) => {
+    const r = await moor(['validate', dir, '--output', 'json']);
+    expect(r.killed, 'validate hung').toBe(false);
+    expect([0, 1]).toContain(r.code);
+    expect(r.stderr).not.toMatch(/\n\s+at |TypeError|RangeError|Maximum call stack/);
+    const rows = JSON.parse(r.stdout) as Array<{ file: string | null; line: number | null; col: number | null; message: string }>;
+    expect(rows.length).toBeGreaterThan(0);
+    const unlocated = rows.filter((d) => typeof d.file !== 'string' || !d.file.includes('case-') || !(Number(d.line) >= 1) || !(Number(d.col) >= 1));
+    expect(unlocated).toEqual([]);
+  });
+
+  test.each(batches.slice(0, 2).map((dir, i) => [i + 1, dir]))('batch %i: graph prints what it can and exits in bounded time', async (_n, dir) => {
+    const r = await moor(['graph', dir]);
+    expect(r.killed, 'graph hung').toBe(false);
+    expect([0, 1]).toContain(r.code);
+    expect(r.stdout).toMatch(/^flowchart LR\n/);
+    expect(r.stderr).not.toMatch(/\n\s+at |TypeError|RangeError|Maximum call stack/);
+    for (const line of r.stderr.trimEnd().split('\n').filter((l) => l !== '')) expect(line).toMatch(/case-\d{3}\.yaml:\d+:\d+: (error|warning): /);
+  });
+});
