@@ -67,6 +67,16 @@ describe('${file:} stays inside the manifests\' root', () => {
     expect(r.errors).toEqual([{ file: expect.stringMatching(/m\.yaml$/), line: 7, col: 16, message: expect.stringContaining("cannot read file ../outside.txt (used by ${file:../outside.txt}): outside the manifests' root") }]);
   });
 
+  test('the error points at the placeholder itself inside a longer string, each occurrence at its own column', async () => {
+    const r = await resolveIn(project('"pw=${file:../x};"'));
+    expect(r.errors).toEqual([expect.objectContaining({ line: 7, col: 20 })]);
+    const twice = await resolveIn(project('"${env:A}-${env:A}"'));
+    expect(twice.errors.map((e) => [e.line, e.col, e.message])).toEqual([
+      [7, 17, 'environment variable A is not set (used by ${env:A})'],
+      [7, 26, 'environment variable A is not set (used by ${env:A})'],
+    ]);
+  });
+
   test('an absolute path is an error', async () => {
     const dir = project('${file:/etc/hostname}');
     const r = await resolveIn(dir);

@@ -4,7 +4,8 @@ import type { Diagnostic } from './diagnostics.js';
 import { fromPointer, getAt, isObject, type JsonObject, type JsonPath, type JsonValue } from './json.js';
 import type { Manifest } from './manifest.js';
 import { readPlaceholderFile, type FilePolicy } from './placeholder-file.js';
-import { scanReferences } from './references.js';
+import { scanReferences, type Reference } from './references.js';
+import { locatePlaceholder } from './load/placeholder-location.js';
 import { UNKNOWN_SENTINEL } from './unknown.js';
 
 /** Stands for a value another resource gets only once it is applied (a sentinel; plans show a marker). */
@@ -31,8 +32,11 @@ export function resolveSpec(manifest: Manifest, ctx: ResolveContext): ResolvedSp
   let pending = false;
   const baseDir = dirname(resolve(ctx.cwd, manifest.source.file));
   const root = resolve(ctx.cwd, ctx.files?.root ?? manifest.root ?? '.');
-  const fail = (path: JsonPath, message: string) =>
-    diagnostics.push({ severity: 'error', message, location: manifest.source.locate(['spec', ...path]), address: manifest.address });
+  const fail = (path: JsonPath, message: string, ref: Reference, refs: readonly Reference[]) => {
+    const valueAt = manifest.source.locate(['spec', ...path]);
+    const nth = refs.filter((r) => r.raw === ref.raw && r.index < ref.index).length;
+    diagnostics.push({ severity: 'error', message, location: locatePlaceholder(valueAt, ref.raw, nth, ctx.cwd), address: manifest.address });
+  };
 
   const substitute = (value: string, path: JsonPath): JsonValue => {
     const { refs } = scanReferences(value);
@@ -40,19 +44,19 @@ export function resolveSpec(manifest: Manifest, ctx: ResolveContext): ResolvedSp
     const parts = refs.map((ref): JsonValue => {
       if (ref.type === 'env') {
         const v = ctx.env[ref.name];
-        if (v === undefined) { fail(path, `environment variable ${ref.name} is not set (used by ${ref.raw})`); return ''; }
+        if (v === undefined) { fail(path, `environment variable ${ref.name} is not set (used by ${ref.raw})`, ref, refs); return ''; }
         return v;
       }
       if (ref.type === 'file') {
         const read = readPlaceholderFile(ref.path, baseDir, root, ctx.files);
         if (read.ok) return read.text.replace(/\r?\n$/, '');
-        fail(path, `cannot read file ${ref.path} (used by ${ref.raw}): ${read.message}`);
+        fail(path, `cannot read file ${ref.path} (used by ${ref.raw}): ${read.message}`, ref, refs);
         return '';
       }
       const outputs = ctx.outputs(ref.address);
       if (!outputs) { pending = true; return KNOWN_AFTER_APPLY; }
       const found = getAt(outputs, fromPointer(ref.pointer));
-      if (found === undefined) { fail(path, `${ref.address} has no value at ${ref.pointer || '/'} (used by ${ref.raw})`); return ''; }
+      if (found === undefined) { fail(path, `${ref.address} has no value at ${ref.pointer || '/'} (used by ${ref.raw})`, ref, refs); return ''; }
       return found as JsonValue;
     });
     // A value that is exactly one placeholder takes the referenced value's type.
