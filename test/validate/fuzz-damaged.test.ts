@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, test } from 'vitest';
 
@@ -70,9 +70,11 @@ function recursiveAlias(lines: string[], rand: (n: number) => number): string {
   return lines.join('\n');
 }
 
-async function moor(args: string[]): Promise<{ code: number; stdout: string; stderr: string; killed: boolean }> {
+const BIN = resolve('bin/moor.js');
+
+async function moor(args: string[], cwd = process.cwd()): Promise<{ code: number; stdout: string; stderr: string; killed: boolean }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/moor.js', ...args], { env: { ...process.env, NO_COLOR: '1' }, timeout: GUARD_MS, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, timeout: GUARD_MS, maxBuffer: 64 * 1024 * 1024 });
     return { code: 0, stdout, stderr, killed: false };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string; killed?: boolean };
@@ -116,5 +118,16 @@ describe('fuzz: damaged manifests', () => {
     expect(r.stdout).toMatch(/^flowchart LR\n/);
     expect(r.stderr).not.toMatch(/\n\s+at |TypeError|RangeError|Maximum call stack/);
     for (const line of r.stderr.trimEnd().split('\n').filter((l) => l !== '')) expect(line).toMatch(/case-\d{3}\.yaml:\d+:\d+: (error|warning): /);
+  });
+
+  test('batch 1: plan refuses the set in bounded time, every diagnostic located', async () => {
+    // Run in the batch's folder: plan starts the local cloud, which keeps its data in ./.moor.
+    const r = await moor(['plan', '.'], batches[0]);
+    expect(r.killed, 'plan hung').toBe(false);
+    expect(r.code).toBe(1);
+    const lines = (r.stdout + r.stderr).trimEnd().split('\n').filter((l) => /: (error|warning): /.test(l));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/case-\d{3}\.yaml:\d+:\d+: (error|warning): /);
+    expect(r.stderr).not.toMatch(/\n\s+at |TypeError|RangeError|Maximum call stack/);
   });
 });
