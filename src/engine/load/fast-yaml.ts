@@ -4,7 +4,9 @@
 // This reader handles block maps and lists, one-line flow collections, plain and quoted
 // one-line scalars and comments, producing exactly what `yaml` would (core schema). On
 // anything outside that subset (anchors, tags, block scalars, multi-line scalars, duplicate
-// keys, odd indentation...) it gives up and the caller parses the file with `yaml` instead.
+// keys, odd indentation, unusual characters, keys near yaml's length limit...) it gives up and
+// the caller parses the file with `yaml` instead: when in doubt, `yaml` decides. The
+// differential tests (one-yaml-semantics.test.ts) hold it to that on damaged and generated text.
 
 export interface FastDocument {
   readonly value: unknown;
