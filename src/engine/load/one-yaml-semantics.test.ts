@@ -129,4 +129,25 @@ describe('differential: fast reader against yaml', () => {
     }
     expect(accepted).toBeGreaterThan(1000);
   });
+  test('on 10,000 generated line structures (indents, lists, keys, flows, markers): every text it reads, it reads as yaml does', () => {
+    const rand = prng(99);
+    const values = ['a', 'k1', '"q"', "'s'", '"a b"', '1', '-1', '0x1', '1.5', 'true', 'null', '~', '', '[]', '{}', '[1, 2]', '{x: 1}', '[a, {b: c}]', 'x:y', 'a#b', 'é',
+      '${env:X}', '-x', '?x', ':x', 'a b', '"x\\ty"', "'it''s'", '[a, b', '{a: 1, a: 2}', '[a: 1]', '"a": 1', 'k: v', '- z', '# c', 'a #c', '"x" #c', '[1] #c', '-',
+      '1e3', '.5', '.inf', 'True', 'NULL', 'yes', '0o7', '007', '+1', '1_000', '2001-01-01', '@', '%', '!', '&x', '*x'];
+    const keys = ['a', 'b', 'k1', '"q"', "'s'", '"a b"', 'x y', '1', 'true', 'null', '-x', '?x', ':x', 'a#b', 'é', '"__proto__"', '<<', '~', 'a:b', '[a]', '{a}', ''];
+    const pick = (list: string[]) => list[rand(list.length)];
+    const line = (): string => {
+      const indent = ' '.repeat([0, 0, 2, 2, 4, 4, 6, 1, 3][rand(9)]);
+      const r = rand(10);
+      if (r < 5) return `${indent}${pick(keys)}:${rand(6) ? ' ' : ''}${pick(values)}`;
+      if (r < 8) return `${indent}-${rand(6) ? ' ' : ''}${rand(3) === 0 ? `${pick(keys)}: ` : ''}${pick(values)}`;
+      if (r < 9) return `${indent}${pick(values)}`;
+      return pick(['---', '# c', '', '--- # x', '...']);
+    };
+    let accepted = 0;
+    for (let n = 0; n < 10_000; n++) {
+      if (expectAgreement(Array.from({ length: 1 + rand(6) }, line).join('\n') + (rand(2) ? '\n' : ''))) accepted++;
+    }
+    expect(accepted).toBeGreaterThan(500);
+  });
 });
