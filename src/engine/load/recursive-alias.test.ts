@@ -32,6 +32,11 @@ describe('recursive aliases', () => {
     expect(r.documents[0].value).toMatchObject({ spec: { a: { x: 1 }, b: { x: 1 } } });
   });
 
+  test('100,000 aliases are checked in one pass (resolving each alias on its own would never finish)', async () => {
+    const r = await parse(`${HEAD}spec:\n  a: &a x\n  b: [${Array(100_000).fill('*a').join(', ')}]\n`);
+    expect(r.diagnostics.map((d) => d.message)).toEqual([expect.stringMatching(/^too many alias expansions/)]);
+  });
+
   test('one recursive document does not stop the others of the file', async () => {
     const r = await parse(`${HEAD}spec: &s {self: *s}\n---\n${HEAD.replace('c1', 'c2')}spec: {}\n`);
     expect(r.documents).toHaveLength(1);
