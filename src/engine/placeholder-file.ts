@@ -30,6 +30,7 @@ const KERNEL_FOLDERS = ['/proc', '/sys', '/dev'];
 /** Reads `path` (as written in the placeholder) relative to `baseDir`, within `root` and `policy`. */
 export function readPlaceholderFile(path: string, baseDir: string, root: string, policy: FilePolicy = {}): FileReadResult {
   const limit = policy.maxBytes ?? DEFAULT_FILE_LIMIT_BYTES;
+  if (path.includes('\0')) return refuse('the path contains a NUL character');
   const target = resolve(baseDir, path);
   const outsideAllowed = (p: string) => policy.allowOutsideRoot === true || (policy.allow ?? []).some((a) => isUnder(p, a) || isUnder(p, realOrSelf(a)));
   if (isAbsolute(path) && !outsideAllowed(target)) {

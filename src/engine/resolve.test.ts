@@ -135,6 +135,11 @@ describe('${file:} stays inside the manifests\' root', () => {
     expect((await resolveIn(small, { files: { maxBytes: 5 } })).description).toBe('12345');
   });
 
+  test('a path with a NUL character is refused by name, not by a system error', async () => {
+    const dir = project('"${file:a\\0b}"');
+    expect((await resolveIn(dir)).errors[0].message).toMatch(/: the path contains a NUL character$/);
+  });
+
   test('a missing file names the file', async () => {
     const dir = project('${file:nope}');
     expect((await resolveIn(dir)).errors[0].message).toBe('cannot read file nope (used by ${file:nope}): no such file');
