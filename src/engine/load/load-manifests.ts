@@ -22,6 +22,7 @@ export async function loadManifests(paths: readonly string[]): Promise<LoadResul
     diagnostics.push({ severity: 'warning', message: `no *.yaml or *.yml files under ${roots.join(', ')}`, code: 'load.none' });
   }
   const manifests: Manifest[] = [];
+  const given = roots.map((r) => resolve(r));
   for (const abs of found.files) {
     const file = relative(process.cwd(), abs) || abs;
     const parsed = await parseManifestFile(abs, file).catch((err: NodeJS.ErrnoException) => ({
@@ -29,9 +30,10 @@ export async function loadManifests(paths: readonly string[]): Promise<LoadResul
       diagnostics: [{ severity: 'error' as const, message: `cannot read file: ${err.code ?? err.message}`, location: { file, line: 1, col: 1 } }],
     }));
     diagnostics.push(...parsed.diagnostics);
+    const root = rootOf(abs, given);
     for (const doc of parsed.documents) {
       const manifest = readHeader(doc.value, doc.source, diagnostics);
-      if (manifest) manifests.push({ ...manifest, root: rootOf(abs, roots) });
+      if (manifest) manifests.push({ ...manifest, root });
     }
   }
   return { manifests, diagnostics, files: found.files.length };
@@ -42,7 +44,7 @@ export async function loadManifests(paths: readonly string[]): Promise<LoadResul
  * given that holds it (so `moor plan . sub` gives one root), or the folder of a file given by name.
  */
 function rootOf(abs: string, roots: readonly string[]): string {
-  const holders = roots.map((r) => resolve(r)).flatMap((r) => (r === abs ? [dirname(r)] : isInside(abs, r) ? [r] : []));
+  const holders = roots.flatMap((r) => (r === abs ? [dirname(r)] : isInside(abs, r) ? [r] : []));
   return holders.sort((a, b) => a.length - b.length)[0] ?? dirname(abs);
 }
 
