@@ -14,6 +14,11 @@ export function applySummary(outcomes: readonly StepOutcome[]): string {
     const blocked = skipped.filter((s) => s.rootCause === f.address).map((s) => s.address);
     lines.push(`  ${f.address}: ${f.error}` + (blocked.length ? ` (skipped because of it: ${blocked.join(', ')})` : ''));
   }
+  // A step with nothing to do that still holds back its dependents (a job whose run of this revision failed).
+  for (const b of outcomes.filter((o) => o.blocks !== undefined)) {
+    const blocked = skipped.filter((s) => s.rootCause === b.address).map((s) => s.address);
+    if (blocked.length) lines.push(`  ${b.address}: ${b.blocks}; skipped because of it: ${blocked.join(', ')}`);
+  }
   if (skipped.some((s) => s.rootCause === 'interrupted')) lines.push('  interrupted: the steps not started were skipped; run apply again to continue');
   return lines.join('\n');
 }

@@ -47,7 +47,7 @@ export async function applyPlan(options: ApplyOptions): Promise<StepOutcome[]> {
     const step = byAddress.get(address)!;
     const deps = graph.dependenciesOf(address).filter((d) => byAddress.has(d));
     const outcomes = await Promise.all(deps.map(settle));
-    const blocked = outcomes.find((o) => o.status !== 'done');
+    const blocked = outcomes.find((o) => o.status !== 'done' || o.blocks !== undefined);
     if (blocked) return report({ address, action: step.change.action, status: 'skipped', rootCause: blocked.rootCause ?? blocked.address });
     return runStep(step, options, report, limit);
   };
@@ -76,7 +76,7 @@ async function runStep(step: PlannedStep, options: ApplyOptions, report: (o: Ste
   if (step.unresolved) return report({ address, action, status: 'failed', error: step.unresolved });
   if (action === 'no-op') {
     await recordNoop(step, options);
-    return report({ address, action, status: 'done' });
+    return report({ address, action, status: 'done', blocks: step.blocksDependents });
   }
   const durable: Array<Promise<void>> = [];
   try {

@@ -9,6 +9,8 @@ export interface StepOutcome {
   readonly error?: string;
   /** skipped: the failed dependency that caused it (the root cause). */
   readonly rootCause?: string;
+  /** done, but what depends on it must not run (a job whose run of this revision failed). */
+  readonly blocks?: string;
 }
 
 export interface ApplyListener {

@@ -143,6 +143,7 @@ async function planJob(kind: KindDefinition, manifest: Manifest, desired: JsonOb
     if (last.status === 'failed') {
       const why = last.message ? ` (${String(last.message)})` : '';
       diagnostics.push({ severity: 'warning', address: manifest.address, location: manifest.source.locate(['spec', 'revision']), message: `${manifest.address}: revision ${revision} failed earlier and is not retried blindly: change spec.revision to run it again${why}` });
+      return { ...base, blocksDependents: `revision ${revision} failed`, change: change(manifest, 'no-op', {}) };
     }
     return { ...base, change: change(manifest, 'no-op', {}) };
   }

@@ -18,4 +18,9 @@ export interface PlannedStep {
   readonly desired?: JsonObject;
   /** Why this step cannot be carried out until the user acts (a job's unknown outcome): apply fails it, skipping its dependents. */
   readonly unresolved?: string;
+  /**
+   * Why what depends on this step must wait although the step itself has nothing to do (a job whose
+   * run of this revision failed: a refresh must not run without the backup its export failed to make).
+   */
+  readonly blocksDependents?: string;
 }

@@ -158,4 +158,18 @@ spec:
     expect(steps[0].unresolved).toBeUndefined();
     expect(plan.diagnostics).toEqual([expect.objectContaining({ severity: 'warning' })]);
   });
+
+  it('a job whose run of this revision failed keeps what depends on it from running (no refresh without its backup)', async () => {
+    const failedExport: JobRecord = { revision: '1', status: 'failed', message: 'ended Failed' };
+    const p = await planWith(failedExport, undefined, DEPENDENT);
+    expect(p.plan.changes.find((c) => c.address === 'DatabaseRefresh/after')).toMatchObject({
+      action: 'run', reason: 'never run (revision 1); skipped until DatabaseExport/nightly runs successfully (change its revision)',
+    });
+    const recorder = new StateRecorder(memoryBackend(p.state), p.state);
+    const outcomes = await applyPlan({ steps: p.steps, manifests: p.manifests, recorder, ctx: p.ctx, resolve: { cwd: p.dir, env: {} }, parallelism: 4 });
+    const by = Object.fromEntries(outcomes.map((o) => [o.address, o]));
+    expect(by['DatabaseExport/nightly']).toMatchObject({ status: 'done', blocks: 'revision 1 failed' });
+    expect(by['DatabaseRefresh/after']).toMatchObject({ status: 'skipped', rootCause: 'DatabaseExport/nightly' });
+    expect(p.sent).toEqual([]);
+  });
 });

@@ -63,7 +63,7 @@ export function unknownOutcomeDiagnostic(manifest: Manifest, revision: string, r
  * skips them. Costs nothing when no step is unresolved.
  */
 export function noteBlockedDependents(steps: PlannedStep[], manifests: readonly Manifest[]): void {
-  const unresolved = steps.filter((s) => s.unresolved).map((s) => s.change.address);
+  const unresolved = steps.filter((s) => s.unresolved || s.blocksDependents).map((s) => s.change.address);
   if (unresolved.length === 0) return;
   const graph = buildGraph(manifests);
   const blockedBy = new Map<string, string>();
@@ -78,7 +78,8 @@ export function noteBlockedDependents(steps: PlannedStep[], manifests: readonly 
   for (const [i, s] of steps.entries()) {
     const root = blockedBy.get(s.change.address);
     if (!root || s.change.action === 'no-op' || s.unresolved) continue;
-    const reason = `${s.change.reason ? `${s.change.reason}; ` : ''}skipped until the outcome of ${root} is resolved`;
+    const waitsFor = steps.find((r) => r.change.address === root)?.blocksDependents ? `${root} runs successfully (change its revision)` : `the outcome of ${root} is resolved`;
+    const reason = `${s.change.reason ? `${s.change.reason}; ` : ''}skipped until ${waitsFor}`;
     steps[i] = { ...s, change: { ...s.change, reason } };
   }
 }
