@@ -1,6 +1,7 @@
 // Prints a plan or drift report in the chosen format, with diagnostics where they belong.
 import { formatDiagnostic } from '../engine/diagnostics.js';
 import type { Plan } from '../engine/plan/types.js';
+import type { JsonObject } from '../engine/json.js';
 import { renderPlanJson, renderPlanMarkdown, renderPlanText } from '../engine/render/index.js';
 import { useColor } from './session-options.js';
 
@@ -19,4 +20,10 @@ export function printPlan(plan: Plan, format: OutputFormat, mode: 'plan' | 'drif
     return;
   }
   process.stdout.write(renderPlanText(plan, { color: useColor(), mode }).trimEnd() + '\n');
+}
+
+/** Prints a whole plan document (see engine/plan/plan-document.ts) and its diagnostics on stderr. */
+export function printPlanDocument(doc: JsonObject, plan: Plan): void {
+  process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
+  for (const d of plan.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
 }

@@ -3,6 +3,7 @@ import { hasErrors, UserError } from './diagnostics.js';
 import type { Manifest } from './manifest.js';
 import { loadAndValidate } from './validate/index.js';
 import { makePlan, type PlanResult } from './plan/planner.js';
+import { forceReplace } from './plan/force-replace.js';
 import { summarize, type Plan, type PlannedChange } from './plan/types.js';
 import { blockingErrors } from './plan/unknown-outcome.js';
 import { applyPlan } from './apply/applier.js';
@@ -17,6 +18,10 @@ export interface PlanRequest {
   readonly targets?: readonly string[];
   readonly prune?: boolean;
   readonly allowMassDelete?: boolean;
+  /** Force a -/+ of these addresses (--replace). */
+  readonly replace?: readonly string[];
+  /** Plan only what drifted, for accepting it into state (--refresh-only). */
+  readonly refreshOnly?: boolean;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
 }
@@ -32,7 +37,7 @@ export async function preparePlan(session: Session, request: PlanRequest): Promi
   const { manifests, diagnostics } = await loadAndValidate(request.paths.length ? request.paths : ['.']);
   if (hasErrors(diagnostics)) throw new UserError(`the manifests have ${diagnostics.filter((d) => d.severity === 'error').length} error(s); nothing was planned`, diagnostics);
   const state = await session.backend.read();
-  const result = await makePlan({
+  const made = await makePlan({
     manifests,
     state,
     ctx: kindContext(session),
@@ -43,7 +48,8 @@ export async function preparePlan(session: Session, request: PlanRequest): Promi
     parallelism: session.parallelism,
     diagnostics,
   });
-  return { ...result, manifests, state };
+  const result = forceReplace(made, request.replace ?? []);
+  return { ...result, plan: request.refreshOnly ? driftOf(result.plan) : result.plan, manifests, state };
 }
 
 export function kindContext(session: Session): KindContext {

@@ -11,6 +11,8 @@ interface ApplyFlags {
   target?: string[];
   prune?: boolean;
   allowMassDelete?: boolean;
+  replace?: string[];
+  refreshOnly?: boolean;
   notify?: boolean;
 }
 
@@ -20,11 +22,13 @@ export const registerApply: RegisterCommand = (program, setExit) => {
     .description('make live resources match the manifests')
     .argument('[paths...]', 'manifest files or folders (default: .)')
     .option('--auto-approve', 'do not ask for confirmation (required without a terminal)')
-    .option('--plan <file>', 'apply a plan saved by `moor plan --out` (refused when stale)')
+    .option('--plan <file>', 'apply exactly a plan saved by `moor plan --out` (refused when state, manifests, a secret or a live resource changed since)')
     .option('--parallelism <n>', 'how many changes run at once (default 10)')
     .option('--target <address>', 'apply only this address and what it depends on (repeatable)', collect)
     .option('--prune', 'delete what left the manifests (never a protected resource)')
     .option('--allow-mass-delete', 'let --prune delete when the manifests name fewer than half of what state has')
+    .option('--replace <address>', 'replace (-/+) this resource even if it could be left alone or updated (repeatable)', collect)
+    .option('--refresh-only', 'accept what drifted into state (last applied and outputs from live); change nothing live')
     .option('--notify', 'post a summary to the configured conversation')
     .action(async (paths: string[], flags: ApplyFlags, command: Command) => {
       setExit(await runApply(paths, flags, command));
@@ -44,7 +48,9 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
     throw new UserError('apply needs --auto-approve when it is not run from a terminal (or apply a saved plan with --plan FILE)');
   }
   const { preparePlan, applyPrepared } = await import('../../engine/workflow.js');
-  const { readSavedPlan, checkSavedPlan } = await import('../../engine/plan/saved-plan.js');
+  const { readSavedPlan } = await import('../../engine/plan/saved-plan.js');
+  const { holdToSaved } = await import('../saved-plan-apply.js');
+  const { planInputs, refuseWithSavedPlan } = await import('../plan-inputs.js');
   const { hasChanges } = await import('../../engine/plan/types.js');
   const { blockingErrors } = await import('../../engine/plan/unknown-outcome.js');
   const { printPlan } = await import('../plan-output.js');
@@ -57,11 +63,12 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
     const parallelism = parallelismOf(flags, session.parallelism);
     const lock = await session.backend.lock('moor apply', lockWait());
     try {
+      if (flags.plan) refuseWithSavedPlan(paths, flags);
       const saved = flags.plan ? readSavedPlan(flags.plan) : undefined;
-      const inputs = saved ? { paths: [...saved.paths], targets: [...saved.targets], prune: saved.prune } : { paths, targets: flags.target, prune: flags.prune };
-      const prepared = await preparePlan(session, { ...inputs, allowMassDelete: flags.allowMassDelete, cwd: process.cwd(), env: process.env });
-      if (saved) checkSavedPlan(flags.plan!, saved, prepared.state.serial, prepared.plan);
-      printPlan(prepared.plan, 'text', 'plan');
+      const inputs = saved ? saved.inputs : planInputs(paths, flags);
+      const planned = await preparePlan(session, { ...inputs, allowMassDelete: flags.allowMassDelete, cwd: process.cwd(), env: process.env });
+      const prepared = saved ? await holdToSaved(session, flags.plan!, saved, planned) : planned;
+      printPlan(prepared.plan, 'text', inputs.refreshOnly ? 'drift' : 'plan');
       // An unknown outcome is an error that blocks only its dependents: the rest is applied.
       if (blockingErrors(prepared.plan.diagnostics).length > 0) return 1;
       if (hasChanges(prepared.plan) && !flags.autoApprove && !saved) {
@@ -78,6 +85,10 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
       };
       process.on('SIGINT', onSignal);
       process.on('SIGTERM', onSignal);
+      if (inputs.refreshOnly) {
+        const { refreshOnly } = await import('../refresh-only.js');
+        return await refreshOnly(session, prepared);
+      }
       const progress = interactive ? await terminalProgress(prepared.plan.changes) : plainProgress((l) => process.stderr.write(l + '\n'));
       try {
         const outcomes = await applyPrepared(session, { prepared, parallelism, listener: progress.listener, signal: controller.signal, cwd: process.cwd(), env: process.env });

@@ -7,6 +7,7 @@ import { registerGraph } from './graph.js';
 import { registerPlan } from './plan.js';
 import { registerApply } from './apply.js';
 import { registerDrift } from './drift.js';
+import { registerShow } from './show.js';
 import { registerImport } from './import.js';
 import { registerState } from './state.js';
 import { registerGet } from './get.js';
@@ -21,6 +22,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerPlan,
   registerApply,
   registerDrift,
+  registerShow,
   registerImport,
   registerState,
   registerGet,

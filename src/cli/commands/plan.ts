@@ -2,7 +2,7 @@
 import { Option, type Command } from 'commander';
 import type { RegisterCommand } from './index.js';
 import { collect, parseOutput, requireNotify, withSession } from '../session-options.js';
-import { OUTPUT_FORMATS, printPlan, type OutputFormat } from '../plan-output.js';
+import { OUTPUT_FORMATS, printPlan, printPlanDocument, type OutputFormat } from '../plan-output.js';
 
 interface PlanFlags {
   out?: string;
@@ -11,6 +11,8 @@ interface PlanFlags {
   output: OutputFormat;
   prune?: boolean;
   allowMassDelete?: boolean;
+  replace?: string[];
+  refreshOnly?: boolean;
   notify?: boolean;
 }
 
@@ -25,6 +27,8 @@ export const registerPlan: RegisterCommand = (program, setExit) => {
     .addOption(new Option('--output <format>', 'text, json or markdown').default('text').argParser((v) => parseOutput(v, OUTPUT_FORMATS)))
     .option('--prune', 'also plan deleting what left the manifests')
     .option('--allow-mass-delete', 'let --prune delete when the manifests name fewer than half of what state has')
+    .option('--replace <address>', 'plan a replace (-/+) of this resource even if it could be left alone or updated (repeatable)', collect)
+    .option('--refresh-only', 'plan only accepting what drifted into state (apply --refresh-only); nothing live changes')
     .option('--notify', 'post a summary to the configured conversation')
     .action(async (paths: string[], flags: PlanFlags, command: Command) => {
       setExit(await runPlan(paths, flags, command));
@@ -32,22 +36,27 @@ export const registerPlan: RegisterCommand = (program, setExit) => {
 };
 
 async function runPlan(paths: string[], flags: PlanFlags, command: Command): Promise<number> {
-  const { preparePlan } = await import('../../engine/workflow.js');
+  const { preparePlan, kindContext } = await import('../../engine/workflow.js');
   const { writeSavedPlan } = await import('../../engine/plan/saved-plan.js');
+  const { liveVersions, planDocument } = await import('../../engine/plan/plan-document.js');
+  const { planInputs } = await import('../plan-inputs.js');
   const { hasChanges } = await import('../../engine/plan/types.js');
   const { hasErrors } = await import('../../engine/diagnostics.js');
   return withSession(command, async (session) => {
     requireNotify(session, flags.notify);
-    const prepared = await preparePlan(session, { paths, targets: flags.target, prune: flags.prune, allowMassDelete: flags.allowMassDelete, cwd: process.cwd(), env: process.env });
+    const inputs = planInputs(paths, flags);
+    const prepared = await preparePlan(session, { ...inputs, allowMassDelete: flags.allowMassDelete, cwd: process.cwd(), env: process.env });
     const { plan } = prepared;
-    printPlan(plan, flags.output, 'plan');
+    const versions = flags.out || flags.output === 'json' ? await liveVersions(prepared, kindContext(session)) : new Map<string, string>();
+    if (flags.output === 'json') printPlanDocument(planDocument(prepared, versions, inputs, 'mask'), plan);
+    else printPlan(plan, flags.output, inputs.refreshOnly ? 'drift' : 'plan');
     if (flags.notify) {
       const { notifyRun } = await import('../notify-run.js');
       await notifyRun(session, 'plan', plan, undefined, paths);
     }
     if (hasErrors(plan.diagnostics)) return 1;
     if (flags.out) {
-      writeSavedPlan(flags.out, plan, { paths, targets: flags.target ?? [], prune: Boolean(flags.prune) });
+      writeSavedPlan(flags.out, planDocument(prepared, versions, inputs, 'hash'));
       process.stderr.write(`Saved the plan to ${flags.out}; apply it with: moor apply --plan ${flags.out}\n`);
     }
     return flags.detailedExitcode && hasChanges(plan) ? 2 : 0;

@@ -1,53 +1,86 @@
-// A plan saved with `plan --out`: what was decided, from which state serial, over which inputs.
-// It holds no secret values: sensitive fields are already '(sensitive)' in the plan.
-import { readFileSync, writeFileSync } from 'node:fs';
+// A plan saved with `plan --out` is a contract: apply --plan does exactly what it shows or
+// refuses. It pins the state serial, the manifests' digest, each change's desired body (secrets
+// as salted hashes only) and the live version each change was computed against.
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { UserError } from '../diagnostics.js';
-import { isObject } from '../json.js';
-import type { Plan } from './types.js';
+import { isObject, type JsonObject } from '../json.js';
+import type { PlanInputs } from './plan-document.js';
+
+export interface SavedChange {
+  readonly address: string;
+  readonly action: string;
+  /** The desired body reviewed (secrets as salted hashes); absent for deletes. */
+  readonly desired?: JsonObject;
+  /** liveVersion() of the resource when the plan was made. */
+  readonly liveVersion?: string;
+}
 
 export interface SavedPlan {
-  readonly format: 'moor-plan/1';
   readonly serial: number;
-  readonly paths: readonly string[];
-  readonly targets: readonly string[];
-  readonly prune: boolean;
-  readonly changes: ReadonlyArray<{ readonly address: string; readonly action: string }>;
-  readonly plan: Plan;
+  readonly manifestsDigest: string;
+  readonly inputs: PlanInputs;
+  readonly changes: readonly SavedChange[];
+  /** The whole document, for rendering it. */
+  readonly document: JsonObject;
 }
 
-export function writeSavedPlan(file: string, plan: Plan, inputs: { paths: readonly string[]; targets: readonly string[]; prune: boolean }): void {
-  const saved: SavedPlan = {
-    format: 'moor-plan/1',
-    serial: plan.serial,
-    ...inputs,
-    changes: plan.changes.map((c) => ({ address: c.address, action: c.action })),
-    plan,
-  };
-  writeFileSync(file, JSON.stringify(saved, null, 2) + '\n', { mode: 0o600 });
+/** Writes the document readable by its owner only (also when the file already existed). */
+export function writeSavedPlan(file: string, document: JsonObject): void {
+  if (existsSync(file)) chmodSync(file, 0o600);
+  writeFileSync(file, JSON.stringify(document, null, 2) + '\n', { mode: 0o600 });
+  chmodSync(file, 0o600);
 }
 
-export function readSavedPlan(file: string): SavedPlan {
+export function readPlanDocument(file: string): JsonObject {
   let doc: unknown;
   try {
     doc = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
     throw new UserError(`cannot read saved plan ${file}: ${(err as Error).message}`);
   }
-  if (!isObject(doc) || doc.format !== 'moor-plan/1' || typeof doc.serial !== 'number' || !Array.isArray(doc.paths) || !Array.isArray(doc.changes)) {
-    throw new UserError(`${file} is not a plan saved by 'moor plan --out'`);
+  if (!isObject(doc) || doc.format !== 'moor-plan/1' || !Array.isArray(doc.changes)) {
+    throw new UserError(`${file} is not a moor plan (moor-plan/1 document)`);
   }
-  return doc as unknown as SavedPlan;
+  return doc;
 }
 
-/** Refuses a plan made from an older state, or one whose decisions no longer hold. */
-export function checkSavedPlan(file: string, saved: SavedPlan, currentSerial: number, fresh: Plan): void {
-  if (saved.serial !== currentSerial) {
-    throw new UserError(`saved plan ${file} is stale: it was made from state serial ${saved.serial}, but state is now at serial ${currentSerial}; run 'moor plan --out' again`);
+export function readSavedPlan(file: string): SavedPlan {
+  const doc = readPlanDocument(file);
+  const inputs = doc.inputs;
+  if (typeof doc.serial !== 'number' || typeof doc.manifestsDigest !== 'string' || !isObject(inputs) || !Array.isArray(inputs.paths)) {
+    throw new UserError(`${file} is not a plan saved by 'moor plan --out' (it pins no manifests or inputs); run 'moor plan --out' again`);
   }
-  const key = (c: { address: string; action: string }) => `${c.action} ${c.address}`;
-  const before = saved.changes.filter((c) => c.action !== 'no-op').map(key).sort();
-  const now = fresh.changes.filter((c) => c.action !== 'no-op').map(key).sort();
-  if (before.join('\n') !== now.join('\n')) {
-    throw new UserError(`saved plan ${file} no longer matches the manifests and live resources (it planned: ${before.join(', ') || 'nothing'}; now: ${now.join(', ') || 'nothing'}); run 'moor plan --out' again`);
+  const strings = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
+  return {
+    serial: doc.serial,
+    manifestsDigest: doc.manifestsDigest,
+    inputs: {
+      paths: strings(inputs.paths),
+      targets: strings(inputs.targets),
+      prune: inputs.prune === true,
+      replace: strings(inputs.replace),
+      refreshOnly: inputs.refreshOnly === true,
+    },
+    changes: (doc.changes as unknown[]).filter(isObject).map((c) => ({
+      address: String(c.address),
+      action: String(c.action),
+      ...(isObject(c.desired) ? { desired: c.desired } : {}),
+      ...(typeof c.liveVersion === 'string' ? { liveVersion: c.liveVersion } : {}),
+    })),
+    document: doc,
+  };
+}
+
+/** Refuses the whole plan when state or the manifests moved on since it was made. */
+export function checkSavedInputs(file: string, saved: SavedPlan, now: { serial: number; manifestsDigest: string }): void {
+  if (saved.serial !== now.serial) {
+    throw new UserError(`saved plan ${file} is stale: it was made from state serial ${saved.serial}, but state is now at serial ${now.serial}; nothing was applied; run 'moor plan --out' again`);
   }
+  if (saved.manifestsDigest !== now.manifestsDigest) {
+    throw new UserError(`saved plan ${file} was made from other manifests: they changed since the plan was reviewed (digest ${short(saved.manifestsDigest)}, now ${short(now.manifestsDigest)}); nothing was applied; run 'moor plan --out' again and review it`);
+  }
+}
+
+function short(digest: string): string {
+  return digest.replace(/^sha256:/, '').slice(0, 12);
 }

@@ -23,4 +23,6 @@ export interface PlannedStep {
    * run of this revision failed: a refresh must not run without the backup its export failed to make).
    */
   readonly blocksDependents?: string;
+  /** Set when apply must not carry the step out (a saved plan no longer holds for it): why. */
+  readonly refused?: string;
 }

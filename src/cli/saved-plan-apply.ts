@@ -1,0 +1,24 @@
+// apply --plan: holds a fresh read of state, manifests and live to the saved plan before anything runs.
+import type { Session } from '../engine/session.js';
+import { kindContext, type PreparedPlan } from '../engine/workflow.js';
+import { checkSavedInputs, type SavedPlan } from '../engine/plan/saved-plan.js';
+import { holdToSavedPlan } from '../engine/plan/saved-plan-check.js';
+import { liveVersions } from '../engine/plan/plan-document.js';
+import { manifestsDigest } from '../engine/plan/manifests-digest.js';
+import { formatDiagnostic, type Diagnostic } from '../engine/diagnostics.js';
+
+/**
+ * The prepared plan, with every step that no longer matches the saved one refused (apply fails
+ * it and skips what depends on it). Throws when state or the manifests moved on: nothing runs.
+ */
+export async function holdToSaved(session: Session, file: string, saved: SavedPlan, fresh: PreparedPlan): Promise<PreparedPlan> {
+  checkSavedInputs(file, saved, { serial: fresh.state.serial, manifestsDigest: manifestsDigest(fresh.manifests) });
+  const versions = await liveVersions(fresh, kindContext(session));
+  const warnings: Diagnostic[] = [];
+  const steps = holdToSavedPlan(fresh.steps, saved.changes, versions, warnings);
+  for (const w of warnings) process.stderr.write(formatDiagnostic(w) + '\n');
+  for (const s of steps) if (s.refused) process.stderr.write(`error: ${s.refused}\n`);
+  const refused = new Map(steps.filter((s) => s.refused).map((s) => [s.change.address, s.change]));
+  const changes = fresh.plan.changes.map((c) => refused.get(c.address) ?? c);
+  return { ...fresh, steps, plan: { ...fresh.plan, changes } };
+}

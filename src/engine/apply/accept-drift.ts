@@ -1,0 +1,83 @@
+// apply --refresh-only: accepts what drifted into state — last applied and outputs from live —
+// and changes nothing live. Afterwards `drift` is quiet, and a plan shows restoring the manifest
+// as a manifest change.
+import { isObject, pattern, underPattern, type JsonObject, type JsonPath, type JsonValue } from '../json.js';
+import { hashSensitive, maskSensitive } from '../secrets.js';
+import type { PlannedStep } from '../plan/steps.js';
+import type { Plan } from '../plan/types.js';
+import type { StateRecorder } from '../state/recorder.js';
+import type { DiffRules, Observed } from '../../resources/kind.js';
+import type { ResourceRecord } from '../state/types.js';
+import type { StepOutcome } from './events.js';
+
+/** Records the drifted resources of `plan` (a drift report) from live; forgets the ones gone. */
+export async function acceptDrift(plan: Plan, steps: readonly PlannedStep[], recorder: StateRecorder): Promise<StepOutcome[]> {
+  const byAddress = new Map(steps.map((s) => [s.change.address, s]));
+  const outcomes: StepOutcome[] = [];
+  for (const change of plan.changes) {
+    const step = byAddress.get(change.address);
+    if (!step || step.kind.category !== 'resource' || !step.record) continue;
+    if (step.refused) {
+      outcomes.push({ address: change.address, action: 'refresh', status: 'failed', error: step.refused });
+      continue;
+    }
+    if (!step.observed) {
+      await recorder.remove(change.address);
+      outcomes.push({ address: change.address, action: 'forget', status: 'done' });
+      continue;
+    }
+    await recorder.put(change.address, refreshedRecord(step, step.record, step.observed));
+    outcomes.push({ address: change.address, action: 'refresh', status: 'done' });
+  }
+  await recorder.flush();
+  return outcomes;
+}
+
+export function refreshSummary(outcomes: readonly StepOutcome[]): string {
+  const done = outcomes.filter((o) => o.status === 'done');
+  const failed = outcomes.filter((o) => o.status === 'failed');
+  const forgotten = done.filter((o) => o.action === 'forget').length;
+  const lines = [`Refresh ${failed.length ? 'incomplete' : 'complete'}: ${done.length - forgotten} accepted from live into state, ${forgotten} gone and forgotten${failed.length ? `; ${failed.length} refused` : ''}; nothing live was changed.`];
+  for (const f of failed) lines.push(`  ${f.address}: ${f.error}`);
+  return lines.join('\n');
+}
+
+function refreshedRecord(step: PlannedStep, record: ResourceRecord, observed: Observed): ResourceRecord {
+  const rules = step.kind.diff!;
+  const accepted = acceptedValue(rules, [], step.desired, record.lastApplied, observed.spec);
+  return {
+    ...record,
+    id: observed.id,
+    lastApplied: hashSensitive(isObject(accepted) ? accepted : {}, step.kind.sensitive),
+    outputs: maskSensitive(observed.outputs, step.kind.sensitive),
+    updatedAt: new Date().toISOString(),
+  };
+}
+
+/**
+ * Live projected onto the fields moor manages (those the manifest or the last apply set):
+ * values the service never returns (secrets) and fills in itself stay as last applied, named
+ * array elements are matched by key, and a field live no longer has is dropped.
+ */
+function acceptedValue(rules: DiffRules, path: JsonPath, desired: JsonValue | undefined, last: JsonValue | undefined, live: JsonValue | undefined): JsonValue | undefined {
+  const under = (ps: readonly string[]) => ps.some((p) => underPattern(path, pattern(p)));
+  if (path.length > 0 && (under(rules.writeOnly) || under(rules.serverPopulated))) return last;
+  if (isObject(live) && (isObject(desired) || isObject(last))) {
+    const out: JsonObject = {};
+    const keys = new Set([...Object.keys(isObject(desired) ? desired : {}), ...Object.keys(isObject(last) ? last : {})]);
+    for (const k of keys) {
+      const v = acceptedValue(rules, [...path, k], isObject(desired) ? desired[k] : undefined, isObject(last) ? last[k] : undefined, live[k]);
+      if (v !== undefined) out[k] = v;
+    }
+    return out;
+  }
+  const key = Object.entries(rules.arrayKeys).find(([p]) => underPattern(path, pattern(p)) && pattern(p).length === path.length)?.[1];
+  if (key && Array.isArray(live)) {
+    const find = (list: JsonValue | undefined, k: JsonValue | undefined) => (Array.isArray(list) ? list.find((e) => isObject(e) && e[key] === k) : undefined);
+    return live.map((e, i) => {
+      if (!isObject(e)) return e;
+      return acceptedValue(rules, [...path, i], find(desired, e[key]), find(last, e[key]), e) ?? e;
+    });
+  }
+  return live;
+}

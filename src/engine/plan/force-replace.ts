@@ -1,0 +1,29 @@
+// --replace ADDR: force a -/+ of a resource whose plan would otherwise update it or leave it
+// alone (Terraform's -replace). Refused for a protected resource like any other replace.
+import { UserError, type Diagnostic } from '../diagnostics.js';
+import { summarize, type PlannedChange } from './types.js';
+import type { PlanResult } from './planner.js';
+
+export function forceReplace(result: PlanResult, addresses: readonly string[]): PlanResult {
+  if (addresses.length === 0) return result;
+  const wanted = new Set(addresses);
+  const byAddress = new Map(result.steps.map((s) => [s.change.address, s]));
+  for (const a of wanted) {
+    const step = byAddress.get(a);
+    if (!step?.manifest) throw new UserError(`--replace ${a}: no manifest in this plan has this address${step ? ' (it is being deleted)' : ''}`);
+    if (step.kind.category !== 'resource') throw new UserError(`--replace ${a}: only resources can be replaced (a job runs again when its revision changes)`);
+  }
+  const diagnostics: Diagnostic[] = [...result.plan.diagnostics];
+  const steps = result.steps.map((step) => {
+    const { change, manifest } = step;
+    if (!wanted.has(change.address) || !step.observed || (change.action !== 'update' && change.action !== 'no-op')) return step;
+    const reason = change.reason ? `${change.reason}; replace forced by --replace` : 'replace forced by --replace';
+    if (manifest?.protect) {
+      diagnostics.push({ severity: 'error', address: change.address, location: manifest.source.locate(['metadata', 'protect']), message: `${change.address} is protected (metadata.protect) and would be replaced: ${reason}` });
+    }
+    const forced: PlannedChange = { ...change, action: 'replace', reason, destructive: step.kind.resource?.replaceIsDestructive === true };
+    return { ...step, change: forced };
+  });
+  const changes = steps.map((s) => s.change);
+  return { steps, plan: { ...result.plan, changes, summary: summarize(changes), diagnostics } };
+}

@@ -1,0 +1,106 @@
+// One JSON plan document (moor-plan/1) for `plan --output json`, `plan --out` and `moor show`:
+// the rendered plan plus the contract apply --plan holds it to — each change's desired body,
+// the live version it was computed against, the manifests' digest and the inputs of the plan.
+import { isObject, type JsonObject, type JsonValue } from '../json.js';
+import type { Diagnostic } from '../diagnostics.js';
+import { hashSensitive, isHashed, maskSensitive, SENSITIVE_MASK } from '../secrets.js';
+import { renderPlanJson } from '../render/plan-json.js';
+import type { KindContext } from '../../resources/kind.js';
+import type { Manifest } from '../manifest.js';
+import { summarize, type Plan, type PlannedChange } from './types.js';
+import type { PlannedStep } from './steps.js';
+import { liveVersion } from './live-version.js';
+import { manifestsDigest } from './manifests-digest.js';
+
+/** What the plan was asked for; apply --plan plans again from exactly these. */
+export interface PlanInputs {
+  readonly paths: readonly string[];
+  readonly targets: readonly string[];
+  readonly prune: boolean;
+  readonly replace: readonly string[];
+  readonly refreshOnly: boolean;
+}
+
+/** What a plan was made from: its decisions, the steps behind them and the manifests. */
+export interface PlanMaterial {
+  readonly plan: Plan;
+  readonly steps: readonly PlannedStep[];
+  readonly manifests: readonly Manifest[];
+}
+
+/**
+ * The live version of every step, reading live where planning did not (a pruned delete), so a
+ * saved plan can refuse a resource that changed before it is applied.
+ */
+export async function liveVersions(material: Pick<PlanMaterial, 'steps'>, ctx: KindContext): Promise<Map<string, string>> {
+  const versions = new Map<string, string>();
+  await Promise.all(material.steps.map(async (s) => {
+    let observed = s.observed;
+    if (!observed && !s.manifest && s.record?.id && s.kind.resource) {
+      observed = await s.kind.resource.read(ctx, { name: s.record.name, spec: s.record.lastApplied, recordedId: s.record.id });
+    }
+    versions.set(s.change.address, liveVersion(s.kind, observed));
+  }));
+  return versions;
+}
+
+/**
+ * The document. `secrets: 'hash'` (a saved plan) keeps each secret as a salted hash, so apply
+ * can check the secret it resolves is the one reviewed; 'mask' (stdout) prints '(sensitive)'.
+ */
+export function planDocument(material: PlanMaterial, versions: ReadonlyMap<string, string>, inputs: PlanInputs, secrets: 'hash' | 'mask'): JsonObject {
+  const rendered = JSON.parse(renderPlanJson(material.plan)) as JsonObject;
+  const steps = new Map(material.steps.map((s) => [s.change.address, s]));
+  const changes = (rendered.changes as JsonObject[]).map((c): JsonObject => {
+    const step = steps.get(String(c.address));
+    const body = step?.desired && step.kind.category !== 'check'
+      ? (secrets === 'hash' ? hashSensitive(step.desired, step.kind.sensitive) : maskSensitive(step.desired, step.kind.sensitive))
+      : undefined;
+    const version = versions.get(String(c.address));
+    return { ...c, ...(body ? { desired: body } : {}), ...(version ? { liveVersion: version } : {}) };
+  });
+  return {
+    format: rendered.format,
+    serial: rendered.serial,
+    manifestsDigest: manifestsDigest(material.manifests),
+    inputs: { ...inputs, paths: [...inputs.paths], targets: [...inputs.targets], replace: [...inputs.replace] },
+    changes,
+    summary: rendered.summary,
+    diagnostics: rendered.diagnostics,
+  };
+}
+
+/** The document with every salted hash shown as '(sensitive)' (what `moor show` prints). */
+export function maskHashes(value: JsonValue): JsonValue {
+  if (isHashed(value)) return SENSITIVE_MASK;
+  if (Array.isArray(value)) return value.map(maskHashes);
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskHashes(v)]));
+  return value;
+}
+
+/** The Plan a document describes, for the text and markdown renderers. */
+export function planOfDocument(doc: JsonObject): Plan {
+  const changes = (Array.isArray(doc.changes) ? doc.changes : []).filter(isObject).map((c) => {
+    const { desired: _d, liveVersion: _v, ...rest } = c;
+    return { fields: [], patch: [], drift: false, destructive: false, ...rest } as unknown as PlannedChange;
+  });
+  const diagnostics = (Array.isArray(doc.diagnostics) ? doc.diagnostics : []).filter(isObject).map(diagnosticOf);
+  return {
+    format: 'moor-plan/1',
+    serial: typeof doc.serial === 'number' ? doc.serial : 0,
+    changes,
+    summary: summarize(changes),
+    diagnostics,
+  };
+}
+
+function diagnosticOf(d: JsonObject): Diagnostic {
+  const location = typeof d.file === 'string' && typeof d.line === 'number' && typeof d.col === 'number' ? { file: d.file, line: d.line, col: d.col } : undefined;
+  return {
+    severity: d.severity === 'warning' ? 'warning' : 'error',
+    message: String(d.message ?? ''),
+    ...(location ? { location } : {}),
+    ...(typeof d.address === 'string' ? { address: d.address } : {}),
+    ...(typeof d.code === 'string' ? { code: d.code } : {}),
+  };
+}

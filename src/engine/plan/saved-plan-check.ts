@@ -1,0 +1,78 @@
+// Holds a fresh plan to a saved one, resource by resource: the same action, the same live
+// version and the same desired body (secrets compared by hash). What differs is refused, never
+// applied in its new form; apply --plan never re-plans silently.
+import { deepEqual } from '../diff/equal.js';
+import { fromPointer, getAt, isObject, toPointer, type JsonObject, type JsonPath, type JsonValue } from '../json.js';
+import { mapSensitive, matchesSecret, SENSITIVE_MASK } from '../secrets.js';
+import type { Diagnostic } from '../diagnostics.js';
+import type { PlannedStep } from './steps.js';
+import type { SavedChange } from './saved-plan.js';
+
+/** The steps to apply: a step that no longer matches the saved plan carries why it is refused. */
+export function holdToSavedPlan(
+  steps: readonly PlannedStep[],
+  saved: readonly SavedChange[],
+  versions: ReadonlyMap<string, string>,
+  diagnostics: Diagnostic[],
+): PlannedStep[] {
+  const savedBy = new Map(saved.map((c) => [c.address, c]));
+  const fresh = new Set(steps.map((s) => s.change.address));
+  for (const c of saved) {
+    if (c.action !== 'no-op' && !fresh.has(c.address)) {
+      diagnostics.push({ severity: 'warning', address: c.address, message: `is in the saved plan (${c.action}) but has nothing to do now; it is left alone` });
+    }
+  }
+  return steps.map((step) => {
+    const why = refusal(step, savedBy.get(step.change.address), versions.get(step.change.address));
+    if (!why) return step;
+    const action = step.change.action !== 'no-op' ? step.change.action : (savedBy.get(step.change.address)?.action as PlannedStep['change']['action']);
+    return { ...step, change: { ...step.change, action }, refused: `${step.change.address}: refused: ${why}; run 'moor plan --out' again and review it` };
+  });
+}
+
+function refusal(step: PlannedStep, saved: SavedChange | undefined, version: string | undefined): string | undefined {
+  const now = step.change.action;
+  if (!saved) return now === 'no-op' ? undefined : `it was not in the saved plan, but would ${now} now (live changed since the plan)`;
+  if (saved.action === 'no-op' && now === 'no-op') return undefined;
+  if (saved.action !== now) return `the saved plan would ${saved.action} it, but it would ${now} now (live changed since the plan)`;
+  if (saved.liveVersion !== undefined && version !== undefined && saved.liveVersion !== version) return 'the live resource changed since the plan';
+  if (saved.desired && step.desired) return bodyDifference(saved.desired, step.desired, step.kind.sensitive);
+  return undefined;
+}
+
+/** Why the resolved body differs from the reviewed one (secrets by hash), or undefined when it does not. */
+export function bodyDifference(reviewed: JsonObject, resolved: JsonObject, sensitive: readonly string[]): string | undefined {
+  const secrets: string[] = [];
+  const comparable = mapSensitive(resolved, sensitive, (value, path) => {
+    const hashed = getAt(reviewed, path) as JsonValue | undefined;
+    if (!matchesSecret(value, hashed)) secrets.push(toPointer(path));
+    return hashed ?? null;
+  });
+  if (secrets.length > 0) {
+    const masked = getAt(reviewed, fromPointer(secrets[0])) === SENSITIVE_MASK;
+    return masked
+      ? `the plan holds no hash of the secret at ${secrets[0]} (a plan printed by --output json masks secrets; save plans with --out)`
+      : `the secret at ${secrets[0]} is not the one the plan was made with`;
+  }
+  const at = firstDifference(reviewed, comparable, []);
+  return at === undefined ? undefined : `its desired value at ${at || '/'} is not the one reviewed in the plan`;
+}
+
+function firstDifference(a: JsonValue | undefined, b: JsonValue | undefined, path: JsonPath): string | undefined {
+  if (a !== undefined && b !== undefined && deepEqual(a, b)) return undefined;
+  if (isObject(a) && isObject(b)) {
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      const d = firstDifference(a[k], b[k], [...path, k]);
+      if (d !== undefined) return d;
+    }
+    return undefined;
+  }
+  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
+    for (let i = 0; i < a.length; i++) {
+      const d = firstDifference(a[i], b[i], [...path, i]);
+      if (d !== undefined) return d;
+    }
+    return undefined;
+  }
+  return a === undefined && b === undefined ? undefined : toPointer(path);
+}
