@@ -15,7 +15,11 @@ export async function holdToSaved(session: Session, file: string, saved: SavedPl
   checkSavedInputs(file, saved, { serial: fresh.state.serial, manifestsDigest: manifestsDigest(fresh.manifests) });
   const versions = await liveVersions(fresh, kindContext(session));
   const warnings: Diagnostic[] = [];
-  const steps = holdToSavedPlan(fresh.steps, saved.changes, versions, warnings);
+  // Only what this plan would do is held to it (a refresh-only plan does nothing with the rest).
+  const shown = new Set(fresh.plan.changes.map((c) => c.address));
+  const held = holdToSavedPlan(fresh.steps.filter((s) => shown.has(s.change.address)), saved.changes, versions, warnings);
+  const byAddress = new Map(held.map((s) => [s.change.address, s]));
+  const steps = fresh.steps.map((s) => byAddress.get(s.change.address) ?? s);
   for (const w of warnings) process.stderr.write(formatDiagnostic(w) + '\n');
   for (const s of steps) if (s.refused) process.stderr.write(`error: ${s.refused}\n`);
   const refused = new Map(steps.filter((s) => s.refused).map((s) => [s.change.address, s.change]));

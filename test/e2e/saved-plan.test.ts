@@ -121,6 +121,16 @@ describe('saved plans, show, --replace and --refresh-only', () => {
     expect((await run('apply', 'm', '--auto-approve')).code).toBe(0);
   });
 
+  test('a value from the environment that changed since the plan is refused, not applied', async () => {
+    writeFile(dir, 'm/web.yaml', groupManifest('web', { image: '${env:WEB_IMAGE}' }));
+    expect((await moor(dir, cloud, ['plan', 'm', '--out', 'env.json'], { WEB_IMAGE: 'nginx:1.30' })).code).toBe(0);
+    const r = await moor(dir, cloud, ['apply', '--plan', 'env.json'], { WEB_IMAGE: 'evil.example.net/miner:latest' });
+    expect(r.code).toBe(1);
+    expect(r.stderr + r.stdout).toContain('ContainerGroup/web: refused: its desired value at /properties/containers/0/properties/image is not the one reviewed');
+    expect(await liveImage('web')).toBe('nginx:1.29');
+    writeFile(dir, 'm/web.yaml', groupManifest('web', { image: 'nginx:1.29' }));
+  });
+
   test('apply --plan takes its paths and options from the plan only', async () => {
     expect((await run('plan', 'm', '--out', 'none.json')).code).toBe(0);
     const r = await run('apply', 'm', '--plan', 'none.json', '--prune');

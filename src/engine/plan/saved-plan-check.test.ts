@@ -1,0 +1,93 @@
+// Holding a fresh plan to a saved one: bodies compared with secrets by hash, live versions, actions.
+import { describe, expect, it } from 'vitest';
+import type { JsonObject } from '../json.js';
+import { hashSensitive } from '../secrets.js';
+import { ContainerGroup } from '../../resources/container-group/index.js';
+import type { Observed } from '../../resources/kind.js';
+import { bodyDifference, holdToSavedPlan } from './saved-plan-check.js';
+import { liveVersion } from './live-version.js';
+import type { PlannedStep } from './steps.js';
+import type { Action } from './types.js';
+
+const SECRET_PATH = '/properties/containers/0/properties/environmentVariables/0/secureValue';
+
+function body(image: string, secret = 's3cret'): JsonObject {
+  return { location: 'westeurope', properties: { containers: [{ name: 'app', properties: { image, environmentVariables: [{ name: 'PW', secureValue: secret }] } }] } };
+}
+const reviewed = hashSensitive(body('nginx:1.28'), ContainerGroup.sensitive);
+
+function step(action: Action, desired = body('nginx:1.28')): PlannedStep {
+  return { kind: ContainerGroup, desired, changedPaths: [], change: { address: 'ContainerGroup/web', kind: 'ContainerGroup', action, fields: [], patch: [], drift: false, destructive: false } };
+}
+
+describe('bodyDifference', () => {
+  it('finds nothing when the resolved body is the reviewed one, its secret matching the hash', () => {
+    expect(bodyDifference(reviewed, body('nginx:1.28'), ContainerGroup.sensitive)).toBeUndefined();
+  });
+
+  it('names a changed value', () => {
+    expect(bodyDifference(reviewed, body('evil.example.net/miner:latest'), ContainerGroup.sensitive)).toContain('/properties/containers/0/properties/image');
+  });
+
+  it('names a field added since the review', () => {
+    expect(bodyDifference(reviewed, { ...body('nginx:1.28'), tags: { a: 'b' } }, ContainerGroup.sensitive)).toContain('/tags');
+  });
+
+  it('refuses a secret whose hash differs, naming its path but never its value', () => {
+    const why = bodyDifference(reviewed, body('nginx:1.28', 'other'), ContainerGroup.sensitive);
+    expect(why).toContain(`the secret at ${SECRET_PATH} is not the one`);
+    expect(why).not.toContain('other');
+  });
+
+  it('explains a plan printed with masked secrets', () => {
+    const masked = JSON.parse(JSON.stringify(reviewed).replace(/"sha256:[^"]+"/, '"(sensitive)"'));
+    expect(bodyDifference(masked, body('nginx:1.28'), ContainerGroup.sensitive)).toContain('save plans with --out');
+  });
+});
+
+describe('holdToSavedPlan', () => {
+  const live: Observed = { id: 'id', spec: body('nginx:1.27'), outputs: {} };
+  const version = liveVersion(ContainerGroup, live);
+  const versions = new Map([['ContainerGroup/web', version]]);
+
+  it('leaves a step that matches the saved plan alone', () => {
+    const [s] = holdToSavedPlan([step('update')], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: version }], versions, []);
+    expect(s.refused).toBeUndefined();
+  });
+
+  it('refuses a step whose live resource changed since the plan', () => {
+    const [s] = holdToSavedPlan([step('update')], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: 'sha256:older' }], versions, []);
+    expect(s.refused).toContain('ContainerGroup/web: refused: the live resource changed since the plan');
+  });
+
+  it('refuses a step whose action changed, and one the saved plan did not have', () => {
+    const [changed] = holdToSavedPlan([step('replace')], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: version }], versions, []);
+    expect(changed.refused).toContain('the saved plan would update it, but it would replace now');
+    const [extra] = holdToSavedPlan([step('update')], [], versions, []);
+    expect(extra.refused).toContain('it was not in the saved plan');
+    const [noop] = holdToSavedPlan([step('no-op')], [], versions, []);
+    expect(noop.refused).toBeUndefined();
+  });
+
+  it('refuses a step whose body is no longer the reviewed one, keeping the action', () => {
+    const [s] = holdToSavedPlan([step('update', body('evil:latest'))], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: version }], versions, []);
+    expect(s.refused).toContain('/properties/containers/0/properties/image');
+    expect(s.change.action).toBe('update');
+  });
+
+  it('warns about a saved change with nothing to do now', () => {
+    const warnings: Array<{ message: string }> = [];
+    holdToSavedPlan([], [{ address: 'ContainerGroup/gone', action: 'update' }], versions, warnings as never);
+    expect(warnings[0].message).toContain('has nothing to do now');
+  });
+});
+
+describe('liveVersion', () => {
+  it('ignores what the service fills in, and changes with anything else', () => {
+    const a: Observed = { id: 'id', spec: body('nginx:1.27'), outputs: {} };
+    const withState: Observed = { ...a, spec: { ...a.spec, properties: { ...(a.spec.properties as JsonObject), provisioningState: 'Updating', instanceView: { state: 'Pending' } } } };
+    expect(liveVersion(ContainerGroup, withState)).toBe(liveVersion(ContainerGroup, a));
+    expect(liveVersion(ContainerGroup, { ...a, spec: body('nginx:tampered') })).not.toBe(liveVersion(ContainerGroup, a));
+    expect(liveVersion(ContainerGroup, undefined)).toBe('absent');
+  });
+});
