@@ -187,4 +187,18 @@ describe('saved plans, show, --replace and --refresh-only', () => {
     const state = readFileSync(join(dir, '.moor/state.json'), 'utf8');
     expect(state).not.toContain(SECRET);
   });
+
+  test('a saved prune is refused when the resource to delete changed since the plan', async () => {
+    writeFile(dir, 'm/api.yaml', '# retired\n');
+    const plan = await run('plan', 'm', '--prune', '--out', 'prune.json');
+    expect(plan.stdout).toContain('1 to delete');
+    await tamper('api', (b) => { b.tags = { owner: 'alice' }; });
+    const r = await run('apply', '--plan', 'prune.json');
+    expect(r.code).toBe(1);
+    expect(r.stderr + r.stdout).toContain('ContainerGroup/api: refused: the live resource changed since the plan');
+    expect((await cloudRequest(cloud, 'GET', ARM_PATH('api'))).status).toBe(200);
+    expect((await run('plan', 'm', '--prune', '--out', 'prune.json')).code).toBe(0);
+    expect((await run('apply', '--plan', 'prune.json')).code).toBe(0);
+    expect((await cloudRequest(cloud, 'GET', ARM_PATH('api'))).status).toBe(404);
+  });
 });
