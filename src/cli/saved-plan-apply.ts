@@ -5,7 +5,7 @@ import { checkSavedInputs, type SavedPlan } from '../engine/plan/saved-plan.js';
 import { holdToSavedPlan } from '../engine/plan/saved-plan-check.js';
 import { liveVersions } from '../engine/plan/plan-document.js';
 import { manifestsDigest } from '../engine/plan/manifests-digest.js';
-import { formatDiagnostic, type Diagnostic } from '../engine/diagnostics.js';
+import type { Diagnostic } from '../engine/diagnostics.js';
 
 /**
  * The prepared plan, with every step that no longer matches the saved one refused (apply fails
@@ -20,9 +20,7 @@ export async function holdToSaved(session: Session, file: string, saved: SavedPl
   const held = holdToSavedPlan(fresh.steps.filter((s) => shown.has(s.change.address)), saved.changes, versions, warnings);
   const byAddress = new Map(held.map((s) => [s.change.address, s]));
   const steps = fresh.steps.map((s) => byAddress.get(s.change.address) ?? s);
-  for (const w of warnings) process.stderr.write(formatDiagnostic(w) + '\n');
-  for (const s of steps) if (s.refused) process.stderr.write(`error: ${s.refused}\n`);
   const refused = new Map(steps.filter((s) => s.refused).map((s) => [s.change.address, s.change]));
   const changes = fresh.plan.changes.map((c) => refused.get(c.address) ?? c);
-  return { ...fresh, steps, plan: { ...fresh.plan, changes } };
+  return { ...fresh, steps, plan: { ...fresh.plan, changes, diagnostics: [...fresh.plan.diagnostics, ...warnings] } };
 }
