@@ -7,6 +7,7 @@ import { forceReplace } from './plan/force-replace.js';
 import { summarize, type Plan, type PlannedChange } from './plan/types.js';
 import { blockingErrors } from './plan/unknown-outcome.js';
 import { applyPlan } from './apply/applier.js';
+import { acceptDrift } from './apply/accept-drift.js';
 import type { ApplyListener, StepOutcome } from './apply/events.js';
 import { StateRecorder } from './state/recorder.js';
 import type { StateDocument } from './state/types.js';
@@ -81,6 +82,11 @@ export async function applyPrepared(session: Session, request: ApplyRequest): Pr
     listener: request.listener,
     signal: request.signal,
   });
+}
+
+/** apply --refresh-only over a prepared plan: what drifted is recorded from live; the caller holds the lock. */
+export async function refreshPrepared(session: Session, prepared: PreparedPlan): Promise<StepOutcome[]> {
+  return acceptDrift(prepared.plan, prepared.steps, new StateRecorder(session.backend, prepared.state));
 }
 
 /** The drift report: only what moved in live resources since the last apply. */

@@ -47,9 +47,9 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
   if (!flags.autoApprove && !flags.plan && !interactive) {
     throw new UserError('apply needs --auto-approve when it is not run from a terminal (or apply a saved plan with --plan FILE)');
   }
-  const { preparePlan, applyPrepared } = await import('../../engine/workflow.js');
+  const { preparePlan, applyPrepared, refreshPrepared, kindContext } = await import('../../engine/workflow.js');
   const { readSavedPlan } = await import('../../engine/plan/saved-plan.js');
-  const { holdToSaved } = await import('../saved-plan-apply.js');
+  const { holdToSaved } = await import('../../engine/plan/hold-to-saved.js');
   const { planInputs, refuseWithSavedPlan } = await import('../plan-inputs.js');
   const { hasChanges } = await import('../../engine/plan/types.js');
   const { blockingErrors } = await import('../../engine/plan/unknown-outcome.js');
@@ -67,7 +67,7 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
       const saved = flags.plan ? readSavedPlan(flags.plan) : undefined;
       const inputs = saved ? saved.inputs : planInputs(paths, flags);
       const planned = await preparePlan(session, { ...inputs, allowMassDelete: flags.allowMassDelete, cwd: process.cwd(), env: process.env });
-      const prepared = saved ? await holdToSaved(session, flags.plan!, saved, planned) : planned;
+      const prepared = saved ? await holdToSaved(kindContext(session), flags.plan!, saved, planned) : planned;
       printPlan(prepared.plan, 'text', inputs.refreshOnly ? 'drift' : 'plan');
       // An unknown outcome is an error that blocks only its dependents: the rest is applied.
       if (blockingErrors(prepared.plan.diagnostics).length > 0) return 1;
@@ -77,6 +77,12 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
           return 1;
         }
       }
+      if (inputs.refreshOnly) {
+        const { refreshSummary } = await import('../refresh-summary.js');
+        const outcomes = await refreshPrepared(session, prepared);
+        process.stdout.write('\n' + refreshSummary(outcomes) + '\n');
+        return outcomes.some((o) => o.status !== 'done') ? 1 : 0;
+      }
       const controller = new AbortController();
       const onSignal = () => {
         if (controller.signal.aborted) return;
@@ -85,10 +91,6 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
       };
       process.on('SIGINT', onSignal);
       process.on('SIGTERM', onSignal);
-      if (inputs.refreshOnly) {
-        const { refreshOnly } = await import('../refresh-only.js');
-        return await refreshOnly(session, prepared);
-      }
       const progress = interactive ? await terminalProgress(prepared.plan.changes) : plainProgress((l) => process.stderr.write(l + '\n'));
       try {
         const outcomes = await applyPrepared(session, { prepared, parallelism, listener: progress.listener, signal: controller.signal, cwd: process.cwd(), env: process.env });

@@ -33,15 +33,6 @@ export async function acceptDrift(plan: Plan, steps: readonly PlannedStep[], rec
   return outcomes;
 }
 
-export function refreshSummary(outcomes: readonly StepOutcome[]): string {
-  const done = outcomes.filter((o) => o.status === 'done');
-  const failed = outcomes.filter((o) => o.status === 'failed');
-  const forgotten = done.filter((o) => o.action === 'forget').length;
-  const lines = [`Refresh ${failed.length ? 'incomplete' : 'complete'}: ${done.length - forgotten} accepted from live into state, ${forgotten} gone and forgotten${failed.length ? `; ${failed.length} refused` : ''}; nothing live was changed.`];
-  for (const f of failed) lines.push(`  ${f.address}: ${f.error}`);
-  return lines.join('\n');
-}
-
 function refreshedRecord(step: PlannedStep, record: ResourceRecord, observed: Observed): ResourceRecord {
   const rules = step.kind.diff!;
   const accepted = acceptedValue(rules, [], step.desired, record.lastApplied, observed.spec);

@@ -1,19 +1,19 @@
 // apply --plan: holds a fresh read of state, manifests and live to the saved plan before anything runs.
-import type { Session } from '../engine/session.js';
-import { kindContext, type PreparedPlan } from '../engine/workflow.js';
-import { checkSavedInputs, type SavedPlan } from '../engine/plan/saved-plan.js';
-import { holdToSavedPlan } from '../engine/plan/saved-plan-check.js';
-import { liveVersions } from '../engine/plan/plan-document.js';
-import { manifestsDigest } from '../engine/plan/manifests-digest.js';
-import type { Diagnostic } from '../engine/diagnostics.js';
+import type { PreparedPlan } from '../workflow.js';
+import type { Diagnostic } from '../diagnostics.js';
+import type { KindContext } from '../../resources/kind.js';
+import { checkSavedInputs, type SavedPlan } from './saved-plan.js';
+import { holdToSavedPlan } from './saved-plan-check.js';
+import { liveVersions } from './plan-document.js';
+import { manifestsDigest } from './manifests-digest.js';
 
 /**
  * The prepared plan, with every step that no longer matches the saved one refused (apply fails
  * it and skips what depends on it). Throws when state or the manifests moved on: nothing runs.
  */
-export async function holdToSaved(session: Session, file: string, saved: SavedPlan, fresh: PreparedPlan): Promise<PreparedPlan> {
+export async function holdToSaved(ctx: KindContext, file: string, saved: SavedPlan, fresh: PreparedPlan): Promise<PreparedPlan> {
   checkSavedInputs(file, saved, { serial: fresh.state.serial, manifestsDigest: manifestsDigest(fresh.manifests) });
-  const versions = await liveVersions(fresh, kindContext(session));
+  const versions = await liveVersions(fresh, ctx);
   const warnings: Diagnostic[] = [];
   // Only what this plan would do is held to it (a refresh-only plan does nothing with the rest).
   const shown = new Set(fresh.plan.changes.map((c) => c.address));
