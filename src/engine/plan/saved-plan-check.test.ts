@@ -75,6 +75,13 @@ describe('holdToSavedPlan', () => {
     expect(s.change.action).toBe('update');
   });
 
+  it('refuses a change the file pins no live version or body for (an edited plan file)', () => {
+    const [noVersion] = holdToSavedPlan([step('update')], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed }], versions, []);
+    expect(noVersion.refused).toContain('pins no live version');
+    const [noBody] = holdToSavedPlan([step('update')], [{ address: 'ContainerGroup/web', action: 'update', liveVersion: version }], versions, []);
+    expect(noBody.refused).toContain('holds no desired body');
+  });
+
   it('warns about a saved change with nothing to do now', () => {
     const warnings: Array<{ message: string }> = [];
     holdToSavedPlan([], [{ address: 'ContainerGroup/gone', action: 'update' }], versions, warnings as never);

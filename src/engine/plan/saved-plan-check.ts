@@ -36,9 +36,11 @@ function refusal(step: PlannedStep, saved: SavedChange | undefined, version: str
   if (!saved) return now === 'no-op' ? undefined : `it was not in the saved plan, but would ${now} now (live changed since the plan)`;
   if (saved.action === 'no-op' && now === 'no-op') return undefined;
   if (saved.action !== now) return `the saved plan would ${saved.action} it, but it would ${now} now (live changed since the plan)`;
-  if (saved.liveVersion !== undefined && version !== undefined && saved.liveVersion !== version) return 'the live resource changed since the plan';
-  if (saved.desired && step.desired) return bodyDifference(saved.desired, step.desired, step.kind.sensitive);
-  return undefined;
+  if (version !== undefined && saved.liveVersion !== version) {
+    return saved.liveVersion === undefined ? 'the saved plan pins no live version of it' : 'the live resource changed since the plan';
+  }
+  if (!step.desired) return undefined;
+  return saved.desired ? bodyDifference(saved.desired, step.desired, step.kind.sensitive) : 'the saved plan holds no desired body for it';
 }
 
 /** Why the resolved body differs from the reviewed one (secrets by hash), or undefined when it does not. */
