@@ -188,6 +188,18 @@ describe('saved plans, show, --replace and --refresh-only', () => {
     expect(state).not.toContain(SECRET);
   });
 
+  test('a saved refresh-only plan accepts the drift it showed, and nothing else', async () => {
+    await tamper('api', (b) => { b.properties.containers[0].properties.image = 'nginx:again'; });
+    const plan = await run('plan', 'm', '--refresh-only', '--out', 'refresh.json');
+    expect(plan.code).toBe(0);
+    expect((await run('show', 'refresh.json')).stdout).toContain('ContainerGroup/api has drifted');
+    const r = await run('apply', '--plan', 'refresh.json');
+    expect(r.stdout).toContain('Refresh complete: 1 accepted from live into state');
+    expect(r.code).toBe(0);
+    expect((await run('drift', 'm')).code).toBe(0);
+    expect(await liveImage('api')).toBe('nginx:again');
+  });
+
   test('a saved prune is refused when the resource to delete changed since the plan', async () => {
     writeFile(dir, 'm/api.yaml', '# retired\n');
     const plan = await run('plan', 'm', '--prune', '--out', 'prune.json');
