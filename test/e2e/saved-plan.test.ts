@@ -166,7 +166,7 @@ describe('saved plans, show, --replace and --refresh-only', () => {
   });
 
   test('--refresh-only accepts drift into state and changes nothing live', async () => {
-    await tamper('api', (b) => { b.properties.containers[0].properties.image = 'nginx:tampered'; });
+    await tamper('api', (b) => { b.properties.containers[0].properties.image = 'nginx:tampered'; b.tags = { owner: 'alice' }; });
     expect((await run('drift', 'm')).code).toBe(2);
     const plan = await run('plan', 'm', '--refresh-only', '--detailed-exitcode');
     expect(plan.code).toBe(2);
@@ -177,6 +177,7 @@ describe('saved plans, show, --replace and --refresh-only', () => {
     expect(apply.stdout).toContain('Refresh complete: 1 accepted from live into state');
     expect(apply.code).toBe(0);
     expect(await liveImage('api')).toBe('nginx:tampered');
+    expect((await cloudRequest(cloud, 'GET', ARM_PATH('api'))).body.tags).toEqual({ owner: 'alice' });
     expect((await run('drift', 'm')).code).toBe(0);
     // The manifest still says 1.29: restoring it is now a manifest change, not drift.
     const next = await run('plan', 'm', '--output', 'json');

@@ -49,13 +49,25 @@ describe('acceptDrift', () => {
     const last = records['ContainerGroup/web']!.lastApplied;
     const fields = diffResource({ desired, last, live: observed.spec, rules: ContainerGroup.diff!, sensitive: ContainerGroup.sensitive });
     expect(fields.filter((f) => f.cause === 'drift')).toEqual([]);
-    expect(fields.map((f) => [f.path, f.cause])).toEqual([['/properties/containers/0/properties/image', 'manifest']]);
+    expect(fields.map((f) => [f.pointer ?? f.path, f.cause])).toEqual([['/properties/containers/0/properties/image', 'manifest']]);
     // The secret stays as the hash of what was applied; a field moor never set is not adopted.
     const env = ((last.properties as JsonObject).containers as JsonObject[])[0].properties as JsonObject;
     expect((env.environmentVariables as JsonObject[]).some((e) => isHashed(e.secureValue))).toBe(true);
     expect(last.properties).not.toHaveProperty('sku');
     expect(last.properties).not.toHaveProperty('provisioningState');
     expect(JSON.stringify(records)).not.toContain('"pw"');
+  });
+
+  it('accepts a value added out of band that the next whole PUT would remove', async () => {
+    const observed = { id: 'id', spec: { ...live('nginx:1.27'), tags: { owner: 'alice' } }, outputs: {} };
+    const before = diffResource({ desired, last: record.lastApplied, live: observed.spec, rules: ContainerGroup.diff!, sensitive: ContainerGroup.sensitive });
+    expect(before.filter((f) => f.cause === 'drift').length).toBeGreaterThan(0);
+    const step: PlannedStep = { kind: ContainerGroup, record, observed, desired, changedPaths: [], change };
+    const { recorder, records } = fakeRecorder();
+    await acceptDrift({ format: 'moor-plan/1', serial: 1, changes: [change], summary: { create: 0, update: 1, replace: 0, delete: 0, run: 0, noop: 0 }, diagnostics: [] }, [step], recorder);
+    const after = diffResource({ desired, last: records['ContainerGroup/web']!.lastApplied, live: observed.spec, rules: ContainerGroup.diff!, sensitive: ContainerGroup.sensitive });
+    expect(after.filter((f) => f.cause === 'drift')).toEqual([]);
+    expect(after.map((f) => [f.op, f.cause])).toEqual([['remove', 'manifest']]);
   });
 
   it('forgets a resource deleted outside moor, and fails a refused one', async () => {

@@ -1,12 +1,14 @@
 // apply --refresh-only: accepts what drifted into state — last applied and outputs from live —
 // and changes nothing live. Afterwards `drift` is quiet, and a plan shows restoring the manifest
 // as a manifest change.
-import { isObject, pattern, underPattern, type JsonObject, type JsonPath, type JsonValue } from '../json.js';
+import { isObject, type JsonObject, type JsonPath, type JsonValue } from '../json.js';
+import { compileRules, type CompiledRules } from '../diff/compiled-rules.js';
+import { residue } from '../diff/three-way.js';
 import { hashSensitive, maskSensitive } from '../secrets.js';
 import type { PlannedStep } from '../plan/steps.js';
 import type { Plan } from '../plan/types.js';
 import type { StateRecorder } from '../state/recorder.js';
-import type { DiffRules, Observed } from '../../resources/kind.js';
+import type { Observed } from '../../resources/kind.js';
 import type { ResourceRecord } from '../state/types.js';
 import type { StepOutcome } from './events.js';
 
@@ -34,8 +36,7 @@ export async function acceptDrift(plan: Plan, steps: readonly PlannedStep[], rec
 }
 
 function refreshedRecord(step: PlannedStep, record: ResourceRecord, observed: Observed): ResourceRecord {
-  const rules = step.kind.diff!;
-  const accepted = acceptedValue(rules, [], step.desired, record.lastApplied, observed.spec);
+  const accepted = acceptedValue(compileRules(step.kind.diff!), [], step.desired, record.lastApplied, observed.spec);
   return {
     ...record,
     id: observed.id,
@@ -46,23 +47,24 @@ function refreshedRecord(step: PlannedStep, record: ResourceRecord, observed: Ob
 }
 
 /**
- * Live projected onto the fields moor manages (those the manifest or the last apply set):
- * values the service never returns (secrets) and fills in itself stay as last applied, named
- * array elements are matched by key, and a field live no longer has is dropped.
+ * Live projected onto the fields moor manages: those the manifest or the last apply set, and
+ * those the next whole write would remove (so accepting them quiets their drift). Values the
+ * service never returns (secrets) or fills in itself stay as last applied; named array elements
+ * are matched by key; a field live no longer has is dropped.
  */
-function acceptedValue(rules: DiffRules, path: JsonPath, desired: JsonValue | undefined, last: JsonValue | undefined, live: JsonValue | undefined): JsonValue | undefined {
-  const under = (ps: readonly string[]) => ps.some((p) => underPattern(path, pattern(p)));
-  if (path.length > 0 && (under(rules.writeOnly) || under(rules.serverPopulated))) return last;
+function acceptedValue(rules: CompiledRules, path: JsonPath, desired: JsonValue | undefined, last: JsonValue | undefined, live: JsonValue | undefined): JsonValue | undefined {
+  if (path.length > 0 && (rules.isWriteOnly(path) || rules.isServer(path))) return last;
   if (isObject(live) && (isObject(desired) || isObject(last))) {
     const out: JsonObject = {};
-    const keys = new Set([...Object.keys(isObject(desired) ? desired : {}), ...Object.keys(isObject(last) ? last : {})]);
+    const removable = Object.keys(live).filter((k) => rules.isSentWhole([...path, k]) && residue(rules, [...path, k], live[k]) !== undefined);
+    const keys = new Set([...Object.keys(isObject(desired) ? desired : {}), ...Object.keys(isObject(last) ? last : {}), ...removable]);
     for (const k of keys) {
       const v = acceptedValue(rules, [...path, k], isObject(desired) ? desired[k] : undefined, isObject(last) ? last[k] : undefined, live[k]);
       if (v !== undefined) out[k] = v;
     }
     return out;
   }
-  const key = Object.entries(rules.arrayKeys).find(([p]) => underPattern(path, pattern(p)) && pattern(p).length === path.length)?.[1];
+  const key = rules.keyOf(path);
   if (key && Array.isArray(live)) {
     const find = (list: JsonValue | undefined, k: JsonValue | undefined) => (Array.isArray(list) ? list.find((e) => isObject(e) && e[key] === k) : undefined);
     return live.map((e, i) => {
