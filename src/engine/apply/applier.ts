@@ -74,6 +74,7 @@ export async function applyPlan(options: ApplyOptions): Promise<StepOutcome[]> {
 async function runStep(step: PlannedStep, options: ApplyOptions, report: (o: StepOutcome) => StepOutcome, limit: LimitFunction): Promise<StepOutcome> {
   const { address, action } = step.change;
   if (step.unresolved) return report({ address, action, status: 'failed', error: step.unresolved });
+  if (step.refused) return report({ address, action, status: 'failed', error: step.refused });
   if (action === 'no-op') {
     await recordNoop(step, options);
     return report({ address, action, status: 'done', blocks: step.blocksDependents });
@@ -99,7 +100,6 @@ async function runStep(step: PlannedStep, options: ApplyOptions, report: (o: Ste
 /** Carries out a step; `defer` takes the final state write, which the caller awaits outside the limiter. */
 async function execute(step: PlannedStep, options: ApplyOptions, ctx: KindContext, defer: (write: Promise<void>) => void): Promise<void> {
   const { address, action } = step.change;
-  if (step.refused) throw new UserError(step.refused);
   if (action === 'delete') {
     if (step.record?.id && step.kind.resource) await step.kind.resource.delete(ctx, step.record.id, step.record.lastApplied);
     await options.recorder.remove(address);
