@@ -9,6 +9,7 @@ export interface LocalCloudFlags {
   host?: string;
   data?: string;
   token?: string;
+  expiringTokens?: boolean;
   latency?: string;
   failRate?: string;
   faultSeed?: string;
@@ -45,6 +46,7 @@ export function localCloudOptions(flags: LocalCloudFlags, environment: Env = pro
     host: flags.host ?? env.MOOR_LOCAL_CLOUD_HOST,
     dataFile: flags.data ?? env.MOOR_LOCAL_CLOUD_DATA ?? DEFAULT_DATA_FILE,
     token,
+    expiringTokens: flags.expiringTokens,
     latencyMs,
     failRate,
     // Chosen here when faults are on, so the command can print the seed that replays them.

@@ -10,6 +10,8 @@ export interface LocalCloudOptions {
   dataFile?: string;
   /** The bearer token every request must carry; default `local-dev-token`. */
   token?: string;
+  /** Also accept `TOKEN.EXPIRY` (EXPIRY in unix seconds) until it expires; default false. */
+  expiringTokens?: boolean;
   /** Delay added to every response, in ms. */
   latencyMs?: number;
   /** Probability in [0,1] that a request meets an injected fault (500, 503, 429 or a dropped connection). */
@@ -41,6 +43,7 @@ export function resolveOptions(o: LocalCloudOptions): ResolvedOptions {
     host: o.host ?? DEFAULT_HOST,
     dataFile: o.dataFile,
     token: o.token ?? DEFAULT_TOKEN,
+    expiringTokens: o.expiringTokens ?? false,
     latencyMs: Math.max(0, o.latencyMs ?? 0),
     failRate: Math.min(1, Math.max(0, o.failRate ?? 0)),
     rateLimit: o.rateLimit && o.rateLimit > 0 ? o.rateLimit : undefined,

@@ -1,11 +1,12 @@
 // One request through the local cloud: route, auth, throttling, faults, body, handler, answer.
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DataStore } from './data-store.js';
 import { planFault, type Fault } from './faults.js';
 import { parseJsonBody, readBody, sendResponse, type BodyResult } from './http-io.js';
 import type { ResolvedOptions } from './options.js';
 import { RateLimiter, requestClass } from './rate-limiter.js';
+import { createTokenCheck } from './token-check.js';
 import type { RouteMatch, Router } from './router.js';
 import type { LocalRequest, LocalResponse, LocalService, Route, ServiceContext } from './types.js';
 
@@ -20,18 +21,19 @@ type Found = Extract<RouteMatch, { kind: 'found' | 'method-not-allowed' }>;
 
 export function createPipeline(router: Router, store: DataStore, options: ResolvedOptions, fallbackBase: () => string): Pipeline {
   const limiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined;
-  const expected = Buffer.from(`Bearer ${options.token}`);
-
-  const authorized = (header: string | undefined): boolean => {
-    const given = Buffer.from(header ?? '');
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  };
+  const checkToken = createTokenCheck(options);
 
   /** Auth, method, throttling and injected faults, in the order a real front door applies them. */
   function gate(req: IncomingMessage, url: URL, method: string, match: Found, headers: Record<string, string>): Refusal | undefined {
     const anonymous = match.kind === 'found' && match.route.anonymous?.(url, match.params) === true;
-    if (!anonymous && !authorized(req.headers.authorization)) {
-      return { status: 401, code: 'InvalidAuthenticationToken', message: 'The access token is missing or invalid.', headers: { 'www-authenticate': 'Bearer error="invalid_token"' } };
+    const verdict = anonymous ? 'valid' : checkToken(req.headers.authorization);
+    if (verdict !== 'valid') {
+      const expired = verdict === 'expired';
+      return {
+        status: 401, code: expired ? 'ExpiredAuthenticationToken' : 'InvalidAuthenticationToken',
+        message: expired ? 'The access token has expired.' : 'The access token is missing or invalid.',
+        headers: { 'www-authenticate': `Bearer error="invalid_token"${expired ? ', error_description="The access token expired"' : ''}` },
+      };
     }
     if (match.kind === 'method-not-allowed') {
       return { status: 405, code: 'MethodNotAllowed', message: `The method ${method} is not allowed on this resource.`, headers: { allow: match.allow.join(', ') } };

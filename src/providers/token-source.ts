@@ -1,21 +1,29 @@
-// Bearer tokens per service: the default token, an environment variable, or a command run once per run.
+// Bearer tokens per service: the default token, an environment variable, or a command run
+// again when its token nears expiry or is refused.
 import { exec } from 'node:child_process';
 import { UserError } from '../engine/diagnostics.js';
 import type { ServiceName } from '../localcloud/types.js';
+import { expiresSoon, parseTokenOutput, TokenOutputError, type IssuedToken } from './token-output.js';
 
 /** Where one service's token comes from (moor.config.yaml `credentials:`). */
 export interface CredentialSource {
   /** Name of an environment variable holding the token. */
   readonly tokenEnv?: string;
-  /** A shell command printing the token on stdout. */
+  /** A shell command printing the token on stdout: the bare token, or JSON with accessToken and expiresOn/expires_on. */
   readonly tokenCommand?: string;
 }
 
 /** Runs a shell command and resolves with its stdout; the default runner of tokenCommand. */
 export type CommandRunner = (command: string) => Promise<string>;
 
-/** Gives a service's token, asking its source at most once. undefined: send no Authorization. */
-export type TokenSource = () => Promise<string | undefined>;
+/**
+ * Gives a service's token (undefined: send no Authorization). `renew`, when present, gives a
+ * token other than `rejected` after the service refused it (401), or undefined when it cannot.
+ */
+export interface TokenSource {
+  (): Promise<string | undefined>;
+  renew?(rejected: string | undefined): Promise<string | undefined>;
+}
 
 const COMMAND_TIMEOUT_MS = 60_000;
 
@@ -36,30 +44,59 @@ export interface TokenSourceOptions {
   readonly defaultToken?: string;
   readonly env?: NodeJS.ProcessEnv;
   readonly run?: CommandRunner;
+  /** The clock expiry is judged by (tests move it). */
+  readonly now?: () => number;
 }
 
-/** A cached token source; the command or variable is consulted on first use only. */
+/** A fetched token and when it was fetched. */
+interface Held extends IssuedToken {
+  readonly issuedAt: number;
+}
+
+/**
+ * A cached token source. A variable or the default token is read once; a command runs on first
+ * use, again when its token nears its expiry, and again (once per refused token) on renew.
+ * Concurrent callers share one run.
+ */
 export function createTokenSource(options: TokenSourceOptions): TokenSource {
-  let pending: Promise<string | undefined> | undefined;
-  return () => {
-    pending ??= fetchToken(options);
-    return pending;
+  const now = options.now ?? Date.now;
+  let pending: Promise<Held | undefined> | undefined;
+  let held: Held | undefined;
+  const refetch = (): Promise<Held | undefined> => {
+    held = undefined;
+    const p = fetchToken(options, now);
+    pending = p;
+    p.then((t) => { if (pending === p) held = t; }, () => undefined);
+    return p;
   };
+  const source: TokenSource = async () => {
+    if (!pending || (held && expiresSoon(held, held.issuedAt, now()))) refetch();
+    return (await pending!)?.value;
+  };
+  if (options.source?.tokenCommand) {
+    source.renew = async (rejected) => {
+      // Another request may have renewed it already: use that token rather than run the command again.
+      if (held && held.value !== rejected) return held.value;
+      const next = held || !pending ? await refetch() : await pending;
+      return next && next.value !== rejected ? next.value : undefined;
+    };
+  }
+  return source;
 }
 
-async function fetchToken(o: TokenSourceOptions): Promise<string | undefined> {
+async function fetchToken(o: TokenSourceOptions, now: () => number): Promise<Held | undefined> {
   const env = o.env ?? process.env;
-  if (o.source?.tokenCommand) return tokenFromCommand(o.service, o.source.tokenCommand, o.run ?? runShell);
+  if (o.source?.tokenCommand) return tokenFromCommand(o.service, o.source.tokenCommand, o.run ?? runShell, now);
   if (o.source?.tokenEnv) {
     const value = env[o.source.tokenEnv]?.trim();
     if (!value) throw new UserError(`credentials.${o.service}.tokenEnv names ${o.source.tokenEnv}, which is not set or empty`);
-    return value;
+    return { value, issuedAt: now() };
   }
   const fallback = o.defaultToken?.trim();
-  return fallback ? fallback : undefined;
+  return fallback ? { value: fallback, issuedAt: now() } : undefined;
 }
 
-async function tokenFromCommand(service: ServiceName, command: string, run: CommandRunner): Promise<string> {
+async function tokenFromCommand(service: ServiceName, command: string, run: CommandRunner, now: () => number): Promise<Held> {
   let out: string;
   try {
     out = await run(command);
@@ -68,7 +105,11 @@ async function tokenFromCommand(service: ServiceName, command: string, run: Comm
     const how = err instanceof Error ? err.message : 'failed';
     throw new UserError(`credentials.${service}.tokenCommand failed (${how}); its output is not shown`);
   }
-  const token = out.trim();
-  if (!token) throw new UserError(`credentials.${service}.tokenCommand printed no token`);
-  return token;
+  const issuedAt = now();
+  try {
+    return { ...parseTokenOutput(out, issuedAt), issuedAt };
+  } catch (err) {
+    if (err instanceof TokenOutputError) throw new UserError(`credentials.${service}.tokenCommand ${err.message}; its output is not shown`);
+    throw err;
+  }
 }

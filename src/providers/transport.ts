@@ -109,11 +109,25 @@ export class Transport {
     return this.sleep(ms);
   }
 
-  /** Sends one request, retrying what is safe to retry; resolves with the answer or throws ServiceError. */
+  /**
+   * Sends one request, retrying what is safe to retry; resolves with the answer or throws ServiceError.
+   * A 401 renews the token once and sends the request again: a refused request was not executed.
+   */
   async request(req: TransportRequest): Promise<TransportResponse> {
+    const token = await this.o.token();
+    try {
+      return await this.requestWith(req, token);
+    } catch (err) {
+      const renewed = err instanceof ServiceError && err.status === 401 ? await this.o.token.renew?.(token) : undefined;
+      if (renewed === undefined) throw err;
+      return this.requestWith(req, renewed);
+    }
+  }
+
+  private async requestWith(req: TransportRequest, token: string | undefined): Promise<TransportResponse> {
     const url = this.urlOf(req);
     const call: Call = {
-      req, url, label: req.label ?? url.pathname, token: await this.o.token(),
+      req, url, label: req.label ?? url.pathname, token,
       idempotent: req.idempotent ?? req.method !== 'POST',
     };
     const maxAttempts = Math.max(1, this.o.maxAttempts ?? DEFAULT_RETRY.maxAttempts);

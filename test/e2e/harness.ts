@@ -20,6 +20,8 @@ export interface CloudOptions {
   readonly failRate?: number;
   readonly latencyMs?: number;
   readonly rateLimit?: number;
+  /** More `moor local-cloud` flags (e.g. --expiring-tokens). */
+  readonly args?: readonly string[];
   /** Extra environment of the cloud process (e.g. MOOR_LOCAL_CLOUD_ASYNC_MS), over the harness's defaults. */
   readonly env?: NodeJS.ProcessEnv;
 }
@@ -32,6 +34,7 @@ export async function startCloud(options: CloudOptions = {}): Promise<Cloud> {
   if (options.failRate !== undefined) args.push('--fail-rate', String(options.failRate));
   if (options.latencyMs !== undefined) args.push('--latency', String(options.latencyMs));
   if (options.rateLimit !== undefined) args.push('--rate-limit', String(options.rateLimit));
+  args.push(...(options.args ?? []));
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, MOOR_PROVISIONING_MS: '100', MOOR_LOCAL_CLOUD_ASYNC_MS: '100', ...options.env },

@@ -10,6 +10,7 @@ export const registerLocalCloud: RegisterCommand = (program, setExit) => {
     .option('--host <address>', 'address to listen on (default 127.0.0.1; env MOOR_LOCAL_CLOUD_HOST)')
     .option('--data <file>', 'data file (default .moor/local-cloud.json; env MOOR_LOCAL_CLOUD_DATA)')
     .option('--token <token>', 'the bearer token clients must send (default local-dev-token; env MOOR_TOKEN)')
+    .option('--expiring-tokens', 'also accept TOKEN.EXPIRY (unix seconds) until it expires, to rehearse token renewal')
     .option('--latency <ms>', 'delay added to every response (env MOOR_LATENCY)')
     .option('--fail-rate <p>', 'probability 0..1 of an injected 500, 503, 429 or dropped connection (env MOOR_FAIL_RATE)')
     .option('--fault-seed <n>', 'seed of the injected faults, to replay a run (default random, printed; env MOOR_FAULT_SEED)')
