@@ -16,6 +16,7 @@ export interface LocalCloudFlags {
   rateLimit?: string;
   provisioningMs?: string;
   seed?: boolean;
+  tls?: boolean;
 }
 
 export const DEFAULT_DATA_FILE = '.moor/local-cloud.json';
@@ -54,5 +55,6 @@ export function localCloudOptions(flags: LocalCloudFlags, environment: Env = pro
     rateLimit,
     provisioningMs,
     seed: flags.seed ?? true,
+    tls: flags.tls ?? (env.MOOR_LOCAL_CLOUD_TLS === '1' || env.MOOR_LOCAL_CLOUD_TLS === 'true'),
   };
 }

@@ -6,6 +6,8 @@ export interface LocalCloudOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
+  /** Serve https with a self-signed certificate kept beside the data file; default false. */
+  tls?: boolean;
   /** JSON data file; without one, data lives in memory only. */
   dataFile?: string;
   /** The bearer token every request must carry; default `local-dev-token`. */
@@ -42,6 +44,7 @@ export function resolveOptions(o: LocalCloudOptions): ResolvedOptions {
     port: o.port ?? 0,
     host: o.host ?? DEFAULT_HOST,
     dataFile: o.dataFile,
+    tls: o.tls ?? false,
     token: o.token ?? DEFAULT_TOKEN,
     expiringTokens: o.expiringTokens ?? false,
     latencyMs: Math.max(0, o.latencyMs ?? 0),

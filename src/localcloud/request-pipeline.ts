@@ -55,7 +55,7 @@ export function createPipeline(router: Router, store: DataStore, options: Resolv
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = randomUUID();
-    const base = req.headers.host ? `http://${req.headers.host}` : fallbackBase();
+    const base = req.headers.host ? `${options.tls ? 'https' : 'http'}://${req.headers.host}` : fallbackBase();
     const url = new URL(req.url ?? '/', base);
     const method = (req.method ?? 'GET').toUpperCase();
     const body = await readBody(req);

@@ -1,11 +1,13 @@
 // The local cloud: one node:http server hosting every emulated service on one port.
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { DataStore } from './data-store.js';
 import { resolveOptions, type LocalCloudOptions } from './options.js';
 import { createPipeline } from './request-pipeline.js';
 import { createRouter } from './router.js';
 import { SERVICES } from './services/index.js';
+import { loadOrCreateCertificate } from './tls-certificate.js';
 import type { LocalService } from './types.js';
 
 export type { LocalCloudOptions } from './options.js';
@@ -13,6 +15,8 @@ export type { LocalCloudOptions } from './options.js';
 export interface LocalCloud {
   /** Base address, e.g. http://127.0.0.1:4010 (no trailing slash). */
   readonly url: string;
+  /** With tls: the certificate file clients trust (NODE_EXTRA_CA_CERTS). */
+  readonly certFile?: string;
   /** Stops listening, drops open connections and writes pending data. */
   close(): Promise<void>;
 }
@@ -25,14 +29,16 @@ export async function startLocalCloud(options: LocalCloudOptions = {}, services:
 
   let url = '';
   const pipeline = createPipeline(createRouter(services), store, opts, () => url);
-  const server = createServer((req, res) => {
+  const listener: RequestListener = (req, res) => {
     pipeline.handle(req, res).catch((err: unknown) => {
       if (req.destroyed && !req.complete) return; // the client left; nobody to answer
       process.stderr.write(`local-cloud: request failed: ${err instanceof Error ? err.message : String(err)}\n`);
       if (!res.headersSent) res.writeHead(500).end();
       else res.destroy();
     });
-  });
+  };
+  const tls = opts.tls ? await loadOrCreateCertificate(opts.dataFile, opts.host) : undefined;
+  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, listener) : createServer(listener);
   server.keepAliveTimeout = 30_000;
 
   await new Promise<void>((resolve, reject) => {
@@ -41,11 +47,12 @@ export async function startLocalCloud(options: LocalCloudOptions = {}, services:
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  url = `http://${host}:${address.port}`;
+  url = `${tls ? 'https' : 'http'}://${host}:${address.port}`;
 
   let closing: Promise<void> | undefined;
   return {
     url,
+    certFile: tls?.certFile,
     close() {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

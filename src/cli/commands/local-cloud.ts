@@ -17,6 +17,7 @@ export const registerLocalCloud: RegisterCommand = (program, setExit) => {
     .option('--rate-limit <r>', 'requests per second per service and class, burst 10x (env MOOR_RATE_LIMIT)')
     .option('--provisioning-ms <ms>', 'how long asynchronous provisioning takes (default 1000; env MOOR_PROVISIONING_MS)')
     .option('--no-seed', 'start without demo data')
+    .option('--tls', 'serve https with a self-signed certificate kept beside the data file (env MOOR_LOCAL_CLOUD_TLS=1)')
     .action(async (flags: LocalCloudFlags) => {
       setExit(await runLocalCloud(flags));
     });
@@ -37,6 +38,7 @@ async function runLocalCloud(flags: LocalCloudFlags): Promise<number> {
   }
   process.stdout.write(`listening on ${cloud.url}\n`);
   process.stderr.write(`local cloud: data in ${options.dataFile}; stop with Ctrl-C\n`);
+  if (cloud.certFile) process.stderr.write(`local cloud: https certificate ${cloud.certFile} (clients: NODE_EXTRA_CA_CERTS=${cloud.certFile})\n`);
   if (options.failRate) process.stderr.write(`local cloud: injecting faults at rate ${options.failRate}, seed ${options.faultSeed} (--fault-seed ${options.faultSeed} replays them)\n`);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', resolve);
