@@ -1,5 +1,6 @@
 // Turns the `moor local-cloud` flags (or their MOOR_* environment variables) into LocalCloudOptions.
 import { UserError } from '../engine/diagnostics.js';
+import { BRAND_WORD } from './brand-word.js';
 import { MAX_FAULT_SEED, newFaultSeed } from './faults.js';
 import type { LocalCloudOptions } from './options.js';
 
@@ -17,6 +18,7 @@ export interface LocalCloudFlags {
   provisioningMs?: string;
   seed?: boolean;
   tls?: boolean;
+  brandWord?: string;
 }
 
 export const DEFAULT_DATA_FILE = '.moor/local-cloud.json';
@@ -40,6 +42,8 @@ export function localCloudOptions(flags: LocalCloudFlags, environment: Env = pro
   const faultSeed = numberFlag(flags.faultSeed ?? env.MOOR_FAULT_SEED, '--fault-seed', (n) => Number.isInteger(n) && n >= 0 && n <= MAX_FAULT_SEED, `an integer from 0 to ${MAX_FAULT_SEED}`);
   const rateLimit = numberFlag(flags.rateLimit ?? env.MOOR_RATE_LIMIT, '--rate-limit', (n) => n > 0, 'a number of requests per second, more than 0');
   const provisioningMs = numberFlag(flags.provisioningMs ?? env.MOOR_PROVISIONING_MS, '--provisioning-ms', (n) => n >= 0, 'a number of milliseconds, 0 or more');
+  const brandWord = flags.brandWord ?? env.MOOR_LOCAL_CLOUD_BRAND_WORD;
+  if (brandWord !== undefined && !BRAND_WORD.test(brandWord)) throw new UserError(`--brand-word must be one word of letters and digits (e.g. Microsoft); got '${brandWord}'`);
   const token = flags.token ?? env.MOOR_TOKEN;
   if (token !== undefined && (token.trim() === '' || /\s/.test(token))) throw new UserError('--token must be a non-empty token without spaces');
   return {
@@ -55,6 +59,7 @@ export function localCloudOptions(flags: LocalCloudFlags, environment: Env = pro
     rateLimit,
     provisioningMs,
     seed: flags.seed ?? true,
+    brandWord,
     tls: flags.tls ?? (env.MOOR_LOCAL_CLOUD_TLS === '1' || env.MOOR_LOCAL_CLOUD_TLS === 'true'),
   };
 }

@@ -8,6 +8,8 @@ export interface LocalCloudOptions {
   host?: string;
   /** Serve https with a self-signed certificate kept beside the data file; default false. */
   tls?: boolean;
+  /** Also route provider namespaces of this brand word (e.g. Microsoft) as the seeds' `Vendor`. */
+  brandWord?: string;
   /** JSON data file; without one, data lives in memory only. */
   dataFile?: string;
   /** The bearer token every request must carry; default `local-dev-token`. */
@@ -36,7 +38,7 @@ export const DEFAULT_TOKEN = 'local-dev-token';
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PROVISIONING_MS = 1000;
 
-export type ResolvedOptions = Required<Omit<LocalCloudOptions, 'dataFile' | 'rateLimit'>> & Pick<LocalCloudOptions, 'dataFile' | 'rateLimit'>;
+export type ResolvedOptions = Required<Omit<LocalCloudOptions, 'dataFile' | 'rateLimit' | 'brandWord'>> & Pick<LocalCloudOptions, 'dataFile' | 'rateLimit' | 'brandWord'>;
 
 export function resolveOptions(o: LocalCloudOptions): ResolvedOptions {
   const faultSeed = o.faultSeed ?? newFaultSeed();
@@ -45,6 +47,7 @@ export function resolveOptions(o: LocalCloudOptions): ResolvedOptions {
     host: o.host ?? DEFAULT_HOST,
     dataFile: o.dataFile,
     tls: o.tls ?? false,
+    brandWord: o.brandWord,
     token: o.token ?? DEFAULT_TOKEN,
     expiringTokens: o.expiringTokens ?? false,
     latencyMs: Math.max(0, o.latencyMs ?? 0),

@@ -1,6 +1,7 @@
 // One request through the local cloud: route, auth, throttling, faults, body, handler, answer.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { routedPath } from './brand-word.js';
 import type { DataStore } from './data-store.js';
 import { planFault, type Fault } from './faults.js';
 import { parseJsonBody, readBody, sendResponse, type BodyResult } from './http-io.js';
@@ -61,7 +62,7 @@ export function createPipeline(router: Router, store: DataStore, options: Resolv
     const body = await readBody(req);
     if (options.latencyMs > 0) await sleep(options.latencyMs);
 
-    const match = router.match(method, url.pathname);
+    const match = router.match(method, routedPath(url.pathname, options.brandWord));
     if (match.kind === 'not-found') return sendResponse(res, neutralNotFound(method, url.pathname, requestId), {});
     const service = match.service;
     const headers = { ...echoedClientIds(req), ...(service.responseHeaders?.(requestId) ?? {}) };

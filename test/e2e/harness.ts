@@ -43,7 +43,7 @@ export async function startCloud(options: CloudOptions = {}): Promise<Cloud> {
   const url = await new Promise<string>((res, rej) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', (line) => {
-      const m = /listening on (http:\/\/\S+)/.exec(line);
+      const m = /listening on (https?:\/\/\S+)/.exec(line);
       if (m) res(m[1]); else rej(new Error(`unexpected first line: ${line}`));
     });
     child.once('exit', (code) => rej(new Error(`local cloud exited with ${code}`)));

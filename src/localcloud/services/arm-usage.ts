@@ -5,12 +5,8 @@ import { checkApiVersion } from './arm/api-version.js';
 import { armResponseHeaders, cloudErrorBody, validationFailure } from './arm/cloud-error.js';
 import { containerGroupData, groupsIn, sweepDeleted, type StoredGroup } from './arm/container-group-store.js';
 import { CONTAINER_GROUP_QUOTA } from './arm/container-group-handlers.js';
-import { pageOf } from './arm/paging.js';
 import { Problems, UUID } from './arm/validation-kit.js';
 import { API_VERSIONS, CONTAINER_INSTANCE_NS } from './arm/vendor.js';
-
-/** Small on purpose, so clients have to follow nextLink. */
-const USAGE_PAGE_SIZE = 2;
 
 interface UsageKind {
   readonly name: string;
@@ -63,8 +59,8 @@ function listUsage(req: LocalRequest, ctx: ServiceContext): LocalResponse {
     limit: k.limit,
     name: { value: k.name, localizedValue: k.localized },
   }));
-  const page = pageOf(usages, req, ctx, USAGE_PAGE_SIZE);
-  return { status: 200, body: { value: page.value, ...(page.nextLink ? { nextLink: page.nextLink } : {}) } };
+  // One page, as the real service answers: its official client does not follow nextLink here.
+  return { status: 200, body: { value: usages } };
 }
 
 export const armUsage: LocalService = {
