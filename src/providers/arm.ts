@@ -1,6 +1,7 @@
 // The ARM client: container groups (with long-running operations), usage per location, name availability.
 import { NAMESPACES } from './vendor.js';
 import { followOperation, type PollOptions } from './long-running.js';
+import { sendAfterRunningOperation } from './arm-running-operation.js';
 import { listByNextLink } from './paging.js';
 import type { Transport } from './transport.js';
 import type { ContainerGroupBody, NameAvailability, Usage } from './arm-types.js';
@@ -36,7 +37,7 @@ export class ArmClient {
   async putContainerGroup(sub: string, rg: string, name: string, body: ContainerGroupBody): Promise<ContainerGroupBody> {
     const path = this.groupPath(sub, rg, name);
     const label = `containerGroups/${name}`;
-    const first = await this.t.request({ method: 'PUT', path, body, label });
+    const first = await sendAfterRunningOperation(this.t, { method: 'PUT', path, body, label }, path, this.poll);
     const last = await followOperation(this.t, { method: 'PUT', resourcePath: path, label }, first, this.poll);
     if (isSucceeded(last)) return last as ContainerGroupBody;
     const final = await this.t.request({ method: 'GET', path, label });

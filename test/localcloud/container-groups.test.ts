@@ -40,12 +40,28 @@ describe('container groups', () => {
   });
 
   it('answers an update with 200 and Updating', async () => {
-    const c = await cloud({ provisioningMs: 1000 });
+    const clock = fakeClock();
+    const c = await cloud({ provisioningMs: 1000, now: clock.now });
     await call(groupUrl(c.url, 'web'), { method: 'PUT', body: groupBody() });
+    clock.advance(1000); // a write during provisioning is refused (next test)
     const put = await call(groupUrl(c.url, 'web'), { method: 'PUT', body: groupBody({ tags: { team: 'a' } }) });
     expect(put.status).toBe(200);
     expect(put.body.properties.provisioningState).toBe('Updating');
     expect(put.body.tags).toEqual({ team: 'a' });
+  });
+
+  it('refuses a write while the group is still provisioning with 409 AnotherOperationInProgress and a Retry-After date', async () => {
+    const clock = fakeClock();
+    const c = await cloud({ provisioningMs: 1000, now: clock.now });
+    await call(groupUrl(c.url, 'web'), { method: 'PUT', body: groupBody() });
+    const second = await call(groupUrl(c.url, 'web'), { method: 'PUT', body: groupBody({ tags: { team: 'b' } }) });
+    expect(second.status).toBe(409);
+    expect(second.body.error.code).toBe('AnotherOperationInProgress');
+    const retryAt = Date.parse(second.headers.get('retry-after')!);
+    expect(retryAt).toBeGreaterThanOrEqual(clock.now().getTime() + 1000);
+    expect(second.headers.get('retry-after')).toMatch(/GMT$/);
+    clock.advance(1000);
+    expect((await call(groupUrl(c.url, 'web'), { method: 'PUT', body: groupBody({ tags: { team: 'b' } }) })).status).toBe(200);
   });
 
   it('answers synchronously with Succeeded when provisioning takes no time', async () => {
@@ -151,6 +167,7 @@ describe('container groups', () => {
     const del = await call(groupUrl(c.url, 'web'), { method: 'DELETE' });
     expect(del.status).toBe(202);
     expect(del.headers.get('retry-after')).toBe('1');
+    expect(del.headers.get('azure-asyncoperation')).toBeNull();
     const location = del.headers.get('location')!;
     expect(location.startsWith(c.url)).toBe(true);
     expect((await call(location)).status).toBe(202);

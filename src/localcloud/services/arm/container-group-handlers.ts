@@ -6,7 +6,7 @@ import { checkApiVersion } from './api-version.js';
 import { cloudError, validationFailure } from './cloud-error.js';
 import { immutableChange, withServiceDefaults } from './container-group-rules.js';
 import {
-  containerGroupData, groupKey, groupsIn, markDeleting, normalLocation, putGroup, removeGroup, resourceGroupAsKnown, sweepDeleted,
+  containerGroupData, doneAt, groupKey, isDone, groupsIn, markDeleting, normalLocation, putGroup, removeGroup, resourceGroupAsKnown, sweepDeleted,
   type ContainerGroupData, type OperationKind, type StoredGroup, type StoredOperation,
 } from './container-group-store.js';
 import { checkAddress, validateContainerGroup } from './container-group-validation.js';
@@ -78,6 +78,8 @@ export function putContainerGroup(req: LocalRequest, ctx: ServiceContext): Local
   if (existing?.deletingSince) {
     return cloudError(409, 'ConflictingOperation', `The container group '${address.name}' is being deleted; retry once the deletion has finished.`);
   }
+  const running = existing ? runningOperation(d, existing, now, ms) : undefined;
+  if (running) return anotherOperationInProgress(address.name, running, ms);
   const body = withServiceDefaults(req.body as JsonObject);
   const refused = existing ? refuseUpdate(existing, body) : refuseCreate(d, address.subscriptionId, body);
   if (refused) return refused;
@@ -93,6 +95,22 @@ export function putContainerGroup(req: LocalRequest, ctx: ServiceContext): Local
   ctx.save();
   const headers = ms > 0 ? { 'Azure-AsyncOperation': operationUrls(ctx, op).status, 'Retry-After': retryAfter(ms) } : undefined;
   return { status: existing ? 200 : 201, headers, body: renderGroup(group, op, now, ms, true) };
+}
+
+/** The create or update of the group that is still running, if any. */
+function runningOperation(d: ContainerGroupData, group: StoredGroup, now: Date, ms: number): StoredOperation | undefined {
+  const op = d.containerGroupOperations[group.operationId];
+  return op && !isDone(op.startedAt, now, ms) ? op : undefined;
+}
+
+/** As ARM answers a write while the group is still provisioning; Retry-After as an HTTP date, as ARM sometimes sends it. */
+function anotherOperationInProgress(name: string, running: StoredOperation, ms: number): LocalResponse {
+  const state = running.kind === 'Create' ? 'Creating' : 'Updating';
+  const refused = cloudError(409, 'AnotherOperationInProgress',
+    `Another operation on container group '${name}' is in progress (${state}); wait until it has finished and send the request again.`);
+  // Rounded up to the next whole second, so the date is never before the operation ends.
+  const endsAt = Math.ceil(doneAt(running.startedAt, ms) / 1000) * 1000;
+  return { ...refused, headers: { ...refused.headers, 'Retry-After': new Date(endsAt).toUTCString() } };
 }
 
 function refuseUpdate(existing: StoredGroup, body: JsonObject): LocalResponse | undefined {
@@ -139,7 +157,8 @@ export function deleteContainerGroup(req: LocalRequest, ctx: ServiceContext): Lo
     ctx.save();
   }
   const urls = operationUrls(ctx, op);
-  return { status: 202, headers: { Location: urls.result, 'Azure-AsyncOperation': urls.status, 'Retry-After': retryAfter(ms) } };
+  // Location only, as the real service answers a delete: clients poll the result URL.
+  return { status: 202, headers: { Location: urls.result, 'Retry-After': retryAfter(ms) } };
 }
 
 export function listContainerGroups(req: LocalRequest, ctx: ServiceContext): LocalResponse {
