@@ -7,6 +7,7 @@ import { planFault, type Fault } from './faults.js';
 import { parseJsonBody, readBody, sendResponse, type BodyResult } from './http-io.js';
 import type { ResolvedOptions } from './options.js';
 import { RateLimiter, requestClass } from './rate-limiter.js';
+import { RateLimitMeter } from './rate-limit-meter.js';
 import { createTokenCheck } from './token-check.js';
 import type { RouteMatch, Router } from './router.js';
 import type { LocalRequest, LocalResponse, LocalService, Route, ServiceContext } from './types.js';
@@ -22,6 +23,7 @@ type Found = Extract<RouteMatch, { kind: 'found' | 'method-not-allowed' }>;
 
 export function createPipeline(router: Router, store: DataStore, options: ResolvedOptions, fallbackBase: () => string): Pipeline {
   const limiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined;
+  const meter = new RateLimitMeter();
   const checkToken = createTokenCheck(options);
 
   /** Auth, method, throttling and injected faults, in the order a real front door applies them. */
@@ -43,8 +45,11 @@ export function createPipeline(router: Router, store: DataStore, options: Resolv
   }
 
   function throttle(service: LocalService, method: string, headers: Record<string, string>): Refusal | undefined {
-    if (!limiter) return undefined;
     const cls = requestClass(method);
+    if (!limiter) {
+      if (service.name === 'arm') headers[`x-ms-ratelimit-remaining-subscription-${cls}`] = String(meter.remainingAfter(service.name, cls));
+      return undefined;
+    }
     const admission = limiter.admit(service.name, cls);
     if (service.name === 'arm') headers[`x-ms-ratelimit-remaining-subscription-${cls}`] = String(admission.remaining);
     if (admission.admitted) return undefined;
@@ -63,7 +68,7 @@ export function createPipeline(router: Router, store: DataStore, options: Resolv
     if (options.latencyMs > 0) await sleep(options.latencyMs);
 
     const match = router.match(method, routedPath(url.pathname, options.brandWord));
-    if (match.kind === 'not-found') return sendResponse(res, neutralNotFound(method, url.pathname, requestId), {});
+    if (match.kind === 'not-found') return sendResponse(res, ...notFoundAnswer(router, method, url.pathname, requestId));
     const service = match.service;
     const headers = { ...echoedClientIds(req), ...(service.responseHeaders?.(requestId) ?? {}) };
     const refuse = (r: Refusal): void => {
@@ -132,6 +137,14 @@ function faultRefusal(fault: Fault): Refusal {
     return { status: 429, code: 'TooManyRequests', message: 'The request was throttled (injected fault). Retry after the number of seconds in Retry-After.', headers: { 'retry-after': '1' } };
   }
   return { status: fault.status, code: fault.code, message: fault.message };
+}
+
+/** A 404 in the shape of the service the path is nearest to (as each real front door answers), else neutral. */
+function notFoundAnswer(router: Router, method: string, path: string, requestId: string): [LocalResponse, Record<string, string>] {
+  const service = router.nearestService(path);
+  if (!service) return [neutralNotFound(method, path, requestId), {}];
+  const body = service.errorBody(404, 'NotFound', `No ${service.name} operation matches ${method} ${path}.`, requestId);
+  return [{ status: 404, body }, service.responseHeaders?.(requestId) ?? {}];
 }
 
 function neutralNotFound(method: string, path: string, requestId: string): LocalResponse {

@@ -17,6 +17,21 @@ export type RouteMatch =
 
 export interface Router {
   match(method: string, pathname: string): RouteMatch;
+  /** For a path no route matches: the service whose routes share its longest leading part (for its error shape). */
+  nearestService(pathname: string): LocalService | undefined;
+}
+
+/** How many leading segments of `parts` fit the pattern, counting only when a literal one fits. */
+function sharedPrefix(pattern: readonly string[], parts: readonly string[]): number {
+  let shared = 0;
+  let literal = false;
+  for (let i = 0; i < Math.min(pattern.length, parts.length); i++) {
+    const seg = pattern[i];
+    if (!seg.startsWith(':') && seg !== parts[i].toLowerCase()) break;
+    literal ||= !seg.startsWith(':');
+    shared++;
+  }
+  return literal ? shared : 0;
 }
 
 function splitPath(path: string): string[] {
@@ -62,6 +77,15 @@ export function createRouter(services: readonly LocalService[]): Router {
         pathMatch.allow.push(c.route.method);
       }
       return pathMatch ? { kind: 'method-not-allowed', ...pathMatch } : { kind: 'not-found' };
+    },
+    nearestService(pathname) {
+      const parts = splitPath(pathname);
+      let best: { service: LocalService; shared: number } | undefined;
+      for (const c of routes) {
+        const shared = sharedPrefix(c.segments, parts);
+        if (shared > 0 && shared > (best?.shared ?? 0)) best = { service: c.service, shared };
+      }
+      return best?.service;
     },
   };
 }

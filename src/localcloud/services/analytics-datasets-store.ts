@@ -48,9 +48,19 @@ export function datasetView(ctx: ServiceContext, d: StoredDataset): Obj {
     createdDate: d.createdDate,
     createReportEmbedURL: `${ctx.baseUrl}/reportEmbed?config=${d.id}`,
     qnaEmbedURL: `${ctx.baseUrl}/qnaEmbed?config=${d.id}`,
+    ContentProviderType: contentProviderType(d.defaultMode),
+    isInPlaceSharingEnabled: false,
+    queryScaleOutSettings: { autoSyncReadOnlyReplicas: true, maxReadOnlyReplicas: 0 },
+    upstreamDataflows: [],
     upstreamDatasets: [],
     users: [],
   };
+}
+
+/** Seed 002's content provider type of a pushed or streamed dataset. */
+function contentProviderType(mode: string): string {
+  if (mode === 'Streaming') return 'RealTimeInStreamingMode';
+  return 'RealTimeInPushMode';
 }
 
 /** A table as GET tables returns it: schema only, never rows. */

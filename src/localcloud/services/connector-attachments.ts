@@ -11,8 +11,12 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const SIGNING_KEY = randomBytes(32);
 const SIGNED_URL_TTL_MS = 10 * 60_000;
 
-function signature(attachmentId: string, expires: string): Buffer {
-  return createHmac('sha256', SIGNING_KEY).update(`${attachmentId}\n${expires}`).digest();
+/** Views served from a pre-signed URL: the original, and a thumbnail that was uploaded. */
+type SignedView = 'original' | 'thumbnail';
+
+function signature(attachmentId: string, expires: string, view: SignedView): Buffer {
+  const message = view === 'original' ? `${attachmentId}\n${expires}` : `${attachmentId}\n${expires}\n${view}`;
+  return createHmac('sha256', SIGNING_KEY).update(message).digest();
 }
 
 /**
@@ -23,17 +27,18 @@ function signature(attachmentId: string, expires: string): Buffer {
 export function isPresigned(url: URL, params: Readonly<Record<string, string>>, now = Date.now()): boolean {
   const expires = url.searchParams.get('se');
   const sig = url.searchParams.get('sig');
-  if (params.viewId !== 'original' || !expires || !sig || !(Number(expires) > now)) return false;
+  const view = params.viewId;
+  if ((view !== 'original' && view !== 'thumbnail') || !expires || !sig || !(Number(expires) > now)) return false;
   const given = Buffer.from(sig, 'base64url');
-  const expected = signature(params.attachmentId, expires);
+  const expected = signature(params.attachmentId, expires, view);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-function presignedOriginalUrl(ctx: ServiceContext, attachmentId: string): string {
+function presignedUrl(ctx: ServiceContext, attachmentId: string, view: SignedView): string {
   const expires = String(ctx.now().getTime() + SIGNED_URL_TTL_MS);
-  const url = new URL(`${ctx.baseUrl}/v3/attachments/${encodeURIComponent(attachmentId)}/views/original`);
+  const url = new URL(`${ctx.baseUrl}/v3/attachments/${encodeURIComponent(attachmentId)}/views/${view}`);
   url.searchParams.set('se', expires);
-  url.searchParams.set('sig', signature(attachmentId, expires).toString('base64url'));
+  url.searchParams.set('sig', signature(attachmentId, expires, view).toString('base64url'));
   return url.toString();
 }
 
@@ -84,12 +89,16 @@ export function getAttachmentInfo(req: LocalRequest, ctx: ServiceContext): Local
   const record = find(req, ctx);
   if (!record) return attachmentNotFound(req.params.attachmentId);
   const size = Buffer.from(record.originalBase64, 'base64').length;
-  // The thumbnail view redirects to the original, so both report the original's size.
-  const views = [{ viewId: 'original', size }, { viewId: 'thumbnail', size }];
+  // Without an uploaded thumbnail the thumbnail view redirects to the original, so it reports the original's size.
+  const thumbnailSize = record.thumbnailBase64 === undefined ? size : Buffer.from(record.thumbnailBase64, 'base64').length;
+  const views = [{ viewId: 'original', size }, { viewId: 'thumbnail', size: thumbnailSize }];
   return { status: 200, body: { name: record.name ?? record.id, type: record.type, views } };
 }
 
-/** The bytes of the original view; the thumbnail view redirects to the original's absolute, pre-signed URL. */
+/**
+ * The bytes of the original view. The thumbnail view redirects to an absolute, pre-signed URL:
+ * of the uploaded thumbnail (served from there), or of the original when none was uploaded.
+ */
 export function getAttachmentView(req: LocalRequest, ctx: ServiceContext): LocalResponse {
   const record = find(req, ctx);
   if (!record) return attachmentNotFound(req.params.attachmentId);
@@ -97,7 +106,11 @@ export function getAttachmentView(req: LocalRequest, ctx: ServiceContext): Local
     case 'original':
       return { status: 200, headers: { 'content-type': record.type }, body: Buffer.from(record.originalBase64, 'base64') };
     case 'thumbnail':
-      return { status: 302, headers: { location: presignedOriginalUrl(ctx, record.id) } };
+      if (record.thumbnailBase64 === undefined) return { status: 302, headers: { location: presignedUrl(ctx, record.id, 'original') } };
+      if (isPresigned(req.url, req.params, ctx.now().getTime())) {
+        return { status: 200, headers: { 'content-type': record.type }, body: Buffer.from(record.thumbnailBase64, 'base64') };
+      }
+      return { status: 302, headers: { location: presignedUrl(ctx, record.id, 'thumbnail') } };
     default:
       return connectorError(404, 'NotFound', `Attachment '${record.id}' has no view '${req.params.viewId}' (views: original, thumbnail).`);
   }

@@ -97,10 +97,11 @@ export function seedConnector(data: Record<string, unknown>): void {
   const bot: ChannelAccount = { id: '28:moor-bot', name: 'moor' };
   const people = ['Avery Quinn', 'Blake Rivera', 'Casey Morgan', 'Devon Hayes', 'Emery Brooks', 'Finley Park', 'Harper Lane'];
   const members: ChannelAccount[] = people.map((name, i) => ({ id: `29:user-${i + 1}`, name }));
-  const base = { isGroup: true, bot, activities: [], lastActivityNumber: 0 };
+  // Each conversation its own activities array: a shared one would show a message in both.
+  const base = { isGroup: true, bot, lastActivityNumber: 0 };
   data.conversations = {
-    '19:ops-alerts': { ...base, id: '19:ops-alerts', topicName: 'ops-alerts', members },
-    '19:noedit-alerts': { ...base, id: '19:noedit-alerts', topicName: 'noedit-alerts', members: members.slice(0, 2) },
+    '19:ops-alerts': { ...base, activities: [], id: '19:ops-alerts', topicName: 'ops-alerts', members },
+    '19:noedit-alerts': { ...base, activities: [], id: '19:noedit-alerts', topicName: 'noedit-alerts', members: members.slice(0, 2) },
   };
   data.attachments = {};
 }

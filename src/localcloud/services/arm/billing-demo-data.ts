@@ -25,6 +25,8 @@ const PRODUCTS: readonly Product[] = [
   { family: 'Developer Tools', type: 'Support', description: 'Developer Support Plan', unit: '1 Month', unitType: 'months', price: 29 },
 ];
 
+const CUSTOMERS = ['Contoso Retail', 'Fabrikam Logistics', 'Northwind Traders'];
+
 /** mulberry32: a tiny deterministic generator. */
 function generator(seed: string): () => number {
   let a = createHash('sha256').update(seed).digest().readUInt32LE(0);
@@ -74,11 +76,22 @@ function transaction(account: string, invoice: string, spec: InvoiceSpec, i: num
   const subTotal = sign * Math.max(1.5, units * product.price * (isReservation ? 3 : 1) + random() * 40);
   const tax = subTotal * (currency === 'EUR' ? 0.19 : 0.07);
   const name = stableUuid(`${account}/${invoice}/transaction/${i}`);
+  // Fields added later take nothing from `random`, so the older fields keep their values.
+  const customer = CUSTOMERS[i % CUSTOMERS.length];
   return {
     id: `${accountPath}/transactions/${name}`,
     name,
     type: `${BILLING_NS}/billingAccounts/transactions`,
+    tags: {},
+    systemData: {
+      createdAt: date.toISOString(), createdBy: 'billing-service', createdByType: 'Application',
+      lastModifiedAt: date.toISOString(), lastModifiedBy: 'billing-service', lastModifiedByType: 'Application',
+    },
     properties: {
+      customerId: `${accountPath}/customers/${shortId(`${account}/customer/${customer}`)}`,
+      customerDisplayName: customer,
+      partNumber: `${product.family.slice(0, 3).toUpperCase()}-${shortId(product.description).slice(0, 9)}`,
+      vendorPlan: isReservation ? 'Reserved capacity' : 'Pay as you go',
       billingCurrency: currency,
       pricingCurrency: currency,
       billingProfileDisplayName: spec.billingProfileDisplayName,
