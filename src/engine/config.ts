@@ -30,9 +30,11 @@ export interface MoorConfig {
   readonly notify?: NotifyConfig;
   /** Where `${file:}` placeholders may read; paths in it are absolute. */
   readonly files?: FilePolicy;
+  /** The built-in local cloud: a fixtures file (relative to the config file). */
+  readonly localCloud?: { readonly fixtures?: string };
 }
 
-const TOP_KEYS = new Set(['endpoints', 'credentials', 'state', 'parallelism', 'notify', 'files']);
+const TOP_KEYS = new Set(['endpoints', 'credentials', 'state', 'parallelism', 'notify', 'files', 'localCloud']);
 
 /** Reads the config file (explicit, or moor.config.yaml when present) and applies MOOR_* overrides. */
 export function loadConfig(explicitFile: string | undefined, cwd: string, env: NodeJS.ProcessEnv = process.env): MoorConfig {
@@ -67,7 +69,10 @@ function parseConfig(raw: JsonObject, file: string): MoorConfig {
   const credentials = serviceMap(raw.credentials, file, 'credentials', (v, where) => credentialSource(v, `${file}: ${where}`));
   const parallelism = raw.parallelism === undefined ? undefined : positiveInt(raw.parallelism, `${file}: parallelism`);
   if (raw.state !== undefined && typeof raw.state !== 'string') throw new UserError(`${file}: state must be a file path or postgres:// URL`);
-  return { endpoints, credentials, state: raw.state as string | undefined, parallelism, notify: raw.notify === undefined ? undefined : notifyConfig(raw.notify, file) };
+  return {
+    endpoints, credentials, state: raw.state as string | undefined, parallelism, notify: raw.notify === undefined ? undefined : notifyConfig(raw.notify, file),
+    localCloud: raw.localCloud === undefined ? undefined : localCloudConfig(raw.localCloud, file),
+  };
 }
 
 function serviceMap<T>(value: unknown, file: string, key: string, each: (v: unknown, where: string) => T): Partial<Record<ServiceName, T>> {
@@ -124,6 +129,13 @@ function filePolicy(v: unknown, file: string, base: string): FilePolicy {
     allow: Array.isArray(allow) ? allow.map((a) => absolute(a as string)) : undefined,
     maxBytes: maxBytes === undefined ? undefined : positiveInt(maxBytes, `${where}.maxBytes`),
   };
+}
+
+function localCloudConfig(v: unknown, file: string): { fixtures?: string } {
+  if (!isObject(v) || Object.keys(v).some((k) => k !== 'fixtures') || (v.fixtures !== undefined && typeof v.fixtures !== 'string')) {
+    throw new UserError(`${file}: localCloud must be {fixtures: FILE}`);
+  }
+  return { fixtures: v.fixtures as string | undefined };
 }
 
 function positiveInt(v: unknown, where: string): number {

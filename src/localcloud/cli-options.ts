@@ -19,6 +19,7 @@ export interface LocalCloudFlags {
   seed?: boolean;
   tls?: boolean;
   brandWord?: string;
+  fixtures?: string;
 }
 
 export const DEFAULT_DATA_FILE = '.moor/local-cloud.json';
@@ -60,6 +61,7 @@ export function localCloudOptions(flags: LocalCloudFlags, environment: Env = pro
     provisioningMs,
     seed: flags.seed ?? true,
     brandWord,
+    fixtures: flags.fixtures ?? env.MOOR_LOCAL_CLOUD_FIXTURES,
     tls: flags.tls ?? (env.MOOR_LOCAL_CLOUD_TLS === '1' || env.MOOR_LOCAL_CLOUD_TLS === 'true'),
   };
 }

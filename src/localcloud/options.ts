@@ -10,6 +10,8 @@ export interface LocalCloudOptions {
   tls?: boolean;
   /** Also route provider namespaces of this brand word (e.g. Microsoft) as the seeds' `Vendor`. */
   brandWord?: string;
+  /** A fixtures file (YAML) of projects, quotas, workspaces and conversations added at start. */
+  fixtures?: string;
   /** JSON data file; without one, data lives in memory only. */
   dataFile?: string;
   /** The bearer token every request must carry; default `local-dev-token`. */
@@ -38,7 +40,7 @@ export const DEFAULT_TOKEN = 'local-dev-token';
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PROVISIONING_MS = 1000;
 
-export type ResolvedOptions = Required<Omit<LocalCloudOptions, 'dataFile' | 'rateLimit' | 'brandWord'>> & Pick<LocalCloudOptions, 'dataFile' | 'rateLimit' | 'brandWord'>;
+export type ResolvedOptions = Required<Omit<LocalCloudOptions, 'dataFile' | 'rateLimit' | 'brandWord' | 'fixtures'>> & Pick<LocalCloudOptions, 'dataFile' | 'rateLimit' | 'brandWord' | 'fixtures'>;
 
 export function resolveOptions(o: LocalCloudOptions): ResolvedOptions {
   const faultSeed = o.faultSeed ?? newFaultSeed();
@@ -48,6 +50,7 @@ export function resolveOptions(o: LocalCloudOptions): ResolvedOptions {
     dataFile: o.dataFile,
     tls: o.tls ?? false,
     brandWord: o.brandWord,
+    fixtures: o.fixtures,
     token: o.token ?? DEFAULT_TOKEN,
     expiringTokens: o.expiringTokens ?? false,
     latencyMs: Math.max(0, o.latencyMs ?? 0),

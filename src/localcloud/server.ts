@@ -3,6 +3,7 @@ import { createServer, type RequestListener } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { DataStore } from './data-store.js';
+import { applyFixtures, readFixtures } from './fixtures.js';
 import { resolveOptions, type LocalCloudOptions } from './options.js';
 import { createPipeline } from './request-pipeline.js';
 import { createRouter } from './router.js';
@@ -24,8 +25,10 @@ export interface LocalCloud {
 /** Starts the local cloud; resolves once it listens. */
 export async function startLocalCloud(options: LocalCloudOptions = {}, services: readonly LocalService[] = SERVICES): Promise<LocalCloud> {
   const opts = resolveOptions(options);
+  const fixtures = opts.fixtures ? readFixtures(opts.fixtures) : undefined;
   const store = await DataStore.open(opts.dataFile);
   if (opts.seed) seedFreshStores(store, services);
+  if (fixtures) applyFixtures(store, fixtures);
 
   let url = '';
   const pipeline = createPipeline(createRouter(services), store, opts, () => url);

@@ -17,6 +17,7 @@ export const registerLocalCloud: RegisterCommand = (program, setExit) => {
     .option('--rate-limit <r>', 'requests per second per service and class, burst 10x (env MOOR_RATE_LIMIT)')
     .option('--provisioning-ms <ms>', 'how long asynchronous provisioning takes (default 1000; env MOOR_PROVISIONING_MS)')
     .option('--no-seed', 'start without demo data')
+    .option('--fixtures <file>', 'add your own projects, environments, quotas, workspaces and conversations (YAML; env MOOR_LOCAL_CLOUD_FIXTURES)')
     .option('--brand-word <word>', "also route ARM namespaces of this word (e.g. Microsoft) as the seeds' Vendor, for official clients (env MOOR_LOCAL_CLOUD_BRAND_WORD)")
     .option('--tls', 'serve https with a self-signed certificate kept beside the data file (env MOOR_LOCAL_CLOUD_TLS=1)')
     .action(async (flags: LocalCloudFlags) => {

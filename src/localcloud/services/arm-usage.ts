@@ -4,20 +4,20 @@ import { isObject } from '../../engine/json.js';
 import { checkApiVersion } from './arm/api-version.js';
 import { armResponseHeaders, cloudErrorBody, validationFailure } from './arm/cloud-error.js';
 import { containerGroupData, groupsIn, sweepDeleted, type StoredGroup } from './arm/container-group-store.js';
-import { CONTAINER_GROUP_QUOTA } from './arm/container-group-handlers.js';
+import { quotasFor, type QuotaLimits } from './arm/quotas.js';
 import { Problems, UUID } from './arm/validation-kit.js';
 import { API_VERSIONS, CONTAINER_INSTANCE_NS } from './arm/vendor.js';
 
 interface UsageKind {
   readonly name: string;
   readonly localized: string;
-  readonly limit: number;
+  readonly limit: number | ((q: QuotaLimits) => number);
   readonly measure: (groups: readonly StoredGroup[]) => number;
 }
 
 const USAGE_KINDS: readonly UsageKind[] = [
-  { name: 'ContainerGroups', localized: 'Container Groups', limit: CONTAINER_GROUP_QUOTA, measure: (g) => g.length },
-  { name: 'StandardCores', localized: 'Standard Cores', limit: 100, measure: (g) => Math.ceil(sumRequests(g, (r) => (typeof r.cpu === 'number' ? r.cpu : 0))) },
+  { name: 'ContainerGroups', localized: 'Container Groups', limit: (q) => q.containerGroups, measure: (g) => g.length },
+  { name: 'StandardCores', localized: 'Standard Cores', limit: (q) => q.standardCores, measure: (g) => Math.ceil(sumRequests(g, (r) => (typeof r.cpu === 'number' ? r.cpu : 0))) },
   { name: 'StandardK80Cores', localized: 'Standard K80 GPU Cores', limit: 8, measure: (g) => gpus(g, 'K80') },
   { name: 'StandardP100Cores', localized: 'Standard P100 GPU Cores', limit: 8, measure: (g) => gpus(g, 'P100') },
   { name: 'StandardV100Cores', localized: 'Standard V100 GPU Cores', limit: 8, measure: (g) => gpus(g, 'V100') },
@@ -52,11 +52,12 @@ function listUsage(req: LocalRequest, ctx: ServiceContext): LocalResponse {
   const d = containerGroupData(ctx.data);
   if (sweepDeleted(d, ctx.now(), ctx.provisioningMs ?? 0)) ctx.save();
   const groups = groupsIn(d, subscriptionId, location);
+  const quotas = quotasFor(ctx.data, subscriptionId, location);
   const usages = USAGE_KINDS.map((k) => ({
     id: `/subscriptions/${subscriptionId}/providers/${CONTAINER_INSTANCE_NS}/locations/${location}/usages/${k.name}`,
     unit: 'Count',
     currentValue: k.measure(groups),
-    limit: k.limit,
+    limit: typeof k.limit === 'number' ? k.limit : k.limit(quotas),
     name: { value: k.name, localizedValue: k.localized },
   }));
   // One page, as the real service answers: its official client does not follow nextLink here.

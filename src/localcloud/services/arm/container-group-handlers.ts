@@ -13,11 +13,12 @@ import { checkAddress, validateContainerGroup } from './container-group-validati
 import { renderGroup } from './container-group-view.js';
 import { operationUrls } from './container-group-operations.js';
 import { pageOf } from './paging.js';
+import { DEFAULT_QUOTAS, quotasFor } from './quotas.js';
 import { Problems } from './validation-kit.js';
 import { API_VERSIONS, CONTAINER_GROUP_TYPE } from './vendor.js';
 
 /** Container groups per subscription and location (SERVICES.md "Quotas"). */
-export const CONTAINER_GROUP_QUOTA = 100;
+export const CONTAINER_GROUP_QUOTA = DEFAULT_QUOTAS.containerGroups;
 const LIST_PAGE_SIZE = 50;
 const MAX_OPERATIONS = 5000;
 
@@ -81,7 +82,7 @@ export function putContainerGroup(req: LocalRequest, ctx: ServiceContext): Local
   const running = existing ? runningOperation(d, existing, now, ms) : undefined;
   if (running) return anotherOperationInProgress(address.name, running, ms);
   const body = withServiceDefaults(req.body as JsonObject);
-  const refused = existing ? refuseUpdate(existing, body) : refuseCreate(d, address.subscriptionId, body);
+  const refused = existing ? refuseUpdate(existing, body) : refuseCreate(d, address.subscriptionId, body, quotasFor(ctx.data, address.subscriptionId, body.location).containerGroups);
   if (refused) return refused;
   const group: StoredGroup = existing ?? {
     ...address, resourceGroup: resourceGroupAsKnown(d, address.subscriptionId, address.resourceGroup),
@@ -121,11 +122,11 @@ function refuseUpdate(existing: StoredGroup, body: JsonObject): LocalResponse | 
     change.target);
 }
 
-function refuseCreate(d: ContainerGroupData, subscriptionId: string, body: JsonObject): LocalResponse | undefined {
+function refuseCreate(d: ContainerGroupData, subscriptionId: string, body: JsonObject, quota: number): LocalResponse | undefined {
   const location = normalLocation(body.location);
-  if (groupsIn(d, subscriptionId, location).length < CONTAINER_GROUP_QUOTA) return undefined;
+  if (groupsIn(d, subscriptionId, location).length < quota) return undefined;
   return cloudError(409, 'ContainerGroupQuotaReached',
-    `The container group quota of ${CONTAINER_GROUP_QUOTA} in location '${location}' of subscription '${subscriptionId}' is reached.`);
+    `The container group quota of ${quota} in location '${location}' of subscription '${subscriptionId}' is reached.`);
 }
 
 export function getContainerGroup(req: LocalRequest, ctx: ServiceContext): LocalResponse {

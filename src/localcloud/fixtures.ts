@@ -1,0 +1,139 @@
+// Fixtures: a YAML (or JSON) file declaring a team's own database-movement projects and
+// environments, quotas, eventstream workspaces and conversations, added to the local cloud's
+// data at every start (over the demo data, which stays), so manifests run without editing ids.
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { UserError } from '../engine/diagnostics.js';
+import { isObject, type JsonObject } from '../engine/json.js';
+import type { DataStore } from './data-store.js';
+import { declaredQuotas, quotaKey } from './services/arm/quotas.js';
+import type { ConversationRecord } from './services/connector-store.js';
+import { demoUuid, type WorkspaceRecord } from './services/fabric-eventstreams-seed.js';
+import type { EnvironmentType, ProjectRecord } from './services/lcs-database-movement-store.js';
+
+export interface Fixtures {
+  readonly projects: Record<string, ProjectRecord>;
+  readonly quotas: Array<{ subscriptionId: string; location: string; containerGroups?: number; standardCores?: number }>;
+  readonly workspaces: WorkspaceRecord[];
+  readonly conversations: ConversationRecord[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TOP_KEYS = ['databaseMovement', 'quotas', 'workspaces', 'conversations'];
+
+/** Reads and checks a fixtures file; every problem is a UserError naming the file and the field. */
+export function readFixtures(file: string): Fixtures {
+  let doc: unknown;
+  try {
+    doc = parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'not found' : `not valid YAML: ${(err as Error).message}`;
+    throw new UserError(`fixtures file ${file} is ${why}`);
+  }
+  const fail = (where: string, rule: string): never => { throw new UserError(`fixtures file ${file}: ${where} ${rule}`); };
+  const root = doc ?? {};
+  if (!isObject(root)) return fail('the document', 'must be a mapping');
+  for (const key of Object.keys(root)) if (!TOP_KEYS.includes(key)) fail(`'${key}'`, `is not known (expected ${TOP_KEYS.join(', ')})`);
+  return {
+    projects: projectsOf(root.databaseMovement, fail),
+    quotas: listOf(root.quotas, 'quotas', fail).map((q, i) => quotaOf(q, `quotas[${i}]`, fail)),
+    workspaces: listOf(root.workspaces, 'workspaces', fail).map((w, i) => workspaceOf(w, `workspaces[${i}]`, fail)),
+    conversations: listOf(root.conversations, 'conversations', fail).map((c, i) => conversationOf(c, `conversations[${i}]`, fail)),
+  };
+}
+
+type Fail = (where: string, rule: string) => never;
+
+function listOf(v: unknown, where: string, fail: Fail): JsonObject[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v) || !v.every(isObject)) return fail(where, 'must be a list of mappings');
+  return v as JsonObject[];
+}
+
+function text(v: unknown, where: string, fail: Fail, pattern?: RegExp): string {
+  const s = typeof v === 'number' ? String(v) : v;
+  if (typeof s !== 'string' || s.trim() === '' || (pattern && !pattern.test(s))) return fail(where, pattern === UUID ? 'must be a UUID' : 'must be a non-empty string');
+  return s;
+}
+
+function count(v: unknown, where: string, fail: Fail): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) return fail(where, 'must be a whole number, 0 or more');
+  return v;
+}
+
+function projectsOf(v: unknown, fail: Fail): Record<string, ProjectRecord> {
+  if (v === undefined || v === null) return {};
+  if (!isObject(v) || Object.keys(v).some((k) => k !== 'projects')) return fail('databaseMovement', 'must be {projects: [...]}');
+  const out: Record<string, ProjectRecord> = {};
+  listOf(v.projects, 'databaseMovement.projects', fail).forEach((p, i) => {
+    const where = `databaseMovement.projects[${i}]`;
+    const id = text(p.id, `${where}.id`, fail);
+    const environments: ProjectRecord['environments'] = {};
+    listOf(p.environments, `${where}.environments`, fail).forEach((e, j) => {
+      const at = `${where}.environments[${j}]`;
+      const envId = text(e.id, `${at}.id`, fail, UUID).toLowerCase();
+      if (e.type !== 'Production' && e.type !== 'Sandbox') fail(`${at}.type`, 'must be Production or Sandbox');
+      environments[envId] = { name: typeof e.name === 'string' ? e.name : envId, type: e.type as EnvironmentType };
+    });
+    out[id] = { environments };
+  });
+  return out;
+}
+
+function quotaOf(q: JsonObject, where: string, fail: Fail): Fixtures['quotas'][number] {
+  return {
+    subscriptionId: text(q.subscriptionId, `${where}.subscriptionId`, fail, UUID),
+    location: text(q.location, `${where}.location`, fail),
+    containerGroups: count(q.containerGroups, `${where}.containerGroups`, fail),
+    standardCores: count(q.standardCores, `${where}.standardCores`, fail),
+  };
+}
+
+function workspaceOf(w: JsonObject, where: string, fail: Fail): WorkspaceRecord {
+  const id = text(w.id, `${where}.id`, fail, UUID).toLowerCase();
+  const items = listOf(w.eventstreams, `${where}.eventstreams`, fail).map((e, i) => {
+    const displayName = text(e.displayName, `${where}.eventstreams[${i}].displayName`, fail);
+    return {
+      id: typeof e.id === 'string' && UUID.test(e.id) ? e.id.toLowerCase() : demoUuid(`fixture:${id}:${displayName}`),
+      type: 'Eventstream' as const, displayName,
+      description: typeof e.description === 'string' ? e.description : '',
+      workspaceId: id,
+    };
+  });
+  return { id, displayName: typeof w.displayName === 'string' ? w.displayName : id, folders: [], items, requests: [] };
+}
+
+function conversationOf(c: JsonObject, where: string, fail: Fail): ConversationRecord {
+  const id = text(c.id, `${where}.id`, fail);
+  const members = listOf(c.members, `${where}.members`, fail).map((m, i) => ({
+    id: text(m.id, `${where}.members[${i}].id`, fail),
+    ...(typeof m.name === 'string' ? { name: m.name } : {}),
+  }));
+  return {
+    id, isGroup: c.isGroup !== false, members, activities: [], lastActivityNumber: 0,
+    ...(typeof c.topicName === 'string' ? { topicName: c.topicName } : {}),
+  };
+}
+
+/** Adds the fixtures to the stores, replacing records with the same ids (activities already posted stay). */
+export function applyFixtures(store: DataStore, f: Fixtures): void {
+  const lcs = store.dataFor('lcs');
+  lcs.projects = { ...(lcs.projects as Record<string, ProjectRecord> | undefined ?? {}), ...f.projects };
+  const arm = store.dataFor('arm');
+  const quotas = declaredQuotas(arm);
+  for (const q of f.quotas) {
+    const limits = Object.fromEntries(Object.entries({ containerGroups: q.containerGroups, standardCores: q.standardCores }).filter(([, n]) => n !== undefined));
+    quotas[quotaKey(q.subscriptionId, q.location)] = limits;
+  }
+  const fabric = store.dataFor('fabric');
+  const workspaces = (fabric.workspaces ??= {}) as Record<string, WorkspaceRecord>;
+  for (const w of f.workspaces) workspaces[w.id] = w;
+  const connector = store.dataFor('connector');
+  const conversations = (connector.conversations ??= {}) as Record<string, ConversationRecord>;
+  for (const c of f.conversations) {
+    const kept = conversations[c.id];
+    conversations[c.id] = kept ? { ...c, activities: kept.activities, lastActivityNumber: kept.lastActivityNumber } : c;
+  }
+  store.save();
+}
