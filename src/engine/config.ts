@@ -6,6 +6,7 @@ import { UserError } from './diagnostics.js';
 import { isObject, type JsonObject } from './json.js';
 import type { ServiceName } from '../localcloud/types.js';
 import type { FilePolicy } from './placeholder-file.js';
+import { API_FIELDS, type ApiName, type ApiSettingsOverrides } from '../providers/api-settings.js';
 
 export const SERVICE_NAMES: readonly ServiceName[] = ['arm', 'graph', 'analytics', 'fabric', 'lcs', 'connector'];
 
@@ -30,11 +31,13 @@ export interface MoorConfig {
   readonly notify?: NotifyConfig;
   /** Where `${file:}` placeholders may read; paths in it are absolute. */
   readonly files?: FilePolicy;
+  /** api-version, provider namespace and version header per API; the seeds' values by default. */
+  readonly apis?: ApiSettingsOverrides;
   /** The built-in local cloud: a fixtures file (relative to the config file). */
   readonly localCloud?: { readonly fixtures?: string };
 }
 
-const TOP_KEYS = new Set(['endpoints', 'credentials', 'state', 'parallelism', 'notify', 'files', 'localCloud']);
+const TOP_KEYS = new Set(['endpoints', 'credentials', 'state', 'parallelism', 'notify', 'files', 'localCloud', 'apis']);
 
 /** Reads the config file (explicit, or moor.config.yaml when present) and applies MOOR_* overrides. */
 export function loadConfig(explicitFile: string | undefined, cwd: string, env: NodeJS.ProcessEnv = process.env): MoorConfig {
@@ -72,6 +75,7 @@ function parseConfig(raw: JsonObject, file: string): MoorConfig {
   return {
     endpoints, credentials, state: raw.state as string | undefined, parallelism, notify: raw.notify === undefined ? undefined : notifyConfig(raw.notify, file),
     localCloud: raw.localCloud === undefined ? undefined : localCloudConfig(raw.localCloud, file),
+    apis: raw.apis === undefined ? undefined : apisConfig(raw.apis, file),
   };
 }
 
@@ -129,6 +133,26 @@ function filePolicy(v: unknown, file: string, base: string): FilePolicy {
     allow: Array.isArray(allow) ? allow.map((a) => absolute(a as string)) : undefined,
     maxBytes: maxBytes === undefined ? undefined : positiveInt(maxBytes, `${where}.maxBytes`),
   };
+}
+
+function apisConfig(v: unknown, file: string): ApiSettingsOverrides {
+  const names = Object.keys(API_FIELDS) as ApiName[];
+  if (!isObject(v)) throw new UserError(`${file}: apis must be a mapping of ${names.join(', ')}`);
+  const out: Record<string, Record<string, string>> = {};
+  for (const [name, settings] of Object.entries(v)) {
+    const fields = API_FIELDS[name as ApiName];
+    if (!fields) throw new UserError(`${file}: apis.${name} is not an API (expected ${names.join(', ')})`);
+    if (!isObject(settings)) throw new UserError(`${file}: apis.${name} must be a mapping of ${Object.keys(fields).join(', ')}`);
+    out[name] = {};
+    for (const [field, value] of Object.entries(settings)) {
+      const rule = fields[field];
+      if (!rule) throw new UserError(`${file}: apis.${name}.${field} is not a setting (expected ${Object.keys(fields).join(', ')})`);
+      const text = value;
+      if (typeof text !== 'string' || !rule.test(text)) throw new UserError(`${file}: apis.${name}.${field} must be a string like ${rule.source}`);
+      out[name][field] = text;
+    }
+  }
+  return out as ApiSettingsOverrides;
 }
 
 function localCloudConfig(v: unknown, file: string): { fixtures?: string } {

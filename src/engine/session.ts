@@ -44,6 +44,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     const providers = createProviders({
       endpoints: config.endpoints as Record<ServiceName, string>,
       credentials: config.credentials,
+      apis: config.apis,
       defaultToken: options.env.MOOR_TOKEN,
       pollIntervalMs: pollInterval(options.env),
       beforeWrite,
@@ -64,7 +65,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const endpoints = Object.fromEntries(SERVICE_NAMES.map((s) => [s, cloud.url])) as Record<ServiceName, string>;
   // The local cloud answers fast: poll it often, or a quick start waits on timers.
   const pollIntervalMs = pollInterval(options.env) ?? LOCAL_POLL_MS;
-  const providers = createProviders({ endpoints, defaultToken: token, pollIntervalMs, beforeWrite });
+  const providers = createProviders({ endpoints, defaultToken: token, pollIntervalMs, beforeWrite, apis: config.apis });
   return {
     config,
     providers,

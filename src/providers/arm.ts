@@ -1,5 +1,5 @@
 // The ARM client: container groups (with long-running operations), usage per location, name availability.
-import { NAMESPACES } from './vendor.js';
+import { DEFAULT_API_SETTINGS, type ApiSettings } from './api-settings.js';
 import { followOperation, type PollOptions } from './long-running.js';
 import { sendAfterRunningOperation } from './arm-running-operation.js';
 import { listByNextLink } from './paging.js';
@@ -9,22 +9,27 @@ import type { ContainerGroupBody, NameAvailability, Usage } from './arm-types.js
 export type { ContainerGroupBody, NameAvailability, Usage } from './arm-types.js';
 
 /** api-version of container groups and usage (seed 001). */
-export const CONTAINER_API_VERSION = '2026-07-01';
+export const CONTAINER_API_VERSION = DEFAULT_API_SETTINGS.containerInstance.apiVersion;
 /** api-version of name availability (seed 001). */
-export const NAME_API_VERSION = '2025-01-01';
+export const NAME_API_VERSION = DEFAULT_API_SETTINGS.sql.apiVersion;
 
 const enc = encodeURIComponent;
 
 /** The ARM id of a container group. */
-export function containerGroupId(subscriptionId: string, resourceGroup: string, name: string): string {
-  return `/subscriptions/${enc(subscriptionId)}/resourceGroups/${enc(resourceGroup)}/providers/${NAMESPACES.containerInstance}/containerGroups/${enc(name)}`;
+export function containerGroupId(subscriptionId: string, resourceGroup: string, name: string, namespace = DEFAULT_API_SETTINGS.containerInstance.namespace): string {
+  return `/subscriptions/${enc(subscriptionId)}/resourceGroups/${enc(resourceGroup)}/providers/${namespace}/containerGroups/${enc(name)}`;
 }
 
 export class ArmClient {
-  constructor(private readonly t: Transport, private readonly poll: PollOptions = {}) {}
+  constructor(
+    private readonly t: Transport,
+    private readonly poll: PollOptions = {},
+    private readonly apis: Pick<ApiSettings, 'containerInstance' | 'sql'> = DEFAULT_API_SETTINGS,
+  ) {}
 
   private groupPath(sub: string, rg: string, name: string): string {
-    return `${containerGroupId(sub, rg, name)}?api-version=${CONTAINER_API_VERSION}`;
+    const ci = this.apis.containerInstance;
+    return `${containerGroupId(sub, rg, name, ci.namespace)}?api-version=${enc(ci.apiVersion)}`;
   }
 
   /** The container group, or undefined when it does not exist. */
@@ -54,13 +59,14 @@ export class ArmClient {
 
   /** Every usage entry of a location (all pages). */
   listUsage(sub: string, location: string): Promise<Usage[]> {
-    const path = `/subscriptions/${enc(sub)}/providers/${NAMESPACES.containerInstance}/locations/${enc(location)}/usages?api-version=${CONTAINER_API_VERSION}`;
+    const ci = this.apis.containerInstance;
+    const path = `/subscriptions/${enc(sub)}/providers/${ci.namespace}/locations/${enc(location)}/usages?api-version=${enc(ci.apiVersion)}`;
     return listByNextLink<Usage>(this.t, { method: 'GET', path, label: `usages/${location}` });
   }
 
   /** Whether a server name can be used; a pure read, so it is retried like a GET. */
-  async checkNameAvailability(sub: string, name: string, type = `${NAMESPACES.sql}/servers`): Promise<NameAvailability> {
-    const path = `/subscriptions/${enc(sub)}/providers/${NAMESPACES.sql}/checkNameAvailability?api-version=${NAME_API_VERSION}`;
+  async checkNameAvailability(sub: string, name: string, type = `${this.apis.sql.namespace}/servers`): Promise<NameAvailability> {
+    const path = `/subscriptions/${enc(sub)}/providers/${this.apis.sql.namespace}/checkNameAvailability?api-version=${enc(this.apis.sql.apiVersion)}`;
     const res = await this.t.request({ method: 'POST', path, body: { name, type }, idempotent: true, label: 'checkNameAvailability' });
     return res.body as NameAvailability;
   }

@@ -1,10 +1,10 @@
 // The billing client (ARM endpoint): every transaction of an invoice, over all pages (seed 002).
 import { UserError } from '../engine/diagnostics.js';
-import { NAMESPACES } from './vendor.js';
+import { DEFAULT_API_SETTINGS, type ApiSettings } from './api-settings.js';
 import { listByNextLink } from './paging.js';
 import type { Transport } from './transport.js';
 
-export const BILLING_API_VERSION = '2024-04-01';
+export const BILLING_API_VERSION = DEFAULT_API_SETTINGS.billing.apiVersion;
 /** The service's largest page (seed 002). */
 export const MAX_TOP = 50;
 
@@ -41,17 +41,17 @@ export interface TransactionQuery {
 const enc = encodeURIComponent;
 
 export class BillingClient {
-  constructor(private readonly t: Transport) {}
+  constructor(private readonly t: Transport, private readonly api: ApiSettings['billing'] = DEFAULT_API_SETTINGS.billing) {}
 
   /** Every transaction of the invoice, following nextLink to the last page. */
   listTransactions(account: string, invoice: string, q: TransactionQuery = {}): Promise<Transaction[]> {
     if (q.top !== undefined && (!Number.isInteger(q.top) || q.top < 1 || q.top > MAX_TOP)) {
       throw new UserError(`top must be a whole number from 1 to ${MAX_TOP} (got ${q.top})`);
     }
-    const path = `/providers/${NAMESPACES.billing}/billingAccounts/${enc(account)}/invoices/${enc(invoice)}/transactions`;
+    const path = `/providers/${this.api.namespace}/billingAccounts/${enc(account)}/invoices/${enc(invoice)}/transactions`;
     return listByNextLink<Transaction>(this.t, {
       method: 'GET', path, label: `invoices/${invoice}/transactions`,
-      query: { 'api-version': BILLING_API_VERSION, filter: q.filter, orderBy: q.orderBy, top: q.top, search: q.search },
+      query: { 'api-version': this.api.apiVersion, filter: q.filter, orderBy: q.orderBy, top: q.top, search: q.search },
     });
   }
 }

@@ -1,9 +1,9 @@
 // The database-movement client (seed 000): export, refresh, and the status of an operation.
-import { VERSION_HEADER } from './vendor.js';
+import { DEFAULT_API_SETTINGS, type ApiSettings } from './api-settings.js';
 import type { Transport } from './transport.js';
 
 /** The API version the refresh and status calls require in the `x-vendor-version` header. */
-export const LCS_API_VERSION = '2017-09-15';
+export const LCS_API_VERSION = DEFAULT_API_SETTINGS.lcs.apiVersion;
 
 /** The result object: the service answers 200 whatever happened; read IsSuccess. */
 export interface MovementResult {
@@ -17,10 +17,15 @@ export interface MovementResult {
 }
 
 const enc = encodeURIComponent;
-const versioned = { [VERSION_HEADER]: LCS_API_VERSION };
+/** Seed 000 lists it for the POSTs, though they carry no body. */
+const JSON_CONTENT = { 'content-type': 'application/json' };
 
 export class LcsClient {
-  constructor(private readonly t: Transport) {}
+  private readonly versioned: Record<string, string>;
+
+  constructor(private readonly t: Transport, api: ApiSettings['lcs'] = DEFAULT_API_SETTINGS.lcs) {
+    this.versioned = { [api.versionHeader]: api.apiVersion };
+  }
 
   /**
    * Starts an export. Never retried blindly (operations per environment are rationed):
@@ -28,21 +33,21 @@ export class LcsClient {
    */
   async exportDatabase(project: string, env: string, backupName: string): Promise<MovementResult> {
     const path = `/databasemovement/v1/export/project/${enc(project)}/environment/${enc(env)}/backupName/${enc(backupName)}`;
-    const res = await this.t.request({ method: 'POST', path, label: `export/${env}` });
+    const res = await this.t.request({ method: 'POST', path, headers: JSON_CONTENT, label: `export/${env}` });
     return res.body as MovementResult;
   }
 
   /** Starts a refresh of `target` from `source`; same rules as exportDatabase. */
   async refreshDatabase(project: string, source: string, target: string): Promise<MovementResult> {
     const path = `/databasemovement/v1/refresh/project/${enc(project)}/source/${enc(source)}/target/${enc(target)}`;
-    const res = await this.t.request({ method: 'POST', path, headers: versioned, label: `refresh/${target}` });
+    const res = await this.t.request({ method: 'POST', path, headers: { ...JSON_CONTENT, ...this.versioned }, label: `refresh/${target}` });
     return res.body as MovementResult;
   }
 
   /** The status of an operation (a read, retried normally). */
   async fetchStatus(project: string, env: string, activityId: string): Promise<MovementResult> {
     const path = `/databasemovement/v1/fetchstatus/project/${enc(project)}/environment/${enc(env)}/operationactivity/${enc(activityId)}`;
-    const res = await this.t.request({ method: 'GET', path, headers: versioned, label: `fetchstatus/${activityId}` });
+    const res = await this.t.request({ method: 'GET', path, headers: this.versioned, label: `fetchstatus/${activityId}` });
     return res.body as MovementResult;
   }
 }

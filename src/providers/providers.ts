@@ -2,6 +2,7 @@
 import { UserError } from '../engine/diagnostics.js';
 import type { ServiceName } from '../localcloud/types.js';
 import { AnalyticsClient } from './analytics.js';
+import { apiSettings, type ApiSettingsOverrides } from './api-settings.js';
 import { ArmClient } from './arm.js';
 import { BillingClient } from './billing.js';
 import { ConnectorClient, CONNECTOR_RETRY_STATUSES } from './connector.js';
@@ -32,6 +33,8 @@ export interface ProviderOptions {
   readonly credentials?: Partial<Record<ServiceName, CredentialSource>>;
   /** The token of every service without its own source (the CLI passes MOOR_TOKEN). */
   readonly defaultToken?: string;
+  /** api-version, namespace and version header per API (moor.config.yaml `apis:`); the seeds' values by default. */
+  readonly apis?: ApiSettingsOverrides;
   /** Per-attempt timeout in ms (default 30 000). */
   readonly timeoutMs?: number;
   /** Attempts per request, first included (default 6). */
@@ -72,13 +75,14 @@ export function createProviders(options: ProviderOptions): Providers {
     return t;
   };
   const poll = { pollIntervalMs: options.pollIntervalMs };
+  const apis = apiSettings(options.apis);
   return lazy({
-    arm: () => new ArmClient(transport('arm'), poll),
-    billing: () => new BillingClient(transport('arm')),
+    arm: () => new ArmClient(transport('arm'), poll, apis),
+    billing: () => new BillingClient(transport('arm'), apis.billing),
     graph: () => new GraphClient(transport('graph')),
     analytics: () => new AnalyticsClient(transport('analytics')),
     fabric: () => new FabricClient(transport('fabric')),
-    lcs: () => new LcsClient(transport('lcs')),
+    lcs: () => new LcsClient(transport('lcs'), apis.lcs),
     connector: () => new ConnectorClient(transport('connector')),
   });
 }
