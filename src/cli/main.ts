@@ -1,18 +1,26 @@
 // The moor command line: parses flags with commander, runs one command, renders errors once.
-import { Command, CommanderError } from 'commander';
-import { formatDiagnostic, UserError } from '../engine/diagnostics.js';
+import { Command } from 'commander';
 import { COMMANDS } from './commands/index.js';
 import { bindEnvironment } from './env-options.js';
+import { quietOnClosedPipe } from './closed-pipe.js';
+import { oneLineParseError, reportFailure } from './report-failure.js';
+import { versionText } from './version.js';
 
 /** Runs the CLI and resolves to the process exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
+  quietOnClosedPipe(process.stdout);
+  quietOnClosedPipe(process.stderr);
   let exitCode = 0;
   const program = new Command('moor')
     .description('A declarative reconciler for container groups, auth contexts, push datasets and database jobs.')
+    .version(versionText(), '-v, --version', 'print the versions of moor, Node.js and the state format')
     .option('--config <file>', 'configuration file (default: moor.config.yaml when present; env: MOOR_CONFIG)', process.env.MOOR_CONFIG)
     .option('--state <file|url>', 'state file or postgres:// URL (default: .moor/state.json; env: MOOR_STATE)', process.env.MOOR_STATE)
-    .showHelpAfterError()
     .exitOverride();
+  // Set before the commands are added, so each inherits it.
+  program.configureOutput({
+    outputError: (message, write) => write(oneLineParseError(message, commandPathOf(program, argv))),
+  });
   for (const register of COMMANDS) {
     register(program, (code) => { exitCode = code; });
   }
@@ -26,16 +34,15 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-function reportFailure(err: unknown): number {
-  if (err instanceof CommanderError) {
-    // commander already printed the message (or help/version, which exit 0).
-    return err.exitCode === 0 ? 0 : 1;
+/** `plan ` for `moor plan --bogus`, `state ` for `moor state lst`: the known commands named, where their help is. */
+function commandPathOf(program: Command, argv: readonly string[]): string {
+  let path = '';
+  let command = program;
+  for (const arg of argv.slice(2)) {
+    const sub = command.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    if (!sub) break;
+    path += sub.name() + ' ';
+    command = sub;
   }
-  if (err instanceof UserError) {
-    for (const d of err.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
-    if (err.message) process.stderr.write(`Error: ${err.message}\n`);
-    return 1;
-  }
-  process.stderr.write(`moor: internal error (a bug; please report it)\n${err instanceof Error ? err.stack : String(err)}\n`);
-  return 1;
+  return path;
 }

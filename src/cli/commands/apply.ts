@@ -56,7 +56,7 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
   const { printPlan } = await import('../plan-output.js');
   const { plainProgress, terminalProgress } = await import('../progress.js');
   const { applySummary } = await import('../apply-summary.js');
-  const { confirmApply } = await import('../confirm.js');
+  const { confirmApply, cancelled } = await import('../confirm.js');
 
   return withSession(command, async (session) => {
     requireNotify(session, flags.notify);
@@ -72,9 +72,11 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
       // An unknown outcome is an error that blocks only its dependents: the rest is applied.
       if (blockingErrors(prepared.plan.diagnostics).length > 0) return 1;
       if (hasChanges(prepared.plan) && !flags.autoApprove && !saved) {
-        if (!(await confirmApply())) {
-          process.stderr.write('Apply cancelled.\n');
-          return 1;
+        const answer = await confirmApply();
+        if (answer !== 'yes') {
+          const { line, code } = cancelled(answer);
+          process.stderr.write(line + '\n');
+          return code;
         }
       }
       if (inputs.refreshOnly) {

@@ -1,5 +1,8 @@
 // The default state backend: one JSON file written atomically, a journal of apply's changes, a backup, a lock file.
+import { existsSync } from 'node:fs';
 import { access, readFile, unlink } from 'node:fs/promises';
+import { UserError } from '../diagnostics.js';
+import { fileErrorMessage } from '../file-errors.js';
 import { code, sweepTempFiles, writeFileAtomic } from './atomic-write.js';
 import { acquireFileLock, breakFileLock, checkFileLock, readLock, releaseFileLock } from './file-lock.js';
 import { JournalWriter, readJournal, replay } from './journal.js';
@@ -46,7 +49,7 @@ export class FileStateBackend implements StateBackend {
   async read(): Promise<StateDocument> {
     let doc: StateDocument;
     try {
-      doc = parseState(await readFile(this.path, 'utf8'), this.location);
+      doc = parseState(await readStateText(this.path, this.location), this.location, existsSync(this.backupPath));
     } catch (err) {
       if (code(err) !== 'ENOENT') throw err;
       doc = emptyState();
@@ -147,6 +150,17 @@ async function exists(path: string): Promise<boolean> {
     return true;
   } catch (err) {
     if (code(err) === 'ENOENT') return false;
+    throw err;
+  }
+}
+
+/** The state file's text; a directory or an unreadable file is named in one line (a missing one is empty state). */
+async function readStateText(path: string, location: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    const problem = code(err) === 'ENOENT' ? undefined : fileErrorMessage(err, location);
+    if (problem) throw new UserError(`state file: ${problem}`);
     throw err;
   }
 }

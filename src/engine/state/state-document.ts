@@ -11,31 +11,33 @@ export function emptyState(): StateDocument {
  * Parses state text, or throws a UserError naming the file and how to recover.
  * Never repairs anything itself: a corrupt state must not be silently replaced.
  */
-export function parseState(text: string, location: string): StateDocument {
+export function parseState(text: string, location: string, hasBackup = true): StateDocument {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw corrupt(location, `not valid JSON (${(err as Error).message})`);
+    throw corrupt(location, hasBackup, `not valid JSON (${(err as Error).message})`);
   }
-  if (!isObject(doc)) throw corrupt(location, 'not a JSON object');
-  if (doc.version !== 1) throw corrupt(location, `unknown state version ${JSON.stringify(doc.version)} (this moor reads version 1)`);
-  if (typeof doc.serial !== 'number' || !Number.isInteger(doc.serial) || doc.serial < 0) throw corrupt(location, 'serial is not a non-negative integer');
-  if (!isObject(doc.resources)) throw corrupt(location, '"resources" is not an object');
+  if (!isObject(doc)) throw corrupt(location, hasBackup, 'not a JSON object');
+  if (doc.version !== 1) throw corrupt(location, hasBackup, `unknown state version ${JSON.stringify(doc.version)} (this moor reads version 1)`);
+  if (typeof doc.serial !== 'number' || !Number.isInteger(doc.serial) || doc.serial < 0) throw corrupt(location, hasBackup, 'serial is not a non-negative integer');
+  if (!isObject(doc.resources)) throw corrupt(location, hasBackup, '"resources" is not an object');
   for (const [address, record] of Object.entries(doc.resources)) {
     if (!isObject(record) || typeof record.kind !== 'string' || typeof record.name !== 'string' || !isObject(record.lastApplied)) {
-      throw corrupt(location, `record ${JSON.stringify(address)} lacks kind, name or lastApplied`);
+      throw corrupt(location, hasBackup, `record ${JSON.stringify(address)} lacks kind, name or lastApplied`);
     }
   }
-  if (doc.extras !== undefined && !isObject(doc.extras)) throw corrupt(location, '"extras" is not an object');
+  if (doc.extras !== undefined && !isObject(doc.extras)) throw corrupt(location, hasBackup, '"extras" is not an object');
   // Checked above field by field; the record fields moor does not rely on are passed through.
   return doc as unknown as StateDocument;
 }
 
-function corrupt(location: string, why: string): UserError {
+function corrupt(location: string, hasBackup: boolean, why: string): UserError {
+  const recover = hasBackup
+    ? `The previous version is kept in ${location}.backup: inspect both, then copy the backup over the state file `
+    : `There is no previous version (${location}.backup does not exist): repair the file by hand `;
   return new UserError(
-    `state file ${location} is corrupt: ${why}. moor will not overwrite it. ` +
-      `The previous version is kept in ${location}.backup: inspect both, then copy the backup over the state file ` +
+    `state file ${location} is corrupt: ${why}. moor will not overwrite it. ` + recover +
       `(or move the state file away to start from empty state, which forgets every managed resource).`,
   );
 }
