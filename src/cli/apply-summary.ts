@@ -6,10 +6,8 @@ export function applySummary(outcomes: readonly StepOutcome[]): string {
   const count = (a: string) => done.filter((o) => o.action === a).length;
   const failed = outcomes.filter((o) => o.status === 'failed');
   const skipped = outcomes.filter((o) => o.status === 'skipped');
-  const lines = [
-    `Apply ${failed.length || skipped.length ? 'incomplete' : 'complete'}: ${count('create')} created, ${count('update')} updated, ${count('replace')} replaced, ${count('delete')} deleted, ${count('run')} run` +
-      (failed.length ? `; ${failed.length} failed` : '') + (skipped.length ? `; ${skipped.length} skipped` : '') + '.',
-  ];
+  // The root causes first, so the last line says what happened (pipelines and people read it first).
+  const lines: string[] = [];
   for (const f of failed) {
     const blocked = skipped.filter((s) => s.rootCause === f.address).map((s) => s.address);
     lines.push(`  ${f.address}: ${f.error}` + (blocked.length ? ` (skipped because of it: ${blocked.join(', ')})` : ''));
@@ -20,5 +18,10 @@ export function applySummary(outcomes: readonly StepOutcome[]): string {
     if (blocked.length) lines.push(`  ${b.address}: ${b.blocks}; skipped because of it: ${blocked.join(', ')}`);
   }
   if (skipped.some((s) => s.rootCause === 'interrupted')) lines.push('  interrupted: the steps not started were skipped; run apply again to continue');
+  if (!failed.length && !skipped.length && done.length === 0) return 'Apply complete: no changes.';
+  lines.push(
+    `Apply ${failed.length || skipped.length ? 'incomplete' : 'complete'}: ${count('create')} created, ${count('update')} updated, ${count('replace')} replaced, ${count('delete')} deleted, ${count('run')} run` +
+      (failed.length ? `; ${failed.length} failed (${failed.map((f) => f.address).join(', ')})` : '') + (skipped.length ? `; ${skipped.length} skipped` : '') + '.',
+  );
   return lines.join('\n');
 }

@@ -21,7 +21,8 @@ describe('options from MOOR_* variables', () => {
   test.each([
     ['a value option takes its variable', ['plan'], { MOOR_OUT: 'p.json' }, { out: 'p.json' }],
     ['the command line wins over the variable', ['plan', '--out', 'cli.json'], { MOOR_OUT: 'env.json' }, { out: 'cli.json' }],
-    ['the variable wins over the default', ['plan'], { MOOR_OUTPUT: 'json' }, { output: 'json' }],
+    ['the variable wins over the default', ['plan'], { MOOR_PLAN_OUTPUT: 'json' }, { output: 'json' }],
+    ['--output reads its own command\'s variable only', ['plan'], { MOOR_OUTPUT: 'json', MOOR_VALIDATE_OUTPUT: 'json' }, { output: 'text' }],
     ['a value goes through the option parser', ['plan'], { MOOR_TARGET: 'ContainerGroup/web' }, { target: ['ContainerGroup/web'] }],
     ['a flag is set by true', ['plan'], { MOOR_PRUNE: 'true' }, { prune: true }],
   ])('%s', async (_reason, args, env, expected) => {

@@ -5,9 +5,24 @@ import { UserError } from '../engine/diagnostics.js';
 
 const TRUE = /^(1|true|yes)$/i;
 
-/** MOOR_ plus the option's long name in upper snake case. */
-export function envNameOf(option: Option): string {
-  return 'MOOR_' + option.attributeName().replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
+/**
+ * Options whose values differ from command to command (`--output markdown` suits plan, not
+ * validate or get) read a variable of their command: MOOR_PLAN_OUTPUT, MOOR_GET_OUTPUT.
+ */
+const PER_COMMAND = new Set(['output']);
+
+/** MOOR_ plus the option's long name in upper snake case; per command for PER_COMMAND options. */
+export function envNameOf(option: Option, command?: Command): string {
+  const name = option.attributeName();
+  const scope = command && PER_COMMAND.has(name) ? `${topCommandOf(command).name()}_` : '';
+  return 'MOOR_' + (scope + name).replace(/[A-Z]/g, (c) => `_${c}`).replace(/-/g, '_').toUpperCase();
+}
+
+/** `get` for `moor get usage`: the command right under the program. */
+function topCommandOf(command: Command): Command {
+  let top = command;
+  while (top.parent?.parent) top = top.parent;
+  return top;
 }
 
 /**
@@ -21,7 +36,7 @@ export function bindEnvironment(program: Command, env: NodeJS.ProcessEnv, skip: 
   const walk = (command: Command) => {
     for (const sub of command.commands) {
       if (skip.has(sub.name())) continue;
-      for (const option of named(sub)) if (!option.envVar) option.env(envNameOf(option));
+      for (const option of named(sub)) if (!option.envVar) option.env(envNameOf(option, sub));
       walk(sub);
     }
   };
@@ -36,17 +51,17 @@ function fillFromEnvironment(command: Command, option: Option, env: NodeJS.Proce
   const key = option.attributeName();
   const source = command.getOptionValueSource(key);
   if (source !== undefined && source !== 'default') return;
-  const raw = env[option.envVar ?? envNameOf(option)];
+  const raw = env[option.envVar ?? envNameOf(option, command)];
   if (raw === undefined || raw === '') return;
   if (option.required || option.optional) {
-    command.setOptionValueWithSource(key, parsed(option, raw), 'env');
+    command.setOptionValueWithSource(key, parsed(option, raw, command), 'env');
   } else if (TRUE.test(raw)) {
     command.setOptionValueWithSource(key, true, 'env');
   }
 }
 
-function parsed(option: Option, raw: string): unknown {
-  const name = option.envVar ?? envNameOf(option);
+function parsed(option: Option, raw: string, command: Command): unknown {
+  const name = option.envVar ?? envNameOf(option, command);
   if (option.argChoices && !option.argChoices.includes(raw)) throw new UserError(`${name}: '${raw}' must be one of ${option.argChoices.join(', ')}`);
   try {
     return option.parseArg ? option.parseArg(raw, undefined) : raw;

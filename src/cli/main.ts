@@ -5,6 +5,7 @@ import { bindEnvironment } from './env-options.js';
 import { quietOnClosedPipe } from './closed-pipe.js';
 import { oneLineParseError, reportFailure } from './report-failure.js';
 import { versionText } from './version.js';
+import { addExamples } from './examples.js';
 
 /** Runs the CLI and resolves to the process exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -16,6 +17,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .version(versionText(), '-v, --version', 'print the versions of moor, Node.js and the state format')
     .option('--config <file>', 'configuration file (default: moor.config.yaml when present; env: MOOR_CONFIG)', process.env.MOOR_CONFIG)
     .option('--state <file|url>', 'state file or postgres:// URL (default: .moor/state.json; env: MOOR_STATE)', process.env.MOOR_STATE)
+    .option('--no-color', 'no colours in output (also NO_COLOR=1 or TERM=dumb; FORCE_COLOR=1 forces them)')
     .exitOverride();
   // Set before the commands are added, so each inherits it.
   program.configureOutput({
@@ -24,6 +26,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   for (const register of COMMANDS) {
     register(program, (code) => { exitCode = code; });
   }
+  addExamples(program);
+  // --no-color is NO_COLOR for everything that prints (the renderers, listr2's progress).
+  program.hook('preAction', () => {
+    if (program.opts<{ color?: boolean }>().color === false) process.env.NO_COLOR = '1';
+  });
   // local-cloud documents its own variables (MOOR_LOCAL_CLOUD_PORT, MOOR_LATENCY, ...).
   bindEnvironment(program, process.env, new Set(['local-cloud']));
   try {

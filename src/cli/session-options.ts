@@ -37,9 +37,15 @@ export async function withSession<T>(command: Command, fn: (session: Session) =>
   }
 }
 
-/** Colour only on a terminal, and never with NO_COLOR set. */
-export function useColor(stream: NodeJS.WriteStream = process.stdout): boolean {
-  return Boolean(stream.isTTY) && process.env.NO_COLOR === undefined;
+/**
+ * Colour on a terminal unless NO_COLOR is set (also by --no-color) or TERM=dumb; FORCE_COLOR=1
+ * turns it on anywhere (a CI log that shows colours), FORCE_COLOR=0 off.
+ */
+export function useColor(stream: NodeJS.WriteStream = process.stdout, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '') return !/^(0|false|no)$/i.test(env.FORCE_COLOR);
+  if (env.TERM === 'dumb') return false;
+  return Boolean(stream.isTTY);
 }
 
 export function collect(value: string, previous: string[] = []): string[] {
@@ -49,4 +55,11 @@ export function collect(value: string, previous: string[] = []): string[] {
 export function parseOutput<T extends string>(value: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${allowed.join(', ')}`);
   return value as T;
+}
+
+/** --lock-timeout SECONDS (env MOOR_LOCK_TIMEOUT): a number of seconds, 0 or more. */
+export function lockTimeoutArg(value: string): number {
+  const seconds = Number(value);
+  if (value.trim() === '' || !Number.isFinite(seconds) || seconds < 0) throw new InvalidArgumentError(`must be a number of seconds, not '${value}'`);
+  return seconds;
 }

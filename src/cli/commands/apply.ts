@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { UserError } from '../../engine/diagnostics.js';
 import type { RegisterCommand } from './index.js';
-import { collect, requireNotify, withSession } from '../session-options.js';
+import { collect, lockTimeoutArg, requireNotify, withSession } from '../session-options.js';
 
 interface ApplyFlags {
   autoApprove?: boolean;
@@ -14,6 +14,7 @@ interface ApplyFlags {
   replace?: string[];
   refreshOnly?: boolean;
   notify?: boolean;
+  lockTimeout?: number;
 }
 
 export const registerApply: RegisterCommand = (program, setExit) => {
@@ -30,13 +31,14 @@ export const registerApply: RegisterCommand = (program, setExit) => {
     .option('--replace <address>', 'replace (-/+) this resource even if it could be left alone or updated (repeatable)', collect)
     .option('--refresh-only', 'accept what drifted into state (last applied and outputs from live); change nothing live')
     .option('--notify', 'post a summary to the configured conversation')
+    .option('--lock-timeout <seconds>', "wait this long for another run's state lock (default: fail at once)", lockTimeoutArg)
     .action(async (paths: string[], flags: ApplyFlags, command: Command) => {
       setExit(await runApply(paths, flags, command));
     });
 };
 
-function parallelismOf(flags: ApplyFlags, fallback: number): number {
-  if (flags.parallelism === undefined) return fallback;
+function parallelismOf(flags: ApplyFlags): number | undefined {
+  if (flags.parallelism === undefined) return undefined;
   const n = Number(flags.parallelism);
   if (!Number.isInteger(n) || n < 1) throw new UserError(`--parallelism must be a positive integer, not '${flags.parallelism}'`);
   return n;
@@ -57,15 +59,17 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
   const { plainProgress, terminalProgress } = await import('../progress.js');
   const { applySummary } = await import('../apply-summary.js');
   const { confirmApply, cancelled } = await import('../confirm.js');
+  // Arguments are checked before the session starts (and the local cloud says it is there).
+  const parallelismFlag = parallelismOf(flags);
+  if (flags.plan) refuseWithSavedPlan(paths, flags);
+  const saved = flags.plan ? readSavedPlan(flags.plan) : undefined;
+  const inputs = saved ? saved.inputs : planInputs(paths, flags);
 
   return withSession(command, async (session) => {
     requireNotify(session, flags.notify);
-    const parallelism = parallelismOf(flags, session.parallelism);
-    const lock = await session.backend.lock('moor apply', lockWait());
+    const parallelism = parallelismFlag ?? session.parallelism;
+    const lock = await session.backend.lock('moor apply', (flags.lockTimeout ?? 0) * 1000);
     try {
-      if (flags.plan) refuseWithSavedPlan(paths, flags);
-      const saved = flags.plan ? readSavedPlan(flags.plan) : undefined;
-      const inputs = saved ? saved.inputs : planInputs(paths, flags);
       const planned = await preparePlan(session, { ...inputs, allowMassDelete: flags.allowMassDelete, cwd: process.cwd(), env: process.env });
       const prepared = saved ? await holdToSaved(kindContext(session), flags.plan!, saved, planned) : planned;
       printPlan(prepared.plan, 'text', inputs.refreshOnly ? 'drift' : 'plan');
@@ -111,10 +115,4 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
       await session.backend.unlock(lock);
     }
   });
-}
-
-/** MOOR_LOCK_TIMEOUT (seconds): how long to wait for another run's lock; default: fail at once. */
-function lockWait(): number {
-  const v = Number(process.env.MOOR_LOCK_TIMEOUT ?? 0);
-  return Number.isFinite(v) && v > 0 ? v * 1000 : 0;
 }

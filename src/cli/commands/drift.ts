@@ -24,7 +24,8 @@ export const registerDrift: RegisterCommand = (program, setExit) => {
 async function runDrift(paths: string[], flags: DriftFlags, command: Command): Promise<number> {
   const { preparePlan, driftOf } = await import('../../engine/workflow.js');
   const { hasErrors } = await import('../../engine/diagnostics.js');
-  return withSession(command, async (session) => {
+  const { reportingFailure } = await import('../unplanned.js');
+  return reportingFailure(flags.output, 'drift', () => withSession(command, async (session) => {
     requireNotify(session, flags.notify);
     const prepared = await preparePlan(session, { paths, cwd: process.cwd(), env: process.env });
     const drift = driftOf(prepared.plan);
@@ -35,5 +36,5 @@ async function runDrift(paths: string[], flags: DriftFlags, command: Command): P
     }
     if (hasErrors(drift.diagnostics)) return 1;
     return drift.changes.length > 0 ? 2 : 0;
-  });
+  }));
 }

@@ -13,6 +13,7 @@ import { registerState } from './state.js';
 import { registerGet } from './get.js';
 import { registerNotify } from './notify.js';
 import { registerLocalCloud } from './local-cloud.js';
+import { registerVersion } from './version.js';
 
 export type SetExit = (code: number) => void;
 export type RegisterCommand = (program: Command, setExit: SetExit) => void;
@@ -28,4 +29,5 @@ export const COMMANDS: RegisterCommand[] = [
   registerGet,
   registerNotify,
   registerLocalCloud,
+  registerVersion,
 ];

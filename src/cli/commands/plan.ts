@@ -42,7 +42,8 @@ async function runPlan(paths: string[], flags: PlanFlags, command: Command): Pro
   const { planInputs } = await import('../plan-inputs.js');
   const { hasChanges } = await import('../../engine/plan/types.js');
   const { hasErrors } = await import('../../engine/diagnostics.js');
-  return withSession(command, async (session) => {
+  const { reportingFailure } = await import('../unplanned.js');
+  return reportingFailure(flags.output, 'plan', () => withSession(command, async (session) => {
     requireNotify(session, flags.notify);
     const inputs = planInputs(paths, flags);
     const prepared = await preparePlan(session, { ...inputs, allowMassDelete: flags.allowMassDelete, cwd: process.cwd(), env: process.env });
@@ -60,5 +61,5 @@ async function runPlan(paths: string[], flags: PlanFlags, command: Command): Pro
       process.stderr.write(`Saved the plan to ${flags.out}; apply it with: moor apply --plan ${flags.out}\n`);
     }
     return flags.detailedExitcode && hasChanges(plan) ? 2 : 0;
-  });
+  }));
 }

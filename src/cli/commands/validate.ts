@@ -33,7 +33,10 @@ async function runValidate(paths: string[], flags: ValidateFlags): Promise<numbe
   const warnings = diagnostics.length - errors;
   const files = plural(result.files, 'file');
   if (errors > 0) {
-    process.stderr.write(`${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${files}\n`);
+    // Counts the files the problems are in, of the files read: '2 errors, 0 warnings in 1 of 5 files'.
+    const where = new Set(diagnostics.map((d) => d.location?.file).filter((f) => f !== undefined)).size;
+    const inFiles = where === result.files ? files : `${where} of ${files}`;
+    process.stderr.write(`${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${inFiles}\n`);
     return 1;
   }
   const also = warnings > 0 ? ` (${plural(warnings, 'warning')})` : '';

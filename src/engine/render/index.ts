@@ -5,5 +5,5 @@ export { renderPlanJson } from './plan-json.js';
 export { renderPlanMarkdown } from './plan-markdown.js';
 export type { MarkdownOptions } from './plan-markdown.js';
 export type { RenderMode } from './plan-view.js';
-export { driftLine, summaryLine, NO_CHANGES, NO_DRIFT } from './summary-line.js';
+export { driftLine, failureLine, summaryLine, NO_CHANGES, NO_DRIFT } from './summary-line.js';
 export { formatValue } from './format-value.js';

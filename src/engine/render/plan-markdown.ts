@@ -6,7 +6,7 @@ import { causeLabel, fieldValue, RESENT_LABEL } from './format-value.js';
 import { codeBlock, codeSpan, escapeHtml, inlineText } from './markdown-escape.js';
 import { checkChanges, checkLabel, driftedCount, headline, shownChanges, shownFields } from './plan-view.js';
 import type { RenderMode } from './plan-view.js';
-import { driftLine, INCOMPLETE, NO_CHANGES, summaryLine } from './summary-line.js';
+import { driftLine, failureLine, INCOMPLETE, NO_CHANGES, summaryLine } from './summary-line.js';
 
 export interface MarkdownOptions {
   /** Heading text (default 'moor plan' or 'moor drift'). */
@@ -21,7 +21,10 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string
   const { mode } = options;
   const changes = shownChanges(plan, mode);
   const out: string[] = [`### ${inlineText(options.title ?? `moor ${mode}`)}`, ''];
-  out.push(`**${mode === 'drift' ? driftLine(driftedCount(plan)) : summaryLine(plan.summary)}**`, '');
+  const failed = hasErrors(plan.diagnostics);
+  // A pull-request comment shows a failed plan as failed, first.
+  if (failed) out.push(`**❌ ${inlineText(failureLine(mode, plan.diagnostics))}**`, '');
+  if (mode === 'plan' || !failed || driftedCount(plan) > 0) out.push(`**${mode === 'drift' ? driftLine(driftedCount(plan)) : summaryLine(plan.summary)}**`, '');
   if (changes.length === 0 && mode === 'plan') out.push(hasErrors(plan.diagnostics) ? INCOMPLETE : NO_CHANGES, '');
   if (changes.length > 0) {
     out.push('| | Address | Changes | Notes |', '| :-: | --- | --- | --- |');

@@ -7,7 +7,7 @@ import type { Paint } from './ansi.js';
 import { causeLabel, fieldValue, RESENT_LABEL } from './format-value.js';
 import { checkChanges, checkLabel, driftedCount, headline, shownChanges, shownFields } from './plan-view.js';
 import type { RenderMode } from './plan-view.js';
-import { driftLine, INCOMPLETE, NO_CHANGES, summaryLine } from './summary-line.js';
+import { driftLine, failureLine, INCOMPLETE, NO_CHANGES, summaryLine } from './summary-line.js';
 
 export interface TextOptions {
   /** ANSI colour; the CLI turns it on only on a TTY without NO_COLOR. */
@@ -31,7 +31,11 @@ export function renderPlanText(plan: Plan, options: TextOptions): string {
   }
   out.push(...checksSection(plan, paint));
   if (plan.diagnostics.length > 0) out.push(...sortDiagnostics(plan.diagnostics).map(formatDiagnostic), '');
-  out.push(options.mode === 'drift' ? paint('bold', driftLine(driftedCount(plan))) : paint('bold', summaryLine(plan.summary)));
+  const failed = hasErrors(plan.diagnostics);
+  // A failed drift check found no drift only because it could not look: it says it failed instead.
+  if (options.mode === 'plan') out.push(paint('bold', summaryLine(plan.summary)));
+  else if (!failed || driftedCount(plan) > 0) out.push(paint('bold', driftLine(driftedCount(plan))));
+  if (failed) out.push(paint('red', failureLine(options.mode, plan.diagnostics)));
   return out.join('\n') + '\n';
 }
 

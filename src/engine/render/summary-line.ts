@@ -1,4 +1,5 @@
 // The last line of a plan or drift report, which pipelines and people read first.
+import type { Diagnostic } from '../diagnostics.js';
 import type { PlanSummary } from '../plan/types.js';
 
 export const NO_CHANGES = 'No changes. Live resources match the manifests.';
@@ -15,4 +16,27 @@ export function summaryLine(s: PlanSummary): string {
 export function driftLine(drifted: number): string {
   if (drifted === 0) return NO_DRIFT;
   return `Drift: ${drifted} ${drifted === 1 ? 'resource' : 'resources'} drifted.`;
+}
+
+/** Root causes named in a failure line before '… and N more'. */
+const CAUSES_IN_LINE = 3;
+/** A cause longer than this is cut (the full message is printed above it). */
+const CAUSE_CHARS = 160;
+
+/**
+ * The last line of a plan or drift run that had errors, so it never ends on a count that looks
+ * like success: `Plan failed: 2 errors — Check/name: check failed: …; ContainerGroup/web: 401 ….`
+ */
+export function failureLine(mode: 'plan' | 'drift', diagnostics: readonly Diagnostic[]): string {
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  const causes = errors.slice(0, CAUSES_IN_LINE).map(causeOf);
+  if (errors.length > CAUSES_IN_LINE) causes.push(`and ${errors.length - CAUSES_IN_LINE} more`);
+  const what = mode === 'drift' ? 'Drift check failed' : 'Plan failed';
+  return `${what}: ${errors.length} ${errors.length === 1 ? 'error' : 'errors'} — ${causes.join('; ')}`;
+}
+
+function causeOf(d: Diagnostic): string {
+  const where = d.address ?? (d.location ? `${d.location.file}:${d.location.line}` : undefined);
+  const text = (where ? `${where}: ` : '') + d.message.split('\n')[0];
+  return text.length > CAUSE_CHARS ? text.slice(0, CAUSE_CHARS - 1) + '…' : text;
 }

@@ -1,0 +1,13 @@
+// moor version: the versions of moor, Node.js and the state format (as --version prints them).
+import type { RegisterCommand } from './index.js';
+import { versionText } from '../version.js';
+
+export const registerVersion: RegisterCommand = (program, setExit) => {
+  program
+    .command('version')
+    .description('print the versions of moor, Node.js and the state format')
+    .action(() => {
+      process.stdout.write(versionText() + '\n');
+      setExit(0);
+    });
+};

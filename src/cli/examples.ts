@@ -1,0 +1,41 @@
+// The Examples section of each command's help: what people type most, ready to copy.
+import type { Command } from 'commander';
+
+const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
+  '': ['moor validate manifests/', 'moor plan manifests/', 'moor apply manifests/', 'moor help plan'],
+  validate: ['moor validate manifests/', 'moor validate app.yaml db.yaml --output json'],
+  schema: ['moor schema > moor.schema.json', 'moor schema ContainerGroup'],
+  graph: ['moor graph manifests/', 'moor graph manifests/ --format dot | dot -Tsvg > graph.svg'],
+  plan: [
+    'moor plan manifests/',
+    'moor plan manifests/ --detailed-exitcode        # exit 2 when there are changes',
+    'moor plan manifests/ --out plan.json --output markdown > plan.md',
+    'moor plan manifests/ --target ContainerGroup/web',
+    'moor plan manifests/ --output github            # annotations and the job summary in GitHub Actions',
+  ],
+  apply: [
+    'moor apply manifests/',
+    'moor apply manifests/ --auto-approve --parallelism 4',
+    'moor apply --plan plan.json',
+    'moor apply manifests/ --prune',
+    'moor apply manifests/ --auto-approve --output jsonl | jq -c .',
+  ],
+  drift: ['moor drift manifests/', 'moor drift manifests/ --output markdown >> "$GITHUB_STEP_SUMMARY"', 'moor drift manifests/ --notify'],
+  import: ['moor import ContainerGroup/web /subscriptions/SUB/resourceGroups/rg-web/providers/Vendor.ContainerInstance/containerGroups/web manifests/'],
+  state: ['moor state list', 'moor state show ContainerGroup/web', 'moor state mv ContainerGroup/web ContainerGroup/frontend', 'moor state unlock'],
+  get: ['moor get usage --subscription 8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11 --location westeurope', 'moor get transactions --billing-account 12345678 --invoice G012345678 --output csv'],
+  notify: ['moor notify test'],
+  'local-cloud': ['moor local-cloud --port 4010', 'moor local-cloud --port 0 --latency 50 --fail-rate 0.1'],
+  version: ['moor version'],
+  completion: ['moor completion bash > /etc/bash_completion.d/moor', 'source <(moor completion zsh)'],
+};
+
+/** Adds an Examples section after the help of the program and of every command that has one. */
+export function addExamples(program: Command): void {
+  const add = (command: Command, key: string) => {
+    const lines = EXAMPLES[key];
+    if (lines) command.addHelpText('after', '\nExamples:\n' + lines.map((l) => `  $ ${l}`).join('\n'));
+  };
+  add(program, '');
+  for (const command of program.commands) add(command, command.name());
+}

@@ -1,0 +1,29 @@
+// A plan or drift run that failed before it could plan (invalid manifests, unreadable state...)
+// still writes its JSON or markdown report, so a pull-request comment shows the failure.
+import { UserError, type Diagnostic } from '../engine/diagnostics.js';
+import { summarize, type Plan } from '../engine/plan/types.js';
+import { renderPlanJson, renderPlanMarkdown } from '../engine/render/index.js';
+import type { OutputFormat } from './plan-output.js';
+
+/** An empty plan carrying the failure's diagnostics (its message as one more when it has none). */
+export function unplanned(err: UserError): Plan {
+  const diagnostics: Diagnostic[] = [...err.diagnostics];
+  if (!diagnostics.some((d) => d.severity === 'error')) diagnostics.push({ severity: 'error', message: err.message });
+  return { format: 'moor-plan/1', serial: 0, changes: [], summary: summarize([]), diagnostics };
+}
+
+/**
+ * Runs a plan or drift command's body; a user error still yields the report on stdout in the
+ * machine formats (the error itself is reported once, on stderr, by the CLI).
+ */
+export async function reportingFailure<T>(format: OutputFormat, mode: 'plan' | 'drift', body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (err) {
+    if (err instanceof UserError && format !== 'text') {
+      const plan = unplanned(err);
+      process.stdout.write(format === 'json' ? renderPlanJson(plan) : renderPlanMarkdown(plan, { mode }));
+    }
+    throw err;
+  }
+}
