@@ -4,9 +4,10 @@ import type { Plan } from '../engine/plan/types.js';
 import type { JsonObject } from '../engine/json.js';
 import { renderPlanJson, renderPlanMarkdown, renderPlanText } from '../engine/render/index.js';
 import { useColor } from './session-options.js';
+import { appendStepSummary, writeAnnotations } from './github-output.js';
 
-export type OutputFormat = 'text' | 'json' | 'markdown';
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'markdown'];
+export type OutputFormat = 'text' | 'json' | 'markdown' | 'github';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'markdown', 'github'];
 
 export function printPlan(plan: Plan, format: OutputFormat, mode: 'plan' | 'drift'): void {
   if (format === 'json') {
@@ -20,6 +21,11 @@ export function printPlan(plan: Plan, format: OutputFormat, mode: 'plan' | 'drif
     return;
   }
   process.stdout.write(renderPlanText(plan, { color: useColor(), mode }).trimEnd() + '\n');
+  if (format === 'github') {
+    // The log keeps the text; each diagnostic becomes an annotation; the job summary gets the markdown.
+    writeAnnotations(plan.diagnostics);
+    appendStepSummary(renderPlanMarkdown(plan, { mode }));
+  }
 }
 
 /** Prints a whole plan document (see engine/plan/plan-document.ts) and its diagnostics on stderr. */

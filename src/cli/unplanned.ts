@@ -4,6 +4,7 @@ import { UserError, type Diagnostic } from '../engine/diagnostics.js';
 import { summarize, type Plan } from '../engine/plan/types.js';
 import { renderPlanJson, renderPlanMarkdown } from '../engine/render/index.js';
 import type { OutputFormat } from './plan-output.js';
+import { appendStepSummary, writeAnnotations } from './github-output.js';
 
 /** An empty plan carrying the failure's diagnostics (its message as one more when it has none). */
 export function unplanned(err: UserError): Plan {
@@ -20,7 +21,11 @@ export async function reportingFailure<T>(format: OutputFormat, mode: 'plan' | '
   try {
     return await body();
   } catch (err) {
-    if (err instanceof UserError && format !== 'text') {
+    if (err instanceof UserError && format === 'github') {
+      const plan = unplanned(err);
+      writeAnnotations(plan.diagnostics);
+      appendStepSummary(renderPlanMarkdown(plan, { mode }));
+    } else if (err instanceof UserError && format !== 'text') {
       const plan = unplanned(err);
       process.stdout.write(format === 'json' ? renderPlanJson(plan) : renderPlanMarkdown(plan, { mode }));
     }

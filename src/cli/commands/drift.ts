@@ -14,7 +14,7 @@ export const registerDrift: RegisterCommand = (program, setExit) => {
     .command('drift')
     .description('report live resources that moved away from the last apply (exit 2 when any did)')
     .argument('[paths...]', 'manifest files or folders (default: .)')
-    .addOption(new Option('--output <format>', 'text, json or markdown').default('text').argParser((v) => parseOutput(v, OUTPUT_FORMATS)))
+    .addOption(new Option('--output <format>', 'text, json, markdown or github (annotations and the job summary)').default('text').argParser((v) => parseOutput(v, OUTPUT_FORMATS)))
     .option('--notify', 'post the drift report to the configured conversation')
     .action(async (paths: string[], flags: DriftFlags, command: Command) => {
       setExit(await runDrift(paths, flags, command));

@@ -24,7 +24,7 @@ export const registerPlan: RegisterCommand = (program, setExit) => {
     .option('--out <file>', 'save the plan for `moor apply --plan FILE`')
     .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when there are none')
     .option('--target <address>', 'plan only this address and what it depends on (repeatable)', collect)
-    .addOption(new Option('--output <format>', 'text, json or markdown').default('text').argParser((v) => parseOutput(v, OUTPUT_FORMATS)))
+    .addOption(new Option('--output <format>', 'text, json, markdown or github (annotations and the job summary)').default('text').argParser((v) => parseOutput(v, OUTPUT_FORMATS)))
     .option('--prune', 'also plan deleting what left the manifests')
     .option('--allow-mass-delete', 'let --prune delete when the manifests name fewer than half of what state has')
     .option('--replace <address>', 'plan a replace (-/+) of this resource even if it could be left alone or updated (repeatable)', collect)

@@ -2,14 +2,14 @@
 import { Option } from 'commander';
 import type { RegisterCommand } from './index.js';
 
-interface ValidateFlags { output: 'text' | 'json' }
+interface ValidateFlags { output: 'text' | 'json' | 'github' }
 
 export const registerValidate: RegisterCommand = (program, setExit) => {
   program
     .command('validate')
     .description('check manifests: schemas, references, dependencies (no network, no secrets)')
     .argument('[paths...]', 'manifest files or folders (default: .)')
-    .addOption(new Option('--output <format>', 'text or json').choices(['text', 'json']).default('text'))
+    .addOption(new Option('--output <format>', 'text, json or github (annotations and the job summary)').choices(['text', 'json', 'github']).default('text'))
     .action(async (paths: string[], flags: ValidateFlags) => {
       setExit(await runValidate(paths, flags));
     });
@@ -29,6 +29,10 @@ async function runValidate(paths: string[], flags: ValidateFlags): Promise<numbe
     return hasErrors(diagnostics) ? 1 : 0;
   }
   for (const d of diagnostics) process.stdout.write(formatDiagnostic(d) + '\n');
+  if (flags.output === 'github') {
+    const { githubValidateReport } = await import('../validate-github.js');
+    githubValidateReport(diagnostics, result.files);
+  }
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
   const files = plural(result.files, 'file');

@@ -1,0 +1,16 @@
+// `moor validate --output github`: an annotation per diagnostic and a short job summary.
+import { formatDiagnostic, sortDiagnostics, type Diagnostic } from '../engine/diagnostics.js';
+import { codeBlock } from '../engine/render/markdown-escape.js';
+import { appendStepSummary, writeAnnotations } from './github-output.js';
+
+export function githubValidateReport(diagnostics: readonly Diagnostic[], files: number): void {
+  writeAnnotations(diagnostics);
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
+  const headline = errors > 0
+    ? `❌ ${errors} ${errors === 1 ? 'error' : 'errors'}, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}`
+    : `✅ valid (${files} ${files === 1 ? 'file' : 'files'}${warnings > 0 ? `, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}` : ''})`;
+  const lines = ['### moor validate', '', `**${headline}**`, ''];
+  if (diagnostics.length > 0) lines.push(codeBlock('text', sortDiagnostics(diagnostics).map(formatDiagnostic)));
+  appendStepSummary(lines.join('\n'));
+}

@@ -1,0 +1,60 @@
+// --output github: annotations for diagnostics and the markdown report in $GITHUB_STEP_SUMMARY.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { authManifest, moor, workdir } from '../e2e/harness.js';
+
+const INVALID = `apiVersion: moor/v1
+kind: AuthContext
+metadata:
+  name: c2
+spec:
+  displayName: 12
+`;
+
+function inActions(dir: string): NodeJS.ProcessEnv {
+  const summary = join(dir, 'summary.md');
+  writeFileSync(summary, '');
+  return { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary };
+}
+
+describe('GitHub Actions output', () => {
+  test('validate writes an annotation at each problem and a failed summary', async () => {
+    const dir = workdir({ 'm/bad.yaml': INVALID });
+    const env = inActions(dir);
+    const r = await moor(dir, undefined, ['validate', 'm', '--output', 'github'], env);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('::error file=m/bad.yaml,line=6,col=16::spec.displayName: must be a string');
+    const summary = readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8');
+    expect(summary).toContain('### moor validate');
+    expect(summary).toContain('❌ 1 error, 0 warnings');
+  });
+
+  test('a plan with an error annotates it and appends the failed plan to the job summary', async () => {
+    const dir = workdir({ 'm/c3.yaml': authManifest('c3', { displayName: '${env:MOOR_TEST_NOT_SET}' }), 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
+    const env = inActions(dir);
+    const r = await moor(dir, undefined, ['plan', 'm', '--output', 'github'], env);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^::error file=m\/c3\.yaml,line=\d+,col=\d+::.*MOOR_TEST_NOT_SET/m);
+    expect(r.stdout).toContain('Plan: 1 to create'); // the log keeps the text report
+    const summary = readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8');
+    expect(summary).toMatch(/### moor plan\n\n\*\*❌ Plan failed: 1 error/);
+    expect(summary).toContain('`AuthContext/c1`');
+  });
+
+  test('a plan of invalid manifests still reaches the job summary, as failed', async () => {
+    const dir = workdir({ 'm/bad.yaml': INVALID });
+    const env = inActions(dir);
+    const r = await moor(dir, undefined, ['plan', 'm', '--output', 'github'], env);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('::error file=m/bad.yaml,line=6,col=16::');
+    expect(readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8')).toContain('❌ Plan failed: 1 error');
+  });
+
+  test('a message with newlines and percent signs is escaped as GitHub requires', async () => {
+    const { annotation } = await import('../../src/cli/github-output.js');
+    expect(annotation({ severity: 'warning', message: '100% sure\nreally', location: { file: 'a,b:c.yaml', line: 1, col: 2 } }))
+      .toBe('::warning file=a%2Cb%3Ac.yaml,line=1,col=2::100%25 sure%0Areally');
+    expect(annotation({ severity: 'error', message: 'refused', address: 'ContainerGroup/web' })).toBe('::error::ContainerGroup/web: refused');
+  });
+});
