@@ -5,11 +5,19 @@ import type { JsonObject } from '../engine/json.js';
 import { renderPlanJson, renderPlanMarkdown, renderPlanText } from '../engine/render/index.js';
 import { useColor } from './session-options.js';
 import { appendStepSummary, writeAnnotations } from './github-output.js';
+import { emitPlan, jsonlWriter } from './jsonl-output.js';
 
-export type OutputFormat = 'text' | 'json' | 'markdown' | 'github';
+export type OutputFormat = 'text' | 'json' | 'markdown' | 'github' | 'jsonl';
+/** Of drift; plan also streams `jsonl`. */
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'markdown', 'github'];
+export const PLAN_OUTPUT_FORMATS: readonly OutputFormat[] = [...OUTPUT_FORMATS, 'jsonl'];
 
 export function printPlan(plan: Plan, format: OutputFormat, mode: 'plan' | 'drift'): void {
+  if (format === 'jsonl') {
+    emitPlan(jsonlWriter(), plan);
+    for (const d of plan.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
+    return;
+  }
   if (format === 'json') {
     process.stdout.write(renderPlanJson(plan).trimEnd() + '\n');
     // The JSON carries the diagnostics; a pipeline log still wants them on stderr.

@@ -1,7 +1,7 @@
 // Global options shared by the commands that reach services: --config, --state, output colour.
 import { InvalidArgumentError, type Command } from 'commander';
 import { UserError } from '../engine/diagnostics.js';
-import { openSession, type Session } from '../engine/session.js';
+import { openSession, type Session, type SessionOptions } from '../engine/session.js';
 
 export interface GlobalOptions {
   readonly config?: string;
@@ -21,7 +21,7 @@ export function requireNotify(session: Session, notify: boolean | undefined): vo
 }
 
 /** Opens a session for a command, runs `fn`, and always closes it (state backend, local cloud). */
-export async function withSession<T>(command: Command, fn: (session: Session) => Promise<T>): Promise<T> {
+export async function withSession<T>(command: Command, fn: (session: Session) => Promise<T>, extra: Pick<SessionOptions, 'onTransportEvent'> = {}): Promise<T> {
   const g = globalOptions(command);
   const session = await openSession({
     configFile: g.config,
@@ -29,6 +29,7 @@ export async function withSession<T>(command: Command, fn: (session: Session) =>
     cwd: process.cwd(),
     env: process.env,
     notice: (line) => process.stderr.write(line + '\n'),
+    ...extra,
   });
   try {
     return await fn(session);

@@ -5,6 +5,7 @@ import { summarize, type Plan } from '../engine/plan/types.js';
 import { renderPlanJson, renderPlanMarkdown } from '../engine/render/index.js';
 import type { OutputFormat } from './plan-output.js';
 import { appendStepSummary, writeAnnotations } from './github-output.js';
+import { diagnosticEvent, jsonlWriter } from './jsonl-output.js';
 
 /** An empty plan carrying the failure's diagnostics (its message as one more when it has none). */
 export function unplanned(err: UserError): Plan {
@@ -17,11 +18,18 @@ export function unplanned(err: UserError): Plan {
  * Runs a plan or drift command's body; a user error still yields the report on stdout in the
  * machine formats (the error itself is reported once, on stderr, by the CLI).
  */
-export async function reportingFailure<T>(format: OutputFormat, mode: 'plan' | 'drift', body: () => Promise<T>): Promise<T> {
+export async function reportingFailure<T>(format: OutputFormat, mode: 'plan' | 'drift' | 'apply', body: () => Promise<T>): Promise<T> {
   try {
     return await body();
   } catch (err) {
-    if (err instanceof UserError && format === 'github') {
+    if (err instanceof UserError && format === 'jsonl') {
+      const emit = jsonlWriter();
+      const { diagnostics } = unplanned(err);
+      for (const d of diagnostics) emit(diagnosticEvent(d));
+      emit({ type: `${mode}_summary`, status: 'failed', errors: diagnostics.filter((d) => d.severity === 'error').length, message: err.message });
+    } else if (mode === 'apply') {
+      // apply reports in text or jsonl only.
+    } else if (err instanceof UserError && format === 'github') {
       const plan = unplanned(err);
       writeAnnotations(plan.diagnostics);
       appendStepSummary(renderPlanMarkdown(plan, { mode }));

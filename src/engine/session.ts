@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { loadConfig, SERVICE_NAMES, usesLocalCloud, type MoorConfig } from './config.js';
 import { openStateBackend } from './state/open-backend.js';
 import type { StateBackend } from './state/types.js';
-import { createProviders, type Providers } from '../providers/providers.js';
+import { createProviders, type Providers, type TransportEvent } from '../providers/providers.js';
 import type { ServiceName } from '../localcloud/types.js';
 
 export interface SessionOptions {
@@ -16,6 +16,8 @@ export interface SessionOptions {
   readonly env: NodeJS.ProcessEnv;
   /** Where notices go (the local cloud notice); stderr in the CLI. */
   readonly notice: (line: string) => void;
+  /** Retries and throttling of every service, for progress streams (no header, token or body). */
+  readonly onTransportEvent?: (e: TransportEvent) => void;
 }
 
 export interface Session {
@@ -48,6 +50,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       defaultToken: options.env.MOOR_TOKEN,
       pollIntervalMs: pollInterval(options.env),
       beforeWrite,
+      onEvent: options.onTransportEvent,
     });
     return { config, providers, backend, parallelism, pollIntervalMs: pollInterval(options.env), close: () => backend.close() };
   }
@@ -65,7 +68,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const endpoints = Object.fromEntries(SERVICE_NAMES.map((s) => [s, cloud.url])) as Record<ServiceName, string>;
   // The local cloud answers fast: poll it often, or a quick start waits on timers.
   const pollIntervalMs = pollInterval(options.env) ?? LOCAL_POLL_MS;
-  const providers = createProviders({ endpoints, defaultToken: token, pollIntervalMs, beforeWrite, apis: config.apis });
+  const providers = createProviders({ endpoints, defaultToken: token, pollIntervalMs, beforeWrite, apis: config.apis, onEvent: options.onTransportEvent });
   return {
     config,
     providers,

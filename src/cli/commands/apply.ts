@@ -1,8 +1,11 @@
 // moor apply: plan, confirm, then make live resources match, recording each change in state.
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { UserError } from '../../engine/diagnostics.js';
 import type { RegisterCommand } from './index.js';
-import { collect, lockTimeoutArg, requireNotify, withSession } from '../session-options.js';
+import { collect, lockTimeoutArg, parseOutput, requireNotify, withSession } from '../session-options.js';
+import type { ApplyOutput } from '../apply-report.js';
+
+const APPLY_OUTPUT_FORMATS: readonly ApplyOutput[] = ['text', 'jsonl'];
 
 interface ApplyFlags {
   autoApprove?: boolean;
@@ -15,6 +18,7 @@ interface ApplyFlags {
   refreshOnly?: boolean;
   notify?: boolean;
   lockTimeout?: number;
+  output: ApplyOutput;
 }
 
 export const registerApply: RegisterCommand = (program, setExit) => {
@@ -32,6 +36,7 @@ export const registerApply: RegisterCommand = (program, setExit) => {
     .option('--refresh-only', 'accept what drifted into state (last applied and outputs from live); change nothing live')
     .option('--notify', 'post a summary to the configured conversation')
     .option('--lock-timeout <seconds>', "wait this long for another run's state lock (default: fail at once)", lockTimeoutArg)
+    .addOption(new Option('--output <format>', 'text, or jsonl: one JSON event per line on stdout (needs --auto-approve)').default('text').argParser((v) => parseOutput(v, APPLY_OUTPUT_FORMATS)))
     .action(async (paths: string[], flags: ApplyFlags, command: Command) => {
       setExit(await runApply(paths, flags, command));
     });
@@ -45,7 +50,8 @@ function parallelismOf(flags: ApplyFlags): number | undefined {
 }
 
 async function runApply(paths: string[], flags: ApplyFlags, command: Command): Promise<number> {
-  const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  // An event stream is for programs: it never prompts.
+  const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY) && flags.output !== 'jsonl';
   if (!flags.autoApprove && !flags.plan && !interactive) {
     throw new UserError('apply needs --auto-approve when it is not run from a terminal (or apply a saved plan with --plan FILE)');
   }
@@ -55,24 +61,24 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
   const { planInputs, refuseWithSavedPlan } = await import('../plan-inputs.js');
   const { hasChanges } = await import('../../engine/plan/types.js');
   const { blockingErrors } = await import('../../engine/plan/unknown-outcome.js');
-  const { printPlan } = await import('../plan-output.js');
-  const { plainProgress, terminalProgress } = await import('../progress.js');
-  const { applySummary } = await import('../apply-summary.js');
+  const { applyReport } = await import('../apply-report.js');
+  const { reportingFailure } = await import('../unplanned.js');
   const { confirmApply, cancelled } = await import('../confirm.js');
   // Arguments are checked before the session starts (and the local cloud says it is there).
   const parallelismFlag = parallelismOf(flags);
   if (flags.plan) refuseWithSavedPlan(paths, flags);
   const saved = flags.plan ? readSavedPlan(flags.plan) : undefined;
   const inputs = saved ? saved.inputs : planInputs(paths, flags);
+  const report = applyReport(flags.output);
 
-  return withSession(command, async (session) => {
+  return reportingFailure(flags.output, 'apply', () => withSession(command, async (session) => {
     requireNotify(session, flags.notify);
     const parallelism = parallelismFlag ?? session.parallelism;
     const lock = await session.backend.lock('moor apply', (flags.lockTimeout ?? 0) * 1000);
     try {
       const planned = await preparePlan(session, { ...inputs, allowMassDelete: flags.allowMassDelete, cwd: process.cwd(), env: process.env });
       const prepared = saved ? await holdToSaved(kindContext(session), flags.plan!, saved, planned) : planned;
-      printPlan(prepared.plan, 'text', inputs.refreshOnly ? 'drift' : 'plan');
+      report.plan(prepared.plan, inputs.refreshOnly ? 'drift' : 'plan');
       // An unknown outcome is an error that blocks only its dependents: the rest is applied.
       if (blockingErrors(prepared.plan.diagnostics).length > 0) return 1;
       if (hasChanges(prepared.plan) && !flags.autoApprove && !saved) {
@@ -97,11 +103,11 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
       };
       process.on('SIGINT', onSignal);
       process.on('SIGTERM', onSignal);
-      const progress = interactive ? await terminalProgress(prepared.plan.changes) : plainProgress((l) => process.stderr.write(l + '\n'));
+      const progress = await report.progress(prepared.plan, interactive);
       try {
         const outcomes = await applyPrepared(session, { prepared, parallelism, listener: progress.listener, signal: controller.signal, cwd: process.cwd(), env: process.env });
         await progress.done();
-        process.stdout.write('\n' + applySummary(outcomes) + '\n');
+        report.summary(outcomes);
         if (flags.notify) {
           const { notifyRun } = await import('../notify-run.js');
           await notifyRun(session, 'apply', prepared.plan, outcomes, inputs.paths);
@@ -114,5 +120,5 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
     } finally {
       await session.backend.unlock(lock);
     }
-  });
+  }, { onTransportEvent: report.onTransportEvent }));
 }

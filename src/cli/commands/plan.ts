@@ -2,7 +2,7 @@
 import { Option, type Command } from 'commander';
 import type { RegisterCommand } from './index.js';
 import { collect, parseOutput, requireNotify, withSession } from '../session-options.js';
-import { OUTPUT_FORMATS, printPlan, printPlanDocument, type OutputFormat } from '../plan-output.js';
+import { PLAN_OUTPUT_FORMATS, printPlan, printPlanDocument, type OutputFormat } from '../plan-output.js';
 
 interface PlanFlags {
   out?: string;
@@ -24,7 +24,7 @@ export const registerPlan: RegisterCommand = (program, setExit) => {
     .option('--out <file>', 'save the plan for `moor apply --plan FILE`')
     .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when there are none')
     .option('--target <address>', 'plan only this address and what it depends on (repeatable)', collect)
-    .addOption(new Option('--output <format>', 'text, json, markdown or github (annotations and the job summary)').default('text').argParser((v) => parseOutput(v, OUTPUT_FORMATS)))
+    .addOption(new Option('--output <format>', 'text, json, markdown, github (annotations and the job summary) or jsonl (one JSON event per line)').default('text').argParser((v) => parseOutput(v, PLAN_OUTPUT_FORMATS)))
     .option('--prune', 'also plan deleting what left the manifests')
     .option('--allow-mass-delete', 'let --prune delete when the manifests name fewer than half of what state has')
     .option('--replace <address>', 'plan a replace (-/+) of this resource even if it could be left alone or updated (repeatable)', collect)
@@ -43,6 +43,8 @@ async function runPlan(paths: string[], flags: PlanFlags, command: Command): Pro
   const { hasChanges } = await import('../../engine/plan/types.js');
   const { hasErrors } = await import('../../engine/diagnostics.js');
   const { reportingFailure } = await import('../unplanned.js');
+  const { jsonlWriter, transportEvents } = await import('../jsonl-output.js');
+  const onTransportEvent = flags.output === 'jsonl' ? transportEvents(jsonlWriter()) : undefined;
   return reportingFailure(flags.output, 'plan', () => withSession(command, async (session) => {
     requireNotify(session, flags.notify);
     const inputs = planInputs(paths, flags);
@@ -61,5 +63,5 @@ async function runPlan(paths: string[], flags: PlanFlags, command: Command): Pro
       process.stderr.write(`Saved the plan to ${flags.out}; apply it with: moor apply --plan ${flags.out}\n`);
     }
     return flags.detailedExitcode && hasChanges(plan) ? 2 : 0;
-  }));
+  }, { onTransportEvent }));
 }
