@@ -1,5 +1,5 @@
-// moor state list | show ADDR | rm ADDR | resolve ADDR | unlock [--force]: look into and repair the state backend.
-import type { Command } from 'commander';
+// moor state list | show ADDR | rm ADDR | resolve ADDR | mv ADDR ADDR | migrate --to URL | unlock [--force]: look into and repair the state backend.
+import { Option, type Command } from 'commander';
 import { UserError } from '../../engine/diagnostics.js';
 import type { ResourceRecord, StateBackend, StateDocument } from '../../engine/state/types.js';
 import { globalOptions } from '../session-options.js';
@@ -8,7 +8,8 @@ import type { RegisterCommand } from './index.js';
 export const registerState: RegisterCommand = (program, setExit) => {
   const state = program.command('state').description('inspect and repair moor state');
   state.command('list').description('list the addresses in state')
-    .action(async (_flags: unknown, command: Command) => setExit(await withBackend(command, list)));
+    .addOption(new Option('--output <format>', 'table or json').choices(['table', 'json']).default('table'))
+    .action(async (flags: { output: string }, command: Command) => setExit(await withBackend(command, (b) => list(b, flags.output))));
   state.command('show').description('print the state record of an address (secrets only as hashes)')
     .argument('<address>', 'e.g. ContainerGroup/web')
     .action(async (address: string, _flags: unknown, command: Command) => setExit(await withBackend(command, (b) => show(b, address))));
@@ -23,6 +24,26 @@ export const registerState: RegisterCommand = (program, setExit) => {
     .option('--failed', 'it failed or never started: the next apply runs it again')
     .action(async (address: string, flags: { succeeded?: boolean; failed?: boolean }, command: Command) =>
       setExit(await withBackend(command, (b) => resolve(b, address, resolutionOf(flags)))));
+  state.command('mv').description('move a record to another address of the same kind (after renaming a manifest)')
+    .argument('<from>', 'e.g. ContainerGroup/web').argument('<to>', 'e.g. ContainerGroup/frontend')
+    .action(async (from: string, to: string, _flags: unknown, command: Command) => {
+      const { moveAddress } = await import('../state-edit.js');
+      setExit(await withBackend(command, (b) => moveAddress(b, from, to)));
+    });
+  state.command('migrate').description('copy every record, run history included, to another backend (file or postgres://)')
+    .requiredOption('--to <file|url>', 'the new state: a file path or a postgres:// URL; it must hold no resources')
+    .action(async (flags: { to: string }, command: Command) => {
+      const { migrateState } = await import('../state-edit.js');
+      const { openStateBackend } = await import('../../engine/state/open-backend.js');
+      setExit(await withBackend(command, async (source) => {
+        const target = openStateBackend(flags.to, process.cwd());
+        try {
+          return await migrateState(source, target);
+        } finally {
+          await target.close();
+        }
+      }));
+    });
   state.command('unlock').description('clear a lock left by a run that is gone')
     .option('--force', 'clear the lock even if its holder may still be running')
     .action(async (flags: { force?: boolean }, command: Command) => setExit(await withBackend(command, (b) => unlock(b, flags.force === true))));
@@ -42,8 +63,13 @@ async function withBackend(command: Command, fn: (backend: StateBackend) => Prom
   }
 }
 
-async function list(backend: StateBackend): Promise<number> {
+async function list(backend: StateBackend, output: string): Promise<number> {
   const doc = await backend.read();
+  if (output === 'json') {
+    const { stateListJson } = await import('../state-edit.js');
+    process.stdout.write(stateListJson(doc));
+    return 0;
+  }
   const rows = Object.keys(doc.resources).sort().map((address) => {
     const r = doc.resources[address];
     return [address, r.kind, r.id ?? '-', r.updatedAt, r.protect ? 'protected' : ''];
