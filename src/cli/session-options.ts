@@ -64,3 +64,10 @@ export function lockTimeoutArg(value: string): number {
   if (value.trim() === '' || !Number.isFinite(seconds) || seconds < 0) throw new InvalidArgumentError(`must be a number of seconds, not '${value}'`);
   return seconds;
 }
+
+/** `--lock=false`, `--lock true`, MOOR_LOCK=no: true, false, 1, 0, yes or no. */
+export function booleanArg(value: string): boolean {
+  if (/^(true|1|yes)$/i.test(value)) return true;
+  if (/^(false|0|no)$/i.test(value)) return false;
+  throw new InvalidArgumentError(`must be true or false, not '${value}'`);
+}

@@ -1,7 +1,7 @@
 // moor plan: what apply would change, as text, JSON or markdown; optionally saved for apply --plan.
 import { Option, type Command } from 'commander';
 import type { RegisterCommand } from './index.js';
-import { collect, parseOutput, requireNotify, withSession } from '../session-options.js';
+import { booleanArg, collect, lockTimeoutArg, parseOutput, requireNotify, withSession } from '../session-options.js';
 import { PLAN_OUTPUT_FORMATS, printPlan, printPlanDocument, type OutputFormat } from '../plan-output.js';
 
 interface PlanFlags {
@@ -14,6 +14,8 @@ interface PlanFlags {
   replace?: string[];
   refreshOnly?: boolean;
   notify?: boolean;
+  lock: boolean;
+  lockTimeout?: number;
 }
 
 export const registerPlan: RegisterCommand = (program, setExit) => {
@@ -30,6 +32,8 @@ export const registerPlan: RegisterCommand = (program, setExit) => {
     .option('--replace <address>', 'plan a replace (-/+) of this resource even if it could be left alone or updated (repeatable)', collect)
     .option('--refresh-only', 'plan only accepting what drifted into state (apply --refresh-only); nothing live changes')
     .option('--notify', 'post a summary to the configured conversation')
+    .addOption(new Option('--lock [bool]', 'take the state lock while reading state; --lock=false plans read-only, without it').default(true).argParser(booleanArg))
+    .option('--lock-timeout <seconds>', "wait this long for another run's state lock (default: fail at once)", lockTimeoutArg)
     .action(async (paths: string[], flags: PlanFlags, command: Command) => {
       setExit(await runPlan(paths, flags, command));
     });
@@ -48,7 +52,9 @@ async function runPlan(paths: string[], flags: PlanFlags, command: Command): Pro
   return reportingFailure(flags.output, 'plan', () => withSession(command, async (session) => {
     requireNotify(session, flags.notify);
     const inputs = planInputs(paths, flags);
-    const prepared = await preparePlan(session, { ...inputs, allowMassDelete: flags.allowMassDelete, cwd: process.cwd(), env: process.env });
+    const { underPlanLock } = await import('../plan-lock.js');
+    const prepared = await underPlanLock(session, flags, () =>
+      preparePlan(session, { ...inputs, allowMassDelete: flags.allowMassDelete, cwd: process.cwd(), env: process.env }));
     const { plan } = prepared;
     const versions = flags.out || flags.output === 'json' ? await liveVersions(prepared, kindContext(session)) : new Map<string, string>();
     if (flags.output === 'json') printPlanDocument(planDocument(prepared, versions, inputs, 'mask'), plan);
