@@ -72,3 +72,26 @@ export function neverSent(err: unknown): boolean {
   const code = describeFetchFailure(err).code;
   return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'UND_ERR_CONNECT_TIMEOUT';
 }
+
+/** Host names that are this machine: nothing listening there will start listening in a few seconds. */
+function isLoopback(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
+
+/**
+ * Whether a connection failure means the endpoint is unreachable rather than briefly away:
+ * refused on this machine, or a name that does not resolve. Such a failure is not retried.
+ */
+export function isUnreachable(err: unknown, url: URL): boolean {
+  const { code, text } = describeFetchFailure(err);
+  if (code === 'ENOTFOUND' || /bad port/i.test(text)) return true;
+  return code === 'ECONNREFUSED' && isLoopback(url);
+}
+
+/** `connection refused`, `host not found`: the words for an unreachable endpoint's failure. */
+export function unreachableReason(err: unknown): string {
+  const { code, text } = describeFetchFailure(err);
+  if (/bad port/i.test(text)) return 'a port fetch refuses to use';
+  return code === 'ENOTFOUND' ? 'host not found' : code === 'ECONNREFUSED' ? 'connection refused' : (code ?? 'unreachable');
+}

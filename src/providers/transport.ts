@@ -5,7 +5,7 @@ import { resolveUrl } from './endpoint.js';
 import { ServiceError } from './service-error.js';
 import type { TokenSource } from './token-source.js';
 import {
-  DEFAULT_RETRY, RETRY_STATUSES, backoffDelay, describeFetchFailure, isConnectionFailure, neverSent, retryAfterMs,
+  DEFAULT_RETRY, RETRY_STATUSES, backoffDelay, describeFetchFailure, isConnectionFailure, isUnreachable, neverSent, retryAfterMs, unreachableReason,
   type RetryOptions,
 } from './retry-policy.js';
 
@@ -152,6 +152,7 @@ export class Transport {
     } catch (err) {
       // The caller gave up, or fetch itself failed (a bug): nothing to retry.
       if (c.req.signal?.aborted || !isConnectionFailure(err)) throw err;
+      if (isUnreachable(err, c.url)) throw this.unreachableError(c, err);
       const safe = c.idempotent || neverSent(err);
       if (!safe || last) throw this.connectionError(c, err, !safe);
       return { done: false, delayMs: backoffDelay(attempt, this.random, this.o) };
@@ -223,6 +224,12 @@ export class Transport {
       outcomeUnknown,
       retriable: parsed.retriable ?? retriable,
     });
+  }
+
+  /** Nothing listens there (or the name does not resolve): said once, with the service and its address. */
+  private unreachableError(c: Call, err: unknown): ServiceError {
+    const what = `cannot reach service '${this.service}' at ${c.url.origin} (${unreachableReason(err)})`;
+    return new ServiceError({ service: this.service, method: c.req.method, path: c.url.pathname, label: c.label, status: 0, serviceMessage: what, retriable: true });
   }
 
   private connectionError(c: Call, err: unknown, outcomeUnknown: boolean): ServiceError {

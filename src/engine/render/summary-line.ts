@@ -18,6 +18,8 @@ export function driftLine(drifted: number): string {
   return `Drift: ${drifted} ${drifted === 1 ? 'resource' : 'resources'} drifted.`;
 }
 
+/** How the transport names an endpoint nothing answers at. */
+const UNREACHABLE = /cannot reach service '[^']+' at \S+ \([^)]+\)/;
 /** Root causes named in a failure line before '… and N more'. */
 const CAUSES_IN_LINE = 3;
 /** A cause longer than this is cut (the full message is printed above it). */
@@ -29,8 +31,11 @@ const CAUSE_CHARS = 160;
  */
 export function failureLine(mode: 'plan' | 'drift', diagnostics: readonly Diagnostic[]): string {
   const errors = diagnostics.filter((d) => d.severity === 'error');
-  const causes = errors.slice(0, CAUSES_IN_LINE).map(causeOf);
-  if (errors.length > CAUSES_IN_LINE) causes.push(`and ${errors.length - CAUSES_IN_LINE} more`);
+  // Many requests to one unreachable service are one cause: the service and its address.
+  const unreachable = new Set(errors.map((d) => UNREACHABLE.exec(d.message)?.[0]));
+  const all = unreachable.has(undefined) ? errors.map(causeOf) : [...unreachable] as string[];
+  const causes = all.slice(0, CAUSES_IN_LINE);
+  if (all.length > CAUSES_IN_LINE) causes.push(`and ${all.length - CAUSES_IN_LINE} more`);
   const what = mode === 'drift' ? 'Drift check failed' : 'Plan failed';
   return `${what}: ${errors.length} ${errors.length === 1 ? 'error' : 'errors'} — ${causes.join('; ')}`;
 }

@@ -1,0 +1,16 @@
+import { describe, expect, test } from 'vitest';
+import { failureLine } from './summary-line.js';
+
+describe('failureLine', () => {
+  test('names the count and the first root causes, then how many more', () => {
+    const errors = ['a', 'b', 'c', 'd'].map((m) => ({ severity: 'error' as const, message: `${m} failed`, address: `AuthContext/${m}` }));
+    expect(failureLine('plan', [...errors, { severity: 'warning', message: 'w' }]))
+      .toBe('Plan failed: 4 errors — AuthContext/a: a failed; AuthContext/b: b failed; AuthContext/c: c failed; and 1 more');
+  });
+
+  test('many requests to an unreachable service are one cause', () => {
+    const cause = "cannot reach service 'arm' at http://127.0.0.1:4599 (connection refused)";
+    const errors = ['web', 'api'].map((n) => ({ severity: 'error' as const, message: `GET containerGroups/${n}: no answer: ${cause}`, address: `ContainerGroup/${n}` }));
+    expect(failureLine('drift', errors)).toBe(`Drift check failed: 2 errors — ${cause}`);
+  });
+});
