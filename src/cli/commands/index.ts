@@ -14,6 +14,7 @@ import { registerGet } from './get.js';
 import { registerNotify } from './notify.js';
 import { registerLocalCloud } from './local-cloud.js';
 import { registerVersion } from './version.js';
+import { registerCompletion } from './completion.js';
 
 export type SetExit = (code: number) => void;
 export type RegisterCommand = (program: Command, setExit: SetExit) => void;
@@ -30,4 +31,5 @@ export const COMMANDS: RegisterCommand[] = [
   registerNotify,
   registerLocalCloud,
   registerVersion,
+  registerCompletion,
 ];
