@@ -1,7 +1,7 @@
 // Global options shared by the commands that reach services: --config, --state, output colour.
 import { InvalidArgumentError, type Command } from 'commander';
 import { UserError } from '../engine/diagnostics.js';
-import { openSession, type Session, type SessionOptions } from '../engine/session.js';
+import type { Session, SessionOptions } from '../engine/session.js';
 
 export interface GlobalOptions {
   readonly config?: string;
@@ -23,6 +23,8 @@ export function requireNotify(session: Session, notify: boolean | undefined): vo
 /** Opens a session for a command, runs `fn`, and always closes it (state backend, local cloud). */
 export async function withSession<T>(command: Command, fn: (session: Session) => Promise<T>, extra: Pick<SessionOptions, 'onTransportEvent'> = {}): Promise<T> {
   const g = globalOptions(command);
+  // Loaded here: --help, --version and validate never pay for the state backends and providers.
+  const { openSession } = await import('../engine/session.js');
   const session = await openSession({
     configFile: g.config,
     state: g.state,

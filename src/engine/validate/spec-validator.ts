@@ -1,5 +1,6 @@
-// Validates a kind's spec against its JSON Schema with ajv, compiled once per kind.
-import { Ajv, type ValidateFunction } from 'ajv';
+// Validates a kind's spec against its JSON Schema with ajv: compiled by the build, or once per kind.
+import { createHash } from 'node:crypto';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { isObject, type JsonObject, type JsonPath } from '../json.js';
 import type { KindDefinition } from '../../resources/kind.js';
@@ -12,24 +13,61 @@ const addFormats = addFormatsModule.default;
 let ajv: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
-/** One ajv for the process: every error (not the first), formats, and our message keyword. */
+/** An ajv with moor's settings: every error (not the first), formats, and our keywords. */
+export function newSchemaCompiler(extra: Options = {}): Ajv {
+  const instance = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, ...extra });
+  addFormats(instance);
+  instance.addKeyword({ keyword: 'patternErrorMessage', schemaType: 'string' });
+  instance.addKeyword({ keyword: 'defaultsToMetadataName', schemaType: 'boolean' });
+  return instance;
+}
+
+/** One ajv for the process. */
 export function schemaCompiler(): Ajv {
-  if (!ajv) {
-    ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
-    addFormats(ajv);
-    ajv.addKeyword({ keyword: 'patternErrorMessage', schemaType: 'string' });
-    ajv.addKeyword({ keyword: 'defaultsToMetadataName', schemaType: 'boolean' });
-  }
+  ajv ??= newSchemaCompiler();
   return ajv;
+}
+
+/**
+ * Validators the build compiled ahead (scripts/compile-schemas.mjs -> compiled-schemas.js beside
+ * this module in dist/); absent when running from source, then schemas compile on first use.
+ */
+interface Precompiled {
+  readonly hashes: Readonly<Record<string, string>>;
+  readonly [key: string]: unknown;
+}
+const precompiled = (await import(new URL('./compiled-schemas.js', import.meta.url).href).catch(() => undefined)) as Precompiled | undefined;
+
+/** The export name of a kind's (or one of its fields') validator in compiled-schemas.js. */
+export function compiledKey(kind: string, field?: string): string {
+  return field ? `field_${kind}_${field}` : `spec_${kind}`;
+}
+
+/** A short hash of a schema: a precompiled validator is used only for the schema it was made from. */
+export function schemaHash(schema: unknown): string {
+  return createHash('sha256').update(JSON.stringify(schema)).digest('hex').slice(0, 16);
+}
+
+/** The precompiled validator of `key` when it was made from `schema`, else a fresh compile. */
+function compileOrLoad(key: string, schema: JsonObject): ValidateFunction {
+  const fn = precompiled?.[key];
+  if (typeof fn === 'function' && precompiled?.hashes[key] === schemaHash(schema)) return fn as ValidateFunction;
+  return schemaCompiler().compile(schema);
 }
 
 function validatorOf(kind: KindDefinition): ValidateFunction {
   let fn = compiled.get(kind.kind);
   if (!fn) {
-    fn = schemaCompiler().compile(kind.specSchema);
+    fn = compileOrLoad(compiledKey(kind.kind), kind.specSchema);
     compiled.set(kind.kind, fn);
   }
   return fn;
+}
+
+/** The schemas of the spec fields that take metadata.name when left out. */
+export function defaultedFieldSchemas(kind: KindDefinition): Array<[string, JsonObject]> {
+  const props = isObject(kind.specSchema.properties) ? kind.specSchema.properties : {};
+  return Object.entries(props).filter((e): e is [string, JsonObject] => isObject(e[1]) && e[1].defaultsToMetadataName === true);
 }
 
 const defaulted = new Map<string, Array<{ field: string; validate: ValidateFunction }>>();
@@ -38,10 +76,7 @@ const defaulted = new Map<string, Array<{ field: string; validate: ValidateFunct
 function defaultedFields(kind: KindDefinition): Array<{ field: string; validate: ValidateFunction }> {
   let list = defaulted.get(kind.kind);
   if (!list) {
-    const props = isObject(kind.specSchema.properties) ? kind.specSchema.properties : {};
-    list = Object.entries(props)
-      .filter(([, s]) => isObject(s) && s.defaultsToMetadataName === true)
-      .map(([field, s]) => ({ field, validate: schemaCompiler().compile(s as JsonObject) }));
+    list = defaultedFieldSchemas(kind).map(([field, s]) => ({ field, validate: compileOrLoad(compiledKey(kind.kind, field), s) }));
     defaulted.set(kind.kind, list);
   }
   return list;

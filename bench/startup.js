@@ -1,0 +1,46 @@
+// Start-up of the built CLI: --help, --version, validate and plan of the examples (plan against
+// the built-in local cloud, in a temporary folder). Median and best of several runs, wall time.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'bin/moor.js');
+const RUNS = Number(process.env.MOOR_BENCH_RUNS ?? 9);
+
+const work = mkdtempSync(join(tmpdir(), 'moor-bench-startup-'));
+cpSync(join(ROOT, 'examples/manifests'), join(work, 'manifests'), { recursive: true });
+const env = { ...process.env, NO_COLOR: '1', MOOR_PROVISIONING_MS: '0' };
+for (const key of Object.keys(env)) if (key.startsWith('MOOR_') && key !== 'MOOR_PROVISIONING_MS') delete env[key];
+
+function time(args) {
+  const times = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, args, { cwd: work, env, stdio: 'ignore' });
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    if (r.status !== 0 && r.status !== 2) throw new Error(`${args.join(' ')} exited ${r.status}`);
+  }
+  times.sort((a, b) => a - b);
+  return { median: times[Math.floor(times.length / 2)], best: times[0] };
+}
+
+const cases = [
+  ['node -e 0 (baseline)', ['-e', '0']],
+  ['moor --help', [BIN, '--help']],
+  ['moor --version', [BIN, '--version']],
+  ['moor validate examples', [BIN, 'validate', 'manifests']],
+  ['moor plan examples', [BIN, 'plan', 'manifests']],
+];
+try {
+  execFileSync(process.execPath, [BIN, 'plan', 'manifests'], { cwd: work, env, stdio: 'ignore' }); // local cloud data made once
+  console.log(`start-up (wall time over ${RUNS} runs)`);
+  for (const [name, args] of cases) {
+    const { median, best } = time(args);
+    console.log(`  ${name.padEnd(24)} median ${median.toFixed(0).padStart(5)} ms   best ${best.toFixed(0).padStart(5)} ms`);
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
