@@ -1,20 +1,25 @@
 // Validates a kind's spec against its JSON Schema with ajv: compiled by the build, or once per kind.
 import { createHash } from 'node:crypto';
-import { Ajv, type Options, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv as AjvClass, Options, ValidateFunction } from 'ajv';
+import type addFormatsModule from 'ajv-formats';
 import { isObject, type JsonObject, type JsonPath } from '../json.js';
 import type { KindDefinition } from '../../resources/kind.js';
 import { problemsFromAjv } from './ajv-messages.js';
 import type { SpecProblem } from './spec-problem.js';
 
-// ajv-formats is CommonJS: under NodeNext its default export is the module object.
-const addFormats = addFormatsModule.default;
+// ajv is loaded only when a schema must be compiled (from source, or a stale build): the
+// precompiled validators need only its small runtime, and start-up is most of a validate run.
+const require = createRequire(import.meta.url);
 
-let ajv: Ajv | undefined;
+let ajv: AjvClass | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
 /** An ajv with moor's settings: every error (not the first), formats, and our keywords. */
-export function newSchemaCompiler(extra: Options = {}): Ajv {
+export function newSchemaCompiler(extra: Options = {}): AjvClass {
+  const { Ajv } = require('ajv') as typeof import('ajv');
+  // ajv-formats is CommonJS: its default export is the module object's `default`.
+  const addFormats = (require('ajv-formats') as typeof addFormatsModule).default;
   const instance = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, ...extra });
   addFormats(instance);
   instance.addKeyword({ keyword: 'patternErrorMessage', schemaType: 'string' });
@@ -23,7 +28,7 @@ export function newSchemaCompiler(extra: Options = {}): Ajv {
 }
 
 /** One ajv for the process. */
-export function schemaCompiler(): Ajv {
+export function schemaCompiler(): AjvClass {
   ajv ??= newSchemaCompiler();
   return ajv;
 }
