@@ -49,9 +49,10 @@ async function runPlan(paths: string[], flags: PlanFlags, command: Command): Pro
   const { reportingFailure } = await import('../unplanned.js');
   const { jsonlWriter, transportEvents } = await import('../jsonl-output.js');
   const onTransportEvent = flags.output === 'jsonl' ? transportEvents(jsonlWriter()) : undefined;
+  // Arguments are checked before the session starts (and the local cloud says it is there).
+  const inputs = planInputs(paths, flags);
   return reportingFailure(flags.output, 'plan', () => withSession(command, async (session) => {
     requireNotify(session, flags.notify);
-    const inputs = planInputs(paths, flags);
     const { underPlanLock } = await import('../plan-lock.js');
     const prepared = await underPlanLock(session, flags, () =>
       preparePlan(session, { ...inputs, allowMassDelete: flags.allowMassDelete, cwd: process.cwd(), env: process.env }));
