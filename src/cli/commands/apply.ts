@@ -92,7 +92,8 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
       if (inputs.refreshOnly) {
         const { refreshSummary } = await import('../refresh-summary.js');
         const outcomes = await refreshPrepared(session, prepared);
-        process.stdout.write('\n' + refreshSummary(outcomes) + '\n');
+        // An event stream keeps stdout to events; the summary line goes to stderr then.
+        (flags.output === 'jsonl' ? process.stderr : process.stdout).write('\n' + refreshSummary(outcomes) + '\n');
         return outcomes.some((o) => o.status !== 'done') ? 1 : 0;
       }
       const controller = new AbortController();
