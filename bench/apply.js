@@ -50,7 +50,7 @@ spec:
 async function engine() {
   const [{ createProviders }, { loadAndValidate }, { makePlan }, { applyPlan }, { openStateBackend }, { StateRecorder }, { SERVICE_NAMES }] = await Promise.all([
     dist('providers/providers.js'), dist('engine/validate/index.js'), dist('engine/plan/planner.js'),
-    dist('engine/apply/applier.js'), dist('engine/state/open-backend.js'), dist('engine/state/recorder.js'), dist('engine/config.js'),
+    dist('engine/apply/applier.js'), dist('engine/state/open-backend.js'), dist('engine/state/recorder.js'), dist('core/services.js'),
   ]);
   return { createProviders, loadAndValidate, makePlan, applyPlan, openStateBackend, StateRecorder, SERVICE_NAMES };
 }

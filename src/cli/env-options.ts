@@ -1,7 +1,7 @@
 // Every option also reads a MOOR_* environment variable (--detailed-exitcode: MOOR_DETAILED_EXITCODE),
 // so a pipeline can configure moor without changing its command line. The command line wins.
 import type { Command, Option } from 'commander';
-import { UserError } from '../engine/diagnostics.js';
+import { UserError } from '../core/diagnostics.js';
 
 const TRUE = /^(1|true|yes)$/i;
 

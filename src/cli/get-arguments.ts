@@ -1,5 +1,5 @@
 // moor get: checks of the read commands' arguments before anything is sent (seed 001 and 002 formats).
-import { UserError } from '../engine/diagnostics.js';
+import { UserError } from '../core/diagnostics.js';
 import { MAX_TOP } from '../providers/billing.js';
 
 const GUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';

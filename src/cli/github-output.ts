@@ -1,9 +1,9 @@
 // GitHub Actions: workflow-command annotations for diagnostics, and the markdown report appended
 // to the job summary ($GITHUB_STEP_SUMMARY), for `--output github`.
 import { appendFileSync } from 'node:fs';
-import type { Diagnostic } from '../engine/diagnostics.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import { fileErrorMessage } from '../engine/file-errors.js';
-import { UserError } from '../engine/diagnostics.js';
+import { UserError } from '../core/diagnostics.js';
 
 /** Escapes a workflow command's message (GitHub's rules: %, CR, LF). */
 function escapeData(text: string): string {

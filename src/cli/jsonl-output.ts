@@ -1,7 +1,7 @@
 // `--output jsonl` of plan and apply: one JSON object per line and event, for pipelines and
 // dashboards (like Terraform's -json). Every event has `type` and `time`; nothing else is on stdout.
 import type { ApplyListener, StepOutcome } from '../engine/apply/events.js';
-import type { Diagnostic } from '../engine/diagnostics.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import type { Plan, PlannedChange } from '../engine/plan/types.js';
 import type { TransportEvent } from '../providers/providers.js';
 

@@ -1,5 +1,5 @@
 // The options that shape a plan (plan and apply share them), checked for combinations that make no sense.
-import { UserError } from '../engine/diagnostics.js';
+import { UserError } from '../core/diagnostics.js';
 import type { PlanInputs } from '../engine/plan/plan-document.js';
 
 export interface PlanShapeFlags {

@@ -1,7 +1,7 @@
 // Prints a plan or drift report in the chosen format, with diagnostics where they belong.
-import { formatDiagnostic } from '../engine/diagnostics.js';
+import { formatDiagnostic } from '../core/diagnostics.js';
 import type { Plan } from '../engine/plan/types.js';
-import type { JsonObject } from '../engine/json.js';
+import type { JsonObject } from '../core/json.js';
 import { renderPlanJson, renderPlanMarkdown, renderPlanText } from '../engine/render/index.js';
 import { useColor } from './session-options.js';
 import { appendStepSummary, writeAnnotations } from './github-output.js';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { UserError } from '../engine/diagnostics.js';
+import { UserError } from '../core/diagnostics.js';
 import { oneLineParseError, reportFailure } from './report-failure.js';
 
 const rendered = (err: unknown) => {

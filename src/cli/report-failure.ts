@@ -1,6 +1,6 @@
 // Renders the one failure that ended a run, once: a user's mistake in a line, a bug with its stack.
 import { CommanderError } from 'commander';
-import { formatDiagnostic, UserError } from '../engine/diagnostics.js';
+import { formatDiagnostic, UserError } from '../core/diagnostics.js';
 import { fileErrorMessage } from '../engine/file-errors.js';
 
 export function reportFailure(err: unknown, write: (text: string) => void = (t) => process.stderr.write(t)): number {

@@ -1,6 +1,6 @@
 // Global options shared by the commands that reach services: --config, --state, output colour.
 import { InvalidArgumentError, type Command } from 'commander';
-import { UserError } from '../engine/diagnostics.js';
+import { UserError } from '../core/diagnostics.js';
 import type { Session, SessionOptions } from '../engine/session.js';
 
 export interface GlobalOptions {

@@ -1,6 +1,6 @@
 // moor state mv and state migrate: edits of state that keep every record whole (ids, outputs,
 // a job's run history), so the next plan sees the same resources and no job runs again.
-import { UserError } from '../engine/diagnostics.js';
+import { UserError } from '../core/diagnostics.js';
 import type { ResourceRecord, StateBackend, StateDocument } from '../engine/state/types.js';
 
 const ADDRESS = /^([A-Za-z]+)\/(.+)$/;

@@ -1,6 +1,6 @@
 // A plan or drift run that failed before it could plan (invalid manifests, unreadable state...)
 // still writes its JSON or markdown report, so a pull-request comment shows the failure.
-import { UserError, type Diagnostic } from '../engine/diagnostics.js';
+import { UserError, type Diagnostic } from '../core/diagnostics.js';
 import { summarize, type Plan } from '../engine/plan/types.js';
 import { renderPlanJson, renderPlanMarkdown } from '../engine/render/index.js';
 import type { OutputFormat } from './plan-output.js';

@@ -1,5 +1,5 @@
 // `moor validate --output github`: an annotation per diagnostic and a short job summary.
-import { formatDiagnostic, sortDiagnostics, type Diagnostic } from '../engine/diagnostics.js';
+import { formatDiagnostic, sortDiagnostics, type Diagnostic } from '../core/diagnostics.js';
 import { codeBlock } from '../engine/render/markdown-escape.js';
 import { appendStepSummary, writeAnnotations } from './github-output.js';
 

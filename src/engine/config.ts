@@ -2,13 +2,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { UserError } from './diagnostics.js';
-import { isObject, type JsonObject } from './json.js';
-import type { ServiceName } from '../localcloud/types.js';
+import { UserError } from '../core/diagnostics.js';
+import { isObject, type JsonObject } from '../core/json.js';
+import { SERVICE_NAMES, type ServiceName } from '../core/services.js';
 import type { FilePolicy } from './placeholder-file.js';
 import { API_FIELDS, type ApiName, type ApiSettingsOverrides } from '../providers/api-settings.js';
-
-export const SERVICE_NAMES: readonly ServiceName[] = ['arm', 'graph', 'analytics', 'fabric', 'lcs', 'connector'];
 
 export interface CredentialSource { readonly tokenEnv?: string; readonly tokenCommand?: string }
 

@@ -1,6 +1,6 @@
 // The dependency graph: edges from dependsOn and ${ref:}, cycles with their path, a stable order.
 import { describe, expect, test } from 'vitest';
-import type { JsonObject } from './json.js';
+import type { JsonObject } from '../core/json.js';
 import type { Manifest } from './manifest.js';
 import { buildGraph, findCycle, topologicalOrder } from './graph.js';
 

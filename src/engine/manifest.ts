@@ -1,6 +1,6 @@
 // What loading produces: one Manifest per YAML document, with a way back to its source.
-import type { JsonObject, JsonPath } from './json.js';
-import type { SourceLocation } from './diagnostics.js';
+import type { JsonObject, JsonPath } from '../core/json.js';
+import type { SourceLocation } from '../core/diagnostics.js';
 
 export const API_VERSION = 'moor/v1';
 

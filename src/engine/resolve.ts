@@ -1,10 +1,10 @@
 // Resolves ${env:}, ${file:} and ${ref:} placeholders of a manifest's spec for plan and apply.
 import { dirname, resolve } from 'node:path';
-import type { Diagnostic } from './diagnostics.js';
-import { fromPointer, getAt, isObject, type JsonObject, type JsonPath, type JsonValue } from './json.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { fromPointer, getAt, isObject, type JsonObject, type JsonPath, type JsonValue } from '../core/json.js';
 import type { Manifest } from './manifest.js';
 import { readPlaceholderFile, type FilePolicy } from './placeholder-file.js';
-import { scanReferences, type Reference } from './references.js';
+import { scanReferences, type Reference } from '../core/references.js';
 import { locatePlaceholder } from './load/placeholder-location.js';
 import { UNKNOWN_SENTINEL } from './unknown.js';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   canonicalJson, hashSecret, hashSensitive, isHashed, isSensitivePath, mapSensitive, maskSensitive, matchesHash, matchesSecret,
 } from './secrets.js';
-import type { JsonObject } from './json.js';
+import type { JsonObject } from '../core/json.js';
 
 const patterns = [
   'properties/containers/*/properties/environmentVariables/*/secureValue',

@@ -1,7 +1,7 @@
 // Secrets in state and plans: salted hashes of sensitive values and a walker over sensitive spec paths.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { fromPointer, isObject, matchesPattern, pattern, underPattern } from './json.js';
-import type { JsonObject, JsonPath, JsonValue } from './json.js';
+import { fromPointer, isObject, matchesPattern, pattern, underPattern } from '../core/json.js';
+import type { JsonObject, JsonPath, JsonValue } from '../core/json.js';
 
 const HASHED = /^sha256:([^:\s]+):([0-9a-f]{64})$/;
 

@@ -3,11 +3,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { loadConfig, SERVICE_NAMES, usesLocalCloud, type MoorConfig } from './config.js';
+import { loadConfig, usesLocalCloud, type MoorConfig } from './config.js';
 import { openStateBackend } from './state/open-backend.js';
 import type { StateBackend } from './state/types.js';
 import { createProviders, type Providers, type TransportEvent } from '../providers/providers.js';
-import type { ServiceName } from '../localcloud/types.js';
+import { SERVICE_NAMES, type ServiceName } from '../core/services.js';
 
 export interface SessionOptions {
   readonly configFile?: string;

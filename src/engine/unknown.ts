@@ -1,6 +1,6 @@
 // Values known only after apply (a `${ref:}` to a resource not applied yet): one sentinel inside
 // resolved specs, one marker in plans, never a string a user could mistake for a real value.
-import { isObject, type JsonObject, type JsonValue } from './json.js';
+import { isObject, type JsonObject, type JsonValue } from '../core/json.js';
 
 /**
  * Stands in a resolved spec for what another resource gets only once applied. Private-use

@@ -1,5 +1,5 @@
 // The plan/apply/drift workflows over a session: load -> validate -> plan -> (apply).
-import { hasErrors, UserError } from './diagnostics.js';
+import { hasErrors, UserError } from '../core/diagnostics.js';
 import type { Manifest } from './manifest.js';
 import { loadAndValidate } from './validate/index.js';
 import { makePlan, type PlanResult } from './plan/planner.js';
@@ -12,7 +12,7 @@ import type { ApplyListener, StepOutcome } from './apply/events.js';
 import { StateRecorder } from './state/recorder.js';
 import type { StateDocument } from './state/types.js';
 import type { Session } from './session.js';
-import type { KindContext } from '../resources/kind.js';
+import type { KindContext } from '../core/kind.js';
 
 export interface PlanRequest {
   readonly paths: readonly string[];

@@ -1,5 +1,5 @@
 // Turns the `moor local-cloud` flags (or their MOOR_* environment variables) into LocalCloudOptions.
-import { UserError } from '../engine/diagnostics.js';
+import { UserError } from '../core/diagnostics.js';
 import { BRAND_WORD } from './brand-word.js';
 import { MAX_FAULT_SEED, newFaultSeed } from './faults.js';
 import type { LocalCloudOptions } from './options.js';

@@ -3,8 +3,8 @@
 // data at every start (over the demo data, which stays), so manifests run without editing ids.
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { UserError } from '../engine/diagnostics.js';
-import { isObject, type JsonObject } from '../engine/json.js';
+import { UserError } from '../core/diagnostics.js';
+import { isObject, type JsonObject } from '../core/json.js';
 import type { DataStore } from './data-store.js';
 import { declaredQuotas, quotaKey } from './services/arm/quotas.js';
 import type { ConversationRecord } from './services/connector-store.js';

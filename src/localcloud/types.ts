@@ -1,8 +1,6 @@
 // The contract between the local cloud's HTTP core and each emulated service.
 import type { IncomingHttpHeaders } from 'node:http';
-
-/** The services of the seeds; also the keys of `endpoints:` and `credentials:` in moor.config.yaml. */
-export type ServiceName = 'arm' | 'graph' | 'analytics' | 'fabric' | 'lcs' | 'connector';
+import type { ServiceName } from '../core/services.js';
 
 export interface LocalRequest {
   readonly method: string;

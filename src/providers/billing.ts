@@ -1,5 +1,5 @@
 // The billing client (ARM endpoint): every transaction of an invoice, over all pages (seed 002).
-import { UserError } from '../engine/diagnostics.js';
+import { UserError } from '../core/diagnostics.js';
 import { DEFAULT_API_SETTINGS, type ApiSettings } from './api-settings.js';
 import { listByNextLink } from './paging.js';
 import type { Transport } from './transport.js';

@@ -1,6 +1,6 @@
 // Service base addresses: plain http only on loopback, and absolute paging/polling URLs kept on the endpoint's origin.
-import { UserError } from '../engine/diagnostics.js';
-import type { ServiceName } from '../localcloud/types.js';
+import { UserError } from '../core/diagnostics.js';
+import type { ServiceName } from '../core/services.js';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 

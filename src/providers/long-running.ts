@@ -1,5 +1,5 @@
 // Follows an ARM long-running operation to its end: Azure-AsyncOperation, Location, or provisioningState.
-import type { ServiceName } from '../localcloud/types.js';
+import type { ServiceName } from '../core/services.js';
 import { parseErrorBody } from './error-body.js';
 import { resolveUrl } from './endpoint.js';
 import { ServiceError } from './service-error.js';

@@ -1,6 +1,6 @@
 // The set of service clients a run uses, created lazily from the configuration.
-import { UserError } from '../engine/diagnostics.js';
-import type { ServiceName } from '../localcloud/types.js';
+import { UserError } from '../core/diagnostics.js';
+import type { ServiceName } from '../core/services.js';
 import { AnalyticsClient } from './analytics.js';
 import { apiSettings, type ApiSettingsOverrides } from './api-settings.js';
 import { ArmClient } from './arm.js';
@@ -24,6 +24,11 @@ export interface Providers {
   readonly fabric: FabricClient;
   readonly lcs: LcsClient;
   readonly connector: ConnectorClient;
+}
+
+// What kinds see as their service clients (the ground floor declares the name, not the clients).
+declare module '../core/kind.js' {
+  interface ServiceClients extends Providers {}
 }
 
 export interface ProviderOptions {

@@ -1,6 +1,6 @@
 // The error value of a failed service call: status, the service's code and message, request ids.
-import { UserError } from '../engine/diagnostics.js';
-import type { ServiceName } from '../localcloud/types.js';
+import { UserError } from '../core/diagnostics.js';
+import type { ServiceName } from '../core/services.js';
 
 /** Everything known about a failed call; never a token or header value. */
 export interface ServiceErrorInfo {

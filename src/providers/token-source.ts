@@ -1,8 +1,8 @@
 // Bearer tokens per service: the default token, an environment variable, or a command run
 // again when its token nears expiry or is refused.
 import { exec } from 'node:child_process';
-import { UserError } from '../engine/diagnostics.js';
-import type { ServiceName } from '../localcloud/types.js';
+import { UserError } from '../core/diagnostics.js';
+import type { ServiceName } from '../core/services.js';
 import { expiresSoon, parseTokenOutput, TokenOutputError, type IssuedToken } from './token-output.js';
 
 /** Where one service's token comes from (moor.config.yaml `credentials:`). */

@@ -1,5 +1,5 @@
 // One HTTP transport for every service: auth, timeouts, retries with backoff, Retry-After, errors as values.
-import type { ServiceName } from '../localcloud/types.js';
+import type { ServiceName } from '../core/services.js';
 import { parseErrorBody } from './error-body.js';
 import { resolveUrl } from './endpoint.js';
 import { ServiceError } from './service-error.js';

@@ -1,5 +1,5 @@
 // Every kind moor knows. A new kind is one new folder plus one line here.
-import type { KindDefinition } from './kind.js';
+import type { KindDefinition } from '../core/kind.js';
 import { ContainerGroup } from './container-group/index.js';
 import { AuthContext } from './auth-context/index.js';
 import { PushDataset } from './push-dataset/index.js';

@@ -1,6 +1,6 @@
 // `moor local-cloud` flags and their MOOR_* variables become LocalCloudOptions; bad values are user errors.
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/engine/diagnostics.js';
+import { UserError } from '../../src/core/diagnostics.js';
 import { localCloudOptions } from '../../src/localcloud/cli-options.js';
 
 describe('local-cloud options', () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/engine/diagnostics.js';
+import { UserError } from '../../src/core/diagnostics.js';
 import { localCloudOptions } from '../../src/localcloud/cli-options.js';
 import { planFault, seededRandom } from '../../src/localcloud/faults.js';
 import type { LocalService } from '../../src/localcloud/types.js';

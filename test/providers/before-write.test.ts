@@ -1,7 +1,7 @@
 // The fencing hook: checked before every request that is not a GET; when it throws, nothing is sent.
 import { describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { UserError } from '../../src/engine/diagnostics.js';
+import { UserError } from '../../src/core/diagnostics.js';
 import { ENDPOINTS, failure, harness, mswServer } from './helpers.js';
 
 const server = mswServer();

@@ -1,7 +1,7 @@
 // Endpoints and tokens: http:// only on loopback, tokenEnv/tokenCommand sources, a command run once.
 import { describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { UserError } from '../../src/engine/diagnostics.js';
+import { UserError } from '../../src/core/diagnostics.js';
 import { checkEndpoint, isLoopback, resolveUrl } from '../../src/providers/endpoint.js';
 import { createProviders } from '../../src/providers/providers.js';
 import { createTokenSource } from '../../src/providers/token-source.js';

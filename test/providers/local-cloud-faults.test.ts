@@ -1,9 +1,9 @@
 // The transport against the local cloud's injected faults (500, 503, 429, dropped connections): everything converges, nothing duplicates.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalCloud, type LocalCloud } from '../../src/localcloud/server.js';
-import type { ServiceName } from '../../src/localcloud/types.js';
+import type { ServiceName } from '../../src/core/services.js';
 import { createProviders, type Providers } from '../../src/providers/providers.js';
-import type { KindContext } from '../../src/resources/kind.js';
+import type { KindContext } from '../../src/core/kind.js';
 import { resource as containerGroup } from '../../src/resources/container-group/handler.js';
 import { resource as pushDataset } from '../../src/resources/push-dataset/handler.js';
 

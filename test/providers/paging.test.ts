@@ -1,7 +1,7 @@
 // Paging: nextLink (usage, billing), continuationUri/continuationToken (Fabric, connector), top checked.
 import { describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { UserError } from '../../src/engine/diagnostics.js';
+import { UserError } from '../../src/core/diagnostics.js';
 import { ENDPOINTS, failure, harness, mswServer } from './helpers.js';
 
 const server = mswServer();

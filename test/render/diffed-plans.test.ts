@@ -9,7 +9,7 @@ import { hashSensitive } from '../../src/engine/secrets.js';
 import { UNKNOWN_SENTINEL } from '../../src/engine/unknown.js';
 import { summarize, type Plan, type PlannedChange } from '../../src/engine/plan/types.js';
 import { diffRules, sensitive } from '../../src/resources/container-group/diff.js';
-import type { JsonObject } from '../../src/engine/json.js';
+import type { JsonObject } from '../../src/core/json.js';
 
 const SECRET = 'golden-s3cret';
 

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { UserError } from '../../src/engine/diagnostics.js';
+import { UserError } from '../../src/core/diagnostics.js';
 import { FileStateBackend } from '../../src/engine/state/file-backend.js';
 import { openStateBackend } from '../../src/engine/state/open-backend.js';
 import type { ResourceRecord } from '../../src/engine/state/types.js';

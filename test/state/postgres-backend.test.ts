@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/engine/diagnostics.js';
+import { UserError } from '../../src/core/diagnostics.js';
 import { StateRecorder } from '../../src/engine/state/recorder.js';
 import type { ResourceRecord } from '../../src/engine/state/types.js';
 import { describeWithPostgres, PG_PASSWORD, PG_URL, workspaceUrl, backendsClosedAfterEach } from './postgres-env.js';

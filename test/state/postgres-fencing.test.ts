@@ -1,7 +1,7 @@
 // Fencing with PostgreSQL state: a run whose lock session was ended ('moor state unlock --force') is told
 // it lost the lock, and by whom it was taken, before every write request.
 import { expect, it } from 'vitest';
-import { UserError } from '../../src/engine/diagnostics.js';
+import { UserError } from '../../src/core/diagnostics.js';
 import { describeWithPostgres, workspaceUrl, backendsClosedAfterEach, PG_PASSWORD } from './postgres-env.js';
 
 const backend = backendsClosedAfterEach();

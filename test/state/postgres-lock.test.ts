@@ -1,7 +1,7 @@
 // The PostgreSQL state lock: one holder at a time across processes, named in refusals; a killed holder never
 // leaves it stuck; unlock and unlock --force.
 import { beforeAll, expect, it } from 'vitest';
-import { UserError } from '../../src/engine/diagnostics.js';
+import { UserError } from '../../src/core/diagnostics.js';
 import type { LockInfo } from '../../src/engine/state/types.js';
 import { JsonChild } from './child.js';
 import { fixture } from './compile-state.js';

@@ -1,6 +1,6 @@
 // The --state postgres:// URL: workspace, what pg receives, and a password that never reaches a message. No server needed.
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/engine/diagnostics.js';
+import { UserError } from '../../src/core/diagnostics.js';
 import { openStateBackend } from '../../src/engine/state/open-backend.js';
 import { PostgresStateBackend } from '../../src/engine/state/postgres-backend.js';
 import { toUserError } from '../../src/engine/state/postgres-errors.js';

@@ -7,7 +7,7 @@ import { loadAndValidate } from '../../src/engine/validate/index.js';
 import { documentSchema } from '../../src/engine/validate/document-schema.js';
 import { schemaCompiler } from '../../src/engine/validate/spec-validator.js';
 import { KINDS } from '../../src/resources/registry.js';
-import { isObject, type JsonObject, type JsonValue } from '../../src/engine/json.js';
+import { isObject, type JsonObject, type JsonValue } from '../../src/core/json.js';
 import { brief } from './helpers.js';
 
 const EVERY = 'test/fixtures/manifests/every-field';

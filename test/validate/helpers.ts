@@ -3,7 +3,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { loadAndValidate } from '../../src/engine/validate/index.js';
-import type { Diagnostic } from '../../src/engine/diagnostics.js';
+import type { Diagnostic } from '../../src/core/diagnostics.js';
 
 /** Writes `files` (relative path -> text or bytes) into a new temp folder and returns it. */
 export function writeTree(files: Record<string, string | Buffer>): string {

@@ -1,6 +1,6 @@
 // moor apply: plan, confirm, then make live resources match, recording each change in state.
 import { Option, type Command } from 'commander';
-import { UserError } from '../../engine/diagnostics.js';
+import { UserError } from '../../core/diagnostics.js';
 import type { RegisterCommand } from './index.js';
 import { collect, lockTimeoutArg, parseOutput, requireNotify, withSession } from '../session-options.js';
 import type { ApplyOutput } from '../apply-report.js';

@@ -23,7 +23,7 @@ export const registerDrift: RegisterCommand = (program, setExit) => {
 
 async function runDrift(paths: string[], flags: DriftFlags, command: Command): Promise<number> {
   const { preparePlan, driftOf } = await import('../../engine/workflow.js');
-  const { hasErrors } = await import('../../engine/diagnostics.js');
+  const { hasErrors } = await import('../../core/diagnostics.js');
   const { reportingFailure } = await import('../unplanned.js');
   return reportingFailure(flags.output, 'drift', () => withSession(command, async (session) => {
     requireNotify(session, flags.notify);

@@ -14,7 +14,7 @@ export const registerGraph: RegisterCommand = (program, setExit) => {
     .action(async (paths: string[], flags: GraphFlags) => {
       const { loadAndValidate } = await import('../../engine/validate/index.js');
       const { buildGraph } = await import('../../engine/graph.js');
-      const { formatDiagnostic, hasErrors } = await import('../../engine/diagnostics.js');
+      const { formatDiagnostic, hasErrors } = await import('../../core/diagnostics.js');
       const result = await loadAndValidate(paths.length > 0 ? paths : ['.']);
       for (const d of result.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
       const graph = buildGraph(result.manifests);

@@ -28,7 +28,7 @@ export const registerLocalCloud: RegisterCommand = (program, setExit) => {
 async function runLocalCloud(flags: LocalCloudFlags): Promise<number> {
   const { localCloudOptions } = await import('../../localcloud/cli-options.js');
   const { startLocalCloud } = await import('../../localcloud/server.js');
-  const { UserError } = await import('../../engine/diagnostics.js');
+  const { UserError } = await import('../../core/diagnostics.js');
   const options = localCloudOptions(flags);
   let cloud;
   try {

@@ -45,7 +45,7 @@ async function runPlan(paths: string[], flags: PlanFlags, command: Command): Pro
   const { liveVersions, planDocument } = await import('../../engine/plan/plan-document.js');
   const { planInputs } = await import('../plan-inputs.js');
   const { hasChanges } = await import('../../engine/plan/types.js');
-  const { hasErrors } = await import('../../engine/diagnostics.js');
+  const { hasErrors } = await import('../../core/diagnostics.js');
   const { reportingFailure } = await import('../unplanned.js');
   const { jsonlWriter, transportEvents } = await import('../jsonl-output.js');
   const onTransportEvent = flags.output === 'jsonl' ? transportEvents(jsonlWriter()) : undefined;

@@ -9,7 +9,7 @@ export const registerSchema: RegisterCommand = (program, setExit) => {
     .action(async (kindName: string | undefined) => {
       const { KINDS, kindNamed } = await import('../../resources/registry.js');
       const { documentSchema } = await import('../../engine/validate/document-schema.js');
-      const { UserError } = await import('../../engine/diagnostics.js');
+      const { UserError } = await import('../../core/diagnostics.js');
       let only;
       if (kindName !== undefined) {
         only = kindNamed(kindName) ?? KINDS.find((k) => k.kind.toLowerCase() === kindName.toLowerCase());

@@ -22,7 +22,7 @@ export const registerShow: RegisterCommand = (program, setExit) => {
 async function runShow(file: string, flags: ShowFlags): Promise<number> {
   const { readPlanDocument } = await import('../../engine/plan/saved-plan.js');
   const { maskHashes, planOfDocument } = await import('../../engine/plan/plan-document.js');
-  const { isObject } = await import('../../engine/json.js');
+  const { isObject } = await import('../../core/json.js');
   const doc = readPlanDocument(file);
   const plan = planOfDocument(doc);
   if (flags.output === 'json') {

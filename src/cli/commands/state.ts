@@ -1,6 +1,6 @@
 // moor state list | show ADDR | rm ADDR | resolve ADDR | mv ADDR ADDR | migrate --to URL | unlock [--force]: look into and repair the state backend.
 import { Option, type Command } from 'commander';
-import { UserError } from '../../engine/diagnostics.js';
+import { UserError } from '../../core/diagnostics.js';
 import type { ResourceRecord, StateBackend, StateDocument } from '../../engine/state/types.js';
 import { globalOptions } from '../session-options.js';
 import type { RegisterCommand } from './index.js';

@@ -17,7 +17,7 @@ export const registerValidate: RegisterCommand = (program, setExit) => {
 
 async function runValidate(paths: string[], flags: ValidateFlags): Promise<number> {
   const { loadAndValidate } = await import('../../engine/validate/index.js');
-  const { formatDiagnostic, hasErrors } = await import('../../engine/diagnostics.js');
+  const { formatDiagnostic, hasErrors } = await import('../../core/diagnostics.js');
   const result = await loadAndValidate(paths.length > 0 ? paths : ['.']);
   const { diagnostics } = result;
   if (flags.output === 'json') {

@@ -1,6 +1,6 @@
 // apply --refresh-only: drift accepted into state makes the next comparison quiet, secrets kept as hashes.
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../json.js';
+import type { JsonObject } from '../../core/json.js';
 import { hashSensitive, isHashed } from '../secrets.js';
 import { diffResource } from '../diff/three-way.js';
 import { ContainerGroup } from '../../resources/container-group/index.js';

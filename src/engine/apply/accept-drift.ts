@@ -1,14 +1,14 @@
 // apply --refresh-only: accepts what drifted into state — last applied and outputs from live —
 // and changes nothing live. Afterwards `drift` is quiet, and a plan shows restoring the manifest
 // as a manifest change.
-import { isObject, type JsonObject, type JsonPath, type JsonValue } from '../json.js';
+import { isObject, type JsonObject, type JsonPath, type JsonValue } from '../../core/json.js';
 import { compileRules, type CompiledRules } from '../diff/compiled-rules.js';
 import { residue } from '../diff/three-way.js';
 import { hashSensitive, maskSensitive } from '../secrets.js';
 import type { PlannedStep } from '../plan/steps.js';
 import type { Plan } from '../plan/types.js';
 import type { StateRecorder } from '../state/recorder.js';
-import type { Observed } from '../../resources/kind.js';
+import type { Observed } from '../../core/kind.js';
 import type { ResourceRecord } from '../state/types.js';
 import type { StepOutcome } from './events.js';
 

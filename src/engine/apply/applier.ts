@@ -1,8 +1,8 @@
 // Does what the plan decided: walks the dependency graph, runs ready steps under a concurrency
 // limit, records every finished change in state at once, skips the dependents of a failure.
 import pLimit, { type LimitFunction } from 'p-limit';
-import { UserError } from '../diagnostics.js';
-import type { JsonObject } from '../json.js';
+import { UserError } from '../../core/diagnostics.js';
+import type { JsonObject } from '../../core/json.js';
 import type { Manifest } from '../manifest.js';
 import { buildGraph } from '../graph.js';
 import { diffResource } from '../diff/three-way.js';
@@ -10,7 +10,7 @@ import { deepEqual } from '../diff/equal.js';
 import { resolveSpec, type ResolveContext } from '../resolve.js';
 import type { PlannedStep } from '../plan/steps.js';
 import type { StateRecorder } from '../state/recorder.js';
-import type { JobRecord, KindContext, Observed } from '../../resources/kind.js';
+import type { JobRecord, KindContext, Observed } from '../../core/kind.js';
 import type { ResourceRecord } from '../state/types.js';
 import type { ApplyListener, StepOutcome } from './events.js';
 import { appliedRecord, dependenciesChanged, pendingRecord, recordedDependencies } from './records.js';

@@ -1,9 +1,9 @@
 // What apply writes to state for a resource: hashed last-applied spec, outputs without secrets.
-import type { JsonObject } from '../json.js';
+import type { JsonObject } from '../../core/json.js';
 import type { Manifest } from '../manifest.js';
 import { declaredDependencies } from '../graph.js';
 import { hashSensitive, maskSensitive } from '../secrets.js';
-import type { KindDefinition, Observed } from '../../resources/kind.js';
+import type { KindDefinition, Observed } from '../../core/kind.js';
 import type { ResourceRecord } from '../state/types.js';
 
 export function appliedRecord(manifest: Manifest, kind: KindDefinition, desired: JsonObject, observed: Observed): ResourceRecord {

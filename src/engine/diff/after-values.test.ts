@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { createFields, resentFields, shownSpec } from './after-values.js';
 import { UNKNOWN_SENTINEL } from '../unknown.js';
 import * as group from '../../resources/container-group/diff.js';
-import type { JsonObject } from '../json.js';
+import type { JsonObject } from '../../core/json.js';
 
 const desired: JsonObject = {
   subscriptionId: 'sub', resourceGroup: 'rg', location: 'westeurope',

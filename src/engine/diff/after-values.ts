@@ -1,10 +1,10 @@
 // What a create shows: every field it sets (named paths, secrets masked, unknowns marked), and
 // what an update sends again unseen: write-only fields (secrets) the service never returns.
 import type { ChangeCause, FieldChange } from '../plan/types.js';
-import { isObject, toPointer, type JsonObject, type JsonPath, type JsonValue } from '../json.js';
+import { isObject, toPointer, type JsonObject, type JsonPath, type JsonValue } from '../../core/json.js';
 import { isSensitivePath, maskSensitive, SENSITIVE_MASK } from '../secrets.js';
 import { isUnknown, markUnknowns } from '../unknown.js';
-import type { DiffRules } from '../../resources/kind.js';
+import type { DiffRules } from '../../core/kind.js';
 import { compileRules, type CompiledRules } from './compiled-rules.js';
 import { namedPath, type NamedSegment } from './named-path.js';
 

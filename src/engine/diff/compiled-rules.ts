@@ -1,6 +1,6 @@
 // A kind's diff rules with their path patterns parsed once, and the questions the diff asks of them.
-import { matchesPattern, pattern, underPattern, type JsonPath, type JsonValue } from '../json.js';
-import type { DiffRules, ValueComparison } from '../../resources/kind.js';
+import { matchesPattern, pattern, underPattern, type JsonPath, type JsonValue } from '../../core/json.js';
+import type { DiffRules, ValueComparison } from '../../core/kind.js';
 
 type Patterns = ReadonlyArray<readonly string[]>;
 

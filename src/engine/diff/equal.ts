@@ -1,5 +1,5 @@
 // Structural equality of JSON values (object key order never matters).
-import { isObject } from '../json.js';
+import { isObject } from '../../core/json.js';
 
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { diffResource } from './three-way.js';
 import { hashSensitive } from '../secrets.js';
 import { diffRules, sensitive } from '../../resources/container-group/diff.js';
-import type { JsonObject } from '../json.js';
+import type { JsonObject } from '../../core/json.js';
 
 const group = (image: string, extra: JsonObject = {}): JsonObject => ({
   subscriptionId: 'sub', resourceGroup: 'rg', name: 'web', location: 'westeurope',

@@ -4,13 +4,13 @@
 // fields never differ; write-only fields (secrets, never returned) compare against state; named
 // arrays compare by key; values the service normalises (locations, ids) compare normalised.
 import type { FieldChange } from '../plan/types.js';
-import { isObject, toPointer, type JsonObject, type JsonPath, type JsonValue } from '../json.js';
+import { isObject, toPointer, type JsonObject, type JsonPath, type JsonValue } from '../../core/json.js';
 import { isHashed, maskSensitive, matchesSecret, SENSITIVE_MASK, isSensitivePath } from '../secrets.js';
 import { isUnknown, markUnknowns } from '../unknown.js';
-import type { DiffRules } from '../../resources/kind.js';
+import type { DiffRules } from '../../core/kind.js';
 import { compileRules, type CompiledRules } from './compiled-rules.js';
 import { namedPath, type NamedSegment } from './named-path.js';
-import { comparable } from './normalize.js';
+import { comparable } from '../../core/normalize.js';
 
 export interface DiffInput {
   readonly desired: JsonObject;

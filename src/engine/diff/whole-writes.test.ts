@@ -7,7 +7,7 @@ import { UNKNOWN_SENTINEL } from '../unknown.js';
 import * as group from '../../resources/container-group/diff.js';
 import * as auth from '../../resources/auth-context/diff.js';
 import * as dataset from '../../resources/push-dataset/diff.js';
-import type { JsonObject } from '../json.js';
+import type { JsonObject } from '../../core/json.js';
 
 const spec = (extra: JsonObject = {}, props: JsonObject = {}): JsonObject => ({
   subscriptionId: 'sub', resourceGroup: 'rg-web', location: 'westeurope', tags: { team: 'core' },

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { diffResource } from '../diff/three-way.js';
 import { diffRules as datasetRules } from '../../resources/push-dataset/diff.js';
 import { ContainerGroup } from '../../resources/container-group/index.js';
-import type { JsonObject } from '../json.js';
+import type { JsonObject } from '../../core/json.js';
 import { importedBaseline } from './baseline.js';
 
 const relationships = [{ name: 'R', fromTable: 'B', fromColumn: 'x', toTable: 'A', toColumn: 'x' }];

@@ -3,9 +3,9 @@
 // (a push dataset's mode or relationships) cannot be compared: the manifest's value stands for
 // it (unless the service did return one), or the plan would replace an unchanged resource.
 // Hidden secrets stay unknown: the plan sets them.
-import { isObject, matchesPattern, pattern, underPattern, type JsonObject, type JsonPath, type JsonValue } from '../json.js';
+import { isObject, matchesPattern, pattern, underPattern, type JsonObject, type JsonPath, type JsonValue } from '../../core/json.js';
 import { hashSensitive, isSensitivePath } from '../secrets.js';
-import type { DiffRules } from '../../resources/kind.js';
+import type { DiffRules } from '../../core/kind.js';
 
 export function importedBaseline(desired: JsonObject, live: JsonObject, rules: DiffRules, sensitive: readonly string[]): JsonObject {
   const writeOnly = rules.writeOnly.map(pattern);

@@ -1,6 +1,6 @@
 // moor import: adopts an existing resource into state under a manifest address, after making
 // sure the id names a resource that exists and is the one the manifest describes.
-import { hasErrors, UserError } from '../diagnostics.js';
+import { hasErrors, UserError } from '../../core/diagnostics.js';
 import type { Manifest } from '../manifest.js';
 import { loadAndValidate } from '../validate/index.js';
 import { resolveSpec } from '../resolve.js';
@@ -11,7 +11,7 @@ import { recordedDependencies } from '../apply/records.js';
 import { kindContext } from '../workflow.js';
 import type { Session } from '../session.js';
 import { kindNamed } from '../../resources/registry.js';
-import type { KindDefinition, Observed, ResourceHandler } from '../../resources/kind.js';
+import type { KindDefinition, Observed, ResourceHandler } from '../../core/kind.js';
 import { importedBaseline } from './baseline.js';
 
 export interface ImportRequest {

@@ -1,7 +1,7 @@
 // Finds the manifest files under the paths given: *.yaml and *.yml, recursively, sorted.
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
 
 const MANIFEST_FILE = /\.ya?ml$/i;
 

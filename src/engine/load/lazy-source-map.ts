@@ -1,8 +1,8 @@
 // A SourceMap for a document read by the fast reader: positions are found by parsing the file with
 // `yaml` only when a diagnostic first asks for one (rare), so valid manifests never pay for it.
 import { LineCounter, parseAllDocuments, type Document } from 'yaml';
-import type { JsonPath } from '../json.js';
-import type { SourceLocation } from '../diagnostics.js';
+import type { JsonPath } from '../../core/json.js';
+import type { SourceLocation } from '../../core/diagnostics.js';
 import type { SourceMap } from '../manifest.js';
 import { YamlSourceMap } from './yaml-source-map.js';
 

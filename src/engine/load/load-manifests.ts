@@ -1,6 +1,6 @@
 // Loads every manifest under the given paths: files found, YAML parsed, headers checked.
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
 import type { Manifest } from '../manifest.js';
 import { findManifestFiles } from './find-manifest-files.js';
 import { parseManifestFile } from './parse-manifest-file.js';

@@ -1,14 +1,14 @@
 // Reads one manifest file into plain JSON documents with source maps; every failure is a diagnostic.
 import { readFile, stat } from 'node:fs/promises';
 import { LineCounter, parseAllDocuments, type Document } from 'yaml';
-import type { Diagnostic, Severity, SourceLocation } from '../diagnostics.js';
+import type { Diagnostic, Severity, SourceLocation } from '../../core/diagnostics.js';
 import type { SourceMap } from '../manifest.js';
 import { parseFast } from './fast-yaml.js';
 import { LazyFileSource, LazySourceMap } from './lazy-source-map.js';
 import { findExcessiveNesting } from './nesting-depth.js';
 import { findNonJson } from './plain-json.js';
 import { findRecursiveAlias } from './recursive-alias.js';
-import { fieldPath } from '../validate/field-path.js';
+import { fieldPath } from '../../core/field-path.js';
 import { YamlSourceMap } from './yaml-source-map.js';
 
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;

@@ -4,7 +4,7 @@
 // with thousands of failing placeholders is read once, and each lookup stays short.
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { SourceLocation } from '../diagnostics.js';
+import type { SourceLocation } from '../../core/diagnostics.js';
 
 /** How far after the value's start a placeholder is looked for. */
 const WINDOW = 64 * 1024;

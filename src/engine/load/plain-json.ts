@@ -1,6 +1,6 @@
 // Checks that a parsed document is plain JSON: YAML tags can produce binary data, dates, sets
 // and maps, and `.inf`/`.nan` numbers that no service request can carry.
-import type { JsonPath } from '../json.js';
+import type { JsonPath } from '../../core/json.js';
 
 export interface PlainJsonProblem { readonly path: JsonPath; readonly message: string }
 

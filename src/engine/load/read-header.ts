@@ -1,6 +1,6 @@
 // Checks a document's header (apiVersion, kind, metadata) and turns it into a Manifest.
-import type { Diagnostic } from '../diagnostics.js';
-import { isObject, type JsonObject, type JsonPath } from '../json.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
+import { isObject, type JsonObject, type JsonPath } from '../../core/json.js';
 import { API_VERSION, addressOf, parseAddress, type Manifest, type SourceMap } from '../manifest.js';
 import { KINDS, kindNamed } from '../../resources/registry.js';
 

@@ -1,7 +1,7 @@
 // A SourceMap over one parsed YAML document: finds the line and column of any key or value by path.
 import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type LineCounter, type Node, type Pair } from 'yaml';
-import type { JsonPath } from '../json.js';
-import type { SourceLocation } from '../diagnostics.js';
+import type { JsonPath } from '../../core/json.js';
+import type { SourceLocation } from '../../core/diagnostics.js';
 import type { SourceMap } from '../manifest.js';
 
 export class YamlSourceMap implements SourceMap {

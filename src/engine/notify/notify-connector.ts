@@ -1,10 +1,9 @@
 // Notifications: the connector client of the `notify:` target — its own serviceUrl and token source.
 import type { MoorConfig, NotifyConfig } from '../config.js';
-import { SERVICE_NAMES } from '../config.js';
-import { UserError } from '../diagnostics.js';
+import { UserError } from '../../core/diagnostics.js';
 import { createProviders } from '../../providers/providers.js';
 import type { ConnectorClient } from '../../providers/connector.js';
-import type { ServiceName } from '../../localcloud/types.js';
+import { SERVICE_NAMES, type ServiceName } from '../../core/services.js';
 
 /** The notify section, or a UserError telling how to add one. */
 export function requireNotify(config: MoorConfig): NotifyConfig {

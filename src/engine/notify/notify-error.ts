@@ -1,5 +1,5 @@
 // Notifications: a failed connector call as the user sees it, with the id the channel's support asks for.
-import { UserError } from '../diagnostics.js';
+import { UserError } from '../../core/diagnostics.js';
 import { ServiceError } from '../../providers/service-error.js';
 
 /**

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { ConnectorBody, ConnectorClient } from '../../providers/connector.js';
 import { ServiceError } from '../../providers/service-error.js';
 import { CARD_CONTENT_TYPE } from '../../providers/vendor.js';
-import type { JsonObject } from '../json.js';
+import type { JsonObject } from '../../core/json.js';
 import { adaptiveCard } from './adaptive-card.js';
 import type { ThreadRecord } from './notify-threads.js';
 import { reportMarkdown, shortMarkdown } from './report-markdown.js';

@@ -1,6 +1,6 @@
 // --replace ADDR: force a -/+ of a resource whose plan would otherwise update it or leave it
 // alone (Terraform's -replace). Refused for a protected resource like any other replace.
-import { UserError, type Diagnostic } from '../diagnostics.js';
+import { UserError, type Diagnostic } from '../../core/diagnostics.js';
 import { summarize, type PlannedChange } from './types.js';
 import type { PlanResult } from './planner.js';
 

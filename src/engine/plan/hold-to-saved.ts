@@ -1,7 +1,7 @@
 // apply --plan: holds a fresh read of state, manifests and live to the saved plan before anything runs.
 import type { PreparedPlan } from '../workflow.js';
-import type { Diagnostic } from '../diagnostics.js';
-import type { KindContext } from '../../resources/kind.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
+import type { KindContext } from '../../core/kind.js';
 import { checkSavedInputs, type SavedPlan } from './saved-plan.js';
 import { holdToSavedPlan } from './saved-plan-check.js';
 import { liveVersions } from './plan-document.js';

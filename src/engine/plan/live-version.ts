@@ -1,9 +1,9 @@
 // The version of a live resource a plan was computed against: a digest of what the manifest can
 // manage, so a saved plan can tell whether live changed before it is applied.
 import { createHash } from 'node:crypto';
-import { isObject, pattern, underPattern, type JsonPath, type JsonValue } from '../json.js';
+import { isObject, pattern, underPattern, type JsonPath, type JsonValue } from '../../core/json.js';
 import { canonicalJson } from '../secrets.js';
-import type { KindDefinition, Observed } from '../../resources/kind.js';
+import type { KindDefinition, Observed } from '../../core/kind.js';
 
 /** Stands for "nothing live" (a create, a job, a check). */
 export const ABSENT = 'absent';

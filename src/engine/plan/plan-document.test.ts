@@ -1,6 +1,6 @@
 // The one plan document: rendered plan plus contract; hashes in a saved plan, masks on stdout; rendered back by `moor show`.
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../json.js';
+import type { JsonObject } from '../../core/json.js';
 import type { Manifest } from '../manifest.js';
 import { isHashed, matchesHash } from '../secrets.js';
 import { renderPlanText } from '../render/index.js';

@@ -1,11 +1,11 @@
 // One JSON plan document (moor-plan/1) for `plan --output json`, `plan --out` and `moor show`:
 // the rendered plan plus the contract apply --plan holds it to — each change's desired body,
 // the live version it was computed against, the manifests' digest and the inputs of the plan.
-import { isObject, type JsonObject, type JsonValue } from '../json.js';
-import type { Diagnostic } from '../diagnostics.js';
+import { isObject, type JsonObject, type JsonValue } from '../../core/json.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
 import { hashSensitive, isHashed, maskSensitive, SENSITIVE_MASK } from '../secrets.js';
 import { renderPlanJson } from '../render/plan-json.js';
-import type { KindContext } from '../../resources/kind.js';
+import type { KindContext } from '../../core/kind.js';
 import type { Manifest } from '../manifest.js';
 import { summarize, type Plan, type PlannedChange } from './types.js';
 import type { PlannedStep } from './steps.js';

@@ -1,7 +1,7 @@
 // What plan does with state records whose manifests are gone: protect holds for every kind,
 // job records are kept, and the mass-delete guard counts resources only.
 import { describe, expect, test } from 'vitest';
-import type { KindContext } from '../../resources/kind.js';
+import type { KindContext } from '../../core/kind.js';
 import type { ResourceRecord, StateDocument } from '../state/types.js';
 import { makePlan } from './planner.js';
 

@@ -1,8 +1,8 @@
 // Decides what to do: reads live state, compares it with manifests and state, evaluates checks.
 // Deciding is kept apart from doing (apply); nothing here changes anything.
 import pLimit from 'p-limit';
-import type { Diagnostic } from '../diagnostics.js';
-import type { JsonObject } from '../json.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
+import type { JsonObject } from '../../core/json.js';
 import type { Manifest } from '../manifest.js';
 import { diffResource } from '../diff/three-way.js';
 import { createFields, resentFields, shownSpec } from '../diff/after-values.js';
@@ -10,7 +10,7 @@ import { patchOf } from '../diff/patch.js';
 import { resolveSpec, type ResolveContext } from '../resolve.js';
 import { validateResolved } from '../validate/validate-resolved.js';
 import { kindNamed } from '../../resources/registry.js';
-import type { CheckResult, JobRecord, KindContext, KindDefinition } from '../../resources/kind.js';
+import type { CheckResult, JobRecord, KindContext, KindDefinition } from '../../core/kind.js';
 import type { ResourceRecord, StateDocument } from '../state/types.js';
 import { summarize, type Plan, type PlannedChange } from './types.js';
 import type { PlannedStep } from './steps.js';

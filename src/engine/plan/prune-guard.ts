@@ -1,5 +1,5 @@
 // The guard rail of --prune: an empty or mistyped manifest folder must not read as "delete everything".
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
 
 export interface PruneScope {
   /** Manifests found (all kinds). */

@@ -1,9 +1,9 @@
 // Holding a fresh plan to a saved one: bodies compared with secrets by hash, live versions, actions.
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../json.js';
+import type { JsonObject } from '../../core/json.js';
 import { hashSensitive } from '../secrets.js';
 import { ContainerGroup } from '../../resources/container-group/index.js';
-import type { Observed } from '../../resources/kind.js';
+import type { Observed } from '../../core/kind.js';
 import { bodyDifference, holdToSavedPlan } from './saved-plan-check.js';
 import { liveVersion } from './live-version.js';
 import type { PlannedStep } from './steps.js';

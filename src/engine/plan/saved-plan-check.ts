@@ -2,9 +2,9 @@
 // version and the same desired body (secrets compared by hash). What differs is refused, never
 // applied in its new form; apply --plan never re-plans silently.
 import { deepEqual } from '../diff/equal.js';
-import { fromPointer, getAt, isObject, toPointer, type JsonObject, type JsonPath, type JsonValue } from '../json.js';
+import { fromPointer, getAt, isObject, toPointer, type JsonObject, type JsonPath, type JsonValue } from '../../core/json.js';
 import { mapSensitive, matchesSecret, SENSITIVE_MASK } from '../secrets.js';
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
 import type { PlannedStep } from './steps.js';
 import type { SavedChange } from './saved-plan.js';
 

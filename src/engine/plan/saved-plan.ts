@@ -2,8 +2,8 @@
 // refuses. It pins the state serial, the manifests' digest, each change's desired body (secrets
 // as salted hashes only) and the live version each change was computed against.
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { UserError } from '../diagnostics.js';
-import { isObject, type JsonObject } from '../json.js';
+import { UserError } from '../../core/diagnostics.js';
+import { isObject, type JsonObject } from '../../core/json.js';
 import type { PlanInputs } from './plan-document.js';
 
 export interface SavedChange {

@@ -1,7 +1,7 @@
 // A planned step: the public change plus what apply needs to carry it out.
-import type { JsonObject, JsonPath } from '../json.js';
+import type { JsonObject, JsonPath } from '../../core/json.js';
 import type { Manifest } from '../manifest.js';
-import type { KindDefinition, Observed } from '../../resources/kind.js';
+import type { KindDefinition, Observed } from '../../core/kind.js';
 import type { ResourceRecord } from '../state/types.js';
 import type { PlannedChange } from './types.js';
 

@@ -1,5 +1,5 @@
 // --target ADDR: the selected manifests and, transitively, everything they depend on.
-import { UserError } from '../diagnostics.js';
+import { UserError } from '../../core/diagnostics.js';
 import type { Manifest } from '../manifest.js';
 import { buildGraph } from '../graph.js';
 

@@ -1,6 +1,6 @@
 // What a plan is: the changes decided for each address, before anything is done.
-import type { Diagnostic } from '../diagnostics.js';
-import type { JsonValue } from '../json.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
+import type { JsonValue } from '../../core/json.js';
 
 /** The plan actions; the text renderer prints them as + ~ -/+ - ! (and nothing for no-op). */
 export type Action = 'create' | 'update' | 'replace' | 'delete' | 'run' | 'no-op';

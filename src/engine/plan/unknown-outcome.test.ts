@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadManifests } from '../load/index.js';
 import type { Providers } from '../../providers/providers.js';
-import type { JobRecord, KindContext } from '../../resources/kind.js';
+import type { JobRecord, KindContext } from '../../core/kind.js';
 import type { StateDocument } from '../state/types.js';
 import { applyPlan } from '../apply/applier.js';
 import { StateRecorder } from '../state/recorder.js';

@@ -1,11 +1,11 @@
 // Jobs whose outcome is unknown (the answer to their request was lost): they block their dependents,
 // keep plan and drift failing, and are re-checked with the service or resolved by the user.
-import type { Diagnostic } from '../diagnostics.js';
-import type { JsonObject } from '../json.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
+import type { JsonObject } from '../../core/json.js';
 import { buildGraph } from '../graph.js';
 import type { Manifest } from '../manifest.js';
 import type { PlannedStep } from './steps.js';
-import type { JobHandler, JobRecord, KindContext } from '../../resources/kind.js';
+import type { JobHandler, JobRecord, KindContext } from '../../core/kind.js';
 
 /** The code of the diagnostic an unknown outcome raises: an error that blocks dependents, not the whole apply. */
 export const UNKNOWN_OUTCOME = 'unknown-outcome';

@@ -4,7 +4,7 @@ import { isUnknownMarker, UNKNOWN_SENTINEL, UNKNOWN_TEXT } from '../unknown.js';
 
 /** Stands for an unknown inside a JSON rendering until it is printed unquoted. */
 const UNKNOWN_PLACEHOLDER = UNKNOWN_SENTINEL;
-import type { JsonValue } from '../json.js';
+import type { JsonValue } from '../../core/json.js';
 import type { FieldChange } from '../plan/types.js';
 
 /** Longest value shown in full; longer ones are cut with an ellipsis and their length noted. */

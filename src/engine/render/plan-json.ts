@@ -1,8 +1,8 @@
 // Plans as one machine-readable JSON document (format moor-plan/1), with secrets masked defensively.
 import { SENSITIVE_MASK } from '../secrets.js';
-import { fromPointer, isObject } from '../json.js';
-import type { JsonObject, JsonValue } from '../json.js';
-import type { Diagnostic } from '../diagnostics.js';
+import { fromPointer, isObject } from '../../core/json.js';
+import type { JsonObject, JsonValue } from '../../core/json.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
 import type { FieldChange, PatchOp, Plan, PlannedChange } from '../plan/types.js';
 
 /** The `--output json` document; stable keys, null where a diagnostic has no location, address or code. */

@@ -1,5 +1,5 @@
 // Plans and drift reports as markdown for a pull-request comment or $GITHUB_STEP_SUMMARY.
-import { formatDiagnostic, hasErrors, sortDiagnostics } from '../diagnostics.js';
+import { formatDiagnostic, hasErrors, sortDiagnostics } from '../../core/diagnostics.js';
 import { ACTION_GLYPH } from '../plan/types.js';
 import type { FieldChange, Plan, PlannedChange } from '../plan/types.js';
 import { causeLabel, fieldValue, RESENT_LABEL } from './format-value.js';

@@ -1,5 +1,5 @@
 // Plan and drift reports as terminal text, after Terraform's habits: + ~ -/+ - !, old → new, a summary line.
-import { formatDiagnostic, hasErrors, sortDiagnostics } from '../diagnostics.js';
+import { formatDiagnostic, hasErrors, sortDiagnostics } from '../../core/diagnostics.js';
 import { ACTION_GLYPH } from '../plan/types.js';
 import type { FieldChange, Plan, PlannedChange } from '../plan/types.js';
 import { ACTION_STYLE, FIELD_OP_STYLE, painter } from './ansi.js';

@@ -1,5 +1,5 @@
 // The last line of a plan or drift report, which pipelines and people read first.
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
 import type { PlanSummary } from '../plan/types.js';
 
 export const NO_CHANGES = 'No changes. Live resources match the manifests.';

@@ -1,7 +1,7 @@
 // The default state backend: one JSON file written atomically, a journal of apply's changes, a backup, a lock file.
 import { existsSync } from 'node:fs';
 import { access, readFile, unlink } from 'node:fs/promises';
-import { UserError } from '../diagnostics.js';
+import { UserError } from '../../core/diagnostics.js';
 import { fileErrorMessage } from '../file-errors.js';
 import { code, sweepTempFiles, writeFileAtomic } from './atomic-write.js';
 import { acquireFileLock, breakFileLock, checkFileLock, readLock, releaseFileLock } from './file-lock.js';

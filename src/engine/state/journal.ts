@@ -2,8 +2,8 @@
 import { constants } from 'node:fs';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { UserError } from '../diagnostics.js';
-import { isObject } from '../json.js';
+import { UserError } from '../../core/diagnostics.js';
+import { isObject } from '../../core/json.js';
 import { code, syncDir } from './atomic-write.js';
 import type { ResourceRecord, StateChange, StateDocument } from './types.js';
 

@@ -1,6 +1,6 @@
 // Picks the state backend from the --state option (MOOR_STATE, config): a file path or a postgres:// URL.
 import { isAbsolute, resolve } from 'node:path';
-import { UserError } from '../diagnostics.js';
+import { UserError } from '../../core/diagnostics.js';
 import { DEFAULT_STATE_FILE, FileStateBackend } from './file-backend.js';
 import { PostgresStateBackend } from './postgres-backend.js';
 import { redactLoose } from './postgres-url.js';

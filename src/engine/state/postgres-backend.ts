@@ -1,6 +1,6 @@
 // State in PostgreSQL (--state postgres://…): one row per workspace, a session-level advisory lock held for the run.
 import type pg from 'pg';
-import { UserError } from '../diagnostics.js';
+import { UserError } from '../../core/diagnostics.js';
 import { documentOfRow, foldChanges, type StateRow } from './postgres-document.js';
 import { errorCode, failureReason, toUserError } from './postgres-errors.js';
 import { lostLockError } from './lost-lock.js';

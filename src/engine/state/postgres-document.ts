@@ -1,6 +1,6 @@
 // The state document in PostgreSQL rows: checked on read; a batch of changes folded for one statement.
-import { UserError } from '../diagnostics.js';
-import { isObject, type JsonObject } from '../json.js';
+import { UserError } from '../../core/diagnostics.js';
+import { isObject, type JsonObject } from '../../core/json.js';
 import type { ResourceRecord, StateChange, StateDocument } from './types.js';
 
 /** What the read statement returns for a workspace (pg parses the jsonb columns). */

@@ -1,5 +1,5 @@
 // Turns driver and server failures into UserErrors that name the (redacted) state URL and never the password.
-import { UserError } from '../diagnostics.js';
+import { UserError } from '../../core/diagnostics.js';
 import { scrub, type PostgresTarget } from './postgres-url.js';
 
 /** SQLSTATE of a server error, or the Node error code (ECONNREFUSED…) of a network one. */

@@ -1,5 +1,5 @@
 // The --state postgres:// URL: the workspace it names, the URL pg connects with, and the redacted form for messages.
-import { UserError } from '../diagnostics.js';
+import { UserError } from '../../core/diagnostics.js';
 
 export const DEFAULT_WORKSPACE = 'default';
 const MAX_WORKSPACE = 200;

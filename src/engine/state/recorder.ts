@@ -1,5 +1,5 @@
 // Records apply's changes to state as they happen, coalescing concurrent changes into few durable writes.
-import type { JsonValue } from '../json.js';
+import type { JsonValue } from '../../core/json.js';
 import type { ResourceRecord, StateBackend, StateChange, StateDocument } from './types.js';
 
 interface Waiter {

@@ -1,8 +1,8 @@
 // `moor state resolve`: the user says how a job run of unknown outcome ended, after checking the service.
-import { UserError } from '../diagnostics.js';
-import { isObject } from '../json.js';
+import { UserError } from '../../core/diagnostics.js';
+import { isObject } from '../../core/json.js';
 import { resolveRun, type Resolution } from '../plan/unknown-outcome.js';
-import type { JobRecord } from '../../resources/kind.js';
+import type { JobRecord } from '../../core/kind.js';
 import type { ResourceRecord } from './types.js';
 
 /**

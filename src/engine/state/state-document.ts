@@ -1,6 +1,6 @@
 // The state document on disk: the empty document, and parsing that tells corruption from a missing file.
-import { UserError } from '../diagnostics.js';
-import { isObject } from '../json.js';
+import { UserError } from '../../core/diagnostics.js';
+import { isObject } from '../../core/json.js';
 import type { StateDocument } from './types.js';
 
 export function emptyState(): StateDocument {

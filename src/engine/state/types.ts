@@ -1,5 +1,5 @@
 // What state keeps per address, and the backend contract (file, PostgreSQL).
-import type { JsonObject, JsonValue } from '../json.js';
+import type { JsonObject, JsonValue } from '../../core/json.js';
 
 export interface ResourceRecord {
   readonly kind: string;

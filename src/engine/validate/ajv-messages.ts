@@ -1,8 +1,8 @@
 // Turns ajv's errors into messages that name the field and what is allowed, at the right place.
 import type { ErrorObject } from 'ajv';
-import { fromPointer, getAt, isObject, type JsonObject, type JsonPath } from '../json.js';
-import { hasPlaceholder } from '../references.js';
-import { fieldPath } from './field-path.js';
+import { fromPointer, getAt, isObject, type JsonObject, type JsonPath } from '../../core/json.js';
+import { hasPlaceholder } from '../../core/references.js';
+import { fieldPath } from '../../core/field-path.js';
 import type { SpecProblem } from './spec-problem.js';
 
 const FORMATS: Readonly<Record<string, string>> = {

@@ -1,9 +1,9 @@
 // Rules across manifests: unique addresses, dependsOn and `${ref:}` targets exist, no cycles.
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
 import { buildGraph, findCycle } from '../graph.js';
 import type { Manifest } from '../manifest.js';
 import { refTargets } from './ref-targets.js';
-import { fieldPath } from './field-path.js';
+import { fieldPath } from '../../core/field-path.js';
 
 export function checkAddresses(manifests: readonly Manifest[]): Diagnostic[] {
   const out: Diagnostic[] = [];

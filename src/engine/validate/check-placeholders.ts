@@ -1,8 +1,8 @@
 // Checks the `${...}` placeholders of a spec and warns of secrets written as literals.
-import { pattern, underPattern, type JsonObject, type JsonPath } from '../json.js';
-import { scanReferences } from '../references.js';
-import type { KindDefinition } from '../../resources/kind.js';
-import { fieldPath } from './field-path.js';
+import { pattern, underPattern, type JsonObject, type JsonPath } from '../../core/json.js';
+import { scanReferences } from '../../core/references.js';
+import type { KindDefinition } from '../../core/kind.js';
+import { fieldPath } from '../../core/field-path.js';
 import type { SpecProblem } from './spec-problem.js';
 import { forEachString } from './walk-strings.js';
 

@@ -1,8 +1,8 @@
 // The JSON Schema of a whole manifest document (header plus the spec of each kind), for editors.
-import { isObject, type JsonObject, type JsonValue } from '../json.js';
+import { isObject, type JsonObject, type JsonValue } from '../../core/json.js';
 import { API_VERSION } from '../manifest.js';
 import { KINDS } from '../../resources/registry.js';
-import type { KindDefinition } from '../../resources/kind.js';
+import type { KindDefinition } from '../../core/kind.js';
 
 const NAME = '[A-Za-z0-9_.-]{1,128}';
 

@@ -1,5 +1,5 @@
 // Step 2 of manifest -> validate -> plan -> apply: every rule checked, every problem a diagnostic.
-import { sortDiagnostics, type Diagnostic } from '../diagnostics.js';
+import { sortDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
 import type { Manifest } from '../manifest.js';
 import { loadManifests } from '../load/index.js';
 import { checkAddresses } from './check-addresses.js';

@@ -1,6 +1,6 @@
 // The `${ref:Kind/name#/pointer}` placeholders of a spec, with where each one is written.
-import type { JsonObject, JsonPath } from '../json.js';
-import { scanReferences } from '../references.js';
+import type { JsonObject, JsonPath } from '../../core/json.js';
+import { scanReferences } from '../../core/references.js';
 import { forEachString } from './walk-strings.js';
 
 export interface RefUse {

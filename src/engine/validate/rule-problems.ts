@@ -1,7 +1,7 @@
 // A kind's cross-reference rules (checkSpec) as spec problems, with paths from the document root.
-import type { JsonObject } from '../json.js';
-import type { KindDefinition, Report } from '../../resources/kind.js';
-import { fieldPath } from './field-path.js';
+import type { JsonObject } from '../../core/json.js';
+import type { KindDefinition, Report } from '../../core/kind.js';
+import { fieldPath } from '../../core/field-path.js';
 import type { SpecProblem } from './spec-problem.js';
 
 export function ruleProblems(kind: KindDefinition, spec: JsonObject): SpecProblem[] {

@@ -1,6 +1,6 @@
 // A problem found in a spec, before it is tied to a file position.
-import type { JsonPath } from '../json.js';
-import type { Severity } from '../diagnostics.js';
+import type { JsonPath } from '../../core/json.js';
+import type { Severity } from '../../core/diagnostics.js';
 
 export interface SpecProblem {
   /** Relative to the document root (starts with 'spec' for spec problems). */

@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Ajv as AjvClass, Options, ValidateFunction } from 'ajv';
 import type addFormatsModule from 'ajv-formats';
-import { isObject, type JsonObject, type JsonPath } from '../json.js';
-import type { KindDefinition } from '../../resources/kind.js';
+import { isObject, type JsonObject, type JsonPath } from '../../core/json.js';
+import type { KindDefinition } from '../../core/kind.js';
 import { problemsFromAjv } from './ajv-messages.js';
 import type { SpecProblem } from './spec-problem.js';
 

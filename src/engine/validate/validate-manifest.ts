@@ -1,5 +1,5 @@
 // Validates one manifest's spec: JSON Schema, placeholders, and the kind's own cross-reference rules.
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
 import type { Manifest } from '../manifest.js';
 import { kindNamed } from '../../resources/registry.js';
 import { checkPlaceholders } from './check-placeholders.js';

@@ -1,9 +1,9 @@
 // The spec rules again, on values that `${env:}`/`${file:}` only supply at plan time: nothing a
 // service would refuse is sent, whatever the placeholders held.
-import type { Diagnostic } from '../diagnostics.js';
-import type { JsonObject } from '../json.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
+import type { JsonObject } from '../../core/json.js';
 import type { Manifest } from '../manifest.js';
-import type { KindDefinition } from '../../resources/kind.js';
+import type { KindDefinition } from '../../core/kind.js';
 import { ruleProblems } from './rule-problems.js';
 import type { SpecProblem } from './spec-problem.js';
 import { validateSpec } from './spec-validator.js';

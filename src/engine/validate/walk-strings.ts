@@ -1,5 +1,5 @@
 // Visits every string value of a JSON document with its path (keys are not visited).
-import type { JsonPath, JsonValue } from '../json.js';
+import type { JsonPath, JsonValue } from '../../core/json.js';
 
 /**
  * Calls `visit` for each string. The path passed is one shared, changing array (walking

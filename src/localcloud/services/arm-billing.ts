@@ -1,5 +1,5 @@
 // Billing transactions of an invoice (seed 002): name patterns, filter/orderBy/search, top <= 50, absolute nextLink pages.
-import { isObject, type JsonObject } from '../../engine/json.js';
+import { isObject, type JsonObject } from '../../core/json.js';
 import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../types.js';
 import { armResponseHeaders } from './arm/cloud-error.js';
 import { invoiceTransactions, type InvoiceSpec } from './arm/billing-demo-data.js';

@@ -1,5 +1,5 @@
 // Server-name availability (seed 001): always 200; Invalid for names that break the rules, AlreadyExists for taken ones.
-import { isObject } from '../../engine/json.js';
+import { isObject } from '../../core/json.js';
 import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../types.js';
 import { checkApiVersion } from './arm/api-version.js';
 import { armResponseHeaders, cloudError, cloudErrorBody } from './arm/cloud-error.js';

@@ -1,6 +1,6 @@
 // Usage per location (seed 001): what the container groups held here use, against the default limits.
 import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../types.js';
-import { isObject } from '../../engine/json.js';
+import { isObject } from '../../core/json.js';
 import { checkApiVersion } from './arm/api-version.js';
 import { armResponseHeaders, cloudErrorBody, validationFailure } from './arm/cloud-error.js';
 import { containerGroupData, groupsIn, sweepDeleted, type StoredGroup } from './arm/container-group-store.js';

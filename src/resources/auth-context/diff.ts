@@ -1,5 +1,5 @@
 // Diff rules of an auth context: only the id is fixed; everything else is patched in place.
-import type { DiffRules } from '../kind.js';
+import type { DiffRules } from '../../core/kind.js';
 
 export const sensitive: readonly string[] = [];
 

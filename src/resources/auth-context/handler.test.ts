@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AuthContextBody, GraphClient } from '../../providers/graph.js';
 import type { Providers } from '../../providers/providers.js';
-import type { KindContext } from '../kind.js';
+import type { KindContext } from '../../core/kind.js';
 import { resource } from './handler.js';
 
 function fakeGraph(initial: Record<string, AuthContextBody> = {}): { ctx: KindContext; calls: unknown[][]; store: Record<string, AuthContextBody> } {

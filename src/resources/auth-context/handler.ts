@@ -1,7 +1,7 @@
 // How moor reads and changes an AuthContext through the Graph client (PATCH is an upsert).
-import type { JsonObject, JsonPath } from '../../engine/json.js';
+import type { JsonObject, JsonPath } from '../../core/json.js';
 import type { AuthContextBody, AuthContextPatch } from '../../providers/graph.js';
-import type { KindContext, Observed, ResourceHandler } from '../kind.js';
+import type { KindContext, Observed, ResourceHandler } from '../../core/kind.js';
 
 const PROPS = ['displayName', 'description', 'isAvailable'] as const;
 type Prop = (typeof PROPS)[number];

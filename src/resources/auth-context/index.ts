@@ -1,5 +1,5 @@
 // The AuthContext kind: An authentication-context class reference (seed 000, Graph beta).
-import type { KindDefinition } from '../kind.js';
+import type { KindDefinition } from '../../core/kind.js';
 import { specSchema } from './schema.js';
 import { checkSpec } from './rules.js';
 import { resource } from './handler.js';

@@ -1,5 +1,5 @@
 // Cross-reference rules of the AuthContext spec: none beyond its JSON Schema (it has no inner references).
-import type { JsonObject } from '../../engine/json.js';
-import type { Report } from '../kind.js';
+import type { JsonObject } from '../../core/json.js';
+import type { Report } from '../../core/kind.js';
 
 export function checkSpec(_spec: JsonObject, _report: Report): void {}

@@ -1,7 +1,7 @@
 // One evaluator per Check variant: quota, nameAvailable, eventstreamExists, spend; each reads its service and says one line.
-import type { JsonObject } from '../../engine/json.js';
+import type { JsonObject } from '../../core/json.js';
 import type { Transaction } from '../../providers/billing.js';
-import type { CheckResult, KindContext } from '../kind.js';
+import type { CheckResult, KindContext } from '../../core/kind.js';
 
 const str = (v: unknown): string => String(v ?? '');
 

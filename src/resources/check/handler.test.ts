@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Providers } from '../../providers/providers.js';
 import type { Transaction } from '../../providers/billing.js';
-import type { KindContext } from '../kind.js';
+import type { KindContext } from '../../core/kind.js';
 import { check } from './handler.js';
 
 const SUB = '8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11';

@@ -1,7 +1,7 @@
 // How moor evaluates a Check during plan: exactly one of quota, nameAvailable, eventstreamExists, spend.
-import { UserError } from '../../engine/diagnostics.js';
-import { isObject, type JsonObject } from '../../engine/json.js';
-import type { CheckHandler, CheckResult, KindContext } from '../kind.js';
+import { UserError } from '../../core/diagnostics.js';
+import { isObject, type JsonObject } from '../../core/json.js';
+import type { CheckHandler, CheckResult, KindContext } from '../../core/kind.js';
 import { eventstreamExists, nameAvailable, quota, spend } from './handler-evaluators.js';
 
 type Evaluator = (ctx: KindContext, params: JsonObject) => Promise<CheckResult>;

@@ -1,5 +1,5 @@
 // The Check kind: A precondition evaluated during plan: quota, name availability, eventstream, spend.
-import type { KindDefinition } from '../kind.js';
+import type { KindDefinition } from '../../core/kind.js';
 import { specSchema } from './schema.js';
 import { checkSpec } from './rules.js';
 import { check } from './handler.js';

@@ -1,6 +1,6 @@
 // Cross-reference rules of the Check spec: exactly one kind of check per manifest.
-import type { JsonObject } from '../../engine/json.js';
-import type { Report } from '../kind.js';
+import type { JsonObject } from '../../core/json.js';
+import type { Report } from '../../core/kind.js';
 
 export const CHECK_TYPES = ['quota', 'nameAvailable', 'eventstreamExists', 'spend'] as const;
 

@@ -1,6 +1,6 @@
 // JSON Schema of the Check spec: one of quota, nameAvailable, eventstreamExists, spend (seeds 001, 002).
-import type { JsonObject } from '../../engine/json.js';
-import { enumOf, nonEmpty, object, patterned, uuid } from '../../engine/validate/schema-parts.js';
+import type { JsonObject } from '../../core/json.js';
+import { enumOf, nonEmpty, object, patterned, uuid } from '../../core/schema-parts.js';
 
 const GUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 

@@ -1,5 +1,5 @@
 // Diff rules of a container group: what the service fills in, hides, or cannot change in place (SERVICES.md).
-import type { DiffRules } from '../kind.js';
+import type { DiffRules } from '../../core/kind.js';
 
 const envVars = ['properties/containers/*/properties/environmentVariables', 'properties/initContainers/*/properties/environmentVariables'];
 

@@ -1,7 +1,7 @@
 // The container-group quota preflight: planned creates per subscription and location against usage.
-import type { JsonObject } from '../../engine/json.js';
-import { canonicalLocation } from '../../engine/diff/normalize.js';
-import type { KindContext } from '../kind.js';
+import type { JsonObject } from '../../core/json.js';
+import { canonicalLocation } from '../../core/normalize.js';
+import type { KindContext } from '../../core/kind.js';
 
 const QUOTA_NAME = 'containergroups';
 

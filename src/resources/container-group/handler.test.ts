@@ -1,9 +1,9 @@
 // The ContainerGroup handler with a fake ARM client: spec <-> body mapping, whole-body PUT, delete, quota preflight.
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../engine/json.js';
+import type { JsonObject } from '../../core/json.js';
 import type { ArmClient, ContainerGroupBody, Usage } from '../../providers/arm.js';
 import type { Providers } from '../../providers/providers.js';
-import type { KindContext } from '../kind.js';
+import type { KindContext } from '../../core/kind.js';
 import { resource } from './handler.js';
 
 const SUB = '8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11';

@@ -1,7 +1,7 @@
 // How moor reads, creates, updates and deletes a ContainerGroup through the ARM client.
-import type { JsonObject } from '../../engine/json.js';
+import type { JsonObject } from '../../core/json.js';
 import type { ContainerGroupBody } from '../../providers/arm.js';
-import type { KindContext, Observed, ResourceHandler } from '../kind.js';
+import type { KindContext, Observed, ResourceHandler } from '../../core/kind.js';
 import { bodyOf, coordinatesOf, groupId, outputsOf, parseGroupId, specOf, type GroupCoordinates } from './mapping.js';
 import { preflight } from './handler-preflight.js';
 import { identityMismatches } from './identity.js';

@@ -1,7 +1,7 @@
 // Whether a container group read by an ARM id is the one a manifest describes. ARM compares
 // subscriptions, resource group names and group names case-insensitively, and so does this.
-import type { JsonObject } from '../../engine/json.js';
-import type { Observed } from '../kind.js';
+import type { JsonObject } from '../../core/json.js';
+import type { Observed } from '../../core/kind.js';
 import { coordinatesOf, parseGroupId, type GroupCoordinates } from './mapping.js';
 
 const PARTS: ReadonlyArray<[keyof GroupCoordinates, string]> = [['subscriptionId', 'subscription'], ['resourceGroup', 'resource group'], ['name', 'name']];

@@ -1,5 +1,5 @@
 // The ContainerGroup kind: A group of containers sharing network, volumes and identity (seed 001).
-import type { KindDefinition } from '../kind.js';
+import type { KindDefinition } from '../../core/kind.js';
 import { specSchema } from './schema.js';
 import { checkSpec } from './rules.js';
 import { resource } from './handler.js';

@@ -1,6 +1,6 @@
 // Maps a container-group spec to ARM coordinates and bodies, and an ARM response back to the spec shape.
-import { UserError } from '../../engine/diagnostics.js';
-import { isObject, type JsonObject } from '../../engine/json.js';
+import { UserError } from '../../core/diagnostics.js';
+import { isObject, type JsonObject } from '../../core/json.js';
 import { containerGroupId, type ContainerGroupBody } from '../../providers/arm.js';
 
 /** Where a container group lives. */

@@ -1,7 +1,7 @@
 // Cross-reference rules of the ContainerGroup spec beyond JSON Schema (seed 001 "Rules for references").
-import { isObject, type JsonObject, type JsonPath } from '../../engine/json.js';
-import { itemsOf, literal, reportDuplicates } from '../../engine/validate/rule-helpers.js';
-import type { Report } from '../kind.js';
+import { isObject, type JsonObject, type JsonPath } from '../../core/json.js';
+import { itemsOf, literal, reportDuplicates } from '../../core/rule-helpers.js';
+import type { Report } from '../../core/kind.js';
 
 const VOLUME_KINDS = ['azureFile', 'emptyDir', 'gitRepo', 'secret'] as const;
 

@@ -1,9 +1,9 @@
 // JSON Schema of the ContainerGroup spec: addressing fields plus the request body of seed 001.
-import type { JsonObject } from '../../engine/json.js';
+import type { JsonObject } from '../../core/json.js';
 import {
   armId, array, base64, boolean, enumOf, int32, nonEmpty, object, patterned, resourceGroup, string,
   stringList, stringMap, tags, uri, uuid,
-} from '../../engine/validate/schema-parts.js';
+} from '../../core/schema-parts.js';
 
 const lowerName = (max: number) => patterned(
   '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',

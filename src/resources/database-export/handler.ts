@@ -1,5 +1,5 @@
 // How moor runs a DatabaseExport: one export per revision, followed to its end and resumed after a crash.
-import type { JobHandler } from '../kind.js';
+import type { JobHandler } from '../../core/kind.js';
 import { recheckMovement, sendAnswerLost } from '../database-refresh/handler-recheck.js';
 import { runMovement } from '../database-refresh/handler-steps.js';
 

@@ -1,5 +1,5 @@
 // The DatabaseExport kind: An export of an environment's database to the asset library (seed 000).
-import type { KindDefinition } from '../kind.js';
+import type { KindDefinition } from '../../core/kind.js';
 import { specSchema } from './schema.js';
 import { checkSpec } from './rules.js';
 import { job } from './handler.js';

@@ -1,6 +1,6 @@
 // JSON Schema of the DatabaseExport spec: project, environment, backup name, revision (seed 000).
-import type { JsonObject } from '../../engine/json.js';
-import { jobRevision, object, pathSegment, projectId } from '../../engine/validate/schema-parts.js';
+import type { JsonObject } from '../../core/json.js';
+import { jobRevision, object, pathSegment, projectId } from '../../core/schema-parts.js';
 
 const revision = jobRevision('export');
 

@@ -1,6 +1,6 @@
 // Re-checking a database-movement run whose outcome is unknown: by the status endpoint, when the operation's activity id is known.
-import { isObject } from '../../engine/json.js';
-import type { JobRecord, KindContext } from '../kind.js';
+import { isObject } from '../../core/json.js';
+import type { JobRecord, KindContext } from '../../core/kind.js';
 
 /**
  * The run made resumable (status started, its last step at the status the service reports) when

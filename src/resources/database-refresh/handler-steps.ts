@@ -1,9 +1,9 @@
 // Runs database-movement operations as a job: send each step once, record it at once, follow it to its end, resume after a crash.
-import { UserError } from '../../engine/diagnostics.js';
-import type { JsonObject } from '../../engine/json.js';
+import { UserError } from '../../core/diagnostics.js';
+import type { JsonObject } from '../../core/json.js';
 import type { MovementResult } from '../../providers/lcs.js';
 import { ServiceError } from '../../providers/service-error.js';
-import type { JobRecord, KindContext } from '../kind.js';
+import type { JobRecord, KindContext } from '../../core/kind.js';
 
 /** One operation of a job, in order. */
 export interface MovementStep {

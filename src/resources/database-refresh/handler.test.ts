@@ -1,10 +1,10 @@
 // The DatabaseRefresh/DatabaseExport jobs with a fake LCS client: export first, checkpoints, resume without resend, refusals, lost answers.
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../engine/json.js';
+import type { JsonObject } from '../../core/json.js';
 import type { LcsClient, MovementResult } from '../../providers/lcs.js';
 import type { Providers } from '../../providers/providers.js';
 import { ServiceError } from '../../providers/service-error.js';
-import type { JobRecord, KindContext } from '../kind.js';
+import type { JobRecord, KindContext } from '../../core/kind.js';
 import { job as refresh } from './handler.js';
 import { job as exportJob } from '../database-export/handler.js';
 

@@ -1,7 +1,7 @@
 // How moor runs a DatabaseRefresh: optionally export the target first, then refresh it; never sent twice for a revision.
-import type { JsonObject } from '../../engine/json.js';
-import { isObject } from '../../engine/json.js';
-import type { JobHandler, KindContext } from '../kind.js';
+import type { JsonObject } from '../../core/json.js';
+import { isObject } from '../../core/json.js';
+import type { JobHandler, KindContext } from '../../core/kind.js';
 import { recheckMovement, sendAnswerLost } from './handler-recheck.js';
 import { runMovement, type MovementStep } from './handler-steps.js';
 

@@ -1,5 +1,5 @@
 // The DatabaseRefresh kind: A database refresh from a source to a target environment (seed 000); overwrites the target.
-import type { KindDefinition } from '../kind.js';
+import type { KindDefinition } from '../../core/kind.js';
 import { specSchema } from './schema.js';
 import { checkSpec } from './rules.js';
 import { job } from './handler.js';

@@ -1,7 +1,7 @@
 // Cross-reference rules of the DatabaseRefresh spec: a refresh never targets its own source.
-import type { JsonObject } from '../../engine/json.js';
-import { literal } from '../../engine/validate/rule-helpers.js';
-import type { Report } from '../kind.js';
+import type { JsonObject } from '../../core/json.js';
+import { literal } from '../../core/rule-helpers.js';
+import type { Report } from '../../core/kind.js';
 
 export function checkSpec(spec: JsonObject, report: Report): void {
   const source = literal(spec.sourceEnvironmentId);

@@ -1,6 +1,6 @@
 // Diff rules of a push dataset: only an existing table's columns and measures change in place;
 // anything else replaces the dataset and loses its pushed rows (SERVICES.md).
-import type { DiffRules } from '../kind.js';
+import type { DiffRules } from '../../core/kind.js';
 
 export const sensitive: readonly string[] = [];
 

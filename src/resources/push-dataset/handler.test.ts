@@ -1,10 +1,10 @@
 // The PushDataset handler with a fake analytics client: found by recorded id, lost-answer dedupe, table PUTs.
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../engine/json.js';
+import type { JsonObject } from '../../core/json.js';
 import type { AnalyticsClient, CreateDatasetRequest, DatasetBody, DatasetTable } from '../../providers/analytics.js';
 import type { Providers } from '../../providers/providers.js';
 import { ServiceError } from '../../providers/service-error.js';
-import type { KindContext } from '../kind.js';
+import type { KindContext } from '../../core/kind.js';
 import { resource } from './handler.js';
 
 const lost = () => new ServiceError({ service: 'analytics', method: 'POST', path: '/x', label: 'datasets/sales', status: 0, serviceMessage: 'connection failed', outcomeUnknown: true });

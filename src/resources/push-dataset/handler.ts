@@ -1,7 +1,7 @@
 // How moor reads and changes a PushDataset through the analytics client; found by the dataset id recorded in state.
-import type { JsonObject, JsonPath } from '../../engine/json.js';
-import { isObject } from '../../engine/json.js';
-import type { KindContext, Observed, ResourceHandler } from '../kind.js';
+import type { JsonObject, JsonPath } from '../../core/json.js';
+import { isObject } from '../../core/json.js';
+import type { KindContext, Observed, ResourceHandler } from '../../core/kind.js';
 import { createOnce, findCreatedSince } from './handler-create.js';
 import { createRequestOf, datasetName, outputsOf, specOf, tableBodyOf } from './mapping.js';
 

@@ -1,5 +1,5 @@
 // The PushDataset kind: A push dataset in a workspace (seed 002).
-import type { KindDefinition } from '../kind.js';
+import type { KindDefinition } from '../../core/kind.js';
 import { specSchema } from './schema.js';
 import { checkSpec } from './rules.js';
 import { resource } from './handler.js';

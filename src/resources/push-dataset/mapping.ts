@@ -1,5 +1,5 @@
 // Maps a push-dataset spec to the create request and table bodies, and the service's dataset back to the spec shape.
-import type { JsonObject, JsonValue } from '../../engine/json.js';
+import type { JsonObject, JsonValue } from '../../core/json.js';
 import type { CreateDatasetRequest, DatasetBody, DatasetTable } from '../../providers/analytics.js';
 
 const REQUEST_FIELDS = ['tables', 'relationships', 'datasources', 'defaultMode'] as const;

@@ -1,7 +1,7 @@
 // Cross-reference rules of the PushDataset spec: unique names, relationships and sortByColumn name real columns.
-import { type JsonObject, type JsonPath } from '../../engine/json.js';
-import { itemsOf, literal, reportDuplicates } from '../../engine/validate/rule-helpers.js';
-import type { Report } from '../kind.js';
+import { type JsonObject, type JsonPath } from '../../core/json.js';
+import { itemsOf, literal, reportDuplicates } from '../../core/rule-helpers.js';
+import type { Report } from '../../core/kind.js';
 
 export function checkSpec(spec: JsonObject, report: Report): void {
   const tables = itemsOf(spec.tables);

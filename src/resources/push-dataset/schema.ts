@@ -1,6 +1,6 @@
 // JSON Schema of the PushDataset spec: workspace, retention and the CreateDatasetRequest of seed 002.
-import type { JsonObject } from '../../engine/json.js';
-import { array, boolean, enumOf, nonEmpty, object, patterned, string } from '../../engine/validate/schema-parts.js';
+import type { JsonObject } from '../../core/json.js';
+import { array, boolean, enumOf, nonEmpty, object, patterned, string } from '../../core/schema-parts.js';
 
 /** Table and relationship names: 1 to 100 characters from a restricted set (seed 002). */
 const tableName = patterned(

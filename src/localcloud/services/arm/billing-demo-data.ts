@@ -1,6 +1,6 @@
 // Deterministic demo transactions of an invoice: generated from a seed, so the data file stays small.
 import { createHash } from 'node:crypto';
-import type { JsonObject } from '../../../engine/json.js';
+import type { JsonObject } from '../../../core/json.js';
 import { stableUuid } from './deterministic.js';
 import { BILLING_NS } from './vendor.js';
 

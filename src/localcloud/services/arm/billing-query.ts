@@ -1,5 +1,5 @@
 // A minimal OData-like query over transactions: `filter` (eq, ne, gt, ge, lt, le joined by `and`), `orderBy` and `search`.
-import { getAt, isObject, type JsonObject, type JsonValue } from '../../../engine/json.js';
+import { getAt, isObject, type JsonObject, type JsonValue } from '../../../core/json.js';
 
 type Literal = string | number | boolean;
 type Operator = 'eq' | 'ne' | 'gt' | 'ge' | 'lt' | 'le';

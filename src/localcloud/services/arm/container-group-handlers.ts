@@ -1,6 +1,6 @@
 // PUT, GET, DELETE and list of container groups (seed 001, SERVICES.md).
 import { randomUUID } from 'node:crypto';
-import type { JsonObject } from '../../../engine/json.js';
+import type { JsonObject } from '../../../core/json.js';
 import type { LocalRequest, LocalResponse, ServiceContext } from '../../types.js';
 import { checkApiVersion } from './api-version.js';
 import { cloudError, validationFailure } from './cloud-error.js';

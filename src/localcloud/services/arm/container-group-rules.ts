@@ -1,5 +1,5 @@
 // What the service fills in on its own, and which changes an existing group cannot take in place.
-import { isObject, type JsonObject, type JsonValue } from '../../../engine/json.js';
+import { isObject, type JsonObject, type JsonValue } from '../../../core/json.js';
 import { normalLocation } from './container-group-store.js';
 
 /** The request as stored: read-only fields dropped, the defaults the real service fills added. */

@@ -1,5 +1,5 @@
 // Removes what the service never returns: secure values, keys, passwords, protected settings, secret volume contents.
-import { isObject, type JsonObject, type JsonValue } from '../../../engine/json.js';
+import { isObject, type JsonObject, type JsonValue } from '../../../core/json.js';
 
 function each(value: JsonValue | undefined, fn: (item: JsonObject) => void): void {
   if (Array.isArray(value)) value.forEach((item) => { if (isObject(item)) fn(item); });

@@ -1,5 +1,5 @@
 // Where container groups and their asynchronous operations live in ARM's data, and their timing.
-import type { JsonObject } from '../../../engine/json.js';
+import type { JsonObject } from '../../../core/json.js';
 
 export type OperationKind = 'Create' | 'Update' | 'Delete';
 

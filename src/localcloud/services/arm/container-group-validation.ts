@@ -1,5 +1,5 @@
 // Validates a container group PUT (path and body) by seed 001's rules; returns the problems found.
-import { isObject, type JsonObject } from '../../../engine/json.js';
+import { isObject, type JsonObject } from '../../../core/json.js';
 import type { CloudErrorBody } from './cloud-error.js';
 import { checkContainers, checkPorts } from './container-validation.js';
 import { Problems, UUID } from './validation-kit.js';

@@ -1,5 +1,5 @@
 // A stored container group as the service answers it: secrets hidden, server fields filled in.
-import { isObject, type JsonObject, type JsonValue } from '../../../engine/json.js';
+import { isObject, type JsonObject, type JsonValue } from '../../../core/json.js';
 import { hideSecrets } from './container-group-secrets.js';
 import { failingImage } from './container-group-rules.js';
 import { doneAt, normalLocation, type StoredGroup, type StoredOperation } from './container-group-store.js';

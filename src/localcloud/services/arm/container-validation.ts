@@ -1,5 +1,5 @@
 // Request rules of containers and init containers (seed 001): names, images, resources, env, mounts.
-import type { JsonObject } from '../../../engine/json.js';
+import type { JsonObject } from '../../../core/json.js';
 import type { Path, Problems } from './validation-kit.js';
 
 /** What a container may refer to elsewhere in the group. */

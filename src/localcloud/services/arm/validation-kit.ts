@@ -1,5 +1,5 @@
 // A small collector of request-validation problems, each with the target path ARM reports.
-import { isObject, type JsonObject } from '../../../engine/json.js';
+import { isObject, type JsonObject } from '../../../core/json.js';
 import type { CloudErrorBody } from './cloud-error.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

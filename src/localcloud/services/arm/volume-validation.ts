@@ -1,5 +1,5 @@
 // Request rules of volumes, registry credentials and secret references (seed 001).
-import { isObject, type JsonObject } from '../../../engine/json.js';
+import { isObject, type JsonObject } from '../../../core/json.js';
 import type { Path, Problems } from './validation-kit.js';
 
 const VOLUME_KINDS = ['azureFile', 'emptyDir', 'gitRepo', 'secret'] as const;

@@ -1,7 +1,7 @@
 // Small helpers for the kinds' cross-reference rules (rules.ts): lists, names, duplicates.
-import { isObject, type JsonObject, type JsonPath, type JsonValue } from '../json.js';
-import { hasPlaceholder } from '../references.js';
-import type { Report } from '../../resources/kind.js';
+import { isObject, type JsonObject, type JsonPath, type JsonValue } from './json.js';
+import { hasPlaceholder } from './references.js';
+import type { Report } from './kind.js';
 import { fieldPath } from './field-path.js';
 
 /** The objects of an array-valued field with their indexes (non-objects skipped: the schema reports them). */

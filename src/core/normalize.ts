@@ -1,7 +1,7 @@
 // Values the service normalises compare as the service compares them: ARM answers a location
 // canonical ('West Europe' -> 'westeurope') and treats names and resource ids ignoring case.
-import type { JsonValue } from '../json.js';
-import type { ValueComparison } from '../../resources/kind.js';
+import type { JsonValue } from './json.js';
+import type { ValueComparison } from './kind.js';
 
 /** A region's canonical name: lowercase, no spaces. */
 export function canonicalLocation(location: string): string {

@@ -1,5 +1,5 @@
 // How a path into a manifest is shown to a user: spec.properties.containers[0].name.
-import type { JsonPath } from '../json.js';
+import type { JsonPath } from './json.js';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 

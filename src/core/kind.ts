@@ -1,7 +1,6 @@
 // The contract between the engine and one kind: validation rules, diff rules, and the calls
 // that read and change it. The engine knows no kind; a kind knows no HTTP (it calls providers).
-import type { JsonObject, JsonPath, JsonValue } from '../engine/json.js';
-import type { Providers } from '../providers/providers.js';
+import type { JsonObject, JsonPath, JsonValue } from './json.js';
 
 /** resource: read/create/update/delete; job: runs once per revision; check: evaluated in plan. */
 export type KindCategory = 'resource' | 'job' | 'check';
@@ -46,8 +45,14 @@ export interface DiffRules {
 /** 'location': by canonical region name (lowercase, no spaces); 'ignoreCase': strings ignoring case. */
 export type ValueComparison = 'location' | 'ignoreCase';
 
+/**
+ * The service clients a kind calls. The ground floor names no provider: providers/providers.ts
+ * fills this interface in by declaration merging, so kinds see the real clients.
+ */
+export interface ServiceClients {}
+
 export interface KindContext {
-  readonly providers: Providers;
+  readonly providers: ServiceClients;
   /** Progress for humans (listr2 / plain lines); never secrets. */
   log(message: string): void;
   /** Wait between status reads of an operation the kind follows (set small for a local cloud). */

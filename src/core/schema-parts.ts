@@ -1,5 +1,5 @@
 // Building blocks for the kinds' JSON Schemas: formats and bounds that several kinds share.
-import type { JsonObject } from '../json.js';
+import type { JsonObject } from './json.js';
 
 // Two keywords of our own are registered with ajv: `patternErrorMessage` (what a pattern means,
 // also shown by editors) and `defaultsToMetadataName` (a spec field that takes metadata.name).
