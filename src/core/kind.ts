@@ -3,7 +3,7 @@
 import type { JsonObject, JsonPath, JsonValue } from './json.js';
 
 /** resource: read/create/update/delete; job: runs once per revision; check: evaluated in plan. */
-export type KindCategory = 'resource' | 'job' | 'check';
+export type KindCategory = KindDefinition['category'];
 
 /** Reports a problem at a path relative to `spec` (e.g. ['properties','volumes',0,'name']). */
 export type Report = (
@@ -146,9 +146,8 @@ export interface CheckHandler {
   evaluate(ctx: KindContext, spec: JsonObject): Promise<CheckResult>;
 }
 
-export interface KindDefinition {
+interface KindBase {
   readonly kind: string;
-  readonly category: KindCategory;
   readonly description: string;
   /** JSON Schema (draft 2020-12 subset ajv understands) of `spec`. */
   readonly specSchema: JsonObject;
@@ -156,8 +155,26 @@ export interface KindDefinition {
   readonly sensitive: readonly string[];
   /** Rules beyond JSON Schema (cross-references inside the spec). */
   checkSpec?(spec: JsonObject, report: Report): void;
-  readonly diff?: DiffRules;
-  readonly resource?: ResourceHandler;
-  readonly job?: JobHandler;
-  readonly check?: CheckHandler;
 }
+
+/** Lives in a service: read, created, updated, deleted; compared by its diff rules. */
+export interface ResourceKind extends KindBase {
+  readonly category: 'resource';
+  readonly diff: DiffRules;
+  readonly resource: ResourceHandler;
+}
+
+/** Runs once per revision. */
+export interface JobKind extends KindBase {
+  readonly category: 'job';
+  readonly job: JobHandler;
+}
+
+/** Evaluated during plan; changes nothing. */
+export interface CheckKind extends KindBase {
+  readonly category: 'check';
+  readonly check: CheckHandler;
+}
+
+/** One kind; `category` tells which handler it has, so the compiler proves each step has its handler. */
+export type KindDefinition = ResourceKind | JobKind | CheckKind;

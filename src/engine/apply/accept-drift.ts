@@ -8,7 +8,7 @@ import { hashSensitive, maskSensitive } from '../secrets.js';
 import type { PlannedStep } from '../plan/steps.js';
 import type { Plan } from '../plan/types.js';
 import type { StateRecorder } from '../state/recorder.js';
-import type { Observed } from '../../core/kind.js';
+import type { Observed, ResourceKind } from '../../core/kind.js';
 import type { ResourceRecord } from '../state/types.js';
 import type { StepOutcome } from './events.js';
 
@@ -28,15 +28,15 @@ export async function acceptDrift(plan: Plan, steps: readonly PlannedStep[], rec
       outcomes.push({ address: change.address, action: 'forget', status: 'done' });
       continue;
     }
-    await recorder.put(change.address, refreshedRecord(step, step.record, step.observed));
+    await recorder.put(change.address, refreshedRecord(step, step.kind, step.record, step.observed));
     outcomes.push({ address: change.address, action: 'refresh', status: 'done' });
   }
   await recorder.flush();
   return outcomes;
 }
 
-function refreshedRecord(step: PlannedStep, record: ResourceRecord, observed: Observed): ResourceRecord {
-  const accepted = acceptedValue(compileRules(step.kind.diff!), [], step.desired, record.lastApplied, observed.spec);
+function refreshedRecord(step: PlannedStep, kind: ResourceKind, record: ResourceRecord, observed: Observed): ResourceRecord {
+  const accepted = acceptedValue(compileRules(kind.diff), [], step.desired, record.lastApplied, observed.spec);
   return {
     ...record,
     id: observed.id,

@@ -10,7 +10,7 @@ import { deepEqual } from '../diff/equal.js';
 import { resolveSpec, type ResolveContext } from '../resolve.js';
 import type { PlannedStep } from '../plan/steps.js';
 import type { StateRecorder } from '../state/recorder.js';
-import type { JobRecord, KindContext, Observed } from '../../core/kind.js';
+import type { JobKind, JobRecord, KindContext, Observed, ResourceKind } from '../../core/kind.js';
 import type { ResourceRecord } from '../state/types.js';
 import type { ApplyListener, StepOutcome } from './events.js';
 import { appliedRecord, dependenciesChanged, pendingRecord, recordedDependencies } from './records.js';
@@ -101,22 +101,23 @@ async function runStep(step: PlannedStep, options: ApplyOptions, report: (o: Ste
 async function execute(step: PlannedStep, options: ApplyOptions, ctx: KindContext, defer: (write: Promise<void>) => void): Promise<void> {
   const { address, action } = step.change;
   if (action === 'delete') {
-    if (step.record?.id && step.kind.resource) await step.kind.resource.delete(ctx, step.record.id, step.record.lastApplied);
+    if (step.record?.id && step.kind.category === 'resource') await step.kind.resource.delete(ctx, step.record.id, step.record.lastApplied);
     await options.recorder.remove(address);
     return;
   }
   const desired = resolveNow(step, options);
-  if (step.kind.category === 'job') return runJob(step, desired, options, ctx);
-  const observed = await writeResource(step, desired, options, ctx);
+  if (step.kind.category === 'job') return runJob(step, step.kind, desired, options, ctx);
+  if (step.kind.category !== 'resource') throw new Error(`${address}: a ${step.kind.category} has nothing to apply`);
+  const observed = await writeResource(step, step.kind, desired, options, ctx);
   if (observed) defer(options.recorder.put(address, appliedRecord(step.manifest!, step.kind, desired, observed)));
 }
 
 /** Create, replace or update; undefined when an update turns out to change nothing. */
-async function writeResource(step: PlannedStep, desired: JsonObject, options: ApplyOptions, ctx: KindContext): Promise<Observed | undefined> {
+async function writeResource(step: PlannedStep, kind: ResourceKind, desired: JsonObject, options: ApplyOptions, ctx: KindContext): Promise<Observed | undefined> {
   const { recorder } = options;
   const { address, action } = step.change;
   const manifest = step.manifest!;
-  const handler = step.kind.resource!;
+  const handler = kind.resource;
   // The intent goes to state first; where a repeated write could duplicate, it must be durable before sending.
   const recordIntent = async (intent: 'create' | 'update', previous: ResourceRecord | undefined) => {
     const written = recorder.put(address, pendingRecord(manifest, step.kind, desired, previous, intent));
@@ -124,7 +125,7 @@ async function writeResource(step: PlannedStep, desired: JsonObject, options: Ap
     else await written;
   };
   if (action === 'update') {
-    const changed = deepEqual(desired, step.desired) ? step.changedPaths : recomputeChanges(step, desired);
+    const changed = deepEqual(desired, step.desired) ? step.changedPaths : recomputeChanges(step, kind, desired);
     if (changed.length === 0) return undefined;
     await recordIntent('update', step.record);
     return handler.update(ctx, manifest.name, desired, step.observed!, changed);
@@ -148,14 +149,14 @@ function resolveNow(step: PlannedStep, options: ApplyOptions): JsonObject {
   return resolved.spec;
 }
 
-function recomputeChanges(step: PlannedStep, desired: JsonObject) {
-  return diffResource({ desired, last: step.record?.lastApplied, live: step.observed!.spec, rules: step.kind.diff!, sensitive: step.kind.sensitive }).map((f) => f.desiredPath);
+function recomputeChanges(step: PlannedStep, kind: ResourceKind, desired: JsonObject) {
+  return diffResource({ desired, last: step.record?.lastApplied, live: step.observed!.spec, rules: kind.diff, sensitive: kind.sensitive }).map((f) => f.desiredPath);
 }
 
-async function runJob(step: PlannedStep, desired: JsonObject, options: ApplyOptions, ctx: KindContext): Promise<void> {
+async function runJob(step: PlannedStep, kind: JobKind, desired: JsonObject, options: ApplyOptions, ctx: KindContext): Promise<void> {
   const manifest = step.manifest!;
   const previousRuns = (step.record?.runs ?? []) as JobRecord[];
-  const revision = step.kind.job!.revision(desired);
+  const revision = kind.job.revision(desired);
   const last = previousRuns.at(-1);
   const resume = last?.revision === revision && last.status === 'started' ? last : undefined;
   const earlier = resume ? previousRuns.slice(0, -1) : previousRuns;
@@ -169,7 +170,7 @@ async function runJob(step: PlannedStep, desired: JsonObject, options: ApplyOpti
       runs: [...earlier.slice(-9), run],
       updatedAt: new Date().toISOString(),
     });
-  const final = await step.kind.job!.run(ctx, desired, resume, checkpoint);
+  const final = await kind.job.run(ctx, desired, resume, checkpoint);
   await checkpoint(final);
   if (final.status === 'failed') throw new UserError(`${step.change.address}: ${String(final.message ?? final.error ?? 'the job failed')}`);
 }

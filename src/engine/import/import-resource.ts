@@ -11,7 +11,7 @@ import { recordedDependencies } from '../apply/records.js';
 import { kindContext } from '../workflow.js';
 import type { Session } from '../session.js';
 import { kindNamed } from '../../resources/registry.js';
-import type { KindDefinition, Observed, ResourceHandler } from '../../core/kind.js';
+import type { Observed, ResourceHandler, ResourceKind } from '../../core/kind.js';
 import { importedBaseline } from './baseline.js';
 
 export interface ImportRequest {
@@ -34,7 +34,7 @@ export async function importResource(session: Session, request: ImportRequest): 
     refuseRecorded(state, address, id);
     const resolved = resolveSpec(manifest, { cwd: request.cwd, env: request.env, files: session.config.files, outputs: (a) => state.resources[a]?.outputs });
     if (hasErrors(resolved.diagnostics)) throw new UserError(`${address}: the manifest's values cannot be resolved; nothing was imported`, resolved.diagnostics);
-    const handler = kind.resource!;
+    const handler = kind.resource;
     const observed = await handler.read(kindContext(session), { name: manifest.name, spec: resolved.spec, recordedId: id });
     if (!observed) throw new UserError(`${id} was not found; nothing was imported`);
     const mismatches = mismatchesOf(handler, { name: manifest.name, spec: resolved.spec, id }, observed);
@@ -49,7 +49,7 @@ export async function importResource(session: Session, request: ImportRequest): 
   }
 }
 
-async function importTarget(request: ImportRequest): Promise<{ manifest: Manifest; kind: KindDefinition }> {
+async function importTarget(request: ImportRequest): Promise<{ manifest: Manifest; kind: ResourceKind }> {
   const { manifests, diagnostics } = await loadAndValidate(request.paths.length ? request.paths : ['.']);
   if (hasErrors(diagnostics)) throw new UserError('the manifests have errors; nothing was imported', diagnostics);
   const manifest = manifests.find((m) => m.address === request.address);
@@ -72,12 +72,12 @@ function mismatchesOf(handler: ResourceHandler, target: { name: string; spec: Ma
   return observed.id === target.id ? [] : [`the service knows it as ${observed.id}`];
 }
 
-function importedRecord(manifest: Manifest, kind: KindDefinition, desired: Manifest['spec'], observed: Observed): ResourceRecord {
+function importedRecord(manifest: Manifest, kind: ResourceKind, desired: Manifest['spec'], observed: Observed): ResourceRecord {
   return {
     kind: manifest.kind,
     name: manifest.name,
     id: observed.id,
-    lastApplied: kind.diff ? importedBaseline(desired, observed.spec, kind.diff, kind.sensitive) : {},
+    lastApplied: importedBaseline(desired, observed.spec, kind.diff, kind.sensitive),
     outputs: maskSensitive(observed.outputs, kind.sensitive),
     protect: manifest.protect || undefined,
     dependsOn: recordedDependencies(manifest),

@@ -21,7 +21,7 @@ export function forceReplace(result: PlanResult, addresses: readonly string[]): 
     if (manifest?.protect) {
       diagnostics.push({ severity: 'error', address: change.address, location: manifest.source.locate(['metadata', 'protect']), message: `${change.address} is protected (metadata.protect) and would be replaced: ${reason}` });
     }
-    const forced: PlannedChange = { ...change, action: 'replace', reason, destructive: step.kind.resource?.replaceIsDestructive === true };
+    const forced: PlannedChange = { ...change, action: 'replace', reason, destructive: step.kind.category === 'resource' && step.kind.resource.replaceIsDestructive === true };
     return { ...step, change: forced };
   });
   const changes = steps.map((s) => s.change);

@@ -14,7 +14,7 @@ export const ABSENT = 'absent';
  */
 export function liveVersion(kind: KindDefinition, observed: Observed | undefined): string {
   if (!observed) return ABSENT;
-  const server = (kind.diff?.serverPopulated ?? []).map(pattern);
+  const server = (kind.category === 'resource' ? kind.diff.serverPopulated : []).map(pattern);
   const stable = without(observed.spec, [], server);
   return 'sha256:' + createHash('sha256').update(canonicalJson(stable ?? null)).digest('hex');
 }

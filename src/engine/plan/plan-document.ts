@@ -36,7 +36,7 @@ export async function liveVersions(material: Pick<PlanMaterial, 'steps'>, ctx: K
   const versions = new Map<string, string>();
   await Promise.all(material.steps.map(async (s) => {
     let observed = s.observed;
-    if (!observed && !s.manifest && s.record?.id && s.kind.resource) {
+    if (!observed && !s.manifest && s.record?.id && s.kind.category === 'resource') {
       observed = await s.kind.resource.read(ctx, { name: s.record.name, spec: s.record.lastApplied, recordedId: s.record.id });
     }
     versions.set(s.change.address, liveVersion(s.kind, observed));

@@ -10,7 +10,7 @@ import { patchOf } from '../diff/patch.js';
 import { resolveSpec, type ResolveContext } from '../resolve.js';
 import { validateResolved } from '../validate/validate-resolved.js';
 import { kindNamed } from '../../resources/registry.js';
-import type { CheckResult, JobRecord, KindContext, KindDefinition } from '../../core/kind.js';
+import type { CheckKind, CheckResult, JobKind, JobRecord, KindContext, KindDefinition, ResourceKind } from '../../core/kind.js';
 import type { ResourceRecord, StateDocument } from '../state/types.js';
 import { summarize, type Plan, type PlannedChange } from './types.js';
 import type { PlannedStep } from './steps.js';
@@ -81,8 +81,8 @@ async function planManifest(
   }
 }
 
-async function planResource(kind: KindDefinition, manifest: Manifest, desired: JsonObject, record: ResourceRecord | undefined, ctx: KindContext): Promise<PlannedStep> {
-  const handler = kind.resource!;
+async function planResource(kind: ResourceKind, manifest: Manifest, desired: JsonObject, record: ResourceRecord | undefined, ctx: KindContext): Promise<PlannedStep> {
+  const handler = kind.resource;
   const observed = await handler.read(ctx, {
     name: manifest.name,
     spec: record?.lastApplied ?? desired,
@@ -95,16 +95,16 @@ async function planResource(kind: KindDefinition, manifest: Manifest, desired: J
     const reason = vanished ? 'deleted outside moor since the last apply' : undefined;
     // A create shows what it will make: every field set, secrets masked, unknowns marked.
     const after = shownSpec(desired, kind.sensitive);
-    const fields = createFields(desired, kind.diff!, kind.sensitive, vanished ? 'drift' : 'manifest');
+    const fields = createFields(desired, kind.diff, kind.sensitive, vanished ? 'drift' : 'manifest');
     return { ...base, changedPaths: [], change: { ...change(manifest, 'create', { drift: vanished, reason }), fields, after, patch: [{ op: 'add', path: '', value: after }] } };
   }
-  const fields = diffResource({ desired, last: record?.lastApplied, live: observed.spec, rules: kind.diff!, sensitive: kind.sensitive });
+  const fields = diffResource({ desired, last: record?.lastApplied, live: observed.spec, rules: kind.diff, sensitive: kind.sensitive });
   const replace = fields.some((f) => f.forcesReplace);
   const action = fields.length === 0 ? 'no-op' : replace ? 'replace' : 'update';
   const destructive = action === 'replace' && handler.replaceIsDestructive === true;
   const forcing = fields.filter((f) => f.forcesReplace).map((f) => f.path);
   const shown = fields.map(({ desiredPath: _d, ...f }) => f);
-  const resent = action === 'update' ? resentFields(desired, kind.diff!, shown) : [];
+  const resent = action === 'update' ? resentFields(desired, kind.diff, shown) : [];
   return {
     ...base,
     changedPaths: fields.map((f) => f.desiredPath),
@@ -118,8 +118,8 @@ async function planResource(kind: KindDefinition, manifest: Manifest, desired: J
   };
 }
 
-async function planJob(kind: KindDefinition, manifest: Manifest, desired: JsonObject, record: ResourceRecord | undefined, ctx: KindContext, diagnostics: Diagnostic[]): Promise<PlannedStep> {
-  const job = kind.job!;
+async function planJob(kind: JobKind, manifest: Manifest, desired: JsonObject, record: ResourceRecord | undefined, ctx: KindContext, diagnostics: Diagnostic[]): Promise<PlannedStep> {
+  const job = kind.job;
   const revision = job.revision(desired);
   const last = record?.runs?.at(-1) as JobRecord | undefined;
   const base = { kind, manifest, record, desired, changedPaths: [] };
@@ -151,11 +151,11 @@ async function planJob(kind: KindDefinition, manifest: Manifest, desired: JsonOb
   return { ...base, change: change(manifest, 'run', { destructive: job.destructive, reason }) };
 }
 
-async function planCheck(kind: KindDefinition, manifest: Manifest, desired: JsonObject, ctx: KindContext, diagnostics: Diagnostic[]): Promise<PlannedStep> {
+async function planCheck(kind: CheckKind, manifest: Manifest, desired: JsonObject, ctx: KindContext, diagnostics: Diagnostic[]): Promise<PlannedStep> {
   const severity = desired.severity === 'warning' ? 'warning' : 'error';
   let result: CheckResult;
   try {
-    result = await kind.check!.evaluate(ctx, desired);
+    result = await kind.check.evaluate(ctx, desired);
   } catch (err) {
     // The service could not answer: the check did not pass, and the request's failure is an error whatever the severity.
     diagnostics.push(failure(manifest, err));
@@ -186,7 +186,7 @@ function planOrphans(options: PlanOptions, diagnostics: Diagnostic[]): PlannedSt
     } else if (kind.category === 'job') {
       diagnostics.push({ severity: 'warning', address, message: 'is a job no longer in the manifests: prune keeps its run history in state, so the same revision does not run again if it returns; `moor state rm` forgets it' });
     } else {
-      steps.push({ kind, record, changedPaths: [], change: { ...blank(address, record.kind), action: 'delete', reason: 'not in manifests (--prune)', destructive: kind.resource?.replaceIsDestructive === true } });
+      steps.push({ kind, record, changedPaths: [], change: { ...blank(address, record.kind), action: 'delete', reason: 'not in manifests (--prune)', destructive: kind.resource.replaceIsDestructive === true } });
     }
   }
   // Resources only: the records of retired jobs stay in state for good and must not tip the balance.
@@ -204,9 +204,9 @@ function planOrphans(options: PlanOptions, diagnostics: Diagnostic[]): PlannedSt
 
 /** Kind-specific checks over all planned creates (e.g. quota) before anything is sent. */
 async function preflight(steps: readonly PlannedStep[], ctx: KindContext, diagnostics: Diagnostic[]): Promise<void> {
-  const byKind = new Map<KindDefinition, Array<{ address: string; spec: JsonObject }>>();
+  const byKind = new Map<ResourceKind, Array<{ address: string; spec: JsonObject }>>();
   for (const s of steps) {
-    if ((s.change.action === 'create' || s.change.action === 'replace') && s.kind.resource?.preflight && s.desired) {
+    if ((s.change.action === 'create' || s.change.action === 'replace') && s.kind.category === 'resource' && s.kind.resource.preflight && s.desired) {
       const list = byKind.get(s.kind) ?? [];
       list.push({ address: s.change.address, spec: s.desired });
       byKind.set(s.kind, list);
@@ -214,7 +214,7 @@ async function preflight(steps: readonly PlannedStep[], ctx: KindContext, diagno
   }
   for (const [kind, creates] of byKind) {
     try {
-      for (const e of await kind.resource!.preflight!(ctx, creates)) diagnostics.push({ severity: 'error', address: e.address, message: e.message, code: 'preflight' });
+      for (const e of (await kind.resource.preflight?.(ctx, creates)) ?? []) diagnostics.push({ severity: 'error', address: e.address, message: e.message, code: 'preflight' });
     } catch (err) {
       diagnostics.push({ severity: 'error', message: `preflight of ${kind.kind} failed: ${(err as Error).message}` });
     }

@@ -1,11 +1,11 @@
 // The AuthContext kind: An authentication-context class reference (seed 000, Graph beta).
-import type { KindDefinition } from '../../core/kind.js';
+import type { ResourceKind } from '../../core/kind.js';
 import { specSchema } from './schema.js';
 import { checkSpec } from './rules.js';
 import { resource } from './handler.js';
 import { diffRules, sensitive } from './diff.js';
 
-export const AuthContext: KindDefinition = {
+export const AuthContext: ResourceKind = {
   kind: 'AuthContext',
   category: 'resource',
   description: 'An authentication-context class reference (seed 000, Graph beta).',

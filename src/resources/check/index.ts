@@ -1,10 +1,10 @@
 // The Check kind: A precondition evaluated during plan: quota, name availability, eventstream, spend.
-import type { KindDefinition } from '../../core/kind.js';
+import type { CheckKind } from '../../core/kind.js';
 import { specSchema } from './schema.js';
 import { checkSpec } from './rules.js';
 import { check } from './handler.js';
 
-export const Check: KindDefinition = {
+export const Check: CheckKind = {
   kind: 'Check',
   category: 'check',
   description: 'A precondition evaluated during plan: quota, name availability, eventstream, spend.',

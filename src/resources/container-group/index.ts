@@ -1,11 +1,11 @@
 // The ContainerGroup kind: A group of containers sharing network, volumes and identity (seed 001).
-import type { KindDefinition } from '../../core/kind.js';
+import type { ResourceKind } from '../../core/kind.js';
 import { specSchema } from './schema.js';
 import { checkSpec } from './rules.js';
 import { resource } from './handler.js';
 import { diffRules, sensitive } from './diff.js';
 
-export const ContainerGroup: KindDefinition = {
+export const ContainerGroup: ResourceKind = {
   kind: 'ContainerGroup',
   category: 'resource',
   description: 'A group of containers sharing network, volumes and identity (seed 001).',

@@ -1,10 +1,10 @@
 // The DatabaseExport kind: An export of an environment's database to the asset library (seed 000).
-import type { KindDefinition } from '../../core/kind.js';
+import type { JobKind } from '../../core/kind.js';
 import { specSchema } from './schema.js';
 import { checkSpec } from './rules.js';
 import { job } from './handler.js';
 
-export const DatabaseExport: KindDefinition = {
+export const DatabaseExport: JobKind = {
   kind: 'DatabaseExport',
   category: 'job',
   description: "An export of an environment's database to the asset library (seed 000).",

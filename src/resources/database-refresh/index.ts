@@ -1,10 +1,10 @@
 // The DatabaseRefresh kind: A database refresh from a source to a target environment (seed 000); overwrites the target.
-import type { KindDefinition } from '../../core/kind.js';
+import type { JobKind } from '../../core/kind.js';
 import { specSchema } from './schema.js';
 import { checkSpec } from './rules.js';
 import { job } from './handler.js';
 
-export const DatabaseRefresh: KindDefinition = {
+export const DatabaseRefresh: JobKind = {
   kind: 'DatabaseRefresh',
   category: 'job',
   description: 'A database refresh from a source to a target environment (seed 000); overwrites the target.',

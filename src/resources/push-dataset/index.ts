@@ -1,11 +1,11 @@
 // The PushDataset kind: A push dataset in a workspace (seed 002).
-import type { KindDefinition } from '../../core/kind.js';
+import type { ResourceKind } from '../../core/kind.js';
 import { specSchema } from './schema.js';
 import { checkSpec } from './rules.js';
 import { resource } from './handler.js';
 import { diffRules, sensitive } from './diff.js';
 
-export const PushDataset: KindDefinition = {
+export const PushDataset: ResourceKind = {
   kind: 'PushDataset',
   category: 'resource',
   description: 'A push dataset in a workspace (seed 002).',
