@@ -48,11 +48,11 @@ spec:
 }
 
 async function engine() {
-  const [{ createProviders }, { loadAndValidate }, { makePlan }, { applyPlan }, { openStateBackend }, { StateRecorder }, { SERVICE_NAMES }] = await Promise.all([
+  const [{ createProviders }, { loadAndValidate }, { makePlan }, { applyPlan }, { openStateBackend }, { StateRecorder }, { SERVICE_NAMES }, { BUILT_IN_KINDS }] = await Promise.all([
     dist('providers/providers.js'), dist('engine/validate/index.js'), dist('engine/plan/planner.js'),
-    dist('engine/apply/applier.js'), dist('engine/state/open-backend.js'), dist('engine/state/recorder.js'), dist('core/services.js'),
+    dist('engine/apply/applier.js'), dist('engine/state/open-backend.js'), dist('engine/state/recorder.js'), dist('core/services.js'), dist('resources/registry.js'),
   ]);
-  return { createProviders, loadAndValidate, makePlan, applyPlan, openStateBackend, StateRecorder, SERVICE_NAMES };
+  return { createProviders, loadAndValidate, makePlan, applyPlan, openStateBackend, StateRecorder, SERVICE_NAMES, BUILT_IN_KINDS };
 }
 
 /** Starts `moor local-cloud` in its own process (its own core) and resolves with its URL. */
@@ -89,9 +89,9 @@ async function scenario(e, count, latencyMs) {
     const providers = e.createProviders({ endpoints, defaultToken: 'bench-token', pollIntervalMs: 50 });
     const ctx = { providers, log: () => undefined };
     const backend = e.openStateBackend(join(dir, 'state.json'), dir);
-    const { manifests: loaded, diagnostics } = await e.loadAndValidate([dir]);
+    const { manifests: loaded, diagnostics } = await e.loadAndValidate([dir], e.BUILT_IN_KINDS);
     if (diagnostics.some((d) => d.severity === 'error') || loaded.length !== count) throw new Error(`manifests invalid: ${diagnostics[0]?.message}`);
-    const plan = async () => e.makePlan({ manifests: loaded, state: await backend.read(), ctx, resolve: { cwd: dir, env: {} }, parallelism: PARALLELISM });
+    const plan = async () => e.makePlan({ manifests: loaded, kinds: e.BUILT_IN_KINDS, state: await backend.read(), ctx, resolve: { cwd: dir, env: {} }, parallelism: PARALLELISM });
     const first = await timed(plan);
     const errors = first.value.plan.diagnostics.filter((d) => d.severity === 'error');
     if (errors.length) throw new Error(`plan failed: ${errors[0].message}`);

@@ -48,11 +48,12 @@ function writeManifests(dir) {
 /** Runs the benchmark; returns wall time (ms), peak resident memory (MB) and what was validated. */
 export async function run() {
   const { loadAndValidate } = await import(new URL('../dist/engine/validate/index.js', import.meta.url).href);
+  const { BUILT_IN_KINDS } = await import(new URL('../dist/resources/registry.js', import.meta.url).href);
   const dir = mkdtempSync(join(tmpdir(), 'moor-bench-validate-'));
   try {
     writeManifests(dir);
     const start = process.hrtime.bigint();
-    const result = await loadAndValidate([dir]);
+    const result = await loadAndValidate([dir], BUILT_IN_KINDS);
     const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
     const errors = result.diagnostics.filter((d) => d.severity === 'error');
     if (errors.length > 0) throw new Error(`bench manifests should be valid, got ${errors.length} errors, first: ${errors[0].message}`);

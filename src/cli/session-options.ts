@@ -25,6 +25,7 @@ export async function withSession<T>(command: Command, fn: (session: Session) =>
   const g = globalOptions(command);
   // Loaded here: --help, --version and validate never pay for the state backends and providers.
   const { openSession } = await import('../engine/session.js');
+  const { BUILT_IN_KINDS } = await import('../resources/registry.js');
   const session = await openSession({
     configFile: g.config,
     state: g.state,
@@ -32,6 +33,9 @@ export async function withSession<T>(command: Command, fn: (session: Session) =>
     env: process.env,
     notice: (line) => process.stderr.write(line + '\n'),
     ...extra,
+    kinds: BUILT_IN_KINDS,
+    // Imported only when used, so a run against real services never loads the local cloud.
+    startLocalCloud: async (options) => (await import('../localcloud/server.js')).startLocalCloud(options),
   });
   try {
     return await fn(session);

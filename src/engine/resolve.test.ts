@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { loadManifests } from './load/index.js';
 import type { FilePolicy } from './placeholder-file.js';
 import { resolveSpec } from './resolve.js';
+import { BUILT_IN_KINDS } from '../resources/registry.js';
 
 /** A folder with `project/m.yaml` (an AuthContext whose description is `value`) and `extra` files. */
 function project(value: string, extra: Record<string, string> = {}): string {
@@ -20,7 +21,7 @@ function project(value: string, extra: Record<string, string> = {}): string {
 }
 
 async function resolveIn(dir: string, options: { env?: NodeJS.ProcessEnv; files?: FilePolicy; path?: string } = {}) {
-  const loaded = await loadManifests([join(dir, options.path ?? 'project')]);
+  const loaded = await loadManifests([join(dir, options.path ?? 'project')], BUILT_IN_KINDS);
   expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   const resolved = resolveSpec(loaded.manifests[0], { cwd: process.cwd(), env: options.env ?? {}, files: options.files, outputs: () => undefined });
   return { description: resolved.spec.description, errors: resolved.diagnostics.map((d) => ({ message: d.message, line: d.location?.line, col: d.location?.col, file: d.location?.file })) };
@@ -55,7 +56,7 @@ describe('${file:} stays inside the manifests\' root', () => {
 
   test('a path from a subfolder back up to the root is inside it', async () => {
     const dir = project('x', { 'project/sub/m2.yaml': 'apiVersion: moor/v1\nkind: AuthContext\nmetadata:\n  name: c2\nspec:\n  displayName: two\n  description: ${file:../s.txt}\n', 'project/s.txt': 'up' });
-    const loaded = await loadManifests([join(dir, 'project')]);
+    const loaded = await loadManifests([join(dir, 'project')], BUILT_IN_KINDS);
     const m2 = loaded.manifests.find((m) => m.name === 'c2')!;
     expect(resolveSpec(m2, { cwd: process.cwd(), env: {}, outputs: () => undefined }).spec.description).toBe('up');
   });

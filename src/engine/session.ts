@@ -8,6 +8,7 @@ import { openStateBackend } from './state/open-backend.js';
 import type { StateBackend } from './state/types.js';
 import { createProviders, type Providers, type TransportEvent } from '../providers/providers.js';
 import { SERVICE_NAMES, type ServiceName } from '../core/services.js';
+import type { KindCatalog } from '../core/kind-catalog.js';
 
 export interface SessionOptions {
   readonly configFile?: string;
@@ -18,10 +19,18 @@ export interface SessionOptions {
   readonly notice: (line: string) => void;
   /** Retries and throttling of every service, for progress streams (no header, token or body). */
   readonly onTransportEvent?: (e: TransportEvent) => void;
+  /** The kinds this run knows (the CLI hands in the built-in ones). */
+  readonly kinds: KindCatalog;
+  /** Starts the built-in local cloud when no endpoint is configured; handed in so the engine never loads it. */
+  readonly startLocalCloud: StartLocalCloud;
 }
+
+/** What a session needs of the local cloud: start one, get its address, close it. */
+export type StartLocalCloud = (options: { port: number; dataFile: string; token: string; provisioningMs?: number; fixtures?: string }) => Promise<{ readonly url: string; close(): Promise<void> }>;
 
 export interface Session {
   readonly config: MoorConfig;
+  readonly kinds: KindCatalog;
   readonly providers: Providers;
   readonly backend: StateBackend;
   readonly parallelism: number;
@@ -52,10 +61,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       beforeWrite,
       onEvent: options.onTransportEvent,
     });
-    return { config, providers, backend, parallelism, pollIntervalMs: pollInterval(options.env), close: () => backend.close() };
+    return { config, kinds: options.kinds, providers, backend, parallelism, pollIntervalMs: pollInterval(options.env), close: () => backend.close() };
   }
-  // Imported here so a run against real services never loads the local cloud.
-  const { startLocalCloud } = await import('../localcloud/server.js');
   const dataFile = resolve(options.cwd, LOCAL_CLOUD_DATA);
   mkdirSync(resolve(options.cwd, '.moor'), { recursive: true });
   const token = randomBytes(16).toString('hex');
@@ -63,7 +70,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const provisioningMs = provisioning && /^\d+$/.test(provisioning) ? Number(provisioning) : undefined;
   // A fixtures path is relative to the config file that names it.
   const fixtures = config.localCloud?.fixtures ? resolve(dirname(resolve(options.cwd, config.file ?? 'moor.config.yaml')), config.localCloud.fixtures) : undefined;
-  const cloud = await startLocalCloud({ port: 0, dataFile, token, provisioningMs, fixtures });
+  const cloud = await options.startLocalCloud({ port: 0, dataFile, token, provisioningMs, fixtures });
   options.notice(`moor: no endpoints configured; using the built-in local cloud at ${cloud.url} (data in ${LOCAL_CLOUD_DATA})`);
   const endpoints = Object.fromEntries(SERVICE_NAMES.map((s) => [s, cloud.url])) as Record<ServiceName, string>;
   // The local cloud answers fast: poll it often, or a quick start waits on timers.
@@ -71,6 +78,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const providers = createProviders({ endpoints, defaultToken: token, pollIntervalMs, beforeWrite, apis: config.apis, onEvent: options.onTransportEvent });
   return {
     config,
+    kinds: options.kinds,
     providers,
     backend,
     parallelism,

@@ -35,11 +35,12 @@ export interface PreparedPlan extends PlanResult {
 
 /** Loads, validates (refusing invalid manifests with every diagnostic) and plans. */
 export async function preparePlan(session: Session, request: PlanRequest): Promise<PreparedPlan> {
-  const { manifests, diagnostics } = await loadAndValidate(request.paths.length ? request.paths : ['.']);
+  const { manifests, diagnostics } = await loadAndValidate(request.paths.length ? request.paths : ['.'], session.kinds);
   if (hasErrors(diagnostics)) throw new UserError(`the manifests have ${diagnostics.filter((d) => d.severity === 'error').length} error(s); nothing was planned`, diagnostics);
   const state = await session.backend.read();
   const made = await makePlan({
     manifests,
+    kinds: session.kinds,
     state,
     ctx: kindContext(session),
     resolve: { cwd: request.cwd, env: request.env, files: session.config.files },

@@ -6,7 +6,7 @@ import { parseAllDocuments } from 'yaml';
 import { loadAndValidate } from '../../src/engine/validate/index.js';
 import { documentSchema } from '../../src/engine/validate/document-schema.js';
 import { schemaCompiler } from '../../src/engine/validate/spec-validator.js';
-import { KINDS } from '../../src/resources/registry.js';
+import { BUILT_IN_KINDS, KINDS } from '../../src/resources/registry.js';
 import { isObject, type JsonObject, type JsonValue } from '../../src/core/json.js';
 import { brief } from './helpers.js';
 
@@ -35,25 +35,25 @@ function present(value: JsonValue | undefined, path: string[]): boolean {
 
 describe('complete manifests', () => {
   test('a manifest using every field of every kind validates without a diagnostic', async () => {
-    const r = await loadAndValidate([EVERY]);
+    const r = await loadAndValidate([EVERY], BUILT_IN_KINDS);
     expect(brief(r.diagnostics)).toEqual([]);
     expect(new Set(r.manifests.map((m) => m.kind))).toEqual(new Set(KINDS.map((k) => k.kind)));
   });
 
   test.each(KINDS.map((k) => [k.kind, k] as const))('the every-field fixture really sets every field of %s', async (_name, kind) => {
-    const specs = (await loadAndValidate([EVERY])).manifests.filter((m) => m.kind === kind.kind).map((m) => m.spec);
+    const specs = (await loadAndValidate([EVERY], BUILT_IN_KINDS)).manifests.filter((m) => m.kind === kind.kind).map((m) => m.spec);
     const missing = declaredPaths(kind.specSchema).filter((p) => !specs.some((s) => present(s, p)));
     expect(missing.map((p) => p.join('.'))).toEqual([]);
   });
 
   test('the examples validate without errors or warnings', async () => {
-    const r = await loadAndValidate([EXAMPLES]);
+    const r = await loadAndValidate([EXAMPLES], BUILT_IN_KINDS);
     expect(brief(r.diagnostics)).toEqual([]);
     expect(new Set(r.manifests.map((m) => m.kind))).toEqual(new Set(KINDS.map((k) => k.kind)));
   });
 
   test('the document schema for editors accepts every example and fixture document', () => {
-    const validate = schemaCompiler().compile(documentSchema());
+    const validate = schemaCompiler().compile(documentSchema(BUILT_IN_KINDS));
     const files = [EXAMPLES, EVERY].flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.yaml')).map((f) => join(dir, f)));
     for (const file of files) {
       for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
@@ -64,7 +64,7 @@ describe('complete manifests', () => {
   });
 
   test('the document schema rejects a misspelt spec field for the kind named', () => {
-    const validate = schemaCompiler().compile(documentSchema());
+    const validate = schemaCompiler().compile(documentSchema(BUILT_IN_KINDS));
     const doc = { apiVersion: 'moor/v1', kind: 'AuthContext', metadata: { name: 'c1' }, spec: { displayNme: 'x' } };
     expect(validate(doc)).toBe(false);
   });

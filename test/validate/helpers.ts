@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { loadAndValidate } from '../../src/engine/validate/index.js';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
+import { BUILT_IN_KINDS } from '../../src/resources/registry.js';
 
 /** Writes `files` (relative path -> text or bytes) into a new temp folder and returns it. */
 export function writeTree(files: Record<string, string | Buffer>): string {
@@ -22,7 +23,7 @@ export async function validateText(text: string, extra: Record<string, string> =
   const cwd = process.cwd();
   process.chdir(dir);
   try {
-    return (await loadAndValidate(['.'])).diagnostics;
+    return (await loadAndValidate(['.'], BUILT_IN_KINDS)).diagnostics;
   } finally {
     process.chdir(cwd);
   }

@@ -3,6 +3,7 @@ import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadManifests } from '../../src/engine/load/index.js';
+import { BUILT_IN_KINDS } from '../../src/resources/registry.js';
 import { brief, validateText, writeTree } from './helpers.js';
 
 const OK = `apiVersion: moor/v1
@@ -18,7 +19,7 @@ async function loadTree(files: Record<string, string | Buffer>) {
   const cwd = process.cwd();
   process.chdir(dir);
   try {
-    return await loadManifests(['.']);
+    return await loadManifests(['.'], BUILT_IN_KINDS);
   } finally {
     process.chdir(cwd);
   }
@@ -130,7 +131,7 @@ describe('finding files', () => {
     const dir = writeTree({ 'real/m.yaml': OK });
     symlinkSync(join(dir, 'real/m.yaml'), join(dir, 'link.yaml'));
     symlinkSync(dir, join(dir, 'real/loop'));
-    const r = await loadManifests([dir]);
+    const r = await loadManifests([dir], BUILT_IN_KINDS);
     expect(r.manifests.map((m) => m.address)).toEqual(['AuthContext/c1', 'AuthContext/c1']);
   });
 
@@ -148,7 +149,7 @@ describe('finding files', () => {
   });
 
   test('a path that does not exist is an error', async () => {
-    const r = await loadManifests(['/nonexistent/moor/path']);
+    const r = await loadManifests(['/nonexistent/moor/path'], BUILT_IN_KINDS);
     expect(brief(r.diagnostics)).toEqual([{ severity: 'error', line: undefined, col: undefined, message: '/nonexistent/moor/path: no such file or directory' }]);
   });
 });

@@ -13,9 +13,10 @@ export const registerGraph: RegisterCommand = (program, setExit) => {
     .addOption(new Option('--format <format>', 'mermaid or dot').choices(['mermaid', 'dot']).default('mermaid'))
     .action(async (paths: string[], flags: GraphFlags) => {
       const { loadAndValidate } = await import('../../engine/validate/index.js');
+      const { BUILT_IN_KINDS } = await import('../../resources/registry.js');
       const { buildGraph } = await import('../../engine/graph.js');
       const { formatDiagnostic, hasErrors } = await import('../../core/diagnostics.js');
-      const result = await loadAndValidate(paths.length > 0 ? paths : ['.']);
+      const result = await loadAndValidate(paths.length > 0 ? paths : ['.'], BUILT_IN_KINDS);
       for (const d of result.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
       const graph = buildGraph(result.manifests);
       process.stdout.write(flags.format === 'dot' ? renderDot(graph) : renderMermaid(graph));

@@ -7,15 +7,15 @@ export const registerSchema: RegisterCommand = (program, setExit) => {
     .description('print the JSON Schema of manifests, e.g. for # yaml-language-server: $schema=moor.schema.json')
     .argument('[kind]', 'only this kind (ContainerGroup, AuthContext, PushDataset, DatabaseRefresh, DatabaseExport, Check)')
     .action(async (kindName: string | undefined) => {
-      const { KINDS, kindNamed } = await import('../../resources/registry.js');
+      const { BUILT_IN_KINDS } = await import('../../resources/registry.js');
       const { documentSchema } = await import('../../engine/validate/document-schema.js');
       const { UserError } = await import('../../core/diagnostics.js');
       let only;
       if (kindName !== undefined) {
-        only = kindNamed(kindName) ?? KINDS.find((k) => k.kind.toLowerCase() === kindName.toLowerCase());
-        if (!only) throw new UserError(`unknown kind ${kindName}: expected one of ${KINDS.map((k) => k.kind).join(', ')}`);
+        only = BUILT_IN_KINDS.kindNamed(kindName) ?? BUILT_IN_KINDS.kinds.find((k) => k.kind.toLowerCase() === kindName.toLowerCase());
+        if (!only) throw new UserError(`unknown kind ${kindName}: expected one of ${BUILT_IN_KINDS.kinds.map((k) => k.kind).join(', ')}`);
       }
-      process.stdout.write(JSON.stringify(documentSchema(only), null, 2) + '\n');
+      process.stdout.write(JSON.stringify(documentSchema(BUILT_IN_KINDS, only), null, 2) + '\n');
       setExit(0);
     });
 };

@@ -17,8 +17,9 @@ export const registerValidate: RegisterCommand = (program, setExit) => {
 
 async function runValidate(paths: string[], flags: ValidateFlags): Promise<number> {
   const { loadAndValidate } = await import('../../engine/validate/index.js');
+  const { BUILT_IN_KINDS } = await import('../../resources/registry.js');
   const { formatDiagnostic, hasErrors } = await import('../../core/diagnostics.js');
-  const result = await loadAndValidate(paths.length > 0 ? paths : ['.']);
+  const result = await loadAndValidate(paths.length > 0 ? paths : ['.'], BUILT_IN_KINDS);
   const { diagnostics } = result;
   if (flags.output === 'json') {
     const rows = diagnostics.map((d) => ({

@@ -10,8 +10,8 @@ import type { ResourceRecord, StateDocument } from '../state/types.js';
 import { recordedDependencies } from '../apply/records.js';
 import { kindContext } from '../workflow.js';
 import type { Session } from '../session.js';
-import { kindNamed } from '../../resources/registry.js';
 import type { Observed, ResourceHandler, ResourceKind } from '../../core/kind.js';
+import type { KindCatalog } from '../../core/kind-catalog.js';
 import { importedBaseline } from './baseline.js';
 
 export interface ImportRequest {
@@ -27,7 +27,7 @@ export interface ImportRequest {
 /** Verifies and records; state is left unchanged when anything is refused. Returns the recorded id. */
 export async function importResource(session: Session, request: ImportRequest): Promise<string> {
   const { address, id } = request;
-  const { manifest, kind } = await importTarget(request);
+  const { manifest, kind } = await importTarget(request, session.kinds);
   const lock = await session.backend.lock('moor import');
   try {
     const state = await session.backend.read();
@@ -49,12 +49,14 @@ export async function importResource(session: Session, request: ImportRequest): 
   }
 }
 
-async function importTarget(request: ImportRequest): Promise<{ manifest: Manifest; kind: ResourceKind }> {
-  const { manifests, diagnostics } = await loadAndValidate(request.paths.length ? request.paths : ['.']);
+async function importTarget(request: ImportRequest, kinds: KindCatalog): Promise<{ manifest: Manifest; kind: ResourceKind }> {
+  const { manifests, diagnostics } = await loadAndValidate(request.paths.length ? request.paths : ['.'], kinds);
   if (hasErrors(diagnostics)) throw new UserError('the manifests have errors; nothing was imported', diagnostics);
   const manifest = manifests.find((m) => m.address === request.address);
   if (!manifest) throw new UserError(`no manifest has the address ${request.address}; write its manifest first, then import it`);
-  const kind = kindNamed(manifest.kind)!;
+  const kind = kinds.kindNamed(manifest.kind);
+  // Validation refused manifests of unknown kinds, so the kind is known here.
+  if (!kind) throw new Error(`${request.address}: validation let an unknown kind through`);
   if (kind.category !== 'resource') throw new UserError(`${request.address} is a ${kind.category}; only resources can be imported`);
   return { manifest, kind };
 }

@@ -5,6 +5,7 @@ import type { Manifest } from '../manifest.js';
 import { findManifestFiles } from './find-manifest-files.js';
 import { parseManifestFile } from './parse-manifest-file.js';
 import { readHeader } from './read-header.js';
+import type { KindCatalog } from '../../core/kind-catalog.js';
 
 export interface LoadResult {
   manifests: Manifest[];
@@ -14,7 +15,7 @@ export interface LoadResult {
 }
 
 /** Reads the manifests of `paths` (files or folders); problems come back as diagnostics, never thrown. */
-export async function loadManifests(paths: readonly string[]): Promise<LoadResult> {
+export async function loadManifests(paths: readonly string[], kinds: KindCatalog): Promise<LoadResult> {
   const roots = paths.length > 0 ? paths : ['.'];
   const found = await findManifestFiles(roots);
   const diagnostics: Diagnostic[] = [...found.diagnostics];
@@ -32,7 +33,7 @@ export async function loadManifests(paths: readonly string[]): Promise<LoadResul
     diagnostics.push(...parsed.diagnostics);
     const root = rootOf(abs, given);
     for (const doc of parsed.documents) {
-      const manifest = readHeader(doc.value, doc.source, diagnostics);
+      const manifest = readHeader(doc.value, doc.source, diagnostics, kinds);
       if (manifest) manifests.push({ ...manifest, root });
     }
   }

@@ -2,14 +2,14 @@
 import type { Diagnostic } from '../../core/diagnostics.js';
 import { isObject, type JsonObject, type JsonPath } from '../../core/json.js';
 import { API_VERSION, addressOf, parseAddress, type Manifest, type SourceMap } from '../manifest.js';
-import { KINDS, kindNamed } from '../../resources/registry.js';
+import type { KindCatalog } from '../../core/kind-catalog.js';
 
 export const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 const TOP_KEYS = ['apiVersion', 'kind', 'metadata', 'spec'];
 const METADATA_KEYS = ['name', 'dependsOn', 'protect'];
 
 /** The Manifest of a document, or undefined when its header is too broken to address it. */
-export function readHeader(value: unknown, source: SourceMap, diagnostics: Diagnostic[]): Manifest | undefined {
+export function readHeader(value: unknown, source: SourceMap, diagnostics: Diagnostic[], kinds: KindCatalog): Manifest | undefined {
   const report = (path: JsonPath, message: string, at: 'key' | 'value' = 'value') => {
     diagnostics.push({ severity: 'error', message, location: source.locate(path, at), code: 'manifest.header' });
   };
@@ -22,7 +22,7 @@ export function readHeader(value: unknown, source: SourceMap, diagnostics: Diagn
     if (value.apiVersion === undefined) report([], `missing required field apiVersion (${API_VERSION})`);
     else report(['apiVersion'], `apiVersion: must be ${API_VERSION}`);
   }
-  const kind = readKind(value, report);
+  const kind = readKind(value, report, kinds);
   const metadata = value.metadata;
   if (!isObject(metadata)) {
     report(metadata === undefined ? [] : ['metadata'], metadata === undefined ? 'missing required field metadata' : 'metadata: must be a mapping');
@@ -30,7 +30,7 @@ export function readHeader(value: unknown, source: SourceMap, diagnostics: Diagn
   }
   unknownKeys(metadata, ['metadata'], METADATA_KEYS, report);
   const name = readName(metadata, report);
-  const dependsOn = readDependsOn(metadata, report);
+  const dependsOn = readDependsOn(metadata, report, kinds);
   if (metadata.protect !== undefined && typeof metadata.protect !== 'boolean') report(['metadata', 'protect'], 'metadata.protect: must be true or false');
   let spec: JsonObject = {};
   if (value.spec === undefined) report([], 'missing required field spec');
@@ -45,13 +45,13 @@ export function readHeader(value: unknown, source: SourceMap, diagnostics: Diagn
 
 type HeaderReport = (path: JsonPath, message: string, at?: 'key' | 'value') => void;
 
-function readKind(value: JsonObject, report: HeaderReport): string | undefined {
-  const kinds = KINDS.map((k) => k.kind).join(', ');
+function readKind(value: JsonObject, report: HeaderReport, catalog: KindCatalog): string | undefined {
+  const kinds = catalog.kinds.map((k) => k.kind).join(', ');
   if (value.kind === undefined) {
     report([], `missing required field kind (one of ${kinds})`);
     return undefined;
   }
-  if (typeof value.kind !== 'string' || !kindNamed(value.kind)) {
+  if (typeof value.kind !== 'string' || !catalog.kindNamed(value.kind)) {
     report(['kind'], `kind: must be one of ${kinds}`);
     return undefined;
   }
@@ -71,7 +71,7 @@ function readName(metadata: JsonObject, report: HeaderReport): string | undefine
   return name;
 }
 
-function readDependsOn(metadata: JsonObject, report: HeaderReport): string[] {
+function readDependsOn(metadata: JsonObject, report: HeaderReport, kinds: KindCatalog): string[] {
   const list = metadata.dependsOn;
   if (list === undefined) return [];
   if (!Array.isArray(list)) {
@@ -81,7 +81,7 @@ function readDependsOn(metadata: JsonObject, report: HeaderReport): string[] {
   const out: string[] = [];
   list.forEach((item, i) => {
     const parsed = typeof item === 'string' ? parseAddress(item) : undefined;
-    if (!parsed || !kindNamed(parsed.kind) || !NAME_PATTERN.test(parsed.name)) {
+    if (!parsed || !kinds.kindNamed(parsed.kind) || !NAME_PATTERN.test(parsed.name)) {
       report(['metadata', 'dependsOn', i], `metadata.dependsOn[${i}]: must be an address Kind/name with a known kind, e.g. AuthContext/c1`);
     } else {
       out.push(item as string);

@@ -4,13 +4,14 @@ import { describe, expect, test } from 'vitest';
 import type { KindContext } from '../../core/kind.js';
 import type { ResourceRecord, StateDocument } from '../state/types.js';
 import { makePlan } from './planner.js';
+import { BUILT_IN_KINDS } from '../../resources/registry.js';
 
 const record = (kind: string, extra: Partial<ResourceRecord> = {}): ResourceRecord => ({ kind, name: 'x', id: 'x', lastApplied: {}, updatedAt: '', ...extra });
 const ctx = { providers: {}, log: () => undefined } as unknown as KindContext; // no manifests: nothing is read
 
 async function plan(resources: Record<string, ResourceRecord>, options: { prune?: boolean; allowMassDelete?: boolean } = {}) {
   const state: StateDocument = { version: 1, serial: 1, resources };
-  const { plan: p } = await makePlan({ manifests: [], state, ctx, resolve: { cwd: '.', env: {} }, parallelism: 1, prune: options.prune ?? true, allowMassDelete: options.allowMassDelete });
+  const { plan: p } = await makePlan({ manifests: [], kinds: BUILT_IN_KINDS, state, ctx, resolve: { cwd: '.', env: {} }, parallelism: 1, prune: options.prune ?? true, allowMassDelete: options.allowMassDelete });
   return { deletes: p.changes.filter((c) => c.action === 'delete').map((c) => c.address), diagnostics: p.diagnostics.map((d) => `${d.severity} ${d.address ?? ''} ${d.message}`) };
 }
 

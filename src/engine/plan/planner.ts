@@ -9,7 +9,7 @@ import { createFields, resentFields, shownSpec } from '../diff/after-values.js';
 import { patchOf } from '../diff/patch.js';
 import { resolveSpec, type ResolveContext } from '../resolve.js';
 import { validateResolved } from '../validate/validate-resolved.js';
-import { kindNamed } from '../../resources/registry.js';
+import type { KindCatalog } from '../../core/kind-catalog.js';
 import type { CheckKind, CheckResult, JobKind, JobRecord, KindContext, KindDefinition, ResourceKind } from '../../core/kind.js';
 import type { ResourceRecord, StateDocument } from '../state/types.js';
 import { summarize, type Plan, type PlannedChange } from './types.js';
@@ -20,6 +20,8 @@ import { isUnknown, noteBlockedDependents, recheckUnknown, resolvedAsFailed, unk
 
 export interface PlanOptions {
   readonly manifests: readonly Manifest[];
+  /** The kinds the manifests and state records name. */
+  readonly kinds: KindCatalog;
   readonly state: StateDocument;
   readonly ctx: KindContext;
   readonly resolve: Omit<ResolveContext, 'outputs'>;
@@ -60,7 +62,7 @@ async function planManifest(
   outputs: (address: string) => JsonObject | undefined,
   diagnostics: Diagnostic[],
 ): Promise<PlannedStep | undefined> {
-  const kind = kindNamed(manifest.kind);
+  const kind = options.kinds.kindNamed(manifest.kind);
   if (!kind) return undefined;
   const resolved = resolveSpec(manifest, { ...options.resolve, outputs });
   diagnostics.push(...resolved.diagnostics);
@@ -177,7 +179,7 @@ function planOrphans(options: PlanOptions, diagnostics: Diagnostic[]): PlannedSt
   for (const [address, record] of Object.entries(options.state.resources)) {
     if (present.has(address)) continue;
     if (options.targets?.length && !options.targets.includes(address)) continue;
-    const kind = kindNamed(record.kind);
+    const kind = options.kinds.kindNamed(record.kind);
     if (!kind || kind.category === 'check') continue;
     if (!options.prune) {
       if (kind.category === 'resource') diagnostics.push({ severity: 'warning', address, message: 'is in state but no longer in the manifests; run apply --prune to delete it' });
@@ -190,7 +192,7 @@ function planOrphans(options: PlanOptions, diagnostics: Diagnostic[]): PlannedSt
     }
   }
   // Resources only: the records of retired jobs stay in state for good and must not tip the balance.
-  const inState = Object.entries(options.state.resources).filter(([, r]) => kindNamed(r.kind)?.category === 'resource').map(([a]) => a);
+  const inState = Object.entries(options.state.resources).filter(([, r]) => options.kinds.kindNamed(r.kind)?.category === 'resource').map(([a]) => a);
   const refusal = massDeleteRefusal({
     manifests: options.manifests.length,
     inState: inState.length,

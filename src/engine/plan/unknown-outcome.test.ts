@@ -13,6 +13,7 @@ import { StateRecorder } from '../state/recorder.js';
 import type { StateBackend } from '../state/types.js';
 import { makePlan } from './planner.js';
 import { blockingErrors, UNKNOWN_OUTCOME } from './unknown-outcome.js';
+import { BUILT_IN_KINDS } from '../../resources/registry.js';
 
 const MANIFEST = `apiVersion: moor/v1
 kind: DatabaseExport
@@ -41,7 +42,7 @@ spec:
 async function planWith(run: JobRecord, status?: string, extra = '') {
   const dir = mkdtempSync(join(tmpdir(), 'moor-unknown-'));
   writeFileSync(join(dir, 'm.yaml'), MANIFEST + extra);
-  const { manifests } = await loadManifests([dir]);
+  const { manifests } = await loadManifests([dir], BUILT_IN_KINDS);
   const reads: string[] = [];
   const sent: string[] = [];
   const lcs = {
@@ -56,7 +57,7 @@ async function planWith(run: JobRecord, status?: string, extra = '') {
   // Only the LCS client is used by this kind.
   const ctx: KindContext = { providers: { lcs } as unknown as Providers, log: () => undefined, pollIntervalMs: 0 };
   const state: StateDocument = { version: 1, serial: 4, resources: { 'DatabaseExport/nightly': { kind: 'DatabaseExport', name: 'nightly', lastApplied: { revision: '1' }, runs: [run], updatedAt: 't' } } };
-  const result = await makePlan({ manifests, state, ctx, resolve: { cwd: dir, env: {} }, parallelism: 1 });
+  const result = await makePlan({ manifests, kinds: BUILT_IN_KINDS, state, ctx, resolve: { cwd: dir, env: {} }, parallelism: 1 });
   return { ...result, reads, sent, manifests, ctx, state, dir };
 }
 

@@ -1,13 +1,13 @@
 // The JSON Schema of a whole manifest document (header plus the spec of each kind), for editors.
 import { isObject, type JsonObject, type JsonValue } from '../../core/json.js';
 import { API_VERSION } from '../manifest.js';
-import { KINDS } from '../../resources/registry.js';
 import type { KindDefinition } from '../../core/kind.js';
+import type { KindCatalog } from '../../core/kind-catalog.js';
 
 const NAME = '[A-Za-z0-9_.-]{1,128}';
 
-function metadataSchema(): JsonObject {
-  const kinds = KINDS.map((k) => k.kind).join('|');
+function metadataSchema(catalog: KindCatalog): JsonObject {
+  const kinds = catalog.kinds.map((k) => k.kind).join('|');
   return {
     type: 'object',
     additionalProperties: false,
@@ -34,8 +34,8 @@ export function allowPlaceholders(schema: JsonValue): JsonValue {
 }
 
 /** The document schema for every kind (`kind` chooses the spec schema), or for one kind. */
-export function documentSchema(only?: KindDefinition): JsonObject {
-  const kinds = only ? [only] : [...KINDS];
+export function documentSchema(catalog: KindCatalog, only?: KindDefinition): JsonObject {
+  const kinds = only ? [only] : [...catalog.kinds];
   const schema: JsonObject = {
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: only ? `moor ${only.kind} manifest` : 'moor manifest',
@@ -46,12 +46,12 @@ export function documentSchema(only?: KindDefinition): JsonObject {
     properties: {
       apiVersion: { type: 'string', const: API_VERSION },
       kind: { type: 'string', enum: kinds.map((k) => k.kind) },
-      metadata: metadataSchema(),
+      metadata: metadataSchema(catalog),
       spec: only ? allowPlaceholders(only.specSchema) : { type: 'object' },
     },
   };
   if (!only) {
-    schema.allOf = KINDS.map((k) => ({
+    schema.allOf = catalog.kinds.map((k) => ({
       if: { properties: { kind: { const: k.kind } }, required: ['kind'] },
       then: { properties: { spec: { ...(allowPlaceholders(k.specSchema) as JsonObject), description: k.description } } },
     }));

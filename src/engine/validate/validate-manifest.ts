@@ -1,14 +1,14 @@
 // Validates one manifest's spec: JSON Schema, placeholders, and the kind's own cross-reference rules.
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { Manifest } from '../manifest.js';
-import { kindNamed } from '../../resources/registry.js';
+import type { KindCatalog } from '../../core/kind-catalog.js';
 import { checkPlaceholders } from './check-placeholders.js';
 import { ruleProblems } from './rule-problems.js';
 import { validateDefaultedName, validateSpec } from './spec-validator.js';
 import type { SpecProblem } from './spec-problem.js';
 
-export function validateManifest(m: Manifest): Diagnostic[] {
-  const kind = kindNamed(m.kind);
+export function validateManifest(m: Manifest, kinds: KindCatalog): Diagnostic[] {
+  const kind = kinds.kindNamed(m.kind);
   if (!kind) return [];
   const problems: SpecProblem[] = [
     ...validateSpec(kind, m.spec), ...validateDefaultedName(kind, m.name, m.spec), ...checkPlaceholders(kind, m.spec), ...ruleProblems(kind, m.spec),
