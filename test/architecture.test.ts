@@ -1,0 +1,76 @@
+// The floors of the house, read from the import lines: src/core is the ground floor and imports
+// nothing above it; the engine knows no kind and no local cloud; providers know no manifest and no
+// local cloud; kinds know no engine; the local cloud stands on the ground floor only.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SRC = join(ROOT, 'src');
+
+/** Relative specifiers of every static import, `export … from` and dynamic `import()` in a file. */
+export function importSpecifiers(text: string): string[] {
+  const found: string[] = [];
+  const pattern = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)(['"])([^'"]+)\1/gm;
+  for (const m of text.matchAll(pattern)) found.push(m[2]);
+  return found;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(path);
+    return /\.ts$/.test(e.name) && !e.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** The top folder under src/ a file or an import target sits in: core, engine, providers, … */
+function floorOf(absPath: string): string {
+  return relative(SRC, absPath).split(/[\\/]/)[0];
+}
+
+interface ImportEdge { readonly file: string; readonly from: string; readonly to: string; readonly specifier: string; readonly isTest: boolean }
+
+function importEdges(): ImportEdge[] {
+  return sourceFiles(SRC).flatMap((abs) => importSpecifiers(readFileSync(abs, 'utf8'))
+    .filter((s) => s.startsWith('.'))
+    .map((specifier) => {
+      const target = resolve(dirname(abs), specifier);
+      const to = target.startsWith(SRC + '/') ? floorOf(target) : `outside src (${relative(ROOT, target)})`;
+      return { file: relative(ROOT, abs), from: floorOf(abs), to, specifier, isTest: abs.endsWith('.test.ts') };
+    }));
+}
+
+/** Which floors each floor may not import (tests are an edge: they may hand in real kinds). */
+const FORBIDDEN: Readonly<Record<string, readonly string[]>> = {
+  engine: ['resources', 'localcloud', 'cli', 'notify'],
+  providers: ['engine', 'resources', 'localcloud', 'cli', 'notify'],
+  resources: ['engine', 'localcloud', 'cli', 'notify'],
+  localcloud: ['engine', 'resources', 'providers', 'cli', 'notify'],
+};
+
+describe('architecture: the import lines keep the floors apart', () => {
+  const edges = importEdges();
+
+  test('the import reader sees static, re-exported and dynamic imports', () => {
+    const text = "import a from './a.js';\nimport type { B } from '../b.js';\nexport { c } from './c.js';\nconst d = await import('../d.js');\nimport './e.js';";
+    expect(importSpecifiers(text)).toEqual(['./a.js', '../b.js', './c.js', '../d.js', './e.js']);
+    expect(edges.length).toBeGreaterThan(100);
+  });
+
+  test('nothing in src/core imports from outside src/core (only node: and npm packages)', () => {
+    const upward = edges.filter((e) => e.from === 'core' && e.to !== 'core');
+    expect(upward.map((e) => `${e.file} -> ${e.specifier}`)).toEqual([]);
+  });
+
+  test.each(Object.entries(FORBIDDEN))('src/%s imports none of its forbidden floors', (floor, forbidden) => {
+    const wrong = edges.filter((e) => e.from === floor && forbidden.includes(e.to) && !(e.isTest && e.to === 'resources'));
+    expect(wrong.map((e) => `${e.file} -> ${e.specifier}`)).toEqual([]);
+  });
+
+  test('only the edge (cli) and the registry name the built-in kinds', () => {
+    const users = edges.filter((e) => e.specifier.endsWith('resources/registry.js') && !e.isTest).map((e) => e.from);
+    expect([...new Set(users)].sort()).toEqual(['cli']);
+  });
+});
