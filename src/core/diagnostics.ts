@@ -50,3 +50,14 @@ export class UserError extends Error {
     this.name = 'UserError';
   }
 }
+
+/**
+ * Whether a thrown value is a failure the run reports as a value (a diagnostic, a failed step):
+ * a UserError (a service's refusal included: ServiceError is one) or an operating-system error
+ * (ENOSPC, EACCES… carry a syscall). Anything else — a TypeError, a failed assertion — is a bug,
+ * which must reach the CLI with its stack instead of passing for a user's mistake.
+ */
+export function isUserFailure(err: unknown): boolean {
+  if (err instanceof UserError) return true;
+  return err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string';
+}

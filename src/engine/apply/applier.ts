@@ -1,7 +1,7 @@
 // Does what the plan decided: walks the dependency graph, runs ready steps under a concurrency
 // limit, records every finished change in state at once, skips the dependents of a failure.
 import pLimit, { type LimitFunction } from 'p-limit';
-import { UserError } from '../../core/diagnostics.js';
+import { isUserFailure, UserError } from '../../core/diagnostics.js';
 import type { JsonObject } from '../../core/json.js';
 import type { Manifest } from '../manifest.js';
 import { buildGraph } from '../graph.js';
@@ -33,6 +33,7 @@ export async function applyPlan(options: ApplyOptions): Promise<StepOutcome[]> {
   const limit = pLimit(options.parallelism);
   const byAddress = new Map(options.steps.map((s) => [s.change.address, s]));
   const settled = new Map<string, Promise<StepOutcome>>();
+  const bugs: unknown[] = [];
 
   const settle = (address: string): Promise<StepOutcome> => {
     let p = settled.get(address);
@@ -49,7 +50,7 @@ export async function applyPlan(options: ApplyOptions): Promise<StepOutcome[]> {
     const outcomes = await Promise.all(deps.map(settle));
     const blocked = outcomes.find((o) => o.status !== 'done' || o.blocks !== undefined);
     if (blocked) return report({ address, action: step.change.action, status: 'skipped', rootCause: blocked.rootCause ?? blocked.address });
-    return runStep(step, options, report, limit);
+    return runStep(step, options, report, limit, bugs);
   };
 
   const report = (o: StepOutcome): StepOutcome => {
@@ -62,8 +63,10 @@ export async function applyPlan(options: ApplyOptions): Promise<StepOutcome[]> {
   // Deletes of what left the manifests go last: whatever depended on them is updated first,
   // and among themselves dependents go before what they depend on.
   const deletes = options.steps.filter((s) => s.change.action === 'delete');
-  outcomes.push(...(await runDeletesInOrder(deletes, (s) => runStep(s, options, report, limit), report)));
+  outcomes.push(...(await runDeletesInOrder(deletes, (s) => runStep(s, options, report, limit, bugs), report)));
   await options.recorder.flush();
+  // A bug fails its step like any failure (dependents skip, the rest is recorded), then surfaces with its stack.
+  if (bugs.length > 0) throw bugs[0];
   return outcomes;
 }
 
@@ -71,7 +74,7 @@ export async function applyPlan(options: ApplyOptions): Promise<StepOutcome[]> {
  * Runs one ready step. Only the requests hold a slot of the limiter (a slot is never held while
  * waiting for another step); the final state write is awaited after the slot is given back.
  */
-async function runStep(step: PlannedStep, options: ApplyOptions, report: (o: StepOutcome) => StepOutcome, limit: LimitFunction): Promise<StepOutcome> {
+async function runStep(step: PlannedStep, options: ApplyOptions, report: (o: StepOutcome) => StepOutcome, limit: LimitFunction, bugs: unknown[]): Promise<StepOutcome> {
   const { address, action } = step.change;
   if (step.unresolved) return report({ address, action, status: 'failed', error: step.unresolved });
   if (step.refused) return report({ address, action, status: 'failed', error: step.refused });
@@ -93,6 +96,7 @@ async function runStep(step: PlannedStep, options: ApplyOptions, report: (o: Ste
     return report({ address, action, status: 'done' });
   } catch (err) {
     await Promise.allSettled(durable);
+    if (!isUserFailure(err)) bugs.push(err);
     return report({ address, action, status: 'failed', error: err instanceof Error ? err.message : String(err) });
   }
 }

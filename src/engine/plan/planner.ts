@@ -1,7 +1,7 @@
 // Decides what to do: reads live state, compares it with manifests and state, evaluates checks.
 // Deciding is kept apart from doing (apply); nothing here changes anything.
 import pLimit from 'p-limit';
-import type { Diagnostic } from '../../core/diagnostics.js';
+import { isUserFailure, type Diagnostic } from '../../core/diagnostics.js';
 import type { JsonObject } from '../../core/json.js';
 import type { Manifest } from '../manifest.js';
 import { diffResource } from '../diff/three-way.js';
@@ -78,6 +78,7 @@ async function planManifest(
     if (kind.category === 'job') return await planJob(kind, manifest, resolved.spec, record, options.ctx, diagnostics);
     return await planResource(kind, manifest, resolved.spec, record, options.ctx);
   } catch (err) {
+    if (!isUserFailure(err)) throw err; // a bug: the CLI shows it with its stack
     diagnostics.push(failure(manifest, err));
     return undefined;
   }
@@ -159,6 +160,7 @@ async function planCheck(kind: CheckKind, manifest: Manifest, desired: JsonObjec
   try {
     result = await kind.check.evaluate(ctx, desired);
   } catch (err) {
+    if (!isUserFailure(err)) throw err;
     // The service could not answer: the check did not pass, and the request's failure is an error whatever the severity.
     diagnostics.push(failure(manifest, err));
     const message = `could not be evaluated: ${err instanceof Error ? err.message : String(err)}`;
@@ -218,6 +220,7 @@ async function preflight(steps: readonly PlannedStep[], ctx: KindContext, diagno
     try {
       for (const e of (await kind.resource.preflight?.(ctx, creates)) ?? []) diagnostics.push({ severity: 'error', address: e.address, message: e.message, code: 'preflight' });
     } catch (err) {
+      if (!isUserFailure(err)) throw err;
       diagnostics.push({ severity: 'error', message: `preflight of ${kind.kind} failed: ${(err as Error).message}` });
     }
   }

@@ -1,6 +1,6 @@
 // Jobs whose outcome is unknown (the answer to their request was lost): they block their dependents,
 // keep plan and drift failing, and are re-checked with the service or resolved by the user.
-import type { Diagnostic } from '../../core/diagnostics.js';
+import { isUserFailure, type Diagnostic } from '../../core/diagnostics.js';
 import type { JsonObject } from '../../core/json.js';
 import { buildGraph } from '../graph.js';
 import type { Manifest } from '../manifest.js';
@@ -32,7 +32,8 @@ export async function recheckUnknown(job: JobHandler, ctx: KindContext, spec: Js
   if (!job.recheck) return undefined;
   try {
     return await job.recheck(ctx, spec, run);
-  } catch {
+  } catch (err) {
+    if (!isUserFailure(err)) throw err; // a bug, not a service that cannot tell
     // A failed re-check leaves the outcome unknown; the diagnostic says how to resolve it.
     return undefined;
   }
