@@ -2,8 +2,8 @@
 import type { StepOutcome } from '../engine/apply/events.js';
 import type { Plan } from '../engine/plan/types.js';
 import type { Session } from '../engine/session.js';
-import { sendNotification } from '../engine/notify/send-notification.js';
-import { notifyFailure } from '../engine/notify/notify-error.js';
+import { sendNotification } from '../notify/send-notification.js';
+import { notifyFailure } from '../notify/notify-error.js';
 
 /**
  * Sends (or updates, or replies in the thread of) this stack's message and says so on stderr.

@@ -92,7 +92,12 @@ export function createProviders(options: ProviderOptions): Providers {
   });
 }
 
-function makeTransport(service: ServiceName, o: ProviderOptions, bases: ReadonlyMap<ServiceName, URL>): Transport {
+/** The connector client alone, at an address of its own (notifications), built as createProviders builds it. */
+export function createConnectorClient(endpoint: string, options: Omit<ProviderOptions, 'endpoints'>): ConnectorClient {
+  return new ConnectorClient(makeTransport('connector', options, new Map([['connector', checkEndpoint('connector', endpoint)]])));
+}
+
+function makeTransport(service: ServiceName, o: Omit<ProviderOptions, 'endpoints'>, bases: ReadonlyMap<ServiceName, URL>): Transport {
   const baseUrl = bases.get(service);
   if (!baseUrl) throw new UserError(`no endpoint configured for service '${service}' (endpoints.${service} in moor.config.yaml, or MOOR_ENDPOINT)`);
   return new Transport({

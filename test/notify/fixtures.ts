@@ -1,6 +1,6 @@
 // Plans, reports and a recording fake connector for the notification tests.
 import { ServiceError } from '../../src/providers/service-error.js';
-import type { NotifyConnector, NotifyTarget } from '../../src/engine/notify/post-report.js';
+import type { NotifyConnector, NotifyTarget } from '../../src/notify/post-report.js';
 import { summarize, type Plan, type PlannedChange } from '../../src/engine/plan/types.js';
 
 export const TARGET: NotifyTarget = { serviceUrl: 'https://connector.example.net/', conversationId: '19:ops-alerts', bot: { id: '28:moor-bot', name: 'moor' } };

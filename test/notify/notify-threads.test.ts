@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { FileStateBackend } from '../../src/engine/state/file-backend.js';
-import { NOTIFY_EXTRAS_KEY, readThread, saveThread, type ThreadRecord } from '../../src/engine/notify/notify-threads.js';
+import { NOTIFY_EXTRAS_KEY, readThread, saveThread, type ThreadRecord } from '../../src/notify/notify-threads.js';
 import type { ResourceRecord } from '../../src/engine/state/types.js';
 
 let backend: FileStateBackend;

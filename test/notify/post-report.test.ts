@@ -1,8 +1,8 @@
 // Posting a run report: first a message, then updates or thread replies, 405/404 fallbacks, long reports as attachments.
 import { describe, expect, test } from 'vitest';
-import { chooseDelivery, MAX_TEXT_CHARS, postReport } from '../../src/engine/notify/post-report.js';
-import { runReport } from '../../src/engine/notify/run-report.js';
-import type { ThreadRecord } from '../../src/engine/notify/notify-threads.js';
+import { chooseDelivery, MAX_TEXT_CHARS, postReport } from '../../src/notify/post-report.js';
+import { runReport } from '../../src/notify/run-report.js';
+import type { ThreadRecord } from '../../src/notify/notify-threads.js';
 import { CARD_CONTENT_TYPE } from '../../src/providers/vendor.js';
 import { ServiceError } from '../../src/providers/service-error.js';
 import { TARGET, driftChange, fakeConnector, planOf } from './fixtures.js';

@@ -1,9 +1,9 @@
 // What a notification says: summary lines per run kind, glyphs, masked secrets, failures; the stack identity.
 import { describe, expect, test } from 'vitest';
-import { runReport } from '../../src/engine/notify/run-report.js';
-import { reportMarkdown } from '../../src/engine/notify/report-markdown.js';
-import { adaptiveCard } from '../../src/engine/notify/adaptive-card.js';
-import { stackIdentity } from '../../src/engine/notify/stack-identity.js';
+import { runReport } from '../../src/notify/run-report.js';
+import { reportMarkdown } from '../../src/notify/report-markdown.js';
+import { adaptiveCard } from '../../src/notify/adaptive-card.js';
+import { stackIdentity } from '../../src/notify/stack-identity.js';
 import type { PlannedChange } from '../../src/engine/plan/types.js';
 import { driftChange, planOf } from './fixtures.js';
 

@@ -15,9 +15,9 @@ export const registerNotify: RegisterCommand = (program, setExit) => {
 
 async function runNotifyTest(command: Command): Promise<number> {
   const { loadConfig } = await import('../../engine/config.js');
-  const { notifyConnector, requireNotify } = await import('../../engine/notify/notify-connector.js');
-  const { sendTestMessage } = await import('../../engine/notify/test-message.js');
-  const { notifyFailure } = await import('../../engine/notify/notify-error.js');
+  const { notifyConnector, requireNotify } = await import('../../notify/notify-connector.js');
+  const { sendTestMessage } = await import('../../notify/test-message.js');
+  const { notifyFailure } = await import('../../notify/notify-error.js');
   // No session: a test message needs neither state nor the other services.
   const config = loadConfig(globalOptions(command).config, process.cwd(), process.env);
   const target = requireNotify(config);

@@ -1,6 +1,6 @@
 // Notifications: a failed connector call as the user sees it, with the id the channel's support asks for.
-import { UserError } from '../../core/diagnostics.js';
-import { ServiceError } from '../../providers/service-error.js';
+import { UserError } from '../core/diagnostics.js';
+import { ServiceError } from '../providers/service-error.js';
 
 /**
  * Wraps a connector ServiceError so the message says what failed and names the

@@ -1,10 +1,10 @@
 // Notifications: posts a run report to the conversation — first a new message, later an update or a
 // reply in its thread, a new message where the channel cannot edit (405), an attachment when too long.
 import { createHash } from 'node:crypto';
-import type { ConnectorBody, ConnectorClient } from '../../providers/connector.js';
-import { ServiceError } from '../../providers/service-error.js';
-import { CARD_CONTENT_TYPE } from '../../providers/vendor.js';
-import type { JsonObject } from '../../core/json.js';
+import type { ConnectorBody, ConnectorClient } from '../providers/connector.js';
+import { ServiceError } from '../providers/service-error.js';
+import { CARD_CONTENT_TYPE } from '../providers/vendor.js';
+import type { JsonObject } from '../core/json.js';
 import { adaptiveCard } from './adaptive-card.js';
 import type { ThreadRecord } from './notify-threads.js';
 import { reportMarkdown, shortMarkdown } from './report-markdown.js';

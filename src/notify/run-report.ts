@@ -1,8 +1,8 @@
 // Notifications: what a plan, apply or drift run says, as neutral lines the message text and the card both render.
-import { formatDiagnostic } from '../../core/diagnostics.js';
-import type { StepOutcome } from '../apply/events.js';
-import type { JsonValue } from '../../core/json.js';
-import { ACTION_GLYPH, type FieldChange, type Plan, type PlannedChange } from '../plan/types.js';
+import { formatDiagnostic } from '../core/diagnostics.js';
+import type { StepOutcome } from '../engine/apply/events.js';
+import type { JsonValue } from '../core/json.js';
+import { ACTION_GLYPH, type FieldChange, type Plan, type PlannedChange } from '../engine/plan/types.js';
 import type { StackIdentity } from './stack-identity.js';
 
 export type RunKind = 'plan' | 'apply' | 'drift';

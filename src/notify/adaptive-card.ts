@@ -1,5 +1,5 @@
 // Notifications: the Adaptive Card (version 1.5) of a run report: title, summary, a FactSet of changes, failures.
-import type { JsonObject } from '../../core/json.js';
+import type { JsonObject } from '../core/json.js';
 import type { RunReport } from './run-report.js';
 
 export const CARD_SCHEMA = 'http://adaptivecards.io/schemas/adaptive-card.json';

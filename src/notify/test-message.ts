@@ -1,5 +1,5 @@
 // Notifications: the short message `moor notify test` sends, to prove the target, token and bot work.
-import { CARD_CONTENT_TYPE } from '../../providers/vendor.js';
+import { CARD_CONTENT_TYPE } from '../providers/vendor.js';
 import { CARD_SCHEMA, CARD_VERSION } from './adaptive-card.js';
 import type { NotifyConnector, NotifyTarget } from './post-report.js';
 

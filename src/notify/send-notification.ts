@@ -1,7 +1,7 @@
 // Notifications: one run's report to the configured conversation, threaded by stack through state extras.
-import type { StepOutcome } from '../apply/events.js';
-import type { Plan } from '../plan/types.js';
-import type { Session } from '../session.js';
+import type { StepOutcome } from '../engine/apply/events.js';
+import type { Plan } from '../engine/plan/types.js';
+import type { Session } from '../engine/session.js';
 import { notifyConnector, requireNotify } from './notify-connector.js';
 import { readThread, saveThread } from './notify-threads.js';
 import { postReport, type NotifyConnector, type PostResult } from './post-report.js';

@@ -1,9 +1,8 @@
 // Notifications: the connector client of the `notify:` target — its own serviceUrl and token source.
-import type { MoorConfig, NotifyConfig } from '../config.js';
-import { UserError } from '../../core/diagnostics.js';
-import { createProviders } from '../../providers/providers.js';
-import type { ConnectorClient } from '../../providers/connector.js';
-import { SERVICE_NAMES, type ServiceName } from '../../core/services.js';
+import type { MoorConfig, NotifyConfig } from '../engine/config.js';
+import { UserError } from '../core/diagnostics.js';
+import { createConnectorClient } from '../providers/providers.js';
+import type { ConnectorClient } from '../providers/connector.js';
 
 /** The notify section, or a UserError telling how to add one. */
 export function requireNotify(config: MoorConfig): NotifyConfig {
@@ -22,9 +21,7 @@ export function requireNotify(config: MoorConfig): NotifyConfig {
  */
 export function notifyConnector(config: MoorConfig, env: NodeJS.ProcessEnv): ConnectorClient {
   const notify = requireNotify(config);
-  // Only the connector gets an address: createProviders skips empty ones.
-  const endpoints = Object.fromEntries(SERVICE_NAMES.map((s) => [s, s === 'connector' ? notify.serviceUrl : ''])) as Record<ServiceName, string>;
   const own = notify.tokenEnv || notify.tokenCommand ? { tokenEnv: notify.tokenEnv, tokenCommand: notify.tokenCommand } : undefined;
   const source = own ?? config.credentials.connector;
-  return createProviders({ endpoints, credentials: source ? { connector: source } : {}, defaultToken: env.MOOR_TOKEN, env }).connector;
+  return createConnectorClient(notify.serviceUrl, { credentials: source ? { connector: source } : {}, defaultToken: env.MOOR_TOKEN, env });
 }

@@ -1,8 +1,8 @@
 // Notifications: the message each stack last posted, kept in state extras so a later run updates it or replies to it.
-import { isObject, type JsonObject } from '../../core/json.js';
-import { UserError } from '../../core/diagnostics.js';
-import { StateRecorder } from '../state/recorder.js';
-import type { StateBackend, StateDocument } from '../state/types.js';
+import { isObject, type JsonObject } from '../core/json.js';
+import { UserError } from '../core/diagnostics.js';
+import { StateRecorder } from '../engine/state/recorder.js';
+import type { StateBackend, StateDocument } from '../engine/state/types.js';
 import type { RunKind } from './run-report.js';
 
 /** The key under state `extras`. */
