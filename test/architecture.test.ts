@@ -69,6 +69,16 @@ describe('architecture: the import lines keep the floors apart', () => {
     expect(wrong.map((e) => `${e.file} -> ${e.specifier}`)).toEqual([]);
   });
 
+  test('a kind reaches no other kind's folder (shared code sits in a *-shared folder)', () => {
+    const kindFolder = (path: string) => path.split('/')[2];
+    const across = sourceFiles(join(SRC, 'resources')).flatMap((abs) => importSpecifiers(readFileSync(abs, 'utf8'))
+      .filter((s) => s.startsWith('.'))
+      .map((s) => ({ from: relative(ROOT, abs), to: relative(ROOT, resolve(dirname(abs), s)) }))
+      .filter((e) => e.to.startsWith('src/resources/') && e.to.split('/').length > 3)
+      .filter((e) => kindFolder(e.from) !== kindFolder(e.to) && !kindFolder(e.to).endsWith('-shared') && !e.from.endsWith('registry.ts')));
+    expect(across.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+  });
+
   test('only the edge (cli) and the registry name the built-in kinds', () => {
     const users = edges.filter((e) => e.specifier.endsWith('resources/registry.js') && !e.isTest).map((e) => e.from);
     expect([...new Set(users)].sort()).toEqual(['cli']);

@@ -1,7 +1,7 @@
 // How moor runs a DatabaseExport: one export per revision, followed to its end and resumed after a crash.
 import type { JobHandler } from '../../core/kind.js';
-import { recheckMovement, sendAnswerLost } from '../database-refresh/handler-recheck.js';
-import { runMovement } from '../database-refresh/handler-steps.js';
+import { recheckMovement, sendAnswerLost } from '../database-jobs-shared/movement-recheck.js';
+import { runMovement } from '../database-jobs-shared/movement-steps.js';
 
 export const job: JobHandler = {
   destructive: false,

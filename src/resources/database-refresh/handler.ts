@@ -2,8 +2,8 @@
 import type { JsonObject } from '../../core/json.js';
 import { isObject } from '../../core/json.js';
 import type { JobHandler, KindContext } from '../../core/kind.js';
-import { recheckMovement, sendAnswerLost } from './handler-recheck.js';
-import { runMovement, type MovementStep } from './handler-steps.js';
+import { recheckMovement, sendAnswerLost } from '../database-jobs-shared/movement-recheck.js';
+import { runMovement, type MovementStep } from '../database-jobs-shared/movement-steps.js';
 
 function stepsOf(ctx: KindContext, spec: JsonObject): MovementStep[] {
   const project = String(spec.projectId);
