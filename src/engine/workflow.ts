@@ -35,11 +35,12 @@ export interface PreparedPlan extends PlanResult {
 
 /** Loads, validates (refusing invalid manifests with every diagnostic) and plans. */
 export async function preparePlan(session: Session, request: PlanRequest): Promise<PreparedPlan> {
-  const { manifests, diagnostics } = await loadAndValidate(request.paths.length ? request.paths : ['.'], session.kinds);
+  const { manifests, diagnostics, graph } = await loadAndValidate(request.paths.length ? request.paths : ['.'], session.kinds);
   if (hasErrors(diagnostics)) throw new UserError(`the manifests have ${diagnostics.filter((d) => d.severity === 'error').length} error(s); nothing was planned`, diagnostics);
   const state = await session.backend.read();
   const made = await makePlan({
     manifests,
+    graph,
     kinds: session.kinds,
     state,
     ctx: kindContext(session),
@@ -82,6 +83,7 @@ export async function applyPrepared(session: Session, request: ApplyRequest): Pr
     parallelism: request.parallelism,
     listener: request.listener,
     signal: request.signal,
+    graph: prepared.graph,
   });
 }
 

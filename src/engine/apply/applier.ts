@@ -4,7 +4,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import { isUserFailure, UserError } from '../../core/diagnostics.js';
 import type { JsonObject } from '../../core/json.js';
 import type { Manifest } from '../manifest.js';
-import { buildGraph } from '../graph.js';
+import { buildGraph, type DependencyGraph } from '../graph.js';
 import { diffResource } from '../diff/three-way.js';
 import { deepEqual } from '../diff/equal.js';
 import { resolveSpec, type ResolveContext } from '../resolve.js';
@@ -26,10 +26,12 @@ export interface ApplyOptions {
   readonly listener?: ApplyListener;
   /** Once aborted, no new step starts; running ones finish and are recorded. */
   readonly signal?: AbortSignal;
+  /** The manifests' dependency graph as planning built it; built here when not given. */
+  readonly graph?: DependencyGraph;
 }
 
 export async function applyPlan(options: ApplyOptions): Promise<StepOutcome[]> {
-  const graph = buildGraph(options.manifests);
+  const graph = options.graph ?? buildGraph(options.manifests);
   const limit = pLimit(options.parallelism);
   const byAddress = new Map(options.steps.map((s) => [s.change.address, s]));
   const settled = new Map<string, Promise<StepOutcome>>();

@@ -4,7 +4,7 @@ import { UserError, type Diagnostic } from '../../core/diagnostics.js';
 import { summarize, type PlannedChange } from './types.js';
 import type { PlanResult } from './planner.js';
 
-export function forceReplace(result: PlanResult, addresses: readonly string[]): PlanResult {
+export function forceReplace<T extends Pick<PlanResult, 'plan' | 'steps'>>(result: T, addresses: readonly string[]): Omit<T, 'plan' | 'steps'> & Pick<PlanResult, 'plan' | 'steps'> {
   if (addresses.length === 0) return result;
   const wanted = new Set(addresses);
   const byAddress = new Map(result.steps.map((s) => [s.change.address, s]));
@@ -25,5 +25,5 @@ export function forceReplace(result: PlanResult, addresses: readonly string[]): 
     return { ...step, change: forced };
   });
   const changes = steps.map((s) => s.change);
-  return { steps, plan: { ...result.plan, changes, summary: summarize(changes), diagnostics } };
+  return { ...result, steps, plan: { ...result.plan, changes, summary: summarize(changes), diagnostics } };
 }

@@ -4,6 +4,7 @@ import pLimit from 'p-limit';
 import { isUserFailure, type Diagnostic } from '../../core/diagnostics.js';
 import type { JsonObject } from '../../core/json.js';
 import type { Manifest } from '../manifest.js';
+import { buildGraph, type DependencyGraph } from '../graph.js';
 import { diffResource } from '../diff/three-way.js';
 import { createFields, resentFields, shownSpec } from '../diff/after-values.js';
 import { patchOf } from '../diff/patch.js';
@@ -34,26 +35,31 @@ export interface PlanOptions {
   readonly parallelism: number;
   /** Diagnostics gathered before planning (e.g. validation warnings) to carry into the plan. */
   readonly diagnostics?: readonly Diagnostic[];
+  /** The manifests' dependency graph when validation built it already. */
+  readonly graph?: DependencyGraph;
 }
 
 export interface PlanResult {
   readonly plan: Plan;
   readonly steps: readonly PlannedStep[];
+  /** The manifests' dependency graph, for apply to walk (one graph per run). */
+  readonly graph: DependencyGraph;
 }
 
 export async function makePlan(options: PlanOptions): Promise<PlanResult> {
   const { state } = options;
   const diagnostics: Diagnostic[] = [...(options.diagnostics ?? [])];
-  const selected = selectTargets(options.manifests, options.targets);
+  const graph = options.graph ?? buildGraph(options.manifests);
+  const selected = selectTargets(options.manifests, options.targets, graph);
   const limit = pLimit(options.parallelism);
   const outputs = (address: string) => state.resources[address]?.outputs;
   const planned = await Promise.all(selected.map((m) => limit(() => planManifest(m, options, outputs, diagnostics))));
   const steps = planned.filter((s): s is PlannedStep => s !== undefined);
   steps.push(...planOrphans(options, diagnostics));
-  noteBlockedDependents(steps, options.manifests);
+  noteBlockedDependents(steps, graph);
   await preflight(steps, options.ctx, diagnostics);
   const changes = steps.map((s) => s.change);
-  return { plan: { format: 'moor-plan/1', serial: state.serial, changes, summary: summarize(changes), diagnostics }, steps };
+  return { plan: { format: 'moor-plan/1', serial: state.serial, changes, summary: summarize(changes), diagnostics }, steps, graph };
 }
 
 async function planManifest(

@@ -1,11 +1,10 @@
 // --target ADDR: the selected manifests and, transitively, everything they depend on.
 import { UserError } from '../../core/diagnostics.js';
 import type { Manifest } from '../manifest.js';
-import { buildGraph } from '../graph.js';
+import type { DependencyGraph } from '../graph.js';
 
-export function selectTargets(manifests: readonly Manifest[], targets: readonly string[] | undefined): readonly Manifest[] {
+export function selectTargets(manifests: readonly Manifest[], targets: readonly string[] | undefined, graph: DependencyGraph): readonly Manifest[] {
   if (!targets || targets.length === 0) return manifests;
-  const graph = buildGraph(manifests);
   const known = new Set(manifests.map((m) => m.address));
   const wanted = new Set<string>();
   const visit = (a: string) => {

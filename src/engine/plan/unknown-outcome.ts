@@ -2,7 +2,7 @@
 // keep plan and drift failing, and are re-checked with the service or resolved by the user.
 import { isUserFailure, type Diagnostic } from '../../core/diagnostics.js';
 import type { JsonObject } from '../../core/json.js';
-import { buildGraph } from '../graph.js';
+import type { DependencyGraph } from '../graph.js';
 import type { Manifest } from '../manifest.js';
 import type { PlannedStep } from './steps.js';
 import type { JobHandler, JobRecord, KindContext } from '../../core/kind.js';
@@ -63,10 +63,9 @@ export function unknownOutcomeDiagnostic(manifest: Manifest, revision: string, r
  * Says in the plan which changes wait for an unresolved step (directly or through others): apply
  * skips them. Costs nothing when no step is unresolved.
  */
-export function noteBlockedDependents(steps: PlannedStep[], manifests: readonly Manifest[]): void {
+export function noteBlockedDependents(steps: PlannedStep[], graph: DependencyGraph): void {
   const unresolved = steps.filter((s) => s.unresolved || s.blocksDependents).map((s) => s.change.address);
   if (unresolved.length === 0) return;
-  const graph = buildGraph(manifests);
   const blockedBy = new Map<string, string>();
   for (const root of unresolved) {
     const queue = [...graph.dependentsOf(root)];

@@ -1,11 +1,11 @@
 // Rules across manifests: unique addresses, dependsOn and `${ref:}` targets exist, no cycles.
 import type { Diagnostic } from '../../core/diagnostics.js';
-import { buildGraph, findCycle } from '../graph.js';
+import { findCycle, type DependencyGraph } from '../graph.js';
 import type { Manifest } from '../manifest.js';
 import { refTargets } from './ref-targets.js';
 import { fieldPath } from '../../core/field-path.js';
 
-export function checkAddresses(manifests: readonly Manifest[]): Diagnostic[] {
+export function checkAddresses(manifests: readonly Manifest[], graph: DependencyGraph): Diagnostic[] {
   const out: Diagnostic[] = [];
   const first = new Map<string, Manifest>();
   for (const m of manifests) {
@@ -21,7 +21,7 @@ export function checkAddresses(manifests: readonly Manifest[]): Diagnostic[] {
     }
   }
   for (const m of manifests) out.push(...danglingTargets(m, first));
-  const cycle = findCycle(buildGraph(manifests));
+  const cycle = findCycle(graph);
   if (cycle) {
     const m = first.get(cycle[0]) as Manifest;
     out.push({

@@ -1,6 +1,7 @@
 // Step 2 of manifest -> validate -> plan -> apply: every rule checked, every problem a diagnostic.
 import { sortDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
 import type { Manifest } from '../manifest.js';
+import { buildGraph, type DependencyGraph } from '../graph.js';
 import type { KindCatalog } from '../../core/kind-catalog.js';
 import { loadManifests } from '../load/index.js';
 import { checkAddresses } from './check-addresses.js';
@@ -15,16 +16,19 @@ export interface ValidationResult {
   diagnostics: Diagnostic[];
   /** How many manifest files were read. */
   files: number;
+  /** The manifests' dependency graph, built once here for the whole run (plan and apply take it). */
+  graph: DependencyGraph;
 }
 
 /** Loads and validates the manifests under `paths` (default '.'); nothing is resolved, no secret needed. */
 export async function loadAndValidate(paths: readonly string[], kinds: KindCatalog): Promise<ValidationResult> {
   const loaded = await loadManifests(paths, kinds);
-  const diagnostics = [...loaded.diagnostics, ...validateManifests(loaded.manifests, kinds)];
-  return { manifests: loaded.manifests, diagnostics: sortDiagnostics(diagnostics), files: loaded.files };
+  const graph = buildGraph(loaded.manifests);
+  const diagnostics = [...loaded.diagnostics, ...validateManifests(loaded.manifests, kinds, graph)];
+  return { manifests: loaded.manifests, diagnostics: sortDiagnostics(diagnostics), files: loaded.files, graph };
 }
 
 /** Every spec and cross-manifest rule over manifests already loaded. */
-export function validateManifests(manifests: readonly Manifest[], kinds: KindCatalog): Diagnostic[] {
-  return [...manifests.flatMap((m) => validateManifest(m, kinds)), ...checkAddresses(manifests)];
+export function validateManifests(manifests: readonly Manifest[], kinds: KindCatalog, graph: DependencyGraph = buildGraph(manifests)): Diagnostic[] {
+  return [...manifests.flatMap((m) => validateManifest(m, kinds)), ...checkAddresses(manifests, graph)];
 }
