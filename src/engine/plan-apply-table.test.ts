@@ -1,0 +1,190 @@
+// The planner and applier over a catalog of fake kinds: no HTTP, no providers — ordering,
+// skip-on-failure, root causes, replace, prune, jobs, checks and interrupt, case by case.
+import { describe, expect, test } from 'vitest';
+import type { JsonObject } from '../core/json.js';
+import type { ResourceRecord, StateDocument } from './state/types.js';
+import { FakeCloud, fakeCatalog, manifest, planAndApply, planWith } from './testing/fake-kinds.js';
+
+const thing = (name: string, spec: JsonObject = { region: 'north' }, dependsOn: string[] = []) => manifest('Thing', name, spec, { dependsOn });
+const task = (name: string, spec: JsonObject, dependsOn: string[] = []) => manifest('Task', name, { label: name, ...spec }, { dependsOn });
+
+function stateOf(resources: Record<string, Partial<ResourceRecord> & { kind: string }>): StateDocument {
+  const full = Object.fromEntries(Object.entries(resources).map(([address, r]) => [address, {
+    name: address.split('/')[1], lastApplied: {}, updatedAt: 't', ...r,
+  } as ResourceRecord]));
+  return { version: 1, serial: 1, resources: full };
+}
+
+/** A Thing live in the fake cloud and recorded in state as last applied with `spec`. */
+function applied(cloud: FakeCloud, name: string, spec: JsonObject, extra: Partial<ResourceRecord> = {}): Partial<ResourceRecord> & { kind: string } {
+  cloud.live.set(`Thing/${name}`, spec);
+  return { kind: 'Thing', id: `Thing/${name}`, lastApplied: spec, ...extra };
+}
+
+const byAddress = (outcomes: readonly { address: string }[]) => Object.fromEntries(outcomes.map((o) => [o.address, o]));
+
+describe('planner and applier with fake kinds', () => {
+  describe('ordering', () => {
+    test.each([1, 4])('a chain is created in dependency order (parallelism %i)', async (parallelism) => {
+      const cloud = new FakeCloud();
+      const { outcomes } = await planAndApply(fakeCatalog(cloud), [thing('c', undefined, ['Thing/b']), thing('b', undefined, ['Thing/a']), thing('a')], undefined, { parallelism });
+      expect(cloud.calls).toEqual(['create Thing/a', 'create Thing/b', 'create Thing/c']);
+      expect(outcomes.every((o) => o.status === 'done')).toBe(true);
+    });
+
+    test('pruned deletes go last, dependents before what they depend on', async () => {
+      const cloud = new FakeCloud();
+      const state = stateOf({
+        'Thing/base': applied(cloud, 'base', { region: 'north' }),
+        'Thing/user': applied(cloud, 'user', { region: 'north' }, { dependsOn: ['Thing/base'] }),
+        'Thing/kept': applied(cloud, 'kept', { region: 'north' }),
+      });
+      const { plan } = await planAndApply(fakeCatalog(cloud), [thing('kept', { region: 'north', size: 2 })], state, { prune: true });
+      expect(plan.plan.changes.map((c) => `${c.action} ${c.address}`).sort()).toEqual(['delete Thing/base', 'delete Thing/user', 'update Thing/kept']);
+      expect(cloud.calls).toEqual(['update Thing/kept', 'delete Thing/user', 'delete Thing/base']);
+    });
+  });
+
+  describe('failures', () => {
+    test('a refused create fails; its dependents are skipped naming the root cause; the rest is applied', async () => {
+      const cloud = new FakeCloud();
+      cloud.refuse.add('create Thing/a');
+      const { outcomes, state } = await planAndApply(fakeCatalog(cloud), [
+        thing('a'), thing('b', undefined, ['Thing/a']), thing('c', undefined, ['Thing/b']), thing('d'),
+      ]);
+      const by = byAddress(outcomes);
+      expect(by['Thing/a']).toMatchObject({ status: 'failed', error: expect.stringContaining('refused by the service') });
+      expect(by['Thing/b']).toMatchObject({ status: 'skipped', rootCause: 'Thing/a' });
+      expect(by['Thing/c']).toMatchObject({ status: 'skipped', rootCause: 'Thing/a' });
+      expect(by['Thing/d']).toMatchObject({ status: 'done' });
+      expect(cloud.calls).toEqual(['create Thing/a', 'create Thing/d']);
+      expect(Object.keys(state.resources).filter((a) => state.resources[a].id)).toEqual(['Thing/d']);
+    });
+
+    test('a read the service refuses is an error diagnostic; nothing is planned for it', async () => {
+      const cloud = new FakeCloud();
+      cloud.refuse.add('read Thing/a');
+      const catalog = fakeCatalog(cloud, { read: async (_ctx, t) => { cloud.call(`read Thing/${t.name}`); return undefined; } });
+      const { plan } = await planWith(catalog, [thing('a'), thing('b')]);
+      expect(plan.changes.map((c) => c.address)).toEqual(['Thing/b']);
+      expect(plan.diagnostics).toEqual([expect.objectContaining({ severity: 'error', address: 'Thing/a' })]);
+    });
+  });
+
+  describe('resources', () => {
+    test('nothing changed: a no-op that sends nothing', async () => {
+      const cloud = new FakeCloud();
+      const state = stateOf({ 'Thing/a': applied(cloud, 'a', { region: 'north' }) });
+      const { plan } = await planAndApply(fakeCatalog(cloud), [thing('a')], state);
+      expect(plan.plan.changes).toEqual([expect.objectContaining({ address: 'Thing/a', action: 'no-op' })]);
+      expect(cloud.calls).toEqual([]);
+    });
+
+    test('a changed mutable field is an update in place', async () => {
+      const cloud = new FakeCloud();
+      const state = stateOf({ 'Thing/a': applied(cloud, 'a', { region: 'north', size: 1 }) });
+      const { plan } = await planAndApply(fakeCatalog(cloud), [thing('a', { region: 'north', size: 2 })], state);
+      expect(plan.plan.changes[0]).toMatchObject({ action: 'update', fields: [expect.objectContaining({ path: '/size', before: 1, after: 2, forcesReplace: false })] });
+      expect(cloud.calls).toEqual(['update Thing/a']);
+    });
+
+    test('a changed immutable field is a replace: delete, then create', async () => {
+      const cloud = new FakeCloud();
+      const state = stateOf({ 'Thing/a': applied(cloud, 'a', { region: 'north' }) });
+      const { plan, state: after } = await planAndApply(fakeCatalog(cloud), [thing('a', { region: 'south' })], state);
+      expect(plan.plan.changes[0]).toMatchObject({ action: 'replace', reason: '/region cannot change in place' });
+      expect(cloud.calls).toEqual(['delete Thing/a', 'create Thing/a']);
+      expect(after.resources['Thing/a'].lastApplied).toEqual({ region: 'south' });
+    });
+
+    test('deleted outside moor: planned as a create marked drift', async () => {
+      const cloud = new FakeCloud();
+      const state = stateOf({ 'Thing/a': { kind: 'Thing', id: 'Thing/a', lastApplied: { region: 'north' } } });
+      const { plan } = await planWith(fakeCatalog(cloud), [thing('a')], state);
+      expect(plan.changes[0]).toMatchObject({ action: 'create', drift: true, reason: 'deleted outside moor since the last apply' });
+    });
+  });
+
+  describe('prune', () => {
+    const orphanState = (cloud: FakeCloud, extra: Partial<ResourceRecord> = {}) => stateOf({
+      'Thing/gone': applied(cloud, 'gone', { region: 'north' }, extra),
+      'Thing/kept': applied(cloud, 'kept', { region: 'north' }),
+    });
+
+    test('without --prune an orphan is a warning, not a step', async () => {
+      const cloud = new FakeCloud();
+      const { plan } = await planWith(fakeCatalog(cloud), [thing('kept')], orphanState(cloud));
+      expect(plan.changes.map((c) => c.action)).toEqual(['no-op']);
+      expect(plan.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', address: 'Thing/gone' })]);
+    });
+
+    test('with --prune it is deleted and forgotten', async () => {
+      const cloud = new FakeCloud();
+      const { state } = await planAndApply(fakeCatalog(cloud), [thing('kept')], orphanState(cloud), { prune: true });
+      expect(cloud.calls).toEqual(['delete Thing/gone']);
+      expect(Object.keys(state.resources)).toEqual(['Thing/kept']);
+    });
+
+    test('a protected orphan is refused with an error', async () => {
+      const cloud = new FakeCloud();
+      const { plan } = await planWith(fakeCatalog(cloud), [thing('kept')], orphanState(cloud, { protect: true }), { prune: true });
+      expect(plan.changes.map((c) => c.action)).toEqual(['no-op']);
+      expect(plan.diagnostics).toEqual([expect.objectContaining({ severity: 'error', address: 'Thing/gone', message: expect.stringContaining('is protected') })]);
+    });
+  });
+
+  describe('jobs and checks', () => {
+    test('a job runs once per revision', async () => {
+      const cloud = new FakeCloud();
+      const first = await planAndApply(fakeCatalog(cloud), [task('j', { revision: '1' })]);
+      expect(first.plan.plan.changes[0]).toMatchObject({ action: 'run', reason: 'never run (revision 1)' });
+      const again = await planWith(fakeCatalog(cloud), [task('j', { revision: '1' })], first.state);
+      expect(again.plan.changes[0]).toMatchObject({ action: 'no-op' });
+      const next = await planWith(fakeCatalog(cloud), [task('j', { revision: '2' })], first.state);
+      expect(next.plan.changes[0]).toMatchObject({ action: 'run', reason: 'revision changed from 1 to 2' });
+      expect(cloud.calls).toEqual(['run Task/j']);
+    });
+
+    test('a failed run fails its step and skips its dependents; the same revision is then not retried and still blocks them', async () => {
+      const cloud = new FakeCloud();
+      const manifests = [task('j', { revision: '1', fail: true }), thing('after', undefined, ['Task/j'])];
+      const first = await planAndApply(fakeCatalog(cloud), manifests);
+      expect(byAddress(first.outcomes)['Task/j']).toMatchObject({ status: 'failed', error: 'Task/j: the job failed' });
+      expect(byAddress(first.outcomes)['Thing/after']).toMatchObject({ status: 'skipped', rootCause: 'Task/j' });
+      const second = await planAndApply(fakeCatalog(cloud), manifests, first.state);
+      expect(second.plan.plan.changes.find((c) => c.address === 'Task/j')).toMatchObject({ action: 'no-op' });
+      expect(second.plan.plan.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', message: expect.stringContaining('revision 1 failed earlier') })]);
+      expect(byAddress(second.outcomes)['Thing/after']).toMatchObject({ status: 'skipped', rootCause: 'Task/j' });
+      expect(cloud.calls).toEqual(['run Task/j']);
+    });
+
+    test('a check that does not pass is an error diagnostic; it changes nothing', async () => {
+      const cloud = new FakeCloud();
+      const { plan } = await planWith(fakeCatalog(cloud), [manifest('Probe', 'p', { pass: false }), manifest('Probe', 'q', { pass: true })]);
+      expect(plan.changes.map((c) => [c.address, c.action, c.check?.passed])).toEqual([['Probe/p', 'no-op', false], ['Probe/q', 'no-op', true]]);
+      expect(plan.diagnostics).toEqual([expect.objectContaining({ severity: 'error', address: 'Probe/p', message: 'check failed: not fine' })]);
+    });
+  });
+
+  describe('interrupt', () => {
+    test('once aborted no new step starts: the running one finishes and is recorded, the rest are skipped as interrupted', async () => {
+      const cloud = new FakeCloud();
+      const controller = new AbortController();
+      const catalog = fakeCatalog(cloud, {
+        create: async (_ctx, name, spec) => {
+          cloud.call(`create Thing/${name}`);
+          controller.abort(); // Ctrl-C while the first create runs
+          cloud.live.set(`Thing/${name}`, spec);
+          return { id: `Thing/${name}`, spec, outputs: spec };
+        },
+      });
+      const { outcomes, state } = await planAndApply(catalog, [thing('a'), thing('b', undefined, ['Thing/a']), thing('c', undefined, ['Thing/b'])], undefined, { signal: controller.signal });
+      expect(cloud.calls).toEqual(['create Thing/a']);
+      const by = byAddress(outcomes);
+      expect(by['Thing/a']).toMatchObject({ status: 'done' });
+      expect(by['Thing/b']).toMatchObject({ status: 'skipped', rootCause: 'interrupted' });
+      expect(by['Thing/c']).toMatchObject({ status: 'skipped', rootCause: 'interrupted' });
+      expect(state.resources['Thing/a']).toMatchObject({ id: 'Thing/a' });
+    });
+  });
+});
