@@ -1,8 +1,11 @@
 // One HTTP transport for every service: auth, timeouts, retries with backoff, Retry-After, errors as values.
 import type { ServiceName } from '../core/services.js';
+import { invalidAnswer, parseJsonAnswer } from './answer-shape.js';
 import { parseErrorBody } from './error-body.js';
 import { resolveUrl } from './endpoint.js';
-import { ServiceError } from './service-error.js';
+import { followRedirects, RefusedUrlError, type FollowResult, type Hop } from './redirects.js';
+import { BodyTooLargeError, DEFAULT_LIMITS, MAX_ERROR_BODY_BYTES, readLimited, type ResponseLimits } from './response-limits.js';
+import { ServiceError, type ServiceErrorInfo } from './service-error.js';
 import type { TokenSource } from './token-source.js';
 import {
   DEFAULT_RETRY, RETRY_STATUSES, backoffDelay, describeFetchFailure, isConnectionFailure, isUnreachable, neverSent, retryAfterMs, unreachableReason,
@@ -13,17 +16,20 @@ export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
 
 /** Progress and debug events; carry no header, token or body. */
 export interface TransportEvent {
-  readonly type: 'retry' | 'request';
+  /** request: an answer arrived; retry: waiting before the next attempt; poll: waiting for an operation to finish. */
+  readonly type: 'retry' | 'request' | 'poll';
   readonly service: ServiceName;
   readonly method: string;
   /** URL path without the query string. */
   readonly path: string;
+  /** Short target name, as in error messages. */
+  readonly label?: string;
   readonly status?: number;
   readonly attempt?: number;
   readonly delayMs?: number;
 }
 
-export interface TransportOptions extends RetryOptions {
+export interface TransportOptions extends RetryOptions, ResponseLimits {
   readonly service: ServiceName;
   readonly baseUrl: URL;
   readonly token: TokenSource;
@@ -63,8 +69,11 @@ export interface TransportRequest {
   readonly signal?: AbortSignal;
 }
 
-/** A response the caller asked for (2xx, 3xx without follow, or an accepted status). */
+/** A response the caller asked for (2xx or an accepted status), naming the request for answer checks. */
 export interface TransportResponse {
+  readonly service: ServiceName;
+  readonly method: string;
+  readonly label: string;
   readonly status: number;
   readonly headers: Headers;
   /** Parsed JSON, the text when not JSON, or undefined when empty. */
@@ -83,7 +92,8 @@ interface Call {
   readonly idempotent: boolean;
 }
 
-type Attempt = { readonly done: true; readonly response: TransportResponse } | { readonly done: false; readonly delayMs: number };
+/** The answer, or a wait before the next attempt with what went wrong in this one. */
+type Attempt = { readonly done: true; readonly response: TransportResponse } | { readonly done: false; readonly delayMs: number; readonly failure: ServiceErrorInfo };
 
 const REQUEST_ID_HEADERS = ['x-ms-request-id', 'request-id', 'x-ms-correlation-request-id', 'requestid', 'x-correlating-operationid'];
 const sleepReal = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -104,8 +114,19 @@ export class Transport {
     this.random = options.random ?? Math.random;
   }
 
-  /** Waits as the transport waits between retries (injectable in tests). */
-  wait(ms: number): Promise<void> {
+  /** The limits in force, defaults filled in (paging reads maxPages). */
+  get limits(): Required<ResponseLimits> {
+    return {
+      maxBodyBytes: this.o.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes,
+      maxPages: this.o.maxPages ?? DEFAULT_LIMITS.maxPages,
+      maxRedirects: this.o.maxRedirects ?? DEFAULT_LIMITS.maxRedirects,
+      maxRequestMs: this.o.maxRequestMs ?? DEFAULT_LIMITS.maxRequestMs,
+    };
+  }
+
+  /** Waits as the transport waits between retries (injectable in tests); `event` reports the wait first. */
+  wait(ms: number, event?: Omit<TransportEvent, 'service' | 'delayMs'>): Promise<void> {
+    if (event) this.emit({ ...event, delayMs: ms });
     return this.sleep(ms);
   }
 
@@ -131,38 +152,48 @@ export class Transport {
       idempotent: req.idempotent ?? req.method !== 'POST',
     };
     const maxAttempts = Math.max(1, this.o.maxAttempts ?? DEFAULT_RETRY.maxAttempts);
+    // Time spent: attempts by the clock, waits as asked (the sleep may be a test's, which takes none).
+    let spent = 0;
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.attempt(call, attempt, attempt >= maxAttempts);
+      const started = Date.now();
+      const outcome = await this.attempt(call, attempt, attempt >= maxAttempts, this.limits.maxRequestMs - spent);
       if (outcome.done) return outcome.response;
-      await this.pause(req, url, attempt, outcome.delayMs);
+      spent += Date.now() - started;
+      checkWait(outcome, spent, this.limits.maxRequestMs);
+      spent += outcome.delayMs;
+      await this.pause(call, attempt, outcome.delayMs, outcome.failure.status);
     }
   }
 
   /** One attempt: the answer, a wait before the next attempt, or a thrown ServiceError. */
-  private async attempt(c: Call, attempt: number, last: boolean): Promise<Attempt> {
+  private async attempt(c: Call, attempt: number, last: boolean, remainingMs: number): Promise<Attempt> {
     if (c.req.method !== 'GET') await this.o.beforeWrite?.();
     let res: Response;
+    let finalUrl = c.url;
     try {
-      res = await this.send(c.req, c.url, c.token);
-      this.emit({ type: 'request', method: c.req.method, path: c.url.pathname, status: res.status, attempt });
+      ({ response: res, url: finalUrl } = await this.send(c.req, c.url, c.token, remainingMs));
+      this.emit({ type: 'request', method: c.req.method, path: c.url.pathname, label: c.label, status: res.status, attempt });
       // The body is read inside the try: a connection that breaks mid-body is a lost answer too.
-      if (res.ok || (res.status >= 300 && res.status < 400) || c.req.accept?.includes(res.status)) {
-        return { done: true, response: await this.readResponse(c.req, c.url, res) };
+      if (res.ok || c.req.accept?.includes(res.status)) {
+        return { done: true, response: await this.readResponse(c, finalUrl, res) };
       }
     } catch (err) {
+      if (err instanceof ServiceError) throw err;
+      if (err instanceof RefusedUrlError) throw this.refusedError(c, err);
       // The caller gave up, or fetch itself failed (a bug): nothing to retry.
       if (c.req.signal?.aborted || !isConnectionFailure(err)) throw err;
       if (isUnreachable(err, c.url)) throw this.unreachableError(c, err);
       const safe = c.idempotent || neverSent(err);
-      if (!safe || last) throw this.connectionError(c, err, !safe);
-      return { done: false, delayMs: backoffDelay(attempt, this.random, this.o) };
+      const failure = this.connectionInfo(c, err, !safe);
+      if (!safe || last) throw new ServiceError(failure);
+      return { done: false, delayMs: backoffDelay(attempt, this.random, this.o), failure };
     }
     const retryable = (this.o.retryStatuses ?? RETRY_STATUSES).includes(res.status);
     // A 429 means the request was refused, not executed: even a POST may go again.
     const safe = c.idempotent || res.status === 429;
-    if (!retryable || !safe || last) throw await this.statusError(c, res, retryable && !safe, retryable);
-    await res.arrayBuffer().catch(() => undefined);
-    return { done: false, delayMs: this.delayFor(res, attempt) };
+    const failure = await this.statusInfo(c, res, retryable && !safe, retryable);
+    if (!retryable || !safe || last) throw new ServiceError(failure);
+    return { done: false, delayMs: this.delayFor(res, attempt, failure), failure };
   }
 
   private urlOf(req: TransportRequest): URL {
@@ -173,7 +204,8 @@ export class Transport {
     return url;
   }
 
-  private async send(req: TransportRequest, url: URL, token: string | undefined): Promise<Response> {
+  /** Sends the request, following redirects on its origin only (redirects.ts). */
+  private async send(req: TransportRequest, url: URL, token: string | undefined, remainingMs: number): Promise<FollowResult> {
     const headers: Record<string, string> = { accept: req.binary ? '*/*' : 'application/json', ...req.headers };
     if (token) headers.authorization = `Bearer ${token}`;
     let body: string | undefined;
@@ -183,19 +215,29 @@ export class Transport {
     } else if (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') {
       headers['content-length'] = '0';
     }
-    const timeout = AbortSignal.timeout(this.o.timeoutMs ?? 30_000);
+    // One timer for the attempt, its redirects and its body: a body that drips is cut off too.
+    const timeout = AbortSignal.timeout(Math.max(1, Math.min(this.o.timeoutMs ?? 30_000, remainingMs)));
     const signal = req.signal ? AbortSignal.any([timeout, req.signal]) : timeout;
-    return (this.o.fetch ?? fetch)(url, { method: req.method, headers, body, signal, redirect: 'follow' });
+    const fetchOnce = (hop: Hop): Promise<Response> =>
+      (this.o.fetch ?? fetch)(hop.url, { method: hop.method, headers, body: hop.body, signal, redirect: 'manual' });
+    return followRedirects({ method: req.method, url, body }, fetchOnce, this.limits.maxRedirects);
   }
 
-  private delayFor(res: Response, attempt: number): number {
+  /** The wait before the next attempt; a Retry-After past the ceiling fails the request at once. */
+  private delayFor(res: Response, attempt: number, failure: ServiceErrorInfo): number {
     const asked = retryAfterMs(res.headers);
-    if (asked !== undefined) return Math.min(asked, this.o.maxRetryAfterMs ?? DEFAULT_RETRY.maxRetryAfterMs);
-    return backoffDelay(attempt, this.random, this.o);
+    const ceiling = this.o.maxRetryAfterMs ?? DEFAULT_RETRY.maxRetryAfterMs;
+    if (asked !== undefined && asked > ceiling) {
+      throw new ServiceError({
+        ...failure,
+        serviceMessage: `${failure.serviceMessage}; the service asked to wait ${seconds(asked)} s before trying again, longer than the ${seconds(ceiling)} s moor waits (MOOR_MAX_RETRY_AFTER_SECONDS): gave up at once`,
+      });
+    }
+    return asked ?? backoffDelay(attempt, this.random, this.o);
   }
 
-  private async pause(req: TransportRequest, url: URL, attempt: number, delayMs: number): Promise<void> {
-    this.emit({ type: 'retry', method: req.method, path: url.pathname, attempt, delayMs });
+  private async pause(c: Call, attempt: number, delayMs: number, status: number): Promise<void> {
+    this.emit({ type: 'retry', method: c.req.method, path: c.url.pathname, label: c.label, status: status || undefined, attempt, delayMs });
     await this.sleep(delayMs);
   }
 
@@ -203,19 +245,40 @@ export class Transport {
     this.o.onEvent?.({ service: this.service, ...e });
   }
 
-  private async readResponse(req: TransportRequest, url: URL, res: Response): Promise<TransportResponse> {
-    if (req.binary) {
-      const bytes = new Uint8Array(await res.arrayBuffer());
-      return { status: res.status, headers: res.headers, body: undefined, bytes, url: new URL(res.url || url) };
+  /** Reads the body within the size limit; a success body must be JSON (unless binary) or it is an error. */
+  private async readResponse(c: Call, url: URL, res: Response): Promise<TransportResponse> {
+    const head = { service: this.service, method: c.req.method, label: c.label, status: res.status, headers: res.headers, url };
+    let bytes: Uint8Array;
+    try {
+      bytes = await readLimited(res, this.limits.maxBodyBytes);
+    } catch (err) {
+      if (err instanceof BodyTooLargeError) throw invalidAnswer(head, `${err.message} (MOOR_MAX_BODY_MB)`);
+      // Headers came in time but the body did not: a slow, dripping answer is not tried again.
+      if (describeFetchFailure(err).timeout) throw invalidAnswer(head, `the answer did not finish within ${this.o.timeoutMs ?? 30_000} ms`);
+      throw err;
     }
-    return { status: res.status, headers: res.headers, body: await readBody(res), url };
+    if (c.req.binary) return { ...head, body: undefined, bytes };
+    const text = new TextDecoder().decode(bytes);
+    const json = res.ok ? parseJsonAnswer(text, res.headers.get('content-type')) : { ok: true as const, value: parseLoose(text) };
+    if (!json.ok) throw invalidAnswer(head, json.problem);
+    return { ...head, body: json.value };
   }
 
-  private async statusError(c: Call, res: Response, outcomeUnknown: boolean, retriable: boolean): Promise<ServiceError> {
-    const parsed = parseErrorBody(await readBody(res).catch(() => undefined));
+  private refusedError(c: Call, err: RefusedUrlError): ServiceError {
+    return new ServiceError({
+      service: this.service, method: c.req.method, path: c.url.pathname, label: c.label, status: err.status,
+      code: 'RedirectRefused', serviceMessage: err.message,
+      // A refused redirect came from the service after it got the request: a write may have happened.
+      outcomeUnknown: err.status !== 0 && c.req.method !== 'GET',
+    });
+  }
+
+  private async statusInfo(c: Call, res: Response, outcomeUnknown: boolean, retriable: boolean): Promise<ServiceErrorInfo> {
+    const text = await readLimited(res, MAX_ERROR_BODY_BYTES, true).then((b) => new TextDecoder().decode(b), () => '');
+    const parsed = parseErrorBody(parseLoose(text));
     const correlationId = res.headers.get('x-correlating-operationid') ?? res.headers.get('x-ms-correlation-request-id') ?? undefined;
     const hint = res.status === 401 ? ` (check the credentials of service '${this.service}': MOOR_TOKEN, tokenEnv or tokenCommand)` : '';
-    return new ServiceError({
+    return {
       service: this.service, method: c.req.method, path: c.url.pathname, label: c.label, status: res.status,
       code: parsed.code,
       serviceMessage: redact((parsed.message ?? res.statusText) || 'request failed', c.token) + hint,
@@ -223,7 +286,7 @@ export class Transport {
       correlationId: correlationId ?? undefined,
       outcomeUnknown,
       retriable: parsed.retriable ?? retriable,
-    });
+    };
   }
 
   /** Nothing listens there (or the name does not resolve): said once, with the service and its address. */
@@ -232,13 +295,22 @@ export class Transport {
     return new ServiceError({ service: this.service, method: c.req.method, path: c.url.pathname, label: c.label, status: 0, serviceMessage: what, retriable: true });
   }
 
-  private connectionError(c: Call, err: unknown, outcomeUnknown: boolean): ServiceError {
+  private connectionInfo(c: Call, err: unknown, outcomeUnknown: boolean): ServiceErrorInfo {
     const d = describeFetchFailure(err);
     const what = d.timeout ? `timed out after ${this.o.timeoutMs ?? 30_000} ms` : `connection failed (${d.code ?? redact(d.text, c.token)})`;
-    return new ServiceError(
-      { service: this.service, method: c.req.method, path: c.url.pathname, label: c.label, status: 0, serviceMessage: what, outcomeUnknown, retriable: true },
-    );
+    return { service: this.service, method: c.req.method, path: c.url.pathname, label: c.label, status: 0, serviceMessage: what, outcomeUnknown, retriable: true };
   }
+}
+
+/** The next wait must fit in what is left of the request's time, or the request fails now with its last error. */
+function checkWait(outcome: { readonly delayMs: number; readonly failure: ServiceErrorInfo }, spentMs: number, maxRequestMs: number): void {
+  if (spentMs + outcome.delayMs <= maxRequestMs) return;
+  const f = outcome.failure;
+  throw new ServiceError({ ...f, serviceMessage: `${f.serviceMessage}; gave up: trying again would take longer than the ${seconds(maxRequestMs)} s one request may take (MOOR_MAX_REQUEST_SECONDS)` });
+}
+
+function seconds(ms: number): number {
+  return Math.ceil(ms / 1000);
 }
 
 /** Removes our token and anything that looks like a bearer token from a text, in case a service echoes headers. */
@@ -248,8 +320,8 @@ export function redact(text: string, token: string | undefined): string {
   return hidden.replace(/Bearer\s+[A-Za-z0-9\-._~+/=]+/gi, 'Bearer (hidden)');
 }
 
-async function readBody(res: Response): Promise<unknown> {
-  const text = await res.text();
+/** An error body: its JSON when it parses, its text otherwise, undefined when empty. */
+function parseLoose(text: string): unknown {
   if (text.length === 0) return undefined;
   try {
     return JSON.parse(text) as unknown;
