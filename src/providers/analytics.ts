@@ -1,5 +1,6 @@
 // The analytics client: push datasets and their tables (seed 002 plus the siblings in SERVICES.md).
-import type { Transport } from './transport.js';
+import { expectArray, expectItems, expectObject, expectSame, expectString } from './answer-shape.js';
+import type { Transport, TransportResponse } from './transport.js';
 
 /** A table as created or as PUT (columns and measures replace the existing schema). */
 export interface DatasetTable {
@@ -47,27 +48,32 @@ export class AnalyticsClient {
       method: 'POST', path: this.datasets(groupId), query: { defaultRetentionPolicy: retention },
       body: request, label: `datasets/${request.name}`,
     });
-    return res.body as DatasetBody;
+    const dataset = datasetOf(res);
+    expectSame(res, 'name', dataset.name, request.name);
+    return dataset;
   }
 
   /** Every dataset of the workspace. */
   async listDatasets(groupId: string): Promise<DatasetBody[]> {
     const res = await this.t.request({ method: 'GET', path: this.datasets(groupId), label: 'datasets' });
-    const value = (res.body as { value?: unknown } | undefined)?.value;
-    return Array.isArray(value) ? (value as DatasetBody[]) : [];
+    const value = expectArray(res, expectObject(res, res.body, 'a dataset list'), 'value');
+    return expectItems(res, value, 'dataset', ['id', 'name']) as DatasetBody[];
   }
 
   /** The dataset, or undefined when it does not exist. */
   async getDataset(groupId: string, id: string): Promise<DatasetBody | undefined> {
     const res = await this.t.request({ method: 'GET', path: `${this.datasets(groupId)}/${enc(id)}`, label: `datasets/${id}`, accept: [404] });
-    return res.status === 404 ? undefined : (res.body as DatasetBody);
+    if (res.status === 404) return undefined;
+    const dataset = datasetOf(res);
+    expectSame(res, 'id', dataset.id, id);
+    return dataset;
   }
 
   /** The dataset's tables. */
   async getTables(groupId: string, id: string): Promise<DatasetTable[]> {
     const res = await this.t.request({ method: 'GET', path: `${this.datasets(groupId)}/${enc(id)}/tables`, label: `datasets/${id}/tables` });
-    const value = (res.body as { value?: unknown } | undefined)?.value;
-    return Array.isArray(value) ? (value as DatasetTable[]) : [];
+    const value = expectArray(res, expectObject(res, res.body, 'a table list'), 'value');
+    return expectItems(res, value, 'table', ['name']) as DatasetTable[];
   }
 
   /** Replaces the columns and measures of an existing table. */
@@ -82,4 +88,12 @@ export class AnalyticsClient {
   async deleteDataset(groupId: string, id: string): Promise<void> {
     await this.t.request({ method: 'DELETE', path: `${this.datasets(groupId)}/${enc(id)}`, label: `datasets/${id}`, accept: [404] });
   }
+}
+
+/** A dataset answer: an object with the id and name moor keeps. */
+function datasetOf(res: TransportResponse): DatasetBody {
+  const body = expectObject(res, res.body, 'a dataset');
+  expectString(res, body, 'id');
+  expectString(res, body, 'name');
+  return body as DatasetBody;
 }

@@ -1,9 +1,10 @@
 // The ARM client: container groups (with long-running operations), usage per location, name availability.
 import { DEFAULT_API_SETTINGS, type ApiSettings } from './api-settings.js';
+import { expectBoolean, expectObject, expectSame, expectString, invalidAnswer, optionalObject } from './answer-shape.js';
 import { followOperation, type PollOptions } from './long-running.js';
 import { sendAfterRunningOperation } from './arm-running-operation.js';
 import { listByNextLink } from './paging.js';
-import type { Transport } from './transport.js';
+import type { Transport, TransportResponse } from './transport.js';
 import type { ContainerGroupBody, NameAvailability, Usage } from './arm-types.js';
 
 export type { ContainerGroupBody, NameAvailability, Usage } from './arm-types.js';
@@ -35,7 +36,7 @@ export class ArmClient {
   /** The container group, or undefined when it does not exist. */
   async getContainerGroup(sub: string, rg: string, name: string): Promise<ContainerGroupBody | undefined> {
     const res = await this.t.request({ method: 'GET', path: this.groupPath(sub, rg, name), label: `containerGroups/${name}`, accept: [404] });
-    return res.status === 404 ? undefined : (res.body as ContainerGroupBody);
+    return res.status === 404 ? undefined : groupOf(res, name);
   }
 
   /** Creates or replaces the whole group, waits for a terminal state, and returns the final resource. */
@@ -43,10 +44,12 @@ export class ArmClient {
     const path = this.groupPath(sub, rg, name);
     const label = `containerGroups/${name}`;
     const first = await sendAfterRunningOperation(this.t, { method: 'PUT', path, body, label }, path, this.poll);
+    // A PUT answers the group (200/201) or nothing (202 with an operation to follow).
+    if (first.body !== undefined) groupOf(first, name);
     const last = await followOperation(this.t, { method: 'PUT', resourcePath: path, label }, first, this.poll);
     if (isSucceeded(last)) return last as ContainerGroupBody;
     const final = await this.t.request({ method: 'GET', path, label });
-    return final.body as ContainerGroupBody;
+    return groupOf(final, name);
   }
 
   /** Deletes the group and waits until it is gone; a missing group is success. */
@@ -61,15 +64,31 @@ export class ArmClient {
   listUsage(sub: string, location: string): Promise<Usage[]> {
     const ci = this.apis.containerInstance;
     const path = `/subscriptions/${enc(sub)}/providers/${ci.namespace}/locations/${enc(location)}/usages?api-version=${enc(ci.apiVersion)}`;
-    return listByNextLink<Usage>(this.t, { method: 'GET', path, label: `usages/${location}` });
+    return listByNextLink<Usage>(this.t, { method: 'GET', path, label: `usages/${location}` }, checkUsage);
   }
 
   /** Whether a server name can be used; a pure read, so it is retried like a GET. */
   async checkNameAvailability(sub: string, name: string, type = `${this.apis.sql.namespace}/servers`): Promise<NameAvailability> {
     const path = `/subscriptions/${enc(sub)}/providers/${this.apis.sql.namespace}/checkNameAvailability?api-version=${enc(this.apis.sql.apiVersion)}`;
     const res = await this.t.request({ method: 'POST', path, body: { name, type }, idempotent: true, label: 'checkNameAvailability' });
+    expectBoolean(res, expectObject(res, res.body, 'a name availability'), 'available');
     return res.body as NameAvailability;
   }
+}
+
+/** The body as a container group: an object named as asked (ARM names compare without case). */
+function groupOf(res: TransportResponse, name: string): ContainerGroupBody {
+  const body = expectObject(res, res.body, 'a container group');
+  expectSame(res, 'name', expectString(res, body, 'name'), name, true);
+  optionalObject(res, body, 'properties');
+  return body as ContainerGroupBody;
+}
+
+/** A usage entry: name.value, currentValue and limit, all read by quota checks. */
+function checkUsage(u: unknown, page: TransportResponse, i: number): void {
+  const o = u as { name?: { value?: unknown }; currentValue?: unknown; limit?: unknown } | null;
+  const ok = typeof o === 'object' && o !== null && typeof o.name?.value === 'string' && typeof o.currentValue === 'number' && typeof o.limit === 'number';
+  if (!ok) throw invalidAnswer(page, `usage entry #${i + 1} lacks name.value, currentValue or limit`);
 }
 
 function isSucceeded(body: unknown): boolean {

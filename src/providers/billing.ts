@@ -1,6 +1,7 @@
 // The billing client (ARM endpoint): every transaction of an invoice, over all pages (seed 002).
 import { UserError } from '../core/diagnostics.js';
 import { DEFAULT_API_SETTINGS, type ApiSettings } from './api-settings.js';
+import { expectObject } from './answer-shape.js';
 import { listByNextLink } from './paging.js';
 import type { Transport } from './transport.js';
 
@@ -52,6 +53,6 @@ export class BillingClient {
     return listByNextLink<Transaction>(this.t, {
       method: 'GET', path, label: `invoices/${invoice}/transactions`,
       query: { 'api-version': this.api.apiVersion, filter: q.filter, orderBy: q.orderBy, top: q.top, search: q.search },
-    });
+    }, (item, page, i) => { expectObject(page, item, `transaction #${i + 1}`); });
   }
 }

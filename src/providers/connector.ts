@@ -1,6 +1,7 @@
 // The conversation-connector client (seed 000): conversations, activities, members, attachments.
+import { expectItems, expectObject, expectString } from './answer-shape.js';
 import { listByContinuation } from './paging.js';
-import type { Transport } from './transport.js';
+import type { Transport, TransportResponse } from './transport.js';
 
 /** Status codes the connector asks to retry with backoff (SERVICES.md). */
 export const CONNECTOR_RETRY_STATUSES: readonly number[] = [429, 502, 504];
@@ -49,6 +50,21 @@ export interface AttachmentContent {
 }
 
 const enc = encodeURIComponent;
+
+/** Checks an answer's shape and gives it its type. */
+type Shape<T> = (res: TransportResponse) => T;
+
+/** An object with a text `id` (ResourceResponse, ConversationResourceResponse). */
+const withId = <T>(what: string): Shape<T> => (res) => {
+  expectString(res, expectObject(res, res.body, what), 'id');
+  return res.body as T;
+};
+const anObject = <T>(what: string): Shape<T> => (res) => expectObject(res, res.body, what) as T;
+const members: Shape<ChannelAccount[]> = (res) => {
+  if (!Array.isArray(res.body)) expectObject(res, res.body, 'a member list');
+  return expectItems(res, res.body as unknown[], 'member', ['id']) as ChannelAccount[];
+};
+const nothing: Shape<undefined> = () => undefined;
 const conv = (id: string): string => `/v3/conversations/${enc(id)}`;
 
 /**
@@ -58,37 +74,37 @@ const conv = (id: string): string => `/v3/conversations/${enc(id)}`;
 export class ConnectorClient {
   constructor(private readonly t: Transport) {}
 
-  private async call<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, label: string, body?: unknown): Promise<T> {
+  private async call<T>(shape: Shape<T>, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, label: string, body?: unknown): Promise<T> {
     const res = await this.t.request({ method, path, body, label });
-    return res.body as T;
+    return shape(res);
   }
 
   createConversation(params: ConnectorBody): Promise<ConversationResource> {
-    return this.call('POST', '/v3/conversations', 'conversations', params);
+    return this.call(withId('a conversation'), 'POST', '/v3/conversations', 'conversations', params);
   }
 
   sendToConversation(conversationId: string, activity: ConnectorBody): Promise<ResourceResponse> {
-    return this.call('POST', `${conv(conversationId)}/activities`, `conversations/${conversationId}/activities`, activity);
+    return this.call(withId('a resource response'), 'POST', `${conv(conversationId)}/activities`, `conversations/${conversationId}/activities`, activity);
   }
 
   replyToActivity(conversationId: string, activityId: string, activity: ConnectorBody): Promise<ResourceResponse> {
-    return this.call('POST', `${conv(conversationId)}/activities/${enc(activityId)}`, `activities/${activityId}`, activity);
+    return this.call(withId('a resource response'), 'POST', `${conv(conversationId)}/activities/${enc(activityId)}`, `activities/${activityId}`, activity);
   }
 
   updateActivity(conversationId: string, activityId: string, activity: ConnectorBody): Promise<ResourceResponse> {
-    return this.call('PUT', `${conv(conversationId)}/activities/${enc(activityId)}`, `activities/${activityId}`, activity);
+    return this.call(withId('a resource response'), 'PUT', `${conv(conversationId)}/activities/${enc(activityId)}`, `activities/${activityId}`, activity);
   }
 
   async deleteActivity(conversationId: string, activityId: string): Promise<void> {
-    await this.call('DELETE', `${conv(conversationId)}/activities/${enc(activityId)}`, `activities/${activityId}`);
+    await this.call(nothing, 'DELETE', `${conv(conversationId)}/activities/${enc(activityId)}`, `activities/${activityId}`);
   }
 
   uploadAttachment(conversationId: string, data: AttachmentData): Promise<ResourceResponse> {
-    return this.call('POST', `${conv(conversationId)}/attachments`, `conversations/${conversationId}/attachments`, data);
+    return this.call(withId('a resource response'), 'POST', `${conv(conversationId)}/attachments`, `conversations/${conversationId}/attachments`, data);
   }
 
   getAttachmentInfo(attachmentId: string): Promise<AttachmentInfo> {
-    return this.call('GET', `/v3/attachments/${enc(attachmentId)}`, `attachments/${attachmentId}`);
+    return this.call(anObject('an attachment info'), 'GET', `/v3/attachments/${enc(attachmentId)}`, `attachments/${attachmentId}`);
   }
 
   /** The bytes of a view; a redirect to the content is followed. */
@@ -100,7 +116,7 @@ export class ConnectorClient {
   }
 
   getConversationMembers(conversationId: string): Promise<ChannelAccount[]> {
-    return this.call('GET', `${conv(conversationId)}/members`, `conversations/${conversationId}/members`);
+    return this.call(members, 'GET', `${conv(conversationId)}/members`, `conversations/${conversationId}/members`);
   }
 
   /** Every member, following continuationToken. */
@@ -108,6 +124,6 @@ export class ConnectorClient {
     return listByContinuation<ChannelAccount>(this.t, {
       method: 'GET', path: `${conv(conversationId)}/pagedmembers`, label: `conversations/${conversationId}/pagedmembers`,
       query: { pageSize },
-    }, 'members');
+    }, 'members', (item, page, i) => { expectItems(page, [item], `member #${i + 1}`, ['id']); });
   }
 }

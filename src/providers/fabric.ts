@@ -1,4 +1,5 @@
 // The Fabric client: eventstreams of a workspace, every page (seed 002).
+import { expectItems } from './answer-shape.js';
 import { listByContinuation } from './paging.js';
 import type { Transport } from './transport.js';
 
@@ -27,6 +28,6 @@ export class FabricClient {
     return listByContinuation<Eventstream>(this.t, {
       method: 'GET', path: `/v1/workspaces/${encodeURIComponent(workspaceId)}/eventstreams`, label: 'eventstreams',
       query: { recursive: q.recursive, rootFolderId: q.rootFolderId },
-    });
+    }, 'value', (item, page, i) => { expectItems(page, [item], `eventstream #${i + 1}`, ['id', 'displayName']); });
   }
 }

@@ -1,4 +1,5 @@
 // The Graph client: authentication-context class references (seed 000, beta).
+import { expectObject, expectSame, expectString } from './answer-shape.js';
 import type { Transport } from './transport.js';
 
 /** An authentication-context class reference as Graph returns it. */
@@ -28,7 +29,10 @@ export class GraphClient {
   /** The reference, or undefined when the id is unknown. */
   async getAuthContext(id: string): Promise<AuthContextBody | undefined> {
     const res = await this.t.request({ method: 'GET', path: this.path(id), label: `authContexts/${id}`, accept: [404] });
-    return res.status === 404 ? undefined : (res.body as AuthContextBody);
+    if (res.status === 404) return undefined;
+    const body = expectObject(res, res.body, 'an authentication context');
+    expectSame(res, 'id', expectString(res, body, 'id'), id);
+    return body as unknown as AuthContextBody;
   }
 
   /** Creates or updates (the PATCH is an upsert); answers 204. */

@@ -1,6 +1,7 @@
 // The database-movement client (seed 000): export, refresh, and the status of an operation.
 import { DEFAULT_API_SETTINGS, type ApiSettings } from './api-settings.js';
-import type { Transport } from './transport.js';
+import { expectBoolean, expectObject } from './answer-shape.js';
+import type { Transport, TransportResponse } from './transport.js';
 
 /** The API version the refresh and status calls require in the `x-vendor-version` header. */
 export const LCS_API_VERSION = DEFAULT_API_SETTINGS.lcs.apiVersion;
@@ -34,20 +35,27 @@ export class LcsClient {
   async exportDatabase(project: string, env: string, backupName: string): Promise<MovementResult> {
     const path = `/databasemovement/v1/export/project/${enc(project)}/environment/${enc(env)}/backupName/${enc(backupName)}`;
     const res = await this.t.request({ method: 'POST', path, headers: JSON_CONTENT, label: `export/${env}` });
-    return res.body as MovementResult;
+    return resultOf(res);
   }
 
   /** Starts a refresh of `target` from `source`; same rules as exportDatabase. */
   async refreshDatabase(project: string, source: string, target: string): Promise<MovementResult> {
     const path = `/databasemovement/v1/refresh/project/${enc(project)}/source/${enc(source)}/target/${enc(target)}`;
     const res = await this.t.request({ method: 'POST', path, headers: { ...JSON_CONTENT, ...this.versioned }, label: `refresh/${target}` });
-    return res.body as MovementResult;
+    return resultOf(res);
   }
 
   /** The status of an operation (a read, retried normally). */
   async fetchStatus(project: string, env: string, activityId: string): Promise<MovementResult> {
     const path = `/databasemovement/v1/fetchstatus/project/${enc(project)}/environment/${enc(env)}/operationactivity/${enc(activityId)}`;
     const res = await this.t.request({ method: 'GET', path, headers: this.versioned, label: `fetchstatus/${activityId}` });
-    return res.body as MovementResult;
+    return resultOf(res);
   }
+}
+
+/** The result object: moor decides by IsSuccess, so it must be there as true or false. */
+function resultOf(res: TransportResponse): MovementResult {
+  const body = expectObject(res, res.body, 'a database-movement result');
+  expectBoolean(res, body, 'IsSuccess');
+  return body as unknown as MovementResult;
 }

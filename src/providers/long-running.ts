@@ -1,5 +1,6 @@
 // Follows an ARM long-running operation to its end: Azure-AsyncOperation, Location, or provisioningState.
 import type { ServiceName } from '../core/services.js';
+import { expectObject, expectString } from './answer-shape.js';
 import { parseErrorBody } from './error-body.js';
 import { resolveUrl } from './endpoint.js';
 import { ServiceError } from './service-error.js';
@@ -52,8 +53,9 @@ class Poller {
     for (;;) {
       await this.pause(last);
       last = await this.t.request({ method: 'GET', path: url, label: this.op.label });
-      const body = last.body as { status?: unknown; error?: unknown } | undefined;
-      const status = typeof body?.status === 'string' ? body.status : 'InProgress';
+      // An operation status without a status is not "in progress": it would be polled for ever.
+      const body = expectObject(last, last.body, 'an operation status');
+      const status = expectString(last, body, 'status');
       if (TERMINAL.has(status.toLowerCase())) {
         if (status.toLowerCase() !== 'succeeded') throw this.failed(status, body, last);
         return undefined;
@@ -86,11 +88,14 @@ class Poller {
   private async pause(res: TransportResponse): Promise<void> {
     const asked = retryAfterMs(res.headers) ?? this.o.defaultIntervalMs ?? 2_000;
     const ms = this.o.pollIntervalMs !== undefined ? Math.min(asked, this.o.pollIntervalMs) : asked;
-    this.waited += ms;
-    if (this.waited > (this.o.maxWaitMs ?? 30 * 60_000)) {
-      throw this.error(0, 'OperationTimedOut', `${this.op.method} did not finish within ${Math.round(this.waited / 1000)} s; check the resource and run again`, res);
+    const max = this.o.maxWaitMs ?? 30 * 60_000;
+    // Say what happened: how long moor waited, and that the next wait would pass the limit.
+    if (this.waited + ms > max) {
+      throw this.error(0, 'OperationTimedOut',
+        `${this.op.method} had not finished after ${seconds(this.waited)} s; waiting ${seconds(ms)} s more would pass the limit of ${seconds(max)} s for an operation; check the resource and run again`, res);
     }
-    await this.t.wait(ms);
+    this.waited += ms;
+    await this.t.wait(ms, { type: 'poll', method: this.op.method, path: res.url.pathname, label: this.op.label });
   }
 
   private failed(status: string, body: unknown, res: TransportResponse): ServiceError {
@@ -108,6 +113,10 @@ class Poller {
       requestId: requestId ?? res.headers.get('x-ms-request-id') ?? undefined,
     });
   }
+}
+
+function seconds(ms: number): number {
+  return Math.round(ms / 1000);
 }
 
 function provisioningState(body: unknown): string | undefined {

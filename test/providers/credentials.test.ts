@@ -42,7 +42,8 @@ describe('tokens', () => {
     let auth: string[] = [];
     server.use(http.get('https://graph.test/*', ({ request }) => {
       auth.push(request.headers.get('authorization') ?? '');
-      return HttpResponse.json({ id: 'c1' });
+      // The answer names the id asked for: another id would not be believed.
+      return HttpResponse.json({ id: new URL(request.url).pathname.split('/').pop() });
     }));
     const p = createProviders({
       endpoints: ENDPOINTS,
