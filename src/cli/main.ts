@@ -1,5 +1,6 @@
 // The moor command line: parses flags with commander, runs one command, renders errors once.
 import { Command } from 'commander';
+import { installOutputMasking } from '../core/masker.js';
 import { COMMANDS } from './commands/index.js';
 import { bindEnvironment } from './env-options.js';
 import { quietOnClosedPipe } from './closed-pipe.js';
@@ -11,6 +12,8 @@ import { addExamples } from './examples.js';
 export async function main(argv: readonly string[]): Promise<number> {
   quietOnClosedPipe(process.stdout);
   quietOnClosedPipe(process.stderr);
+  // Secrets found during the run (resolved placeholders, tokens, URL passwords) never reach the output.
+  installOutputMasking();
   let exitCode = 0;
   const program = new Command('moor')
     .description('A declarative reconciler for container groups, auth contexts, push datasets and database jobs.')

@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { loadConfig, usesLocalCloud, type MoorConfig } from './config.js';
 import { openStateBackend } from './state/open-backend.js';
+import { noticeLongWaits, transportSettings } from './transport-settings.js';
 import type { StateBackend } from './state/types.js';
 import { createProviders, type Providers, type TransportEvent } from '../providers/providers.js';
 import { SERVICE_NAMES, type ServiceName } from '../core/services.js';
@@ -51,6 +52,15 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const parallelism = config.parallelism ?? DEFAULT_PARALLELISM;
   // Fencing: a run that lost its state lock sends no write request (GETs are harmless).
   const beforeWrite = async () => backend.assertLockHeld?.();
+  // Limits from MOOR_MAX_*, and every long wait shown as one notice line.
+  const { maxRetryAfterMs, ...limits } = transportSettings(options.env);
+  const notices = noticeLongWaits(options.notice);
+  const onEvent = (e: TransportEvent): void => {
+    notices(e);
+    // Progress streams take retries and throttles; an operation's poll is not a retry.
+    if (e.type !== 'poll') options.onTransportEvent?.(e);
+  };
+  const transport = { limits, maxRetryAfterMs, onEvent };
   if (!usesLocalCloud(config)) {
     const providers = createProviders({
       endpoints: config.endpoints as Record<ServiceName, string>,
@@ -59,7 +69,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       defaultToken: options.env.MOOR_TOKEN,
       pollIntervalMs: pollInterval(options.env),
       beforeWrite,
-      onEvent: options.onTransportEvent,
+      ...transport,
     });
     return { config, kinds: options.kinds, providers, backend, parallelism, pollIntervalMs: pollInterval(options.env), close: () => backend.close() };
   }
@@ -75,7 +85,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const endpoints = Object.fromEntries(SERVICE_NAMES.map((s) => [s, cloud.url])) as Record<ServiceName, string>;
   // The local cloud answers fast: poll it often, or a quick start waits on timers.
   const pollIntervalMs = pollInterval(options.env) ?? LOCAL_POLL_MS;
-  const providers = createProviders({ endpoints, defaultToken: token, pollIntervalMs, beforeWrite, apis: config.apis, onEvent: options.onTransportEvent });
+  const providers = createProviders({ endpoints, defaultToken: token, pollIntervalMs, beforeWrite, apis: config.apis, ...transport });
   return {
     config,
     kinds: options.kinds,

@@ -11,6 +11,7 @@ import { FabricClient } from './fabric.js';
 import { GraphClient } from './graph.js';
 import { LcsClient } from './lcs.js';
 import { createTokenSource, type CommandRunner, type CredentialSource } from './token-source.js';
+import type { ResponseLimits } from './response-limits.js';
 import { Transport, type TransportEvent } from './transport.js';
 
 export type { TransportEvent } from './transport.js';
@@ -49,6 +50,9 @@ export interface ProviderOptions {
   readonly maxDelayMs?: number;
   /** Caps the wait between long-running-operation polls (tests, fast local clouds). */
   readonly pollIntervalMs?: number;
+  /** Body size, pages, time per request (response-limits.ts); and the longest Retry-After waited, in ms. */
+  readonly limits?: ResponseLimits;
+  readonly maxRetryAfterMs?: number;
   readonly onEvent?: (e: TransportEvent) => void;
   /** Called before every request that is not a GET (e.g. the state-lock check); throwing stops the request unsent. */
   readonly beforeWrite?: () => Promise<void>;
@@ -104,7 +108,7 @@ function makeTransport(service: ServiceName, o: Omit<ProviderOptions, 'endpoints
     service, baseUrl,
     token: createTokenSource({ service, source: o.credentials?.[service], defaultToken: o.defaultToken, env: o.env, run: o.runCommand }),
     timeoutMs: o.timeoutMs, maxAttempts: o.maxAttempts, baseDelayMs: o.baseDelayMs, maxDelayMs: o.maxDelayMs, onEvent: o.onEvent,
-    sleep: o.sleep, random: o.random, fetch: o.fetch, beforeWrite: o.beforeWrite,
+    sleep: o.sleep, random: o.random, fetch: o.fetch, beforeWrite: o.beforeWrite, ...o.limits, maxRetryAfterMs: o.maxRetryAfterMs,
     retryStatuses: service === 'connector' ? CONNECTOR_RETRY_STATUSES : undefined,
   });
 }

@@ -1,4 +1,5 @@
 // One HTTP transport for every service: auth, timeouts, retries with backoff, Retry-After, errors as values.
+import { registerSecret } from '../core/masker.js';
 import type { ServiceName } from '../core/services.js';
 import { invalidAnswer, parseJsonAnswer } from './answer-shape.js';
 import { parseErrorBody } from './error-body.js';
@@ -151,6 +152,7 @@ export class Transport {
       req, url, label: req.label ?? url.pathname, token,
       idempotent: req.idempotent ?? req.method !== 'POST',
     };
+    registerSecret(call.token);
     const maxAttempts = Math.max(1, this.o.maxAttempts ?? DEFAULT_RETRY.maxAttempts);
     // Time spent: attempts by the clock, waits as asked (the sleep may be a test's, which takes none).
     let spent = 0;

@@ -79,3 +79,19 @@ describe('errors', () => {
     );
   });
 });
+
+describe('a password given as a query parameter', () => {
+  it('is redacted in the URL moor names and scrubbed from driver messages', () => {
+    const t = parsePostgresUrl('postgres://moor@db.example.net/moor?sslmode=require&password=hunter2%21x&workspace=ci');
+    expect(t.redacted).toBe('postgres://moor@db.example.net/moor?sslmode=require&password=***&workspace=ci');
+    expect(t.secrets).toEqual(['hunter2%21x', 'hunter2!x']);
+    const err = toUserError(new Error('bad connection postgres://moor@db.example.net/moor?password=hunter2!x'), t, 'reading state');
+    expect(err.message).not.toContain('hunter2');
+  });
+
+  it('is hidden in an unparsable URL too', () => {
+    const err = (() => { try { parsePostgresUrl('postgres://[bad/db?password=hunter2'); } catch (e) { return e; } })();
+    expect((err as Error).message).not.toContain('hunter2');
+    expect((err as Error).message).toContain('password=***');
+  });
+});

@@ -8,6 +8,7 @@ import { buildGraph, type DependencyGraph } from '../graph.js';
 import { diffResource } from '../diff/three-way.js';
 import { deepEqual } from '../diff/equal.js';
 import { resolveSpec, type ResolveContext } from '../resolve.js';
+import { registerResolvedSecrets } from '../secret-registration.js';
 import type { PlannedStep } from '../plan/steps.js';
 import type { StateRecorder } from '../state/recorder.js';
 import type { JobKind, JobRecord, KindContext, Observed, ResourceKind } from '../../core/kind.js';
@@ -149,6 +150,7 @@ async function writeResource(step: PlannedStep, kind: ResourceKind, desired: Jso
 function resolveNow(step: PlannedStep, options: ApplyOptions): JsonObject {
   const outputs = (a: string) => options.recorder.record(a)?.outputs;
   const resolved = resolveSpec(step.manifest!, { ...options.resolve, outputs });
+  registerResolvedSecrets(step.kind.sensitive, resolved.spec);
   const errors = resolved.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) throw new UserError(errors.map((d) => d.message).join('; '));
   if (resolved.pending) throw new UserError('a ${ref:} target has no outputs yet');

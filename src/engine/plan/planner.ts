@@ -9,6 +9,7 @@ import { diffResource } from '../diff/three-way.js';
 import { createFields, resentFields, shownSpec } from '../diff/after-values.js';
 import { patchOf } from '../diff/patch.js';
 import { resolveSpec, type ResolveContext } from '../resolve.js';
+import { registerResolvedSecrets } from '../secret-registration.js';
 import { validateResolved } from '../validate/validate-resolved.js';
 import type { KindCatalog } from '../../core/kind-catalog.js';
 import type { CheckKind, CheckResult, JobKind, JobRecord, KindContext, KindDefinition, ResourceKind } from '../../core/kind.js';
@@ -71,6 +72,7 @@ async function planManifest(
   const kind = options.kinds.kindNamed(manifest.kind);
   if (!kind) return undefined;
   const resolved = resolveSpec(manifest, { ...options.resolve, outputs });
+  registerResolvedSecrets(kind.sensitive, resolved.spec);
   diagnostics.push(...resolved.diagnostics);
   if (resolved.diagnostics.some((d) => d.severity === 'error')) return undefined;
   if (!resolved.pending) {

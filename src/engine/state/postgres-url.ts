@@ -1,8 +1,11 @@
 // The --state postgres:// URL: the workspace it names, the URL pg connects with, and the redacted form for messages.
 import { UserError } from '../../core/diagnostics.js';
+import { registerSecret } from '../../core/masker.js';
 
 export const DEFAULT_WORKSPACE = 'default';
 const MAX_WORKSPACE = 200;
+/** Query parameters pg reads a password from (`?password=` works as well as USER:PASSWORD@). */
+const SECRET_PARAM = /([?&](?:ssl)?password=)([^&#]*)/gi;
 
 export interface PostgresTarget {
   /** What pg connects with: the URL without moor's own parameters (workspace). */
@@ -23,7 +26,9 @@ export function parsePostgresUrl(text: string): PostgresTarget {
     // The text may hold a password: name it only through a best-effort redaction.
     throw new UserError(`invalid PostgreSQL state URL ${redactLoose(text)}: expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?workspace=NAME]`);
   }
-  const secrets = url.password ? unique([url.password, safeDecode(url.password)]) : [];
+  const secrets = unique([...(url.password ? [url.password, safeDecode(url.password)] : []), ...paramSecrets(url)]);
+  // Every output of the run masks them too, whatever message a driver or server composes.
+  secrets.forEach(registerSecret);
   const redacted = redactUrl(url);
   const workspaces = url.searchParams.getAll('workspace');
   if (workspaces.length > 1) throw new UserError(`state URL ${redacted} names more than one workspace`);
@@ -43,16 +48,26 @@ export function scrub(message: string, secrets: readonly string[]): string {
   return out;
 }
 
-function redactUrl(url: URL): string {
-  if (!url.password) return url.href;
-  const copy = new URL(url.href);
-  copy.password = '***';
-  return copy.href;
+/** The values of password parameters, as written and decoded. */
+function paramSecrets(url: URL): string[] {
+  const out: string[] = [];
+  for (const m of url.search.matchAll(SECRET_PARAM)) {
+    if (m[2]) out.push(m[2], safeDecode(m[2].replace(/\+/g, ' ')));
+  }
+  return out.filter((v) => v.length > 0);
 }
 
-/** For text that may not parse as a URL: hide whatever sits between '://user:' and '@'. */
+function redactUrl(url: URL): string {
+  const copy = new URL(url.href);
+  if (copy.password) copy.password = '***';
+  return copy.href.replace(SECRET_PARAM, (_m, key: string, value: string) => (value ? `${key}***` : key));
+}
+
+/** For text that may not parse as a URL: hide whatever sits between '://user:' and '@', and password parameters. */
 export function redactLoose(text: string): string {
-  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@]*@/i, '$1***@');
+  return text
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@]*@/i, '$1***@')
+    .replace(/([?&](?:ssl)?password=)[^&#\s]*/gi, '$1***');
 }
 
 function safeDecode(s: string): string {

@@ -1,0 +1,94 @@
+// Masks secret values in everything moor writes, as CI systems mask secrets: registered where found, applied at the output edge.
+
+/** What a masked secret reads as. */
+export const MASK = '***';
+
+/**
+ * Shorter values are not masked: they would hide ordinary words and numbers all over the output
+ * (a real secret is longer).
+ */
+export const MIN_SECRET_LENGTH = 6;
+
+/** A set of secret texts and the replacement of each in a text. */
+export class Masker {
+  private readonly secrets = new Set<string>();
+  private pattern: RegExp | undefined;
+
+  /** Registers a secret: its text and the forms output may show it in (JSON-escaped, URL-encoded). */
+  register(value: string | undefined): void {
+    if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) return;
+    const forms = [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)];
+    let added = false;
+    for (const f of forms) {
+      if (!this.secrets.has(f)) {
+        this.secrets.add(f);
+        added = true;
+      }
+    }
+    if (added) this.pattern = undefined;
+  }
+
+  /** Whether any secret is registered (the output edge skips work otherwise). */
+  get active(): boolean {
+    return this.secrets.size > 0;
+  }
+
+  /** The text with every registered secret replaced by ***. */
+  mask(text: string): string {
+    if (this.secrets.size === 0 || text.length === 0) return text;
+    return text.replace(this.regex(), MASK);
+  }
+
+  private regex(): RegExp {
+    // Longest first, so a secret containing another is masked whole.
+    this.pattern ??= new RegExp(
+      [...this.secrets].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'),
+      'g',
+    );
+    return this.pattern;
+  }
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The process's masker: secrets are found deep in a run (placeholders resolved, tokens obtained,
+ * URLs parsed) and output is written at the CLI's edge, so both sides share this one.
+ */
+export const masker = new Masker();
+
+/** Registers a secret with the process's masker. */
+export function registerSecret(value: string | undefined): void {
+  masker.register(value);
+}
+
+type Write = NodeJS.WriteStream['write'];
+const wrapped = new WeakSet<NodeJS.WriteStream>();
+
+/** Masks every write to the streams (stdout and stderr by default); installing twice is harmless. */
+export function installOutputMasking(streams: readonly NodeJS.WriteStream[] = [process.stdout, process.stderr], m: Masker = masker): void {
+  for (const stream of streams) {
+    if (wrapped.has(stream)) continue;
+    wrapped.add(stream);
+    const original = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+    const write = (chunk: unknown, ...rest: unknown[]): boolean => original(maskChunk(chunk, rest[0], m), ...rest);
+    stream.write = write as Write;
+  }
+}
+
+function maskChunk(chunk: unknown, encoding: unknown, m: Masker): unknown {
+  if (!m.active) return chunk;
+  if (typeof chunk === 'string') {
+    // A string in another encoding (hex, base64) is data, not text moor wrote.
+    if (typeof encoding === 'string' && !/^utf-?8$/i.test(encoding)) return chunk;
+    return m.mask(chunk);
+  }
+  if (chunk instanceof Uint8Array) {
+    const text = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8');
+    const masked = m.mask(text);
+    return masked === text ? chunk : Buffer.from(masked, 'utf8');
+  }
+  return chunk;
+}

@@ -1,0 +1,56 @@
+// The transport's limits from the environment (MOOR_MAX_*), and the one-line notices of long waits.
+import { UserError } from '../core/diagnostics.js';
+import type { TransportEvent } from '../providers/transport.js';
+
+/** Limits a run may set; unset ones keep the transport's defaults (README "Limits"). */
+export interface TransportSettings {
+  readonly maxBodyBytes?: number;
+  readonly maxPages?: number;
+  readonly maxRequestMs?: number;
+  readonly maxRetryAfterMs?: number;
+}
+
+/** Waits at least this long are shown; shorter ones are routine. */
+export const NOTICE_MIN_WAIT_MS = 3_000;
+
+/** MOOR_MAX_BODY_MB, MOOR_MAX_PAGES, MOOR_MAX_REQUEST_SECONDS, MOOR_MAX_RETRY_AFTER_SECONDS. */
+export function transportSettings(env: NodeJS.ProcessEnv): TransportSettings {
+  const mb = number(env, 'MOOR_MAX_BODY_MB', 0);
+  const pages = number(env, 'MOOR_MAX_PAGES', 1);
+  const request = number(env, 'MOOR_MAX_REQUEST_SECONDS', 1);
+  const retryAfter = number(env, 'MOOR_MAX_RETRY_AFTER_SECONDS', 0);
+  return {
+    maxBodyBytes: mb === undefined ? undefined : Math.max(1, Math.floor(mb * 1024 * 1024)),
+    maxPages: pages === undefined ? undefined : Math.floor(pages),
+    maxRequestMs: request === undefined ? undefined : request * 1000,
+    maxRetryAfterMs: retryAfter === undefined ? undefined : retryAfter * 1000,
+  };
+}
+
+function number(env: NodeJS.ProcessEnv, name: string, min: number): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min || (min > 0 && n <= 0)) throw new UserError(`${name}: expected a number ${min > 0 ? 'above 0' : 'of 0 or more'}, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+/** The stderr line for a wait of NOTICE_MIN_WAIT_MS or more: "moor: throttled by arm, waiting 40 s …"; undefined otherwise. */
+export function waitNotice(e: TransportEvent): string | undefined {
+  if ((e.type !== 'retry' && e.type !== 'poll') || e.delayMs === undefined || e.delayMs < NOTICE_MIN_WAIT_MS) return undefined;
+  const wait = `waiting ${Math.round(e.delayMs / 1000)} s`;
+  const target = `${e.method} ${e.label ?? e.path}`;
+  if (e.type === 'poll') return `moor: ${target} is still running on ${e.service}, ${wait} before checking again`;
+  const why = e.status === 429 ? `throttled by ${e.service}`
+    : e.status ? `${e.service} answered ${e.status}`
+      : `no answer from ${e.service}`;
+  return `moor: ${why}, ${wait} before sending ${target} again (attempt ${(e.attempt ?? 1) + 1})`;
+}
+
+/** An onEvent hook that writes the notice of each long wait through `notice`. */
+export function noticeLongWaits(notice: (line: string) => void): (e: TransportEvent) => void {
+  return (e) => {
+    const line = waitNotice(e);
+    if (line) notice(line);
+  };
+}
