@@ -15,23 +15,25 @@ export const NOTICE_MIN_WAIT_MS = 3_000;
 
 /** MOOR_MAX_BODY_MB, MOOR_MAX_PAGES, MOOR_MAX_REQUEST_SECONDS, MOOR_MAX_RETRY_AFTER_SECONDS. */
 export function transportSettings(env: NodeJS.ProcessEnv): TransportSettings {
-  const mb = number(env, 'MOOR_MAX_BODY_MB', 0);
-  const pages = number(env, 'MOOR_MAX_PAGES', 1);
-  const request = number(env, 'MOOR_MAX_REQUEST_SECONDS', 1);
-  const retryAfter = number(env, 'MOOR_MAX_RETRY_AFTER_SECONDS', 0);
+  const mb = number(env, 'MOOR_MAX_BODY_MB', true);
+  const pages = number(env, 'MOOR_MAX_PAGES', true);
+  const request = number(env, 'MOOR_MAX_REQUEST_SECONDS', true);
+  const retryAfter = number(env, 'MOOR_MAX_RETRY_AFTER_SECONDS', false);
   return {
     maxBodyBytes: mb === undefined ? undefined : Math.max(1, Math.floor(mb * 1024 * 1024)),
-    maxPages: pages === undefined ? undefined : Math.floor(pages),
+    maxPages: pages === undefined ? undefined : Math.max(1, Math.floor(pages)),
     maxRequestMs: request === undefined ? undefined : request * 1000,
     maxRetryAfterMs: retryAfter === undefined ? undefined : retryAfter * 1000,
   };
 }
 
-function number(env: NodeJS.ProcessEnv, name: string, min: number): number | undefined {
+function number(env: NodeJS.ProcessEnv, name: string, positive: boolean): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return undefined;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n < min || (min > 0 && n <= 0)) throw new UserError(`${name}: expected a number ${min > 0 ? 'above 0' : 'of 0 or more'}, got ${JSON.stringify(raw)}`);
+  if (!Number.isFinite(n) || n < 0 || (positive && n === 0)) {
+    throw new UserError(`${name}: expected a number ${positive ? 'above 0' : 'of 0 or more'}, got ${JSON.stringify(raw)}`);
+  }
   return n;
 }
 

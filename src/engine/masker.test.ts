@@ -1,0 +1,49 @@
+// The masker: registered secrets never reach output, in any of the forms output shows them.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { installOutputMasking, MASK, Masker } from './masker.js';
+
+describe('Masker', () => {
+  it('replaces every occurrence of a registered secret', () => {
+    const m = new Masker();
+    m.register('hunter2-pass');
+    expect(m.mask('pw=hunter2-pass; again hunter2-pass.')).toBe(`pw=${MASK}; again ${MASK}.`);
+  });
+
+  it('masks the JSON-escaped and URL-encoded forms too', () => {
+    const m = new Masker();
+    m.register('pa"ss\\wo rd/1');
+    expect(m.mask('{"secureValue":"pa\\"ss\\\\wo rd/1"}')).toBe(`{"secureValue":"${MASK}"}`);
+    expect(m.mask('?p=pa%22ss%5Cwo%20rd%2F1')).toBe(`?p=${MASK}`);
+  });
+
+  it('masks a secret holding another whole, and treats regex characters literally', () => {
+    const m = new Masker();
+    m.register('abc$&.*def');
+    m.register('abc$&.*def-longer');
+    expect(m.mask('x abc$&.*def-longer y abc$&.*def z abcXXXdef')).toBe(`x ${MASK} y ${MASK} z abcXXXdef`);
+  });
+
+  it('ignores values too short to be secrets (they would hide ordinary words)', () => {
+    const m = new Masker();
+    m.register('true');
+    m.register(undefined);
+    expect(m.active).toBe(false);
+    expect(m.mask('true')).toBe('true');
+  });
+});
+
+describe('installOutputMasking', () => {
+  it('masks string and byte writes to the wrapped streams', () => {
+    const m = new Masker();
+    const stream = new PassThrough() as unknown as NodeJS.WriteStream;
+    let out = '';
+    (stream as unknown as PassThrough).on('data', (d: Buffer) => { out += d.toString(); });
+    installOutputMasking([stream], m);
+    installOutputMasking([stream], m); // a second install does not wrap twice
+    m.register('token-0123456789');
+    stream.write('Bearer token-0123456789\n');
+    stream.write(Buffer.from('bytes token-0123456789\n'));
+    expect(out).toBe(`Bearer ${MASK}\nbytes ${MASK}\n`);
+  });
+});
