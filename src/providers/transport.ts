@@ -247,7 +247,7 @@ export class Transport {
     this.o.onEvent?.({ service: this.service, ...e });
   }
 
-  /** Reads the body within the size limit; a success body must be JSON (unless binary) or it is an error. */
+  /** Reads the body within the size limit; a body must be JSON (unless binary) or it is an error. */
   private async readResponse(c: Call, url: URL, res: Response): Promise<TransportResponse> {
     const head = { service: this.service, method: c.req.method, label: c.label, status: res.status, headers: res.headers, url };
     let bytes: Uint8Array;
@@ -261,7 +261,8 @@ export class Transport {
     }
     if (c.req.binary) return { ...head, body: undefined, bytes };
     const text = new TextDecoder().decode(bytes);
-    const json = res.ok ? parseJsonAnswer(text, res.headers.get('content-type')) : { ok: true as const, value: parseLoose(text) };
+    // An accepted error status (a 404 meaning "gone") must be the service's JSON too, not a proxy's page.
+    const json = parseJsonAnswer(text, res.headers.get('content-type'));
     if (!json.ok) throw invalidAnswer(head, json.problem);
     return { ...head, body: json.value };
   }

@@ -30,6 +30,12 @@ describe('a 200 answer that is not what was asked for is an error naming service
     expect(err.outcomeUnknown).toBe(false);
   });
 
+  it('a 404 that is a page, not the service\'s JSON, does not mean "gone"', async () => {
+    const { providers } = await providersFor((_req, res) => { res.writeHead(404, { 'content-type': 'text/html' }); res.end('<html>Not Found</html>'); });
+    const err = await failure(providers.arm.getContainerGroup(SUB, 'rg', 'web'));
+    expect(err.message).toMatch(/GET containerGroups\/web: 404 InvalidAnswer: the answer is text\/html, not JSON/);
+  });
+
   it('JSON null, which used to fail with "Cannot read properties of null"', async () => {
     const { providers } = await providersFor((_req, res) => json(res, 200, null));
     const err = await failure(providers.graph.getAuthContext('c1'));
