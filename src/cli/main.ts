@@ -1,6 +1,6 @@
 // The moor command line: parses flags with commander, runs one command, renders errors once.
 import { Command } from 'commander';
-import { installOutputMasking } from '../core/masker.js';
+import { installOutputMasking, registerSecret } from '../core/masker.js';
 import { COMMANDS } from './commands/index.js';
 import { bindEnvironment } from './env-options.js';
 import { quietOnClosedPipe } from './closed-pipe.js';
@@ -14,6 +14,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   quietOnClosedPipe(process.stderr);
   // Secrets found during the run (resolved placeholders, tokens, URL passwords) never reach the output.
   installOutputMasking();
+  registerSecret(process.env.MOOR_TOKEN);
   let exitCode = 0;
   const program = new Command('moor')
     .description('A declarative reconciler for container groups, auth contexts, push datasets and database jobs.')

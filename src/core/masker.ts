@@ -39,6 +39,12 @@ export class Masker {
     return text.replace(this.regex(), MASK);
   }
 
+  /** A copy of a JSON-like value with every string masked (for output that is not a stream, e.g. a chat message). */
+  maskDeep<T>(value: T): T {
+    if (this.secrets.size === 0) return value;
+    return walkStrings(value, (s) => this.mask(s)) as T;
+  }
+
   private regex(): RegExp {
     // Longest first, so a secret containing another is masked whole.
     this.pattern ??= new RegExp(
@@ -47,6 +53,15 @@ export class Masker {
     );
     return this.pattern;
   }
+}
+
+function walkStrings(value: unknown, fn: (s: string) => string): unknown {
+  if (typeof value === 'string') return fn(value);
+  if (Array.isArray(value)) return value.map((v) => walkStrings(v, fn));
+  if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walkStrings(v, fn)]));
+  }
+  return value;
 }
 
 function escapeRegExp(s: string): string {

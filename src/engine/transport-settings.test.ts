@@ -1,6 +1,6 @@
 // Limits from MOOR_MAX_* variables: read in the units the README gives, bad values refused.
 import { describe, expect, it } from 'vitest';
-import { UserError } from './diagnostics.js';
+import { UserError } from '../core/diagnostics.js';
 import { transportSettings } from './transport-settings.js';
 
 describe('transportSettings', () => {

@@ -33,6 +33,17 @@ describe('Masker', () => {
   });
 });
 
+describe('maskDeep', () => {
+  it('masks every string of a JSON-like value and keeps the rest', () => {
+    const m = new Masker();
+    m.register('deep-secret-1');
+    const at = new Date(0);
+    const masked = m.maskDeep({ title: 'x', lines: ['error: deep-secret-1 echoed', 3], at, nested: { ok: true } });
+    expect(masked).toEqual({ title: 'x', lines: [`error: ${MASK} echoed`, 3], at, nested: { ok: true } });
+    expect(masked.at).toBe(at);
+  });
+});
+
 describe('installOutputMasking', () => {
   it('masks string and byte writes to the wrapped streams', () => {
     const m = new Masker();
