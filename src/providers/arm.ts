@@ -47,7 +47,8 @@ export class ArmClient {
     // A PUT answers the group (200/201) or nothing (202 with an operation to follow).
     if (first.body !== undefined) groupOf(first, name);
     const last = await followOperation(this.t, { method: 'PUT', resourcePath: path, label }, first, this.poll);
-    if (isSucceeded(last)) return last as ContainerGroupBody;
+    // A final body from polling is taken only when it names the group; otherwise the checked GET decides.
+    if (isSucceeded(last) && isNamed(last, name)) return last as ContainerGroupBody;
     const final = await this.t.request({ method: 'GET', path, label });
     return groupOf(final, name);
   }
@@ -89,6 +90,11 @@ function checkUsage(u: unknown, page: TransportResponse, i: number): void {
   const o = u as { name?: { value?: unknown }; currentValue?: unknown; limit?: unknown } | null;
   const ok = typeof o === 'object' && o !== null && typeof o.name?.value === 'string' && typeof o.currentValue === 'number' && typeof o.limit === 'number';
   if (!ok) throw invalidAnswer(page, `usage entry #${i + 1} lacks name.value, currentValue or limit`);
+}
+
+function isNamed(body: unknown, name: string): boolean {
+  const n = (body as ContainerGroupBody | undefined)?.name;
+  return typeof n === 'string' && n.toLowerCase() === name.toLowerCase();
 }
 
 function isSucceeded(body: unknown): boolean {
