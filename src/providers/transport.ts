@@ -77,7 +77,7 @@ export interface TransportResponse {
   readonly label: string;
   readonly status: number;
   readonly headers: Headers;
-  /** Parsed JSON, the text when not JSON, or undefined when empty. */
+  /** Parsed JSON (its content type checked), or undefined when empty or binary. */
   readonly body: unknown;
   /** The raw bytes, for binary requests. */
   readonly bytes?: Uint8Array;
