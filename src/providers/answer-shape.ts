@@ -56,6 +56,12 @@ export function expectObject(a: AnswerContext, body: unknown, what: string): Jso
   return body;
 }
 
+/** The body as a JSON array. */
+export function expectArrayBody(a: AnswerContext, body: unknown, what: string): unknown[] {
+  if (!Array.isArray(body)) throw invalidAnswer(a, `expected ${what} (a JSON array), got ${kindOf(body)}`);
+  return body;
+}
+
 /** `obj[field]` as an array (a page's items); missing or another type is an error, never an empty list. */
 export function expectArray(a: AnswerContext, obj: JsonRecord, field: string): unknown[] {
   const v = obj[field];

@@ -1,5 +1,5 @@
 // The conversation-connector client (seed 000): conversations, activities, members, attachments.
-import { expectItems, expectObject, expectString } from './answer-shape.js';
+import { expectArrayBody, expectItems, expectObject, expectString } from './answer-shape.js';
 import { listByContinuation } from './paging.js';
 import type { Transport, TransportResponse } from './transport.js';
 
@@ -60,10 +60,7 @@ const withId = <T>(what: string): Shape<T> => (res) => {
   return res.body as T;
 };
 const anObject = <T>(what: string): Shape<T> => (res) => expectObject(res, res.body, what) as T;
-const members: Shape<ChannelAccount[]> = (res) => {
-  if (!Array.isArray(res.body)) expectObject(res, res.body, 'a member list');
-  return expectItems(res, res.body as unknown[], 'member', ['id']) as ChannelAccount[];
-};
+const members: Shape<ChannelAccount[]> = (res) => expectItems(res, expectArrayBody(res, res.body, 'a member list'), 'member', ['id']) as ChannelAccount[];
 const nothing: Shape<undefined> = () => undefined;
 const conv = (id: string): string => `/v3/conversations/${enc(id)}`;
 

@@ -67,6 +67,12 @@ describe('a 200 answer that is not what was asked for is an error naming service
     expect((await failure(providers.analytics.getTables('ws', 'd1'))).message).toMatch(/expected an array in 'value'/);
   });
 
+  it('connector answers without the id or list moor reads', async () => {
+    const { providers } = await providersFor((req, res) => json(res, 200, req.url?.endsWith('/members') ? { members: [] } : { ok: true }));
+    expect((await failure(providers.connector.sendToConversation('conv', { type: 'message' }))).message).toMatch(/expected a text in 'id'/);
+    expect((await failure(providers.connector.getConversationMembers('conv'))).message).toMatch(/expected a member list \(a JSON array\), got an object/);
+  });
+
   it('a usage entry without its numbers', async () => {
     const { providers } = await providersFor((_req, res) => json(res, 200, { value: [{ name: { value: 'ContainerGroups' }, currentValue: '3' }] }));
     expect((await failure(providers.arm.listUsage(SUB, 'westeurope'))).message).toMatch(/usage entry #1 lacks name\.value, currentValue or limit/);
