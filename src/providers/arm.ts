@@ -1,6 +1,6 @@
 // The ARM client: container groups (with long-running operations), usage per location, name availability.
 import { DEFAULT_API_SETTINGS, type ApiSettings } from './api-settings.js';
-import { expectBoolean, expectObject, expectSame, expectString, invalidAnswer, optionalObject } from './answer-shape.js';
+import { expectArray, expectBoolean, expectObject, expectSame, expectString, invalidAnswer, optionalObject } from './answer-shape.js';
 import { followOperation, type PollOptions } from './long-running.js';
 import { sendAfterRunningOperation } from './arm-running-operation.js';
 import { listByNextLink } from './paging.js';
@@ -36,7 +36,7 @@ export class ArmClient {
   /** The container group, or undefined when it does not exist. */
   async getContainerGroup(sub: string, rg: string, name: string): Promise<ContainerGroupBody | undefined> {
     const res = await this.t.request({ method: 'GET', path: this.groupPath(sub, rg, name), label: `containerGroups/${name}`, accept: [404] });
-    return res.status === 404 ? undefined : groupOf(res, name);
+    return res.status === 404 ? undefined : liveGroupOf(res, name);
   }
 
   /** Creates or replaces the whole group, waits for a terminal state, and returns the final resource. */
@@ -83,6 +83,14 @@ function groupOf(res: TransportResponse, name: string): ContainerGroupBody {
   expectSame(res, 'name', expectString(res, body, 'name'), name, true);
   optionalObject(res, body, 'properties');
   return body as ContainerGroupBody;
+}
+
+/** A read for a diff also needs the location and containers: a group without them would plan a replace. */
+function liveGroupOf(res: TransportResponse, name: string): ContainerGroupBody {
+  const body = groupOf(res, name);
+  expectString(res, body, 'location');
+  expectArray(res, expectObject(res, body.properties, "a container group's properties"), 'containers');
+  return body;
 }
 
 /** A usage entry: name.value, currentValue and limit, all read by quota checks. */

@@ -73,7 +73,7 @@ describe('visible waits', () => {
     let calls = 0;
     server.use(http.get(groupUrl, () => (++calls === 1
       ? new HttpResponse(null, { status: 429, headers: { 'Retry-After': '40' } })
-      : HttpResponse.json({ name: 'web', properties: {} }))));
+      : HttpResponse.json({ name: 'web', location: 'westeurope', properties: { containers: [] } }))));
     const h = harness();
     await h.providers.arm.getContainerGroup(SUB, 'rg', 'web');
     const lines = h.events.map(waitNotice).filter((l) => l !== undefined);

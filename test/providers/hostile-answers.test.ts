@@ -49,6 +49,14 @@ describe('a 200 answer that is not what was asked for is an error naming service
     expect(err.message).toMatch(/asked for 'web' but the answer's name is 'other'/);
   });
 
+  it('a group without the location or containers a diff reads (it would plan a replace)', async () => {
+    const { providers } = await providersFor((req, res) => json(res, 200, req.url?.includes('/web?')
+      ? { name: 'web', properties: { osType: 'Linux' } }
+      : { name: 'api', location: 'westeurope', properties: { containers: {} } }));
+    expect((await failure(providers.arm.getContainerGroup(SUB, 'rg', 'web'))).message).toMatch(/expected a text in 'location', got empty/);
+    expect((await failure(providers.arm.getContainerGroup(SUB, 'rg', 'api'))).message).toMatch(/expected an array in 'containers', got an object/);
+  });
+
   it('a dataset of another id, and a create answered without an id', async () => {
     const { providers } = await providersFor((req, res) => (req.method === 'GET'
       ? json(res, 200, { id: 'd-other', name: 'sales' })

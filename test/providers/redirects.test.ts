@@ -70,7 +70,7 @@ describe('redirects on the same origin', () => {
 
   it('a GET follows a 302 on the origin', async () => {
     const main = await hostileServer((req, res) => (req.url?.startsWith('/moved')
-      ? json(res, 200, { name: 'web', properties: {} })
+      ? json(res, 200, { name: 'web', location: 'westeurope', properties: { containers: [] } })
       : (res.writeHead(302, { location: `/moved${req.url}` }), res.end())));
     await expect(arm(main).getContainerGroup(SUB, 'rg', 'web')).resolves.toMatchObject({ name: 'web' });
   });
