@@ -1,6 +1,6 @@
 // The database-movement client (seed 000): export, refresh, and the status of an operation.
 import { DEFAULT_API_SETTINGS, type ApiSettings } from './api-settings.js';
-import { expectBoolean, expectObject } from './answer-shape.js';
+import { expectBoolean, expectObject, expectString, type JsonRecord } from './answer-shape.js';
 import type { Transport, TransportResponse } from './transport.js';
 
 /** The API version the refresh and status calls require in the `x-vendor-version` header. */
@@ -49,7 +49,10 @@ export class LcsClient {
   async fetchStatus(project: string, env: string, activityId: string): Promise<MovementResult> {
     const path = `/databasemovement/v1/fetchstatus/project/${enc(project)}/environment/${enc(env)}/operationactivity/${enc(activityId)}`;
     const res = await this.t.request({ method: 'GET', path, headers: this.versioned, label: `fetchstatus/${activityId}` });
-    return resultOf(res);
+    const result = resultOf(res);
+    // A status read that succeeded without a status would be followed as "in progress" for ever.
+    if (result.IsSuccess) expectString(res, res.body as JsonRecord, 'OperationStatus');
+    return result;
   }
 }
 

@@ -93,6 +93,11 @@ describe('a 200 answer that is not what was asked for is an error naming service
     expect(err.outcomeUnknown).toBe(true);
   });
 
+  it('a successful status read without OperationStatus is not "in progress"', async () => {
+    const { providers } = await providersFor((_req, res) => json(res, 200, { IsSuccess: true, OperationActivityId: 'a1' }));
+    expect((await failure(providers.lcs.fetchStatus('p', 'env', 'a1'))).message).toMatch(/expected a text in 'OperationStatus'/);
+  });
+
   it('an operation status without a status is not "still running"', async () => {
     const { providers } = await providersFor((req, res) => (req.method === 'PUT'
       ? json(res, 201, { name: 'web', properties: { provisioningState: 'Creating' } }, { 'azure-asyncoperation': `http://${req.headers.host}/op/1` })
