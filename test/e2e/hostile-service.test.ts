@@ -3,6 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { hostileServer, json } from '../providers/hostile-server.js';
 import { ARM_PATH, groupManifest, moor, startCloud, workdir, writeFile, type Cloud } from './harness.js';
 
 const SECRET = 'e2e-hostile-secret-value';
@@ -105,5 +106,40 @@ describe('a hostile service', () => {
     expect(apply.stderr).toContain('PUT containerGroups/web: 400 InvalidRequestContent: could not read the request:');
     expect(apply.stderr).toContain('"secureValue":"***"');
     expect(apply.stdout + apply.stderr).not.toContain(SECRET);
+  });
+});
+
+describe('waits and listings through the CLI', () => {
+  const usage = ['get', 'usage', '--subscription', '8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11', '--location', 'westeurope'];
+  const entry = { name: { value: 'ContainerGroups' }, currentValue: 1, limit: 100 };
+
+  test('a wait of 3 s or more is one line on stderr', async () => {
+    let calls = 0;
+    const server = await hostileServer((_req, res) => (++calls === 1
+      ? json(res, 429, { error: { code: 'TooManyRequests', message: 'slow down' } }, { 'retry-after': '3' })
+      : json(res, 200, { value: [entry] })));
+    const r = await moor(workdir(), { url: server.url } as Cloud, usage);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('moor: throttled by arm, waiting 3 s before sending GET usages/westeurope again (attempt 2)');
+  });
+
+  test('a Retry-After past the ceiling fails at once, exit 1', async () => {
+    const server = await hostileServer((_req, res) => json(res, 429, { error: { code: 'TooManyRequests', message: 'slow down' } }, { 'retry-after': '999999' }));
+    const r = await moor(workdir(), { url: server.url } as Cloud, usage);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('asked to wait 999999 s before trying again, longer than the 120 s moor waits');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  test('a listing past MOOR_MAX_PAGES is an error, not a partial list', async () => {
+    const server = await hostileServer((req, res) => {
+      const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? '1');
+      json(res, 200, { value: [entry], nextLink: `http://${req.headers.host}${req.url?.split('?')[0]}?api-version=2026-07-01&page=${page + 1}` });
+    });
+    const r = await moor(workdir(), { url: server.url } as Cloud, usage, { MOOR_MAX_PAGES: '5' });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('the listing has more than 5 pages; stopped rather than report a partial list (MOOR_MAX_PAGES)');
+    expect(server.requests).toHaveLength(5);
   });
 });
