@@ -1,5 +1,5 @@
 // The Fabric client: eventstreams of a workspace, every page (seed 002).
-import { expectItems } from './answer-shape.js';
+import { expectItems, expectSame } from './answer-shape.js';
 import { listByContinuation } from './paging.js';
 import type { Transport } from './transport.js';
 
@@ -28,6 +28,10 @@ export class FabricClient {
     return listByContinuation<Eventstream>(this.t, {
       method: 'GET', path: `/v1/workspaces/${encodeURIComponent(workspaceId)}/eventstreams`, label: 'eventstreams',
       query: { recursive: q.recursive, rootFolderId: q.rootFolderId },
-    }, 'value', (item, page, i) => { expectItems(page, [item], `eventstream #${i + 1}`, ['id', 'displayName']); });
+    }, 'value', (item, page, i) => {
+      const [stream] = expectItems(page, [item], `eventstream #${i + 1}`, ['id', 'displayName']);
+      // An item of another workspace would make a check pass on the wrong data.
+      if (typeof stream.workspaceId === 'string') expectSame(page, `eventstream #${i + 1} workspaceId`, stream.workspaceId, workspaceId, true);
+    });
   }
 }

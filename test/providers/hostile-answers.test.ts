@@ -81,6 +81,11 @@ describe('a 200 answer that is not what was asked for is an error naming service
     expect((await failure(providers.connector.getConversationMembers('conv'))).message).toMatch(/expected a member list \(a JSON array\), got an object/);
   });
 
+  it('an eventstream of another workspace', async () => {
+    const { providers } = await providersFor((_req, res) => json(res, 200, { value: [{ id: 'e1', displayName: 'orders', workspaceId: 'ws-other' }] }));
+    expect((await failure(providers.fabric.listEventstreams('ws-1'))).message).toMatch(/asked for 'ws-1' but the answer's eventstream #1 workspaceId is 'ws-other'/);
+  });
+
   it('a usage entry without its numbers', async () => {
     const { providers } = await providersFor((_req, res) => json(res, 200, { value: [{ name: { value: 'ContainerGroups' }, currentValue: '3' }] }));
     expect((await failure(providers.arm.listUsage(SUB, 'westeurope'))).message).toMatch(/usage entry #1 lacks name\.value, currentValue or limit/);
