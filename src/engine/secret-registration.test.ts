@@ -1,11 +1,13 @@
-// The values of a kind's sensitive fields become masked secrets; other values do not.
+// The values at a kind's sensitive paths become masked secrets; other values do not.
 import { describe, expect, it } from 'vitest';
-import { masker } from './masker.js';
+import { masker } from '../core/masker.js';
 import { registerResolvedSecrets } from './secret-registration.js';
 
+const SENSITIVE = ['properties/containers/*/properties/environmentVariables/*/secureValue', 'properties/imageRegistryCredentials/*/password'];
+
 describe('registerResolvedSecrets', () => {
-  it('registers secureValue and registry passwords of a container group, and nothing else', () => {
-    registerResolvedSecrets('ContainerGroup', {
+  it('registers the values at sensitive paths, and nothing else', () => {
+    registerResolvedSecrets(SENSITIVE, {
       location: 'westeurope-region',
       properties: {
         containers: [{ name: 'app', properties: { environmentVariables: [{ name: 'PW', secureValue: 'env-secret-4711' }, { name: 'MODE', value: 'production-mode' }] } }],
@@ -16,8 +18,8 @@ describe('registerResolvedSecrets', () => {
       .toBe('*** *** production-mode westeurope-region robot-user');
   });
 
-  it('ignores a kind it does not know', () => {
-    registerResolvedSecrets('Nothing', { secureValue: 'unknown-kind-secret' });
-    expect(masker.mask('unknown-kind-secret')).toBe('unknown-kind-secret');
+  it('registers nothing without sensitive paths', () => {
+    registerResolvedSecrets([], { secureValue: 'no-pattern-secret' });
+    expect(masker.mask('no-pattern-secret')).toBe('no-pattern-secret');
   });
 });
