@@ -4,6 +4,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { UserError } from '../../core/diagnostics.js';
 import { isObject, type JsonObject } from '../../core/json.js';
+import { masker } from '../../core/masker.js';
 import type { PlanInputs } from './plan-document.js';
 
 export interface SavedChange {
@@ -24,10 +25,13 @@ export interface SavedPlan {
   readonly document: JsonObject;
 }
 
-/** Writes the document readable by its owner only (also when the file already existed). */
-export function writeSavedPlan(file: string, document: JsonObject): void {
+/**
+ * Writes the document readable by its owner only (also when the file already existed). Bodies hold
+ * secrets as hashes only; the masker catches a secret a service echoed into a diagnostic's message.
+ */
+export function writeSavedPlan(file: string, document: JsonObject, m = masker): void {
   if (existsSync(file)) chmodSync(file, 0o600);
-  writeFileSync(file, JSON.stringify(document, null, 2) + '\n', { mode: 0o600 });
+  writeFileSync(file, m.mask(JSON.stringify(document, null, 2)) + '\n', { mode: 0o600 });
   chmodSync(file, 0o600);
 }
 
