@@ -116,6 +116,7 @@ describe('saved plans, show, --replace and --refresh-only', () => {
     const r = await run('apply', '--plan', 'both.json');
     expect(r.code).toBe(1);
     expect(r.stderr + r.stdout).toContain('ContainerGroup/api: refused: the live resource changed since the plan');
+    expect(r.stderr + r.stdout).not.toContain('ContainerGroup/api: ContainerGroup/api');
     expect(await liveImage('web')).toBe('nginx:1.29');
     expect(await liveImage('api')).toBe('nginx:1.27');
     expect((await run('apply', 'm', '--auto-approve')).code).toBe(0);

@@ -26,8 +26,8 @@ export function holdToSavedPlan(
     const why = refusal(step, savedBy.get(step.change.address), versions.get(step.change.address));
     if (!why) return step;
     const action = step.change.action !== 'no-op' ? step.change.action : (savedBy.get(step.change.address)?.action as PlannedStep['change']['action']);
-    // The plan shows why, under the change; apply fails it with the same words.
-    return { ...step, change: { ...step.change, action, reason: `refused: ${why}` }, refused: `${step.change.address}: refused: ${why}; run 'moor plan --out' again and review it` };
+    // The plan shows why, under the change; apply fails it with the same words (its report names the address).
+    return { ...step, change: { ...step.change, action, reason: `refused: ${why}` }, refused: `refused: ${why}; run 'moor plan --out' again and review it` };
   });
 }
 

@@ -13,4 +13,9 @@ describe('failureLine', () => {
     const errors = ['web', 'api'].map((n) => ({ severity: 'error' as const, message: `GET containerGroups/${n}: no answer: ${cause}`, address: `ContainerGroup/${n}` }));
     expect(failureLine('drift', errors)).toBe(`Drift check failed: 2 errors — ${cause}`);
   });
+
+  test('a message that already names its address is not prefixed twice', () => {
+    const error = { severity: 'error' as const, address: 'DatabaseExport/x', message: 'DatabaseExport/x: the outcome of revision 1 is unknown' };
+    expect(failureLine('plan', [error])).toBe('Plan failed: 1 error — DatabaseExport/x: the outcome of revision 1 is unknown');
+  });
 });

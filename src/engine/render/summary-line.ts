@@ -42,6 +42,8 @@ export function failureLine(mode: 'plan' | 'drift', diagnostics: readonly Diagno
 
 function causeOf(d: Diagnostic): string {
   const where = d.address ?? (d.location ? `${d.location.file}:${d.location.line}` : undefined);
-  const text = (where ? `${where}: ` : '') + d.message.split('\n')[0];
+  const first = d.message.split('\n')[0];
+  // Some messages already start with their address (shown alone where a location is printed).
+  const text = (where && !first.startsWith(`${where}: `) ? `${where}: ` : '') + first;
   return text.length > CAUSE_CHARS ? text.slice(0, CAUSE_CHARS - 1) + '…' : text;
 }
