@@ -58,6 +58,7 @@ describe('unknown outcomes', () => {
     const plan = await run('plan', 'm', '--detailed-exitcode');
     expect(plan.code, plan.stdout + plan.stderr).toBe(1);
     expect(plan.stdout + plan.stderr).toContain(`moor state resolve ${EXPORT} --succeeded`);
+    expect(plan.stdout + plan.stderr).not.toContain(`${EXPORT}: ${EXPORT}:`);
     const drift = await run('drift', 'm');
     expect(drift.code, drift.stdout + drift.stderr).toBe(1);
 
