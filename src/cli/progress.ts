@@ -33,7 +33,7 @@ export function plainProgress(write: (line: string) => void): Progress {
         if (o.action === 'no-op') return;
         if (o.status === 'done') write(`${o.address}: ${VERB[o.action]?.[1] ?? 'done'} after ${elapsed(o.address)}`);
         else if (o.status === 'failed') write(`${o.address}: failed after ${elapsed(o.address)}: ${o.error}`);
-        else write(`${o.address}: skipped (${o.rootCause === 'interrupted' ? 'interrupted' : `${o.rootCause} failed`})`);
+        else write(`${o.address}: ${skippedBecause(o)}`);
       },
     },
     done: async () => undefined,
@@ -76,10 +76,18 @@ export async function terminalProgress(changes: readonly PlannedChange[]): Promi
           const s = settles.get(o.address)!;
           if (o.status === 'done') { s.title(`${o.address}: ${VERB[o.action]?.[1] ?? 'done'}`); s.resolve(); }
           else if (o.status === 'failed') s.reject(new Error(`${o.address}: ${o.error}`));
-          else { const e = new Error(`${o.address}: skipped (${o.rootCause} failed)`); e.name = 'Skip'; s.reject(e); }
+          else { const e = new Error(`${o.address}: ${skippedBecause(o)}`); e.name = 'Skip'; s.reject(e); }
         });
       },
     },
     done: async () => { await running; },
   };
+}
+
+/**
+ * Why a step was skipped. Its root cause may have failed, been refused, or have an unknown
+ * outcome: 'did not succeed' does not claim it failed (which could lead to running it again).
+ */
+export function skippedBecause(o: StepOutcome): string {
+  return o.rootCause === 'interrupted' ? 'skipped (interrupted)' : `skipped (${o.rootCause} did not succeed)`;
 }
