@@ -48,11 +48,11 @@ spec:
 }
 
 async function engine() {
-  const [{ createProviders }, { loadAndValidate }, { makePlan }, { applyPlan }, { openStateBackend }, { StateRecorder }, { SERVICE_NAMES }, { BUILT_IN_KINDS }] = await Promise.all([
-    dist('providers/providers.js'), dist('engine/validate/index.js'), dist('engine/plan/planner.js'),
+  const [{ createProviders }, { RequestScheduler }, { loadAndValidate }, { makePlan }, { applyPlan }, { openStateBackend }, { StateRecorder }, { SERVICE_NAMES }, { BUILT_IN_KINDS }] = await Promise.all([
+    dist('providers/providers.js'), dist('providers/request-scheduler.js'), dist('engine/validate/index.js'), dist('engine/plan/planner.js'),
     dist('engine/apply/applier.js'), dist('engine/state/open-backend.js'), dist('engine/state/recorder.js'), dist('core/services.js'), dist('resources/registry.js'),
   ]);
-  return { createProviders, loadAndValidate, makePlan, applyPlan, openStateBackend, StateRecorder, SERVICE_NAMES, BUILT_IN_KINDS };
+  return { createProviders, RequestScheduler, loadAndValidate, makePlan, applyPlan, openStateBackend, StateRecorder, SERVICE_NAMES, BUILT_IN_KINDS };
 }
 
 /** Starts `moor local-cloud` in its own process (its own core) and resolves with its URL. */
@@ -86,7 +86,9 @@ async function scenario(e, count, latencyMs) {
   try {
     for (let f = 0; f < count; f += 100) writeFileSync(join(dir, `groups-${f}.yaml`), manifests(f, Math.min(count, f + 100)));
     const endpoints = Object.fromEntries(e.SERVICE_NAMES.map((s) => [s, cloud.url]));
-    const providers = e.createProviders({ endpoints, defaultToken: 'bench-token', pollIntervalMs: 50 });
+    // As a session does: one request scheduler, PARALLELISM requests in flight per service.
+    const scheduler = new e.RequestScheduler({ concurrency: PARALLELISM });
+    const providers = e.createProviders({ endpoints, defaultToken: 'bench-token', pollIntervalMs: 50, scheduler });
     const ctx = { providers, log: () => undefined };
     const backend = e.openStateBackend(join(dir, 'state.json'), dir);
     const { manifests: loaded, diagnostics } = await e.loadAndValidate([dir], e.BUILT_IN_KINDS);

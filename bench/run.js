@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-for (const bench of ['startup.js', 'validate.js', 'apply.js']) {
+for (const bench of ['startup.js', 'validate.js', 'apply.js', 'speed.js']) {
   const file = fileURLToPath(new URL(bench, import.meta.url));
   execFileSync(process.execPath, [file], { stdio: 'inherit' });
 }

@@ -8,12 +8,15 @@ import { applySummaryEvent, jsonlListener, jsonlWriter, transportEvents } from '
 import { printPlan } from './plan-output.js';
 import { plainProgress, terminalProgress, type Progress } from './progress.js';
 
+import type { SchedulerStats } from '../providers/request-scheduler.js';
+
 export type ApplyOutput = 'text' | 'jsonl';
 
 export interface ApplyReport {
   readonly onTransportEvent?: (e: TransportEvent) => void;
   plan(plan: Plan, mode: 'plan' | 'drift'): void;
-  progress(plan: Plan, interactive: boolean): Promise<Progress>;
+  /** `stats`: the request scheduler's counts, for the terminal's status line. */
+  progress(plan: Plan, interactive: boolean, stats?: () => SchedulerStats): Promise<Progress>;
   summary(outcomes: readonly StepOutcome[]): void;
 }
 
@@ -34,7 +37,7 @@ export function applyReport(output: ApplyOutput): ApplyReport {
   }
   return {
     plan: (plan, mode) => printPlan(plan, 'text', mode),
-    progress: (plan, interactive) => (interactive ? terminalProgress(plan.changes) : Promise.resolve(plainProgress(line))),
+    progress: (plan, interactive, stats) => (interactive ? terminalProgress(plan.changes, stats) : Promise.resolve(plainProgress(line))),
     summary: (outcomes) => { process.stdout.write('\n' + applySummary(outcomes) + '\n'); },
   };
 }

@@ -1,6 +1,7 @@
 // Apply progress: listr2 on a terminal, plain timestamped lines in CI and pipes.
 import type { ApplyListener, StepOutcome } from '../engine/apply/events.js';
 import type { PlannedChange } from '../engine/plan/types.js';
+import type { SchedulerStats } from '../providers/request-scheduler.js';
 
 const VERB: Record<string, [string, string]> = {
   create: ['creating', 'created'],
@@ -40,8 +41,19 @@ export function plainProgress(write: (line: string) => void): Progress {
   };
 }
 
-/** listr2 tasks, one per change, settled by the engine's events. */
-export async function terminalProgress(changes: readonly PlannedChange[]): Promise<Progress> {
+/** Steps started and not yet finished, counted from the listener's events. */
+interface Running { count: number }
+
+/** The status line: requests in flight, steps waiting on the service, and throttling. */
+export function statusLine(running: number, s: SchedulerStats): string {
+  const parts = [`${running} in flight (${s.inFlight} requests sent, ${s.queued} queued)`, `${Math.max(0, running - s.busySteps)} waiting on the service`];
+  if (s.throttledMs > 0) parts.push(`throttled by the service for ${Math.ceil(s.throttledMs / 1000)} s more`);
+  else if (s.throttled > 0) parts.push(`${s.throttled} throttled request(s) so far`);
+  return parts.join(' · ');
+}
+
+/** listr2 tasks, one per change, settled by the engine's events; with `stats`, a status line on top. */
+export async function terminalProgress(changes: readonly PlannedChange[], stats?: () => SchedulerStats): Promise<Progress> {
   const { Listr } = await import('listr2');
   type Settle = { resolve: () => void; reject: (e: Error) => void; title: (t: string) => void };
   const settles = new Map<string, Settle>();
@@ -56,8 +68,18 @@ export async function terminalProgress(changes: readonly PlannedChange[]): Promi
         else throw e;
       }),
   }));
-  const list = new Listr(tasks, { concurrent: true, exitOnError: false, rendererOptions: { collapseErrors: false } });
-  const running = list.run().catch(() => undefined);
+  const running: Running = { count: 0 };
+  let finishStatus = (): void => undefined;
+  const statusTask = {
+    title: 'starting',
+    task: (_ctx: unknown, task: { title: string }) => new Promise<void>((resolve) => {
+      const timer = setInterval(() => { task.title = statusLine(running.count, stats!()); }, 250);
+      finishStatus = () => { clearInterval(timer); task.title = statusLine(0, stats!()); resolve(); };
+    }),
+  };
+  const all = stats && tasks.length > 0 ? [statusTask, ...tasks] : tasks;
+  const list = new Listr(all, { concurrent: true, exitOnError: false, rendererOptions: { collapseErrors: false } });
+  const settled = list.run().catch(() => undefined);
   const whenReady = (a: string) => {
     let p = ready.get(a);
     if (!p) {
@@ -68,10 +90,11 @@ export async function terminalProgress(changes: readonly PlannedChange[]): Promi
   };
   return {
     listener: {
-      started(address, action) { void whenReady(address).then(() => settles.get(address)!.title(`${address}: ${VERB[action]?.[0] ?? action}`)); },
+      started(address, action) { running.count++; void whenReady(address).then(() => settles.get(address)!.title(`${address}: ${VERB[action]?.[0] ?? action}`)); },
       progress(address, message) { void whenReady(address).then(() => settles.get(address)!.title(`${address}: ${message}`)); },
       finished(o) {
         if (o.action === 'no-op') return;
+        if (o.status !== 'skipped') running.count = Math.max(0, running.count - 1); // a skipped step never started
         void whenReady(o.address).then(() => {
           const s = settles.get(o.address)!;
           if (o.status === 'done') { s.title(`${o.address}: ${VERB[o.action]?.[1] ?? 'done'}`); s.resolve(); }
@@ -80,7 +103,7 @@ export async function terminalProgress(changes: readonly PlannedChange[]): Promi
         });
       },
     },
-    done: async () => { await running; },
+    done: async () => { finishStatus(); await settled; },
   };
 }
 

@@ -70,6 +70,25 @@ export interface Observed {
   readonly outputs: JsonObject;
 }
 
+/** What `read` is given to find one live resource. */
+export interface ReadTarget {
+  readonly name: string;
+  readonly spec: JsonObject;
+  readonly recordedId?: string;
+  readonly pendingSince?: string;
+}
+
+/**
+ * Reads by listing (e.g. each resource group's container groups, following nextLink) instead of
+ * one GET per resource. Answers per target, in order: the live resource, `undefined` (the list
+ * shows it absent), or 'read' (the list cannot tell: the engine calls `read` for it).
+ */
+export interface ListReader {
+  /** The listed bodies hold everything the diff needs; when false, a found resource is read again with `read`. */
+  readonly complete: boolean;
+  readAll(ctx: KindContext, targets: readonly ReadTarget[]): Promise<Array<Observed | undefined | 'read'>>;
+}
+
 /**
  * How the engine reaches one resource kind. read never mutates; create and delete are
  * idempotent (repeating a create does not duplicate; deleting what is gone succeeds).
@@ -81,7 +100,9 @@ export interface ResourceHandler {
    * but its answer never recorded (a crash); a kind whose identifier the service assigns uses it
    * to find what that create made instead of letting the engine create a duplicate.
    */
-  read(ctx: KindContext, target: { name: string; spec: JsonObject; recordedId?: string; pendingSince?: string }): Promise<Observed | undefined>;
+  read(ctx: KindContext, target: ReadTarget): Promise<Observed | undefined>;
+  /** Reads many resources by listing (plan and drift); optional. */
+  readonly list?: ListReader;
   create(ctx: KindContext, name: string, spec: JsonObject): Promise<Observed>;
   update(ctx: KindContext, name: string, spec: JsonObject, current: Observed, changed: readonly JsonPath[]): Promise<Observed>;
   delete(ctx: KindContext, id: string, lastSpec: JsonObject): Promise<void>;
@@ -155,6 +176,8 @@ interface KindBase {
   readonly sensitive: readonly string[];
   /** Rules beyond JSON Schema (cross-references inside the spec). */
   checkSpec?(spec: JsonObject, report: Report): void;
+  /** What a step of this kind usually takes, in seconds (provisioning, a database job): apply starts long chains first. */
+  readonly typicalStepSeconds?: number;
 }
 
 /** Lives in a service: read, created, updated, deleted; compared by its diff rules. */

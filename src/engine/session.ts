@@ -10,6 +10,7 @@ import type { StateBackend } from './state/types.js';
 import { createProviders, type Providers, type TransportEvent } from '../providers/providers.js';
 import { SERVICE_NAMES, type ServiceName } from '../core/services.js';
 import type { KindCatalog } from '../core/kind-catalog.js';
+import { RequestScheduler } from '../providers/request-scheduler.js';
 
 export interface SessionOptions {
   readonly configFile?: string;
@@ -35,6 +36,8 @@ export interface Session {
   readonly providers: Providers;
   readonly backend: StateBackend;
   readonly parallelism: number;
+  /** Every request of the run passes here: requests in flight per service, pacing, 429 pauses. */
+  readonly scheduler: RequestScheduler;
   /** Set when the built-in local cloud serves this run. */
   readonly localCloudUrl?: string;
   /** Wait between polls of followed operations; unset: each kind's own default. */
@@ -61,6 +64,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     if (e.type !== 'poll') options.onTransportEvent?.(e);
   };
   const transport = { limits, maxRetryAfterMs, onEvent };
+  const scheduler = new RequestScheduler({ concurrency: parallelism });
   if (!usesLocalCloud(config)) {
     const providers = createProviders({
       endpoints: config.endpoints as Record<ServiceName, string>,
@@ -70,8 +74,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       pollIntervalMs: pollInterval(options.env),
       beforeWrite,
       ...transport,
+      scheduler,
     });
-    return { config, kinds: options.kinds, providers, backend, parallelism, pollIntervalMs: pollInterval(options.env), close: () => backend.close() };
+    return { config, kinds: options.kinds, providers, backend, parallelism, scheduler, pollIntervalMs: pollInterval(options.env), close: () => backend.close() };
   }
   const dataFile = resolve(options.cwd, LOCAL_CLOUD_DATA);
   mkdirSync(resolve(options.cwd, '.moor'), { recursive: true });
@@ -85,13 +90,14 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const endpoints = Object.fromEntries(SERVICE_NAMES.map((s) => [s, cloud.url])) as Record<ServiceName, string>;
   // The local cloud answers fast: poll it often, or a quick start waits on timers.
   const pollIntervalMs = pollInterval(options.env) ?? LOCAL_POLL_MS;
-  const providers = createProviders({ endpoints, defaultToken: token, pollIntervalMs, beforeWrite, apis: config.apis, ...transport });
+  const providers = createProviders({ endpoints, defaultToken: token, pollIntervalMs, beforeWrite, apis: config.apis, ...transport, scheduler });
   return {
     config,
     kinds: options.kinds,
     providers,
     backend,
     parallelism,
+    scheduler,
     pollIntervalMs,
     localCloudUrl: cloud.url,
     close: async () => {

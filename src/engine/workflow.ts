@@ -74,6 +74,7 @@ export async function applyPrepared(session: Session, request: ApplyRequest): Pr
   const blocking = blockingErrors(prepared.plan.diagnostics);
   if (blocking.length > 0) throw new UserError('the plan has errors; nothing was applied', blocking);
   const recorder = new StateRecorder(session.backend, prepared.state);
+  session.scheduler.setConcurrency(request.parallelism); // --parallelism: requests in flight per service
   return applyPlan({
     steps: prepared.steps,
     manifests: prepared.manifests,

@@ -39,6 +39,13 @@ export class ArmClient {
     return res.status === 404 ? undefined : liveGroupOf(res, name);
   }
 
+  /** Every container group of a resource group (all pages: nextLink); each body lacks instanceView, as the service lists them. */
+  listContainerGroups(sub: string, rg: string): Promise<ContainerGroupBody[]> {
+    const ci = this.apis.containerInstance;
+    const path = `/subscriptions/${enc(sub)}/resourceGroups/${enc(rg)}/providers/${ci.namespace}/containerGroups?api-version=${enc(ci.apiVersion)}`;
+    return listByNextLink<ContainerGroupBody>(this.t, { method: 'GET', path, label: `containerGroups in ${rg}` });
+  }
+
   /** Creates or replaces the whole group, waits for a terminal state, and returns the final resource. */
   async putContainerGroup(sub: string, rg: string, name: string, body: ContainerGroupBody): Promise<ContainerGroupBody> {
     const path = this.groupPath(sub, rg, name);
@@ -46,7 +53,7 @@ export class ArmClient {
     const first = await sendAfterRunningOperation(this.t, { method: 'PUT', path, body, label }, path, this.poll);
     // A PUT answers the group (200/201) or nothing (202 with an operation to follow).
     if (first.body !== undefined) groupOf(first, name);
-    const last = await followOperation(this.t, { method: 'PUT', resourcePath: path, label }, first, this.poll);
+    const last = await followOperation(this.t, { method: 'PUT', resourcePath: path, label, resourceFirst: true }, first, this.poll);
     // A final body from polling is taken only when it names the group; otherwise the checked GET decides.
     if (isSucceeded(last) && isNamed(last, name)) return last as ContainerGroupBody;
     const final = await this.t.request({ method: 'GET', path, label });

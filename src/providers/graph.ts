@@ -1,5 +1,6 @@
 // The Graph client: authentication-context class references (seed 000, beta).
 import { expectObject, expectSame, expectString } from './answer-shape.js';
+import { listByNextLink } from './paging.js';
 import type { Transport } from './transport.js';
 
 /** An authentication-context class reference as Graph returns it. */
@@ -33,6 +34,11 @@ export class GraphClient {
     const body = expectObject(res, res.body, 'an authentication context');
     expectSame(res, 'id', expectString(res, body, 'id'), id);
     return body as unknown as AuthContextBody;
+  }
+
+  /** Every reference (all pages: @odata.nextLink); each item holds what GET returns but '@odata.context'. */
+  listAuthContexts(): Promise<AuthContextBody[]> {
+    return listByNextLink<AuthContextBody>(this.t, { method: 'GET', path: BASE, label: 'authContexts' });
   }
 
   /** Creates or updates (the PATCH is an upsert); answers 204. */

@@ -26,6 +26,12 @@ export interface Operation {
   readonly label: string;
   /** DELETE: a 404 while polling means gone, which is the goal. */
   readonly goneIsDone?: boolean;
+  /**
+   * PUT with Azure-AsyncOperation: the first poll, after the Retry-After, reads the resource
+   * itself; when it is done, its body is the answer (two requests in all, no operation poll and no
+   * GET after it). Otherwise the operation is followed as usual.
+   */
+  readonly resourceFirst?: boolean;
 }
 
 /**
@@ -36,6 +42,10 @@ export interface Operation {
 export async function followOperation(t: Transport, op: Operation, first: TransportResponse, o: PollOptions = {}): Promise<unknown> {
   const poller = new Poller(t, op, o);
   const asyncOp = first.headers.get('azure-asyncoperation');
+  if (asyncOp && op.method === 'PUT' && op.resourceFirst) {
+    const probe = await poller.resourceOnce(first, asyncOp);
+    if (probe.done) return probe.body;
+  }
   if (asyncOp) return poller.asyncOperation(asyncOp, first);
   const location = first.headers.get('location');
   if (location && first.status === 202) return poller.location(location, first);
@@ -61,6 +71,21 @@ class Poller {
         return undefined;
       }
     }
+  }
+
+  /** One read of the resource after the first wait: done (with its body), or still running. */
+  async resourceOnce(first: TransportResponse, operationUrl: string): Promise<{ done: true; body: unknown } | { done: false }> {
+    await this.pause(first);
+    const res = await this.t.request({ method: 'GET', path: this.op.resourcePath, label: this.op.label });
+    const state = provisioningState(res.body);
+    if (state?.toLowerCase() === 'succeeded') return { done: true, body: res.body };
+    if (state !== undefined && TERMINAL.has(state.toLowerCase())) {
+      // The resource says only that it failed; the operation says why.
+      const op = await this.t.request({ method: 'GET', path: operationUrl, label: this.op.label });
+      const body = op.body as { error?: unknown } | undefined;
+      throw body?.error ? this.failed(state, body, op) : this.failed(state, res.body, res);
+    }
+    return { done: false };
   }
 
   async location(url: string, first: TransportResponse): Promise<unknown> {

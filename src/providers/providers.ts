@@ -10,6 +10,8 @@ import { checkEndpoint } from './endpoint.js';
 import { FabricClient } from './fabric.js';
 import { GraphClient } from './graph.js';
 import { LcsClient } from './lcs.js';
+import type { RequestContext } from './request-context.js';
+import type { RequestScheduler } from './request-scheduler.js';
 import { createTokenSource, type CommandRunner, type CredentialSource } from './token-source.js';
 import type { ResponseLimits } from './response-limits.js';
 import { Transport, type TransportEvent } from './transport.js';
@@ -62,6 +64,8 @@ export interface ProviderOptions {
   readonly env?: NodeJS.ProcessEnv;
   readonly runCommand?: CommandRunner;
   readonly fetch?: typeof fetch;
+  /** One per run: requests in flight per service, pacing, 429 pauses (unset: requests go at once). */
+  readonly scheduler?: RequestScheduler;
 }
 
 /**
@@ -85,15 +89,37 @@ export function createProviders(options: ProviderOptions): Providers {
   };
   const poll = { pollIntervalMs: options.pollIntervalMs };
   const apis = apiSettings(options.apis);
-  return lazy({
-    arm: () => new ArmClient(transport('arm'), poll, apis),
-    billing: () => new BillingClient(transport('arm'), apis.billing),
-    graph: () => new GraphClient(transport('graph')),
-    analytics: () => new AnalyticsClient(transport('analytics')),
-    fabric: () => new FabricClient(transport('fabric')),
-    lcs: () => new LcsClient(transport('lcs'), apis.lcs),
-    connector: () => new ConnectorClient(transport('connector')),
+  const clients = (t: (service: ServiceName) => Transport): Providers => lazy({
+    arm: () => new ArmClient(t('arm'), poll, apis),
+    billing: () => new BillingClient(t('arm'), apis.billing),
+    graph: () => new GraphClient(t('graph')),
+    analytics: () => new AnalyticsClient(t('analytics')),
+    fabric: () => new FabricClient(t('fabric')),
+    lcs: () => new LcsClient(t('lcs'), apis.lcs),
+    connector: () => new ConnectorClient(t('connector')),
   });
+  return bindable(clients(transport), (ctx) => clients((s) => boundTransport(transport(s), ctx)));
+}
+
+const FOR_CONTEXT = Symbol('providers for a request context');
+type Bindable = Providers & { [FOR_CONTEXT]?: (ctx: RequestContext) => Providers };
+
+/** `providers` that can hand out clients bound to one step's request context (see providersFor). */
+export function bindable<T extends object>(providers: T, forContext: (ctx: RequestContext) => T): T {
+  Object.defineProperty(providers, FOR_CONTEXT, { value: forContext });
+  return providers;
+}
+
+/** Clients whose every request is attributed to `ctx` (its priority, its interruption); the same clients when they cannot be bound. */
+export function providersFor(providers: Providers, ctx: RequestContext): Providers {
+  return (providers as Bindable)[FOR_CONTEXT]?.(ctx) ?? providers;
+}
+
+/** The same transport (state, token, scheduler), with `ctx` on every request. */
+function boundTransport(t: Transport, ctx: RequestContext): Transport {
+  const bound = Object.create(t) as Transport;
+  bound.request = (req) => t.request(req, ctx);
+  return bound;
 }
 
 /** The connector client alone, at an address of its own (notifications), built as createProviders builds it. */
@@ -108,7 +134,7 @@ function makeTransport(service: ServiceName, o: Omit<ProviderOptions, 'endpoints
     service, baseUrl,
     token: createTokenSource({ service, source: o.credentials?.[service], defaultToken: o.defaultToken, env: o.env, run: o.runCommand }),
     timeoutMs: o.timeoutMs, maxAttempts: o.maxAttempts, baseDelayMs: o.baseDelayMs, maxDelayMs: o.maxDelayMs, onEvent: o.onEvent,
-    sleep: o.sleep, random: o.random, fetch: o.fetch, beforeWrite: o.beforeWrite, ...o.limits, maxRetryAfterMs: o.maxRetryAfterMs,
+    sleep: o.sleep, random: o.random, fetch: o.fetch, beforeWrite: o.beforeWrite, ...o.limits, maxRetryAfterMs: o.maxRetryAfterMs, scheduler: o.scheduler,
     retryStatuses: service === 'connector' ? CONNECTOR_RETRY_STATUSES : undefined,
   });
 }

@@ -7,6 +7,8 @@ import { resolveUrl } from './endpoint.js';
 import { followRedirects, RefusedUrlError, type FollowResult, type Hop } from './redirects.js';
 import { BodyTooLargeError, DEFAULT_LIMITS, MAX_ERROR_BODY_BYTES, readLimited, type ResponseLimits } from './response-limits.js';
 import { ServiceError, type ServiceErrorInfo } from './service-error.js';
+import type { Answer, RequestScheduler } from './request-scheduler.js';
+import type { RequestContext } from './request-context.js';
 import type { TokenSource } from './token-source.js';
 import {
   DEFAULT_RETRY, RETRY_STATUSES, backoffDelay, describeFetchFailure, isConnectionFailure, isUnreachable, neverSent, retryAfterMs, unreachableReason,
@@ -45,6 +47,8 @@ export interface TransportOptions extends RetryOptions, ResponseLimits {
   readonly fetch?: typeof fetch;
   /** Called before every attempt of a request that is not a GET; throwing stops it unsent (a run that lost its state lock). */
   readonly beforeWrite?: () => Promise<void>;
+  /** Paces and orders the requests of every service of a run (request-scheduler.ts). */
+  readonly scheduler?: RequestScheduler;
 }
 
 export interface TransportRequest {
@@ -91,6 +95,8 @@ interface Call {
   readonly label: string;
   readonly token: string | undefined;
   readonly idempotent: boolean;
+  /** The step the request belongs to (priority, interruption), for the scheduler. */
+  readonly context?: RequestContext;
 }
 
 /** The answer, or a wait before the next attempt with what went wrong in this one. */
@@ -134,23 +140,24 @@ export class Transport {
   /**
    * Sends one request, retrying what is safe to retry; resolves with the answer or throws ServiceError.
    * A 401 renews the token once and sends the request again: a refused request was not executed.
+   * `context`: the step the request belongs to, for the request scheduler.
    */
-  async request(req: TransportRequest): Promise<TransportResponse> {
+  async request(req: TransportRequest, context?: RequestContext): Promise<TransportResponse> {
     const token = await this.o.token();
     try {
-      return await this.requestWith(req, token);
+      return await this.requestWith(req, token, context);
     } catch (err) {
       const renewed = err instanceof ServiceError && err.status === 401 ? await this.o.token.renew?.(token) : undefined;
       if (renewed === undefined) throw err;
-      return this.requestWith(req, renewed);
+      return this.requestWith(req, renewed, context);
     }
   }
 
-  private async requestWith(req: TransportRequest, token: string | undefined): Promise<TransportResponse> {
+  private async requestWith(req: TransportRequest, token: string | undefined, context?: RequestContext): Promise<TransportResponse> {
     const url = this.urlOf(req);
     const call: Call = {
       req, url, label: req.label ?? url.pathname, token,
-      idempotent: req.idempotent ?? req.method !== 'POST',
+      idempotent: req.idempotent ?? req.method !== 'POST', context,
     };
     registerSecret(call.token);
     const maxAttempts = Math.max(1, this.o.maxAttempts ?? DEFAULT_RETRY.maxAttempts);
@@ -169,11 +176,10 @@ export class Transport {
 
   /** One attempt: the answer, a wait before the next attempt, or a thrown ServiceError. */
   private async attempt(c: Call, attempt: number, last: boolean, remainingMs: number): Promise<Attempt> {
-    if (c.req.method !== 'GET') await this.o.beforeWrite?.();
     let res: Response;
     let finalUrl = c.url;
     try {
-      ({ response: res, url: finalUrl } = await this.send(c.req, c.url, c.token, remainingMs));
+      ({ response: res, url: finalUrl } = await this.send(c.req, c.url, c.token, remainingMs, c.context));
       this.emit({ type: 'request', method: c.req.method, path: c.url.pathname, label: c.label, status: res.status, attempt });
       // The body is read inside the try: a connection that breaks mid-body is a lost answer too.
       if (res.ok || c.req.accept?.includes(res.status)) {
@@ -206,8 +212,7 @@ export class Transport {
     return url;
   }
 
-  /** Sends the request, following redirects on its origin only (redirects.ts). */
-  private async send(req: TransportRequest, url: URL, token: string | undefined, remainingMs: number): Promise<FollowResult> {
+  private async send(req: TransportRequest, url: URL, token: string | undefined, remainingMs: number, context?: RequestContext): Promise<FollowResult> {
     const headers: Record<string, string> = { accept: req.binary ? '*/*' : 'application/json', ...req.headers };
     if (token) headers.authorization = `Bearer ${token}`;
     let body: string | undefined;
@@ -217,12 +222,19 @@ export class Transport {
     } else if (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') {
       headers['content-length'] = '0';
     }
-    // One timer for the attempt, its redirects and its body: a body that drips is cut off too.
-    const timeout = AbortSignal.timeout(Math.max(1, Math.min(this.o.timeoutMs ?? 30_000, remainingMs)));
-    const signal = req.signal ? AbortSignal.any([timeout, req.signal]) : timeout;
-    const fetchOnce = (hop: Hop): Promise<Response> =>
-      (this.o.fetch ?? fetch)(hop.url, { method: hop.method, headers, body: hop.body, signal, redirect: 'manual' });
-    return followRedirects({ method: req.method, url, body }, fetchOnce, this.limits.maxRedirects);
+    const go = async (): Promise<FollowResult & Answer> => {
+      // Checked as it is sent, not before it waits in the scheduler's queue: the lock may be lost meanwhile.
+      if (req.method !== 'GET') await this.o.beforeWrite?.();
+      // One timer for the attempt, its redirects and its body: a body that drips is cut off too.
+      // It starts when the request is sent, not while it waits in the scheduler's queue.
+      const timeout = AbortSignal.timeout(Math.max(1, Math.min(this.o.timeoutMs ?? 30_000, remainingMs)));
+      const signal = req.signal ? AbortSignal.any([timeout, req.signal]) : timeout;
+      const fetchOnce = (hop: Hop): Promise<Response> =>
+        (this.o.fetch ?? fetch)(hop.url, { method: hop.method, headers, body: hop.body, signal, redirect: 'manual' });
+      const result = await followRedirects({ method: req.method, url, body }, fetchOnce, this.limits.maxRedirects);
+      return { ...result, status: result.response.status, headers: result.response.headers };
+    };
+    return this.o.scheduler ? this.o.scheduler.run(this.service, req.method, url, go, context) : go();
   }
 
   /** The wait before the next attempt; a Retry-After past the ceiling fails the request at once. */

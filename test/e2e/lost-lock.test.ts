@@ -39,9 +39,11 @@ describe('lost state lock', () => {
   }, 60_000);
 
   test('the next PUT of a run whose lock was taken is never sent, even where its state intent is not awaited', async () => {
-    // One change at a time, each waiting 2 s for provisioning: the lock goes while the first one waits.
+    // beta waits for alpha, which waits 2 s for provisioning: the lock goes while alpha waits.
+    // (A waiting change holds no request slot, so independent changes would all be sent at once.)
     const c = cloud = await startCloud({ env: { MOOR_PROVISIONING_MS: '2000' } });
-    const dir = workdir({ 'm/secret.txt': 's3cret-value\n', 'm/a.yaml': groupManifest('alpha'), 'm/b.yaml': groupManifest('beta') });
+    const beta = groupManifest('beta').replace('  name: beta\n', '  name: beta\n  dependsOn: [ContainerGroup/alpha]\n');
+    const dir = workdir({ 'm/secret.txt': 's3cret-value\n', 'm/a.yaml': groupManifest('alpha'), 'm/b.yaml': beta });
     const first = moor(dir, c, ['apply', 'm', '--auto-approve', '--parallelism', '1']);
     const exists = async (name: string) => (await cloudRequest(c, 'GET', ARM_PATH(name))).status === 200;
     let created: string | undefined;

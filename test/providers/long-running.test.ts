@@ -11,7 +11,7 @@ const groupUrl = `${ENDPOINTS.arm}/subscriptions/${SUB}/resourceGroups/rg/provid
 const withState = (state: string) => ({ name: 'web', properties: { provisioningState: state, containers: [] } });
 
 describe('putContainerGroup', () => {
-  it('polls Azure-AsyncOperation until Succeeded, then GETs the resource', async () => {
+  it('reads the resource once after Retry-After; still running: polls Azure-AsyncOperation until Succeeded, then GETs the resource', async () => {
     let polls = 0;
     let gets = 0;
     let sent: unknown;
@@ -23,7 +23,7 @@ describe('putContainerGroup', () => {
         });
       }),
       http.get(`${ENDPOINTS.arm}/operations/op1`, () => HttpResponse.json({ status: ++polls < 3 ? 'InProgress' : 'Succeeded' }, { headers: { 'Retry-After': '3' } })),
-      http.get(groupUrl, () => { gets++; return HttpResponse.json(withState('Succeeded')); }),
+      http.get(groupUrl, () => { gets++; return HttpResponse.json(withState(gets === 1 ? 'Creating' : 'Succeeded')); }),
     );
     const h = harness();
     const body = { location: 'westeurope', properties: { containers: [] } };
@@ -31,8 +31,34 @@ describe('putContainerGroup', () => {
     expect(sent).toEqual(body);
     expect(result.properties?.provisioningState).toBe('Succeeded');
     expect(polls).toBe(3);
-    expect(gets).toBe(1);
-    expect(h.sleeps).toEqual([3000, 3000, 3000]);
+    // The first read (still Creating), then the final one after the operation succeeded.
+    expect(gets).toBe(2);
+    expect(h.sleeps).toEqual([3000, 3000, 3000, 3000]);
+  });
+
+  it('when the resource is done at the first read after Retry-After, that read is the answer: two requests in all', async () => {
+    const seen: string[] = [];
+    server.use(
+      http.put(groupUrl, () => { seen.push('PUT'); return HttpResponse.json(withState('Pending'), { status: 201, headers: { 'Azure-AsyncOperation': `${ENDPOINTS.arm}/operations/op3`, 'Retry-After': '2' } }); }),
+      http.get(`${ENDPOINTS.arm}/operations/op3`, () => { seen.push('operation'); return HttpResponse.json({ status: 'Succeeded' }); }),
+      http.get(groupUrl, () => { seen.push('GET'); return HttpResponse.json(withState('Succeeded')); }),
+    );
+    const h = harness();
+    const result = await h.providers.arm.putContainerGroup(SUB, 'rg', 'web', {});
+    expect(result.properties?.provisioningState).toBe('Succeeded');
+    expect(seen).toEqual(['PUT', 'GET']);
+    expect(h.sleeps).toEqual([2000]);
+  });
+
+  it('a resource that reads Failed is a ServiceError with the error its operation gives', async () => {
+    server.use(
+      http.put(groupUrl, () => HttpResponse.json(withState('Pending'), { status: 201, headers: { 'Azure-AsyncOperation': `${ENDPOINTS.arm}/operations/op4` } })),
+      http.get(groupUrl, () => HttpResponse.json(withState('Failed'))),
+      http.get(`${ENDPOINTS.arm}/operations/op4`, () => HttpResponse.json({ status: 'Failed', error: { code: 'ImagePullFailed', message: 'image not found' } })),
+    );
+    const err = await failure(harness({ pollIntervalMs: 0 }).providers.arm.putContainerGroup(SUB, 'rg', 'web', {}));
+    expect(err).toBeInstanceOf(ServiceError);
+    expect(err.message).toBe('PUT containerGroups/web: 200 ImagePullFailed: the operation ended Failed: image not found');
   });
 
   it('caps the wait by pollIntervalMs', async () => {
@@ -63,6 +89,7 @@ describe('putContainerGroup', () => {
     server.use(
       http.put(groupUrl, () => HttpResponse.json(withState('Pending'), { status: 201, headers: { 'Azure-AsyncOperation': `${ENDPOINTS.arm}/operations/op2` } })),
       http.get(`${ENDPOINTS.arm}/operations/op2`, () => HttpResponse.json({ status: 'Failed', error: { code: 'ImagePullFailed', message: 'image not found' } })),
+      http.get(groupUrl, () => HttpResponse.json(withState('Pending'))),
     );
     const err = await failure(harness({ pollIntervalMs: 0 }).providers.arm.putContainerGroup(SUB, 'rg', 'web', {}));
     expect(err).toBeInstanceOf(ServiceError);
@@ -70,7 +97,10 @@ describe('putContainerGroup', () => {
   });
 
   it('refuses a polling URL on another origin', async () => {
-    server.use(http.put(groupUrl, () => HttpResponse.json(withState('Pending'), { status: 201, headers: { 'Azure-AsyncOperation': 'https://elsewhere.test/op' } })));
+    server.use(
+      http.put(groupUrl, () => HttpResponse.json(withState('Pending'), { status: 201, headers: { 'Azure-AsyncOperation': 'https://elsewhere.test/op' } })),
+      http.get(groupUrl, () => HttpResponse.json(withState('Pending'))),
+    );
     const err = await failure(harness({ pollIntervalMs: 0 }).providers.arm.putContainerGroup(SUB, 'rg', 'web', {}));
     expect(err.message).toMatch(/not its configured endpoint/);
   });

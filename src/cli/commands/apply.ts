@@ -28,7 +28,7 @@ export const registerApply: RegisterCommand = (program, setExit) => {
     .argument('[paths...]', 'manifest files or folders (default: .)')
     .option('--auto-approve', 'do not ask for confirmation (required without a terminal)')
     .option('--plan <file>', 'apply exactly a plan saved by `moor plan --out` (refused when state, manifests, a secret or a live resource changed since)')
-    .option('--parallelism <n>', 'how many changes run at once (default 10)')
+    .option('--parallelism <n>', 'requests in flight per service (default 10); a change waiting on its operation holds none')
     .option('--target <address>', 'apply only this address and what it depends on (repeatable)', collect)
     .option('--prune', 'delete what left the manifests (never a protected resource)')
     .option('--allow-mass-delete', 'let --prune delete when the manifests name fewer than half of what state has')
@@ -104,7 +104,7 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
       };
       process.on('SIGINT', onSignal);
       process.on('SIGTERM', onSignal);
-      const progress = await report.progress(prepared.plan, interactive);
+      const progress = await report.progress(prepared.plan, interactive, () => session.scheduler.stats());
       try {
         const outcomes = await applyPrepared(session, { prepared, parallelism, listener: progress.listener, signal: controller.signal, cwd: process.cwd(), env: process.env });
         await progress.done();

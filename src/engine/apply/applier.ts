@@ -1,6 +1,7 @@
-// Does what the plan decided: walks the dependency graph, runs ready steps under a concurrency
-// limit, records every finished change in state at once, skips the dependents of a failure.
-import pLimit, { type LimitFunction } from 'p-limit';
+// Does what the plan decided: walks the dependency graph, starts ready steps (longest chain
+// first), records every finished change in state at once, skips the dependents of a failure.
+// Only requests in flight count against --parallelism: the request scheduler of the providers
+// enforces it, so a step waiting on its operation holds nothing.
 import { isUserFailure, UserError } from '../../core/diagnostics.js';
 import type { JsonObject } from '../../core/json.js';
 import type { Manifest } from '../manifest.js';
@@ -16,6 +17,9 @@ import type { ResourceRecord } from '../state/types.js';
 import type { ApplyListener, StepOutcome } from './events.js';
 import { appliedRecord, dependenciesChanged, pendingRecord, recordedDependencies } from './records.js';
 import { runDeletesInOrder } from './delete-order.js';
+import { criticalPathWeights } from './critical-path.js';
+import { markStarted, newRequestContext } from '../../providers/request-context.js';
+import { providersFor } from '../../providers/providers.js';
 
 export interface ApplyOptions {
   readonly steps: readonly PlannedStep[];
@@ -23,6 +27,7 @@ export interface ApplyOptions {
   readonly recorder: StateRecorder;
   readonly ctx: KindContext;
   readonly resolve: Omit<ResolveContext, 'outputs'>;
+  /** Requests in flight per service; the providers' request scheduler enforces it, not the applier. */
   readonly parallelism: number;
   readonly listener?: ApplyListener;
   /** Once aborted, no new step starts; running ones finish and are recorded. */
@@ -33,7 +38,8 @@ export interface ApplyOptions {
 
 export async function applyPlan(options: ApplyOptions): Promise<StepOutcome[]> {
   const graph = options.graph ?? buildGraph(options.manifests);
-  const limit = pLimit(options.parallelism);
+  const weights = criticalPathWeights(graph, options.steps);
+  const priority = (address: string) => weights.get(address) ?? 0;
   const byAddress = new Map(options.steps.map((s) => [s.change.address, s]));
   const settled = new Map<string, Promise<StepOutcome>>();
   const bugs: unknown[] = [];
@@ -53,7 +59,7 @@ export async function applyPlan(options: ApplyOptions): Promise<StepOutcome[]> {
     const outcomes = await Promise.all(deps.map(settle));
     const blocked = outcomes.find((o) => o.status !== 'done' || o.blocks !== undefined);
     if (blocked) return report({ address, action: step.change.action, status: 'skipped', rootCause: blocked.rootCause ?? blocked.address });
-    return runStep(step, options, report, limit, bugs);
+    return runStep(step, options, report, priority(address), bugs);
   };
 
   const report = (o: StepOutcome): StepOutcome => {
@@ -61,12 +67,13 @@ export async function applyPlan(options: ApplyOptions): Promise<StepOutcome[]> {
     return o;
   };
 
+  // Steps start in plan order; their requests then queue by priority (critical path first).
   const forward = options.steps.filter((s) => s.change.action !== 'delete');
   const outcomes = await Promise.all(forward.map((s) => settle(s.change.address)));
   // Deletes of what left the manifests go last: whatever depended on them is updated first,
   // and among themselves dependents go before what they depend on.
   const deletes = options.steps.filter((s) => s.change.action === 'delete');
-  outcomes.push(...(await runDeletesInOrder(deletes, (s) => runStep(s, options, report, limit, bugs), report)));
+  outcomes.push(...(await runDeletesInOrder(deletes, (s) => runStep(s, options, report, priority(s.change.address), bugs), report)));
   await options.recorder.flush();
   // A bug fails its step like any failure (dependents skip, the rest is recorded), then surfaces with its stack.
   if (bugs.length > 0) throw bugs[0];
@@ -74,10 +81,10 @@ export async function applyPlan(options: ApplyOptions): Promise<StepOutcome[]> {
 }
 
 /**
- * Runs one ready step. Only the requests hold a slot of the limiter (a slot is never held while
- * waiting for another step); the final state write is awaited after the slot is given back.
+ * Runs one ready step. It starts when its first request is sent (the scheduler sends the most
+ * urgent first); once interrupted, a step that has sent nothing sends nothing and is skipped.
  */
-async function runStep(step: PlannedStep, options: ApplyOptions, report: (o: StepOutcome) => StepOutcome, limit: LimitFunction, bugs: unknown[]): Promise<StepOutcome> {
+async function runStep(step: PlannedStep, options: ApplyOptions, report: (o: StepOutcome) => StepOutcome, priority: number, bugs: unknown[]): Promise<StepOutcome> {
   const { address, action } = step.change;
   if (step.unresolved) return report({ address, action, status: 'failed', error: step.unresolved });
   if (step.refused) return report({ address, action, status: 'failed', error: step.refused });
@@ -86,25 +93,26 @@ async function runStep(step: PlannedStep, options: ApplyOptions, report: (o: Ste
     return report({ address, action, status: 'done', blocks: step.blocksDependents });
   }
   const durable: Array<Promise<void>> = [];
+  const interrupted = () => report({ address, action, status: 'skipped', rootCause: 'interrupted' });
+  if (options.signal?.aborted) return interrupted();
+  const requests = newRequestContext(priority, options.signal, () => options.listener?.started?.(address, action));
   try {
-    const started = await limit(async () => {
-      if (options.signal?.aborted) return false;
-      options.listener?.started?.(address, action);
-      const ctx: KindContext = { ...options.ctx, log: (message) => options.listener?.progress?.(address, message) };
-      await execute(step, options, ctx, (p) => durable.push(p));
-      return true;
-    });
-    if (!started) return report({ address, action, status: 'skipped', rootCause: 'interrupted' });
+    const providers = providersFor(options.ctx.providers, requests);
+    const ctx: KindContext = { ...options.ctx, providers, log: (message) => options.listener?.progress?.(address, message) };
+    await execute(step, options, ctx, (p) => durable.push(p));
+    markStarted(requests); // a step that sent nothing (or ran without a scheduler) still starts before it ends
     await Promise.all(durable);
     return report({ address, action, status: 'done' });
   } catch (err) {
     await Promise.allSettled(durable);
+    if (!requests.started && options.signal?.aborted) return interrupted();
+    markStarted(requests);
     if (!isUserFailure(err)) bugs.push(err);
     return report({ address, action, status: 'failed', error: err instanceof Error ? err.message : String(err) });
   }
 }
 
-/** Carries out a step; `defer` takes the final state write, which the caller awaits outside the limiter. */
+/** Carries out a step; `defer` takes the final state write, which the caller awaits before reporting the step done. */
 async function execute(step: PlannedStep, options: ApplyOptions, ctx: KindContext, defer: (write: Promise<void>) => void): Promise<void> {
   const { address, action } = step.change;
   if (action === 'delete') {

@@ -19,6 +19,7 @@ import type { PlannedStep } from './steps.js';
 import { selectTargets } from './targets.js';
 import { massDeleteRefusal } from './prune-guard.js';
 import { isUnknown, noteBlockedDependents, recheckUnknown, resolvedAsFailed, unknownOutcomeDiagnostic, unresolvedMessage } from './unknown-outcome.js';
+import { prefetchReads, type Prefetched } from './prefetch.js';
 
 export interface PlanOptions {
   readonly manifests: readonly Manifest[];
@@ -54,7 +55,8 @@ export async function makePlan(options: PlanOptions): Promise<PlanResult> {
   const selected = selectTargets(options.manifests, options.targets, graph);
   const limit = pLimit(options.parallelism);
   const outputs = (address: string) => state.resources[address]?.outputs;
-  const planned = await Promise.all(selected.map((m) => limit(() => planManifest(m, options, outputs, diagnostics))));
+  const reads = await prefetchReads(selected, options);
+  const planned = await Promise.all(selected.map((m) => limit(() => planManifest(m, options, outputs, diagnostics, reads))));
   const steps = planned.filter((s): s is PlannedStep => s !== undefined);
   steps.push(...planOrphans(options, diagnostics));
   noteBlockedDependents(steps, graph);
@@ -68,6 +70,7 @@ async function planManifest(
   options: PlanOptions,
   outputs: (address: string) => JsonObject | undefined,
   diagnostics: Diagnostic[],
+  reads: Prefetched,
 ): Promise<PlannedStep | undefined> {
   const kind = options.kinds.kindNamed(manifest.kind);
   if (!kind) return undefined;
@@ -84,7 +87,7 @@ async function planManifest(
   try {
     if (kind.category === 'check') return await planCheck(kind, manifest, resolved.spec, options.ctx, diagnostics);
     if (kind.category === 'job') return await planJob(kind, manifest, resolved.spec, record, options.ctx, diagnostics);
-    return await planResource(kind, manifest, resolved.spec, record, options.ctx);
+    return await planResource(kind, manifest, resolved.spec, record, options.ctx, reads);
   } catch (err) {
     if (!isUserFailure(err)) throw err; // a bug: the CLI shows it with its stack
     diagnostics.push(failure(manifest, err));
@@ -92,14 +95,16 @@ async function planManifest(
   }
 }
 
-async function planResource(kind: ResourceKind, manifest: Manifest, desired: JsonObject, record: ResourceRecord | undefined, ctx: KindContext): Promise<PlannedStep> {
+async function planResource(kind: ResourceKind, manifest: Manifest, desired: JsonObject, record: ResourceRecord | undefined, ctx: KindContext, reads: Prefetched): Promise<PlannedStep> {
   const handler = kind.resource;
-  const observed = await handler.read(ctx, {
-    name: manifest.name,
-    spec: record?.lastApplied ?? desired,
-    recordedId: record?.id,
-    pendingSince: record?.pending?.action === 'create' ? record.pending.since : undefined,
-  });
+  const observed = reads.has(manifest.address)
+    ? reads.get(manifest.address)
+    : await handler.read(ctx, {
+      name: manifest.name,
+      spec: record?.lastApplied ?? desired,
+      recordedId: record?.id,
+      pendingSince: record?.pending?.action === 'create' ? record.pending.since : undefined,
+    });
   const base = { kind, manifest, record, desired, observed };
   if (!observed) {
     const vanished = record !== undefined && record.pending?.action !== 'create';

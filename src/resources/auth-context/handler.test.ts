@@ -8,8 +8,9 @@ import { resource } from './handler.js';
 function fakeGraph(initial: Record<string, AuthContextBody> = {}): { ctx: KindContext; calls: unknown[][]; store: Record<string, AuthContextBody> } {
   const store = { ...initial };
   const calls: unknown[][] = [];
-  const graph: Pick<GraphClient, 'getAuthContext' | 'patchAuthContext' | 'deleteAuthContext'> = {
+  const graph: Pick<GraphClient, 'getAuthContext' | 'listAuthContexts' | 'patchAuthContext' | 'deleteAuthContext'> = {
     getAuthContext: async (id) => store[id],
+    listAuthContexts: async () => { calls.push(['list']); return Object.values(store); },
     patchAuthContext: async (id, props) => { calls.push(['patch', id, props]); store[id] = { ...store[id], id, ...props }; },
     deleteAuthContext: async (id) => { calls.push(['delete', id]); delete store[id]; },
   };
@@ -23,6 +24,19 @@ describe('AuthContext handler', () => {
     await expect(resource.read(ctx, { name: 'c1', spec: {} })).resolves.toMatchObject({ id: 'c1', spec: { id: 'c1', displayName: 'MFA', isAvailable: true } });
     await expect(resource.read(ctx, { name: 'mfa', spec: { id: 'c1' } })).resolves.toMatchObject({ id: 'c1' });
     await expect(resource.read(ctx, { name: 'c2', spec: {} })).resolves.toBeUndefined();
+  });
+
+  it('reads many by one list (by recorded id, spec.id or name); a single target is left to read', async () => {
+    const { ctx, calls } = fakeGraph({ c1: { id: 'c1', displayName: 'MFA', isAvailable: true }, c3: { id: 'c3' } });
+    const answers = await resource.list!.readAll(ctx, [{ name: 'c1', spec: {} }, { name: 'x', spec: { id: 'c2' } }, { name: 'y', spec: { id: 'c9' }, recordedId: 'c3' }]);
+    expect(answers).toEqual([
+      { id: 'c1', spec: { id: 'c1', displayName: 'MFA', isAvailable: true }, outputs: { id: 'c1', displayName: 'MFA', isAvailable: true } },
+      undefined,
+      { id: 'c3', spec: { id: 'c3' }, outputs: { id: 'c3' } },
+    ]);
+    expect(calls).toEqual([['list']]);
+    expect(resource.list!.complete).toBe(true);
+    await expect(resource.list!.readAll(ctx, [{ name: 'c1', spec: {} }])).resolves.toEqual(['read']);
   });
 
   it('create PATCHes every set property and returns what the service then holds', async () => {

@@ -1,7 +1,7 @@
 // How moor reads and changes an AuthContext through the Graph client (PATCH is an upsert).
 import type { JsonObject, JsonPath } from '../../core/json.js';
 import type { AuthContextBody, AuthContextPatch } from '../../providers/graph.js';
-import type { KindContext, Observed, ResourceHandler } from '../../core/kind.js';
+import type { KindContext, ListReader, Observed, ResourceHandler } from '../../core/kind.js';
 
 const PROPS = ['displayName', 'description', 'isAvailable'] as const;
 type Prop = (typeof PROPS)[number];
@@ -46,8 +46,22 @@ function changedProps(changed: readonly JsonPath[]): Prop[] {
   return PROPS.filter((p) => top.has(p));
 }
 
+/** Plan and drift read every reference with one list when more than one is managed; the list holds what the diff compares. */
+const list: ListReader = {
+  complete: true,
+  async readAll(ctx, targets) {
+    if (targets.length < 2) return targets.map(() => 'read' as const);
+    const byId = new Map((await ctx.providers.graph.listAuthContexts()).map((c) => [c.id, c]));
+    return targets.map((t) => {
+      const live = byId.get(t.recordedId ?? authContextId(t.name, t.spec));
+      return live ? observed(live) : undefined;
+    });
+  },
+};
+
 export const resource: ResourceHandler = {
   idempotentWrites: true,
+  list,
   async read(ctx, { name, spec, recordedId }) {
     const live = await ctx.providers.graph.getAuthContext(recordedId ?? authContextId(name, spec));
     return live ? observed(live) : undefined;

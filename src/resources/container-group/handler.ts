@@ -5,6 +5,7 @@ import type { KindContext, Observed, ResourceHandler } from '../../core/kind.js'
 import { bodyOf, coordinatesOf, groupId, outputsOf, parseGroupId, specOf, type GroupCoordinates } from './mapping.js';
 import { preflight } from './handler-preflight.js';
 import { identityMismatches } from './identity.js';
+import { listReader } from './handler-list.js';
 
 function observed(c: GroupCoordinates, live: ContainerGroupBody): Observed {
   return { id: groupId(c), spec: specOf(c, live), outputs: outputsOf(live) };
@@ -23,6 +24,7 @@ async function put(ctx: KindContext, name: string, spec: JsonObject): Promise<Ob
 
 export const resource: ResourceHandler = {
   idempotentWrites: true,
+  list: listReader({ locate: (t) => locate(t.name, t.spec, t.recordedId), observed }),
   async read(ctx, { name, spec, recordedId }) {
     const c = locate(name, spec, recordedId);
     const live = await ctx.providers.arm.getContainerGroup(c.subscriptionId, c.resourceGroup, c.name);

@@ -14,4 +14,5 @@ export const ContainerGroup: ResourceKind = {
   diff: diffRules,
   checkSpec,
   resource,
+  typicalStepSeconds: 30, // provisioning takes tens of seconds
 };

@@ -12,4 +12,5 @@ export const DatabaseExport: JobKind = {
   sensitive: [],
   checkSpec,
   job,
+  typicalStepSeconds: 600, // an export job runs for minutes
 };

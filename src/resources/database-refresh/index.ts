@@ -12,4 +12,5 @@ export const DatabaseRefresh: JobKind = {
   sensitive: [],
   checkSpec,
   job,
+  typicalStepSeconds: 900, // a refresh job runs for many minutes
 };

@@ -171,6 +171,20 @@ export function listContainerGroups(req: LocalRequest, ctx: ServiceContext): Loc
     .filter((g) => g.subscriptionId.toLowerCase() === sub && (rg === undefined || g.resourceGroup.toLowerCase() === rg))
     .sort((a, b) => (a.resourceGroup + '/' + a.name).localeCompare(b.resourceGroup + '/' + b.name));
   const page = pageOf(groups, req, ctx, LIST_PAGE_SIZE);
-  const value = page.value.map((g) => renderGroup(g, prep.d.containerGroupOperations[g.operationId], prep.now, prep.ms));
+  const value = page.value.map((g) => withoutInstanceViews(renderGroup(g, prep.d.containerGroupOperations[g.operationId], prep.now, prep.ms)));
   return { status: 200, body: { value, ...(page.nextLink ? { nextLink: page.nextLink } : {}) } };
+}
+
+/** The real service lists each group's full properties except the instance views (SERVICES.md). */
+function withoutInstanceViews(body: JsonObject): JsonObject {
+  const props = body.properties as JsonObject;
+  delete props.instanceView;
+  for (const list of [props.containers, props.initContainers]) {
+    if (!Array.isArray(list)) continue;
+    for (const c of list) {
+      const cp = (c as JsonObject | null)?.properties;
+      if (cp && typeof cp === 'object' && !Array.isArray(cp)) delete (cp as JsonObject).instanceView;
+    }
+  }
+  return body;
 }

@@ -1,0 +1,36 @@
+// Which step a request belongs to: its priority in the request queues, and whether it may still
+// start. The applier hands each step clients bound to its context (providersFor); no async-local
+// storage, whose promise hooks would slow every await of a large apply.
+
+/** One step's requests, as the request scheduler sees them. */
+export interface RequestContext {
+  /** Higher first: the step's remaining chain of dependents (critical path first). */
+  readonly priority: number;
+  /** Once aborted, a step that has sent nothing yet sends nothing (it has not started). */
+  readonly signal?: AbortSignal;
+  /** Set when the step's first request is sent: from then on it runs to its end. */
+  started: boolean;
+  /** Requests of the step queued or in flight now (0: the step waits on the service or on a timer). */
+  active: number;
+  /** Called once, when the step starts. */
+  readonly onStart?: () => void;
+}
+
+export function newRequestContext(priority: number, signal?: AbortSignal, onStart?: () => void): RequestContext {
+  return { priority, signal, started: false, active: 0, onStart };
+}
+
+/** The step starts: its first request is being sent (or it finished without sending any). */
+export function markStarted(ctx: RequestContext): void {
+  if (ctx.started) return;
+  ctx.started = true;
+  ctx.onStart?.();
+}
+
+/** The error of a request refused because its step was interrupted before it sent anything. */
+export class NotStartedError extends Error {
+  constructor() {
+    super('interrupted before the first request was sent');
+    this.name = 'NotStartedError';
+  }
+}

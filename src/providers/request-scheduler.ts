@@ -1,0 +1,323 @@
+// One run's request scheduler: every request of every client passes here just before it is sent.
+// Per service, a cap on requests in flight (--parallelism), lowered on a 429 and raised again
+// slowly (AIMD), and each request class paced by the service's own x-ms-ratelimit-remaining-*
+// answers. Per throttling bucket (the service; for ARM each subscription), a 429's Retry-After
+// pauses the whole bucket. Waiting requests go most urgent first (critical path).
+// Pacing is per service, not per subscription: whether subscriptions share a bucket (the local
+// cloud) or not (ARM), pacing them together never overruns it; a full bucket is not slowed.
+import { markStarted, NotStartedError, type RequestContext } from './request-context.js';
+import { Pace } from './request-pace.js';
+import { PriorityQueue } from './priority-queue.js';
+import { retryAfterMs } from './retry-policy.js';
+
+export type RequestClass = 'reads' | 'writes' | 'deletes';
+
+export interface SchedulerClock {
+  now(): number;
+  /** Calls `fn` once after `ms`; returns what cancels it. */
+  setTimer(ms: number, fn: () => void): () => void;
+}
+
+export interface SchedulerOptions {
+  /** Requests in flight per service. */
+  readonly concurrency: number;
+  /** Test seam: a fake clock. */
+  readonly clock?: SchedulerClock;
+}
+
+export interface SchedulerStats {
+  readonly inFlight: number;
+  readonly queued: number;
+  /** Steps with a request queued or in flight (the others wait on the service or a timer). */
+  readonly busySteps: number;
+  /** How long the longest throttling pause still lasts, in ms (0: not throttled). */
+  readonly throttledMs: number;
+  /** Answers received, and how many of them were 429. */
+  readonly answers: number;
+  readonly throttled: number;
+}
+
+/** What the scheduler reads of an answer. */
+export interface Answer {
+  readonly status: number;
+  readonly headers: Headers;
+}
+
+/** A 429 without Retry-After pauses its bucket this long; a longer Retry-After is capped. */
+const DEFAULT_PAUSE_MS = 1_000;
+const MAX_PAUSE_MS = 60_000;
+
+const realClock: SchedulerClock = {
+  now: () => Date.now(),
+  setTimer: (ms, fn) => {
+    const t = setTimeout(fn, ms);
+    return () => clearTimeout(t);
+  },
+};
+
+interface Entry {
+  readonly seq: number;
+  readonly priority: number;
+  readonly ctx: RequestContext | undefined;
+  readonly pace: Pace;
+  readonly start: () => void;
+  readonly reject: (err: Error) => void;
+  /** Stops listening for the step's interruption (once the request is sent). */
+  forget?: () => void;
+  done: boolean;
+}
+
+class Lane {
+  pausedUntil = 0;
+  readonly queues: Record<RequestClass, PriorityQueue<Entry>> = { reads: queue(), writes: queue(), deletes: queue() };
+}
+
+function queue(): PriorityQueue<Entry> {
+  return new PriorityQueue<Entry>((a, b) => a.priority > b.priority || (a.priority === b.priority && a.seq < b.seq));
+}
+
+class Gate {
+  limit: number;
+  inFlight = 0;
+  /** Entries queued, not yet started or cancelled. */
+  waiting = 0;
+  readonly paces: Record<RequestClass, Pace> = { reads: new Pace(), writes: new Pace(), deletes: new Pace() };
+  readonly lanes = new Map<string, Lane>();
+  cancelTimer: (() => void) | undefined;
+  timerAt = Infinity;
+
+  constructor(public max: number) {
+    this.limit = max;
+  }
+
+  lane(key: string): Lane {
+    let lane = this.lanes.get(key);
+    if (!lane) {
+      lane = new Lane();
+      this.lanes.set(key, lane);
+    }
+    return lane;
+  }
+}
+
+export function requestClassOf(method: string): RequestClass {
+  const m = method.toUpperCase();
+  if (m === 'GET' || m === 'HEAD') return 'reads';
+  return m === 'DELETE' ? 'deletes' : 'writes';
+}
+
+/** ARM throttles per subscription; the other services per caller, which is one bucket per run. */
+export function bucketOf(service: string, url: URL): string {
+  if (service !== 'arm') return service;
+  const m = /^\/subscriptions\/([^/]+)/i.exec(url.pathname);
+  return m ? `arm/${m[1].toLowerCase()}` : 'arm';
+}
+
+export class RequestScheduler {
+  private concurrency: number;
+  private readonly clock: SchedulerClock;
+  private readonly gates = new Map<string, Gate>();
+  private readonly busy = new Set<RequestContext>();
+  private readonly onAbort = new WeakMap<AbortSignal, Set<() => void>>();
+  private seq = 0;
+  private queued = 0;
+  private answers = 0;
+  private throttled = 0;
+
+  constructor(options: SchedulerOptions) {
+    this.concurrency = Math.max(1, options.concurrency);
+    this.clock = options.clock ?? realClock;
+  }
+
+  /** Sets the requests in flight per service (apply's --parallelism). */
+  setConcurrency(n: number): void {
+    this.concurrency = Math.max(1, n);
+    for (const gate of this.gates.values()) {
+      gate.max = this.concurrency;
+      gate.limit = this.concurrency;
+      this.dispatch(gate);
+    }
+  }
+
+  /** Current limit on requests in flight of a service (AIMD moves it below the cap after 429s). */
+  limitOf(service: string): number {
+    return this.gates.get(service)?.limit ?? this.concurrency;
+  }
+
+  stats(): SchedulerStats {
+    const now = this.clock.now();
+    let inFlight = 0;
+    let pause = 0;
+    for (const gate of this.gates.values()) {
+      inFlight += gate.inFlight;
+      for (const lane of gate.lanes.values()) pause = Math.max(pause, lane.pausedUntil - now);
+    }
+    return { inFlight, queued: this.queued, busySteps: this.busy.size, throttledMs: pause, answers: this.answers, throttled: this.throttled };
+  }
+
+  /**
+   * Sends a request when its service and bucket allow, most urgent first; `send` must resolve with
+   * the answer (status and headers steer the pacing) or reject when no answer came.
+   */
+  async run<T extends Answer>(service: string, method: string, url: URL, send: () => Promise<T>, ctx?: RequestContext): Promise<T> {
+    const gate = this.gate(service);
+    const lane = gate.lane(bucketOf(service, url));
+    const cls = requestClassOf(method);
+    const part = { pace: gate.paces[cls], queue: lane.queues[cls] };
+    this.activate(ctx, +1);
+    try {
+      await this.admit(gate, part, ctx);
+      let answer: T | undefined;
+      try {
+        answer = await send();
+        return answer;
+      } finally {
+        this.settle(gate, lane, part.pace, answer);
+      }
+    } finally {
+      this.activate(ctx, -1);
+    }
+  }
+
+  private gate(service: string): Gate {
+    let gate = this.gates.get(service);
+    if (!gate) {
+      gate = new Gate(this.concurrency);
+      this.gates.set(service, gate);
+    }
+    return gate;
+  }
+
+  private activate(ctx: RequestContext | undefined, by: 1 | -1): void {
+    if (!ctx) return;
+    ctx.active += by;
+    if (ctx.active > 0) this.busy.add(ctx);
+    else this.busy.delete(ctx);
+  }
+
+  /** Waits in the queue until dispatched; a step interrupted before its first request never sends. */
+  private admit(gate: Gate, part: { pace: Pace; queue: PriorityQueue<Entry> }, ctx: RequestContext | undefined): Promise<void> {
+    if (ctx?.signal?.aborted && !ctx.started) return Promise.reject(new NotStartedError());
+    return new Promise<void>((resolve, reject) => {
+      const entry: Entry = { seq: this.seq++, priority: ctx?.priority ?? 0, ctx, pace: part.pace, done: false, start: resolve, reject };
+      part.queue.push(entry);
+      this.queued++;
+      gate.waiting++;
+      if (ctx?.signal && !ctx.started) entry.forget = this.cancelOnAbort(ctx.signal, () => this.cancel(gate, entry));
+      this.dispatch(gate);
+    });
+  }
+
+  /** One listener per signal, however many requests wait on it (a run's steps share one). */
+  private cancelOnAbort(signal: AbortSignal, cancel: () => void): () => void {
+    let waiting = this.onAbort.get(signal);
+    if (!waiting) {
+      const set = new Set<() => void>();
+      waiting = set;
+      this.onAbort.set(signal, set);
+      signal.addEventListener('abort', () => { for (const c of set) c(); set.clear(); }, { once: true });
+    }
+    waiting.add(cancel);
+    return () => waiting.delete(cancel);
+  }
+
+  private cancel(gate: Gate, entry: Entry): void {
+    if (entry.done || entry.ctx?.started) return;
+    entry.done = true;
+    this.queued--;
+    gate.waiting--;
+    entry.reject(new NotStartedError());
+    this.dispatch(gate);
+  }
+
+  private settle(gate: Gate, lane: Lane, pace: Pace, answer: Answer | undefined): void {
+    const now = this.clock.now();
+    gate.inFlight--;
+    if (answer) {
+      this.answers++;
+      const throttled = answer.status === 429;
+      if (throttled) {
+        this.throttled++;
+        const pause = Math.min(retryAfterMs(answer.headers) ?? DEFAULT_PAUSE_MS, MAX_PAUSE_MS);
+        lane.pausedUntil = Math.max(lane.pausedUntil, now + pause);
+        gate.limit = Math.max(1, gate.limit / 2);
+      } else {
+        gate.limit = Math.min(gate.max, gate.limit + 1 / gate.limit);
+      }
+      pace.answered(now, remainingOf(answer.headers), throttled);
+    } else {
+      pace.answered(now, undefined, false);
+    }
+    this.dispatch(gate);
+  }
+
+  /** Starts what may start now; wakes itself when a pause or a pacing interval ends. */
+  private dispatch(gate: Gate): void {
+    const now = this.clock.now();
+    let wake = Infinity;
+    while (gate.inFlight < Math.max(1, Math.floor(gate.limit))) {
+      const picked = this.pick(gate, now);
+      wake = picked.wake;
+      if (!picked.entry) break;
+      picked.entry.done = true;
+      this.queued--;
+      gate.waiting--;
+      gate.inFlight++;
+      picked.entry.pace.started(now);
+      picked.entry.forget?.();
+      if (picked.entry.ctx) markStarted(picked.entry.ctx);
+      picked.entry.start();
+    }
+    this.wakeAt(gate, wake, now);
+  }
+
+  /** The most urgent entry allowed to start now, and the earliest time a held one may. */
+  private pick(gate: Gate, now: number): { entry?: Entry; wake: number } {
+    let best: { entry: Entry; queue: PriorityQueue<Entry> } | undefined;
+    let wake = Infinity;
+    for (const lane of gate.lanes.values()) {
+      for (const [cls, queue] of Object.entries(lane.queues) as Array<[RequestClass, PriorityQueue<Entry>]>) {
+        const pace = gate.paces[cls];
+        while (queue.peek()?.done) queue.pop();
+        const head = queue.peek();
+        if (!head) continue;
+        const at = Math.max(lane.pausedUntil, pace.allows(now) ? 0 : pace.nextAt);
+        if (at > now) {
+          wake = Math.min(wake, at);
+          continue;
+        }
+        if (!best || head.priority > best.entry.priority || (head.priority === best.entry.priority && head.seq < best.entry.seq)) best = { entry: head, queue };
+      }
+    }
+    if (best) best.queue.pop();
+    return { entry: best?.entry, wake };
+  }
+
+  private wakeAt(gate: Gate, at: number, now: number): void {
+    if (gate.waiting === 0 && gate.cancelTimer) {
+      // Nothing waits: a pending wake-up would only keep the process alive.
+      gate.cancelTimer();
+      gate.cancelTimer = undefined;
+      gate.timerAt = Infinity;
+    }
+    if (at === Infinity || at >= gate.timerAt) return;
+    gate.cancelTimer?.();
+    gate.timerAt = at;
+    gate.cancelTimer = this.clock.setTimer(Math.max(0, at - now), () => {
+      gate.timerAt = Infinity;
+      gate.cancelTimer = undefined;
+      this.dispatch(gate);
+    });
+  }
+}
+
+/** The lowest x-ms-ratelimit-remaining-* value of an answer. */
+function remainingOf(headers: Headers): number | undefined {
+  let low: number | undefined;
+  headers.forEach((value, name) => {
+    if (!name.startsWith('x-ms-ratelimit-remaining-')) return;
+    const n = Number(value);
+    if (Number.isFinite(n)) low = low === undefined ? n : Math.min(low, n);
+  });
+  return low;
+}
