@@ -59,11 +59,11 @@ const BODY = {
 };
 
 async function engine() {
-  const [{ createProviders }, { RequestScheduler }, { loadAndValidate }, { makePlan }, { applyPlan }, { openStateBackend }, { StateRecorder }, { SERVICE_NAMES }] = await Promise.all([
+  const [{ createProviders }, { RequestScheduler }, { loadAndValidate }, { makePlan }, { applyPlan }, { openStateBackend }, { StateRecorder }, { SERVICE_NAMES }, { BUILT_IN_KINDS }] = await Promise.all([
     dist('providers/providers.js'), dist('providers/request-scheduler.js'), dist('engine/validate/index.js'), dist('engine/plan/planner.js'),
-    dist('engine/apply/applier.js'), dist('engine/state/open-backend.js'), dist('engine/state/recorder.js'), dist('engine/config.js'),
+    dist('engine/apply/applier.js'), dist('engine/state/open-backend.js'), dist('engine/state/recorder.js'), dist('core/services.js'), dist('resources/registry.js'),
   ]);
-  return { createProviders, RequestScheduler, loadAndValidate, makePlan, applyPlan, openStateBackend, StateRecorder, SERVICE_NAMES };
+  return { createProviders, RequestScheduler, loadAndValidate, makePlan, applyPlan, openStateBackend, StateRecorder, SERVICE_NAMES, BUILT_IN_KINDS };
 }
 
 /** `moor local-cloud` in its own process; `dataFile` lets a second cloud start from the first one's data. */
@@ -109,7 +109,7 @@ function countingFetch() {
 async function workspace(e, groups) {
   const dir = mkdtempSync(join(tmpdir(), 'moor-bench-speed-'));
   for (let f = 0; f < groups.length; f += 100) writeFileSync(join(dir, `groups-${f}.yaml`), groups.slice(f, f + 100).map(manifestOf).join('---\n'));
-  const { manifests, diagnostics } = await e.loadAndValidate([dir]);
+  const { manifests, diagnostics } = await e.loadAndValidate([dir], e.BUILT_IN_KINDS);
   if (diagnostics.some((d) => d.severity === 'error') || manifests.length !== groups.length) throw new Error(`manifests invalid: ${diagnostics[0]?.message}`);
   const backend = e.openStateBackend(join(dir, 'state.json'), dir);
   const connect = (cloud, parallelism, pollIntervalMs) => {
@@ -118,7 +118,7 @@ async function workspace(e, groups) {
     const scheduler = new e.RequestScheduler({ concurrency: parallelism });
     const providers = e.createProviders({ endpoints, defaultToken: TOKEN, pollIntervalMs, scheduler, fetch: counting.fetch });
     const ctx = { providers, log: () => undefined };
-    const plan = async () => e.makePlan({ manifests, state: await backend.read(), ctx, resolve: { cwd: dir, env: {} }, parallelism });
+    const plan = async () => e.makePlan({ manifests, kinds: e.BUILT_IN_KINDS, state: await backend.read(), ctx, resolve: { cwd: dir, env: {} }, parallelism });
     const apply = async (planned) => {
       const lock = await backend.lock('moor apply');
       try {
