@@ -42,7 +42,8 @@ export interface Operation {
 export async function followOperation(t: Transport, op: Operation, first: TransportResponse, o: PollOptions = {}): Promise<unknown> {
   const poller = new Poller(t, op, o);
   const asyncOp = first.headers.get('azure-asyncoperation');
-  if (asyncOp && op.method === 'PUT' && op.resourceFirst) {
+  // Only when the PUT answered the resource itself (200/201 with a provisioningState); a bare 202 is followed as usual.
+  if (asyncOp && op.method === 'PUT' && op.resourceFirst && provisioningState(first.body) !== undefined) {
     const probe = await poller.resourceOnce(first, asyncOp);
     if (probe.done) return probe.body;
   }
