@@ -43,7 +43,7 @@ export class ArmClient {
   listContainerGroups(sub: string, rg: string): Promise<ContainerGroupBody[]> {
     const ci = this.apis.containerInstance;
     const path = `/subscriptions/${enc(sub)}/resourceGroups/${enc(rg)}/providers/${ci.namespace}/containerGroups?api-version=${enc(ci.apiVersion)}`;
-    return listByNextLink<ContainerGroupBody>(this.t, { method: 'GET', path, label: `containerGroups in ${rg}` });
+    return listByNextLink<ContainerGroupBody>(this.t, { method: 'GET', path, label: `containerGroups in ${rg}` }, checkListedGroup);
   }
 
   /** Creates or replaces the whole group, waits for a terminal state, and returns the final resource. */
@@ -98,6 +98,14 @@ function liveGroupOf(res: TransportResponse, name: string): ContainerGroupBody {
   expectString(res, body, 'location');
   expectArray(res, expectObject(res, body.properties, "a container group's properties"), 'containers');
   return body;
+}
+
+/** A listed group feeds the diff as a GET does: it needs its name, location and containers too. */
+function checkListedGroup(g: unknown, page: TransportResponse, i: number): void {
+  const o = g as { name?: unknown; location?: unknown; properties?: { containers?: unknown } } | null;
+  const ok = typeof o === 'object' && o !== null && typeof o.name === 'string' && typeof o.location === 'string'
+    && typeof o.properties === 'object' && o.properties !== null && Array.isArray(o.properties.containers);
+  if (!ok) throw invalidAnswer(page, `container group #${i + 1} of the list lacks its name, location or properties.containers`);
 }
 
 /** A usage entry: name.value, currentValue and limit, all read by quota checks. */

@@ -91,6 +91,11 @@ describe('a 200 answer that is not what was asked for is an error naming service
     expect((await failure(providers.arm.listUsage(SUB, 'westeurope'))).message).toMatch(/usage entry #1 lacks name\.value, currentValue or limit/);
   });
 
+  it('a listed container group without its location (the diff would plan a replace)', async () => {
+    const { providers } = await providersFor((_req, res) => json(res, 200, { value: [{ name: 'web', properties: { containers: [] } }] }));
+    expect((await failure(providers.arm.listContainerGroups(SUB, 'rg'))).message).toMatch(/container group #1 of the list lacks its name, location or properties\.containers/);
+  });
+
   it('a database-movement result without IsSuccess', async () => {
     const { providers } = await providersFor((_req, res) => json(res, 200, { OperationActivityId: 'a1' }));
     const err = await failure(providers.lcs.exportDatabase('p', 'env', 'b'));
