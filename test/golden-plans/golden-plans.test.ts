@@ -1,0 +1,116 @@
+// Golden pairs: a manifest set in, the plan text and JSON out, for each kind and situation
+// (create, update, replace, drift, no-op; jobs run / revision-changed / no-op; checks pass / fail).
+//
+// Each case is a folder <kind>/<case>/ holding:
+//   before/          manifests applied first (optional)
+//   out-of-band.json requests sent straight to the local cloud after that, to make drift (optional)
+//   manifests/       the set planned
+//   plan.txt         expected `moor plan` text (stdout, then stderr when there is any)
+//   plan.json        expected `moor plan --output json`
+//
+// The machine is loaded, so one standalone local cloud and one apply serve every case: all the
+// `before/` sets are applied together into one state, then each case is planned with --target set
+// to its own addresses, so the other cases' records in that state stay out of its plan.
+// Update the goldens after a deliberate output change (inspect the diff first) with:
+//   npm run build && npx vitest run test/golden-plans -u
+import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { cloudRequest, moor, readState, startCloud, workdir, type Cloud, type RunResult } from '../e2e/harness.js';
+
+const HERE = import.meta.dirname;
+
+interface GoldenCase {
+  /** `<kind>/<case>`, also the folder of the case in the work directory. */
+  readonly name: string;
+  readonly dir: string;
+  /** The plan's exit code: 1 only where an error-severity check fails. */
+  readonly exitCode: number;
+}
+
+interface OutOfBandRequest {
+  readonly why: string;
+  readonly method: string;
+  /** `${id:ADDRESS}` is replaced by the id moor recorded for ADDRESS (a push dataset's generated id). */
+  readonly path: string;
+  readonly body?: unknown;
+}
+
+const CASES: readonly GoldenCase[] = readdirSync(HERE, { withFileTypes: true })
+  .filter((kind) => kind.isDirectory())
+  .flatMap((kind) => readdirSync(join(HERE, kind.name), { withFileTypes: true })
+    .filter((c) => c.isDirectory())
+    .map((c) => ({ name: `${kind.name}/${c.name}`, dir: join(HERE, kind.name, c.name), exitCode: `${kind.name}/${c.name}` === 'check/fail' ? 1 : 0 })))
+  .sort((a, b) => a.name.localeCompare(b.name));
+
+/** The addresses (Kind/name) of every manifest under a folder. */
+function addressesIn(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.ya?ml$/.test(f))
+    .flatMap((f) => parseAllDocuments(readFileSync(join(dir, f), 'utf8')).map((d) => d.toJS() as { kind: string; metadata: { name: string } }))
+    .map((m) => `${m.kind}/${m.metadata.name}`);
+}
+
+/**
+ * What legitimately varies between runs, and only that: the JSON's state serial (it counts the
+ * writes of every case sharing the state) and the local cloud's address (its port). Generated
+ * ids and timestamps do not reach these plans; if one ever does, normalise it here by name.
+ */
+function normaliseText(out: string, cloud: Cloud): string {
+  return out.replaceAll(cloud.url, 'http://local-cloud');
+}
+
+function normaliseJson(out: string, cloud: Cloud): string {
+  const doc = JSON.parse(normaliseText(out, cloud)) as { serial?: unknown };
+  if (doc.serial !== undefined) doc.serial = '<serial>';
+  return JSON.stringify(doc, null, 2) + '\n';
+}
+
+function printed(r: RunResult, cloud: Cloud): string {
+  return normaliseText(r.stderr ? `${r.stdout}--- stderr ---\n${r.stderr}` : r.stdout, cloud);
+}
+
+describe('golden plans: manifest set in, plan text and JSON out', () => {
+  let cloud: Cloud;
+  let work: string;
+
+  beforeAll(async () => {
+    cloud = await startCloud();
+    work = workdir();
+    for (const c of CASES) {
+      cpSync(join(c.dir, 'manifests'), join(work, c.name, 'manifests'), { recursive: true });
+      if (existsSync(join(c.dir, 'before'))) cpSync(join(c.dir, 'before'), join(work, 'before', c.name), { recursive: true });
+    }
+    // One at a time: the jobs share environments, which take one operation at a time.
+    const applied = await moor(work, cloud, ['apply', 'before', '--auto-approve', '--parallelism', '1']);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    const state = await readState(work);
+    for (const c of CASES) {
+      const file = join(c.dir, 'out-of-band.json');
+      if (!existsSync(file)) continue;
+      for (const req of JSON.parse(readFileSync(file, 'utf8')) as OutOfBandRequest[]) {
+        const path = req.path.replace(/\$\{id:([^}]+)\}/g, (_, address: string) => String(state.resources[address]?.id));
+        const res = await cloudRequest(cloud, req.method, path, req.body);
+        expect(res.status, `${c.name}: ${req.why}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+      }
+    }
+  }, 180_000); // one apply of every case's before/ set, jobs one at a time, on a loaded machine
+
+  afterAll(async () => { await cloud?.stop(); });
+
+  test('every kind has a golden case folder', () => {
+    expect(new Set(CASES.map((c) => c.name.split('/')[0]))).toEqual(new Set(['auth-context', 'check', 'container-group', 'database-export', 'database-refresh', 'push-dataset']));
+  });
+
+  test.each(CASES)('$name', async (c) => {
+    const targets = addressesIn(join(c.dir, 'manifests')).flatMap((a) => ['--target', a]);
+    const args = ['plan', join(c.name, 'manifests'), ...targets];
+    const [text, json] = await Promise.all([moor(work, cloud, args), moor(work, cloud, [...args, '--output', 'json'])]);
+    expect(text.code, text.stdout + text.stderr).toBe(c.exitCode);
+    expect(json.code, json.stderr).toBe(c.exitCode);
+    expect(json.stdout).not.toContain(work); // no temp path leaks into the plan
+    await expect(printed(text, cloud)).toMatchFileSnapshot(join(c.dir, 'plan.txt'));
+    await expect(normaliseJson(json.stdout, cloud)).toMatchFileSnapshot(join(c.dir, 'plan.json'));
+  });
+});
