@@ -1,5 +1,6 @@
 // Golden pairs: a manifest set in, the plan text and JSON out, for each kind and situation
-// (create, update, replace, drift, no-op; jobs run / revision-changed / no-op; checks pass / fail).
+// (create, update, replace, drift, no-op; jobs run / revision-changed / no-op; checks pass / fail),
+// plus a create with a value known only after apply and a resource made elsewhere that already matches.
 //
 // Each case is a folder <kind>/<case>/ holding:
 //   before/          manifests applied first (optional)
