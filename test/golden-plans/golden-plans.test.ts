@@ -58,17 +58,22 @@ function addressesIn(dir: string): string[] {
 }
 
 /**
- * What legitimately varies between runs, and only that: the JSON's state serial (it counts the
- * writes of every case sharing the state) and the local cloud's address (its port). Generated
- * ids and timestamps do not reach these plans; if one ever does, normalise it here by name.
+ * What legitimately varies between runs, and only that: the local cloud's address (its port); in
+ * the JSON, the state serial (it counts the writes of every case sharing the state) and the order
+ * of diagnostics (the JSON keeps the order concurrent checks answered in; the text sorts them by
+ * file, line, column, and so does this). Generated ids and timestamps do not reach these plans;
+ * if one ever does, normalise it here by name.
  */
 function normaliseText(out: string, cloud: Cloud): string {
   return out.replaceAll(cloud.url, 'http://local-cloud');
 }
 
+interface JsonDiagnostic { file: string | null; line: number | null; col: number | null }
+
 function normaliseJson(out: string, cloud: Cloud): string {
-  const doc = JSON.parse(normaliseText(out, cloud)) as { serial?: unknown };
+  const doc = JSON.parse(normaliseText(out, cloud)) as { serial?: unknown; diagnostics?: JsonDiagnostic[] };
   if (doc.serial !== undefined) doc.serial = '<serial>';
+  doc.diagnostics?.sort((a, b) => (a.file ?? '').localeCompare(b.file ?? '') || (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
   return JSON.stringify(doc, null, 2) + '\n';
 }
 
