@@ -1,6 +1,7 @@
 // Golden pairs: a manifest set in, the plan text and JSON out, for each kind and situation
 // (create, update, replace, drift, no-op; jobs run / revision-changed / no-op; checks pass / fail),
-// plus a create with a value known only after apply and a resource made elsewhere that already matches.
+// plus a create with a value known only after apply, a resource made elsewhere that already matches
+// and one deleted outside moor.
 //
 // Each case is a folder <kind>/<case>/ holding:
 //   before/          manifests applied first (optional)
@@ -39,6 +40,19 @@ interface OutOfBandRequest {
   /** `${id:ADDRESS}` is replaced by the id moor recorded for ADDRESS (a push dataset's generated id). */
   readonly path: string;
   readonly body?: unknown;
+  /** For an asynchronous change (a container group's DELETE): GET the path until it answers this status. */
+  readonly untilStatus?: number;
+}
+
+/** Sends one out-of-band request and, when it says so, waits for the cloud to have finished it. */
+async function sendOutOfBand(cloud: Cloud, req: OutOfBandRequest, path: string): Promise<{ status: number; body: unknown }> {
+  const res = await cloudRequest(cloud, req.method, path, req.body);
+  if (req.untilStatus === undefined || res.status >= 300) return res;
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if ((await cloudRequest(cloud, 'GET', path)).status === req.untilStatus) return res;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { status: 599, body: `${path} never answered ${req.untilStatus}` };
 }
 
 const CASES: readonly GoldenCase[] = readdirSync(HERE, { withFileTypes: true })
@@ -101,7 +115,7 @@ describe('golden plans: manifest set in, plan text and JSON out', () => {
       if (!existsSync(file)) continue;
       for (const req of JSON.parse(readFileSync(file, 'utf8')) as OutOfBandRequest[]) {
         const path = req.path.replace(/\$\{id:([^}]+)\}/g, (_, address: string) => String(state.resources[address]?.id));
-        const res = await cloudRequest(cloud, req.method, path, req.body);
+        const res = await sendOutOfBand(cloud, req, path);
         expect(res.status, `${c.name}: ${req.why}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
       }
     }
