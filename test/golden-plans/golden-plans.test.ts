@@ -123,8 +123,16 @@ describe('golden plans: manifest set in, plan text and JSON out', () => {
 
   afterAll(async () => { await cloud?.stop(); });
 
-  test('every kind has a golden case folder', () => {
-    expect(new Set(CASES.map((c) => c.name.split('/')[0]))).toEqual(new Set(['auth-context', 'check', 'container-group', 'database-export', 'database-refresh', 'push-dataset']));
+  test('every kind has a golden pair for each situation it has', () => {
+    const resource = ['create', 'update', 'replace', 'drift', 'no-op'];
+    const job = ['run', 'revision-changed', 'no-op'];
+    const required: Record<string, string[]> = {
+      'container-group': resource, 'auth-context': resource, 'push-dataset': resource,
+      'database-refresh': job, 'database-export': job, check: ['pass', 'fail'],
+    };
+    const present = new Set(CASES.map((c) => c.name));
+    const missing = Object.entries(required).flatMap(([kind, cases]) => cases.map((c) => `${kind}/${c}`)).filter((n) => !present.has(n));
+    expect(missing).toEqual([]);
   });
 
   test.each(CASES)('$name', async (c) => {
