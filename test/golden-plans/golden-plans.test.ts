@@ -138,7 +138,9 @@ describe('golden plans: manifest set in, plan text and JSON out', () => {
   test.each(CASES)('$name', async (c) => {
     const targets = addressesIn(join(c.dir, 'manifests')).flatMap((a) => ['--target', a]);
     const args = ['plan', join(c.name, 'manifests'), ...targets];
-    const [text, json] = await Promise.all([moor(work, cloud, args), moor(work, cloud, [...args, '--output', 'json'])]);
+    // One after the other: plan takes the state's lock.
+    const text = await moor(work, cloud, args);
+    const json = await moor(work, cloud, [...args, '--output', 'json']);
     expect(text.code, text.stdout + text.stderr).toBe(c.exitCode);
     expect(json.code, json.stderr).toBe(c.exitCode);
     expect(json.stdout).not.toContain(work); // no temp path leaks into the plan
