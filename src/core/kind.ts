@@ -154,6 +154,11 @@ export interface JobHandler {
   recheck?(ctx: KindContext, spec: JsonObject, record: JobRecord): Promise<JobRecord | undefined>;
   /** A run still marked started whose last request's answer was lost (a crash while sending): its outcome is unknown. */
   lostAnswer?(record: JobRecord): boolean;
+  /**
+   * What a run holds alone while it runs (e.g. the database environment it operates on, where the
+   * service takes one operation at a time): runs of one apply sharing a key never overlap.
+   */
+  exclusive?(spec: JsonObject): readonly string[];
 }
 
 export interface CheckResult {

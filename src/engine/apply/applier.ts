@@ -18,6 +18,7 @@ import type { ApplyListener, StepOutcome } from './events.js';
 import { appliedRecord, dependenciesChanged, pendingRecord, recordedDependencies } from './records.js';
 import { runDeletesInOrder } from './delete-order.js';
 import { criticalPathWeights } from './critical-path.js';
+import { ExclusiveRuns } from './exclusive-runs.js';
 import { markStarted, newRequestContext } from '../../providers/request-context.js';
 import { providersFor } from '../../providers/providers.js';
 
@@ -34,9 +35,12 @@ export interface ApplyOptions {
   readonly signal?: AbortSignal;
   /** The manifests' dependency graph as planning built it; built here when not given. */
   readonly graph?: DependencyGraph;
+  /** Jobs that must not overlap (one per apply; applyPlan makes it when not given). */
+  readonly exclusive?: ExclusiveRuns;
 }
 
-export async function applyPlan(options: ApplyOptions): Promise<StepOutcome[]> {
+export async function applyPlan(given: ApplyOptions): Promise<StepOutcome[]> {
+  const options: ApplyOptions = { ...given, exclusive: given.exclusive ?? new ExclusiveRuns() };
   const graph = options.graph ?? buildGraph(options.manifests);
   const weights = criticalPathWeights(graph, options.steps);
   const priority = (address: string) => weights.get(address) ?? 0;
@@ -186,7 +190,8 @@ async function runJob(step: PlannedStep, kind: JobKind, desired: JsonObject, opt
       runs: [...earlier.slice(-9), run],
       updatedAt: new Date().toISOString(),
     });
-  const final = await kind.job.run(ctx, desired, resume, checkpoint);
+  const exclusive = options.exclusive ?? new ExclusiveRuns();
+  const final = await exclusive.run(kind.job.exclusive?.(desired) ?? [], () => kind.job.run(ctx, desired, resume, checkpoint));
   await checkpoint(final);
   if (final.status === 'failed') throw new UserError(`${step.change.address}: ${String(final.message ?? final.error ?? 'the job failed')}`);
 }

@@ -1,5 +1,6 @@
 // How moor runs a DatabaseExport: one export per revision, followed to its end and resumed after a crash.
 import type { JobHandler } from '../../core/kind.js';
+import { environmentKey } from '../database-jobs-shared/environment-key.js';
 import { recheckMovement, sendAnswerLost } from '../database-jobs-shared/movement-recheck.js';
 import { runMovement } from '../database-jobs-shared/movement-steps.js';
 
@@ -21,4 +22,6 @@ export const job: JobHandler = {
   },
   recheck: (ctx, spec, record) => recheckMovement(ctx, String(spec.projectId), record),
   lostAnswer: sendAnswerLost,
+  // The service runs one operation per environment at a time.
+  exclusive: (spec) => [environmentKey(spec.projectId, spec.environmentId)],
 };

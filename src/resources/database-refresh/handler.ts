@@ -2,6 +2,7 @@
 import type { JsonObject } from '../../core/json.js';
 import { isObject } from '../../core/json.js';
 import type { JobHandler, KindContext } from '../../core/kind.js';
+import { environmentKey } from '../database-jobs-shared/environment-key.js';
 import { recheckMovement, sendAnswerLost } from '../database-jobs-shared/movement-recheck.js';
 import { runMovement, type MovementStep } from '../database-jobs-shared/movement-steps.js';
 
@@ -33,4 +34,6 @@ export const job: JobHandler = {
     runMovement(ctx, { projectId: String(spec.projectId), revision: String(spec.revision), steps: stepsOf(ctx, spec) }, record, checkpoint),
   recheck: (ctx, spec, record) => recheckMovement(ctx, String(spec.projectId), record),
   lostAnswer: sendAnswerLost,
+  // The service runs one operation per environment at a time (the export first, if any, is on the target too).
+  exclusive: (spec) => [environmentKey(spec.projectId, spec.targetEnvironmentId)],
 };
