@@ -4,10 +4,14 @@
 export class ExclusiveRuns {
   private readonly tails = new Map<string, Promise<void>>();
 
-  /** Runs `work` once no earlier work holding any of `keys` is still running. */
+  /** Runs `work` once no earlier work holding any of `keys` is still running (at once when none is). */
   async run<T>(keys: readonly string[], work: () => Promise<T>): Promise<T> {
     const releases: Array<() => void> = [];
-    for (const key of [...new Set(keys)].sort()) releases.push(await this.acquire(key));
+    for (const key of [...new Set(keys)].sort()) {
+      const { release, after } = this.take(key);
+      releases.push(release);
+      if (after) await after;
+    }
     try {
       return await work();
     } finally {
@@ -15,16 +19,19 @@ export class ExclusiveRuns {
     }
   }
 
-  private async acquire(key: string): Promise<() => void> {
-    const previous = this.tails.get(key) ?? Promise.resolve();
+  /** Queues behind the key's current holder; `after` is undefined when the key is free. */
+  private take(key: string): { release: () => void; after?: Promise<void> } {
+    const previous = this.tails.get(key);
     let release: () => void = () => undefined;
     const mine = new Promise<void>((resolve) => { release = resolve; });
-    const tail = previous.then(() => mine);
+    const tail = previous ? previous.then(() => mine) : mine;
     this.tails.set(key, tail);
-    await previous;
-    return () => {
-      release();
-      if (this.tails.get(key) === tail) this.tails.delete(key);
+    return {
+      after: previous,
+      release: () => {
+        release();
+        if (this.tails.get(key) === tail) this.tails.delete(key);
+      },
     };
   }
 }
