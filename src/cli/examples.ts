@@ -31,6 +31,11 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'moor state resolve DatabaseExport/nightly --succeeded',
     'moor state unlock',
   ],
+  outputs: [
+    'moor outputs ContainerGroup/web',
+    'moor outputs ContainerGroup/web --output json',
+    'IP=$(moor outputs ContainerGroup/web /ipAddress)   # one value, raw',
+  ],
   get: ['moor get usage --subscription 8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11 --location westeurope', 'moor get transactions --billing-account 12345678 --invoice G012345678 --output csv'],
   notify: ['moor notify test'],
   'local-cloud': ['moor local-cloud --port 4010', 'moor local-cloud --port 0 --latency 50 --fail-rate 0.1'],

@@ -18,6 +18,7 @@ describe('moor completion', () => {
     const r = await moor(dir, undefined, ['completion', 'bash']);
     expect(r.code).toBe(0);
     expect(complete(r.stdout, dir, ['moor', 'pl'])).toEqual(['plan']);
+    expect(complete(r.stdout, dir, ['moor', 'ou'])).toEqual(['outputs']);
     expect(complete(r.stdout, dir, ['moor', 'state', 'm'])).toEqual(['migrate', 'mv']);
     expect(complete(r.stdout, dir, ['moor', 'plan', '--lo'])).toEqual(['--lock', '--lock-timeout']);
     expect(complete(r.stdout, dir, ['moor', 'plan', 'man'])).toEqual(['manifests']);

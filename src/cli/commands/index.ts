@@ -10,6 +10,7 @@ import { registerDrift } from './drift.js';
 import { registerShow } from './show.js';
 import { registerImport } from './import.js';
 import { registerState } from './state.js';
+import { registerOutputs } from './outputs.js';
 import { registerGet } from './get.js';
 import { registerNotify } from './notify.js';
 import { registerLocalCloud } from './local-cloud.js';
@@ -27,6 +28,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerShow,
   registerImport,
   registerState,
+  registerOutputs,
   registerGet,
   registerNotify,
   registerLocalCloud,

@@ -50,7 +50,7 @@ export const registerState: RegisterCommand = (program, setExit) => {
 };
 
 /** Opens the backend named by --state / MOOR_STATE / the config's `state`, without starting any service. */
-async function withBackend(command: Command, fn: (backend: StateBackend) => Promise<number>): Promise<number> {
+export async function withBackend(command: Command, fn: (backend: StateBackend) => Promise<number>): Promise<number> {
   const { loadConfig } = await import('../../engine/config.js');
   const { openStateBackend } = await import('../../engine/state/open-backend.js');
   const g = globalOptions(command);
