@@ -4,13 +4,14 @@ import type { StepOutcome } from '../engine/apply/events.js';
 import type { Plan } from '../engine/plan/types.js';
 import type { TransportEvent } from '../providers/providers.js';
 import { applySummary } from './apply-summary.js';
+import { reportApplyToGitHub } from './apply-github.js';
 import { applySummaryEvent, jsonlListener, jsonlWriter, transportEvents } from './jsonl-output.js';
 import { printPlan } from './plan-output.js';
 import { plainProgress, terminalProgress, type Progress } from './progress.js';
 
 import type { SchedulerStats } from '../providers/request-scheduler.js';
 
-export type ApplyOutput = 'text' | 'jsonl';
+export type ApplyOutput = 'text' | 'jsonl' | 'github';
 
 export interface ApplyReport {
   readonly onTransportEvent?: (e: TransportEvent) => void;
@@ -35,9 +36,13 @@ export function applyReport(output: ApplyOutput): ApplyReport {
       },
     };
   }
+  // github: the text report, plus annotations and the job summary (the plan's, then the apply's).
   return {
-    plan: (plan, mode) => printPlan(plan, 'text', mode),
+    plan: (plan, mode) => printPlan(plan, output, mode),
     progress: (plan, interactive, stats) => (interactive ? terminalProgress(plan.changes, stats) : Promise.resolve(plainProgress(line))),
-    summary: (outcomes) => { process.stdout.write('\n' + applySummary(outcomes) + '\n'); },
+    summary: (outcomes) => {
+      process.stdout.write('\n' + applySummary(outcomes) + '\n');
+      if (output === 'github') reportApplyToGitHub(outcomes);
+    },
   };
 }

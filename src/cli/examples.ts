@@ -19,6 +19,7 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'moor apply --plan plan.json',
     'moor apply manifests/ --prune',
     'moor apply manifests/ --auto-approve --output jsonl | jq -c .',
+    'moor apply manifests/ --auto-approve --output github   # annotations and the job summary in GitHub Actions',
   ],
   drift: ['moor drift manifests/', 'moor drift manifests/ --output markdown >> "$GITHUB_STEP_SUMMARY"', 'moor drift manifests/ --notify'],
   import: ['moor import ContainerGroup/web /subscriptions/SUB/resourceGroups/rg-web/providers/Vendor.ContainerInstance/containerGroups/web manifests/'],

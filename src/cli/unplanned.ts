@@ -27,15 +27,15 @@ export async function reportingFailure<T>(format: OutputFormat, mode: 'plan' | '
       const { diagnostics } = unplanned(err);
       for (const d of diagnostics) emit(diagnosticEvent(d));
       emit({ type: `${mode}_summary`, status: 'failed', errors: diagnostics.filter((d) => d.severity === 'error').length, message: err.message });
-    } else if (mode === 'apply') {
-      // apply reports in text or jsonl only.
+    } else if (mode === 'apply' && format !== 'github') {
+      // apply reports in text, jsonl or github only.
     } else if (err instanceof UserError && format === 'github') {
       const plan = unplanned(err);
       writeAnnotations(plan.diagnostics);
-      appendStepSummary(renderPlanMarkdown(plan, { mode }));
+      appendStepSummary(renderPlanMarkdown(plan, { mode: mode === 'drift' ? 'drift' : 'plan', title: `moor ${mode}` }));
     } else if (err instanceof UserError && format !== 'text') {
       const plan = unplanned(err);
-      process.stdout.write(format === 'json' ? renderPlanJson(plan) : renderPlanMarkdown(plan, { mode }));
+      process.stdout.write(format === 'json' ? renderPlanJson(plan) : renderPlanMarkdown(plan, { mode: mode === 'drift' ? 'drift' : 'plan' }));
     }
     throw err;
   }

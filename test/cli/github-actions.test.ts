@@ -51,6 +51,28 @@ describe('GitHub Actions output', () => {
     expect(readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8')).toContain('❌ Plan failed: 1 error');
   });
 
+  test('apply appends the plan and then the apply summary to the job summary', async () => {
+    const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
+    const env = inActions(dir);
+    const r = await moor(dir, undefined, ['apply', 'm', '--auto-approve', '--output', 'github'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Apply complete: 1 created'); // the log keeps the text report
+    expect(r.stdout).not.toContain('::error');
+    const summary = readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8');
+    expect(summary).toMatch(/### moor plan[\s\S]*`AuthContext\/c1`[\s\S]*### moor apply\n\n\*\*✅ Apply complete: 1 created/);
+  });
+
+  test('an apply of invalid manifests annotates the error and reaches the job summary as failed', async () => {
+    const dir = workdir({ 'm/bad.yaml': INVALID });
+    const env = inActions(dir);
+    const r = await moor(dir, undefined, ['apply', 'm', '--auto-approve', '--output', 'github'], env);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('::error file=m/bad.yaml,line=6,col=16::');
+    const summary = readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8');
+    expect(summary).toContain('### moor apply');
+    expect(summary).toContain('❌ Plan failed: 1 error');
+  });
+
   test('a message with newlines and percent signs is escaped as GitHub requires', async () => {
     const { annotation } = await import('../../src/cli/github-output.js');
     expect(annotation({ severity: 'warning', message: '100% sure\nreally', location: { file: 'a,b:c.yaml', line: 1, col: 2 } }))

@@ -5,7 +5,7 @@ import type { RegisterCommand } from './index.js';
 import { collect, lockTimeoutArg, parseOutput, requireNotify, withSession } from '../session-options.js';
 import type { ApplyOutput } from '../apply-report.js';
 
-const APPLY_OUTPUT_FORMATS: readonly ApplyOutput[] = ['text', 'jsonl'];
+const APPLY_OUTPUT_FORMATS: readonly ApplyOutput[] = ['text', 'jsonl', 'github'];
 
 interface ApplyFlags {
   autoApprove?: boolean;
@@ -36,7 +36,7 @@ export const registerApply: RegisterCommand = (program, setExit) => {
     .option('--refresh-only', 'accept what drifted into state (last applied and outputs from live); change nothing live')
     .option('--notify', 'post a summary to the configured conversation')
     .option('--lock-timeout <seconds>', "wait this long for another run's state lock (default: fail at once)", lockTimeoutArg)
-    .addOption(new Option('--output <format>', 'text, or jsonl: one JSON event per line on stdout (needs --auto-approve)').default('text').argParser((v) => parseOutput(v, APPLY_OUTPUT_FORMATS)))
+    .addOption(new Option('--output <format>', 'text, github (annotations and the job summary), or jsonl: one JSON event per line on stdout (needs --auto-approve)').default('text').argParser((v) => parseOutput(v, APPLY_OUTPUT_FORMATS)))
     .action(async (paths: string[], flags: ApplyFlags, command: Command) => {
       setExit(await runApply(paths, flags, command));
     });

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import type { StepOutcome } from '../engine/apply/events.js';
+import { annotation } from './github-output.js';
+import { applySummaryMarkdown, failedStepDiagnostics } from './apply-github.js';
+
+const outcomes: StepOutcome[] = [
+  { address: 'AuthContext/c1', action: 'create', status: 'done' },
+  { address: 'ContainerGroup/web', action: 'update', status: 'failed', error: 'Conflict (409, request id r-1): busy' },
+  { address: 'DatabaseExport/nightly', action: 'run', status: 'skipped', rootCause: 'ContainerGroup/web' },
+];
+
+describe('apply --output github', () => {
+  it('annotates each failed step, and only those, with its address and the service error', () => {
+    expect(failedStepDiagnostics(outcomes).map(annotation)).toEqual([
+      '::error::ContainerGroup/web: update failed: Conflict (409, request id r-1): busy',
+    ]);
+  });
+
+  it('the job summary says the apply is incomplete, with the root cause and the counts', () => {
+    const md = applySummaryMarkdown(outcomes);
+    expect(md).toMatch(/^### moor apply\n\n\*\*❌ Apply incomplete: 1 created/);
+    expect(md).toContain('ContainerGroup/web: Conflict (409, request id r-1): busy (skipped because of it: DatabaseExport/nightly)');
+  });
+
+  it('a complete apply is a success line', () => {
+    expect(applySummaryMarkdown(outcomes.slice(0, 1))).toContain('**✅ Apply complete: 1 created, 0 updated');
+  });
+});

@@ -1,0 +1,26 @@
+// `apply --output github`: an annotation per failed step and the apply summary in the job summary,
+// next to the plan the github writer of plan-output.ts already put there.
+import type { Diagnostic } from '../core/diagnostics.js';
+import type { StepOutcome } from '../engine/apply/events.js';
+import { applySummary } from './apply-summary.js';
+import { appendStepSummary, writeAnnotations } from './github-output.js';
+
+/** A failed step as an error diagnostic of its address (the error names service code and request id). */
+export function failedStepDiagnostics(outcomes: readonly StepOutcome[]): Diagnostic[] {
+  return outcomes
+    .filter((o) => o.status === 'failed')
+    .map((o) => ({ severity: 'error', address: o.address, message: `${o.action} failed: ${o.error ?? 'unknown error'}` }));
+}
+
+/** The markdown of the apply's closing lines: a status line, then the summary as the log shows it. */
+export function applySummaryMarkdown(outcomes: readonly StepOutcome[]): string {
+  const failed = outcomes.some((o) => o.status !== 'done');
+  const text = applySummary(outcomes);
+  const last = text.split('\n').at(-1) ?? '';
+  return ['### moor apply', '', `**${failed ? '❌' : '✅'} ${last}**`, '', '```', text, '```', ''].join('\n');
+}
+
+export function reportApplyToGitHub(outcomes: readonly StepOutcome[]): void {
+  writeAnnotations(failedStepDiagnostics(outcomes));
+  appendStepSummary(applySummaryMarkdown(outcomes));
+}
