@@ -7,9 +7,9 @@ import { UserError } from '../core/diagnostics.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import type { DataStore } from './data-store.js';
 import { declaredQuotas, quotaKey } from './services/arm/quotas.js';
-import type { ConversationRecord } from './services/connector-store.js';
-import { demoUuid, type WorkspaceRecord } from './services/fabric-eventstreams-seed.js';
-import type { EnvironmentType, ProjectRecord } from './services/lcs-database-movement-store.js';
+import type { ConversationRecord } from './services/connector/store.js';
+import { demoUuid, type WorkspaceRecord } from './services/fabric/eventstreams-seed.js';
+import type { EnvironmentType, ProjectRecord } from './services/lcs/database-movement-store.js';
 
 export interface Fixtures {
   readonly projects: Record<string, ProjectRecord>;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   createDataset, deleteDataset, deleteRows, getDataset, listDatasets, listTables, postRows, putTable, ROW_PUSHES_PER_MINUTE,
-} from '../../../src/localcloud/services/analytics-datasets.js';
+} from '../../../src/localcloud/services/analytics/datasets.js';
 import { fakeContext, request, type FakeContext } from './fake-context.js';
 
 const GROUP = 'f089354e-8366-4e18-aea3-4cb4a3a50b48';

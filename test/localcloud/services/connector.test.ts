@@ -1,8 +1,8 @@
 // Unit tests of the local conversation connector: conversations, activities, channels, members, attachments.
 import { describe, expect, it } from 'vitest';
-import { connector, OPERATIONS_PER_HOUR, OPERATIONS_PER_SECOND } from '../../../src/localcloud/services/connector.js';
-import { seedConnector } from '../../../src/localcloud/services/connector-store.js';
-import { isPresigned } from '../../../src/localcloud/services/connector-attachments.js';
+import { connector, OPERATIONS_PER_HOUR, OPERATIONS_PER_SECOND } from '../../../src/localcloud/services/connector/connector.js';
+import { seedConnector } from '../../../src/localcloud/services/connector/store.js';
+import { isPresigned } from '../../../src/localcloud/services/connector/attachments.js';
 import type { LocalResponse } from '../../../src/localcloud/types.js';
 import { fakeContext, request, type FakeContext } from './fake-context.js';
 

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   createEventstream, getEventstream, listEventstreams, listFolders, REQUESTS_PER_WINDOW, WINDOW_MS,
-} from '../../../src/localcloud/services/fabric-eventstreams.js';
-import { DEMO_WORKSPACE_ID, seedEventstreams } from '../../../src/localcloud/services/fabric-eventstreams-seed.js';
+} from '../../../src/localcloud/services/fabric/eventstreams.js';
+import { DEMO_WORKSPACE_ID, seedEventstreams } from '../../../src/localcloud/services/fabric/eventstreams-seed.js';
 import { fakeContext, request, type FakeContext } from './fake-context.js';
 
 interface Item { id: string; displayName: string; folderId?: string; type: string; defaultIdentity?: { type: string } }

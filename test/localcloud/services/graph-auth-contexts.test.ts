@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   deleteAuthContext, getAuthContext, listAuthContexts, patchAuthContext,
-} from '../../../src/localcloud/services/graph-auth-contexts.js';
+} from '../../../src/localcloud/services/graph/auth-contexts.js';
 import { fakeContext, request } from './fake-context.js';
 
 const path = (id: string) => `/beta/identity/conditionalAccess/authenticationContextClassReferences/${id}`;

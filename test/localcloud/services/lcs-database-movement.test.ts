@@ -2,8 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   exportDatabase, fetchStatus, listEnvironmentOperations, refreshDatabase,
-} from '../../../src/localcloud/services/lcs-database-movement.js';
-import { seedDatabaseMovement } from '../../../src/localcloud/services/lcs-database-movement-store.js';
+} from '../../../src/localcloud/services/lcs/database-movement.js';
+import { seedDatabaseMovement } from '../../../src/localcloud/services/lcs/database-movement-store.js';
 import { fakeContext, request, type FakeContext } from './fake-context.js';
 
 const PROJECT = '1234567';

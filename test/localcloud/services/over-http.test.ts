@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, cloud, TOKEN } from '../helpers.js';
-import { DEMO_WORKSPACE_ID } from '../../../src/localcloud/services/fabric-eventstreams-seed.js';
+import { DEMO_WORKSPACE_ID } from '../../../src/localcloud/services/fabric/eventstreams-seed.js';
 
 const AUTH = '/beta/identity/conditionalAccess/authenticationContextClassReferences';
 const GROUP = 'f089354e-8366-4e18-aea3-4cb4a3a50b48';

@@ -1,5 +1,5 @@
 // Validation of connector activities and channel accounts, with the channel's message limits.
-import type { Obj } from './connector-store.js';
+import type { Obj } from './store.js';
 
 /** Longest message text the channel takes. */
 export const MAX_TEXT_CHARS = 28_000;

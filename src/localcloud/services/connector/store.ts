@@ -1,5 +1,5 @@
 // Stored conversations, activities and attachments of the local conversation connector, and its error shape.
-import type { LocalResponse, ServiceContext } from '../types.js';
+import type { LocalResponse, ServiceContext } from '../../types.js';
 
 /** Channel id the local connector stamps on activities. */
 export const CHANNEL_ID = 'localcloud';

@@ -1,6 +1,6 @@
 // The stored form of local push datasets and the views the analytics API returns of them.
-import type { ServiceContext } from '../types.js';
-import type { Obj } from './analytics-datasets-validate.js';
+import type { ServiceContext } from '../../types.js';
+import type { Obj } from './datasets-validate.js';
 
 /** Who the local service says configured every dataset (there is no real signed-in user). */
 export const CONFIGURED_BY = 'local-user@moor.localhost';

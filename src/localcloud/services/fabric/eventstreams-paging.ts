@@ -1,5 +1,5 @@
 // Folder scoping and continuation-token paging of Fabric list operations.
-import type { FolderRecord } from './fabric-eventstreams-seed.js';
+import type { FolderRecord } from './eventstreams-seed.js';
 
 export const PAGE_SIZE = 25;
 

@@ -1,10 +1,10 @@
 // Local database movement (seed 000): export and refresh, their status, and the 3-per-day limit.
 import { randomUUID } from 'node:crypto';
-import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../types.js';
+import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../../types.js';
 import {
   API_VERSION, isTerminal, operations, phaseMs, projects, seedDatabaseMovement, statusAt, VERSION_EOL, VERSION_HEADER,
   type OperationRecord,
-} from './lcs-database-movement-store.js';
+} from './database-movement-store.js';
 
 const BASE = '/databasemovement/v1';
 /** Operations one environment may take within a rolling day. */

@@ -1,8 +1,8 @@
 // Connector attachments: upload to a conversation, info, and the original and thumbnail views.
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { LocalRequest, LocalResponse, ServiceContext } from '../types.js';
-import { inConversation } from './connector-activities.js';
-import { attachments, connectorError, type AttachmentRecord, type Obj } from './connector-store.js';
+import type { LocalRequest, LocalResponse, ServiceContext } from '../../types.js';
+import { inConversation } from './activities.js';
+import { attachments, connectorError, type AttachmentRecord, type Obj } from './store.js';
 
 /** Largest attachment (decoded) the channel stores. */
 export const MAX_ATTACHMENT_BYTES = 4 * 1024 * 1024;

@@ -1,10 +1,10 @@
 // Server-name availability (seed 001): always 200; Invalid for names that break the rules, AlreadyExists for taken ones.
-import { isObject } from '../../core/json.js';
-import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../types.js';
-import { checkApiVersion } from './arm/api-version.js';
-import { armResponseHeaders, cloudError, cloudErrorBody } from './arm/cloud-error.js';
-import { UUID } from './arm/validation-kit.js';
-import { API_VERSIONS, SQL_NS } from './arm/vendor.js';
+import { isObject } from '../../../core/json.js';
+import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../../types.js';
+import { checkApiVersion } from './api-version.js';
+import { armResponseHeaders, cloudError, cloudErrorBody } from './cloud-error.js';
+import { UUID } from './validation-kit.js';
+import { API_VERSIONS, SQL_NS } from './vendor.js';
 
 const SERVER_TYPE = `${SQL_NS}/servers`;
 const NAME_RULE = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;

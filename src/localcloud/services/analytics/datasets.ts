@@ -1,12 +1,12 @@
 // Local analytics service: push datasets of a workspace (seed 002) and the siblings users expect.
 import { randomUUID } from 'node:crypto';
-import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../types.js';
+import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../../types.js';
 import {
   createDatasetProblem, isUuid, relationshipProblem, RETENTION_POLICIES, tableSchemaProblem, type Obj,
-} from './analytics-datasets-validate.js';
+} from './datasets-validate.js';
 import {
   datasets, datasetView, findTable, groupPath, storedTable, tableView, type StoredDataset,
-} from './analytics-datasets-store.js';
+} from './datasets-store.js';
 
 const BASE = '/v1.0/myorg/groups/:groupId/datasets';
 /** Row pushes allowed per dataset per minute; more answer 429. */

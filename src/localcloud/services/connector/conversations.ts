@@ -1,11 +1,11 @@
 // Connector conversation operations: create, list (paged), members, paged members, get and delete a member.
 import { randomBytes } from 'node:crypto';
-import type { LocalRequest, LocalResponse, ServiceContext } from '../types.js';
-import { appendActivity, inConversation } from './connector-activities.js';
+import type { LocalRequest, LocalResponse, ServiceContext } from '../../types.js';
+import { appendActivity, inConversation } from './activities.js';
 import {
   connectorError, conversations, decodeOffset, encodeOffset, serviceUrl, type ChannelAccount, type ConversationRecord, type Obj,
-} from './connector-store.js';
-import { accountProblem, activityProblem } from './connector-validate.js';
+} from './store.js';
+import { accountProblem, activityProblem } from './validate.js';
 
 /** Conversations per page of Get conversations. */
 export const CONVERSATIONS_PAGE = 10;

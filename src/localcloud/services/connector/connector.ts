@@ -1,13 +1,13 @@
 // Local conversation connector (seed 000): every operation, per-conversation throttling, correlation header.
-import type { Handler, LocalService, Route, ServiceContext } from '../types.js';
+import type { Handler, LocalService, Route, ServiceContext } from '../../types.js';
 import {
   deleteActivity, getActivityMembers, listActivities, replyToActivity, sendHistory, sendToConversation, updateActivity,
-} from './connector-activities.js';
-import { getAttachmentInfo, getAttachmentView, isPresigned, uploadAttachment } from './connector-attachments.js';
+} from './activities.js';
+import { getAttachmentInfo, getAttachmentView, isPresigned, uploadAttachment } from './attachments.js';
 import {
   createConversation, deleteConversationMember, getConversationMember, getConversationMembers, getConversations, getPagedMembers,
-} from './connector-conversations.js';
-import { connectorError, connectorErrorBody, seedConnector } from './connector-store.js';
+} from './conversations.js';
+import { connectorError, connectorErrorBody, seedConnector } from './store.js';
 
 /** Operations one conversation takes per second, and per hour; more answer 429. */
 export const OPERATIONS_PER_SECOND = 7;

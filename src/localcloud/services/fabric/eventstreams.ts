@@ -1,10 +1,10 @@
 // Local Fabric service: eventstream items and folders of a workspace (seed 002), paged and rate limited.
 import { randomUUID } from 'node:crypto';
-import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../types.js';
+import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../../types.js';
 import {
   seedEventstreams, type EventstreamRecord, type WorkspaceRecord,
-} from './fabric-eventstreams-seed.js';
-import { decodeToken, foldersInScope, pageOf, type ListScope } from './fabric-eventstreams-paging.js';
+} from './eventstreams-seed.js';
+import { decodeToken, foldersInScope, pageOf, type ListScope } from './eventstreams-paging.js';
 
 const WORKSPACE = '/v1/workspaces/:workspaceId';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

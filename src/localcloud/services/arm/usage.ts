@@ -1,12 +1,12 @@
 // Usage per location (seed 001): what the container groups held here use, against the default limits.
-import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../types.js';
-import { isObject } from '../../core/json.js';
-import { checkApiVersion } from './arm/api-version.js';
-import { armResponseHeaders, cloudErrorBody, validationFailure } from './arm/cloud-error.js';
-import { containerGroupData, groupsIn, sweepDeleted, type StoredGroup } from './arm/container-group-store.js';
-import { quotasFor, type QuotaLimits } from './arm/quotas.js';
-import { Problems, UUID } from './arm/validation-kit.js';
-import { API_VERSIONS, CONTAINER_INSTANCE_NS } from './arm/vendor.js';
+import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../../types.js';
+import { isObject } from '../../../core/json.js';
+import { checkApiVersion } from './api-version.js';
+import { armResponseHeaders, cloudErrorBody, validationFailure } from './cloud-error.js';
+import { containerGroupData, groupsIn, sweepDeleted, type StoredGroup } from './container-group-store.js';
+import { quotasFor, type QuotaLimits } from './quotas.js';
+import { Problems, UUID } from './validation-kit.js';
+import { API_VERSIONS, CONTAINER_INSTANCE_NS } from './vendor.js';
 
 interface UsageKind {
   readonly name: string;

@@ -1,11 +1,11 @@
 // Container groups of seed 001 on the local cloud: PUT/GET/DELETE, lists, and their operation resources.
-import type { LocalService } from '../types.js';
-import { armResponseHeaders, cloudErrorBody } from './arm/cloud-error.js';
+import type { LocalService } from '../../types.js';
+import { armResponseHeaders, cloudErrorBody } from './cloud-error.js';
 import {
   deleteContainerGroup, getContainerGroup, listContainerGroups, putContainerGroup,
-} from './arm/container-group-handlers.js';
-import { getOperationResult, getOperationStatus } from './arm/container-group-operations.js';
-import { CONTAINER_INSTANCE_NS } from './arm/vendor.js';
+} from './container-group-handlers.js';
+import { getOperationResult, getOperationStatus } from './container-group-operations.js';
+import { CONTAINER_INSTANCE_NS } from './vendor.js';
 
 const SUB = '/subscriptions/:subscriptionId';
 const GROUPS = `${SUB}/resourceGroups/:resourceGroupName/providers/${CONTAINER_INSTANCE_NS}/containerGroups`;

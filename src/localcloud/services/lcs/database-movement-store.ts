@@ -1,5 +1,5 @@
 // Stored projects, environments and operations of the local database-movement service, and its clock.
-import type { ServiceContext } from '../types.js';
+import type { ServiceContext } from '../../types.js';
 
 /** Brand word of the version header; the real service carries its own word here. */
 export const VENDOR_WORD = 'vendor';

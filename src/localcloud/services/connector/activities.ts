@@ -1,10 +1,10 @@
 // Connector activity operations: send, reply, update, delete, activity members, history, local read-back.
-import type { LocalRequest, LocalResponse, ServiceContext } from '../types.js';
+import type { LocalRequest, LocalResponse, ServiceContext } from '../../types.js';
 import {
   CHANNEL_ID, connectorError, conversationNotFound, conversations, nextActivityId, NO_EDIT_PREFIX, serviceUrl,
   type ConversationRecord, type Obj, type StoredActivity,
-} from './connector-store.js';
-import { activityProblem } from './connector-validate.js';
+} from './store.js';
+import { activityProblem } from './validate.js';
 
 export type ConversationHandler = (req: LocalRequest, ctx: ServiceContext, conversation: ConversationRecord) => LocalResponse;
 

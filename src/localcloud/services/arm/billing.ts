@@ -1,11 +1,11 @@
 // Billing transactions of an invoice (seed 002): name patterns, filter/orderBy/search, top <= 50, absolute nextLink pages.
-import { isObject, type JsonObject } from '../../core/json.js';
-import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../types.js';
-import { armResponseHeaders } from './arm/cloud-error.js';
-import { invoiceTransactions, type InvoiceSpec } from './arm/billing-demo-data.js';
-import { ACCOUNT_RULE, INVOICE_RULE, isBillingAccountName, isInvoiceName } from './arm/billing-names.js';
-import { applyFilter, applyOrderBy, applySearch, parseFilter } from './arm/billing-query.js';
-import { API_VERSIONS, BILLING_NS } from './arm/vendor.js';
+import { isObject, type JsonObject } from '../../../core/json.js';
+import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../../types.js';
+import { armResponseHeaders } from './cloud-error.js';
+import { invoiceTransactions, type InvoiceSpec } from './billing-demo-data.js';
+import { ACCOUNT_RULE, INVOICE_RULE, isBillingAccountName, isInvoiceName } from './billing-names.js';
+import { applyFilter, applyOrderBy, applySearch, parseFilter } from './billing-query.js';
+import { API_VERSIONS, BILLING_NS } from './vendor.js';
 
 const MAX_TOP = 50;
 const DEFAULT_PAGE_SIZE = 20;

@@ -1,5 +1,5 @@
 // Local Graph (beta): authentication-context class references of conditional access (seed 000).
-import type { Handler, LocalRequest, LocalResponse, LocalService, ServiceContext } from '../types.js';
+import type { Handler, LocalRequest, LocalResponse, LocalService, ServiceContext } from '../../types.js';
 
 const COLLECTION = '/beta/identity/conditionalAccess/authenticationContextClassReferences';
 const ID_PATTERN = /^c([1-9]|[1-9][0-9])$/;
