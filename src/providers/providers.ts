@@ -14,6 +14,7 @@ import type { RequestContext } from './request-context.js';
 import type { RequestScheduler } from './request-scheduler.js';
 import { createTokenSource, type CommandRunner, type CredentialSource } from './token-source.js';
 import type { ResponseLimits } from './response-limits.js';
+import type { Sleep } from '../core/abortable-wait.js';
 import { Transport, type TransportEvent } from './transport.js';
 
 export type { TransportEvent } from './transport.js';
@@ -59,7 +60,7 @@ export interface ProviderOptions {
   /** Called before every request that is not a GET (e.g. the state-lock check); throwing stops the request unsent. */
   readonly beforeWrite?: () => Promise<void>;
   /** Test seams: waits, jitter, environment, the tokenCommand runner, fetch. */
-  readonly sleep?: (ms: number) => Promise<void>;
+  readonly sleep?: Sleep;
   readonly random?: () => number;
   readonly env?: NodeJS.ProcessEnv;
   readonly runCommand?: CommandRunner;
@@ -119,6 +120,8 @@ export function providersFor(providers: Providers, ctx: RequestContext): Provide
 function boundTransport(t: Transport, ctx: RequestContext): Transport {
   const bound = Object.create(t) as Transport;
   bound.request = (req) => t.request(req, ctx);
+  // Poll waits end when the step is interrupted (the sent operation goes on; the next plan reads it).
+  bound.wait = (ms, event, signal) => t.wait(ms, event, signal ?? ctx.signal);
   return bound;
 }
 

@@ -1,6 +1,7 @@
 // Which step a request belongs to: its priority in the request queues, and whether it may still
 // start. The applier hands each step clients bound to its context (providersFor); no async-local
 // storage, whose promise hooks would slow every await of a large apply.
+import { UserError } from '../core/diagnostics.js';
 
 /** One step's requests, as the request scheduler sees them. */
 export interface RequestContext {
@@ -32,5 +33,16 @@ export class NotStartedError extends Error {
   constructor() {
     super('interrupted before the first request was sent');
     this.name = 'NotStartedError';
+  }
+}
+
+/**
+ * A wait between polls of an operation ended by the interruption: the operation was sent and
+ * goes on at the service; the next plan reads where it got to (a user failure, not a bug).
+ */
+export class InterruptedWaitError extends UserError {
+  constructor(label: string) {
+    super(`${label}: interrupted while waiting for the operation to finish; it goes on at the service, and the next plan reads where it got to`);
+    this.name = 'InterruptedWaitError';
   }
 }

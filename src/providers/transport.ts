@@ -8,7 +8,8 @@ import { followRedirects, RefusedUrlError, type FollowResult, type Hop } from '.
 import { BodyTooLargeError, DEFAULT_LIMITS, MAX_ERROR_BODY_BYTES, readLimited, type ResponseLimits } from './response-limits.js';
 import { ServiceError, type ServiceErrorInfo } from './service-error.js';
 import type { Answer, RequestScheduler } from './request-scheduler.js';
-import type { RequestContext } from './request-context.js';
+import { InterruptedWaitError, type RequestContext } from './request-context.js';
+import { sleep, waitUnlessAborted, type Sleep } from '../core/abortable-wait.js';
 import type { TokenSource } from './token-source.js';
 import {
   DEFAULT_RETRY, RETRY_STATUSES, backoffDelay, describeFetchFailure, isConnectionFailure, isUnreachable, neverSent, retryAfterMs, unreachableReason,
@@ -42,7 +43,8 @@ export interface TransportOptions extends RetryOptions, ResponseLimits {
   readonly retryStatuses?: readonly number[];
   /** Progress and debug hook. */
   readonly onEvent?: (e: TransportEvent) => void;
-  readonly sleep?: (ms: number) => Promise<void>;
+  /** Waits between attempts and polls; may end early when given an aborted signal (tests pass a fake). */
+  readonly sleep?: Sleep;
   readonly random?: () => number;
   readonly fetch?: typeof fetch;
   /** Called before every attempt of a request that is not a GET; throwing stops it unsent (a run that lost its state lock). */
@@ -103,21 +105,20 @@ interface Call {
 type Attempt = { readonly done: true; readonly response: TransportResponse } | { readonly done: false; readonly delayMs: number; readonly failure: ServiceErrorInfo };
 
 const REQUEST_ID_HEADERS = ['x-ms-request-id', 'request-id', 'x-ms-correlation-request-id', 'requestid', 'x-correlating-operationid'];
-const sleepReal = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Sends requests to one service. Errors are ServiceError values; nothing logs headers. */
 export class Transport {
   readonly service: ServiceName;
   readonly baseUrl: URL;
   private readonly o: TransportOptions;
-  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly sleep: Sleep;
   private readonly random: () => number;
 
   constructor(options: TransportOptions) {
     this.o = options;
     this.service = options.service;
     this.baseUrl = options.baseUrl;
-    this.sleep = options.sleep ?? sleepReal;
+    this.sleep = options.sleep ?? sleep;
     this.random = options.random ?? Math.random;
   }
 
@@ -131,10 +132,13 @@ export class Transport {
     };
   }
 
-  /** Waits as the transport waits between retries (injectable in tests); `event` reports the wait first. */
-  wait(ms: number, event?: Omit<TransportEvent, 'service' | 'delayMs'>): Promise<void> {
+  /**
+   * Waits as the transport waits between retries (injectable in tests); `event` reports the wait first.
+   * With `signal` (the step's interruption), an abort ends the wait early and throws InterruptedWaitError.
+   */
+  async wait(ms: number, event?: Omit<TransportEvent, 'service' | 'delayMs'>, signal?: AbortSignal): Promise<void> {
     if (event) this.emit({ ...event, delayMs: ms });
-    return this.sleep(ms);
+    if (!(await waitUnlessAborted(this.sleep, ms, signal))) throw new InterruptedWaitError(event?.label ?? this.service);
   }
 
   /**
@@ -170,7 +174,7 @@ export class Transport {
       spent += Date.now() - started;
       checkWait(outcome, spent, this.limits.maxRequestMs);
       spent += outcome.delayMs;
-      await this.pause(call, attempt, outcome.delayMs, outcome.failure.status);
+      await this.pause(call, attempt, outcome.delayMs, outcome.failure);
     }
   }
 
@@ -250,9 +254,13 @@ export class Transport {
     return asked ?? backoffDelay(attempt, this.random, this.o);
   }
 
-  private async pause(c: Call, attempt: number, delayMs: number, status: number): Promise<void> {
+  private async pause(c: Call, attempt: number, delayMs: number, failure: ServiceErrorInfo): Promise<void> {
+    const status = failure.status;
     this.emit({ type: 'retry', method: c.req.method, path: c.url.pathname, label: c.label, status: status || undefined, attempt, delayMs });
-    await this.sleep(delayMs);
+    // Interrupted: the last attempt's answer is what is known (an unknown outcome stays unknown); no new attempt.
+    if (!(await waitUnlessAborted(this.sleep, delayMs, c.context?.signal ?? c.req.signal))) {
+      throw new ServiceError({ ...failure, serviceMessage: `${failure.serviceMessage}; interrupted before trying again` });
+    }
   }
 
   private emit(e: Omit<TransportEvent, 'service'>): void {

@@ -102,7 +102,7 @@ async function runStep(step: PlannedStep, options: ApplyOptions, report: (o: Ste
   const requests = newRequestContext(priority, options.signal, () => options.listener?.started?.(address, action));
   try {
     const providers = providersFor(options.ctx.providers, requests);
-    const ctx: KindContext = { ...options.ctx, providers, log: (message) => options.listener?.progress?.(address, message) };
+    const ctx: KindContext = { ...options.ctx, providers, signal: options.signal, log: (message) => options.listener?.progress?.(address, message) };
     await execute(step, options, ctx, (p) => durable.push(p));
     markStarted(requests); // a step that sent nothing (or ran without a scheduler) still starts before it ends
     await Promise.all(durable);

@@ -1,5 +1,6 @@
 // Runs database-movement operations as a job: send each step once, record it at once, follow it to its end, resume after a crash.
 import { UserError } from '../../core/diagnostics.js';
+import { sleep, waitUnlessAborted } from '../../core/abortable-wait.js';
 import type { JsonObject } from '../../core/json.js';
 import type { MovementResult } from '../../providers/lcs.js';
 import { ServiceError } from '../../providers/service-error.js';
@@ -40,7 +41,6 @@ export function pollIntervalMs(ctx?: KindContext): number {
   return ctx?.pollIntervalMs ?? 5_000;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Runs or resumes a job; checkpoints after every step; never sends a recorded step again. */
 export async function runMovement(
@@ -76,7 +76,11 @@ class Runner {
   async run(): Promise<JobRecord> {
     for (const [i, step] of this.job.steps.entries()) {
       let rec = this.steps[i];
-      if (!rec) rec = await this.send(i, step);
+      if (!rec) {
+        // Interrupted between operations: the next one is not sent; the next apply sends it.
+        if (this.ctx.signal?.aborted) throw new UserError(`${step.describe}: interrupted before it was sent; the next apply sends it`);
+        rec = await this.send(i, step);
+      }
       else if (rec.status === SENDING || typeof rec.activityId !== 'string') {
         return await this.fail(this.unknownMessage(step), { outcome: 'unknown' });
       }
@@ -125,8 +129,10 @@ class Runner {
         const detail = status.ErrorMessage ? `: ${status.ErrorMessage}` : '';
         await this.fail(`${step.describe} ended ${os} (operation ${current.activityId})${detail}`, {});
       }
-      if (this.ctx.signal?.aborted) throw new UserError(`${step.describe}: interrupted; the next apply resumes following operation ${current.activityId}`);
-      await sleep(interval);
+      // Interrupted (Ctrl-C): the wait ends at once; the activity id stays in state, so the next apply resumes following it.
+      if (!(await waitUnlessAborted(sleep, interval, this.ctx.signal))) {
+        throw new UserError(`${step.describe}: interrupted; the next apply resumes following operation ${current.activityId}`);
+      }
     }
   }
 
