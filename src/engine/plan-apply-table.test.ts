@@ -1,6 +1,7 @@
 // The planner and applier over a catalog of fake kinds: no HTTP, no providers — ordering,
 // skip-on-failure, root causes, replace, prune, jobs, checks and interrupt, case by case.
 import { describe, expect, test } from 'vitest';
+import { UserError } from '../core/diagnostics.js';
 import type { JsonObject } from '../core/json.js';
 import type { ResourceRecord, StateDocument } from './state/types.js';
 import { FakeCloud, fakeCatalog, manifest, planAndApply, planWith } from './testing/fake-kinds.js';
@@ -185,6 +186,25 @@ describe('planner and applier with fake kinds', () => {
       expect(by['Thing/b']).toMatchObject({ status: 'skipped', rootCause: 'interrupted' });
       expect(by['Thing/c']).toMatchObject({ status: 'skipped', rootCause: 'interrupted' });
       expect(state.resources['Thing/a']).toMatchObject({ id: 'Thing/a' });
+    });
+
+    test("a kind sees apply's signal (its waits end on Ctrl-C); its intent to create stays in state for the next plan", async () => {
+      const cloud = new FakeCloud();
+      const controller = new AbortController();
+      let seen: AbortSignal | undefined;
+      const catalog = fakeCatalog(cloud, {
+        create: async (ctx, name) => {
+          cloud.call(`create Thing/${name}`);
+          controller.abort(); // Ctrl-C while the create waits for its operation
+          seen = ctx.signal;
+          throw new UserError(`Thing/${name}: interrupted while waiting for the operation to finish`);
+        },
+      });
+      const { outcomes, state } = await planAndApply(catalog, [thing('a')], undefined, { signal: controller.signal });
+      // A fake kind sends no request, so the step counts as not started: skipped as interrupted.
+      expect(byAddress(outcomes)['Thing/a']).toMatchObject({ status: 'skipped', rootCause: 'interrupted' });
+      expect(seen).toBe(controller.signal);
+      expect(state.resources['Thing/a']).toMatchObject({ pending: expect.anything() });
     });
   });
 });
