@@ -11,6 +11,8 @@ import { createProviders, type Providers, type TransportEvent } from '../provide
 import { SERVICE_NAMES, type ServiceName } from '../core/services.js';
 import type { KindCatalog } from '../core/kind-catalog.js';
 import { RequestScheduler } from '../providers/request-scheduler.js';
+import { transportMoorEvent } from '../providers/transport-events.js';
+import { fanOut, noticeSink, type EventSink } from '../core/events.js';
 
 export interface SessionOptions {
   readonly configFile?: string;
@@ -21,6 +23,8 @@ export interface SessionOptions {
   readonly notice: (line: string) => void;
   /** Retries and throttling of every service, for progress streams (no header, token or body). */
   readonly onTransportEvent?: (e: TransportEvent) => void;
+  /** The run's typed event stream (core/events.ts): notices, a lock taken over, retries, throttles, poll waits. */
+  readonly events?: EventSink;
   /** The kinds this run knows (the CLI hands in the built-in ones). */
   readonly kinds: KindCatalog;
   /** Starts the built-in local cloud when no endpoint is configured; handed in so the engine never loads it. */
@@ -51,15 +55,19 @@ const LOCAL_POLL_MS = 250;
 
 export async function openSession(options: SessionOptions): Promise<Session> {
   const config = loadConfig(options.configFile, options.cwd, options.env);
-  const backend = openStateBackend(options.state ?? config.state, options.cwd);
+  // One stream: notice lines (and a stale lock taken over) reach `notice`; every event reaches `events`.
+  const events = fanOut(noticeSink(options.notice), options.events);
+  const backend = openStateBackend(options.state ?? config.state, options.cwd, events);
   const parallelism = config.parallelism ?? DEFAULT_PARALLELISM;
   // Fencing: a run that lost its state lock sends no write request (GETs are harmless).
   const beforeWrite = async () => backend.assertLockHeld?.();
   // Limits from MOOR_MAX_*, and every long wait shown as one notice line.
   const { maxRetryAfterMs, ...limits } = transportSettings(options.env);
-  const notices = noticeLongWaits(options.notice);
+  const notices = noticeLongWaits((message) => events({ type: 'notice', message }));
   const onEvent = (e: TransportEvent): void => {
     notices(e);
+    const typed = options.events && transportMoorEvent(e);
+    if (typed) options.events?.(typed);
     // Progress streams take retries and throttles; an operation's poll is not a retry.
     if (e.type !== 'poll') options.onTransportEvent?.(e);
   };
@@ -86,7 +94,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   // A fixtures path is relative to the config file that names it.
   const fixtures = config.localCloud?.fixtures ? resolve(dirname(resolve(options.cwd, config.file ?? 'moor.config.yaml')), config.localCloud.fixtures) : undefined;
   const cloud = await options.startLocalCloud({ port: 0, dataFile, token, provisioningMs, fixtures });
-  options.notice(`moor: no endpoints configured; using the built-in local cloud at ${cloud.url} (data in ${LOCAL_CLOUD_DATA})`);
+  events({ type: 'notice', message: `moor: no endpoints configured; using the built-in local cloud at ${cloud.url} (data in ${LOCAL_CLOUD_DATA})` });
   const endpoints = Object.fromEntries(SERVICE_NAMES.map((s) => [s, cloud.url])) as Record<ServiceName, string>;
   // The local cloud answers fast: poll it often, or a quick start waits on timers.
   const pollIntervalMs = pollInterval(options.env) ?? LOCAL_POLL_MS;

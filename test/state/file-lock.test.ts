@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/core/diagnostics.js';
 import { FileStateBackend } from '../../src/engine/state/file-backend.js';
+import { recordingSink } from '../../src/core/events.js';
 import type { LockInfo } from '../../src/engine/state/types.js';
 import { JsonChild } from './child.js';
 import { compiledStateDir, fixture } from './compile-state.js';
@@ -64,6 +65,23 @@ describe('lock in one process', () => {
     await plantLock({ id: 'theirs' });
     await a.unlock(mine);
     expect(JSON.parse(await readFile(`${path}.lock`, 'utf8')).id).toBe('theirs');
+  });
+});
+
+describe('stale lock taken over', () => {
+  it('is said through the event stream (lock_taken_over, naming the holder), not written to stderr by the engine', async () => {
+    await plantLock({ host: hostname(), pid: deadPid(), who: 'bob@here' });
+    const { sink, events } = recordingSink();
+    const written: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((chunk: string) => { written.push(String(chunk)); return true; }) as typeof process.stderr.write;
+    try {
+      await new FileStateBackend(path, undefined, sink).lock('apply');
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(events).toEqual([{ type: 'lock_taken_over', holder: expect.stringContaining('bob@here') }]);
+    expect(written.join('')).not.toContain('took over');
   });
 });
 

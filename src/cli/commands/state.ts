@@ -55,7 +55,8 @@ export async function withBackend(command: Command, fn: (backend: StateBackend) 
   const { openStateBackend } = await import('../../engine/state/open-backend.js');
   const g = globalOptions(command);
   const spec = g.state ?? loadConfig(g.config, process.cwd(), process.env).state;
-  const backend = openStateBackend(spec, process.cwd());
+  const { noticeSink } = await import('../../core/events.js');
+  const backend = openStateBackend(spec, process.cwd(), noticeSink((line) => process.stderr.write(line + '\n')));
   try {
     return await fn(backend);
   } finally {

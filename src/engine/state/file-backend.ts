@@ -1,4 +1,5 @@
 // The default state backend: one JSON file written atomically, a journal of apply's changes, a backup, a lock file.
+import type { EventSink } from '../../core/events.js';
 import { existsSync } from 'node:fs';
 import { access, readFile, unlink } from 'node:fs/promises';
 import { UserError } from '../../core/diagnostics.js';
@@ -37,7 +38,8 @@ export class FileStateBackend implements StateBackend {
    * @param path absolute (or cwd-relative) path of the state file
    * @param location how messages name it (default: path)
    */
-  constructor(readonly path: string, location?: string) {
+  /** `events`: where a run's lock events go (a stale lock taken over). */
+  constructor(readonly path: string, location?: string, private readonly events?: EventSink) {
     this.location = location ?? path;
     this.journal = new JournalWriter(`${path}.journal`);
   }
@@ -84,7 +86,7 @@ export class FileStateBackend implements StateBackend {
   }
 
   async lock(operation: string, waitMs = 0): Promise<LockInfo> {
-    const info = await acquireFileLock(this.lockPath, operation, waitMs);
+    const info = await acquireFileLock(this.lockPath, operation, waitMs, this.events);
     this.held = info;
     this.knownSerial = undefined;
     this.journalSuspect = true;

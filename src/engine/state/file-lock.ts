@@ -1,4 +1,5 @@
 // The lock file beside a state file: who holds it, since when, and whether its holder is gone.
+import type { EventSink } from '../../core/events.js';
 import { randomUUID } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
 import { link, mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
@@ -14,7 +15,7 @@ import type { LockInfo } from './types.js';
 const RETRY_MS = 200;
 
 /** Takes the lock at `lockPath`, retrying until `waitMs` has passed; throws a UserError naming the holder. */
-export async function acquireFileLock(lockPath: string, operation: string, waitMs = 0): Promise<LockInfo> {
+export async function acquireFileLock(lockPath: string, operation: string, waitMs = 0, events?: EventSink): Promise<LockInfo> {
   const deadline = Date.now() + waitMs;
   await mkdir(dirname(lockPath), { recursive: true, mode: 0o700 });
   for (;;) {
@@ -24,7 +25,7 @@ export async function acquireFileLock(lockPath: string, operation: string, waitM
     if (holder === 'missing') continue; // released between our attempt and the read: try again at once
     // A holder that died on this host (kill -9, crash) cannot release: take its lock over.
     if (holder !== 'unreadable' && isStale(holder)) {
-      await takeOverStale(lockPath, holder);
+      await takeOverStale(lockPath, holder, events);
       continue;
     }
     if (Date.now() >= deadline) throw holder === 'unreadable' ? unreadableError(lockPath) : lockedError(holder, false);
@@ -76,7 +77,7 @@ export async function breakFileLock(lockPath: string, force: boolean): Promise<L
  * Moves a stale lock aside atomically (rename), so that of two runs finding it, only one removes
  * it; a lock that turns out not to be the stale one (taken meanwhile) is put back.
  */
-async function takeOverStale(lockPath: string, stale: LockInfo): Promise<void> {
+async function takeOverStale(lockPath: string, stale: LockInfo, events?: EventSink): Promise<void> {
   const aside = `${lockPath}.stale-${randomUUID()}`;
   try {
     await rename(lockPath, aside);
@@ -87,7 +88,8 @@ async function takeOverStale(lockPath: string, stale: LockInfo): Promise<void> {
   const moved = await readLock(aside);
   if (typeof moved === 'object' && moved.id !== stale.id) await link(aside, lockPath).catch(() => undefined);
   await unlink(aside).catch(ignoreMissing);
-  process.stderr.write(`moor: took over a stale state lock of ${describeLock(stale)} (that process is no longer running)\n`);
+  // Said through the run's event stream (the CLI shows it on stderr), not printed from inside the engine.
+  events?.({ type: 'lock_taken_over', holder: describeLock(stale) });
 }
 
 /** A lock is stale when it was taken on this host by a process that no longer runs. */

@@ -1,4 +1,5 @@
 // Picks the state backend from the --state option (MOOR_STATE, config): a file path or a postgres:// URL.
+import type { EventSink } from '../../core/events.js';
 import { isAbsolute, resolve } from 'node:path';
 import { UserError } from '../../core/diagnostics.js';
 import { DEFAULT_STATE_FILE, FileStateBackend } from './file-backend.js';
@@ -7,7 +8,7 @@ import { redactLoose } from './postgres-url.js';
 import type { StateBackend } from './types.js';
 
 /** The backend named by `spec` (default `.moor/state.json`); relative paths are taken from `cwd`. */
-export function openStateBackend(spec: string | undefined, cwd: string): StateBackend {
+export function openStateBackend(spec: string | undefined, cwd: string, events?: EventSink): StateBackend {
   const text = spec?.trim() || DEFAULT_STATE_FILE;
   if (/^postgres(ql)?:\/\//i.test(text)) {
     return new PostgresStateBackend(text);
@@ -16,5 +17,5 @@ export function openStateBackend(spec: string | undefined, cwd: string): StateBa
     throw new UserError(`unsupported state location ${redactLoose(text)}: expected a file path or a postgres:// URL`);
   }
   const path = isAbsolute(text) ? text : resolve(cwd, text);
-  return new FileStateBackend(path, text);
+  return new FileStateBackend(path, text, events);
 }

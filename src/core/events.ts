@@ -1,0 +1,86 @@
+// One typed event stream: what the engine and providers tell whoever watches a run (the listr2 UI,
+// plain lines, `--output jsonl`, tests). Everything goes through one sink; the engine never prints.
+import type { ServiceName } from './services.js';
+
+export type StepStatus = 'done' | 'failed' | 'skipped';
+
+/** How a step of apply ended. */
+export interface StepOutcome {
+  readonly address: string;
+  readonly action: string;
+  readonly status: StepStatus;
+  /** failed: the error message (service code and request id included). */
+  readonly error?: string;
+  /** skipped: the failed dependency that caused it (the root cause). */
+  readonly rootCause?: string;
+  /** done, but what depends on it must not run (a job whose run of this revision failed). */
+  readonly blocks?: string;
+}
+
+/** A wait of the transport: before another attempt (retried, throttled by a 429) or between polls of an operation. */
+export interface WaitEvent {
+  readonly service: ServiceName;
+  readonly method: string;
+  /** URL path without the query string. */
+  readonly path: string;
+  readonly label: string;
+  /** The status of the answer that caused the wait; absent when no answer came (no connection) or for a poll. */
+  readonly status?: number;
+  readonly attempt?: number;
+  readonly delayMs: number;
+}
+
+export type MoorEvent =
+  | { readonly type: 'planned'; readonly address: string; readonly action: string }
+  | { readonly type: 'step_started'; readonly address: string; readonly action: string }
+  /** A kind's progress line (KindContext.log), during plan or apply; never secrets. */
+  | { readonly type: 'progress'; readonly address: string; readonly message: string }
+  | { readonly type: 'step_finished'; readonly outcome: StepOutcome }
+  | ({ readonly type: 'request_retried' } & WaitEvent)
+  | ({ readonly type: 'throttled' } & WaitEvent)
+  | ({ readonly type: 'poll_wait' } & WaitEvent)
+  /** A stale lock of a process no longer running was taken over; `holder` describes it. */
+  | { readonly type: 'lock_taken_over'; readonly holder: string }
+  /** A line for humans that belongs to no step (the local cloud in use, a long wait). */
+  | { readonly type: 'notice'; readonly message: string };
+
+export type EventSink = (event: MoorEvent) => void;
+
+export type MoorEventOf<T extends MoorEvent['type']> = Extract<MoorEvent, { type: T }>;
+
+/** Sends each event to every sink given (undefined ones skipped). */
+export function fanOut(...sinks: ReadonlyArray<EventSink | undefined>): EventSink {
+  const present = sinks.filter((s): s is EventSink => s !== undefined);
+  return (e) => {
+    for (const s of present) s(e);
+  };
+}
+
+/** Keeps the events of the given types; drops the rest. */
+export function only<T extends MoorEvent['type']>(types: readonly T[], sink: EventSink): EventSink {
+  const wanted = new Set<string>(types);
+  return (e) => {
+    if (wanted.has(e.type)) sink(e);
+  };
+}
+
+/** The one line a human sees on stderr for an event outside any step, or undefined when it has none. */
+export function noticeLine(e: MoorEvent): string | undefined {
+  if (e.type === 'notice') return e.message;
+  if (e.type === 'lock_taken_over') return `moor: took over a stale state lock of ${e.holder} (that process is no longer running)`;
+  return undefined;
+}
+
+/** A sink writing notice lines through `write` (stderr in the CLI); other events are not its business. */
+export function noticeSink(write: (line: string) => void): EventSink {
+  return (e) => {
+    const line = noticeLine(e);
+    if (line !== undefined) write(line);
+  };
+}
+
+/** A sink that keeps every event, for tests. */
+export function recordingSink(): { readonly sink: EventSink; readonly events: MoorEvent[] } {
+  const events: MoorEvent[] = [];
+  return { sink: (e) => events.push(e), events };
+}

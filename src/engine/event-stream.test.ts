@@ -1,0 +1,49 @@
+// The one event stream: notice lines, fan-out, filters, and apply's listener as a sink.
+import { describe, expect, it } from 'vitest';
+import { fanOut, noticeLine, noticeSink, only, recordingSink, type MoorEvent } from '../core/events.js';
+import { listenerSink, sinkListener } from './apply/events.js';
+import { transportMoorEvent } from '../providers/transport-events.js';
+
+describe('event stream', () => {
+  it('notice lines: a notice as it is, a stale lock taken over as the line users know; step events have none', () => {
+    const lines: string[] = [];
+    const sink = noticeSink((l) => lines.push(l));
+    sink({ type: 'notice', message: 'moor: using the local cloud' });
+    sink({ type: 'lock_taken_over', holder: 'bob@here (pid 12, apply)' });
+    sink({ type: 'step_started', address: 'Thing/a', action: 'create' });
+    expect(lines).toEqual(['moor: using the local cloud', 'moor: took over a stale state lock of bob@here (pid 12, apply) (that process is no longer running)']);
+    expect(noticeLine({ type: 'progress', address: 'Thing/a', message: 'half way' })).toBeUndefined();
+  });
+
+  it('fans out to every sink and filters by type', () => {
+    const a = recordingSink();
+    const b = recordingSink();
+    const sink = fanOut(a.sink, undefined, only(['notice'], b.sink));
+    const events: MoorEvent[] = [{ type: 'notice', message: 'x' }, { type: 'planned', address: 'Thing/a', action: 'create' }];
+    events.forEach(sink);
+    expect(a.events).toEqual(events);
+    expect(b.events).toEqual([events[0]]);
+  });
+
+  it("apply's listener and the stream are the same thing: calls become events and events become calls", () => {
+    const seen: string[] = [];
+    const listener = sinkListener(listenerSink({
+      started: (address, action) => seen.push(`started ${address} ${action}`),
+      progress: (address, message) => seen.push(`progress ${address} ${message}`),
+      finished: (o) => seen.push(`finished ${o.address} ${o.status}`),
+    }));
+    listener.started?.('Thing/a', 'create');
+    listener.progress?.('Thing/a', 'sent');
+    listener.finished?.({ address: 'Thing/a', action: 'create', status: 'done' });
+    expect(seen).toEqual(['started Thing/a create', 'progress Thing/a sent', 'finished Thing/a done']);
+  });
+
+  it('transport waits become typed events: a 429 is throttled, another status a retry, a poll a poll wait; answers none', () => {
+    const base = { service: 'arm' as const, method: 'GET', path: '/x', label: 'x' };
+    expect(transportMoorEvent({ ...base, type: 'retry', status: 429, attempt: 1, delayMs: 5000 })).toEqual({ type: 'throttled', ...base, status: 429, attempt: 1, delayMs: 5000 });
+    expect(transportMoorEvent({ ...base, type: 'retry', status: 503, attempt: 2, delayMs: 800 })).toMatchObject({ type: 'request_retried', status: 503 });
+    expect(transportMoorEvent({ ...base, type: 'retry', attempt: 1, delayMs: 800 })).toMatchObject({ type: 'request_retried' });
+    expect(transportMoorEvent({ ...base, type: 'poll', delayMs: 2000 })).toMatchObject({ type: 'poll_wait', delayMs: 2000 });
+    expect(transportMoorEvent({ ...base, type: 'request', status: 200, attempt: 1 })).toBeUndefined();
+  });
+});
