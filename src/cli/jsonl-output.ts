@@ -2,6 +2,7 @@
 // dashboards (like Terraform's -json). Every event has `type` and `time`; nothing else is on stdout.
 import type { ApplyListener, StepOutcome } from '../engine/apply/events.js';
 import type { Diagnostic } from '../core/diagnostics.js';
+import type { EventSink } from '../core/events.js';
 import type { Plan, PlannedChange } from '../engine/plan/types.js';
 import type { TransportEvent } from '../providers/providers.js';
 
@@ -50,6 +51,13 @@ export function jsonlListener(emit: EmitEvent): ApplyListener {
       type: 'step_finished', address: o.address, action: o.action, status: o.status,
       ...(o.error !== undefined ? { error: o.error } : {}), ...(o.rootCause !== undefined ? { rootCause: o.rootCause } : {}),
     }),
+  };
+}
+
+/** progress events of the one event stream (a kind's lines during plan); the rest has events of its own here. */
+export function jsonlProgress(emit: EmitEvent): EventSink {
+  return (e) => {
+    if (e.type === 'progress') emit({ type: 'progress', address: e.address, message: e.message });
   };
 }
 

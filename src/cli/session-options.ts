@@ -21,7 +21,7 @@ export function requireNotify(session: Session, notify: boolean | undefined): vo
 }
 
 /** Opens a session for a command, runs `fn`, and always closes it (state backend, local cloud). */
-export async function withSession<T>(command: Command, fn: (session: Session) => Promise<T>, extra: Pick<SessionOptions, 'onTransportEvent'> = {}): Promise<T> {
+export async function withSession<T>(command: Command, fn: (session: Session) => Promise<T>, extra: Pick<SessionOptions, 'onTransportEvent' | 'events'> = {}): Promise<T> {
   const g = globalOptions(command);
   // Loaded here: --help, --version and validate never pay for the state backends and providers.
   const { openSession } = await import('../engine/session.js');

@@ -2,6 +2,7 @@
 // skip-on-failure, root causes, replace, prune, jobs, checks and interrupt, case by case.
 import { describe, expect, test } from 'vitest';
 import { UserError } from '../core/diagnostics.js';
+import { recordingSink } from '../core/events.js';
 import type { JsonObject } from '../core/json.js';
 import type { ResourceRecord, StateDocument } from './state/types.js';
 import { FakeCloud, fakeCatalog, manifest, planAndApply, planWith } from './testing/fake-kinds.js';
@@ -164,6 +165,21 @@ describe('planner and applier with fake kinds', () => {
       const { plan } = await planWith(fakeCatalog(cloud), [manifest('Probe', 'p', { pass: false }), manifest('Probe', 'q', { pass: true })]);
       expect(plan.changes.map((c) => [c.address, c.action, c.check?.passed])).toEqual([['Probe/p', 'no-op', false], ['Probe/q', 'no-op', true]]);
       expect(plan.diagnostics).toEqual([expect.objectContaining({ severity: 'error', address: 'Probe/p', message: 'check failed: not fine' })]);
+    });
+  });
+
+  describe('events', () => {
+    test("a kind's progress lines while planning reach the event stream as progress of its address", async () => {
+      const cloud = new FakeCloud();
+      const catalog = fakeCatalog(cloud, {
+        read: async (ctx, target) => {
+          ctx.log(`looked for ${target.name}`);
+          return undefined;
+        },
+      });
+      const { sink, events } = recordingSink();
+      await planWith(catalog, [thing('a')], undefined, { events: sink });
+      expect(events).toEqual([{ type: 'progress', address: 'Thing/a', message: 'looked for a' }]);
     });
   });
 

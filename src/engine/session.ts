@@ -46,6 +46,8 @@ export interface Session {
   readonly localCloudUrl?: string;
   /** Wait between polls of followed operations; unset: each kind's own default. */
   readonly pollIntervalMs?: number;
+  /** The run's one event stream: notices (to `notice`) and every event (to the options' `events`). */
+  readonly events?: EventSink;
   close(): Promise<void>;
 }
 
@@ -84,7 +86,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       ...transport,
       scheduler,
     });
-    return { config, kinds: options.kinds, providers, backend, parallelism, scheduler, pollIntervalMs: pollInterval(options.env), close: () => backend.close() };
+    return { config, kinds: options.kinds, providers, backend, parallelism, scheduler, pollIntervalMs: pollInterval(options.env), events, close: () => backend.close() };
   }
   const dataFile = resolve(options.cwd, LOCAL_CLOUD_DATA);
   mkdirSync(resolve(options.cwd, '.moor'), { recursive: true });
@@ -107,6 +109,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     parallelism,
     scheduler,
     pollIntervalMs,
+    events,
     localCloudUrl: cloud.url,
     close: async () => {
       await backend.close();

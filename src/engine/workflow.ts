@@ -44,6 +44,7 @@ export async function preparePlan(session: Session, request: PlanRequest): Promi
     kinds: session.kinds,
     state,
     ctx: kindContext(session),
+    events: session.events,
     resolve: { cwd: request.cwd, env: request.env, files: session.config.files },
     targets: request.targets,
     prune: request.prune,

@@ -47,8 +47,11 @@ async function runPlan(paths: string[], flags: PlanFlags, command: Command): Pro
   const { hasChanges } = await import('../../engine/plan/types.js');
   const { hasErrors } = await import('../../core/diagnostics.js');
   const { reportingFailure } = await import('../unplanned.js');
-  const { jsonlWriter, transportEvents } = await import('../jsonl-output.js');
-  const onTransportEvent = flags.output === 'jsonl' ? transportEvents(jsonlWriter()) : undefined;
+  const { jsonlProgress, jsonlWriter, transportEvents } = await import('../jsonl-output.js');
+  const emit = flags.output === 'jsonl' ? jsonlWriter() : undefined;
+  const onTransportEvent = emit && transportEvents(emit);
+  // A kind's progress while planning (KindContext.log) comes as progress events.
+  const events = emit && jsonlProgress(emit);
   // Arguments are checked before the session starts (and the local cloud says it is there).
   const inputs = planInputs(paths, flags);
   return reportingFailure(flags.output, 'plan', () => withSession(command, async (session) => {
@@ -70,5 +73,5 @@ async function runPlan(paths: string[], flags: PlanFlags, command: Command): Pro
       process.stderr.write(`Saved the plan to ${flags.out}; apply it with: moor apply --plan ${flags.out}\n`);
     }
     return flags.detailedExitcode && hasChanges(plan) ? 2 : 0;
-  }, { onTransportEvent }));
+  }, { onTransportEvent, events }));
 }

@@ -20,6 +20,7 @@ import { selectTargets } from './targets.js';
 import { massDeleteRefusal } from './prune-guard.js';
 import { isUnknown, noteBlockedDependents, recheckUnknown, resolvedAsFailed, unknownOutcomeDiagnostic, unresolvedMessage } from './unknown-outcome.js';
 import { prefetchReads, type Prefetched } from './prefetch.js';
+import type { EventSink } from '../../core/events.js';
 
 export interface PlanOptions {
   readonly manifests: readonly Manifest[];
@@ -27,6 +28,8 @@ export interface PlanOptions {
   readonly kinds: KindCatalog;
   readonly state: StateDocument;
   readonly ctx: KindContext;
+  /** Where a kind's progress lines (KindContext.log) go while planning, as progress events of its address. */
+  readonly events?: EventSink;
   readonly resolve: Omit<ResolveContext, 'outputs'>;
   /** Only these addresses (and what they depend on). */
   readonly targets?: readonly string[];
@@ -84,10 +87,12 @@ async function planManifest(
     if (invalid.length > 0) return undefined;
   }
   const record = options.state.resources[manifest.address];
+  const events = options.events;
+  const ctx: KindContext = events ? { ...options.ctx, log: (message) => events({ type: 'progress', address: manifest.address, message }) } : options.ctx;
   try {
-    if (kind.category === 'check') return await planCheck(kind, manifest, resolved.spec, options.ctx, diagnostics);
-    if (kind.category === 'job') return await planJob(kind, manifest, resolved.spec, record, options.ctx, diagnostics);
-    return await planResource(kind, manifest, resolved.spec, record, options.ctx, reads);
+    if (kind.category === 'check') return await planCheck(kind, manifest, resolved.spec, ctx, diagnostics);
+    if (kind.category === 'job') return await planJob(kind, manifest, resolved.spec, record, ctx, diagnostics);
+    return await planResource(kind, manifest, resolved.spec, record, ctx, reads);
   } catch (err) {
     if (!isUserFailure(err)) throw err; // a bug: the CLI shows it with its stack
     diagnostics.push(failure(manifest, err));

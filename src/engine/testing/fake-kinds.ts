@@ -1,5 +1,6 @@
 // A catalog of fake kinds — structs of functions over an in-memory service — for table tests of
 // the planner and applier: no HTTP, no providers, every call the engine makes written down.
+import type { EventSink } from '../../core/events.js';
 import { UserError } from '../../core/diagnostics.js';
 import type { JsonObject } from '../../core/json.js';
 import { kindCatalog, type KindCatalog } from '../../core/kind-catalog.js';
@@ -99,8 +100,8 @@ export const EMPTY_STATE: StateDocument = { version: 1, serial: 0, resources: {}
 
 const CTX: KindContext = { providers: {} as KindContext['providers'], log: () => undefined }; // fake kinds call no provider
 
-export function planWith(catalog: KindCatalog, manifests: readonly Manifest[], state: StateDocument = EMPTY_STATE, options: { prune?: boolean } = {}): Promise<PlanResult> {
-  return makePlan({ manifests, kinds: catalog, state, ctx: CTX, resolve: { cwd: '.', env: {} }, parallelism: 4, prune: options.prune });
+export function planWith(catalog: KindCatalog, manifests: readonly Manifest[], state: StateDocument = EMPTY_STATE, options: { prune?: boolean; events?: EventSink } = {}): Promise<PlanResult> {
+  return makePlan({ manifests, kinds: catalog, state, ctx: CTX, events: options.events, resolve: { cwd: '.', env: {} }, parallelism: 4, prune: options.prune });
 }
 
 export interface Applied { readonly plan: PlanResult; readonly outcomes: readonly StepOutcome[]; readonly state: StateDocument }
