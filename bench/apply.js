@@ -8,41 +8,17 @@ import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { groupManifest, subscription } from './group-manifest.js';
 
 const LATENCY_MS = 20;
 const PARALLELISM = 16;
-const PER_SUBSCRIPTION = 100; // the local cloud's default container-group quota per location
 
 const dist = (p) => import(new URL(`../dist/${p}`, import.meta.url).href);
-
-function subscription(i) {
-  const n = String(Math.floor(i / PER_SUBSCRIPTION)).padStart(12, '0');
-  return `8f0e0c49-3b5a-4d62-9d1c-${n}`;
-}
 
 function manifests(from, to) {
   const docs = [];
   for (let i = from; i < to; i++) {
-    docs.push(`apiVersion: moor/v1
-kind: ContainerGroup
-metadata:
-  name: g${i}
-spec:
-  subscriptionId: ${subscription(i)}
-  resourceGroup: rg-bench
-  location: westeurope
-  tags: {team: bench}
-  properties:
-    osType: Linux
-    containers:
-      - name: app
-        properties:
-          image: nginx:1.27
-          ports: [{port: 80}]
-          resources: {requests: {cpu: 0.5, memoryInGB: 1}}
-          environmentVariables:
-            - {name: MODE, value: bench}
-`);
+    docs.push(groupManifest({ name: `g${i}`, sub: subscription(i), rg: 'rg-bench' }));
   }
   return docs.join('---\n');
 }

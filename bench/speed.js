@@ -12,45 +12,18 @@ import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { groupManifest, subscription } from './group-manifest.js';
 
 const TOKEN = 'bench-token';
-const PER_SUBSCRIPTION = 100; // the local cloud's container-group quota per subscription and location
 const API = 'api-version=2026-07-01';
 
 const dist = (p) => import(new URL(`../dist/${p}`, import.meta.url).href);
-
-function subscription(i, prefix = '8f0e0c49-3b5a-4d62-9d1c') {
-  return `${prefix}-${String(Math.floor(i / PER_SUBSCRIPTION)).padStart(12, '0')}`;
-}
 
 /** One group: its address fields and the body a PUT sends. */
 function group(i, o = {}) {
   const sub = o.sub ?? subscription(i);
   const rg = o.rg ?? 'rg-bench';
   return { name: o.name ?? `g${i}`, sub, rg, dependsOn: o.dependsOn };
-}
-
-function manifestOf(g) {
-  return `apiVersion: moor/v1
-kind: ContainerGroup
-metadata:
-  name: ${g.name}${g.dependsOn ? `\n  dependsOn: [${g.dependsOn}]` : ''}
-spec:
-  subscriptionId: ${g.sub}
-  resourceGroup: ${g.rg}
-  location: westeurope
-  tags: {team: bench}
-  properties:
-    osType: Linux
-    containers:
-      - name: app
-        properties:
-          image: nginx:1.27
-          ports: [{port: 80}]
-          resources: {requests: {cpu: 0.5, memoryInGB: 1}}
-          environmentVariables:
-            - {name: MODE, value: bench}
-`;
 }
 
 const BODY = {
@@ -108,7 +81,7 @@ function countingFetch() {
 /** A workspace of manifests, state and the engine wired to one cloud, as `moor apply` wires them. */
 async function workspace(e, groups) {
   const dir = mkdtempSync(join(tmpdir(), 'moor-bench-speed-'));
-  for (let f = 0; f < groups.length; f += 100) writeFileSync(join(dir, `groups-${f}.yaml`), groups.slice(f, f + 100).map(manifestOf).join('---\n'));
+  for (let f = 0; f < groups.length; f += 100) writeFileSync(join(dir, `groups-${f}.yaml`), groups.slice(f, f + 100).map(groupManifest).join('---\n'));
   const { manifests, diagnostics } = await e.loadAndValidate([dir], e.BUILT_IN_KINDS);
   if (diagnostics.some((d) => d.severity === 'error') || manifests.length !== groups.length) throw new Error(`manifests invalid: ${diagnostics[0]?.message}`);
   const backend = e.openStateBackend(join(dir, 'state.json'), dir);

@@ -1,6 +1,7 @@
 // The transport against the local cloud's injected faults (500, 503, 429, dropped connections): everything converges, nothing duplicates.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalCloud, type LocalCloud } from '../../src/localcloud/server.js';
+import { seededRandom } from '../../src/localcloud/faults.js';
 import type { ServiceName } from '../../src/core/services.js';
 import { createProviders, type Providers } from '../../src/providers/providers.js';
 import type { KindContext } from '../../src/core/kind.js';
@@ -15,21 +16,8 @@ let providers: Providers;
 let ctx: KindContext;
 let retries = 0;
 
-/** A seeded generator, so the faults met are the same on every run. */
-function seeded(seed: number): () => number {
-  // mulberry32: small and well mixed (a plain LCG correlates consecutive draws).
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 beforeAll(async () => {
-  cloud = await startLocalCloud({ port: 0, token: TOKEN, provisioningMs: 20, failRate: 0.3, random: seeded(42) });
+  cloud = await startLocalCloud({ port: 0, token: TOKEN, provisioningMs: 20, failRate: 0.3, random: seededRandom(42) });
   const endpoints = Object.fromEntries(['arm', 'graph', 'analytics', 'fabric', 'lcs', 'connector'].map((s) => [s, cloud.url])) as Record<ServiceName, string>;
   // Real waits, but short: Retry-After of the fault injector would otherwise cost seconds.
   const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.min(ms, 5)));
