@@ -22,7 +22,7 @@ beforeAll(async () => {
   // Real waits, but short: Retry-After of the fault injector would otherwise cost seconds.
   const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.min(ms, 5)));
   providers = createProviders({
-    endpoints, defaultToken: TOKEN, pollIntervalMs: 10, maxAttempts: 12, sleep, random: seeded(7),
+    endpoints, defaultToken: TOKEN, pollIntervalMs: 10, maxAttempts: 12, sleep, random: seededRandom(7),
     onEvent: (e) => { if (e.type === 'retry') retries++; },
   });
   ctx = { providers, log: () => undefined };
