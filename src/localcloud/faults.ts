@@ -1,5 +1,6 @@
 // Fault injection (the --fail-rate knob): which failure, if any, a request meets. Decisions come
 // from a seeded generator (--fault-seed), so the faults of a failing run can be met again.
+import { seededRandom } from '../core/seeded-random.js';
 import { randomInt } from 'node:crypto';
 
 export type Fault =
@@ -42,17 +43,4 @@ export function newFaultSeed(): number {
   return randomInt(MAX_FAULT_SEED + 1);
 }
 
-/**
- * Numbers in [0, 1) from a seed: the same seed gives the same sequence. mulberry32 — small and
- * well mixed (a plain LCG correlates consecutive draws); no cryptographic strength is needed.
- */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };

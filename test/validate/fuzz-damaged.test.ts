@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { seededRandom } from '../../src/core/seeded-random.js';
 
 const run = promisify(execFile);
 const CASES = 360;
@@ -26,16 +27,12 @@ const PIECES = [
   '0x', '1e999', '<<: *a\n', 'k'.repeat(1100) + ': 1', '[[[[[[[[[[', '{a: {b: {c: ', '"\\u00"', "'it''s", 'null', '-1', '&a [*a]',
 ];
 
+/** Whole numbers below n from a seed: the same corpus on every run. */
 function prng(seed: number): (n: number) => number {
-  // mulberry32: an LCG's low bits repeat with a short period, which would make `rand(8)` anything but random.
-  let s = seed >>> 0;
-  return (n) => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
+  const next = seededRandom(seed);
+  return (n) => Math.floor(next() * n);
 }
+
 
 function damage(text: string, rand: (n: number) => number): string {
   let out = text;

@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { parseFast } from './fast-yaml.js';
 import { parseManifestFile } from './parse-manifest-file.js';
+import { seededRandom } from '../../core/seeded-random.js';
 
 /** What `yaml` makes of a text: its problems, and its non-empty documents when there are none. */
 function viaYaml(text: string): { problems: string[]; values: unknown[] } {
@@ -71,17 +72,12 @@ describe('the cases where the fast reader disagreed with yaml', () => {
   });
 });
 
-/** A seeded PRNG: the same corpus on every run. */
+/** Whole numbers below n from a seed: the same corpus on every run. */
 function prng(seed: number): (n: number) => number {
-  // mulberry32: an LCG's low bits repeat with a short period, which would make `rand(8)` anything but random.
-  let s = seed >>> 0;
-  return (n) => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
+  const next = seededRandom(seed);
+  return (n) => Math.floor(next() * n);
 }
+
 
 describe('differential: fast reader against yaml', () => {
   const BASES = [

@@ -1,0 +1,15 @@
+// A small seeded generator for replayable randomness (fault injection, test corpora).
+/**
+ * Numbers in [0, 1) from a seed: the same seed gives the same sequence. mulberry32 — small and
+ * well mixed (a plain LCG correlates consecutive draws); no cryptographic strength is needed.
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
