@@ -41,13 +41,15 @@ export function createPipeline(router: Router, store: DataStore, options: Resolv
     if (match.kind === 'method-not-allowed') {
       return { status: 405, code: 'MethodNotAllowed', message: `The method ${method} is not allowed on this resource.`, headers: { allow: match.allow.join(', ') } };
     }
-    return throttle(match.service, method, headers);
+    return throttle(match.service, method, headers, url);
   }
 
-  function throttle(service: LocalService, method: string, headers: Record<string, string>): Refusal | undefined {
+  function throttle(service: LocalService, method: string, headers: Record<string, string>, url: URL): Refusal | undefined {
     const cls = requestClass(method);
     if (!limiter) {
-      if (service.name === 'arm') headers[`x-ms-ratelimit-remaining-subscription-${cls}`] = String(meter.remainingAfter(service.name, cls));
+      // ARM counts per subscription (SERVICES.md): each subscription has its own buckets.
+      const subscription = /^\/subscriptions\/([^/]+)/i.exec(url.pathname)?.[1]?.toLowerCase() ?? '';
+      if (service.name === 'arm') headers[`x-ms-ratelimit-remaining-subscription-${cls}`] = String(meter.remainingAfter(`${service.name}/${subscription}`, cls));
       return undefined;
     }
     const admission = limiter.admit(service.name, cls);

@@ -18,6 +18,15 @@ describe('local cloud fidelity', () => {
     expect(del.headers.get('x-ms-ratelimit-remaining-subscription-deletes')).toMatch(/^\d+$/);
   });
 
+  it('counts each subscription in its own buckets, as ARM does', async () => {
+    const c = await cloud();
+    const other = '0d3c2b1a-9999-4222-8333-444455556666';
+    const remaining = async (sub: string) => Number((await call(groupUrl(c.url, 'none').replace(SUB, sub))).headers.get('x-ms-ratelimit-remaining-subscription-reads'));
+    const first = await remaining(SUB);
+    for (let i = 0; i < 5; i++) await remaining(SUB);
+    expect(await remaining(other)).toBeGreaterThan(first - 1);
+  });
+
   it.each([
     ['ARM', `/subscriptions/${SUB}/providers/Vendor.ContainerInstance/nothingHere`, (b: any) => expect(b.error).toMatchObject({ code: 'NotFound', details: [] })], // eslint-disable-line @typescript-eslint/no-explicit-any
     ['database movement', '/databasemovement/v1/nothing', (b: any) => expect(b).toMatchObject({ IsSuccess: false, ErrorMessage: expect.any(String) })], // eslint-disable-line @typescript-eslint/no-explicit-any
