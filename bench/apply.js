@@ -2,13 +2,12 @@
 // parallelism 16, then a no-op plan of 10,000. Prints wall time, the bound N x latency / parallelism,
 // their ratio and peak memory. The engine runs from dist/ in this process; the local cloud is a
 // standalone `moor local-cloud` process, reached over real HTTP on loopback.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { groupManifest, subscription } from './group-manifest.js';
+import { startCloud, TOKEN } from './local-cloud.js';
 
 const LATENCY_MS = 20;
 const PARALLELISM = 16;
@@ -31,24 +30,6 @@ async function engine() {
   return { createProviders, RequestScheduler, loadAndValidate, makePlan, applyPlan, openStateBackend, StateRecorder, SERVICE_NAMES, BUILT_IN_KINDS };
 }
 
-/** Starts `moor local-cloud` in its own process (its own core) and resolves with its URL. */
-async function startCloud(latencyMs) {
-  const bin = new URL('../bin/moor.js', import.meta.url).pathname;
-  const dataDir = mkdtempSync(join(tmpdir(), 'moor-bench-cloud-'));
-  const child = spawn(process.execPath, [bin, 'local-cloud', '--port', '0', '--token', 'bench-token', '--latency', String(latencyMs), '--provisioning-ms', '0', '--data', join(dataDir, 'cloud.json')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise((res, rej) => {
-    createInterface({ input: child.stdout }).once('line', (line) => {
-      const m = /listening on (\S+)/.exec(line);
-      if (m) res(m[1]); else rej(new Error(line));
-    });
-    child.once('exit', (code) => rej(new Error(`local cloud exited ${code}`)));
-  });
-  return {
-    url,
-    close: () => new Promise((res) => { child.once('exit', () => { rmSync(dataDir, { recursive: true, force: true }); res(); }); child.kill('SIGTERM'); }),
-  };
-}
-
 async function timed(fn) {
   const start = process.hrtime.bigint();
   const value = await fn();
@@ -58,13 +39,13 @@ async function timed(fn) {
 /** Creates `count` groups, then plans again; returns timings. */
 async function scenario(e, count, latencyMs) {
   const dir = mkdtempSync(join(tmpdir(), 'moor-bench-apply-'));
-  const cloud = await startCloud(latencyMs);
+  const cloud = await startCloud({ latencyMs });
   try {
     for (let f = 0; f < count; f += 100) writeFileSync(join(dir, `groups-${f}.yaml`), manifests(f, Math.min(count, f + 100)));
     const endpoints = Object.fromEntries(e.SERVICE_NAMES.map((s) => [s, cloud.url]));
     // As a session does: one request scheduler, PARALLELISM requests in flight per service.
     const scheduler = new e.RequestScheduler({ concurrency: PARALLELISM });
-    const providers = e.createProviders({ endpoints, defaultToken: 'bench-token', pollIntervalMs: 50, scheduler });
+    const providers = e.createProviders({ endpoints, defaultToken: TOKEN, pollIntervalMs: 50, scheduler });
     const ctx = { providers, log: () => undefined };
     const backend = e.openStateBackend(join(dir, 'state.json'), dir);
     const { manifests: loaded, diagnostics } = await e.loadAndValidate([dir], e.BUILT_IN_KINDS);

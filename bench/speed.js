@@ -6,15 +6,13 @@
 //  4. a chain of 20 dependent groups beside 200 independent ones against max(chain, 2·N·latency / parallelism).
 // The engine runs from dist/ in this process; each local cloud is a standalone `moor local-cloud`
 // process over real HTTP on loopback. `node bench/speed.js 1 4` runs only the scenarios named.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { groupManifest, subscription } from './group-manifest.js';
+import { startCloud, TOKEN } from './local-cloud.js';
 
-const TOKEN = 'bench-token';
 const API = 'api-version=2026-07-01';
 
 const dist = (p) => import(new URL(`../dist/${p}`, import.meta.url).href);
@@ -37,28 +35,6 @@ async function engine() {
     dist('engine/apply/applier.js'), dist('engine/state/open-backend.js'), dist('engine/state/recorder.js'), dist('core/services.js'), dist('resources/registry.js'),
   ]);
   return { createProviders, RequestScheduler, loadAndValidate, makePlan, applyPlan, openStateBackend, StateRecorder, SERVICE_NAMES, BUILT_IN_KINDS };
-}
-
-/** `moor local-cloud` in its own process; `dataFile` lets a second cloud start from the first one's data. */
-async function startCloud({ latencyMs = 20, provisioningMs = 0, rateLimit, failRate, dataFile }) {
-  const bin = new URL('../bin/moor.js', import.meta.url).pathname;
-  const dataDir = dataFile ? undefined : mkdtempSync(join(tmpdir(), 'moor-bench-cloud-'));
-  const data = dataFile ?? join(dataDir, 'cloud.json');
-  const args = [bin, 'local-cloud', '--port', '0', '--token', TOKEN, '--latency', String(latencyMs), '--provisioning-ms', String(provisioningMs), '--data', data];
-  if (rateLimit) args.push('--rate-limit', String(rateLimit));
-  if (failRate) args.push('--fail-rate', String(failRate));
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
-  const url = await new Promise((res, rej) => {
-    createInterface({ input: child.stdout }).once('line', (line) => {
-      const m = /listening on (\S+)/.exec(line);
-      if (m) res(m[1]); else rej(new Error(line));
-    });
-    child.once('exit', (code) => rej(new Error(`local cloud exited ${code}`)));
-  });
-  return {
-    url, dataFile: data,
-    close: () => new Promise((res) => { child.once('exit', () => { if (dataDir) rmSync(dataDir, { recursive: true, force: true }); res(); }); child.kill('SIGTERM'); }),
-  };
 }
 
 /** fetch that counts answers: requests, 429s from the rate limiter (its remaining header says 0), injected 429s. */
