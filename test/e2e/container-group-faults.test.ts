@@ -1,4 +1,5 @@
 // Faults: a flaky cloud, a killed apply, two applies at once. State survives; nothing is duplicated.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { cloudRequest, groupManifest, moor, ROOT, startCloud, SUB, workdir, type Cloud } from './harness.js';
@@ -57,12 +58,13 @@ describe('container groups under faults', () => {
   });
 
   test('two applies at once: one proceeds, the other stops with a clear lock message', async () => {
-    cloud = await startCloud({ latencyMs: 50 });
+    // Slow answers keep the first apply busy, and the second starts only once the first holds the
+    // lock: on a loaded machine two racing starts could otherwise run one after the other.
+    cloud = await startCloud({ latencyMs: 500 });
     const dir = workdir({ 'm/secret.txt': 's', 'm/all.yaml': manyGroups(5) });
-    const [a, b] = await Promise.all([
-      moor(dir, cloud, ['apply', 'm', '--auto-approve']),
-      moor(dir, cloud, ['apply', 'm', '--auto-approve']),
-    ]);
+    const first = moor(dir, cloud, ['apply', 'm', '--auto-approve']);
+    while (!existsSync(join(dir, '.moor/state.json.lock')) && first.child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
+    const [a, b] = await Promise.all([first, moor(dir, cloud, ['apply', 'm', '--auto-approve'])]);
     const codes = [a.code, b.code].sort();
     expect(codes).toEqual([0, 1]);
     const loser = a.code === 1 ? a : b;

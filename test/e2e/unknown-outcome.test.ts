@@ -22,8 +22,8 @@ describe('unknown outcomes', () => {
   afterEach(async () => { await cloud?.stop(); cloud = undefined; });
 
   test('kill -9 during an export\'s send: the dependent refresh never runs until the outcome is resolved', async () => {
-    // Every answer takes 3 s, so the apply is still waiting for the export's answer when it is killed.
-    const c = cloud = await startCloud({ latencyMs: 3000 });
+    // Every answer takes 1 s, so the apply is still waiting for the export's answer when it is killed.
+    const c = cloud = await startCloud({ latencyMs: 1000 });
     const dir = workdir({
       'm/export.yaml': exportManifest('uat-backup', { environment: ENV.uat, backupName: 'uat-before-r1', revision: 'r1' }),
       'm/refresh.yaml': refreshManifest('uat-from-prod', { revision: 'r1', dependsOn: [EXPORT] }),

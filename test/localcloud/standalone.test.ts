@@ -1,20 +1,14 @@
 // `moor local-cloud` as users run it: the listening line first, the token, a clean stop that keeps the data.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call, groupBody, groupUrl } from './helpers.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/moor.js');
-
-beforeAll(async () => {
-  // Type errors elsewhere must not stop the emit; a missing module would show in the tests below.
-  await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT }).catch(() => undefined);
-}, 120_000);
 
 function start(args: string[], cwd: string): { child: ChildProcess; firstLine: Promise<string>; exit: Promise<number | null> } {
   const child = spawn(process.execPath, [BIN, 'local-cloud', ...args], { cwd, env: { ...process.env, MOOR_TOKEN: '' } , stdio: ['ignore', 'pipe', 'pipe'] });

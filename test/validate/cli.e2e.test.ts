@@ -1,8 +1,7 @@
 // End to end: the built CLI (node bin/moor.js) validates, prints schemas and graphs, with the documented exit codes.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 
 const run = promisify(execFile);
 
@@ -15,11 +14,6 @@ async function moor(...args: string[]): Promise<{ code: number; stdout: string; 
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
 }
-
-beforeAll(async () => {
-  // `npm test` builds first; build here only when run alone on a fresh checkout.
-  if (!existsSync('dist/cli/main.js')) await run('npx', ['tsc', '-p', 'tsconfig.build.json']).catch(() => undefined);
-});
 
 describe('moor validate', () => {
   test('the examples are valid: exit 0 and an ok line', async () => {

@@ -1,11 +1,11 @@
 // Fuzz: 360 damaged manifests (seeded, so every run is the same) through the built CLI's validate
 // and graph, in batches under a time guard: no crash, no hang, every diagnostic has file:line:col.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { seededRandom } from '../../src/core/seeded-random.js';
 
 const run = promisify(execFile);
@@ -89,10 +89,6 @@ function writeBatches(): string[] {
   }
   return dirs;
 }
-
-beforeAll(async () => {
-  if (!existsSync('dist/cli/main.js')) await run('npx', ['tsc', '-p', 'tsconfig.build.json']).catch(() => undefined);
-});
 
 describe('fuzz: damaged manifests', () => {
   const batches = writeBatches();
