@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StepOutcome } from '../engine/apply/events.js';
+import type { StepOutcome } from '../core/events.js';
 import { annotation } from './github-output.js';
 import { applySummaryMarkdown, failedStepDiagnostics } from './apply-github.js';
 

@@ -1,15 +1,17 @@
 // `apply --output github`: an annotation per failed step and the apply summary in the job summary,
 // next to the plan the github writer of plan-output.ts already put there.
 import type { Diagnostic } from '../core/diagnostics.js';
-import type { StepOutcome } from '../engine/apply/events.js';
+import type { StepOutcome } from '../core/events.js';
 import { applySummary } from './apply-summary.js';
 import { appendStepSummary, writeAnnotations } from './github-output.js';
 
-/** A failed step as an error diagnostic of its address (the error names service code and request id). */
+/** A failed step as an error diagnostic of its address (the error names service code and request id); an interrupted one as a warning. */
 export function failedStepDiagnostics(outcomes: readonly StepOutcome[]): Diagnostic[] {
   return outcomes
-    .filter((o) => o.status === 'failed')
-    .map((o) => ({ severity: 'error', address: o.address, message: `${o.action} failed: ${o.error ?? 'unknown error'}` }));
+    .filter((o) => o.status === 'failed' || o.status === 'interrupted')
+    .map((o) => o.status === 'failed'
+      ? { severity: 'error', address: o.address, message: `${o.action} failed: ${o.error ?? 'unknown error'}` }
+      : { severity: 'warning', address: o.address, message: `${o.action} interrupted: ${o.error ?? 'the wait was cut short'}` });
 }
 
 /** The markdown of the apply's closing lines: a status line, then the summary as the log shows it. */

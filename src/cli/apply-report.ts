@@ -1,34 +1,38 @@
 // How apply shows itself: text (the plan, listr2 or plain progress lines, the summary) or a
 // JSON event stream on stdout (`--output jsonl`), with the human lines on stderr.
-import type { StepOutcome } from '../engine/apply/events.js';
+import type { StepOutcome } from '../core/events.js';
 import type { Plan } from '../engine/plan/types.js';
-import type { TransportEvent } from '../providers/providers.js';
+import type { EventSink } from '../core/events.js';
 import { applySummary } from './apply-summary.js';
 import { reportApplyToGitHub } from './apply-github.js';
-import { applySummaryEvent, jsonlListener, jsonlWriter, transportEvents } from './jsonl-output.js';
+import { applySummaryEvent, jsonlSink, jsonlWriter } from './jsonl-output.js';
 import { printPlan } from './plan-output.js';
 import { plainProgress, terminalProgress, type Progress } from './progress.js';
+import { waitLine } from './wait-line.js';
 
 import type { SchedulerStats } from '../providers/request-scheduler.js';
 
 export type ApplyOutput = 'text' | 'jsonl' | 'github';
 
 export interface ApplyReport {
-  readonly onTransportEvent?: (e: TransportEvent) => void;
+  /** The run's events as this output shows them (the session's sink; withSession adds the notice lines). */
+  readonly events: EventSink;
   plan(plan: Plan, mode: 'plan' | 'drift'): void;
-  /** `stats`: the request scheduler's counts, for the terminal's status line. */
-  progress(plan: Plan, interactive: boolean, stats?: () => SchedulerStats): Promise<Progress>;
+  /** Starts showing apply's steps: from now on `events` reach the display. `stats`: the request scheduler's counts, for the terminal's status line. */
+  progress(plan: Plan, stats?: () => SchedulerStats): Promise<Progress>;
   summary(outcomes: readonly StepOutcome[]): void;
 }
 
-export function applyReport(output: ApplyOutput): ApplyReport {
+/** `interactive`: listr2 on a terminal; otherwise plain lines on stderr. */
+export function applyReport(output: ApplyOutput, interactive: boolean): ApplyReport {
   const line = (l: string) => process.stderr.write(l + '\n');
   if (output === 'jsonl') {
     const emit = jsonlWriter();
+    const events = jsonlSink(emit);
     return {
-      onTransportEvent: transportEvents(emit),
+      events,
       plan: (plan, mode) => printPlan(plan, 'jsonl', mode),
-      progress: async () => ({ listener: jsonlListener(emit), done: async () => undefined }),
+      progress: async () => ({ sink: events, done: async () => undefined }),
       summary: (outcomes) => {
         const text = applySummary(outcomes);
         line(text);
@@ -37,9 +41,19 @@ export function applyReport(output: ApplyOutput): ApplyReport {
     };
   }
   // github: the text report, plus annotations and the job summary (the plan's, then the apply's).
+  // Before apply starts, plain lines show retries and throttles (of planning's reads); then the display shows everything.
+  let display: EventSink | undefined;
+  const beforeApply: EventSink = (e) => {
+    if (!interactive && (e.type === 'request_retried' || e.type === 'throttled')) line(waitLine(e));
+  };
   return {
+    events: (e) => (display ?? beforeApply)(e),
     plan: (plan, mode) => printPlan(plan, output, mode),
-    progress: (plan, interactive, stats) => (interactive ? terminalProgress(plan.changes, stats) : Promise.resolve(plainProgress(line))),
+    progress: async (plan, stats) => {
+      const shown = interactive ? await terminalProgress(plan.changes, stats) : plainProgress(line);
+      display = shown.sink;
+      return shown;
+    },
     summary: (outcomes) => {
       process.stdout.write('\n' + applySummary(outcomes) + '\n');
       if (output === 'github') reportApplyToGitHub(outcomes);

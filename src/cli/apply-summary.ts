@@ -1,14 +1,16 @@
 // The closing lines of apply: counts per action, then the root causes of failures only.
-import type { StepOutcome } from '../engine/apply/events.js';
+import type { StepOutcome } from '../core/events.js';
 
 export function applySummary(outcomes: readonly StepOutcome[]): string {
   const done = outcomes.filter((o) => o.status === 'done' && o.action !== 'no-op');
   const count = (a: string) => done.filter((o) => o.action === a).length;
   const failed = outcomes.filter((o) => o.status === 'failed');
+  // Interrupted steps are root causes too, counted apart: their operations go on at the service.
+  const interrupted = outcomes.filter((o) => o.status === 'interrupted');
   const skipped = outcomes.filter((o) => o.status === 'skipped');
   // The root causes first, so the last line says what happened (pipelines and people read it first).
   const lines: string[] = [];
-  for (const f of failed) {
+  for (const f of [...failed, ...interrupted]) {
     const blocked = skipped.filter((s) => s.rootCause === f.address).map((s) => s.address);
     lines.push(`  ${f.address}: ${f.error}` + (blocked.length ? ` (skipped because of it: ${blocked.join(', ')})` : ''));
   }
@@ -18,10 +20,12 @@ export function applySummary(outcomes: readonly StepOutcome[]): string {
     if (blocked.length) lines.push(`  ${b.address}: ${b.blocks}; skipped because of it: ${blocked.join(', ')}`);
   }
   if (skipped.some((s) => s.rootCause === 'interrupted')) lines.push('  interrupted: the steps not started were skipped; run apply again to continue');
-  if (!failed.length && !skipped.length && done.length === 0) return 'Apply complete: no changes.';
+  const incomplete = failed.length || interrupted.length || skipped.length;
+  if (!incomplete && done.length === 0) return 'Apply complete: no changes.';
   lines.push(
-    `Apply ${failed.length || skipped.length ? 'incomplete' : 'complete'}: ${count('create')} created, ${count('update')} updated, ${count('replace')} replaced, ${count('delete')} deleted, ${count('run')} run` +
-      (failed.length ? `; ${failed.length} failed (${failed.map((f) => f.address).join(', ')})` : '') + (skipped.length ? `; ${skipped.length} skipped` : '') + '.',
+    `Apply ${incomplete ? 'incomplete' : 'complete'}: ${count('create')} created, ${count('update')} updated, ${count('replace')} replaced, ${count('delete')} deleted, ${count('run')} run` +
+      (failed.length ? `; ${failed.length} failed (${failed.map((f) => f.address).join(', ')})` : '') +
+      (interrupted.length ? `; ${interrupted.length} interrupted (${interrupted.map((f) => f.address).join(', ')})` : '') + (skipped.length ? `; ${skipped.length} skipped` : '') + '.',
   );
   return lines.join('\n');
 }

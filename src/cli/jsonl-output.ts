@@ -1,10 +1,8 @@
 // `--output jsonl` of plan and apply: one JSON object per line and event, for pipelines and
 // dashboards (like Terraform's -json). Every event has `type` and `time`; nothing else is on stdout.
-import type { ApplyListener, StepOutcome } from '../engine/apply/events.js';
 import type { Diagnostic } from '../core/diagnostics.js';
-import type { EventSink } from '../core/events.js';
+import type { EventSink, StepOutcome } from '../core/events.js';
 import type { Plan, PlannedChange } from '../engine/plan/types.js';
-import type { TransportEvent } from '../providers/providers.js';
 
 export type JsonlEvent = { readonly type: string } & Readonly<Record<string, unknown>>;
 
@@ -42,50 +40,42 @@ export function diagnosticEvent(d: Diagnostic): JsonlEvent {
   };
 }
 
-/** step_started, progress and step_finished events of apply (no-ops and checks start nothing). */
-export function jsonlListener(emit: EmitEvent): ApplyListener {
-  return {
-    started: (address, action) => emit({ type: 'step_started', address, action }),
-    progress: (address, message) => emit({ type: 'progress', address, message }),
-    finished: (o: StepOutcome) => o.action !== 'no-op' && emit({
-      type: 'step_finished', address: o.address, action: o.action, status: o.status,
-      ...(o.error !== undefined ? { error: o.error } : {}), ...(o.rootCause !== undefined ? { rootCause: o.rootCause } : {}),
-    }),
-  };
-}
-
-/** progress events of the one event stream (a kind's lines during plan); the rest has events of its own here. */
-export function jsonlProgress(emit: EmitEvent): EventSink {
+/**
+ * The run's events as jsonl lines: step_started, progress (while planning too), step_finished,
+ * retry and throttle (service, path, attempt, delay). Planned changes come from the plan
+ * document (emitPlan: in plan order, with their fields); poll waits and notices have no line.
+ */
+export function jsonlSink(emit: EmitEvent): EventSink {
   return (e) => {
-    if (e.type === 'progress') emit({ type: 'progress', address: e.address, message: e.message });
-  };
-}
-
-/** retry events (a 429 with Retry-After is a throttle); plain request events are left out. */
-export function transportEvents(emit: EmitEvent): (e: TransportEvent) => void {
-  // The answer that caused a retry comes in the request event just before it (none: no connection).
-  const answered = new Map<string, number>();
-  return (e) => {
-    const key = `${e.service} ${e.method} ${e.path}`;
-    if (e.type === 'request') {
-      if (e.status !== undefined) answered.set(key, e.status);
-      return;
+    if (e.type === 'step_started') emit({ type: 'step_started', address: e.address, action: e.action });
+    else if (e.type === 'progress') emit({ type: 'progress', address: e.address, message: e.message });
+    else if (e.type === 'step_finished') stepFinished(emit, e.outcome);
+    else if (e.type === 'request_retried' || e.type === 'throttled') {
+      emit({ type: e.type === 'throttled' ? 'throttle' : 'retry', service: e.service, method: e.method, path: e.path, attempt: e.attempt ?? null, status: e.status ?? null, delayMs: e.delayMs });
     }
-    const status = answered.get(key);
-    answered.delete(key);
-    emit({ type: status === 429 ? 'throttle' : 'retry', service: e.service, method: e.method, path: e.path, attempt: e.attempt ?? null, status: status ?? null, delayMs: e.delayMs ?? null });
   };
+}
+
+/** No-ops and checks start nothing, so they finish nothing either. */
+function stepFinished(emit: EmitEvent, o: StepOutcome): void {
+  if (o.action === 'no-op') return;
+  emit({
+    type: 'step_finished', address: o.address, action: o.action, status: o.status,
+    ...(o.error !== undefined ? { error: o.error } : {}), ...(o.rootCause !== undefined ? { rootCause: o.rootCause } : {}),
+  });
 }
 
 export function applySummaryEvent(outcomes: readonly StepOutcome[], line: string): JsonlEvent {
   const count = (status: string, action?: string) => outcomes.filter((o) => o.status === status && o.action !== 'no-op' && (!action || o.action === action)).length;
   const failed = count('failed');
+  const interrupted = count('interrupted');
   const skipped = count('skipped');
   return {
-    type: 'apply_summary', status: failed || skipped ? 'incomplete' : 'complete',
+    type: 'apply_summary', status: failed || interrupted || skipped ? 'incomplete' : 'complete',
     created: count('done', 'create'), updated: count('done', 'update'), replaced: count('done', 'replace'),
-    deleted: count('done', 'delete'), run: count('done', 'run'), failed, skipped,
-    rootCauses: outcomes.filter((o) => o.status === 'failed').map((o) => ({ address: o.address, error: o.error ?? null })),
+    deleted: count('done', 'delete'), run: count('done', 'run'), failed, interrupted, skipped,
+    // An interrupted step is the root cause of its dependents' skips as a failed one is.
+    rootCauses: outcomes.filter((o) => o.status === 'failed' || o.status === 'interrupted').map((o) => ({ address: o.address, error: o.error ?? null })),
     message: line.split('\n').pop(),
   };
 }

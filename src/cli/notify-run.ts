@@ -1,5 +1,5 @@
 // Posts a plan, apply or drift summary to the configured conversation (the connector of seed 000), for --notify.
-import type { StepOutcome } from '../engine/apply/events.js';
+import type { StepOutcome } from '../core/events.js';
 import type { Plan } from '../engine/plan/types.js';
 import type { Session } from '../engine/session.js';
 import { sendNotification } from '../notify/send-notification.js';
@@ -13,10 +13,9 @@ import { notifyFailure } from '../notify/notify-error.js';
 export async function notifyRun(
   session: Session, run: 'plan' | 'apply' | 'drift', plan: Plan, outcomes?: readonly StepOutcome[], paths: readonly string[] = [],
 ): Promise<void> {
-  const warn = (line: string) => process.stderr.write(line + '\n');
-  const result = await sendNotification(session, { run, plan, outcomes, paths, cwd: process.cwd(), env: process.env, warn })
+  const result = await sendNotification(session, { run, plan, outcomes, paths, cwd: process.cwd(), env: process.env })
     .catch((err: unknown) => { throw notifyFailure(err, `posting the ${run} report to conversation ${session.config.notify?.conversationId}`); });
   const attached = result.attachmentId ? `; the full report went up as attachment ${result.attachmentId}` : '';
   const what = result.how === 'unchanged' ? `not posted: message ${result.activityId} already shows this ${run} report` : `${result.how}, activity id ${result.activityId}`;
-  warn(`moor: notified conversation ${result.conversationId} (${what}${attached})`);
+  session.events({ type: 'notice', message: `moor: notified conversation ${result.conversationId} (${what}${attached})` });
 }

@@ -1,7 +1,8 @@
-// Apply progress: listr2 on a terminal, plain timestamped lines in CI and pipes.
-import type { ApplyListener, StepOutcome } from '../engine/apply/events.js';
+// Apply progress: listr2 on a terminal, plain timestamped lines in CI and pipes; both are sinks of the run's events.
+import type { EventSink, StepOutcome } from '../core/events.js';
 import type { PlannedChange } from '../engine/plan/types.js';
 import type { SchedulerStats } from '../providers/request-scheduler.js';
+import { waitLine } from './wait-line.js';
 
 const VERB: Record<string, [string, string]> = {
   create: ['creating', 'created'],
@@ -12,43 +13,48 @@ const VERB: Record<string, [string, string]> = {
 };
 
 export interface Progress {
-  readonly listener: ApplyListener;
+  /** Step events, retries and throttles (poll waits are routine: no line). */
+  readonly sink: EventSink;
   /** Resolves once the display has drawn its last frame. */
   done(): Promise<void>;
 }
 
-/** Plain lines: one when a step starts, one when it ends, with elapsed time. */
+/** Plain lines: one when a step starts, one when it ends, with elapsed time; one per retry or throttle. */
 export function plainProgress(write: (line: string) => void): Progress {
   const started = new Map<string, number>();
   const elapsed = (a: string) => `${((Date.now() - (started.get(a) ?? Date.now())) / 1000).toFixed(1)}s`;
+  const finished = (o: StepOutcome) => {
+    if (o.action === 'no-op') return;
+    if (o.status === 'done') write(`${o.address}: ${VERB[o.action]?.[1] ?? 'done'} after ${elapsed(o.address)}`);
+    else if (o.status === 'failed') write(`${o.address}: failed after ${elapsed(o.address)}: ${o.error}`);
+    else if (o.status === 'interrupted') write(`${o.address}: interrupted after ${elapsed(o.address)} ${INTERRUPTED_NOTE}`);
+    else write(`${o.address}: ${skippedBecause(o)}`);
+  };
   return {
-    listener: {
-      started(address, action) {
-        started.set(address, Date.now());
-        write(`${address}: ${VERB[action]?.[0] ?? action}...`);
-      },
-      progress(address, message) {
-        write(`${address}: ${message}`);
-      },
-      finished(o: StepOutcome) {
-        if (o.action === 'no-op') return;
-        if (o.status === 'done') write(`${o.address}: ${VERB[o.action]?.[1] ?? 'done'} after ${elapsed(o.address)}`);
-        else if (o.status === 'failed') write(`${o.address}: failed after ${elapsed(o.address)}: ${o.error}`);
-        else write(`${o.address}: ${skippedBecause(o)}`);
-      },
+    sink: (e) => {
+      if (e.type === 'step_started') {
+        started.set(e.address, Date.now());
+        write(`${e.address}: ${VERB[e.action]?.[0] ?? e.action}...`);
+      } else if (e.type === 'progress') write(`${e.address}: ${e.message}`);
+      else if (e.type === 'step_finished') finished(e.outcome);
+      else if (e.type === 'request_retried' || e.type === 'throttled') write(waitLine(e));
     },
     done: async () => undefined,
   };
 }
 
-/** Steps started and not yet finished, counted from the listener's events. */
+/** What an interrupted step's line adds: nothing is lost, and nothing is sent again blindly. */
+export const INTERRUPTED_NOTE = '(the operation goes on at the service; the next plan reads where it got to)';
+
+/** Steps started and not yet finished, counted from the step events. */
 interface Running { count: number }
 
-/** The status line: requests in flight, steps waiting on the service, and throttling. */
-export function statusLine(running: number, s: SchedulerStats): string {
+/** The status line: requests in flight, steps waiting on the service, throttling, and the retry or throttle now waited out. */
+export function statusLine(running: number, s: SchedulerStats, waiting?: string): string {
   const parts = [`${running} in flight (${s.inFlight} requests sent, ${s.queued} queued)`, `${Math.max(0, running - s.busySteps)} waiting on the service`];
   if (s.throttledMs > 0) parts.push(`throttled by the service for ${Math.ceil(s.throttledMs / 1000)} s more`);
   else if (s.throttled > 0) parts.push(`${s.throttled} throttled request(s) so far`);
+  if (waiting) parts.push(waiting);
   return parts.join(' · ');
 }
 
@@ -69,11 +75,14 @@ export async function terminalProgress(changes: readonly PlannedChange[], stats?
       }),
   }));
   const running: Running = { count: 0 };
+  // The latest retry or throttle, shown on the status line while its wait lasts.
+  let wait: { line: string; until: number } | undefined;
+  const waiting = () => (wait && Date.now() < wait.until ? wait.line : undefined);
   let finishStatus = (): void => undefined;
   const statusTask = {
     title: 'starting',
     task: (_ctx: unknown, task: { title: string }) => new Promise<void>((resolve) => {
-      const timer = setInterval(() => { task.title = statusLine(running.count, stats!()); }, 250);
+      const timer = setInterval(() => { task.title = statusLine(running.count, stats!(), waiting()); }, 250);
       finishStatus = () => { clearInterval(timer); task.title = statusLine(0, stats!()); resolve(); };
     }),
   };
@@ -88,20 +97,26 @@ export async function terminalProgress(changes: readonly PlannedChange[], stats?
     }
     return p;
   };
+  const skip = (s: Settle, message: string) => { const e = new Error(message); e.name = 'Skip'; s.reject(e); };
+  const finished = (o: StepOutcome) => {
+    if (o.action === 'no-op') return;
+    if (o.status !== 'skipped') running.count = Math.max(0, running.count - 1); // a skipped step never started
+    void whenReady(o.address).then(() => {
+      const s = settles.get(o.address)!;
+      if (o.status === 'done') { s.title(`${o.address}: ${VERB[o.action]?.[1] ?? 'done'}`); s.resolve(); }
+      else if (o.status === 'failed') s.reject(new Error(`${o.address}: ${o.error}`));
+      else if (o.status === 'interrupted') skip(s, `${o.address}: interrupted ${INTERRUPTED_NOTE}`);
+      else skip(s, `${o.address}: ${skippedBecause(o)}`);
+    });
+  };
   return {
-    listener: {
-      started(address, action) { running.count++; void whenReady(address).then(() => settles.get(address)!.title(`${address}: ${VERB[action]?.[0] ?? action}`)); },
-      progress(address, message) { void whenReady(address).then(() => settles.get(address)!.title(`${address}: ${message}`)); },
-      finished(o) {
-        if (o.action === 'no-op') return;
-        if (o.status !== 'skipped') running.count = Math.max(0, running.count - 1); // a skipped step never started
-        void whenReady(o.address).then(() => {
-          const s = settles.get(o.address)!;
-          if (o.status === 'done') { s.title(`${o.address}: ${VERB[o.action]?.[1] ?? 'done'}`); s.resolve(); }
-          else if (o.status === 'failed') s.reject(new Error(`${o.address}: ${o.error}`));
-          else { const e = new Error(`${o.address}: ${skippedBecause(o)}`); e.name = 'Skip'; s.reject(e); }
-        });
-      },
+    sink: (e) => {
+      if (e.type === 'step_started') {
+        running.count++;
+        void whenReady(e.address).then(() => settles.get(e.address)!.title(`${e.address}: ${VERB[e.action]?.[0] ?? e.action}`));
+      } else if (e.type === 'progress') void whenReady(e.address).then(() => settles.get(e.address)!.title(`${e.address}: ${e.message}`));
+      else if (e.type === 'step_finished') finished(e.outcome);
+      else if (e.type === 'request_retried' || e.type === 'throttled') wait = { line: waitLine(e), until: Date.now() + e.delayMs };
     },
     done: async () => { finishStatus(); await settled; },
   };

@@ -1,5 +1,5 @@
 // The closing lines of apply --refresh-only: what was accepted into state, what was refused.
-import type { StepOutcome } from '../engine/apply/events.js';
+import type { StepOutcome } from '../core/events.js';
 
 export function refreshSummary(outcomes: readonly StepOutcome[]): string {
   const done = outcomes.filter((o) => o.status === 'done');

@@ -1,7 +1,8 @@
 // Global options shared by the commands that reach services: --config, --state, output colour.
 import { InvalidArgumentError, type Command } from 'commander';
 import { UserError } from '../core/diagnostics.js';
-import type { Session, SessionOptions } from '../engine/session.js';
+import type { Session } from '../engine/session.js';
+import { fanOut, noticeSink, type EventSink } from '../core/events.js';
 
 export interface GlobalOptions {
   readonly config?: string;
@@ -21,7 +22,8 @@ export function requireNotify(session: Session, notify: boolean | undefined): vo
 }
 
 /** Opens a session for a command, runs `fn`, and always closes it (state backend, local cloud). */
-export async function withSession<T>(command: Command, fn: (session: Session) => Promise<T>, extra: Pick<SessionOptions, 'onTransportEvent' | 'events'> = {}): Promise<T> {
+/** `extra.events`: the command's own sinks of the run's events (progress, jsonl); notice lines always go to stderr. */
+export async function withSession<T>(command: Command, fn: (session: Session) => Promise<T>, extra: { readonly events?: EventSink } = {}): Promise<T> {
   const g = globalOptions(command);
   // Loaded here: --help, --version and validate never pay for the state backends and providers.
   const { openSession } = await import('../engine/session.js');
@@ -31,8 +33,7 @@ export async function withSession<T>(command: Command, fn: (session: Session) =>
     state: g.state,
     cwd: process.cwd(),
     env: process.env,
-    notice: (line) => process.stderr.write(line + '\n'),
-    ...extra,
+    events: fanOut(noticeSink((line) => process.stderr.write(line + '\n')), extra.events),
     kinds: BUILT_IN_KINDS,
     // Imported only when used, so a run against real services never loads the local cloud.
     startLocalCloud: async (options) => (await import('../localcloud/server.js')).startLocalCloud(options),

@@ -2,14 +2,15 @@
 // plain lines, `--output jsonl`, tests). Everything goes through one sink; the engine never prints.
 import type { ServiceName } from './services.js';
 
-export type StepStatus = 'done' | 'failed' | 'skipped';
+/** interrupted: the step had sent its operation and its wait ended on Ctrl-C (the abort signal); the operation goes on at the service. */
+export type StepStatus = 'done' | 'failed' | 'interrupted' | 'skipped';
 
 /** How a step of apply ended. */
 export interface StepOutcome {
   readonly address: string;
   readonly action: string;
   readonly status: StepStatus;
-  /** failed: the error message (service code and request id included). */
+  /** failed: the error message (service code and request id included); interrupted: what was cut short. */
   readonly error?: string;
   /** skipped: the failed dependency that caused it (the root cause). */
   readonly rootCause?: string;
@@ -31,6 +32,7 @@ export interface WaitEvent {
 }
 
 export type MoorEvent =
+  /** The planner decided a change (no-ops and checks included); a later one of the same address supersedes it (--replace). */
   | { readonly type: 'planned'; readonly address: string; readonly action: string }
   | { readonly type: 'step_started'; readonly address: string; readonly action: string }
   /** A kind's progress line (KindContext.log), during plan or apply; never secrets. */

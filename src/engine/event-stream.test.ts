@@ -1,7 +1,6 @@
-// The one event stream: notice lines, fan-out, filters, and apply's listener as a sink.
+// The one event stream: notice lines, fan-out, filters, and the transport's waits as typed events.
 import { describe, expect, it } from 'vitest';
 import { fanOut, noticeLine, noticeSink, only, recordingSink, type MoorEvent } from '../core/events.js';
-import { listenerSink, sinkListener } from './apply/events.js';
 import { transportMoorEvent } from '../providers/transport-events.js';
 
 describe('event stream', () => {
@@ -23,19 +22,6 @@ describe('event stream', () => {
     events.forEach(sink);
     expect(a.events).toEqual(events);
     expect(b.events).toEqual([events[0]]);
-  });
-
-  it("apply's listener and the stream are the same thing: calls become events and events become calls", () => {
-    const seen: string[] = [];
-    const listener = sinkListener(listenerSink({
-      started: (address, action) => seen.push(`started ${address} ${action}`),
-      progress: (address, message) => seen.push(`progress ${address} ${message}`),
-      finished: (o) => seen.push(`finished ${o.address} ${o.status}`),
-    }));
-    listener.started?.('Thing/a', 'create');
-    listener.progress?.('Thing/a', 'sent');
-    listener.finished?.({ address: 'Thing/a', action: 'create', status: 'done' });
-    expect(seen).toEqual(['started Thing/a create', 'progress Thing/a sent', 'finished Thing/a done']);
   });
 
   it('transport waits become typed events: a 429 is throttled, another status a retry, a poll a poll wait; answers none', () => {

@@ -34,7 +34,7 @@ describe('bugs are not user errors', () => {
     });
     const finished: string[] = [];
     const applying = planAndApply(catalog, [thing('a'), manifest('Thing', 'b', { region: 'north' }, { dependsOn: ['Thing/a'] }), thing('c')], undefined, {
-      listener: { finished: (o) => finished.push(`${o.address} ${o.status}`) },
+      events: (e) => { if (e.type === 'step_finished') finished.push(`${e.outcome.address} ${e.outcome.status}`); },
     });
     await expect(applying).rejects.toBeInstanceOf(TypeError);
     expect(finished.sort()).toEqual(['Thing/a failed', 'Thing/b skipped', 'Thing/c done']);

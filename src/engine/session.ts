@@ -12,19 +12,19 @@ import { SERVICE_NAMES, type ServiceName } from '../core/services.js';
 import type { KindCatalog } from '../core/kind-catalog.js';
 import { RequestScheduler } from '../providers/request-scheduler.js';
 import { transportMoorEvent } from '../providers/transport-events.js';
-import { fanOut, noticeSink, type EventSink } from '../core/events.js';
+import type { EventSink } from '../core/events.js';
 
 export interface SessionOptions {
   readonly configFile?: string;
   readonly state?: string;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
-  /** Where notices go (the local cloud notice); stderr in the CLI. */
-  readonly notice: (line: string) => void;
-  /** Retries and throttling of every service, for progress streams (no header, token or body). */
-  readonly onTransportEvent?: (e: TransportEvent) => void;
-  /** The run's typed event stream (core/events.ts): notices, a lock taken over, retries, throttles, poll waits. */
-  readonly events?: EventSink;
+  /**
+   * The run's one event stream (core/events.ts): notices, a lock taken over, retries, throttles,
+   * poll waits, and what plan and apply emit. The CLI fans it out to its sinks (notice lines on
+   * stderr, listr2, plain lines, jsonl); no header, token or body is in any event.
+   */
+  readonly events: EventSink;
   /** The kinds this run knows (the CLI hands in the built-in ones). */
   readonly kinds: KindCatalog;
   /** Starts the built-in local cloud when no endpoint is configured; handed in so the engine never loads it. */
@@ -46,8 +46,8 @@ export interface Session {
   readonly localCloudUrl?: string;
   /** Wait between polls of followed operations; unset: each kind's own default. */
   readonly pollIntervalMs?: number;
-  /** The run's one event stream: notices (to `notice`) and every event (to the options' `events`). */
-  readonly events?: EventSink;
+  /** The run's one event stream (the options' `events`): the planner, the applier and notify emit into it. */
+  readonly events: EventSink;
   close(): Promise<void>;
 }
 
@@ -57,8 +57,7 @@ const LOCAL_POLL_MS = 250;
 
 export async function openSession(options: SessionOptions): Promise<Session> {
   const config = loadConfig(options.configFile, options.cwd, options.env);
-  // One stream: notice lines (and a stale lock taken over) reach `notice`; every event reaches `events`.
-  const events = fanOut(noticeSink(options.notice), options.events);
+  const { events } = options;
   const backend = openStateBackend(options.state ?? config.state, options.cwd, events);
   const parallelism = config.parallelism ?? DEFAULT_PARALLELISM;
   // Fencing: a run that lost its state lock sends no write request (GETs are harmless).
@@ -68,10 +67,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const notices = noticeLongWaits((message) => events({ type: 'notice', message }));
   const onEvent = (e: TransportEvent): void => {
     notices(e);
-    const typed = options.events && transportMoorEvent(e);
-    if (typed) options.events?.(typed);
-    // Progress streams take retries and throttles; an operation's poll is not a retry.
-    if (e.type !== 'poll') options.onTransportEvent?.(e);
+    const typed = transportMoorEvent(e);
+    if (typed) events(typed);
   };
   const transport = { limits, maxRetryAfterMs, onEvent };
   const scheduler = new RequestScheduler({ concurrency: parallelism });

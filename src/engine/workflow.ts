@@ -8,7 +8,7 @@ import { summarize, type Plan, type PlannedChange } from './plan/types.js';
 import { blockingErrors } from './plan/unknown-outcome.js';
 import { applyPlan } from './apply/applier.js';
 import { acceptDrift } from './apply/accept-drift.js';
-import type { ApplyListener, StepOutcome } from './apply/events.js';
+import type { StepOutcome } from '../core/events.js';
 import { StateRecorder } from './state/recorder.js';
 import type { StateDocument } from './state/types.js';
 import type { Session } from './session.js';
@@ -53,6 +53,9 @@ export async function preparePlan(session: Session, request: PlanRequest): Promi
     diagnostics,
   });
   const result = forceReplace(made, request.replace ?? []);
+  // --replace decides again: its planned event supersedes the planner's for that address.
+  const decided = new Map(made.plan.changes.map((c) => [c.address, c.action]));
+  for (const c of result.plan.changes) if (decided.get(c.address) !== c.action) session.events({ type: 'planned', address: c.address, action: c.action });
   return { ...result, plan: request.refreshOnly ? driftOf(result.plan) : result.plan, manifests, state };
 }
 
@@ -63,7 +66,6 @@ export function kindContext(session: Session): KindContext {
 export interface ApplyRequest {
   readonly prepared: PreparedPlan;
   readonly parallelism: number;
-  readonly listener?: ApplyListener;
   readonly signal?: AbortSignal;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
@@ -83,7 +85,7 @@ export async function applyPrepared(session: Session, request: ApplyRequest): Pr
     ctx: kindContext(session),
     resolve: { cwd: request.cwd, env: request.env, files: session.config.files },
     parallelism: request.parallelism,
-    listener: request.listener,
+    events: session.events,
     signal: request.signal,
     graph: prepared.graph,
   });

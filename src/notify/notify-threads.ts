@@ -1,4 +1,5 @@
 // Notifications: the message each stack last posted, kept in state extras so a later run updates it or replies to it.
+import type { EventSink } from '../core/events.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { UserError } from '../core/diagnostics.js';
 import { StateRecorder } from '../engine/state/recorder.js';
@@ -39,8 +40,8 @@ export function readThread(doc: StateDocument, stackId: string): ThreadRecord | 
 export interface SaveThreadOptions {
   /** The caller already holds the state lock (apply); otherwise it is taken briefly. */
   readonly lockHeld: boolean;
-  /** Told when the record could not be stored because another run holds the lock. */
-  readonly warn: (line: string) => void;
+  /** Gets a notice when the record could not be stored because another run holds the lock. */
+  readonly events: EventSink;
 }
 
 /**
@@ -58,7 +59,7 @@ export async function saveThread(backend: StateBackend, stackId: string, record:
     lock = await backend.lock('moor notify');
   } catch (err) {
     if (!(err instanceof UserError)) throw err;
-    o.warn(`moor: the state is locked by another run, so the notification's message id was not stored (${err.message}); the next run posts a new message`);
+    o.events({ type: 'notice', message: `moor: the state is locked by another run, so the notification's message id was not stored (${err.message}); the next run posts a new message` });
     return false;
   }
   try {

@@ -1,6 +1,6 @@
 // Notifications: what a plan, apply or drift run says, as neutral lines the message text and the card both render.
 import { formatDiagnostic } from '../core/diagnostics.js';
-import type { StepOutcome } from '../engine/apply/events.js';
+import type { StepOutcome } from '../core/events.js';
 import type { JsonValue } from '../core/json.js';
 import { ACTION_GLYPH, type FieldChange, type Plan, type PlannedChange } from '../engine/plan/types.js';
 import type { StackIdentity } from './stack-identity.js';
@@ -70,6 +70,7 @@ export function value(v: JsonValue | undefined, sensitive: boolean): string {
 }
 
 function outcomeFailure(o: StepOutcome): string {
+  if (o.status === 'interrupted') return `${o.address}: ${o.action} interrupted${o.error ? `: ${o.error}` : ''}`;
   if (o.status === 'skipped') return `${o.address}: skipped${o.rootCause ? ` because ${o.rootCause} failed` : ''}`;
   return `${o.address}: ${o.action} failed${o.error ? `: ${o.error}` : ''}`;
 }
@@ -83,5 +84,6 @@ function summaryLine(run: RunKind, plan: Plan, changed: readonly PlannedChange[]
   const planLine = `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete, ${s.run} to run.`;
   if (run === 'plan' || !outcomes) return planLine;
   const count = (status: StepOutcome['status']) => outcomes.filter((o) => o.status === status).length;
-  return `Apply: ${count('done')} done, ${count('failed')} failed, ${count('skipped')} skipped. ${planLine}`;
+  const interrupted = count('interrupted') > 0 ? `${count('interrupted')} interrupted, ` : '';
+  return `Apply: ${count('done')} done, ${count('failed')} failed, ${interrupted}${count('skipped')} skipped. ${planLine}`;
 }

@@ -1,5 +1,5 @@
 // Notifications: one run's report to the configured conversation, threaded by stack through state extras.
-import type { StepOutcome } from '../engine/apply/events.js';
+import type { StepOutcome } from '../core/events.js';
 import type { Plan } from '../engine/plan/types.js';
 import type { Session } from '../engine/session.js';
 import { notifyConnector, requireNotify } from './notify-connector.js';
@@ -15,8 +15,6 @@ export interface NotificationRequest {
   readonly paths: readonly string[];
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
-  /** Notices (a lock held elsewhere); stderr in the CLI. */
-  readonly warn: (line: string) => void;
   /** Test seams. */
   readonly connector?: NotifyConnector;
   readonly now?: Date;
@@ -37,6 +35,6 @@ export async function sendNotification(session: Session, r: NotificationRequest)
   const report = runReport(r.run, stack, r.plan, r.outcomes);
   const result = await postReport(connector, target, report, previous, r.now ?? new Date());
   // apply runs under the state lock; plan and drift take it only for this write.
-  const remembered = result.record ? await saveThread(session.backend, stack.id, result.record, { lockHeld: r.run === 'apply', warn: r.warn }) : true;
+  const remembered = result.record ? await saveThread(session.backend, stack.id, result.record, { lockHeld: r.run === 'apply', events: session.events }) : true;
   return { ...result, conversationId: target.conversationId, stackId: stack.id, remembered };
 }

@@ -2,6 +2,7 @@
 // start. The applier hands each step clients bound to its context (providersFor); no async-local
 // storage, whose promise hooks would slow every await of a large apply.
 import { UserError } from '../core/diagnostics.js';
+import { interruption } from '../core/interrupted.js';
 
 /** One step's requests, as the request scheduler sees them. */
 export interface RequestContext {
@@ -44,5 +45,6 @@ export class InterruptedWaitError extends UserError {
   constructor(label: string) {
     super(`${label}: interrupted while waiting for the operation to finish; it goes on at the service, and the next plan reads where it got to`);
     this.name = 'InterruptedWaitError';
+    interruption(this);
   }
 }

@@ -9,6 +9,7 @@ import { BodyTooLargeError, DEFAULT_LIMITS, MAX_ERROR_BODY_BYTES, readLimited, t
 import { ServiceError, type ServiceErrorInfo } from './service-error.js';
 import type { Answer, RequestScheduler } from './request-scheduler.js';
 import { InterruptedWaitError, type RequestContext } from './request-context.js';
+import { interruption } from '../core/interrupted.js';
 import { sleep, waitUnlessAborted, type Sleep } from '../core/abortable-wait.js';
 import type { TokenSource } from './token-source.js';
 import {
@@ -259,7 +260,7 @@ export class Transport {
     this.emit({ type: 'retry', method: c.req.method, path: c.url.pathname, label: c.label, status: status || undefined, attempt, delayMs });
     // Interrupted: the last attempt's answer is what is known (an unknown outcome stays unknown); no new attempt.
     if (!(await waitUnlessAborted(this.sleep, delayMs, c.context?.signal ?? c.req.signal))) {
-      throw new ServiceError({ ...failure, serviceMessage: `${failure.serviceMessage}; interrupted before trying again` });
+      throw interruption(new ServiceError({ ...failure, serviceMessage: `${failure.serviceMessage}; interrupted before trying again` }));
     }
   }
 

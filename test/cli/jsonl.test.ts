@@ -1,7 +1,7 @@
 // --output jsonl of plan and apply: one JSON object per line and event, nothing else on stdout.
 import { describe, expect, test } from 'vitest';
 import { authManifest, moor, workdir } from '../e2e/harness.js';
-import { transportEvents, type JsonlEvent } from '../../src/cli/jsonl-output.js';
+import { jsonlSink, type JsonlEvent } from '../../src/cli/jsonl-output.js';
 
 const events = (stdout: string) => stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; [k: string]: unknown });
 
@@ -41,10 +41,11 @@ describe('--output jsonl', () => {
 
   test('a retried 429 is a throttle event, another retry a retry event', () => {
     const seen: JsonlEvent[] = [];
-    const on = transportEvents((e) => seen.push(e));
-    on({ type: 'request', service: 'arm', method: 'GET', path: '/x', status: 429, attempt: 1 });
-    on({ type: 'retry', service: 'arm', method: 'GET', path: '/x', attempt: 1, delayMs: 1000 });
-    on({ type: 'retry', service: 'arm', method: 'GET', path: '/x', attempt: 2, delayMs: 2000 });
+    // The run's typed events (the transport's waits, core/events.ts); a poll wait has no line.
+    const on = jsonlSink((e) => seen.push(e));
+    on({ type: 'throttled', service: 'arm', method: 'GET', path: '/x', label: 'x', status: 429, attempt: 1, delayMs: 1000 });
+    on({ type: 'request_retried', service: 'arm', method: 'GET', path: '/x', label: 'x', attempt: 2, delayMs: 2000 });
+    on({ type: 'poll_wait', service: 'arm', method: 'GET', path: '/x', label: 'x', delayMs: 2000 });
     expect(seen).toEqual([
       { type: 'throttle', service: 'arm', method: 'GET', path: '/x', attempt: 1, status: 429, delayMs: 1000 },
       { type: 'retry', service: 'arm', method: 'GET', path: '/x', attempt: 2, status: null, delayMs: 2000 },

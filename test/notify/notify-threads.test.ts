@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, test } from 'vitest';
 import { FileStateBackend } from '../../src/engine/state/file-backend.js';
 import { NOTIFY_EXTRAS_KEY, readThread, saveThread, type ThreadRecord } from '../../src/notify/notify-threads.js';
 import type { ResourceRecord } from '../../src/engine/state/types.js';
+import { noticeSink } from '../../src/core/events.js';
 
 let backend: FileStateBackend;
 beforeEach(async () => {
@@ -21,8 +22,8 @@ describe('notification threads in state', () => {
     await backend.write({ version: 1, resources: { 'AuthContext/c7': resource }, extras: { other: 1 } });
     await backend.unlock(lock);
     const warnings: string[] = [];
-    expect(await saveThread(backend, 'stack-a', record, { lockHeld: false, warn: (l) => warnings.push(l) })).toBe(true);
-    await saveThread(backend, 'stack-b', { ...record, activityId: '43' }, { lockHeld: false, warn: (l) => warnings.push(l) });
+    expect(await saveThread(backend, 'stack-a', record, { lockHeld: false, events: noticeSink((l) => warnings.push(l)) })).toBe(true);
+    await saveThread(backend, 'stack-b', { ...record, activityId: '43' }, { lockHeld: false, events: noticeSink((l) => warnings.push(l)) });
     const doc = await backend.read();
     expect(readThread(doc, 'stack-a')).toEqual(record);
     expect(readThread(doc, 'stack-b')?.activityId).toBe('43');
@@ -35,7 +36,7 @@ describe('notification threads in state', () => {
   test('when another run holds the lock the record is not stored and the user is told, without failing', async () => {
     const other = await backend.lock('moor apply');
     const warnings: string[] = [];
-    expect(await saveThread(backend, 'stack-a', record, { lockHeld: false, warn: (l) => warnings.push(l) })).toBe(false);
+    expect(await saveThread(backend, 'stack-a', record, { lockHeld: false, events: noticeSink((l) => warnings.push(l)) })).toBe(false);
     expect(warnings.join('\n')).toMatch(/locked by another run.*not stored/);
     await backend.unlock(other);
     expect((await backend.read()).extras?.[NOTIFY_EXTRAS_KEY]).toBeUndefined();
@@ -43,7 +44,7 @@ describe('notification threads in state', () => {
 
   test('apply, which already holds the lock, writes without taking it again', async () => {
     const lock = await backend.lock('moor apply');
-    expect(await saveThread(backend, 'stack-a', record, { lockHeld: true, warn: () => undefined })).toBe(true);
+    expect(await saveThread(backend, 'stack-a', record, { lockHeld: true, events: () => undefined })).toBe(true);
     await backend.unlock(lock);
     expect(readThread(await backend.read(), 'stack-a')).toEqual(record);
   });

@@ -69,7 +69,7 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
   if (flags.plan) refuseWithSavedPlan(paths, flags);
   const saved = flags.plan ? readSavedPlan(flags.plan) : undefined;
   const inputs = saved ? saved.inputs : planInputs(paths, flags);
-  const report = applyReport(flags.output);
+  const report = applyReport(flags.output, interactive);
 
   return reportingFailure(flags.output, 'apply', () => withSession(command, async (session) => {
     requireNotify(session, flags.notify);
@@ -104,9 +104,9 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
       };
       process.on('SIGINT', onSignal);
       process.on('SIGTERM', onSignal);
-      const progress = await report.progress(prepared.plan, interactive, () => session.scheduler.stats());
+      const progress = await report.progress(prepared.plan, () => session.scheduler.stats());
       try {
-        const outcomes = await applyPrepared(session, { prepared, parallelism, listener: progress.listener, signal: controller.signal, cwd: process.cwd(), env: process.env });
+        const outcomes = await applyPrepared(session, { prepared, parallelism, signal: controller.signal, cwd: process.cwd(), env: process.env });
         await progress.done();
         report.summary(outcomes);
         if (flags.notify) {
@@ -121,5 +121,5 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
     } finally {
       await session.backend.unlock(lock);
     }
-  }, { onTransportEvent: report.onTransportEvent }));
+  }, { events: report.events }));
 }

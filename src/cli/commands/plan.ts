@@ -47,11 +47,10 @@ async function runPlan(paths: string[], flags: PlanFlags, command: Command): Pro
   const { hasChanges } = await import('../../engine/plan/types.js');
   const { hasErrors } = await import('../../core/diagnostics.js');
   const { reportingFailure } = await import('../unplanned.js');
-  const { jsonlProgress, jsonlWriter, transportEvents } = await import('../jsonl-output.js');
+  const { jsonlSink, jsonlWriter } = await import('../jsonl-output.js');
   const emit = flags.output === 'jsonl' ? jsonlWriter() : undefined;
-  const onTransportEvent = emit && transportEvents(emit);
-  // A kind's progress while planning (KindContext.log) comes as progress events.
-  const events = emit && jsonlProgress(emit);
+  // A kind's progress while planning (KindContext.log), retries and throttles come as events.
+  const events = emit && jsonlSink(emit);
   // Arguments are checked before the session starts (and the local cloud says it is there).
   const inputs = planInputs(paths, flags);
   return reportingFailure(flags.output, 'plan', () => withSession(command, async (session) => {
@@ -73,5 +72,5 @@ async function runPlan(paths: string[], flags: PlanFlags, command: Command): Pro
       process.stderr.write(`Saved the plan to ${flags.out}; apply it with: moor apply --plan ${flags.out}\n`);
     }
     return flags.detailedExitcode && hasChanges(plan) ? 2 : 0;
-  }, { onTransportEvent, events }));
+  }, { events }));
 }

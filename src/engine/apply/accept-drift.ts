@@ -10,7 +10,7 @@ import type { Plan } from '../plan/types.js';
 import type { StateRecorder } from '../state/recorder.js';
 import type { Observed, ResourceKind } from '../../core/kind.js';
 import type { ResourceRecord } from '../state/types.js';
-import type { StepOutcome } from './events.js';
+import type { StepOutcome } from '../../core/events.js';
 
 /** Records the drifted resources of `plan` (a drift report) from live; forgets the ones gone. */
 export async function acceptDrift(plan: Plan, steps: readonly PlannedStep[], recorder: StateRecorder): Promise<StepOutcome[]> {

@@ -14,7 +14,8 @@ import type { PlannedStep } from '../plan/steps.js';
 import type { StateRecorder } from '../state/recorder.js';
 import type { JobKind, JobRecord, KindContext, Observed, ResourceKind } from '../../core/kind.js';
 import type { ResourceRecord } from '../state/types.js';
-import type { ApplyListener, StepOutcome } from './events.js';
+import type { EventSink, StepOutcome } from '../../core/events.js';
+import { isInterruption } from '../../core/interrupted.js';
 import { appliedRecord, dependenciesChanged, pendingRecord, recordedDependencies } from './records.js';
 import { runDeletesInOrder } from './delete-order.js';
 import { criticalPathWeights } from './critical-path.js';
@@ -30,7 +31,8 @@ export interface ApplyOptions {
   readonly resolve: Omit<ResolveContext, 'outputs'>;
   /** Requests in flight per service; the providers' request scheduler enforces it, not the applier. */
   readonly parallelism: number;
-  readonly listener?: ApplyListener;
+  /** Where step_started, progress and step_finished go (the run's one event stream). */
+  readonly events?: EventSink;
   /** Once aborted, no new step starts; running ones finish and are recorded. */
   readonly signal?: AbortSignal;
   /** The manifests' dependency graph as planning built it; built here when not given. */
@@ -67,7 +69,7 @@ export async function applyPlan(given: ApplyOptions): Promise<StepOutcome[]> {
   };
 
   const report = (o: StepOutcome): StepOutcome => {
-    options.listener?.finished?.(o);
+    options.events?.({ type: 'step_finished', outcome: o });
     return o;
   };
 
@@ -99,10 +101,10 @@ async function runStep(step: PlannedStep, options: ApplyOptions, report: (o: Ste
   const durable: Array<Promise<void>> = [];
   const interrupted = () => report({ address, action, status: 'skipped', rootCause: 'interrupted' });
   if (options.signal?.aborted) return interrupted();
-  const requests = newRequestContext(priority, options.signal, () => options.listener?.started?.(address, action));
+  const requests = newRequestContext(priority, options.signal, () => options.events?.({ type: 'step_started', address, action }));
   try {
     const providers = providersFor(options.ctx.providers, requests);
-    const ctx: KindContext = { ...options.ctx, providers, signal: options.signal, log: (message) => options.listener?.progress?.(address, message) };
+    const ctx: KindContext = { ...options.ctx, providers, signal: options.signal, log: (message) => options.events?.({ type: 'progress', address, message }) };
     await execute(step, options, ctx, (p) => durable.push(p));
     markStarted(requests); // a step that sent nothing (or ran without a scheduler) still starts before it ends
     await Promise.all(durable);
@@ -111,8 +113,11 @@ async function runStep(step: PlannedStep, options: ApplyOptions, report: (o: Ste
     await Promise.allSettled(durable);
     if (!requests.started && options.signal?.aborted) return interrupted();
     markStarted(requests);
+    const error = err instanceof Error ? err.message : String(err);
+    // A wait Ctrl-C cut short: what was sent goes on at the service; the next plan reads where it got to.
+    if (options.signal?.aborted && isInterruption(err)) return report({ address, action, status: 'interrupted', error });
     if (!isUserFailure(err)) bugs.push(err);
-    return report({ address, action, status: 'failed', error: err instanceof Error ? err.message : String(err) });
+    return report({ address, action, status: 'failed', error });
   }
 }
 

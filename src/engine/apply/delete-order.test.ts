@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { AuthContext } from '../../resources/auth-context/index.js';
 import type { PlannedStep } from '../plan/steps.js';
-import type { StepOutcome } from './events.js';
+import type { StepOutcome } from '../../core/events.js';
 import { dependentsAmong, runDeletesInOrder } from './delete-order.js';
 
 function del(address: string, dependsOn?: string[]): PlannedStep {

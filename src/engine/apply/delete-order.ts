@@ -1,7 +1,7 @@
 // Pruned deletes in reverse dependency order: a resource is deleted only once everything that
 // depended on it (as state recorded) is gone, so nothing is left pointing at a deleted resource.
 import type { PlannedStep } from '../plan/steps.js';
-import type { StepOutcome } from './events.js';
+import type { StepOutcome } from '../../core/events.js';
 
 /**
  * Runs the deletes, each after the deletes of its dependents among them; independent ones run

@@ -28,7 +28,7 @@ export interface PlanOptions {
   readonly kinds: KindCatalog;
   readonly state: StateDocument;
   readonly ctx: KindContext;
-  /** Where a kind's progress lines (KindContext.log) go while planning, as progress events of its address. */
+  /** Where a `planned` event per change goes as it is decided, and a kind's progress lines (KindContext.log) as progress of its address. */
   readonly events?: EventSink;
   readonly resolve: Omit<ResolveContext, 'outputs'>;
   /** Only these addresses (and what they depend on). */
@@ -59,9 +59,13 @@ export async function makePlan(options: PlanOptions): Promise<PlanResult> {
   const limit = pLimit(options.parallelism);
   const outputs = (address: string) => state.resources[address]?.outputs;
   const reads = await prefetchReads(selected, options);
-  const planned = await Promise.all(selected.map((m) => limit(() => planManifest(m, options, outputs, diagnostics, reads))));
+  const announce = (step: PlannedStep | undefined) => {
+    if (step) options.events?.({ type: 'planned', address: step.change.address, action: step.change.action });
+    return step;
+  };
+  const planned = await Promise.all(selected.map((m) => limit(async () => announce(await planManifest(m, options, outputs, diagnostics, reads)))));
   const steps = planned.filter((s): s is PlannedStep => s !== undefined);
-  steps.push(...planOrphans(options, diagnostics));
+  steps.push(...planOrphans(options, diagnostics).map((s) => announce(s)!));
   noteBlockedDependents(steps, graph);
   await preflight(steps, options.ctx, diagnostics);
   const changes = steps.map((s) => s.change);

@@ -6,7 +6,9 @@ import type { JsonObject } from '../../core/json.js';
 import { kindCatalog, type KindCatalog } from '../../core/kind-catalog.js';
 import type { CheckKind, JobKind, JobRecord, KindContext, Observed, ResourceHandler, ResourceKind } from '../../core/kind.js';
 import { applyPlan } from '../apply/applier.js';
-import type { ApplyListener, StepOutcome } from '../apply/events.js';
+import type { StepOutcome } from '../../core/events.js';
+import { bindable } from '../../providers/providers.js';
+import { markStarted } from '../../providers/request-context.js';
 import { addressOf, API_VERSION, type Manifest } from '../manifest.js';
 import { makePlan, type PlanResult } from '../plan/planner.js';
 import { StateRecorder } from '../state/recorder.js';
@@ -98,7 +100,19 @@ export function memoryBackend(initial: StateDocument): StateBackend {
 
 export const EMPTY_STATE: StateDocument = { version: 1, serial: 0, resources: {} };
 
-const CTX: KindContext = { providers: {} as KindContext['providers'], log: () => undefined }; // fake kinds call no provider
+const SENT = Symbol('a fake request was sent');
+type FakeProviders = KindContext['providers'] & { [SENT]?: () => void };
+
+// Fake kinds call no provider; bound to a step, the providers only let a kind say it sent something (sentRequest).
+const CTX: KindContext = {
+  providers: bindable({} as FakeProviders, (requests) => Object.assign({} as FakeProviders, { [SENT]: () => markStarted(requests) })),
+  log: () => undefined,
+};
+
+/** What sending a request does for a step: from now on it has started (an interruption no longer skips it). */
+export function sentRequest(ctx: KindContext): void {
+  (ctx.providers as FakeProviders)[SENT]?.();
+}
 
 export function planWith(catalog: KindCatalog, manifests: readonly Manifest[], state: StateDocument = EMPTY_STATE, options: { prune?: boolean; events?: EventSink } = {}): Promise<PlanResult> {
   return makePlan({ manifests, kinds: catalog, state, ctx: CTX, events: options.events, resolve: { cwd: '.', env: {} }, parallelism: 4, prune: options.prune });
@@ -109,13 +123,13 @@ export interface Applied { readonly plan: PlanResult; readonly outcomes: readonl
 /** Plans, then applies whatever was planned; the state is what the recorder holds afterwards. */
 export async function planAndApply(
   catalog: KindCatalog, manifests: readonly Manifest[], state: StateDocument = EMPTY_STATE,
-  options: { prune?: boolean; parallelism?: number; signal?: AbortSignal; listener?: ApplyListener } = {},
+  options: { prune?: boolean; parallelism?: number; signal?: AbortSignal; events?: EventSink } = {},
 ): Promise<Applied> {
   const plan = await planWith(catalog, manifests, state, options);
   const recorder = new StateRecorder(memoryBackend(state), state);
   const outcomes = await applyPlan({
     steps: plan.steps, manifests, recorder, ctx: CTX, resolve: { cwd: '.', env: {} }, parallelism: options.parallelism ?? 4,
-    listener: options.listener, signal: options.signal,
+    events: options.events, signal: options.signal,
   });
   return { plan, outcomes, state: recorder.current() };
 }

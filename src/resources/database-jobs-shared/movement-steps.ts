@@ -1,6 +1,7 @@
 // Runs database-movement operations as a job: send each step once, record it at once, follow it to its end, resume after a crash.
 import { UserError } from '../../core/diagnostics.js';
 import { sleep, waitUnlessAborted } from '../../core/abortable-wait.js';
+import { interruption } from '../../core/interrupted.js';
 import type { JsonObject } from '../../core/json.js';
 import type { MovementResult } from '../../providers/lcs.js';
 import { ServiceError } from '../../providers/service-error.js';
@@ -78,7 +79,7 @@ class Runner {
       let rec = this.steps[i];
       if (!rec) {
         // Interrupted between operations: the next one is not sent; the next apply sends it.
-        if (this.ctx.signal?.aborted) throw new UserError(`${step.describe}: interrupted before it was sent; the next apply sends it`);
+        if (this.ctx.signal?.aborted) throw interruption(new UserError(`${step.describe}: interrupted before it was sent; the next apply sends it`));
         rec = await this.send(i, step);
       }
       else if (rec.status === SENDING || typeof rec.activityId !== 'string') {
@@ -131,7 +132,7 @@ class Runner {
       }
       // Interrupted (Ctrl-C): the wait ends at once; the activity id stays in state, so the next apply resumes following it.
       if (!(await waitUnlessAborted(sleep, interval, this.ctx.signal))) {
-        throw new UserError(`${step.describe}: interrupted; the next apply resumes following operation ${current.activityId}`);
+        throw interruption(new UserError(`${step.describe}: interrupted; the next apply resumes following operation ${current.activityId}`));
       }
     }
   }
