@@ -1,6 +1,7 @@
-// The status line of apply's terminal progress: what is in flight, what waits on the service, throttling.
+// Apply's progress: the terminal's status line (in flight, waiting on the service, throttling) and the plain lines of CI.
 import { describe, expect, test } from 'vitest';
 import { plainProgress, statusLine } from './progress.js';
+import { shortPath } from './wait-line.js';
 
 const idle = { inFlight: 0, queued: 0, busySteps: 0, throttledMs: 0, answers: 0, throttled: 0 };
 
@@ -22,5 +23,40 @@ describe('plain progress', () => {
     p.sink({ type: 'step_finished', outcome: { address: 'DatabaseRefresh/r', action: 'run', status: 'skipped', rootCause: 'DatabaseExport/e' } });
     p.sink({ type: 'step_finished', outcome: { address: 'AuthContext/c1', action: 'create', status: 'skipped', rootCause: 'interrupted' } });
     expect(lines).toEqual(['DatabaseRefresh/r: skipped (DatabaseExport/e did not succeed)', 'AuthContext/c1: skipped (interrupted)']);
+  });
+
+  const armPath = '/subscriptions/0000-sub/resourceGroups/rg-web/providers/Vendor.ContainerInstance/containerGroups/web';
+
+  test('one line per throttle and per retry, path shortened and without its query string; none for poll waits', () => {
+    const lines: string[] = [];
+    const p = plainProgress((l) => lines.push(l));
+    p.sink({ type: 'throttled', service: 'arm', method: 'PUT', path: armPath, label: 'containerGroups/web', status: 429, attempt: 1, delayMs: 4000 });
+    p.sink({ type: 'request_retried', service: 'fabric', method: 'GET', path: '/v1/workspaces', label: 'workspaces', status: 503, attempt: 2, delayMs: 800 });
+    p.sink({ type: 'request_retried', service: 'lcs', method: 'POST', path: '/a/b', label: 'b', attempt: 1, delayMs: 1250 });
+    p.sink({ type: 'poll_wait', service: 'arm', method: 'GET', path: armPath, label: 'containerGroups/web', delayMs: 2000 });
+    expect(lines).toEqual([
+      'arm: throttled (429) on PUT /subscriptions/…/containerGroups/web, retrying in 4.0 s',
+      'fabric: answered 503 to GET /v1/workspaces, retrying in 0.8 s',
+      'lcs: no answer to POST /a/b, retrying in 1.3 s',
+    ]);
+  });
+
+  test('an interrupted step says how long it ran and that its operation goes on at the service', () => {
+    const lines: string[] = [];
+    const p = plainProgress((l) => lines.push(l));
+    p.sink({ type: 'step_started', address: 'ContainerGroup/web', action: 'create' });
+    p.sink({ type: 'step_finished', outcome: { address: 'ContainerGroup/web', action: 'create', status: 'interrupted', error: 'containerGroups/web: interrupted while waiting' } });
+    expect(lines[0]).toBe('ContainerGroup/web: creating...');
+    expect(lines[1]).toMatch(/^ContainerGroup\/web: interrupted after \d+\.\ds \(the operation goes on at the service; the next plan reads where it got to\)$/);
+  });
+
+  test('a short path stays as it is', () => {
+    expect(shortPath('/v1/workspaces/w1/items')).toBe('/v1/workspaces/w1/items');
+  });
+});
+
+describe('status line', () => {
+  test('shows the retry or throttle being waited out', () => {
+    expect(statusLine(1, { ...idle, busySteps: 1 }, 'arm: throttled (429) on PUT /x, retrying in 4.0 s')).toBe('1 in flight (0 requests sent, 0 queued) · 0 waiting on the service · arm: throttled (429) on PUT /x, retrying in 4.0 s');
   });
 });

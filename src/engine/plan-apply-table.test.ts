@@ -5,7 +5,8 @@ import { UserError } from '../core/diagnostics.js';
 import { recordingSink } from '../core/events.js';
 import type { JsonObject } from '../core/json.js';
 import type { ResourceRecord, StateDocument } from './state/types.js';
-import { FakeCloud, fakeCatalog, manifest, planAndApply, planWith } from './testing/fake-kinds.js';
+import { interruption } from '../core/interrupted.js';
+import { FakeCloud, fakeCatalog, manifest, planAndApply, planWith, sentRequest } from './testing/fake-kinds.js';
 
 const thing = (name: string, spec: JsonObject = { region: 'north' }, dependsOn: string[] = []) => manifest('Thing', name, spec, { dependsOn });
 const task = (name: string, spec: JsonObject, dependsOn: string[] = []) => manifest('Task', name, { label: name, ...spec }, { dependsOn });
@@ -179,7 +180,45 @@ describe('planner and applier with fake kinds', () => {
       });
       const { sink, events } = recordingSink();
       await planWith(catalog, [thing('a')], undefined, { events: sink });
-      expect(events).toEqual([{ type: 'progress', address: 'Thing/a', message: 'looked for a' }]);
+      // The planner now also says what it decided once it has (a planned event follows the kind's lines).
+      expect(events).toEqual([{ type: 'progress', address: 'Thing/a', message: 'looked for a' }, { type: 'planned', address: 'Thing/a', action: 'create' }]);
+    });
+
+    test('the planner emits one planned event per change as it decides it: creates, updates, no-ops, runs, checks and pruned deletes', async () => {
+      const cloud = new FakeCloud();
+      const state = stateOf({ 'Thing/kept': applied(cloud, 'kept', { region: 'north' }), 'Thing/moved': applied(cloud, 'moved', { region: 'north', size: 1 }), 'Thing/gone': applied(cloud, 'gone', { region: 'north' }) });
+      const { sink, events } = recordingSink();
+      const manifests = [thing('new'), thing('kept'), thing('moved', { region: 'north', size: 2 }), task('j', { revision: 1 }), manifest('Probe', 'p', { pass: true })];
+      const { plan } = await planWith(fakeCatalog(cloud), manifests, state, { prune: true, events: sink });
+      const planned = events.filter((e) => e.type === 'planned');
+      expect(planned.map((e) => [e.address, e.action]).sort()).toEqual([
+        ['Probe/p', 'no-op'], ['Task/j', 'run'], ['Thing/gone', 'delete'], ['Thing/kept', 'no-op'], ['Thing/moved', 'update'], ['Thing/new', 'create'],
+      ]);
+      // One per change of the plan, and the same decision.
+      expect(planned.map((e) => [e.address, e.action]).sort()).toEqual(plan.changes.map((c) => [c.address, c.action]).sort());
+    });
+
+    test('apply emits step_started, progress and step_finished per step in order; a skip finishes without starting', async () => {
+      const cloud = new FakeCloud();
+      cloud.refuse.add('create Thing/a');
+      const catalog = fakeCatalog(cloud, {
+        create: async (ctx, name, spec) => {
+          ctx.log(`creating ${name}`);
+          cloud.call(`create Thing/${name}`);
+          cloud.live.set(`Thing/${name}`, spec);
+          return { id: `Thing/${name}`, spec, outputs: spec };
+        },
+      });
+      const { sink, events } = recordingSink();
+      await planAndApply(catalog, [thing('a'), thing('b', undefined, ['Thing/a']), thing('c')], undefined, { events: sink, parallelism: 1 });
+      const steps = events.filter((e) => e.type !== 'planned').map((e) =>
+        e.type === 'step_finished' ? `finished ${e.outcome.address} ${e.outcome.status}${e.outcome.rootCause ? ` (${e.outcome.rootCause})` : ''}`
+          : e.type === 'step_started' ? `started ${e.address} ${e.action}`
+            : e.type === 'progress' ? `progress ${e.address} ${e.message}` : e.type);
+      const of = (address: string) => steps.filter((l) => l.includes(`${address} `) || l.includes(`${address}:`));
+      expect(of('Thing/a')).toEqual(['progress Thing/a creating a', 'started Thing/a create', 'finished Thing/a failed']);
+      expect(of('Thing/b')).toEqual(['finished Thing/b skipped (Thing/a)']);
+      expect(of('Thing/c')).toEqual(['progress Thing/c creating c', 'started Thing/c create', 'finished Thing/c done']);
     });
   });
 
@@ -221,6 +260,42 @@ describe('planner and applier with fake kinds', () => {
       expect(byAddress(outcomes)['Thing/a']).toMatchObject({ status: 'skipped', rootCause: 'interrupted' });
       expect(seen).toBe(controller.signal);
       expect(state.resources['Thing/a']).toMatchObject({ pending: expect.anything() });
+    });
+
+    test('a step whose wait Ctrl-C cut short is interrupted (not failed); its dependents skip with it as the root cause', async () => {
+      const cloud = new FakeCloud();
+      const controller = new AbortController();
+      const catalog = fakeCatalog(cloud, {
+        create: async (ctx, name) => {
+          sentRequest(ctx); // the create was sent: the step has started
+          cloud.call(`create Thing/${name}`);
+          controller.abort(); // Ctrl-C while it waits for its operation
+          throw interruption(new UserError(`Thing/${name}: interrupted while waiting for the operation to finish`));
+        },
+      });
+      const { sink, events } = recordingSink();
+      const { outcomes, state } = await planAndApply(catalog, [thing('a'), thing('b', undefined, ['Thing/a'])], undefined, { signal: controller.signal, events: sink });
+      const by = byAddress(outcomes);
+      expect(by['Thing/a']).toMatchObject({ status: 'interrupted', error: 'Thing/a: interrupted while waiting for the operation to finish' });
+      expect(by['Thing/b']).toMatchObject({ status: 'skipped', rootCause: 'Thing/a' });
+      expect(events.filter((e) => e.type === 'step_finished').map((e) => e.type === 'step_finished' && e.outcome.status).sort()).toEqual(['interrupted', 'skipped']);
+      expect(state.resources['Thing/a']).toMatchObject({ pending: expect.anything() });
+    });
+
+    test('a service refusal that arrives after Ctrl-C is still a failure, not an interruption', async () => {
+      const cloud = new FakeCloud();
+      const controller = new AbortController();
+      cloud.refuse.add('create Thing/a');
+      const catalog = fakeCatalog(cloud, {
+        create: async (ctx, name) => {
+          sentRequest(ctx);
+          controller.abort();
+          cloud.call(`create Thing/${name}`);
+          throw new Error('unreachable');
+        },
+      });
+      const { outcomes } = await planAndApply(catalog, [thing('a')], undefined, { signal: controller.signal });
+      expect(byAddress(outcomes)['Thing/a']).toMatchObject({ status: 'failed', error: 'create Thing/a: refused by the service (code Conflict)' });
     });
   });
 });

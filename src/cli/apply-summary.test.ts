@@ -1,0 +1,19 @@
+// apply's closing lines: interrupted steps are counted apart from failed and skipped ones.
+import { describe, expect, test } from 'vitest';
+import { applySummary } from './apply-summary.js';
+
+describe('apply summary', () => {
+  test('an interrupted step is a root cause of its own, counted as interrupted; steps not started are named as skipped by the interruption', () => {
+    const text = applySummary([
+      { address: 'ContainerGroup/a', action: 'create', status: 'done' },
+      { address: 'ContainerGroup/b', action: 'create', status: 'interrupted', error: 'containerGroups/b: interrupted while waiting for the operation to finish' },
+      { address: 'ContainerGroup/c', action: 'create', status: 'skipped', rootCause: 'ContainerGroup/b' },
+      { address: 'ContainerGroup/d', action: 'create', status: 'skipped', rootCause: 'interrupted' },
+    ]);
+    expect(text.split('\n')).toEqual([
+      '  ContainerGroup/b: containerGroups/b: interrupted while waiting for the operation to finish (skipped because of it: ContainerGroup/c)',
+      '  interrupted: the steps not started were skipped; run apply again to continue',
+      'Apply incomplete: 1 created, 0 updated, 0 replaced, 0 deleted, 0 run; 1 interrupted (ContainerGroup/b); 2 skipped.',
+    ]);
+  });
+});

@@ -1,0 +1,33 @@
+// `--output jsonl` as a sink of the run's events: the lines each event becomes (README's format).
+import { describe, expect, test } from 'vitest';
+import { applySummaryEvent, jsonlSink, type JsonlEvent } from './jsonl-output.js';
+
+describe('jsonl sink', () => {
+  test('steps: started, progress and finished (interrupted as its own status); no-ops, planned events, poll waits and notices have no line', () => {
+    const seen: JsonlEvent[] = [];
+    const sink = jsonlSink((e) => seen.push(e));
+    sink({ type: 'planned', address: 'Thing/a', action: 'create' });
+    sink({ type: 'step_started', address: 'Thing/a', action: 'create' });
+    sink({ type: 'progress', address: 'Thing/a', message: 'sent' });
+    sink({ type: 'poll_wait', service: 'arm', method: 'GET', path: '/x', label: 'x', delayMs: 250 });
+    sink({ type: 'notice', message: 'moor: using the local cloud' });
+    sink({ type: 'step_finished', outcome: { address: 'Thing/a', action: 'create', status: 'interrupted', error: 'x: interrupted while waiting' } });
+    sink({ type: 'step_finished', outcome: { address: 'Thing/b', action: 'create', status: 'skipped', rootCause: 'Thing/a' } });
+    sink({ type: 'step_finished', outcome: { address: 'Thing/c', action: 'no-op', status: 'done' } });
+    expect(seen).toEqual([
+      { type: 'step_started', address: 'Thing/a', action: 'create' },
+      { type: 'progress', address: 'Thing/a', message: 'sent' },
+      { type: 'step_finished', address: 'Thing/a', action: 'create', status: 'interrupted', error: 'x: interrupted while waiting' },
+      { type: 'step_finished', address: 'Thing/b', action: 'create', status: 'skipped', rootCause: 'Thing/a' },
+    ]);
+  });
+
+  test('apply_summary counts interrupted apart from failed and skipped, and names it among the root causes', () => {
+    const e = applySummaryEvent([
+      { address: 'Thing/a', action: 'create', status: 'interrupted', error: 'x: interrupted' },
+      { address: 'Thing/b', action: 'create', status: 'skipped', rootCause: 'Thing/a' },
+      { address: 'Thing/c', action: 'create', status: 'done' },
+    ], 'Apply incomplete: …');
+    expect(e).toMatchObject({ status: 'incomplete', created: 1, failed: 0, interrupted: 1, skipped: 1, rootCauses: [{ address: 'Thing/a', error: 'x: interrupted' }] });
+  });
+});
