@@ -1,0 +1,23 @@
+// Retries and throttling are visible in apply's plain progress lines (CI): one line per throttle, no line per poll.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { groupManifest, moor, startCloud, workdir, type Cloud } from './harness.js';
+
+describe('throttling in plain progress', () => {
+  let cloud: Cloud;
+  // One write a second with a burst of 10: twelve creates sent at once meet 429 at least twice.
+  beforeAll(async () => { cloud = await startCloud({ rateLimit: 1 }); });
+  afterAll(async () => { await cloud?.stop(); });
+
+  test('apply prints a line per throttled request (service, method, short path without query string, wait) and none for poll waits', async () => {
+    const docs = Array.from({ length: 12 }, (_, i) => groupManifest(`thr-${i}`)).join('---\n');
+    const dir = workdir({ 'm/secret.txt': 's', 'm/all.yaml': docs });
+    const r = await moor(dir, cloud, ['apply', 'm', '--auto-approve', '--parallelism', '12']);
+    expect(r.code, r.stderr).toBe(0);
+    const throttled = r.stderr.split('\n').filter((l) => l.startsWith('arm: throttled'));
+    expect(throttled.length, r.stderr).toBeGreaterThanOrEqual(1);
+    for (const line of throttled) expect(line).toMatch(/^arm: throttled \(429\) on PUT \/subscriptions\/…\/containerGroups\/thr-\d+, retrying in \d+\.\d s$/);
+    expect(r.stderr).not.toContain('api-version');
+    expect(r.stderr).not.toMatch(/poll/i);
+    expect(r.stdout).toContain('Apply complete: 12 created');
+  });
+});
