@@ -17,6 +17,8 @@ export type ApplyOutput = 'text' | 'jsonl' | 'github';
 export interface ApplyReport {
   /** The run's events as this output shows them (the session's sink; withSession adds the notice lines). */
   readonly events: EventSink;
+  /** Every retry and throttle is a line of its own (plain progress): a long retry's notice would repeat it. */
+  readonly retryLines: boolean;
   plan(plan: Plan, mode: 'plan' | 'drift'): void;
   /** Starts showing apply's steps: from now on `events` reach the display. `stats`: the request scheduler's counts, for the terminal's status line. */
   progress(plan: Plan, stats?: () => SchedulerStats): Promise<Progress>;
@@ -31,6 +33,7 @@ export function applyReport(output: ApplyOutput, interactive: boolean): ApplyRep
     const events = jsonlSink(emit);
     return {
       events,
+      retryLines: false,
       plan: (plan, mode) => printPlan(plan, 'jsonl', mode),
       progress: async () => ({ sink: events, done: async () => undefined }),
       summary: (outcomes) => {
@@ -48,6 +51,7 @@ export function applyReport(output: ApplyOutput, interactive: boolean): ApplyRep
   };
   return {
     events: (e) => (display ?? beforeApply)(e),
+    retryLines: !interactive,
     plan: (plan, mode) => printPlan(plan, output, mode),
     progress: async (plan, stats) => {
       const shown = interactive ? await terminalProgress(plan.changes, stats) : plainProgress(line);

@@ -22,8 +22,11 @@ export function requireNotify(session: Session, notify: boolean | undefined): vo
 }
 
 /** Opens a session for a command, runs `fn`, and always closes it (state backend, local cloud). */
-/** `extra.events`: the command's own sinks of the run's events (progress, jsonl); notice lines always go to stderr. */
-export async function withSession<T>(command: Command, fn: (session: Session) => Promise<T>, extra: { readonly events?: EventSink } = {}): Promise<T> {
+/**
+ * `extra.events`: the command's own sinks of the run's events (progress, jsonl); notice lines go to
+ * stderr, but for `retryLines` (the command's sink shows every retry as a line) not those of long retry waits.
+ */
+export async function withSession<T>(command: Command, fn: (session: Session) => Promise<T>, extra: { readonly events?: EventSink; readonly retryLines?: boolean } = {}): Promise<T> {
   const g = globalOptions(command);
   // Loaded here: --help, --version and validate never pay for the state backends and providers.
   const { openSession } = await import('../engine/session.js');
@@ -33,7 +36,7 @@ export async function withSession<T>(command: Command, fn: (session: Session) =>
     state: g.state,
     cwd: process.cwd(),
     env: process.env,
-    events: fanOut(noticeSink((line) => process.stderr.write(line + '\n')), extra.events),
+    events: fanOut(noticeSink((line) => process.stderr.write(line + '\n'), extra.retryLines ? { except: 'retry' } : {}), extra.events),
     kinds: BUILT_IN_KINDS,
     // Imported only when used, so a run against real services never loads the local cloud.
     startLocalCloud: async (options) => (await import('../localcloud/server.js')).startLocalCloud(options),

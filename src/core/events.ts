@@ -43,8 +43,8 @@ export type MoorEvent =
   | ({ readonly type: 'poll_wait' } & WaitEvent)
   /** A stale lock of a process no longer running was taken over; `holder` describes it. */
   | { readonly type: 'lock_taken_over'; readonly holder: string }
-  /** A line for humans that belongs to no step (the local cloud in use, a long wait). */
-  | { readonly type: 'notice'; readonly message: string };
+  /** A line for humans that belongs to no step (the local cloud in use, a long wait: `wait` says of what kind). */
+  | { readonly type: 'notice'; readonly message: string; readonly wait?: 'retry' | 'poll' };
 
 export type EventSink = (event: MoorEvent) => void;
 
@@ -73,9 +73,10 @@ export function noticeLine(e: MoorEvent): string | undefined {
   return undefined;
 }
 
-/** A sink writing notice lines through `write` (stderr in the CLI); other events are not its business. */
-export function noticeSink(write: (line: string) => void): EventSink {
+/** A sink writing notice lines through `write` (stderr in the CLI), `except` those of a kind of long wait another sink shows; other events are not its business. */
+export function noticeSink(write: (line: string) => void, options: { readonly except?: 'retry' | 'poll' } = {}): EventSink {
   return (e) => {
+    if (e.type === 'notice' && options.except !== undefined && e.wait === options.except) return;
     const line = noticeLine(e);
     if (line !== undefined) write(line);
   };

@@ -14,6 +14,15 @@ describe('event stream', () => {
     expect(noticeLine({ type: 'progress', address: 'Thing/a', message: 'half way' })).toBeUndefined();
   });
 
+  it('notice lines can leave out the long retry waits another sink already shows as lines (plain progress); poll waits still show', () => {
+    const lines: string[] = [];
+    const sink = noticeSink((l) => lines.push(l), { except: 'retry' });
+    sink({ type: 'notice', message: 'moor: throttled by arm, waiting 40 s before sending GET containerGroups/web again (attempt 2)', wait: 'retry' });
+    sink({ type: 'notice', message: 'moor: PUT containerGroups/web is still running on arm, waiting 20 s before checking again', wait: 'poll' });
+    sink({ type: 'notice', message: 'moor: using the local cloud' });
+    expect(lines).toEqual(['moor: PUT containerGroups/web is still running on arm, waiting 20 s before checking again', 'moor: using the local cloud']);
+  });
+
   it('fans out to every sink and filters by type', () => {
     const a = recordingSink();
     const b = recordingSink();

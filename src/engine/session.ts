@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { loadConfig, usesLocalCloud, type MoorConfig } from './config.js';
 import { openStateBackend } from './state/open-backend.js';
-import { noticeLongWaits, transportSettings } from './transport-settings.js';
+import { transportSettings, waitNotice } from './transport-settings.js';
 import type { StateBackend } from './state/types.js';
 import { createProviders, type Providers, type TransportEvent } from '../providers/providers.js';
 import { SERVICE_NAMES, type ServiceName } from '../core/services.js';
@@ -64,9 +64,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const beforeWrite = async () => backend.assertLockHeld?.();
   // Limits from MOOR_MAX_*, and every long wait shown as one notice line.
   const { maxRetryAfterMs, ...limits } = transportSettings(options.env);
-  const notices = noticeLongWaits((message) => events({ type: 'notice', message }));
   const onEvent = (e: TransportEvent): void => {
-    notices(e);
+    const long = waitNotice(e);
+    if (long) events({ type: 'notice', message: long, wait: e.type === 'poll' ? 'poll' : 'retry' });
     const typed = transportMoorEvent(e);
     if (typed) events(typed);
   };

@@ -48,11 +48,3 @@ export function waitNotice(e: TransportEvent): string | undefined {
       : `no answer from ${e.service}`;
   return `moor: ${why}, ${wait} before sending ${target} again (attempt ${(e.attempt ?? 1) + 1})`;
 }
-
-/** An onEvent hook that writes the notice of each long wait through `notice`. */
-export function noticeLongWaits(notice: (line: string) => void): (e: TransportEvent) => void {
-  return (e) => {
-    const line = waitNotice(e);
-    if (line) notice(line);
-  };
-}

@@ -121,5 +121,5 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
     } finally {
       await session.backend.unlock(lock);
     }
-  }, { events: report.events }));
+  }, { events: report.events, retryLines: report.retryLines }));
 }
