@@ -5,6 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { providersFor } from '../../src/providers/providers.js';
 import { InterruptedWaitError, newRequestContext } from '../../src/providers/request-context.js';
 import { ServiceError } from '../../src/providers/service-error.js';
+import { isInterruption } from '../../src/core/interrupted.js';
 import { ENDPOINTS, failure, harness, mswServer } from './helpers.js';
 
 const server = mswServer();
@@ -39,6 +40,7 @@ describe('interrupted waits', () => {
     const err = await failure(providersFor(h.providers, step).arm.putContainerGroup(SUB, 'rg', 'web', { location: 'westeurope', properties: { containers: [] } }));
     expect(err).toBeInstanceOf(InterruptedWaitError);
     expect(err.message).toContain('interrupted while waiting for the operation to finish');
+    expect(isInterruption(err)).toBe(true); // apply reports the step as interrupted, not failed
     expect(seen).toEqual(['PUT']);
     expect(sleeps).toEqual([30_000]);
   });
@@ -53,6 +55,7 @@ describe('interrupted waits', () => {
     expect(err).toBeInstanceOf(ServiceError);
     expect(err.status).toBe(503);
     expect(err.message).toContain('interrupted before trying again');
+    expect(isInterruption(err)).toBe(true);
     expect(gets).toBe(1);
   });
 

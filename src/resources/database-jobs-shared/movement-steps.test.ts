@@ -2,6 +2,7 @@
 // the activity id stays in state, and the next run follows that operation without sending it again.
 import { describe, expect, it } from 'vitest';
 import type { JobRecord, KindContext, ServiceClients } from '../../core/kind.js';
+import { isInterruption } from '../../core/interrupted.js';
 import type { MovementResult } from '../../providers/lcs.js';
 import { runMovement, type MovementJob } from './movement-steps.js';
 
@@ -35,9 +36,9 @@ describe('runMovement interrupted', () => {
     const sent: string[] = [];
     const saved: JobRecord[] = [];
     const { ctx, reads } = fakeContext([], () => controller.abort(), controller.signal);
-    await expect(runMovement(ctx, job(sent), undefined, async (r) => { saved.push(r); })).rejects.toThrow(
-      'export of env-a: interrupted; the next apply resumes following operation op-1',
-    );
+    const interrupted = runMovement(ctx, job(sent), undefined, async (r) => { saved.push(r); });
+    await expect(interrupted).rejects.toThrow('export of env-a: interrupted; the next apply resumes following operation op-1');
+    expect(isInterruption(await interrupted.catch((e: unknown) => e))).toBe(true); // apply reports it as interrupted, not failed
     expect(sent).toEqual(['op-1']);
     expect(reads).toEqual(['op-1']);
     const last = saved.at(-1)!;
