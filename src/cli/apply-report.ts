@@ -1,8 +1,7 @@
 // How apply shows itself: text (the plan, listr2 or plain progress lines, the summary) or a
 // JSON event stream on stdout (`--output jsonl`), with the human lines on stderr.
-import type { StepOutcome } from '../core/events.js';
+import type { EventSink, StepOutcome } from '../core/events.js';
 import type { Plan } from '../engine/plan/types.js';
-import type { EventSink } from '../core/events.js';
 import { applySummary } from './apply-summary.js';
 import { reportApplyToGitHub } from './apply-github.js';
 import { applySummaryEvent, jsonlSink, jsonlWriter } from './jsonl-output.js';
@@ -43,12 +42,12 @@ export function applyReport(output: ApplyOutput, interactive: boolean): ApplyRep
       },
     };
   }
-  // github: the text report, plus annotations and the job summary (the plan's, then the apply's).
   // Before apply starts, plain lines show retries and throttles (of planning's reads); then the display shows everything.
   let display: EventSink | undefined;
   const beforeApply: EventSink = (e) => {
     if (!interactive && (e.type === 'request_retried' || e.type === 'throttled')) line(waitLine(e));
   };
+  // github: the text report, plus annotations and the job summary (the plan's, then the apply's).
   return {
     events: (e) => (display ?? beforeApply)(e),
     retryLines: !interactive,
