@@ -1,6 +1,7 @@
 // Only user errors (bad input, a service's refusal) become diagnostics or failed steps; a bug —
 // a TypeError in a kind — reaches the caller (the CLI prints it as an internal error with its stack).
 import { describe, expect, test } from 'vitest';
+import { recordingSink } from '../core/events.js';
 import { FakeCloud, fakeCatalog, manifest, planAndApply, planWith } from './testing/fake-kinds.js';
 
 const thing = (name: string, extra: Record<string, string> = {}) => manifest('Thing', name, { region: 'north', ...extra });
@@ -32,11 +33,12 @@ describe('bugs are not user errors', () => {
         return { id: `Thing/${name}`, spec, outputs: spec };
       },
     });
-    const finished: string[] = [];
+    const { sink, events } = recordingSink();
     const applying = planAndApply(catalog, [thing('a'), manifest('Thing', 'b', { region: 'north' }, { dependsOn: ['Thing/a'] }), thing('c')], undefined, {
-      events: (e) => { if (e.type === 'step_finished') finished.push(`${e.outcome.address} ${e.outcome.status}`); },
+      events: sink,
     });
     await expect(applying).rejects.toBeInstanceOf(TypeError);
+    const finished = events.flatMap((e) => (e.type === 'step_finished' ? [`${e.outcome.address} ${e.outcome.status}`] : []));
     expect(finished.sort()).toEqual(['Thing/a failed', 'Thing/b skipped', 'Thing/c done']);
     expect(cloud.calls).toEqual(['create Thing/c']);
   });
