@@ -18,6 +18,8 @@ describe('throttling in plain progress', () => {
     for (const line of throttled) expect(line).toMatch(/^arm: throttled \(429\) on PUT \/subscriptions\/…\/containerGroups\/thr-\d+, retrying in \d+\.\d s$/);
     expect(r.stderr).not.toContain('api-version');
     expect(r.stderr).not.toMatch(/poll/i);
+    // Twelve steps waiting on one abort signal is the design: no Node warning about listeners.
+    expect(r.stderr).not.toContain('MaxListenersExceededWarning');
     expect(r.stdout).toContain('Apply complete: 12 created');
   });
 });

@@ -1,4 +1,5 @@
 // moor apply: plan, confirm, then make live resources match, recording each change in state.
+import { setMaxListeners } from 'node:events';
 import { Option, type Command } from 'commander';
 import { UserError } from '../../core/diagnostics.js';
 import type { RegisterCommand } from './index.js';
@@ -97,6 +98,9 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
         return outcomes.some((o) => o.status !== 'done') ? 1 : 0;
       }
       const controller = new AbortController();
+      // Every step waiting on its operation listens on this one signal (and stops listening when its
+      // wait ends): hundreds at once is the design, not a leak, so Node's warning past 10 is noise.
+      setMaxListeners(0, controller.signal);
       const onSignal = () => {
         if (controller.signal.aborted) return;
         process.stderr.write('\nInterrupted: finishing the changes in flight and recording them; no new change starts.\n');
