@@ -42,8 +42,9 @@ export function diagnosticEvent(d: Diagnostic): JsonlEvent {
 
 /**
  * The run's events as jsonl lines: step_started, progress (while planning too), step_finished,
- * retry and throttle (service, path, attempt, delay). Planned changes come from the plan
- * document (emitPlan: in plan order, with their fields); poll waits and notices have no line.
+ * retry and throttle (service, path, attempt, delay; the step's address when the request is a
+ * step's). Planned changes come from the plan document (emitPlan: in plan order, with their
+ * fields); poll waits, answers and notices have no line.
  */
 export function jsonlSink(emit: EmitEvent): EventSink {
   return (e) => {
@@ -51,7 +52,10 @@ export function jsonlSink(emit: EmitEvent): EventSink {
     else if (e.type === 'progress') emit({ type: 'progress', address: e.address, message: e.message });
     else if (e.type === 'step_finished') stepFinished(emit, e.outcome);
     else if (e.type === 'request_retried' || e.type === 'throttled') {
-      emit({ type: e.type === 'throttled' ? 'throttle' : 'retry', service: e.service, method: e.method, path: e.path, attempt: e.attempt ?? null, status: e.status ?? null, delayMs: e.delayMs });
+      emit({
+        type: e.type === 'throttled' ? 'throttle' : 'retry', service: e.service, method: e.method, path: e.path, attempt: e.attempt ?? null, status: e.status ?? null, delayMs: e.delayMs,
+        ...(e.address !== undefined ? { address: e.address } : {}),
+      });
     }
   };
 }

@@ -22,6 +22,19 @@ describe('jsonl sink', () => {
     ]);
   });
 
+  test("retry and throttle lines name the step whose request it was when there is one; answers have no line", () => {
+    const seen: JsonlEvent[] = [];
+    const sink = jsonlSink((e) => seen.push(e));
+    const request = { service: 'arm' as const, method: 'PUT', path: '/subscriptions/s/x/containerGroups/web', label: 'containerGroups/web' };
+    sink({ type: 'throttled', ...request, status: 429, attempt: 1, delayMs: 4000, address: 'ContainerGroup/web' });
+    sink({ type: 'request_answered', ...request, status: 429, attempt: 1, address: 'ContainerGroup/web' });
+    sink({ type: 'request_retried', ...request, attempt: 2, delayMs: 800 });
+    expect(seen).toEqual([
+      { type: 'throttle', service: 'arm', method: 'PUT', path: request.path, attempt: 1, status: 429, delayMs: 4000, address: 'ContainerGroup/web' },
+      { type: 'retry', service: 'arm', method: 'PUT', path: request.path, attempt: 2, status: null, delayMs: 800 },
+    ]);
+  });
+
   test('apply_summary counts interrupted apart from failed and skipped, and names it among the root causes', () => {
     const e = applySummaryEvent([
       { address: 'Thing/a', action: 'create', status: 'interrupted', error: 'x: interrupted' },

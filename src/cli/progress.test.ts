@@ -1,7 +1,7 @@
 // Apply's progress: the terminal's status line (in flight, waiting on the service, throttling) and the plain lines of CI.
 import { describe, expect, test } from 'vitest';
-import { plainProgress, statusLine } from './progress.js';
-import { shortPath } from './wait-line.js';
+import { plainProgress, statusLine, stepTitle } from './progress.js';
+import { shortPath, waitPhrase } from './wait-line.js';
 
 const idle = { inFlight: 0, queued: 0, busySteps: 0, throttledMs: 0, answers: 0, throttled: 0 };
 
@@ -58,5 +58,22 @@ describe('plain progress', () => {
 describe('status line', () => {
   test('shows the retry or throttle being waited out', () => {
     expect(statusLine(1, { ...idle, busySteps: 1 }, 'arm: throttled (429) on PUT /x, retrying in 4.0 s')).toBe('1 in flight (0 requests sent, 0 queued) · 0 waiting on the service · arm: throttled (429) on PUT /x, retrying in 4.0 s');
+  });
+});
+
+describe("a step's line on the terminal", () => {
+  const group = { service: 'arm' as const, method: 'PUT', path: '/subscriptions/s/x/containerGroups/web', label: 'containerGroups/web', address: 'ContainerGroup/web' };
+
+  test('shows the throttle or retry the step waits out, in whole seconds, after what it is doing', () => {
+    expect(stepTitle('ContainerGroup/web', 'creating', waitPhrase({ type: 'throttled', ...group, status: 429, attempt: 1, delayMs: 4000 })))
+      .toBe('ContainerGroup/web: creating (throttled by arm, retrying in 4 s)');
+    expect(stepTitle('ContainerGroup/web', 'creating', waitPhrase({ type: 'request_retried', ...group, status: 503, attempt: 2, delayMs: 800 })))
+      .toBe('ContainerGroup/web: creating (arm answered 503, retrying in 1 s)');
+    expect(stepTitle('ContainerGroup/web', 'waiting for the group to run', waitPhrase({ type: 'request_retried', ...group, attempt: 1, delayMs: 2100 })))
+      .toBe('ContainerGroup/web: waiting for the group to run (no answer from arm, retrying in 3 s)');
+  });
+
+  test('is what the step is doing alone when it waits for nothing', () => {
+    expect(stepTitle('ContainerGroup/web', 'creating')).toBe('ContainerGroup/web: creating');
   });
 });

@@ -2,7 +2,7 @@
 import type { EventSink, StepOutcome } from '../core/events.js';
 import type { PlannedChange } from '../engine/plan/types.js';
 import type { SchedulerStats } from '../providers/request-scheduler.js';
-import { waitLine } from './wait-line.js';
+import { waitLine, waitPhrase, type Wait } from './wait-line.js';
 
 const VERB: Record<string, [string, string]> = {
   create: ['creating', 'created'],
@@ -58,7 +58,15 @@ export function statusLine(running: number, s: SchedulerStats, waiting?: string)
   return parts.join(' · ');
 }
 
-/** listr2 tasks, one per change, settled by the engine's events; with `stats`, a status line on top. */
+/** A step's line on the terminal: what it is doing, and the retry or throttle it waits out now (`ContainerGroup/web: creating (throttled by arm, retrying in 4 s)`). */
+export function stepTitle(address: string, doing: string, waiting?: string): string {
+  return waiting === undefined ? `${address}: ${doing}` : `${address}: ${doing} (${waiting})`;
+}
+
+/**
+ * listr2 tasks, one per change, settled by the engine's events; with `stats`, a status line on top.
+ * A retry or throttle of a step shows on its line while the wait lasts; one of no step, on the status line.
+ */
 export async function terminalProgress(changes: readonly PlannedChange[], stats?: () => SchedulerStats): Promise<Progress> {
   const { Listr } = await import('listr2');
   type Settle = { resolve: () => void; reject: (e: Error) => void; title: (t: string) => void };
@@ -75,7 +83,11 @@ export async function terminalProgress(changes: readonly PlannedChange[], stats?
       }),
   }));
   const running: Running = { count: 0 };
-  // The latest retry or throttle, shown on the status line while its wait lasts.
+  const shown = new Set(tasks.map((t) => t.title.slice(0, -': waiting'.length)));
+  // Per step: what it is doing (its verb or its last progress line), and the wait it is in now.
+  const doing = new Map<string, string>();
+  const stepWaits = new Map<string, { phrase: string; timer: NodeJS.Timeout }>();
+  // The latest retry or throttle of no step, shown on the status line while its wait lasts.
   let wait: { line: string; until: number } | undefined;
   const waiting = () => (wait && Date.now() < wait.until ? wait.line : undefined);
   let finishStatus = (): void => undefined;
@@ -98,8 +110,18 @@ export async function terminalProgress(changes: readonly PlannedChange[], stats?
     return p;
   };
   const skip = (s: Settle, message: string) => { const e = new Error(message); e.name = 'Skip'; s.reject(e); };
+  const retitle = (a: string) => void whenReady(a).then(() => settles.get(a)!.title(stepTitle(a, doing.get(a) ?? 'waiting', stepWaits.get(a)?.phrase)));
+  const endWait = (a: string) => { clearTimeout(stepWaits.get(a)?.timer); stepWaits.delete(a); };
+  const waitOnStep = (a: string, e: Wait) => {
+    endWait(a);
+    const timer = setTimeout(() => { stepWaits.delete(a); retitle(a); }, e.delayMs);
+    timer.unref(); // a wait cut short (Ctrl-C) must not keep the process alive
+    stepWaits.set(a, { phrase: waitPhrase(e), timer });
+    retitle(a);
+  };
   const finished = (o: StepOutcome) => {
     if (o.action === 'no-op') return;
+    endWait(o.address);
     if (o.status !== 'skipped') running.count = Math.max(0, running.count - 1); // a skipped step never started
     void whenReady(o.address).then(() => {
       const s = settles.get(o.address)!;
@@ -113,10 +135,16 @@ export async function terminalProgress(changes: readonly PlannedChange[], stats?
     sink: (e) => {
       if (e.type === 'step_started') {
         running.count++;
-        void whenReady(e.address).then(() => settles.get(e.address)!.title(`${e.address}: ${VERB[e.action]?.[0] ?? e.action}`));
-      } else if (e.type === 'progress') void whenReady(e.address).then(() => settles.get(e.address)!.title(`${e.address}: ${e.message}`));
-      else if (e.type === 'step_finished') finished(e.outcome);
-      else if (e.type === 'request_retried' || e.type === 'throttled') wait = { line: waitLine(e), until: Date.now() + e.delayMs };
+        doing.set(e.address, VERB[e.action]?.[0] ?? e.action);
+        retitle(e.address);
+      } else if (e.type === 'progress') {
+        doing.set(e.address, e.message);
+        retitle(e.address);
+      } else if (e.type === 'step_finished') finished(e.outcome);
+      else if (e.type === 'request_retried' || e.type === 'throttled') {
+        if (e.address !== undefined && shown.has(e.address)) waitOnStep(e.address, e);
+        else wait = { line: waitLine(e), until: Date.now() + e.delayMs };
+      }
     },
     done: async () => { finishStatus(); await settled; },
   };

@@ -29,6 +29,20 @@ export interface WaitEvent {
   readonly status?: number;
   readonly attempt?: number;
   readonly delayMs: number;
+  /** The step the request belongs to (its RequestContext), when it belongs to one (apply's steps; not plan's reads). */
+  readonly address?: string;
+}
+
+/** An answer the transport got (any status, before it decides to retry): for tests and debugging; the CLI's sinks show nothing of it. */
+export interface AnswerEvent {
+  readonly service: ServiceName;
+  readonly method: string;
+  /** URL path without the query string. */
+  readonly path: string;
+  readonly label: string;
+  readonly status: number;
+  readonly attempt: number;
+  readonly address?: string;
 }
 
 export type MoorEvent =
@@ -41,6 +55,7 @@ export type MoorEvent =
   | ({ readonly type: 'request_retried' } & WaitEvent)
   | ({ readonly type: 'throttled' } & WaitEvent)
   | ({ readonly type: 'poll_wait' } & WaitEvent)
+  | ({ readonly type: 'request_answered' } & AnswerEvent)
   /** A stale lock of a process no longer running was taken over; `holder` describes it. */
   | { readonly type: 'lock_taken_over'; readonly holder: string }
   /** A line for humans that belongs to no step (the local cloud in use, a long wait: `wait` says of what kind). */

@@ -1,7 +1,7 @@
-// The one event stream: notice lines, fan-out, filters, and the transport's waits as typed events.
+// The one event stream: notice lines, fan-out, filters, and the notice lines of the transport's long waits.
 import { describe, expect, it } from 'vitest';
 import { fanOut, noticeLine, noticeSink, only, recordingSink, type MoorEvent } from '../core/events.js';
-import { transportMoorEvent } from '../providers/transport-events.js';
+import { withWaitNotices } from './transport-settings.js';
 
 describe('event stream', () => {
   it('notice lines: a notice as it is, a stale lock taken over as the line users know; step events have none', () => {
@@ -33,12 +33,20 @@ describe('event stream', () => {
     expect(b.events).toEqual([events[0]]);
   });
 
-  it('transport waits become typed events: a 429 is throttled, another status a retry, a poll a poll wait; answers none', () => {
-    const base = { service: 'arm' as const, method: 'GET', path: '/x', label: 'x' };
-    expect(transportMoorEvent({ ...base, type: 'retry', status: 429, attempt: 1, delayMs: 5000 })).toEqual({ type: 'throttled', ...base, status: 429, attempt: 1, delayMs: 5000 });
-    expect(transportMoorEvent({ ...base, type: 'retry', status: 503, attempt: 2, delayMs: 800 })).toMatchObject({ type: 'request_retried', status: 503 });
-    expect(transportMoorEvent({ ...base, type: 'retry', attempt: 1, delayMs: 800 })).toMatchObject({ type: 'request_retried' });
-    expect(transportMoorEvent({ ...base, type: 'poll', delayMs: 2000 })).toMatchObject({ type: 'poll_wait', delayMs: 2000 });
-    expect(transportMoorEvent({ ...base, type: 'request', status: 200, attempt: 1 })).toBeUndefined();
+  it('a long wait of the transport comes after a notice line saying what moor waits for; short waits and answers pass alone', () => {
+    const { sink, events } = recordingSink();
+    const withNotices = withWaitNotices(sink);
+    const base = { service: 'arm' as const, method: 'PUT', path: '/x', label: 'containerGroups/web', address: 'ContainerGroup/web' };
+    const throttled: MoorEvent = { type: 'throttled', ...base, status: 429, attempt: 1, delayMs: 40_000 };
+    const poll: MoorEvent = { type: 'poll_wait', ...base, delayMs: 20_000 };
+    const short: MoorEvent = { type: 'request_retried', ...base, status: 503, attempt: 1, delayMs: 800 };
+    const answered: MoorEvent = { type: 'request_answered', ...base, status: 200, attempt: 2 };
+    [throttled, poll, short, answered].forEach(withNotices);
+    expect(events).toEqual([
+      { type: 'notice', message: 'moor: throttled by arm, waiting 40 s before sending PUT containerGroups/web again (attempt 2)', wait: 'retry' },
+      throttled,
+      { type: 'notice', message: 'moor: PUT containerGroups/web is still running on arm, waiting 20 s before checking again', wait: 'poll' },
+      poll, short, answered,
+    ]);
   });
 });

@@ -5,13 +5,12 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { loadConfig, usesLocalCloud, type MoorConfig } from './config.js';
 import { openStateBackend } from './state/open-backend.js';
-import { transportSettings, waitNotice } from './transport-settings.js';
+import { transportSettings, withWaitNotices } from './transport-settings.js';
 import type { StateBackend } from './state/types.js';
-import { createProviders, type Providers, type TransportEvent } from '../providers/providers.js';
+import { createProviders, type Providers } from '../providers/providers.js';
 import { SERVICE_NAMES, type ServiceName } from '../core/services.js';
 import type { KindCatalog } from '../core/kind-catalog.js';
 import { RequestScheduler } from '../providers/request-scheduler.js';
-import { transportMoorEvent } from '../providers/transport-events.js';
 import type { EventSink } from '../core/events.js';
 
 export interface SessionOptions {
@@ -64,13 +63,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const beforeWrite = async () => backend.assertLockHeld?.();
   // Limits from MOOR_MAX_*, and every long wait shown as one notice line.
   const { maxRetryAfterMs, ...limits } = transportSettings(options.env);
-  const onEvent = (e: TransportEvent): void => {
-    const long = waitNotice(e);
-    if (long) events({ type: 'notice', message: long, wait: e.type === 'poll' ? 'poll' : 'retry' });
-    const typed = transportMoorEvent(e);
-    if (typed) events(typed);
-  };
-  const transport = { limits, maxRetryAfterMs, onEvent };
+  const transport = { limits, maxRetryAfterMs, events: withWaitNotices(events) };
   const scheduler = new RequestScheduler({ concurrency: parallelism });
   if (!usesLocalCloud(config)) {
     const providers = createProviders({

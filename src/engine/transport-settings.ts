@@ -1,6 +1,6 @@
 // The transport's limits from the environment (MOOR_MAX_*), and the one-line notices of long waits.
 import { UserError } from '../core/diagnostics.js';
-import type { TransportEvent } from '../providers/transport.js';
+import type { EventSink, MoorEvent } from '../core/events.js';
 
 /** Limits a run may set; unset ones keep the transport's defaults (README "Limits"). */
 export interface TransportSettings {
@@ -38,13 +38,22 @@ function number(env: NodeJS.ProcessEnv, name: string, positive: boolean): number
 }
 
 /** The stderr line for a wait of NOTICE_MIN_WAIT_MS or more: "moor: throttled by arm, waiting 40 s …"; undefined otherwise. */
-export function waitNotice(e: TransportEvent): string | undefined {
-  if ((e.type !== 'retry' && e.type !== 'poll') || e.delayMs === undefined || e.delayMs < NOTICE_MIN_WAIT_MS) return undefined;
+export function waitNotice(e: MoorEvent): string | undefined {
+  if ((e.type !== 'request_retried' && e.type !== 'throttled' && e.type !== 'poll_wait') || e.delayMs < NOTICE_MIN_WAIT_MS) return undefined;
   const wait = `waiting ${Math.round(e.delayMs / 1000)} s`;
-  const target = `${e.method} ${e.label ?? e.path}`;
-  if (e.type === 'poll') return `moor: ${target} is still running on ${e.service}, ${wait} before checking again`;
+  const target = `${e.method} ${e.label}`;
+  if (e.type === 'poll_wait') return `moor: ${target} is still running on ${e.service}, ${wait} before checking again`;
   const why = e.status === 429 ? `throttled by ${e.service}`
     : e.status ? `${e.service} answered ${e.status}`
       : `no answer from ${e.service}`;
   return `moor: ${why}, ${wait} before sending ${target} again (attempt ${(e.attempt ?? 1) + 1})`;
+}
+
+/** `events`, with a notice line before each long wait (waitNotice); `wait` says of which kind, for sinks that show retries themselves. */
+export function withWaitNotices(events: EventSink): EventSink {
+  return (e) => {
+    const long = waitNotice(e);
+    if (long) events({ type: 'notice', message: long, wait: e.type === 'poll_wait' ? 'poll' : 'retry' });
+    events(e);
+  };
 }

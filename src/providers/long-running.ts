@@ -121,7 +121,7 @@ class Poller {
         `${this.op.method} had not finished after ${seconds(this.waited)} s; waiting ${seconds(ms)} s more would pass the limit of ${seconds(max)} s for an operation; check the resource and run again`, res);
     }
     this.waited += ms;
-    await this.t.wait(ms, { type: 'poll', method: this.op.method, path: res.url.pathname, label: this.op.label });
+    await this.t.wait(ms, { method: this.op.method, path: res.url.pathname, label: this.op.label });
   }
 
   private failed(status: string, body: unknown, res: TransportResponse): ServiceError {

@@ -15,9 +15,8 @@ import type { RequestScheduler } from './request-scheduler.js';
 import { createTokenSource, type CommandRunner, type CredentialSource } from './token-source.js';
 import type { ResponseLimits } from './response-limits.js';
 import type { Sleep } from '../core/abortable-wait.js';
-import { Transport, type TransportEvent } from './transport.js';
-
-export type { TransportEvent } from './transport.js';
+import type { EventSink } from '../core/events.js';
+import { Transport } from './transport.js';
 
 /** One client per service; the engine hands this to kind handlers in KindContext. */
 export interface Providers {
@@ -56,7 +55,8 @@ export interface ProviderOptions {
   /** Body size, pages, time per request (response-limits.ts); and the longest Retry-After waited, in ms. */
   readonly limits?: ResponseLimits;
   readonly maxRetryAfterMs?: number;
-  readonly onEvent?: (e: TransportEvent) => void;
+  /** Where the transports tell answers, retries, throttles and poll waits (core/events.ts). */
+  readonly events?: EventSink;
   /** Called before every request that is not a GET (e.g. the state-lock check); throwing stops the request unsent. */
   readonly beforeWrite?: () => Promise<void>;
   /** Test seams: waits, jitter, environment, the tokenCommand runner, fetch. */
@@ -120,8 +120,8 @@ export function providersFor(providers: Providers, ctx: RequestContext): Provide
 function boundTransport(t: Transport, ctx: RequestContext): Transport {
   const bound = Object.create(t) as Transport;
   bound.request = (req) => t.request(req, ctx);
-  // Poll waits end when the step is interrupted (the sent operation goes on; the next plan reads it).
-  bound.wait = (ms, event, signal) => t.wait(ms, event, signal ?? ctx.signal);
+  // Poll waits carry the step's address and end when the step is interrupted (the sent operation goes on; the next plan reads it).
+  bound.wait = (ms, poll, context) => t.wait(ms, poll, context ?? ctx);
   return bound;
 }
 
@@ -136,7 +136,7 @@ function makeTransport(service: ServiceName, o: Omit<ProviderOptions, 'endpoints
   return new Transport({
     service, baseUrl,
     token: createTokenSource({ service, source: o.credentials?.[service], defaultToken: o.defaultToken, env: o.env, run: o.runCommand }),
-    timeoutMs: o.timeoutMs, maxAttempts: o.maxAttempts, baseDelayMs: o.baseDelayMs, maxDelayMs: o.maxDelayMs, onEvent: o.onEvent,
+    timeoutMs: o.timeoutMs, maxAttempts: o.maxAttempts, baseDelayMs: o.baseDelayMs, maxDelayMs: o.maxDelayMs, events: o.events,
     sleep: o.sleep, random: o.random, fetch: o.fetch, beforeWrite: o.beforeWrite, ...o.limits, maxRetryAfterMs: o.maxRetryAfterMs, scheduler: o.scheduler,
     retryStatuses: service === 'connector' ? CONNECTOR_RETRY_STATUSES : undefined,
   });

@@ -16,10 +16,12 @@ export interface RequestContext {
   active: number;
   /** Called once, when the step starts. */
   readonly onStart?: () => void;
+  /** The step's address: the transport's retry, throttle and poll events carry it, so a display can show them on the step's line. */
+  readonly address?: string;
 }
 
-export function newRequestContext(priority: number, signal?: AbortSignal, onStart?: () => void): RequestContext {
-  return { priority, signal, started: false, active: 0, onStart };
+export function newRequestContext(priority: number, signal?: AbortSignal, onStart?: () => void, address?: string): RequestContext {
+  return { priority, signal, started: false, active: 0, onStart, address };
 }
 
 /** The step starts: its first request is being sent (or it finished without sending any). */

@@ -1,4 +1,5 @@
 // One HTTP transport for every service: auth, timeouts, retries with backoff, Retry-After, errors as values.
+import type { EventSink } from '../core/events.js';
 import { registerSecret } from '../core/masker.js';
 import type { ServiceName } from '../core/services.js';
 import { invalidAnswer, parseJsonAnswer } from './answer-shape.js';
@@ -19,19 +20,13 @@ import {
 
 export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
 
-/** Progress and debug events; carry no header, token or body. */
-export interface TransportEvent {
-  /** request: an answer arrived; retry: waiting before the next attempt; poll: waiting for an operation to finish. */
-  readonly type: 'retry' | 'request' | 'poll';
-  readonly service: ServiceName;
+/** The operation a poll wait is for (long-running.ts). */
+export interface PollTarget {
   readonly method: string;
   /** URL path without the query string. */
   readonly path: string;
   /** Short target name, as in error messages. */
-  readonly label?: string;
-  readonly status?: number;
-  readonly attempt?: number;
-  readonly delayMs?: number;
+  readonly label: string;
 }
 
 export interface TransportOptions extends RetryOptions, ResponseLimits {
@@ -42,8 +37,8 @@ export interface TransportOptions extends RetryOptions, ResponseLimits {
   readonly timeoutMs?: number;
   /** Statuses retried with backoff (default 429, 500, 502, 503, 504). */
   readonly retryStatuses?: readonly number[];
-  /** Progress and debug hook. */
-  readonly onEvent?: (e: TransportEvent) => void;
+  /** Where answers, retries, throttles (429) and poll waits are told (core/events.ts); no header, token or body is in them. */
+  readonly events?: EventSink;
   /** Waits between attempts and polls; may end early when given an aborted signal (tests pass a fake). */
   readonly sleep?: Sleep;
   readonly random?: () => number;
@@ -134,12 +129,12 @@ export class Transport {
   }
 
   /**
-   * Waits as the transport waits between retries (injectable in tests); `event` reports the wait first.
-   * With `signal` (the step's interruption), an abort ends the wait early and throws InterruptedWaitError.
+   * Waits as the transport waits between retries (injectable in tests); a `poll` wait is told first (poll_wait).
+   * With `context` (the step's), its address is on the event and its abort signal ends the wait early with InterruptedWaitError.
    */
-  async wait(ms: number, event?: Omit<TransportEvent, 'service' | 'delayMs'>, signal?: AbortSignal): Promise<void> {
-    if (event) this.emit({ ...event, delayMs: ms });
-    if (!(await waitUnlessAborted(this.sleep, ms, signal))) throw new InterruptedWaitError(event?.label ?? this.service);
+  async wait(ms: number, poll?: PollTarget, context?: RequestContext): Promise<void> {
+    if (poll) this.o.events?.({ type: 'poll_wait', service: this.service, ...poll, delayMs: ms, ...stepOf(context) });
+    if (!(await waitUnlessAborted(this.sleep, ms, context?.signal))) throw new InterruptedWaitError(poll?.label ?? this.service);
   }
 
   /**
@@ -185,7 +180,7 @@ export class Transport {
     let finalUrl = c.url;
     try {
       ({ response: res, url: finalUrl } = await this.send(c.req, c.url, c.token, remainingMs, c.context));
-      this.emit({ type: 'request', method: c.req.method, path: c.url.pathname, label: c.label, status: res.status, attempt });
+      this.o.events?.({ type: 'request_answered', service: this.service, method: c.req.method, path: c.url.pathname, label: c.label, status: res.status, attempt, ...stepOf(c.context) });
       // The body is read inside the try: a connection that breaks mid-body is a lost answer too.
       if (res.ok || c.req.accept?.includes(res.status)) {
         return { done: true, response: await this.readResponse(c, finalUrl, res) };
@@ -256,16 +251,16 @@ export class Transport {
   }
 
   private async pause(c: Call, attempt: number, delayMs: number, failure: ServiceErrorInfo): Promise<void> {
-    const status = failure.status;
-    this.emit({ type: 'retry', method: c.req.method, path: c.url.pathname, label: c.label, status: status || undefined, attempt, delayMs });
+    // A 429 is throttling; any other status (or none: no answer came) a retry.
+    const status = failure.status || undefined;
+    this.o.events?.({
+      type: status === 429 ? 'throttled' : 'request_retried', service: this.service, method: c.req.method, path: c.url.pathname, label: c.label,
+      ...(status !== undefined ? { status } : {}), attempt, delayMs, ...stepOf(c.context),
+    });
     // Interrupted: the last attempt's answer is what is known (an unknown outcome stays unknown); no new attempt.
     if (!(await waitUnlessAborted(this.sleep, delayMs, c.context?.signal ?? c.req.signal))) {
       throw interruption(new ServiceError({ ...failure, serviceMessage: `${failure.serviceMessage}; interrupted before trying again` }));
     }
-  }
-
-  private emit(e: Omit<TransportEvent, 'service'>): void {
-    this.o.onEvent?.({ service: this.service, ...e });
   }
 
   /** Reads the body within the size limit; a body must be JSON (unless binary) or it is an error. */
@@ -324,6 +319,11 @@ export class Transport {
     const what = d.timeout ? `timed out after ${this.o.timeoutMs ?? 30_000} ms` : `connection failed (${d.code ?? redact(d.text, c.token)})`;
     return { service: this.service, method: c.req.method, path: c.url.pathname, label: c.label, status: 0, serviceMessage: what, outcomeUnknown, retriable: true };
   }
+}
+
+/** The address of the step a request belongs to, for its events; nothing when it belongs to none. */
+function stepOf(context: RequestContext | undefined): { readonly address?: string } {
+  return context?.address !== undefined ? { address: context.address } : {};
 }
 
 /** The next wait must fit in what is left of the request's time, or the request fails now with its last error. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startLocalCloud, type LocalCloud } from '../../src/localcloud/server.js';
 import { createProviders } from '../../src/providers/providers.js';
-import type { TransportEvent } from '../../src/providers/transport.js';
+import type { MoorEvent, MoorEventOf } from '../../src/core/events.js';
 import { RequestScheduler } from '../../src/providers/request-scheduler.js';
 import { loadAndValidate } from '../../src/engine/validate/index.js';
 import { makePlan } from '../../src/engine/plan/planner.js';
@@ -46,9 +46,9 @@ describe('plan reads by listing', () => {
     writeFileSync(join(dir, 'groups.yaml'), docs.join('---\n'));
     // One lone group in a third resource group: a GET is cheaper than a list for it.
     writeFileSync(join(dir, 'lone.yaml'), group('lone', 'rg-lone'));
-    const events: TransportEvent[] = [];
+    const events: MoorEvent[] = [];
     const endpoints = Object.fromEntries(SERVICE_NAMES.map((s) => [s, cloud.url])) as Record<(typeof SERVICE_NAMES)[number], string>;
-    const providers = createProviders({ endpoints, defaultToken: TOKEN, scheduler: new RequestScheduler({ concurrency: 10 }), onEvent: (e) => events.push(e) });
+    const providers = createProviders({ endpoints, defaultToken: TOKEN, scheduler: new RequestScheduler({ concurrency: 10 }), events: (e) => events.push(e) });
     const ctx = { providers, log: () => undefined };
     const kinds = BUILT_IN_KINDS;
     const { manifests } = await loadAndValidate([dir], kinds);
@@ -62,7 +62,7 @@ describe('plan reads by listing', () => {
     const again = await plan();
     // Adopted from what the lists returned: every group found, nothing to change.
     expect(again.plan.changes.map((c) => c.action).filter((a) => a !== 'no-op')).toEqual([]);
-    const gets = events.filter((e) => e.type === 'request' && e.method === 'GET');
+    const gets = events.filter((e): e is MoorEventOf<'request_answered'> => e.type === 'request_answered' && e.method === 'GET');
     // 50 per page: two pages for the 70 groups of rg-big, one for rg-small, and one GET for the lone group.
     expect(gets.filter((e) => e.path.endsWith('/containerGroups'))).toHaveLength(3);
     expect(gets.filter((e) => !e.path.endsWith('/containerGroups')).map((e) => e.path)).toEqual([expect.stringContaining('/containerGroups/lone')]);

@@ -81,8 +81,8 @@ describe('visible waits', () => {
   });
 
   it('short waits show nothing', () => {
-    expect(waitNotice({ type: 'retry', service: 'arm', method: 'GET', path: '/x', status: 503, delayMs: 2_999 })).toBeUndefined();
-    expect(waitNotice({ type: 'retry', service: 'graph', method: 'PATCH', path: '/x', label: 'authContexts/c1', status: 503, attempt: 2, delayMs: 5_000 }))
+    expect(waitNotice({ type: 'request_retried', service: 'arm', method: 'GET', path: '/x', label: '/x', status: 503, delayMs: 2_999 })).toBeUndefined();
+    expect(waitNotice({ type: 'request_retried', service: 'graph', method: 'PATCH', path: '/x', label: 'authContexts/c1', status: 503, attempt: 2, delayMs: 5_000 }))
       .toBe('moor: graph answered 503, waiting 5 s before sending PATCH authContexts/c1 again (attempt 3)');
   });
 

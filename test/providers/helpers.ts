@@ -2,7 +2,7 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { setupServer, type SetupServer } from 'msw/node';
 import { createProviders, type Providers, type ProviderOptions } from '../../src/providers/providers.js';
-import type { TransportEvent } from '../../src/providers/transport.js';
+import type { MoorEvent } from '../../src/core/events.js';
 
 export const TOKEN = 'secret-token-abc123';
 
@@ -18,19 +18,19 @@ export const ENDPOINTS = {
 export interface Harness {
   readonly providers: Providers;
   readonly sleeps: number[];
-  readonly events: TransportEvent[];
+  readonly events: MoorEvent[];
 }
 
 /** Providers whose waits are recorded instead of slept, with jitter fixed at the maximum. */
 export function harness(extra: Partial<ProviderOptions> = {}): Harness {
   const sleeps: number[] = [];
-  const events: TransportEvent[] = [];
+  const events: MoorEvent[] = [];
   const providers = createProviders({
     endpoints: ENDPOINTS,
     defaultToken: TOKEN,
     sleep: async (ms) => { sleeps.push(ms); },
     random: () => 1,
-    onEvent: (e) => events.push(e),
+    events: (e) => events.push(e),
     ...extra,
   });
   return { providers, sleeps, events };

@@ -23,7 +23,7 @@ beforeAll(async () => {
   const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.min(ms, 5)));
   providers = createProviders({
     endpoints, defaultToken: TOKEN, pollIntervalMs: 10, maxAttempts: 12, sleep, random: seededRandom(7),
-    onEvent: (e) => { if (e.type === 'retry') retries++; },
+    events: (e) => { if (e.type === 'request_retried' || e.type === 'throttled') retries++; },
   });
   ctx = { providers, log: () => undefined };
 });

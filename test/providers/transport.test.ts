@@ -19,7 +19,7 @@ describe('retries', () => {
     const h = harness();
     await expect(h.providers.arm.getContainerGroup(SUB, 'rg', 'web')).resolves.toMatchObject({ name: 'web' });
     expect(h.sleeps).toEqual([7000]);
-    expect(h.events.filter((e) => e.type === 'retry')).toHaveLength(1);
+    expect(h.events.filter((e) => e.type === 'request_retried' || e.type === 'throttled')).toHaveLength(1);
   });
 
   it('honours x-ms-retry-after-ms and an HTTP-date Retry-After', async () => {

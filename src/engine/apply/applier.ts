@@ -101,7 +101,7 @@ async function runStep(step: PlannedStep, options: ApplyOptions, report: (o: Ste
   const durable: Array<Promise<void>> = [];
   const interrupted = () => report({ address, action, status: 'skipped', rootCause: 'interrupted' });
   if (options.signal?.aborted) return interrupted();
-  const requests = newRequestContext(priority, options.signal, () => options.events?.({ type: 'step_started', address, action }));
+  const requests = newRequestContext(priority, options.signal, () => options.events?.({ type: 'step_started', address, action }), address);
   try {
     const providers = providersFor(options.ctx.providers, requests);
     const ctx: KindContext = { ...options.ctx, providers, signal: options.signal, log: (message) => options.events?.({ type: 'progress', address, message }) };
