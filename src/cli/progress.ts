@@ -83,7 +83,7 @@ export async function terminalProgress(changes: readonly PlannedChange[], stats?
       }),
   }));
   const running: Running = { count: 0 };
-  const shown = new Set(tasks.map((t) => t.title.slice(0, -': waiting'.length)));
+  const shown = new Set(changes.filter((c) => c.action !== 'no-op').map((c) => c.address));
   // Per step: what it is doing (its verb or its last progress line), and the wait it is in now.
   const doing = new Map<string, string>();
   const stepWaits = new Map<string, { phrase: string; timer: NodeJS.Timeout }>();
