@@ -133,7 +133,7 @@ export class Transport {
    * With `context` (the step's), its address is on the event and its abort signal ends the wait early with InterruptedWaitError.
    */
   async wait(ms: number, poll?: PollTarget, context?: RequestContext): Promise<void> {
-    if (poll) this.o.events?.({ type: 'poll_wait', service: this.service, ...poll, delayMs: ms, ...stepOf(context) });
+    if (poll) this.o.events?.({ type: 'poll_wait', service: this.service, method: poll.method, path: poll.path, label: poll.label, delayMs: ms, ...stepOf(context) });
     if (!(await waitUnlessAborted(this.sleep, ms, context?.signal))) throw new InterruptedWaitError(poll?.label ?? this.service);
   }
 
