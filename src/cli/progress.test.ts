@@ -47,7 +47,7 @@ describe('plain progress', () => {
     p.sink({ type: 'step_started', address: 'ContainerGroup/web', action: 'create' });
     p.sink({ type: 'step_finished', outcome: { address: 'ContainerGroup/web', action: 'create', status: 'interrupted', error: 'containerGroups/web: interrupted while waiting' } });
     expect(lines[0]).toBe('ContainerGroup/web: creating...');
-    expect(lines[1]).toMatch(/^ContainerGroup\/web: interrupted after \d+\.\ds \(the operation goes on at the service; the next plan reads where it got to\)$/);
+    expect(lines[1]).toMatch(/^ContainerGroup\/web: interrupted after \d+\.\ds \(what it sent goes on at the service; the next plan reads where it got to\)$/);
   });
 
   test('a short path stays as it is', () => {

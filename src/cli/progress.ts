@@ -44,7 +44,7 @@ export function plainProgress(write: (line: string) => void): Progress {
 }
 
 /** What an interrupted step's line adds: nothing is lost, and nothing is sent again blindly. */
-export const INTERRUPTED_NOTE = '(the operation goes on at the service; the next plan reads where it got to)';
+export const INTERRUPTED_NOTE = '(what it sent goes on at the service; the next plan reads where it got to)';
 
 /** Steps started and not yet finished, counted from the step events. */
 interface Running { count: number }

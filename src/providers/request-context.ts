@@ -40,6 +40,19 @@ export class NotStartedError extends Error {
 }
 
 /**
+ * A write of a step that had already started, still waiting for its turn (a throttling pause, the
+ * service's pacing) when the run was interrupted: it is not sent. Its step ends interrupted; what
+ * it sent before goes on at the service, and the next plan reads where it got to.
+ */
+export class WriteNotSentError extends UserError {
+  constructor(method: string, path: string) {
+    super(`${method} ${path}: interrupted while waiting for its turn under the service's rate limit; it was not sent, and the next plan reads where things got to`);
+    this.name = 'WriteNotSentError';
+    interruption(this);
+  }
+}
+
+/**
  * A wait between polls of an operation ended by the interruption: the operation was sent and
  * goes on at the service; the next plan reads where it got to (a user failure, not a bug).
  */

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { RequestScheduler, type Answer, type SchedulerClock } from './request-scheduler.js';
-import { newRequestContext, NotStartedError, type RequestContext } from './request-context.js';
+import { newRequestContext, NotStartedError, WriteNotSentError, type RequestContext } from './request-context.js';
+import { isInterruption } from '../core/interrupted.js';
 
 /** A clock that moves only when the test says so. */
 function fakeClock(): SchedulerClock & { advance(ms: number): Promise<void> } {
@@ -171,6 +172,33 @@ describe('request scheduler', () => {
     await second;
     expect(h.names()).toEqual(['started-1', 'started-2']);
     expect(waiting.started).toBe(false);
+  });
+
+  test("interrupted: a started step's write waiting out a throttling pause is not sent; its reads still go", async () => {
+    const h = harness(4);
+    const controller = new AbortController();
+    const step = newRequestContext(1, controller.signal);
+    const url = 'http://x/subscriptions/a/containerGroups/web';
+    const first = h.request('put-1', url, 'PUT', 'arm', step);
+    await flush();
+    h.answer('put-1', 429, { 'retry-after': '60' });
+    await first;
+    // The retry waits for the bucket's minute-long pause; Ctrl-C comes meanwhile.
+    const retry = h.request('put-2', url, 'PUT', 'arm', step);
+    await flush();
+    controller.abort();
+    const refused = await retry.catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(WriteNotSentError);
+    expect(isInterruption(refused)).toBe(true);
+    expect((refused as Error).message).toContain('PUT /subscriptions/a/containerGroups/web');
+    // A write asked for after the interruption is refused at once too; a read waits its turn and goes.
+    await expect(h.request('put-3', url, 'PUT', 'arm', step)).rejects.toBeInstanceOf(WriteNotSentError);
+    const read = h.request('get', url, 'GET', 'arm', step);
+    await h.clock.advance(60_000);
+    h.answer('get');
+    await read;
+    expect(h.names()).toEqual(['put-1', 'get']);
+    expect(h.scheduler.stats()).toMatchObject({ queued: 0, inFlight: 0 });
   });
 
   test('many steps waiting on one interruption signal: all refused on abort, one listener (no leak warning)', async () => {

@@ -5,7 +5,7 @@
 // pauses the whole bucket. Waiting requests go most urgent first (critical path).
 // Pacing is per service, not per subscription: whether subscriptions share a bucket (the local
 // cloud) or not (ARM), pacing them together never overruns it; a full bucket is not slowed.
-import { markStarted, NotStartedError, type RequestContext } from './request-context.js';
+import { markStarted, NotStartedError, WriteNotSentError, type RequestContext } from './request-context.js';
 import { Pace } from './request-pace.js';
 import { PriorityQueue } from './priority-queue.js';
 import { retryAfterMs } from './retry-policy.js';
@@ -60,6 +60,8 @@ interface Entry {
   readonly priority: number;
   readonly ctx: RequestContext | undefined;
   readonly pace: Pace;
+  /** What an interruption refuses if this entry is still waiting (undefined: it is sent anyway). */
+  readonly refusal: () => Error | undefined;
   readonly start: () => void;
   readonly reject: (err: Error) => void;
   /** Stops listening for the step's interruption (once the request is sent). */
@@ -164,9 +166,10 @@ export class RequestScheduler {
     const lane = gate.lane(bucketOf(service, url));
     const cls = requestClassOf(method);
     const part = { pace: gate.paces[cls], queue: lane.queues[cls] };
+    const refusal = () => refusalOnInterrupt(ctx, cls, method, url);
     this.activate(ctx, +1);
     try {
-      await this.admit(gate, part, ctx);
+      await this.admit(gate, part, ctx, refusal);
       let answer: T | undefined;
       try {
         answer = await send();
@@ -195,15 +198,20 @@ export class RequestScheduler {
     else this.busy.delete(ctx);
   }
 
-  /** Waits in the queue until dispatched; a step interrupted before its first request never sends. */
-  private admit(gate: Gate, part: { pace: Pace; queue: PriorityQueue<Entry> }, ctx: RequestContext | undefined): Promise<void> {
-    if (ctx?.signal?.aborted && !ctx.started) return Promise.reject(new NotStartedError());
+  /**
+   * Waits in the queue until dispatched. Once the step's run is interrupted, a step that has sent
+   * nothing sends nothing, and a started step sends no further write (it may be waiting out a
+   * throttling pause of a minute); a started step's reads still go, to record what its writes did.
+   */
+  private admit(gate: Gate, part: { pace: Pace; queue: PriorityQueue<Entry> }, ctx: RequestContext | undefined, refusal: () => Error | undefined): Promise<void> {
+    const refused = ctx?.signal?.aborted ? refusal() : undefined;
+    if (refused) return Promise.reject(refused);
     return new Promise<void>((resolve, reject) => {
-      const entry: Entry = { seq: this.seq++, priority: ctx?.priority ?? 0, ctx, pace: part.pace, done: false, start: resolve, reject };
+      const entry: Entry = { seq: this.seq++, priority: ctx?.priority ?? 0, ctx, pace: part.pace, refusal, done: false, start: resolve, reject };
       part.queue.push(entry);
       this.queued++;
       gate.waiting++;
-      if (ctx?.signal && !ctx.started) entry.forget = this.cancelOnAbort(ctx.signal, () => this.cancel(gate, entry));
+      if (ctx?.signal) entry.forget = this.cancelOnAbort(ctx.signal, () => this.cancel(gate, entry));
       this.dispatch(gate);
     });
   }
@@ -222,11 +230,13 @@ export class RequestScheduler {
   }
 
   private cancel(gate: Gate, entry: Entry): void {
-    if (entry.done || entry.ctx?.started) return;
+    if (entry.done) return;
+    const refused = entry.refusal();
+    if (!refused) return;
     entry.done = true;
     this.queued--;
     gate.waiting--;
-    entry.reject(new NotStartedError());
+    entry.reject(refused);
     this.dispatch(gate);
   }
 
@@ -309,6 +319,12 @@ export class RequestScheduler {
       this.dispatch(gate);
     });
   }
+}
+
+/** What an interrupted run refuses to send for a step; undefined: a started step's read, which goes. */
+function refusalOnInterrupt(ctx: RequestContext | undefined, cls: RequestClass, method: string, url: URL): Error | undefined {
+  if (!ctx?.started) return new NotStartedError();
+  return cls === 'reads' ? undefined : new WriteNotSentError(method.toUpperCase(), url.pathname);
 }
 
 /** The lowest x-ms-ratelimit-remaining-* value of an answer. */

@@ -75,7 +75,7 @@ describe('import, target and interrupt', () => {
     expect(stopped.stderr).toContain('Interrupted');
     expect(stopped.stdout).toContain('interrupted: the steps not started were skipped');
     // A change waiting on its operation is interrupted, not failed: the operation goes on at the service.
-    expect(stopped.stderr).toMatch(/ContainerGroup\/int-\d+: interrupted after \d+\.\ds \(the operation goes on at the service; the next plan reads where it got to\)/);
+    expect(stopped.stderr).toMatch(/ContainerGroup\/int-\d+: interrupted after \d+\.\ds \(what it sent goes on at the service; the next plan reads where it got to\)/);
     expect(stopped.stdout).toMatch(/\d+ interrupted \(ContainerGroup\/int-/);
     expect(existsSync(join(dir, '.moor/state.json.lock'))).toBe(false);
     const rest = await moor(dir, cloud, ['apply', 'm', '--auto-approve']);

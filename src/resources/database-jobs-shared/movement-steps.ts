@@ -1,7 +1,7 @@
 // Runs database-movement operations as a job: send each step once, record it at once, follow it to its end, resume after a crash.
 import { UserError } from '../../core/diagnostics.js';
 import { sleep, waitUnlessAborted } from '../../core/abortable-wait.js';
-import { interruption } from '../../core/interrupted.js';
+import { interruption, isInterruption } from '../../core/interrupted.js';
 import type { JsonObject } from '../../core/json.js';
 import type { MovementResult } from '../../providers/lcs.js';
 import { ServiceError } from '../../providers/service-error.js';
@@ -98,9 +98,11 @@ class Runner {
       result = await step.send();
     } catch (err) {
       if (err instanceof ServiceError && err.outcomeUnknown) return await this.fail(this.unknownMessage(step), { outcome: 'unknown' });
-      // Refused before anything ran (4xx, 429, no connection, no token): forget the step so the next apply sends it.
+      // Refused before anything ran (4xx, 429, no connection, no token), or not sent because the run
+      // was interrupted: forget the step so the next apply sends it.
       await this.save({ steps: this.steps.slice(0, i) });
-      throw new UserError(`${step.describe} was not started: ${(err as Error).message}; the next apply sends it`, [], { cause: err });
+      const notStarted = new UserError(`${step.describe} was not started: ${(err as Error).message}; the next apply sends it`, [], { cause: err });
+      throw isInterruption(err) ? interruption(notStarted) : notStarted;
     }
     if (!result.IsSuccess || typeof result.OperationActivityId !== 'string') {
       const why = result.ErrorMessage ?? (result.IsSuccess ? 'no operation activity id in the answer' : 'no error message');
