@@ -40,6 +40,12 @@ export interface DiffRules {
   readonly compare?: Readonly<Record<string, ValueComparison>>;
   /** Objects whose keys compare ignoring case (maps keyed by ARM ids). */
   readonly ignoreCaseKeys?: readonly string[];
+  /**
+   * Where the resource lives (subscription, group, name, workspace, id): kept in clear in state
+   * even when a `${env:}` or `${file:}` placeholder supplies it — the recorded id names it anyway,
+   * and read and delete need it. Every other placeholder value is kept only as a hash.
+   */
+  readonly addressing?: readonly string[];
 }
 
 /** 'location': by canonical region name (lowercase, no spaces); 'ignoreCase': strings ignoring case. */

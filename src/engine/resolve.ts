@@ -7,6 +7,7 @@ import { readPlaceholderFile, type FilePolicy } from './placeholder-file.js';
 import { scanReferences, type Reference } from '../core/references.js';
 import { locatePlaceholder } from './load/placeholder-location.js';
 import { UNKNOWN_SENTINEL } from './unknown.js';
+import { isHashed } from './secrets.js';
 
 /** Stands for a value another resource gets only once it is applied (a sentinel; plans show a marker). */
 export const KNOWN_AFTER_APPLY = UNKNOWN_SENTINEL;
@@ -57,6 +58,8 @@ export function resolveSpec(manifest: Manifest, ctx: ResolveContext): ResolvedSp
       if (!outputs) { pending = true; return KNOWN_AFTER_APPLY; }
       const found = getAt(outputs, fromPointer(ref.pointer));
       if (found === undefined) { fail(path, `${ref.address} has no value at ${ref.pointer || '/'} (used by ${ref.raw})`, ref, refs); return ''; }
+      // A value the target took from ${env:} or ${file:} is kept in state only as a hash.
+      if (isHashed(found)) { fail(path, `${ref.address} took the value at ${ref.pointer || '/'} from a placeholder, which state keeps only as a hash (used by ${ref.raw}); use that placeholder here instead`, ref, refs); return ''; }
       return found as JsonValue;
     });
     // A value that is exactly one placeholder takes the referenced value's type.

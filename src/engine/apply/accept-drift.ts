@@ -5,6 +5,7 @@ import { isObject, type JsonObject, type JsonPath, type JsonValue } from '../../
 import { compileRules, type CompiledRules } from '../diff/compiled-rules.js';
 import { residue } from '../diff/three-way.js';
 import { hashSensitive, maskSensitive } from '../secrets.js';
+import { scrubOutputs, sensitivePatterns } from '../placeholder-secrets.js';
 import type { PlannedStep } from '../plan/steps.js';
 import type { Plan } from '../plan/types.js';
 import type { StateRecorder } from '../state/recorder.js';
@@ -37,11 +38,12 @@ export async function acceptDrift(plan: Plan, steps: readonly PlannedStep[], rec
 
 function refreshedRecord(step: PlannedStep, kind: ResourceKind, record: ResourceRecord, observed: Observed): ResourceRecord {
   const accepted = acceptedValue(compileRules(kind.diff), [], step.desired, record.lastApplied, observed.spec);
+  const sensitive = sensitivePatterns(kind, step.manifest);
   return {
     ...record,
     id: observed.id,
-    lastApplied: hashSensitive(isObject(accepted) ? accepted : {}, step.kind.sensitive),
-    outputs: maskSensitive(observed.outputs, step.kind.sensitive),
+    lastApplied: hashSensitive(isObject(accepted) ? accepted : {}, sensitive),
+    outputs: scrubOutputs(maskSensitive(observed.outputs, step.kind.sensitive), step.desired ?? {}, sensitive),
     updatedAt: new Date().toISOString(),
   };
 }

@@ -22,6 +22,7 @@ import { criticalPathWeights } from './critical-path.js';
 import { ExclusiveRuns } from './exclusive-runs.js';
 import { markStarted, newRequestContext } from '../../providers/request-context.js';
 import { providersFor } from '../../providers/providers.js';
+import { sensitivePatterns } from '../placeholder-secrets.js';
 
 export interface ApplyOptions {
   readonly steps: readonly PlannedStep[];
@@ -167,7 +168,7 @@ async function writeResource(step: PlannedStep, kind: ResourceKind, desired: Jso
 function resolveNow(step: PlannedStep, options: ApplyOptions): JsonObject {
   const outputs = (a: string) => options.recorder.record(a)?.outputs;
   const resolved = resolveSpec(step.manifest!, { ...options.resolve, outputs });
-  registerResolvedSecrets(step.kind.sensitive, resolved.spec);
+  registerResolvedSecrets(sensitivePatterns(step.kind, step.manifest), resolved.spec);
   const errors = resolved.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) throw new UserError(errors.map((d) => d.message).join('; '));
   if (resolved.pending) throw new UserError('a ${ref:} target has no outputs yet');
@@ -175,7 +176,7 @@ function resolveNow(step: PlannedStep, options: ApplyOptions): JsonObject {
 }
 
 function recomputeChanges(step: PlannedStep, kind: ResourceKind, desired: JsonObject) {
-  return diffResource({ desired, last: step.record?.lastApplied, live: step.observed!.spec, rules: kind.diff, sensitive: kind.sensitive }).map((f) => f.desiredPath);
+  return diffResource({ desired, last: step.record?.lastApplied, live: step.observed!.spec, rules: kind.diff, sensitive: sensitivePatterns(kind, step.manifest) }).map((f) => f.desiredPath);
 }
 
 async function runJob(step: PlannedStep, kind: JobKind, desired: JsonObject, options: ApplyOptions, ctx: KindContext): Promise<void> {

@@ -3,16 +3,18 @@ import type { JsonObject } from '../../core/json.js';
 import type { Manifest } from '../manifest.js';
 import { declaredDependencies } from '../graph.js';
 import { hashSensitive, maskSensitive } from '../secrets.js';
+import { scrubOutputs, sensitivePatterns } from '../placeholder-secrets.js';
 import type { KindDefinition, Observed } from '../../core/kind.js';
 import type { ResourceRecord } from '../state/types.js';
 
 export function appliedRecord(manifest: Manifest, kind: KindDefinition, desired: JsonObject, observed: Observed): ResourceRecord {
+  const sensitive = sensitivePatterns(kind, manifest);
   return {
     kind: manifest.kind,
     name: manifest.name,
     id: observed.id,
-    lastApplied: hashSensitive(desired, kind.sensitive),
-    outputs: maskSensitive(observed.outputs, kind.sensitive),
+    lastApplied: hashSensitive(desired, sensitive),
+    outputs: scrubOutputs(maskSensitive(observed.outputs, kind.sensitive), desired, sensitive),
     protect: manifest.protect || undefined,
     dependsOn: recordedDependencies(manifest),
     updatedAt: new Date().toISOString(),
@@ -25,7 +27,7 @@ export function pendingRecord(manifest: Manifest, kind: KindDefinition, desired:
     ...(previous ?? {}),
     kind: manifest.kind,
     name: manifest.name,
-    lastApplied: previous?.lastApplied ?? hashSensitive(desired, kind.sensitive),
+    lastApplied: previous?.lastApplied ?? hashSensitive(desired, sensitivePatterns(kind, manifest)),
     protect: manifest.protect || undefined,
     dependsOn: recordedDependencies(manifest),
     pending: { action, since: new Date().toISOString() },

@@ -51,9 +51,9 @@ export function diffResource(input: DiffInput): FieldDiff[] {
     return markUnknowns(pick(maskSensitive(nest(path, value), input.sensitive), path));
   };
 
-  const push = (op: FieldChange['op'], at: At, before: JsonValue | undefined, after: JsonValue | undefined, cause: FieldChange['cause'], membershipChange = false): void => {
+  const push = (op: FieldChange['op'], at: At, before: JsonValue | undefined, after: JsonValue | undefined, cause: FieldChange['cause'], membershipChange = false, lastBefore?: JsonValue): void => {
     const unknown = after !== undefined && isUnknown(after) && !isSensitivePath(at.dp, input.sensitive);
-    const shownBefore = mask(before, at.dp);
+    const shownBefore = hideRecordedSecrets(mask(before, at.dp), lastBefore);
     const shownAfter = unknown ? undefined : mask(after, at.dp);
     out.push({
       path: namedPath(at.np),
@@ -83,7 +83,9 @@ export function diffResource(input: DiffInput): FieldDiff[] {
       return visitKeyed(at, d, Array.isArray(last) ? last : undefined, live, key);
     }
     if (!isUnknown(d) && equalAt(rules, at.dp, d, live)) return;
-    const cause = last !== undefined && !isUnknown(d) && equalAt(rules, at.dp, d, last) ? 'drift' : 'manifest';
+    // A placeholder's value is kept in state as a hash: it still tells a manifest change from drift.
+    const sameAsLast = last !== undefined && !isUnknown(d) && (isHashed(last) ? matchesSecret(d, last) : equalAt(rules, at.dp, d, last));
+    const cause = sameAsLast ? 'drift' : 'manifest';
     push(live === undefined ? 'add' : 'replace', at, live, d, cause);
   };
 
@@ -103,9 +105,9 @@ export function diffResource(input: DiffInput): FieldDiff[] {
       if (rules.isSentWhole(at2.dp)) {
         // The write sends this whole: what live holds here and the service would not fill in again is lost.
         const lost = residue(rules, at2.dp, value);
-        if (lost !== undefined) push('remove', at2, lost, undefined, setBefore ? 'manifest' : 'drift');
+        if (lost !== undefined) push('remove', at2, lost, undefined, setBefore ? 'manifest' : 'drift', false, last?.[find(last, liveKey) ?? liveKey]);
       } else if (setBefore) {
-        push('remove', at2, value, undefined, 'manifest'); // a field dropped from the manifest moor set before
+        push('remove', at2, value, undefined, 'manifest', false, last?.[find(last, liveKey) ?? liveKey]); // a field dropped from the manifest moor set before
       }
     }
   };
@@ -131,7 +133,7 @@ export function diffResource(input: DiffInput): FieldDiff[] {
       if (wanted.has(k)) continue;
       const named: NamedSegment = { key, value: String((live[li] as JsonObject)[key]) };
       const at2 = child(at, li, li, named);
-      push('remove', at2, residue(rules, at2.dp, live[li]) ?? live[li], undefined, lastByKey.has(k) ? 'manifest' : 'drift', true);
+      push('remove', at2, residue(rules, at2.dp, live[li]) ?? live[li], undefined, lastByKey.has(k) ? 'manifest' : 'drift', true, lastByKey.get(k));
     }
   };
 
@@ -194,6 +196,18 @@ function keyed(items: JsonValue[], key: string): boolean {
     seen.add(k);
   }
   return true;
+}
+
+/**
+ * A removed value shown without what state recorded as a secret: where the last apply kept a hash
+ * (a placeholder's value no longer in the manifest), the live value shows as '(sensitive)'.
+ */
+function hideRecordedSecrets(value: JsonValue | undefined, last: JsonValue | undefined): JsonValue | undefined {
+  if (value === undefined || last === undefined) return value;
+  if (isHashed(last)) return SENSITIVE_MASK;
+  if (isObject(value) && isObject(last)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, hideRecordedSecrets(v, last[k]) as JsonValue]));
+  if (Array.isArray(value) && Array.isArray(last)) return value.map((v, i) => hideRecordedSecrets(v, last[i]) as JsonValue);
+  return value;
 }
 
 /** Wraps a value at a path inside empty containers, so path-based masking applies to it. */

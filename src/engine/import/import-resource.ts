@@ -13,6 +13,7 @@ import type { Session } from '../session.js';
 import type { Observed, ResourceHandler, ResourceKind } from '../../core/kind.js';
 import type { KindCatalog } from '../../core/kind-catalog.js';
 import { importedBaseline } from './baseline.js';
+import { scrubOutputs, sensitivePatterns } from '../placeholder-secrets.js';
 
 export interface ImportRequest {
   /** The manifest address, e.g. ContainerGroup/web. */
@@ -79,8 +80,8 @@ function importedRecord(manifest: Manifest, kind: ResourceKind, desired: Manifes
     kind: manifest.kind,
     name: manifest.name,
     id: observed.id,
-    lastApplied: importedBaseline(desired, observed.spec, kind.diff, kind.sensitive),
-    outputs: maskSensitive(observed.outputs, kind.sensitive),
+    lastApplied: importedBaseline(desired, observed.spec, kind.diff, sensitivePatterns(kind, manifest)),
+    outputs: scrubOutputs(maskSensitive(observed.outputs, kind.sensitive), desired, sensitivePatterns(kind, manifest)),
     protect: manifest.protect || undefined,
     dependsOn: recordedDependencies(manifest),
     updatedAt: new Date().toISOString(),

@@ -10,6 +10,7 @@ import type { Manifest } from '../manifest.js';
 import { summarize, type Plan, type PlannedChange } from './types.js';
 import type { PlannedStep } from './steps.js';
 import { liveVersion } from './live-version.js';
+import { sensitivePatterns } from '../placeholder-secrets.js';
 import { manifestsDigest } from './manifests-digest.js';
 
 /** What the plan was asked for; apply --plan plans again from exactly these. */
@@ -54,7 +55,7 @@ export function planDocument(material: PlanMaterial, versions: ReadonlyMap<strin
   const changes = (rendered.changes as JsonObject[]).map((c): JsonObject => {
     const step = steps.get(String(c.address));
     const body = step?.desired && step.kind.category !== 'check'
-      ? (secrets === 'hash' ? hashSensitive(step.desired, step.kind.sensitive) : maskSensitive(step.desired, step.kind.sensitive))
+      ? (secrets === 'hash' ? hashSensitive(step.desired, sensitivePatterns(step.kind, step.manifest)) : maskSensitive(step.desired, sensitivePatterns(step.kind, step.manifest)))
       : undefined;
     const version = versions.get(String(c.address));
     return { ...c, ...(body ? { desired: body } : {}), ...(version ? { liveVersion: version } : {}) };

@@ -10,6 +10,7 @@ import { createFields, resentFields, shownSpec } from '../diff/after-values.js';
 import { patchOf } from '../diff/patch.js';
 import { resolveSpec, type ResolveContext } from '../resolve.js';
 import { registerResolvedSecrets } from '../secret-registration.js';
+import { sensitivePatterns } from '../placeholder-secrets.js';
 import { validateResolved } from '../validate/validate-resolved.js';
 import type { KindCatalog } from '../../core/kind-catalog.js';
 import type { CheckKind, CheckResult, JobKind, JobRecord, KindContext, KindDefinition, ResourceKind } from '../../core/kind.js';
@@ -82,7 +83,7 @@ async function planManifest(
   const kind = options.kinds.kindNamed(manifest.kind);
   if (!kind) return undefined;
   const resolved = resolveSpec(manifest, { ...options.resolve, outputs });
-  registerResolvedSecrets(kind.sensitive, resolved.spec);
+  registerResolvedSecrets(sensitivePatterns(kind, manifest), resolved.spec);
   diagnostics.push(...resolved.diagnostics);
   if (resolved.diagnostics.some((d) => d.severity === 'error')) return undefined;
   if (!resolved.pending) {
@@ -115,15 +116,16 @@ async function planResource(kind: ResourceKind, manifest: Manifest, desired: Jso
       pendingSince: record?.pending?.action === 'create' ? record.pending.since : undefined,
     });
   const base = { kind, manifest, record, desired, observed };
+  const sensitive = sensitivePatterns(kind, manifest);
   if (!observed) {
     const vanished = record !== undefined && record.pending?.action !== 'create';
     const reason = vanished ? 'deleted outside moor since the last apply' : undefined;
     // A create shows what it will make: every field set, secrets masked, unknowns marked.
-    const after = shownSpec(desired, kind.sensitive);
-    const fields = createFields(desired, kind.diff, kind.sensitive, vanished ? 'drift' : 'manifest');
+    const after = shownSpec(desired, sensitive);
+    const fields = createFields(desired, kind.diff, sensitive, vanished ? 'drift' : 'manifest');
     return { ...base, changedPaths: [], change: { ...change(manifest, 'create', { drift: vanished, reason }), fields, after, patch: [{ op: 'add', path: '', value: after }] } };
   }
-  const fields = diffResource({ desired, last: record?.lastApplied, live: observed.spec, rules: kind.diff, sensitive: kind.sensitive });
+  const fields = diffResource({ desired, last: record?.lastApplied, live: observed.spec, rules: kind.diff, sensitive });
   const replace = fields.some((f) => f.forcesReplace);
   const action = fields.length === 0 ? 'no-op' : replace ? 'replace' : 'update';
   const destructive = action === 'replace' && handler.replaceIsDestructive === true;
@@ -137,7 +139,7 @@ async function planResource(kind: ResourceKind, manifest: Manifest, desired: Jso
       ...change(manifest, action, { drift: fields.some((f) => f.cause === 'drift'), destructive, reason: replace ? `${forcing.join(', ')} cannot change in place` : undefined }),
       fields: shown,
       patch: patchOf(shown),
-      ...(action === 'replace' ? { after: shownSpec(desired, kind.sensitive) } : {}),
+      ...(action === 'replace' ? { after: shownSpec(desired, sensitive) } : {}),
       ...(resent.length > 0 ? { resent } : {}),
     },
   };

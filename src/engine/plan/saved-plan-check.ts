@@ -2,8 +2,10 @@
 // version and the same desired body (secrets compared by hash). What differs is refused, never
 // applied in its new form; apply --plan never re-plans silently.
 import { deepEqual } from '../diff/equal.js';
-import { fromPointer, getAt, isObject, toPointer, type JsonObject, type JsonPath, type JsonValue } from '../../core/json.js';
-import { mapSensitive, matchesSecret, SENSITIVE_MASK } from '../secrets.js';
+import { getAt, isObject, toPointer, type JsonObject, type JsonPath, type JsonValue } from '../../core/json.js';
+import { isSensitivePath, mapSensitive, matchesSecret, SENSITIVE_MASK } from '../secrets.js';
+import { sensitivePatterns } from '../placeholder-secrets.js';
+import type { KindDefinition } from '../../core/kind.js';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { PlannedStep } from './steps.js';
 import type { SavedChange } from './saved-plan.js';
@@ -40,22 +42,31 @@ function refusal(step: PlannedStep, saved: SavedChange | undefined, version: str
     return saved.liveVersion === undefined ? 'the saved plan pins no live version of it' : 'the live resource changed since the plan';
   }
   if (!step.desired) return undefined;
-  return saved.desired ? bodyDifference(saved.desired, step.desired, step.kind.sensitive) : 'the saved plan holds no desired body for it';
+  return saved.desired ? bodyDifference(saved.desired, step.desired, sensitivePatterns(step.kind, step.manifest), step.kind) : 'the saved plan holds no desired body for it';
 }
 
-/** Why the resolved body differs from the reviewed one (secrets by hash), or undefined when it does not. */
-export function bodyDifference(reviewed: JsonObject, resolved: JsonObject, sensitive: readonly string[]): string | undefined {
-  const secrets: string[] = [];
+/**
+ * Why the resolved body differs from the reviewed one (secrets by hash), or undefined when it does
+ * not. Given the kind, a value a placeholder supplied to a plain field is reported as a changed
+ * value, never shown.
+ */
+export function bodyDifference(reviewed: JsonObject, resolved: JsonObject, sensitive: readonly string[], kind?: KindDefinition): string | undefined {
+  const secrets: JsonPath[] = [];
   const comparable = mapSensitive(resolved, sensitive, (value, path) => {
     const hashed = getAt(reviewed, path) as JsonValue | undefined;
-    if (!matchesSecret(value, hashed)) secrets.push(toPointer(path));
+    if (!matchesSecret(value, hashed)) secrets.push(path);
     return hashed ?? null;
   });
   if (secrets.length > 0) {
-    const masked = getAt(reviewed, fromPointer(secrets[0])) === SENSITIVE_MASK;
+    const path = secrets[0];
+    if (kind && !isSensitivePath(path, kind.sensitive) && getAt(reviewed, path) !== SENSITIVE_MASK) {
+      return `its desired value at ${toPointer(path)} is not the one reviewed in the plan`;
+    }
+    const shown = toPointer(path);
+    const masked = getAt(reviewed, path) === SENSITIVE_MASK;
     return masked
-      ? `the plan holds no hash of the secret at ${secrets[0]} (a plan printed by --output json masks secrets; save plans with --out)`
-      : `the secret at ${secrets[0]} is not the one the plan was made with`;
+      ? `the plan holds no hash of the secret at ${shown} (a plan printed by --output json masks secrets; save plans with --out)`
+      : `the secret at ${shown} is not the one the plan was made with`;
   }
   const at = firstDifference(reviewed, comparable, []);
   return at === undefined ? undefined : `its desired value at ${at || '/'} is not the one reviewed in the plan`;

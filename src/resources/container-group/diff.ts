@@ -73,4 +73,5 @@ export const diffRules: DiffRules = {
     'properties/standbyPoolProfile/id': 'ignoreCase',
   },
   ignoreCaseKeys: ['identity/userAssignedIdentities'],
+  addressing: ['subscriptionId', 'resourceGroup', 'name'],
 };

@@ -13,6 +13,7 @@ export const diffRules: DiffRules = {
     'tables/*/rows', 'tables/*/source', 'tables/*/isHidden', 'tables/*/description',
   ],
   immutableMembership: ['tables'],
+  addressing: ['workspaceId', 'name'],
   arrayKeys: {
     tables: 'name',
     'tables/*/columns': 'name',

@@ -1,0 +1,59 @@
+// Values a manifest takes from `${env:}` or `${file:}` are secrets wherever they are used: a field
+// the kind does not mark sensitive becomes sensitive for that manifest, so state and saved plans
+// keep it only as a salted hash and output shows it as (sensitive). Where the resource lives (the
+// kind's `diff.addressing`) stays in clear: its recorded id names it anyway, and read and delete need it.
+import { isObject, pattern, underPattern, type JsonObject, type JsonPath, type JsonValue } from '../core/json.js';
+import { scanReferences } from '../core/references.js';
+import type { KindDefinition } from '../core/kind.js';
+import type { Manifest } from './manifest.js';
+import { hashSecret, mapSensitive } from './secrets.js';
+
+const cache = new WeakMap<Manifest, readonly string[]>();
+
+/** The kind's sensitive patterns plus the exact paths of this manifest's `${env:}` and `${file:}` values. */
+export function sensitivePatterns(kind: KindDefinition, manifest: Manifest | undefined): readonly string[] {
+  if (!manifest) return kind.sensitive;
+  let found = cache.get(manifest);
+  if (!found) {
+    const addressing = (kind.category === 'resource' ? kind.diff.addressing ?? [] : []).map(pattern);
+    const own = placeholderPaths(manifest.spec, []).filter((p) => !addressing.some((a) => underPattern(p, a)));
+    found = [...kind.sensitive, ...own.map(asPattern)];
+    cache.set(manifest, found);
+  }
+  return found;
+}
+
+/**
+ * The live outputs as state keeps them: a string equal to a secret value of the resolved spec
+ * (the service echoes a plain field back) becomes that value's salted hash.
+ */
+export function scrubOutputs(outputs: JsonObject, resolved: JsonObject, sensitive: readonly string[]): JsonObject {
+  const secrets = new Set<string>();
+  mapSensitive(resolved, sensitive, (value) => {
+    if (typeof value === 'string' && value.length > 0) secrets.add(value);
+    return value;
+  });
+  if (secrets.size === 0) return outputs;
+  const scrub = (value: JsonValue): JsonValue => {
+    if (typeof value === 'string') return secrets.has(value) ? hashSecret(value) : value;
+    if (Array.isArray(value)) return value.map(scrub);
+    if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v)]));
+    return value;
+  };
+  return scrub(outputs) as JsonObject;
+}
+
+function placeholderPaths(value: JsonValue, path: JsonPath): JsonPath[] {
+  if (typeof value === 'string') return scanReferences(value).refs.some((r) => r.type !== 'ref') ? [path] : [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => placeholderPaths(v, [...path, i]));
+  if (isObject(value)) return Object.entries(value).flatMap(([k, v]) => placeholderPaths(v, [...path, k]));
+  return [];
+}
+
+/** A path as a pattern; a key a pattern cannot spell (a slash, a star, empty) becomes `*`: masking more is safe. */
+function asPattern(path: JsonPath): string {
+  return path.map((seg) => {
+    const s = String(seg);
+    return s.length === 0 || s === '*' || s.includes('/') ? '*' : s;
+  }).join('/');
+}
