@@ -92,7 +92,7 @@ describe('saved plans, show, --replace and --refresh-only', () => {
     writeFile(dir, 'm/secret.txt', 'another-secret\n');
     const r = await run('apply', '--plan', 'p.json');
     expect(r.code).toBe(1);
-    expect(r.stderr + r.stdout).toContain('ContainerGroup/web: refused: the secret at /properties/containers/0/properties/environmentVariables/1/secureValue');
+    expect(r.stderr + r.stdout).toContain('ContainerGroup/web: refused: the secret at /properties/containers[name=app]/properties/environmentVariables[name=DB_PASSWORD]/secureValue is not the one');
     expect(r.stderr + r.stdout).not.toContain('another-secret');
     expect(await liveImage('web')).toBe('nginx:1.27');
     writeFile(dir, 'm/secret.txt', SECRET + '\n');

@@ -39,6 +39,11 @@ describe('bodyDifference', () => {
     expect(why).not.toContain('other');
   });
 
+  it('given the kind, names a changed secret by its field path, not array positions', () => {
+    const why = bodyDifference(reviewed, body('nginx:1.28', 'other'), ContainerGroup.sensitive, ContainerGroup);
+    expect(why).toBe('the secret at /properties/containers[name=app]/properties/environmentVariables[name=PW]/secureValue is not the one the plan was made with');
+  });
+
   it('explains a plan printed with masked secrets', () => {
     const masked = JSON.parse(JSON.stringify(reviewed).replace(/"sha256:[^"]+"/, '"(sensitive)"'));
     expect(bodyDifference(masked, body('nginx:1.28'), ContainerGroup.sensitive)).toContain('save plans with --out');

@@ -6,6 +6,8 @@ import { getAt, isObject, toPointer, type JsonObject, type JsonPath, type JsonVa
 import { isSensitivePath, mapSensitive, matchesSecret, SENSITIVE_MASK } from '../secrets.js';
 import { sensitivePatterns } from '../placeholder-secrets.js';
 import type { KindDefinition } from '../../core/kind.js';
+import { compileRules } from '../diff/compiled-rules.js';
+import { namedPath, namedSegmentsOf } from '../diff/named-path.js';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { PlannedStep } from './steps.js';
 import type { SavedChange } from './saved-plan.js';
@@ -47,8 +49,8 @@ function refusal(step: PlannedStep, saved: SavedChange | undefined, version: str
 
 /**
  * Why the resolved body differs from the reviewed one (secrets by hash), or undefined when it does
- * not. Given the kind, a value a placeholder supplied to a plain field is reported as a changed
- * value, never shown.
+ * not. Given the kind, a secret of the kind is named by its field path (containers[name=web]) and
+ * a value a placeholder supplied to a plain field is reported as a changed value, never shown.
  */
 export function bodyDifference(reviewed: JsonObject, resolved: JsonObject, sensitive: readonly string[], kind?: KindDefinition): string | undefined {
   const secrets: JsonPath[] = [];
@@ -62,7 +64,7 @@ export function bodyDifference(reviewed: JsonObject, resolved: JsonObject, sensi
     if (kind && !isSensitivePath(path, kind.sensitive) && getAt(reviewed, path) !== SENSITIVE_MASK) {
       return `its desired value at ${toPointer(path)} is not the one reviewed in the plan`;
     }
-    const shown = toPointer(path);
+    const shown = kind ? fieldPath(resolved, path, kind) : toPointer(path);
     const masked = getAt(reviewed, path) === SENSITIVE_MASK;
     return masked
       ? `the plan holds no hash of the secret at ${shown} (a plan printed by --output json masks secrets; save plans with --out)`
@@ -70,6 +72,13 @@ export function bodyDifference(reviewed: JsonObject, resolved: JsonObject, sensi
   }
   const at = firstDifference(reviewed, comparable, []);
   return at === undefined ? undefined : `its desired value at ${at || '/'} is not the one reviewed in the plan`;
+}
+
+/** '/properties/containers[name=web]/…': elements of the kind's named arrays by their key. */
+function fieldPath(doc: JsonObject, path: JsonPath, kind: KindDefinition): string {
+  if (kind.category !== 'resource') return toPointer(path);
+  const rules = compileRules(kind.diff);
+  return namedPath(namedSegmentsOf(doc, path, (arrayPath) => rules.keyOf(arrayPath)));
 }
 
 function firstDifference(a: JsonValue | undefined, b: JsonValue | undefined, path: JsonPath): string | undefined {
