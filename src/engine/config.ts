@@ -1,11 +1,12 @@
 // moor.config.yaml and the MOOR_* environment: endpoints, credentials, state, parallelism, notify.
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { UserError } from '../core/diagnostics.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { SERVICE_NAMES, type ServiceName } from '../core/services.js';
 import type { FilePolicy } from './placeholder-file.js';
+import { fileErrorCode, fileErrorMessage } from './file-errors.js';
 import { API_FIELDS, type ApiName, type ApiSettingsOverrides } from '../providers/api-settings.js';
 
 export interface CredentialSource { readonly tokenEnv?: string; readonly tokenCommand?: string }
@@ -40,17 +41,27 @@ const TOP_KEYS = new Set(['endpoints', 'credentials', 'state', 'parallelism', 'n
 /** Reads the config file (explicit, or moor.config.yaml when present) and applies MOOR_* overrides. */
 export function loadConfig(explicitFile: string | undefined, cwd: string, env: NodeJS.ProcessEnv = process.env): MoorConfig {
   const file = explicitFile ?? (existsSync(resolve(cwd, 'moor.config.yaml')) ? 'moor.config.yaml' : undefined);
-  const raw = file ? readConfigFile(resolve(cwd, file)) : {};
+  const raw = file ? readConfigFile(resolve(cwd, file), file, explicitFile !== undefined) : {};
   const config = parseConfig(raw, file ?? 'moor.config.yaml');
   const files = raw.files === undefined ? undefined : filePolicy(raw.files, file ?? 'moor.config.yaml', dirname(resolve(cwd, file ?? '.')));
   return applyEnvironment({ ...config, file, files }, env);
 }
 
-function readConfigFile(path: string): JsonObject {
-  if (!existsSync(path)) throw new UserError(`config file ${path} not found`);
+/** `file` as the user gave it (`explicit`: with --config), so a message points at what to fix. */
+function readConfigFile(path: string, file: string, explicit: boolean): JsonObject {
+  const given = explicit ? `--config ${file}` : `config file ${file}`;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = fileErrorCode(err);
+    if (code === 'EISDIR' && explicit) throw new UserError(`${given} is a directory; give the config file, e.g. ${join(file, 'moor.config.yaml')}`);
+    if (code === 'ENOENT') throw new UserError(`${given}: no such file (${path})`);
+    throw new UserError(`${given}: ${fileErrorMessage(err, path) ?? (err as Error).message}`);
+  }
   let doc: unknown;
   try {
-    doc = parse(readFileSync(path, 'utf8'));
+    doc = parse(text);
   } catch (err) {
     throw new UserError(`config file ${path} is not valid YAML: ${(err as Error).message}`);
   }
