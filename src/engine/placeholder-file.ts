@@ -5,7 +5,7 @@
 // on the machine. So a path stays under the root unless the config allows more, only regular
 // files are read (checked before and after opening, so a FIFO swapped in cannot block), never
 // a kernel interface (/proc, /sys, /dev), and never more than a size limit.
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { accessSync, closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 
 /** Default limit of one `${file:}`: far more than a secret or a certificate, far less than memory. */
@@ -29,6 +29,28 @@ const KERNEL_FOLDERS = ['/proc', '/sys', '/dev'];
 
 /** Reads `path` (as written in the placeholder) relative to `baseDir`, within `root` and `policy`. */
 export function readPlaceholderFile(path: string, baseDir: string, root: string, policy: FilePolicy = {}): FileReadResult {
+  const found = findPlaceholderFile(path, baseDir, root, policy);
+  return found.ok ? readRegularFile(found.real, found.info, policy.maxBytes ?? DEFAULT_FILE_LIMIT_BYTES) : found;
+}
+
+/**
+ * Whether the file of a placeholder may and can be read, without reading it (for validate, which
+ * reads no secret): every rule of readPlaceholderFile but the read itself, and read permission.
+ */
+export function checkPlaceholderFile(path: string, baseDir: string, root: string, policy: FilePolicy = {}): { readonly ok: true } | { readonly ok: false; readonly message: string } {
+  const found = findPlaceholderFile(path, baseDir, root, policy);
+  if (!found.ok) return found;
+  try {
+    accessSync(found.real, constants.R_OK);
+  } catch (err) {
+    return refuse(errnoMessage(err));
+  }
+  return { ok: true };
+}
+
+type Found = { readonly ok: true; readonly real: string; readonly info: Stats } | { readonly ok: false; readonly message: string };
+
+function findPlaceholderFile(path: string, baseDir: string, root: string, policy: FilePolicy): Found {
   const limit = policy.maxBytes ?? DEFAULT_FILE_LIMIT_BYTES;
   if (path.includes('\0')) return refuse('the path contains a NUL character');
   const target = resolve(baseDir, path);
@@ -55,7 +77,7 @@ export function readPlaceholderFile(path: string, baseDir: string, root: string,
   if (isKernelPath(real)) return refuse(kernelMessage(real));
   if (!isUnder(real, realOrSelf(root)) && !outsideAllowed(real)) return refuse(`it links to ${real}, ${outsideMessage(root)}`);
   if (info.size > limit) return refuse(tooLarge(limit));
-  return readRegularFile(real, info, limit);
+  return { ok: true, real, info };
 }
 
 /** Opens without blocking, checks it is still the file that was stat'ed, reads at most `limit` bytes. */
@@ -96,7 +118,7 @@ function kernelMessage(path: string): string {
   return `${path} is a kernel interface, not a file`;
 }
 
-function refuse(message: string): FileReadResult {
+function refuse(message: string): { readonly ok: false; readonly message: string } {
   return { ok: false, message };
 }
 

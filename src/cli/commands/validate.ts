@@ -1,5 +1,6 @@
 // moor validate: checks manifests only (no network, no secrets) and prints every problem found.
-import { Option } from 'commander';
+import { Option, type Command } from 'commander';
+import { globalOptions } from '../session-options.js';
 import type { RegisterCommand } from './index.js';
 
 interface ValidateFlags { output: 'text' | 'json' | 'github' }
@@ -10,17 +11,21 @@ export const registerValidate: RegisterCommand = (program, setExit) => {
     .description('check manifests: schemas, references, dependencies (no network, no secrets)')
     .argument('[paths...]', 'manifest files or folders (default: .)')
     .addOption(new Option('--output <format>', 'text, json or github (annotations and the job summary)').choices(['text', 'json', 'github']).default('text'))
-    .action(async (paths: string[], flags: ValidateFlags) => {
-      setExit(await runValidate(paths, flags));
+    .action(async (paths: string[], flags: ValidateFlags, command: Command) => {
+      setExit(await runValidate(paths, flags, globalOptions(command).config));
     });
 };
 
-async function runValidate(paths: string[], flags: ValidateFlags): Promise<number> {
+async function runValidate(paths: string[], flags: ValidateFlags, configFile: string | undefined): Promise<number> {
   const { loadAndValidate } = await import('../../engine/validate/index.js');
   const { BUILT_IN_KINDS } = await import('../../resources/registry.js');
-  const { formatDiagnostic, hasErrors } = await import('../../core/diagnostics.js');
+  const { formatDiagnostic, hasErrors, sortDiagnostics } = await import('../../core/diagnostics.js');
+  const { checkPlaceholderFiles } = await import('../../engine/validate/check-files.js');
+  const { loadConfig } = await import('../../engine/config.js');
   const result = await loadAndValidate(paths.length > 0 ? paths : ['.'], BUILT_IN_KINDS);
-  const { diagnostics } = result;
+  // ${file:} placeholders are checked as plan reads them (files: in the config), none is read.
+  const policy = loadConfig(configFile, process.cwd(), process.env).files;
+  const diagnostics = sortDiagnostics([...result.diagnostics, ...checkPlaceholderFiles(result.manifests, process.cwd(), policy)]);
   if (flags.output === 'json') {
     const rows = diagnostics.map((d) => ({
       file: d.location?.file ?? null, line: d.location?.line ?? null, col: d.location?.col ?? null,
