@@ -7,6 +7,7 @@ export interface PlanShapeFlags {
   readonly prune?: boolean;
   readonly replace?: string[];
   readonly refreshOnly?: boolean;
+  readonly allowMassDelete?: boolean;
 }
 
 export function planInputs(paths: readonly string[], flags: PlanShapeFlags): PlanInputs {
@@ -16,6 +17,7 @@ export function planInputs(paths: readonly string[], flags: PlanShapeFlags): Pla
     prune: Boolean(flags.prune),
     replace: flags.replace ?? [],
     refreshOnly: Boolean(flags.refreshOnly),
+    ...(flags.allowMassDelete ? { allowMassDelete: true } : {}),
   };
   if (inputs.refreshOnly && (inputs.prune || inputs.replace.length > 0)) {
     throw new UserError('--refresh-only changes nothing live: it cannot be combined with --prune or --replace');

@@ -118,6 +118,13 @@ describe('prune guard rails', () => {
     const allowed = await run('plan', 'm', '--prune', '--allow-mass-delete');
     expect(allowed.code, allowed.stdout + allowed.stderr).toBe(0);
     expect(allowed.stdout).toContain('2 to delete');
+    // The plan records --allow-mass-delete: applying it needs the flag no more.
+    expect((await run('plan', 'm', '--prune', '--allow-mass-delete', '--out', 'mass.json')).code).toBe(0);
+    const applied = await run('apply', '--plan', 'mass.json');
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    expect(applied.stdout).toContain('2 deleted');
+    for (const id of ['c42', 'c43']) expect((await cloudRequest(cloud, 'GET', AUTH_PATH(id))).status).toBe(404);
+    expect((await cloudRequest(cloud, 'GET', AUTH_PATH('c41'))).status).toBe(200);
   });
 
   test('pruned deletes run dependents first, in reverse dependency order recorded in state', async () => {

@@ -77,7 +77,7 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
     const parallelism = parallelismFlag ?? session.parallelism;
     const lock = await session.backend.lock('moor apply', (flags.lockTimeout ?? 0) * 1000);
     try {
-      const planned = await preparePlan(session, { ...inputs, allowMassDelete: flags.allowMassDelete, cwd: process.cwd(), env: process.env });
+      const planned = await preparePlan(session, { ...inputs, allowMassDelete: flags.allowMassDelete || inputs.allowMassDelete, cwd: process.cwd(), env: process.env });
       const prepared = saved ? await holdToSaved(kindContext(session), flags.plan!, saved, planned) : planned;
       report.plan(prepared.plan, inputs.refreshOnly ? 'drift' : 'plan');
       // An unknown outcome is an error that blocks only its dependents: the rest is applied.

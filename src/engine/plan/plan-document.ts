@@ -20,6 +20,8 @@ export interface PlanInputs {
   readonly prune: boolean;
   readonly replace: readonly string[];
   readonly refreshOnly: boolean;
+  /** --allow-mass-delete was given to the plan (recorded only then): apply --plan needs it no more. */
+  readonly allowMassDelete?: boolean;
 }
 
 /** What a plan was made from: its decisions, the steps behind them and the manifests. */

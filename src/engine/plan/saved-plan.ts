@@ -64,6 +64,7 @@ export function readSavedPlan(file: string): SavedPlan {
       prune: inputs.prune === true,
       replace: strings(inputs.replace),
       refreshOnly: inputs.refreshOnly === true,
+      ...(inputs.allowMassDelete === true ? { allowMassDelete: true } : {}),
     },
     changes: (doc.changes as unknown[]).filter(isObject).map((c) => ({
       address: String(c.address),
