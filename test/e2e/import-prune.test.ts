@@ -140,8 +140,13 @@ describe('prune guard rails', () => {
     expect(state.resources['AuthContext/pr-auth'].dependsOn).toEqual(['ContainerGroup/pr-app']);
     expect(state.resources['ContainerGroup/pr-db'].dependsOn).toBeUndefined();
     for (const f of ['db', 'app', 'auth']) writeFile(dir, `m/${f}.yaml`, '# retired\n');
+    // plan and apply list the deletes as they run: dependents first.
+    const listed = (out: string) => [...out.matchAll(/^ {2}- (\S+) will be deleted/gm)].map((m) => m[1]);
+    const order = ['AuthContext/pr-auth', 'ContainerGroup/pr-app', 'ContainerGroup/pr-db'];
+    expect(listed((await run('plan', 'm', '--prune', '--allow-mass-delete')).stdout)).toEqual(order);
     const pruned = await run('apply', 'm', '--auto-approve', '--prune', '--allow-mass-delete', '--parallelism', '10');
     expect(pruned.code, pruned.stdout + pruned.stderr).toBe(0);
+    expect(listed(pruned.stdout)).toEqual(order);
     const at = (line: string) => {
       const i = pruned.stderr.indexOf(line);
       expect(i, `${line} in:\n${pruned.stderr}`).toBeGreaterThanOrEqual(0);

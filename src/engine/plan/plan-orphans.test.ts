@@ -35,6 +35,17 @@ describe('pruning what left the manifests', () => {
     expect((await plan(resources, { allowMassDelete: true })).diagnostics).toEqual([]);
   });
 
+  test('deletes are listed as apply runs them: dependents (as state recorded) before what they depend on', async () => {
+    const resources = {
+      'ContainerGroup/db': record('ContainerGroup'),
+      'ContainerGroup/app': record('ContainerGroup', { dependsOn: ['ContainerGroup/db'] }),
+      'AuthContext/other': record('AuthContext'),
+      'AuthContext/auth': record('AuthContext', { dependsOn: ['ContainerGroup/app'] }),
+    };
+    const { deletes } = await plan(resources, { allowMassDelete: true });
+    expect(deletes).toEqual(['AuthContext/auth', 'ContainerGroup/app', 'ContainerGroup/db', 'AuthContext/other']);
+  });
+
   test('without --prune nothing is deleted and only resources are reported', async () => {
     const { deletes, diagnostics } = await plan({ 'AuthContext/a': record('AuthContext'), 'DatabaseRefresh/uat': record('DatabaseRefresh') }, { prune: false });
     expect(deletes).toEqual([]);

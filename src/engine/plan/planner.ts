@@ -19,6 +19,7 @@ import { summarize, type Plan, type PlannedChange } from './types.js';
 import type { PlannedStep } from './steps.js';
 import { selectTargets } from './targets.js';
 import { massDeleteRefusal } from './prune-guard.js';
+import { inDeleteOrder } from './delete-listing.js';
 import { isUnknown, noteBlockedDependents, recheckUnknown, resolvedAsFailed, unknownOutcomeDiagnostic, unresolvedMessage } from './unknown-outcome.js';
 import { prefetchReads, type Prefetched } from './prefetch.js';
 import type { EventSink } from '../../core/events.js';
@@ -66,7 +67,7 @@ export async function makePlan(options: PlanOptions): Promise<PlanResult> {
   };
   const planned = await Promise.all(selected.map((m) => limit(async () => announce(await planManifest(m, options, outputs, diagnostics, reads)))));
   const steps = planned.filter((s): s is PlannedStep => s !== undefined);
-  steps.push(...planOrphans(options, diagnostics).map((s) => announce(s)!));
+  steps.push(...inDeleteOrder(planOrphans(options, diagnostics)).map((s) => announce(s)!));
   noteBlockedDependents(steps, graph);
   await preflight(steps, options.ctx, diagnostics);
   const changes = steps.map((s) => s.change);
