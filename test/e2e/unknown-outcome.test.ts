@@ -114,6 +114,9 @@ describe('unknown outcomes', () => {
     const blocked = await run('apply', 'm', '--auto-approve');
     expect(blocked.code).toBe(1);
     expect(await operationsOf(c, ENV.uat)).toEqual([]);
+    // The plan apply prints says what happens: the rest applies, the dependent is held back.
+    expect(blocked.stdout).toMatch(new RegExp(`Plan applies in part: 1 job of unknown outcome — ${EXPORT}: .*; the rest of the plan applies; held back until it is resolved: ${REFRESH}\n`));
+    expect(blocked.stdout).not.toContain('Plan failed');
 
     const resolved = await run('state', 'resolve', EXPORT, '--failed');
     expect(resolved.code, resolved.stderr).toBe(0);

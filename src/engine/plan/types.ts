@@ -71,6 +71,8 @@ export interface PlannedChange {
   readonly after?: JsonValue;
   /** Update: write-only fields (secrets the service never returns) the write sends again, as named paths. */
   readonly resent?: readonly string[];
+  /** The step this change waits for (a job of unknown outcome or whose run failed): apply skips it until then. */
+  readonly heldBackBy?: string;
 }
 
 export interface PlanSummary {

@@ -80,7 +80,7 @@ export function noteBlockedDependents(steps: PlannedStep[], graph: DependencyGra
     if (!root || s.change.action === 'no-op' || s.unresolved) continue;
     const waitsFor = steps.find((r) => r.change.address === root)?.blocksDependents ? `${root} runs successfully (change its revision)` : `the outcome of ${root} is resolved`;
     const reason = `${s.change.reason ? `${s.change.reason}; ` : ''}skipped until ${waitsFor}`;
-    steps[i] = { ...s, change: { ...s.change, reason } };
+    steps[i] = { ...s, change: { ...s.change, reason, heldBackBy: root } };
   }
 }
 

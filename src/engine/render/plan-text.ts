@@ -35,7 +35,7 @@ export function renderPlanText(plan: Plan, options: TextOptions): string {
   // A failed drift check found no drift only because it could not look: it says it failed instead.
   if (options.mode === 'plan') out.push(paint('bold', summaryLine(plan.summary)));
   else if (!failed || driftedCount(plan) > 0) out.push(paint('bold', driftLine(driftedCount(plan))));
-  if (failed) out.push(paint('red', failureLine(options.mode, plan.diagnostics)));
+  if (failed) out.push(paint('red', failureLine(options.mode, plan.diagnostics, plan.changes)));
   return out.join('\n') + '\n';
 }
 

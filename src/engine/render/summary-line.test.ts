@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { failureLine } from './summary-line.js';
+import type { PlannedChange } from '../plan/types.js';
 
 describe('failureLine', () => {
   test('names the count and the first root causes, then how many more', () => {
@@ -17,5 +18,15 @@ describe('failureLine', () => {
   test('a message that already names its address is not prefixed twice', () => {
     const error = { severity: 'error' as const, address: 'DatabaseExport/x', message: 'DatabaseExport/x: the outcome of revision 1 is unknown' };
     expect(failureLine('plan', [error])).toBe('Plan failed: 1 error — DatabaseExport/x: the outcome of revision 1 is unknown');
+  });
+
+  test('a plan whose only errors are unknown outcomes says the rest applies and what is held back', () => {
+    const error = { severity: 'error' as const, code: 'unknown-outcome', address: 'DatabaseExport/x', message: 'DatabaseExport/x: the outcome of revision 1 is unknown' };
+    const change = (address: string, heldBackBy?: string): PlannedChange => ({ address, kind: 'K', action: 'run', fields: [], patch: [], drift: false, destructive: false, ...(heldBackBy ? { heldBackBy } : {}) });
+    const changes = [change('DatabaseRefresh/y', 'DatabaseExport/x'), change('AuthContext/z')];
+    expect(failureLine('plan', [error], changes)).toBe('Plan applies in part: 1 job of unknown outcome — DatabaseExport/x: the outcome of revision 1 is unknown; '
+      + 'the rest of the plan applies; held back until it is resolved: DatabaseRefresh/y');
+    expect(failureLine('plan', [error, { severity: 'error', message: 'boom', address: 'AuthContext/z' }], changes)).toMatch(/^Plan failed: 2 errors/);
+    expect(failureLine('drift', [error], changes)).toMatch(/^Drift check failed: 1 error/);
   });
 });

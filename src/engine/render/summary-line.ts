@@ -1,6 +1,7 @@
 // The last line of a plan or drift report, which pipelines and people read first.
 import type { Diagnostic } from '../../core/diagnostics.js';
-import type { PlanSummary } from '../plan/types.js';
+import type { PlannedChange, PlanSummary } from '../plan/types.js';
+import { UNKNOWN_OUTCOME } from '../plan/unknown-outcome.js';
 
 export const NO_CHANGES = 'No changes. Live resources match the manifests.';
 /** Said instead of NO_CHANGES when errors kept the plan from deciding everything. */
@@ -28,9 +29,12 @@ const CAUSE_CHARS = 160;
 /**
  * The last line of a plan or drift run that had errors, so it never ends on a count that looks
  * like success: `Plan failed: 2 errors — Check/name: check failed: …; ContainerGroup/web: 401 ….`
+ * A plan whose only errors are jobs of unknown outcome did not fail: apply carries out the rest
+ * and holds back what depends on them (`changes` names those), and the line says so.
  */
-export function failureLine(mode: 'plan' | 'drift', diagnostics: readonly Diagnostic[]): string {
+export function failureLine(mode: 'plan' | 'drift', diagnostics: readonly Diagnostic[], changes: readonly PlannedChange[] = []): string {
   const errors = diagnostics.filter((d) => d.severity === 'error');
+  if (mode === 'plan' && errors.length > 0 && errors.every((d) => d.code === UNKNOWN_OUTCOME)) return heldBackLine(errors, changes);
   // Many requests to one unreachable service are one cause: the service and its address.
   const unreachable = new Set(errors.map((d) => UNREACHABLE.exec(d.message)?.[0]));
   const all = unreachable.has(undefined) ? errors.map(causeOf) : [...unreachable] as string[];
@@ -38,6 +42,15 @@ export function failureLine(mode: 'plan' | 'drift', diagnostics: readonly Diagno
   if (all.length > CAUSES_IN_LINE) causes.push(`and ${all.length - CAUSES_IN_LINE} more`);
   const what = mode === 'drift' ? 'Drift check failed' : 'Plan failed';
   return `${what}: ${errors.length} ${errors.length === 1 ? 'error' : 'errors'} — ${causes.join('; ')}`;
+}
+
+function heldBackLine(errors: readonly Diagnostic[], changes: readonly PlannedChange[]): string {
+  const roots = new Set(errors.map((d) => d.address));
+  const held = changes.filter((c) => c.heldBackBy !== undefined && roots.has(c.heldBackBy)).map((c) => c.address);
+  const count = `${errors.length} ${errors.length === 1 ? 'job' : 'jobs'} of unknown outcome`;
+  const one = errors.length === 1;
+  const heldBack = held.length === 0 ? `nothing depends on ${one ? 'it' : 'them'}` : `held back until ${one ? 'it is' : 'they are'} resolved: ${held.join(', ')}`;
+  return `Plan applies in part: ${count} — ${errors.map(causeOf).join('; ')}; the rest of the plan applies; ${heldBack}`;
 }
 
 function causeOf(d: Diagnostic): string {
