@@ -32,8 +32,11 @@ describe('import verifies what it adopts', () => {
     expect(elsewhere.stderr).toMatch(/was not found|its resource group is rg-other/);
     expect(garbage.stderr + other.stderr + elsewhere.stderr).not.toMatch(/at .*\.js:\d+/);
     expect(existsSync(join(dir, '.moor/state.json')) ? Object.keys((await readState(dir)).resources) : []).toEqual([]);
-    // The right id is accepted; the same id under a second address is not.
-    expect((await moor(dir, cloud, ['import', 'ContainerGroup/imp-worker', armId('imp-worker'), 'm'])).code).toBe(0);
+    // The right id is accepted, whatever its casing, and kept as the service answers it; the same id under a second address is not.
+    const shouted = armId('imp-worker').replace('rg-e2e', 'RG-E2E').replace('imp-worker', 'IMP-WORKER').replace('/subscriptions/', '/SUBSCRIPTIONS/');
+    const imported = await moor(dir, cloud, ['import', 'ContainerGroup/imp-worker', shouted, 'm']);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect((await readState(dir)).resources['ContainerGroup/imp-worker'].id).toBe(armId('imp-worker'));
     writeFile(dir, 'm/twin.yaml', groupManifest('imp-twin').replace('  resourceGroup: rg-e2e\n', '  resourceGroup: rg-e2e\n  name: imp-worker\n'));
     const twin = await moor(dir, cloud, ['import', 'ContainerGroup/imp-twin', armId('imp-worker'), 'm']);
     expect(twin.code).toBe(1);

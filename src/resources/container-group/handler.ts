@@ -7,8 +7,10 @@ import { preflight } from './handler-preflight.js';
 import { identityMismatches } from './identity.js';
 import { listReader } from './handler-list.js';
 
+/** The id from the coordinates ARM answers (its casing, not the asker's), in the seeds' namespace. */
 function observed(c: GroupCoordinates, live: ContainerGroupBody): Observed {
-  return { id: groupId(c), spec: specOf(c, live), outputs: outputsOf(live) };
+  const answered = typeof live.id === 'string' ? parseGroupId(live.id) : undefined;
+  return { id: groupId(answered ?? c), spec: specOf(c, live), outputs: outputsOf(live) };
 }
 
 /** The recorded ARM id wins over the spec: a changed resource group must still find the old group. */

@@ -88,6 +88,17 @@ describe('PushDataset handler', () => {
     expect(obs?.outputs.id).toBe(created.id);
   });
 
+  it('read by an id typed in another casing answers the id as the service has it (what import records)', async () => {
+    const f = fake();
+    const created = await resource.create(f.ctx, 'sales', spec);
+    // A service that finds ids whatever their casing, as GUIDs are.
+    const analytics = (f.ctx.providers as unknown as { analytics: AnalyticsClient }).analytics;
+    const getDataset = analytics.getDataset.bind(analytics);
+    analytics.getDataset = async (ws, id) => getDataset(ws, id.toLowerCase());
+    const obs = await resource.read(f.ctx, { name: 'sales', spec, recordedId: created.id.toUpperCase() });
+    expect(obs?.id).toBe(created.id);
+  });
+
   it('adopts the dataset a lost POST created instead of creating a duplicate', async () => {
     const f = fake(() => 'lost-after-create');
     const obs = await resource.create(f.ctx, 'sales', spec);

@@ -21,7 +21,9 @@ async function observe(ctx: KindContext, workspaceId: string, id: string): Promi
   const dataset = await ctx.providers.analytics.getDataset(workspaceId, id);
   if (!dataset) return undefined;
   const tables = await ctx.providers.analytics.getTables(workspaceId, id);
-  return { id, spec: specOf(workspaceId, dataset, tables), outputs: outputsOf(workspaceId, dataset, tables) };
+  // The id as the service answers it, whatever casing it was asked for in.
+  const answered = typeof dataset.id === 'string' && dataset.id.toLowerCase() === id.toLowerCase() ? dataset.id : id;
+  return { id: answered, spec: specOf(workspaceId, dataset, tables), outputs: outputsOf(workspaceId, dataset, tables) };
 }
 
 /** Indexes (in the desired spec's tables) of tables whose columns or measures changed. */
