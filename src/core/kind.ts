@@ -40,12 +40,6 @@ export interface DiffRules {
   readonly compare?: Readonly<Record<string, ValueComparison>>;
   /** Objects whose keys compare ignoring case (maps keyed by ARM ids). */
   readonly ignoreCaseKeys?: readonly string[];
-  /**
-   * Where the resource lives (subscription, group, name, workspace, id): kept in clear in state
-   * even when a `${env:}` or `${file:}` placeholder supplies it — the recorded id names it anyway,
-   * and read and delete need it. Every other placeholder value is kept only as a hash.
-   */
-  readonly addressing?: readonly string[];
 }
 
 /** 'location': by canonical region name (lowercase, no spaces); 'ignoreCase': strings ignoring case. */
@@ -185,6 +179,13 @@ interface KindBase {
   readonly specSchema: JsonObject;
   /** Spec path patterns that hold secrets: shown as (sensitive), stored as salted hashes. */
   readonly sensitive: readonly string[];
+  /**
+   * What names the resource or run (subscription, group, name, workspace, id; a job's project,
+   * environments and revision): kept in clear even when a `${env:}` or `${file:}` placeholder
+   * supplies it — state records it anyway (in the id, in the runs), and read and delete need it.
+   * Every other placeholder value is a secret (kept only as a hash, shown as (sensitive)).
+   */
+  readonly addressing?: readonly string[];
   /** Rules beyond JSON Schema (cross-references inside the spec). */
   checkSpec?(spec: JsonObject, report: Report): void;
   /** What a step of this kind usually takes, in seconds (provisioning, a database job): apply starts long chains first. */

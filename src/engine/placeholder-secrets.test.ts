@@ -1,6 +1,7 @@
 // Placeholder values are secrets wherever they are used; where the resource lives stays in clear.
 import { describe, expect, it } from 'vitest';
 import { ContainerGroup } from '../resources/container-group/index.js';
+import { DatabaseExport } from '../resources/database-export/index.js';
 import { manifest } from './testing/fake-kinds.js';
 import { scrubOutputs, sensitivePatterns } from './placeholder-secrets.js';
 import { hashSensitive, isHashed, matchesSecret } from './secrets.js';
@@ -25,6 +26,11 @@ describe('sensitivePatterns', () => {
     expect(patterns).toEqual(expect.arrayContaining([...ContainerGroup.sensitive, 'tags/conn', 'tags/*', 'properties/containers/0/properties/command/1']));
     expect(patterns).not.toContain('subscriptionId');
     expect(patterns).not.toContain('tags/ref');
+  });
+
+  it("keeps a job's project, environment and revision in clear: its runs record them", () => {
+    const job = manifest('DatabaseExport', 'b', { projectId: '${env:P}', environmentId: '${env:E}', backupName: '${env:B}', revision: '${env:R}' });
+    expect(sensitivePatterns(DatabaseExport, job)).toEqual(['backupName']);
   });
 
   it('makes state keep those values as salted hashes that still match them', () => {

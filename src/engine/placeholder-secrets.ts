@@ -1,7 +1,7 @@
 // Values a manifest takes from `${env:}` or `${file:}` are secrets wherever they are used: a field
 // the kind does not mark sensitive becomes sensitive for that manifest, so state and saved plans
 // keep it only as a salted hash and output shows it as (sensitive). Where the resource lives (the
-// kind's `diff.addressing`) stays in clear: its recorded id names it anyway, and read and delete need it.
+// kind's `addressing`) stays in clear: its recorded id names it anyway, and read and delete need it.
 import { isObject, pattern, underPattern, type JsonObject, type JsonPath, type JsonValue } from '../core/json.js';
 import { scanReferences } from '../core/references.js';
 import type { KindDefinition } from '../core/kind.js';
@@ -15,7 +15,7 @@ export function sensitivePatterns(kind: KindDefinition, manifest: Manifest | und
   if (!manifest) return kind.sensitive;
   let found = cache.get(manifest);
   if (!found) {
-    const addressing = (kind.category === 'resource' ? kind.diff.addressing ?? [] : []).map(pattern);
+    const addressing = (kind.addressing ?? []).map(pattern);
     const own = placeholderPaths(manifest.spec, []).filter((p) => !addressing.some((a) => underPattern(p, a)));
     found = [...kind.sensitive, ...own.map(asPattern)];
     cache.set(manifest, found);

@@ -7,7 +7,6 @@ export const diffRules: DiffRules = {
   serverPopulated: [],
   writeOnly: [],
   immutable: ['id'],
-  addressing: ['id'],
   arrayKeys: {},
   // PATCH of the changed properties only: a property the manifest never set is left alone.
   writes: { summary: 'PATCH of the changed properties', whole: [] },

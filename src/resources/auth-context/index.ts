@@ -11,6 +11,7 @@ export const AuthContext: ResourceKind = {
   description: 'An authentication-context class reference (seed 000, Graph beta).',
   specSchema,
   sensitive,
+  addressing: ['id'],
   diff: diffRules,
   checkSpec,
   resource,

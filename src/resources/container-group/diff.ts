@@ -73,5 +73,4 @@ export const diffRules: DiffRules = {
     'properties/standbyPoolProfile/id': 'ignoreCase',
   },
   ignoreCaseKeys: ['identity/userAssignedIdentities'],
-  addressing: ['subscriptionId', 'resourceGroup', 'name'],
 };

@@ -11,6 +11,7 @@ export const ContainerGroup: ResourceKind = {
   description: 'A group of containers sharing network, volumes and identity (seed 001).',
   specSchema,
   sensitive,
+  addressing: ['subscriptionId', 'resourceGroup', 'name'],
   diff: diffRules,
   checkSpec,
   resource,

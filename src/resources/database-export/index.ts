@@ -10,6 +10,8 @@ export const DatabaseExport: JobKind = {
   description: "An export of an environment's database to the asset library (seed 000).",
   specSchema,
   sensitive: [],
+  // Recorded in the runs (project, environment, revision) whatever supplies them.
+  addressing: ['projectId', 'environmentId', 'revision'],
   checkSpec,
   job,
   typicalStepSeconds: 600, // an export job runs for minutes

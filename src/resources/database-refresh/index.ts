@@ -10,6 +10,8 @@ export const DatabaseRefresh: JobKind = {
   description: 'A database refresh from a source to a target environment (seed 000); overwrites the target.',
   specSchema,
   sensitive: [],
+  // Recorded in the runs (project, environments, revision) whatever supplies them.
+  addressing: ['projectId', 'sourceEnvironmentId', 'targetEnvironmentId', 'revision'],
   checkSpec,
   job,
   typicalStepSeconds: 900, // a refresh job runs for many minutes

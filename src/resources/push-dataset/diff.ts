@@ -13,7 +13,6 @@ export const diffRules: DiffRules = {
     'tables/*/rows', 'tables/*/source', 'tables/*/isHidden', 'tables/*/description',
   ],
   immutableMembership: ['tables'],
-  addressing: ['workspaceId', 'name'],
   arrayKeys: {
     tables: 'name',
     'tables/*/columns': 'name',

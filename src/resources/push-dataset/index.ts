@@ -11,6 +11,7 @@ export const PushDataset: ResourceKind = {
   description: 'A push dataset in a workspace (seed 002).',
   specSchema,
   sensitive,
+  addressing: ['workspaceId', 'name'],
   diff: diffRules,
   checkSpec,
   resource,
