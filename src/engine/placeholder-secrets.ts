@@ -6,7 +6,7 @@ import { isObject, pattern, underPattern, type JsonObject, type JsonPath, type J
 import { scanReferences } from '../core/references.js';
 import type { KindDefinition } from '../core/kind.js';
 import type { Manifest } from './manifest.js';
-import { hashSecret, mapSensitive } from './secrets.js';
+import { hashSecret, isHashed, mapSensitive } from './secrets.js';
 
 const cache = new WeakMap<Manifest, readonly string[]>();
 
@@ -56,4 +56,14 @@ function asPattern(path: JsonPath): string {
     const s = String(seg);
     return s.length === 0 || s === '*' || s.includes('/') ? '*' : s;
   }).join('/');
+}
+
+/** Whether a record's last-applied spec holds a secret in clear (written before moor hashed placeholder values). */
+export function holdsSecretsInClear(lastApplied: JsonObject, sensitive: readonly string[]): boolean {
+  let clear = false;
+  mapSensitive(lastApplied, sensitive, (value) => {
+    if (value !== null && !isHashed(value)) clear = true;
+    return value;
+  });
+  return clear;
 }

@@ -1,6 +1,6 @@
 // A value from ${env:} or ${file:} in a field the kind does not mark sensitive is a secret too:
 // never in state, saved plans or output, and still compared (no perpetual diff, changes seen).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ARM_PATH, cloudRequest, groupManifest, moor, startCloud, workdir, type Cloud } from './harness.js';
@@ -70,5 +70,18 @@ describe('placeholder values in fields the kind does not mark sensitive', () => 
     expect(drift.code).toBe(2);
     expect(drift.stdout).toContain('~ /tags/conn: (sensitive) → (sensitive)  (drifted)');
     expect(drift.stdout + drift.stderr).not.toMatch(/e2e-plain-field-secret|changed-by-hand-value/);
+  });
+
+  test('a record written before moor hashed these values is rewritten by the next apply, even a no-op', async () => {
+    expect((await run(SECOND, 'apply', 'm', '--auto-approve')).code).toBe(0); // takes back the drift
+    const file = join(dir, '.moor/state.json');
+    const state = JSON.parse(readFileSync(file, 'utf8'));
+    state.resources['ContainerGroup/web'].lastApplied.tags.conn = `postgres://app:${SECOND}@db/app`;
+    writeFileSync(file, JSON.stringify(state));
+    const noop = await run(SECOND, 'apply', 'm', '--auto-approve');
+    expect(noop.code).toBe(0);
+    expect(noop.stdout).toContain('Apply complete: no changes.');
+    // (state.json.backup keeps the document as it was before, by design.)
+    expect(readFileSync(file, 'utf8')).not.toMatch(/e2e-plain-field-secret/);
   });
 });

@@ -22,7 +22,7 @@ import { criticalPathWeights } from './critical-path.js';
 import { ExclusiveRuns } from './exclusive-runs.js';
 import { markStarted, newRequestContext } from '../../providers/request-context.js';
 import { providersFor } from '../../providers/providers.js';
-import { sensitivePatterns } from '../placeholder-secrets.js';
+import { holdsSecretsInClear, sensitivePatterns } from '../placeholder-secrets.js';
 
 export interface ApplyOptions {
   readonly steps: readonly PlannedStep[];
@@ -212,6 +212,7 @@ async function recordNoop(step: PlannedStep, options: ApplyOptions): Promise<voi
     return;
   }
   if (!manifest || !observed || !desired || step.kind.category !== 'resource') return;
-  const stale = !record || record.pending || record.id !== observed.id || Boolean(record.protect) !== manifest.protect || dependenciesChanged(record, manifest);
+  const stale = !record || record.pending || record.id !== observed.id || Boolean(record.protect) !== manifest.protect || dependenciesChanged(record, manifest)
+    || holdsSecretsInClear(record.lastApplied, sensitivePatterns(step.kind, manifest));
   if (stale) await options.recorder.put(step.change.address, appliedRecord(manifest, step.kind, desired, observed));
 }
