@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ContainerGroup } from '../resources/container-group/index.js';
 import { DatabaseExport } from '../resources/database-export/index.js';
 import { manifest } from './testing/fake-kinds.js';
-import { scrubOutputs, sensitivePatterns } from './placeholder-secrets.js';
+import { isSecretSource, scrubOutputs, sensitivePatterns } from './placeholder-secrets.js';
+import { scanReferences } from '../core/references.js';
 import { hashSensitive, isHashed, matchesSecret } from './secrets.js';
 import { diffResource } from './diff/three-way.js';
 
@@ -29,7 +30,7 @@ describe('sensitivePatterns', () => {
   });
 
   it("keeps a job's project, environment and revision in clear: its runs record them", () => {
-    const job = manifest('DatabaseExport', 'b', { projectId: '${env:P}', environmentId: '${env:E}', backupName: '${env:B}', revision: '${env:R}' });
+    const job = manifest('DatabaseExport', 'b', { projectId: '${file:p}', environmentId: '${file:e}', backupName: '${file:b}', revision: '${file:r}' });
     expect(sensitivePatterns(DatabaseExport, job)).toEqual(['backupName']);
   });
 
@@ -56,6 +57,27 @@ describe('sensitivePatterns', () => {
     const { conn: _c, ...tags } = resolved.tags;
     const removed = diffResource({ desired: { ...resolved, tags }, last, live: resolved, rules: ContainerGroup.diff, sensitive: ContainerGroup.sensitive });
     expect(removed).toMatchObject([{ path: '/tags/conn', op: 'remove', before: '(sensitive)' }]);
+  });
+});
+
+describe('isSecretSource', () => {
+  const secret = (placeholder: string) => isSecretSource(scanReferences(placeholder).refs[0]);
+
+  it('takes every file, and an environment variable named like a secret, for a secret', () => {
+    for (const p of ['${file:version.txt}', '${env:DB_PASSWORD}', '${env:DB_PASS}', '${env:API_KEY}', '${env:SAS_TOKEN}', '${env:ClientSecret}', '${env:STORAGE_ACCOUNT_KEY}', '${env:PGPASSWORD}', '${env:AZURE_CREDENTIALS}', '${env:SSH_PRIVATE}']) {
+      expect(secret(p), p).toBe(true);
+    }
+  });
+
+  it('shows other environment values (an image tag, a region), as Terraform shows variables not marked sensitive', () => {
+    for (const p of ['${env:IMAGE_TAG}', '${env:GIT_SHA}', '${env:REGION}', '${env:MONKEY}', '${env:PASSENGER_COUNT}', '${ref:PushDataset/d#/id}']) {
+      expect(secret(p), p).toBe(false);
+    }
+  });
+
+  it('leaves an image from the environment visible in the plan and in state', () => {
+    const web = manifest('ContainerGroup', 'web', { ...spec, tags: {}, properties: { containers: [{ name: 'web', properties: { image: 'app:${env:IMAGE_TAG}' } }] } });
+    expect(sensitivePatterns(ContainerGroup, web)).toEqual(ContainerGroup.sensitive);
   });
 });
 

@@ -1,16 +1,18 @@
-// Values a manifest takes from `${env:}` or `${file:}` are secrets wherever they are used: a field
-// the kind does not mark sensitive becomes sensitive for that manifest, so state and saved plans
-// keep it only as a salted hash and output shows it as (sensitive). Where the resource lives (the
-// kind's `addressing`) stays in clear: its recorded id names it anyway, and read and delete need it.
+// Values a manifest takes from `${file:}`, or from `${env:NAME}` whose name says it holds a secret
+// (DB_PASSWORD, API_KEY, SAS_TOKEN…), are secrets wherever they are used: a field the kind does
+// not mark sensitive becomes sensitive for that manifest, so state and saved plans keep it only as
+// a salted hash and output shows it as (sensitive). Other environment values (an image tag, a
+// region) stay visible, as Terraform shows variables not marked sensitive. Where the resource lives
+// (the kind's `addressing`) stays in clear: its recorded id names it anyway, and read and delete need it.
 import { isObject, pattern, underPattern, type JsonObject, type JsonPath, type JsonValue } from '../core/json.js';
-import { scanReferences } from '../core/references.js';
+import { scanReferences, type Reference } from '../core/references.js';
 import type { KindDefinition } from '../core/kind.js';
 import type { Manifest } from './manifest.js';
 import { hashSecret, isHashed, mapSensitive } from './secrets.js';
 
 const cache = new WeakMap<Manifest, readonly string[]>();
 
-/** The kind's sensitive patterns plus the exact paths of this manifest's `${env:}` and `${file:}` values. */
+/** The kind's sensitive patterns plus the exact paths of this manifest's values from secret sources (isSecretSource). */
 export function sensitivePatterns(kind: KindDefinition, manifest: Manifest | undefined): readonly string[] {
   if (!manifest) return kind.sensitive;
   let found = cache.get(manifest);
@@ -43,8 +45,20 @@ export function scrubOutputs(outputs: JsonObject, resolved: JsonObject, sensitiv
   return scrub(outputs) as JsonObject;
 }
 
+/** Words in an environment variable's name that say it holds a secret, anywhere in the name… */
+const SECRET_WORDS = /PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIAL|PRIVATE|APIKEY|ACCESSKEY|CONNECTIONSTRING|CONNSTR/i;
+/** …and short ones, only as a whole part of it (SSH_KEY, DB_PASS; not MONKEY or PASSENGER). */
+const SECRET_PARTS = new Set(['KEY', 'KEYS', 'PASS', 'PWD', 'PW', 'CRED', 'CREDS', 'CERT', 'SAS', 'AUTH', 'SIG', 'SIGNATURE', 'SALT', 'PIN']);
+
+/** Whether a placeholder's value is taken for a secret: every file, and an environment variable named like one. */
+export function isSecretSource(ref: Reference): boolean {
+  if (ref.type === 'file') return true;
+  if (ref.type !== 'env') return false;
+  return SECRET_WORDS.test(ref.name) || ref.name.toUpperCase().split(/_+/).some((part) => SECRET_PARTS.has(part));
+}
+
 function placeholderPaths(value: JsonValue, path: JsonPath): JsonPath[] {
-  if (typeof value === 'string') return scanReferences(value).refs.some((r) => r.type !== 'ref') ? [path] : [];
+  if (typeof value === 'string') return scanReferences(value).refs.some(isSecretSource) ? [path] : [];
   if (Array.isArray(value)) return value.flatMap((v, i) => placeholderPaths(v, [...path, i]));
   if (isObject(value)) return Object.entries(value).flatMap(([k, v]) => placeholderPaths(v, [...path, k]));
   return [];

@@ -84,4 +84,15 @@ describe('placeholder values in fields the kind does not mark sensitive', () => 
     // (state.json.backup keeps the document as it was before, by design.)
     expect(readFileSync(file, 'utf8')).not.toMatch(/e2e-plain-field-secret/);
   });
+
+  test('an environment value not named like a secret (an image tag) stays visible in the plan and in state', async () => {
+    const own = workdir({ 'm/secret.txt': 'e2e-secure-value-secret\n', 'm/tagged.yaml': groupManifest('tagged', { image: 'nginx:${env:IMAGE_TAG}' }) });
+    const tag = { IMAGE_TAG: '1.27-e2e-visible' };
+    const plan = await moor(own, cloud, ['plan', 'm'], tag);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain('"nginx:1.27-e2e-visible"');
+    expect((await moor(own, cloud, ['apply', 'm', '--auto-approve'], tag)).code).toBe(0);
+    const record = JSON.parse(readFileSync(join(own, '.moor/state.json'), 'utf8')).resources['ContainerGroup/tagged'];
+    expect(record.lastApplied.properties.containers[0].properties.image).toBe('nginx:1.27-e2e-visible');
+  });
 });
