@@ -34,21 +34,28 @@ export function readPlaceholderFile(path: string, baseDir: string, root: string,
 }
 
 /**
- * Whether the file of a placeholder may and can be read, without reading it (for validate, which
- * reads no secret): every rule of readPlaceholderFile but the read itself, and read permission.
+ * Whether the file of a placeholder may be read, without reading it (for validate, which reads no
+ * secret): every rule of readPlaceholderFile but the read itself; a missing or unreadable file passes.
  */
 export function checkPlaceholderFile(path: string, baseDir: string, root: string, policy: FilePolicy = {}): { readonly ok: true } | { readonly ok: false; readonly message: string } {
   const found = findPlaceholderFile(path, baseDir, root, policy);
-  if (!found.ok) return found;
+  // A secret's file is often not there where validate runs (a pull request's check has no
+  // secrets): only plan and apply need it, and they name it when it is missing.
+  if (!found.ok) return found.absent ? { ok: true } : found;
   try {
     accessSync(found.real, constants.R_OK);
   } catch (err) {
+    // Likewise a file only the deploying user may read.
+    if ((err as NodeJS.ErrnoException).code === 'EACCES') return { ok: true };
     return refuse(errnoMessage(err));
   }
   return { ok: true };
 }
 
-type Found = { readonly ok: true; readonly real: string; readonly info: Stats } | { readonly ok: false; readonly message: string };
+type Found =
+  | { readonly ok: true; readonly real: string; readonly info: Stats }
+  /** absent: no file at the path (a rule of the path itself would have refused it first). */
+  | { readonly ok: false; readonly message: string; readonly absent?: boolean };
 
 function findPlaceholderFile(path: string, baseDir: string, root: string, policy: FilePolicy): Found {
   const limit = policy.maxBytes ?? DEFAULT_FILE_LIMIT_BYTES;
@@ -64,7 +71,8 @@ function findPlaceholderFile(path: string, baseDir: string, root: string, policy
     real = realpathSync(target);
   } catch (err) {
     // /dev/stdin on a pipe links to "pipe:[N]", which no path resolves.
-    return refuse(isKernelPath(target) ? kernelMessage(target) : errnoMessage(err));
+    if (isKernelPath(target)) return refuse(kernelMessage(target));
+    return { ...refuse(errnoMessage(err)), absent: (err as NodeJS.ErrnoException).code === 'ENOENT' };
   }
   let info: Stats;
   try {
