@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { diffResource } from './three-way.js';
-import { hashSensitive } from '../secrets.js';
-import { diffRules, sensitive } from '../../resources/container-group/diff.js';
-import type { JsonObject } from '../../core/json.js';
+import { diffResource } from '../../../src/engine/diff/three-way.js';
+import { hashSensitive } from '../../../src/engine/secrets.js';
+import { diffRules, sensitive } from '../../../src/resources/container-group/diff.js';
+import type { JsonObject } from '../../../src/core/json.js';
 
 const group = (image: string, extra: JsonObject = {}): JsonObject => ({
   subscriptionId: 'sub', resourceGroup: 'rg', name: 'web', location: 'westeurope',

@@ -1,10 +1,10 @@
 // What plan does with state records whose manifests are gone: protect holds for every kind,
 // job records are kept, and the mass-delete guard counts resources only.
 import { describe, expect, test } from 'vitest';
-import type { KindContext } from '../../core/kind.js';
-import type { ResourceRecord, StateDocument } from '../state/types.js';
-import { makePlan } from './planner.js';
-import { BUILT_IN_KINDS } from '../../resources/registry.js';
+import type { KindContext } from '../../../src/core/kind.js';
+import type { ResourceRecord, StateDocument } from '../../../src/engine/state/types.js';
+import { makePlan } from '../../../src/engine/plan/planner.js';
+import { BUILT_IN_KINDS } from '../../../src/resources/registry.js';
 
 const record = (kind: string, extra: Partial<ResourceRecord> = {}): ResourceRecord => ({ kind, name: 'x', id: 'x', lastApplied: {}, updatedAt: '', ...extra });
 const ctx = { providers: {}, log: () => undefined } as unknown as KindContext; // no manifests: nothing is read

@@ -1,13 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import jsonPatch from 'fast-json-patch';
-import { diffResource } from './three-way.js';
-import { patchOf } from './patch.js';
-import { hashSensitive } from '../secrets.js';
-import { UNKNOWN_SENTINEL } from '../unknown.js';
-import * as group from '../../resources/container-group/diff.js';
-import * as auth from '../../resources/auth-context/diff.js';
-import * as dataset from '../../resources/push-dataset/diff.js';
-import type { JsonObject } from '../../core/json.js';
+import { diffResource } from '../../../src/engine/diff/three-way.js';
+import { patchOf } from '../../../src/engine/diff/patch.js';
+import { hashSensitive } from '../../../src/engine/secrets.js';
+import { UNKNOWN_SENTINEL } from '../../../src/engine/unknown.js';
+import * as group from '../../../src/resources/container-group/diff.js';
+import * as auth from '../../../src/resources/auth-context/diff.js';
+import * as dataset from '../../../src/resources/push-dataset/diff.js';
+import type { JsonObject } from '../../../src/core/json.js';
 
 const spec = (extra: JsonObject = {}, props: JsonObject = {}): JsonObject => ({
   subscriptionId: 'sub', resourceGroup: 'rg-web', location: 'westeurope', tags: { team: 'core' },

@@ -1,11 +1,11 @@
 // What import records as last applied: live values where the service returns them, the
 // manifest's where it never does (but not secrets), named elements matched by name.
 import { describe, expect, test } from 'vitest';
-import { diffResource } from '../diff/three-way.js';
-import { diffRules as datasetRules } from '../../resources/push-dataset/diff.js';
-import { ContainerGroup } from '../../resources/container-group/index.js';
-import type { JsonObject } from '../../core/json.js';
-import { importedBaseline } from './baseline.js';
+import { diffResource } from '../../../src/engine/diff/three-way.js';
+import { diffRules as datasetRules } from '../../../src/resources/push-dataset/diff.js';
+import { ContainerGroup } from '../../../src/resources/container-group/index.js';
+import type { JsonObject } from '../../../src/core/json.js';
+import { importedBaseline } from '../../../src/engine/import/baseline.js';
 
 const relationships = [{ name: 'R', fromTable: 'B', fromColumn: 'x', toTable: 'A', toColumn: 'x' }];
 const dataset: JsonObject = {

@@ -1,12 +1,12 @@
 // Placeholder values are secrets wherever they are used; where the resource lives stays in clear.
 import { describe, expect, it } from 'vitest';
-import { ContainerGroup } from '../resources/container-group/index.js';
-import { DatabaseExport } from '../resources/database-export/index.js';
-import { manifest } from './testing/fake-kinds.js';
-import { isSecretSource, scrubOutputs, sensitivePatterns } from './placeholder-secrets.js';
-import { scanReferences } from '../core/references.js';
-import { hashSensitive, isHashed, matchesSecret } from './secrets.js';
-import { diffResource } from './diff/three-way.js';
+import { ContainerGroup } from '../../src/resources/container-group/index.js';
+import { DatabaseExport } from '../../src/resources/database-export/index.js';
+import { manifest } from '../../src/engine/testing/fake-kinds.js';
+import { isSecretSource, scrubOutputs, sensitivePatterns } from '../../src/engine/placeholder-secrets.js';
+import { scanReferences } from '../../src/core/references.js';
+import { hashSensitive, isHashed, matchesSecret } from '../../src/engine/secrets.js';
+import { diffResource } from '../../src/engine/diff/three-way.js';
 
 const spec = {
   subscriptionId: '${env:SUB}',

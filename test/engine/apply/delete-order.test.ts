@@ -1,9 +1,9 @@
 // Pruned deletes: dependents (as state recorded them) go before what they depend on.
 import { describe, expect, test } from 'vitest';
-import { AuthContext } from '../../resources/auth-context/index.js';
-import type { PlannedStep } from '../plan/steps.js';
-import type { StepOutcome } from '../../core/events.js';
-import { dependentsAmong, runDeletesInOrder } from './delete-order.js';
+import { AuthContext } from '../../../src/resources/auth-context/index.js';
+import type { PlannedStep } from '../../../src/engine/plan/steps.js';
+import type { StepOutcome } from '../../../src/core/events.js';
+import { dependentsAmong, runDeletesInOrder } from '../../../src/engine/apply/delete-order.js';
 
 function del(address: string, dependsOn?: string[]): PlannedStep {
   return {

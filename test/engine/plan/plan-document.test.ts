@@ -1,14 +1,14 @@
 // The one plan document: rendered plan plus contract; hashes in a saved plan, masks on stdout; rendered back by `moor show`.
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../core/json.js';
-import type { Manifest } from '../manifest.js';
-import { isHashed, matchesHash } from '../secrets.js';
-import { renderPlanText } from '../render/index.js';
-import { ContainerGroup } from '../../resources/container-group/index.js';
-import { maskHashes, planDocument, planOfDocument, type PlanInputs } from './plan-document.js';
-import { summarize, type PlannedChange } from './types.js';
-import type { PlannedStep } from './steps.js';
-import { forceReplace } from './force-replace.js';
+import type { JsonObject } from '../../../src/core/json.js';
+import type { Manifest } from '../../../src/engine/manifest.js';
+import { isHashed, matchesHash } from '../../../src/engine/secrets.js';
+import { renderPlanText } from '../../../src/engine/render/index.js';
+import { ContainerGroup } from '../../../src/resources/container-group/index.js';
+import { maskHashes, planDocument, planOfDocument, type PlanInputs } from '../../../src/engine/plan/plan-document.js';
+import { summarize, type PlannedChange } from '../../../src/engine/plan/types.js';
+import type { PlannedStep } from '../../../src/engine/plan/steps.js';
+import { forceReplace } from '../../../src/engine/plan/force-replace.js';
 
 const desired: JsonObject = { location: 'westeurope', properties: { containers: [{ name: 'app', properties: { image: 'nginx:1.28', environmentVariables: [{ name: 'PW', secureValue: 'hunter2' }] } }] } };
 const manifest = { apiVersion: 'moor/v1', kind: 'ContainerGroup', name: 'web', address: 'ContainerGroup/web', dependsOn: [], protect: false, spec: {}, source: { file: 'm/web.yaml', locate: () => ({ file: 'm/web.yaml', line: 3, col: 3 }) } } as Manifest;

@@ -4,16 +4,16 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadManifests } from '../load/index.js';
-import type { Providers } from '../../providers/providers.js';
-import type { JobRecord, KindContext } from '../../core/kind.js';
-import type { StateDocument } from '../state/types.js';
-import { applyPlan } from '../apply/applier.js';
-import { StateRecorder } from '../state/recorder.js';
-import type { StateBackend } from '../state/types.js';
-import { makePlan } from './planner.js';
-import { blockingErrors, UNKNOWN_OUTCOME } from './unknown-outcome.js';
-import { BUILT_IN_KINDS } from '../../resources/registry.js';
+import { loadManifests } from '../../../src/engine/load/index.js';
+import type { Providers } from '../../../src/providers/providers.js';
+import type { JobRecord, KindContext } from '../../../src/core/kind.js';
+import type { StateDocument } from '../../../src/engine/state/types.js';
+import { applyPlan } from '../../../src/engine/apply/applier.js';
+import { StateRecorder } from '../../../src/engine/state/recorder.js';
+import type { StateBackend } from '../../../src/engine/state/types.js';
+import { makePlan } from '../../../src/engine/plan/planner.js';
+import { blockingErrors, UNKNOWN_OUTCOME } from '../../../src/engine/plan/unknown-outcome.js';
+import { BUILT_IN_KINDS } from '../../../src/resources/registry.js';
 
 const MANIFEST = `apiVersion: moor/v1
 kind: DatabaseExport

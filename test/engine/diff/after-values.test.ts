@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { createFields, resentFields, shownSpec } from './after-values.js';
-import { UNKNOWN_SENTINEL } from '../unknown.js';
-import * as group from '../../resources/container-group/diff.js';
-import type { JsonObject } from '../../core/json.js';
+import { createFields, resentFields, shownSpec } from '../../../src/engine/diff/after-values.js';
+import { UNKNOWN_SENTINEL } from '../../../src/engine/unknown.js';
+import * as group from '../../../src/resources/container-group/diff.js';
+import type { JsonObject } from '../../../src/core/json.js';
 
 const desired: JsonObject = {
   subscriptionId: 'sub', resourceGroup: 'rg', location: 'westeurope',

@@ -4,10 +4,10 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadManifests } from './load/index.js';
-import type { FilePolicy } from './placeholder-file.js';
-import { resolveSpec } from './resolve.js';
-import { BUILT_IN_KINDS } from '../resources/registry.js';
+import { loadManifests } from '../../src/engine/load/index.js';
+import type { FilePolicy } from '../../src/engine/placeholder-file.js';
+import { resolveSpec } from '../../src/engine/resolve.js';
+import { BUILT_IN_KINDS } from '../../src/resources/registry.js';
 
 /** A folder with `project/m.yaml` (an AuthContext whose description is `value`) and `extra` files. */
 function project(value: string, extra: Record<string, string> = {}): string {

@@ -1,13 +1,13 @@
 // apply --refresh-only: drift accepted into state makes the next comparison quiet, secrets kept as hashes.
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../core/json.js';
-import { hashSensitive, isHashed } from '../secrets.js';
-import { diffResource } from '../diff/three-way.js';
-import { ContainerGroup } from '../../resources/container-group/index.js';
-import type { StateRecorder } from '../state/recorder.js';
-import type { ResourceRecord } from '../state/types.js';
-import type { PlannedStep } from '../plan/steps.js';
-import { acceptDrift } from './accept-drift.js';
+import type { JsonObject } from '../../../src/core/json.js';
+import { hashSensitive, isHashed } from '../../../src/engine/secrets.js';
+import { diffResource } from '../../../src/engine/diff/three-way.js';
+import { ContainerGroup } from '../../../src/resources/container-group/index.js';
+import type { StateRecorder } from '../../../src/engine/state/recorder.js';
+import type { ResourceRecord } from '../../../src/engine/state/types.js';
+import type { PlannedStep } from '../../../src/engine/plan/steps.js';
+import { acceptDrift } from '../../../src/engine/apply/accept-drift.js';
 
 function spec(image: string, extra: JsonObject = {}): JsonObject {
   return {

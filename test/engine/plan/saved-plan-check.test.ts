@@ -1,13 +1,13 @@
 // Holding a fresh plan to a saved one: bodies compared with secrets by hash, live versions, actions.
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../core/json.js';
-import { hashSensitive } from '../secrets.js';
-import { ContainerGroup } from '../../resources/container-group/index.js';
-import type { Observed } from '../../core/kind.js';
-import { bodyDifference, holdToSavedPlan } from './saved-plan-check.js';
-import { liveVersion } from './live-version.js';
-import type { PlannedStep } from './steps.js';
-import type { Action } from './types.js';
+import type { JsonObject } from '../../../src/core/json.js';
+import { hashSensitive } from '../../../src/engine/secrets.js';
+import { ContainerGroup } from '../../../src/resources/container-group/index.js';
+import type { Observed } from '../../../src/core/kind.js';
+import { bodyDifference, holdToSavedPlan } from '../../../src/engine/plan/saved-plan-check.js';
+import { liveVersion } from '../../../src/engine/plan/live-version.js';
+import type { PlannedStep } from '../../../src/engine/plan/steps.js';
+import type { Action } from '../../../src/engine/plan/types.js';
 
 const SECRET_PATH = '/properties/containers/0/properties/environmentVariables/0/secureValue';
 
