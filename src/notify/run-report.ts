@@ -38,7 +38,7 @@ export function runReport(run: RunKind, stack: StackIdentity, plan: Plan, outcom
   const byAddress = new Map((outcomes ?? []).map((o) => [o.address, o]));
   const entries = changed.map((c) => entryOf(run, c, byAddress.get(c.address)));
   const failures = [
-    ...(outcomes ?? []).filter((o) => o.status !== 'done').map(outcomeFailure),
+    ...(outcomes ?? []).filter((o) => o.status !== 'done').map((o) => outcomeFailure(o, byAddress)),
     ...plan.changes.filter((c) => c.check && !c.check.passed).map((c) => `${c.address}: check ${c.check!.severity === 'error' ? 'failed' : 'warning'}: ${c.check!.message}`),
     ...plan.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic),
   ];
@@ -69,10 +69,17 @@ export function value(v: JsonValue | undefined, sensitive: boolean): string {
   return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}…` : text;
 }
 
-function outcomeFailure(o: StepOutcome): string {
+function outcomeFailure(o: StepOutcome, byAddress: ReadonlyMap<string, StepOutcome>): string {
   if (o.status === 'interrupted') return `${o.address}: ${o.action} interrupted${o.error ? `: ${o.error}` : ''}`;
-  if (o.status === 'skipped') return `${o.address}: skipped${o.rootCause ? ` because ${o.rootCause} failed` : ''}`;
+  if (o.status === 'skipped') return `${o.address}: ${skippedBecause(o.rootCause, byAddress)}`;
   return `${o.address}: ${o.action} failed${o.error ? `: ${o.error}` : ''}`;
+}
+
+/** A root cause is an address, or `interrupted` (Ctrl-C before the step started); an interrupted one did not fail. */
+function skippedBecause(rootCause: string | undefined, byAddress: ReadonlyMap<string, StepOutcome>): string {
+  if (rootCause === undefined) return 'skipped';
+  if (rootCause === 'interrupted') return 'skipped: the apply was interrupted before it started';
+  return `skipped because ${rootCause} ${byAddress.get(rootCause)?.status === 'interrupted' ? 'was interrupted' : 'failed'}`;
 }
 
 function summaryLine(run: RunKind, plan: Plan, changed: readonly PlannedChange[], outcomes?: readonly StepOutcome[]): string {
@@ -83,7 +90,8 @@ function summaryLine(run: RunKind, plan: Plan, changed: readonly PlannedChange[]
   const s = plan.summary;
   const planLine = `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete, ${s.run} to run.`;
   if (run === 'plan' || !outcomes) return planLine;
-  const count = (status: StepOutcome['status']) => outcomes.filter((o) => o.status === status).length;
+  // A no-op is no change made: "done" counts what the plan's line counts.
+  const count = (status: StepOutcome['status']) => outcomes.filter((o) => o.status === status && o.action !== 'no-op').length;
   const interrupted = count('interrupted') > 0 ? `${count('interrupted')} interrupted, ` : '';
   return `Apply: ${count('done')} done, ${count('failed')} failed, ${interrupted}${count('skipped')} skipped. ${planLine}`;
 }

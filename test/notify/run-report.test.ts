@@ -51,6 +51,22 @@ describe('run reports', () => {
     expect(reportMarkdown(r)).toContain('**Failures**');
   });
 
+  test('an interrupted apply says why each step was skipped, and counts only changes made as done (no-ops are not)', () => {
+    const noop: PlannedChange = { address: 'AuthContext/c1', kind: 'AuthContext', action: 'no-op', drift: false, destructive: false, fields: [], patch: [] };
+    const r = runReport('apply', STACK, planOf([noop, create, driftChange('AuthContext/c7', 'a', 'b'), driftChange('AuthContext/c9', 'a', 'b')]), [
+      { address: 'AuthContext/c1', action: 'no-op', status: 'done' },
+      { address: 'AuthContext/c8', action: 'create', status: 'interrupted', error: 'interrupted while waiting' },
+      { address: 'AuthContext/c7', action: 'update', status: 'skipped', rootCause: 'AuthContext/c8' },
+      { address: 'AuthContext/c9', action: 'update', status: 'skipped', rootCause: 'interrupted' },
+    ]);
+    expect(r.summaryLine).toMatch(/^Apply: 0 done, 0 failed, 1 interrupted, 2 skipped\. Plan: /);
+    expect(r.failures).toEqual([
+      'AuthContext/c8: create interrupted: interrupted while waiting',
+      'AuthContext/c7: skipped because AuthContext/c8 was interrupted',
+      'AuthContext/c9: skipped: the apply was interrupted before it started',
+    ]);
+  });
+
   test('a failing check is a failure of the report', () => {
     const check: PlannedChange = { address: 'Check/quota', kind: 'Check', action: 'no-op', drift: false, destructive: false, fields: [], patch: [], check: { passed: false, severity: 'error', message: 'only 2 of 100 free' } };
     expect(runReport('plan', STACK, planOf([check])).failures).toEqual(['Check/quota: check failed: only 2 of 100 free']);
