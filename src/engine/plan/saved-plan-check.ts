@@ -61,10 +61,10 @@ export function bodyDifference(reviewed: JsonObject, resolved: JsonObject, sensi
   });
   if (secrets.length > 0) {
     const path = secrets[0];
-    if (kind && !isSensitivePath(path, kind.sensitive) && getAt(reviewed, path) !== SENSITIVE_MASK) {
-      return `its desired value at ${toPointer(path)} is not the one reviewed in the plan`;
-    }
     const shown = kind ? fieldPath(resolved, path, kind) : toPointer(path);
+    if (kind && !isSensitivePath(path, kind.sensitive) && getAt(reviewed, path) !== SENSITIVE_MASK) {
+      return `its desired value at ${shown} is not the one reviewed in the plan`;
+    }
     const masked = getAt(reviewed, path) === SENSITIVE_MASK;
     return masked
       ? `the plan holds no hash of the secret at ${shown} (a plan printed by --output json masks secrets; save plans with --out)`

@@ -44,6 +44,13 @@ describe('bodyDifference', () => {
     expect(why).toBe('the secret at /properties/containers[name=app]/properties/environmentVariables[name=PW]/secureValue is not the one the plan was made with');
   });
 
+  it('given the kind, names a placeholder secret in a plain field by its field path, not array positions', () => {
+    const plain = (v: string): JsonObject => ({ location: 'westeurope', properties: { containers: [{ name: 'app', properties: { image: 'nginx:1.28', environmentVariables: [{ name: 'DB_PASSWORD', value: v }] } }] } });
+    const patterns = [...ContainerGroup.sensitive, '/properties/containers/0/properties/environmentVariables/0/value'];
+    const why = bodyDifference(hashSensitive(plain('SuperSecretPw123'), patterns), plain('OtherSecretPw456'), patterns, ContainerGroup);
+    expect(why).toBe('its desired value at /properties/containers[name=app]/properties/environmentVariables[name=DB_PASSWORD]/value is not the one reviewed in the plan');
+  });
+
   it('explains a plan printed with masked secrets', () => {
     const masked = JSON.parse(JSON.stringify(reviewed).replace(/"sha256:[^"]+"/, '"(sensitive)"'));
     expect(bodyDifference(masked, body('nginx:1.28'), ContainerGroup.sensitive)).toContain('save plans with --out');
