@@ -5,6 +5,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { UserError } from '../../core/diagnostics.js';
 import { isObject, type JsonObject } from '../../core/json.js';
 import { masker } from '../../core/masker.js';
+import { fileErrorMessage } from '../file-errors.js';
 import type { PlanInputs } from './plan-document.js';
 
 export interface SavedChange {
@@ -40,7 +41,7 @@ export function readPlanDocument(file: string): JsonObject {
   try {
     doc = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new UserError(`cannot read saved plan ${file}: ${(err as Error).message}`);
+    throw new UserError(fileErrorMessage(err, `saved plan ${file}`) ?? `cannot read saved plan ${file}: ${(err as Error).message}`);
   }
   if (!isObject(doc) || doc.format !== 'moor-plan/1' || !Array.isArray(doc.changes)) {
     throw new UserError(`${file} is not a moor plan (moor-plan/1 document)`);
