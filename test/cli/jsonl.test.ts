@@ -39,6 +39,19 @@ describe('--output jsonl', () => {
     expect(all.at(-1)).toMatchObject({ type: 'plan_summary', status: 'failed', errors: 1 });
   });
 
+  test.each([
+    ['without --auto-approve', ['apply', 'm', '--output', 'jsonl'], '--auto-approve'],
+    ['of a saved plan that is not there', ['apply', '--plan', 'missing.json', '--output', 'jsonl'], 'missing.json'],
+  ])('an apply refused %s still streams a failed apply_summary (stdout is never left empty)', async (_case, args, named) => {
+    const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
+    const r = await moor(dir, undefined, args);
+    expect(r.code).toBe(1);
+    const all = events(r.stdout);
+    expect(all.at(-1)).toMatchObject({ type: 'apply_summary', status: 'failed', errors: 1 });
+    expect(String(all.at(-1)?.message)).toContain(named);
+    expect(r.stderr).toContain(named);
+  });
+
   test('a retried 429 is a throttle event, another retry a retry event', () => {
     const seen: JsonlEvent[] = [];
     // The run's typed events (the transport's waits, core/events.ts); a poll wait has no line.

@@ -53,9 +53,6 @@ function parallelismOf(flags: ApplyFlags): number | undefined {
 async function runApply(paths: string[], flags: ApplyFlags, command: Command): Promise<number> {
   // An event stream is for programs: it never prompts.
   const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY) && flags.output !== 'jsonl';
-  if (!flags.autoApprove && !flags.plan && !interactive) {
-    throw new UserError('apply needs --auto-approve when it is not run from a terminal (or apply a saved plan with --plan FILE)');
-  }
   const { preparePlan, applyPrepared, refreshPrepared, kindContext } = await import('../../engine/workflow.js');
   const { readSavedPlan } = await import('../../engine/plan/saved-plan.js');
   const { holdToSaved } = await import('../../engine/plan/hold-to-saved.js');
@@ -65,11 +62,17 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
   const { applyReport } = await import('../apply-report.js');
   const { reportingFailure } = await import('../unplanned.js');
   const { confirmApply, cancelled } = await import('../confirm.js');
-  // Arguments are checked before the session starts (and the local cloud says it is there).
-  const parallelismFlag = parallelismOf(flags);
-  if (flags.plan) refuseWithSavedPlan(paths, flags);
-  const saved = flags.plan ? readSavedPlan(flags.plan) : undefined;
-  const inputs = saved ? saved.inputs : planInputs(paths, flags);
+  // Arguments are checked before the session starts (and the local cloud says it is there); a
+  // refusal still ends a jsonl stream with its failed summary (and annotates with github).
+  const { parallelismFlag, saved, inputs } = await reportingFailure(flags.output, 'apply', async () => {
+    if (!flags.autoApprove && !flags.plan && !interactive) {
+      throw new UserError('apply needs --auto-approve when it is not run from a terminal (or apply a saved plan with --plan FILE)');
+    }
+    const parallelismFlag = parallelismOf(flags);
+    if (flags.plan) refuseWithSavedPlan(paths, flags);
+    const saved = flags.plan ? readSavedPlan(flags.plan) : undefined;
+    return { parallelismFlag, saved, inputs: saved ? saved.inputs : planInputs(paths, flags) };
+  });
   const report = applyReport(flags.output, interactive);
 
   return reportingFailure(flags.output, 'apply', () => withSession(command, async (session) => {
