@@ -21,7 +21,7 @@ export function requireNotify(config: MoorConfig): NotifyConfig {
  */
 export function notifyConnector(config: MoorConfig, env: NodeJS.ProcessEnv): ConnectorClient {
   const notify = requireNotify(config);
-  const own = notify.tokenEnv || notify.tokenCommand ? { tokenEnv: notify.tokenEnv, tokenCommand: notify.tokenCommand } : undefined;
+  const own = notify.tokenEnv || notify.tokenCommand ? { tokenEnv: notify.tokenEnv, tokenCommand: notify.tokenCommand, configKey: 'notify' } : undefined;
   const source = own ?? config.credentials.connector;
   return createConnectorClient(notify.serviceUrl, { credentials: source ? { connector: source } : {}, defaultToken: env.MOOR_TOKEN, env });
 }

@@ -11,6 +11,8 @@ export interface CredentialSource {
   readonly tokenEnv?: string;
   /** A shell command printing the token on stdout: the bare token, or JSON with accessToken and expiresOn/expires_on. */
   readonly tokenCommand?: string;
+  /** Where the config sets it, for messages (`notify`); default `credentials.SERVICE`. */
+  readonly configKey?: string;
 }
 
 /** Runs a shell command and resolves with its stdout; the default runner of tokenCommand. */
@@ -86,30 +88,31 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
 
 async function fetchToken(o: TokenSourceOptions, now: () => number): Promise<Held | undefined> {
   const env = o.env ?? process.env;
-  if (o.source?.tokenCommand) return tokenFromCommand(o.service, o.source.tokenCommand, o.run ?? runShell, now);
+  if (o.source?.tokenCommand) return tokenFromCommand(o.source.configKey ?? `credentials.${o.service}`, o.source.tokenCommand, o.run ?? runShell, now);
   if (o.source?.tokenEnv) {
     const value = env[o.source.tokenEnv]?.trim();
-    if (!value) throw new UserError(`credentials.${o.service}.tokenEnv names ${o.source.tokenEnv}, which is not set or empty`);
+    if (!value) throw new UserError(`${o.source.configKey ?? `credentials.${o.service}`}.tokenEnv names ${o.source.tokenEnv}, which is not set or empty`);
     return { value, issuedAt: now() };
   }
   const fallback = o.defaultToken?.trim();
   return fallback ? { value: fallback, issuedAt: now() } : undefined;
 }
 
-async function tokenFromCommand(service: ServiceName, command: string, run: CommandRunner, now: () => number): Promise<Held> {
+/** `key`: where the config sets the command (`credentials.arm`, `notify`), for messages. */
+async function tokenFromCommand(key: string, command: string, run: CommandRunner, now: () => number): Promise<Held> {
   let out: string;
   try {
     out = await run(command);
   } catch (err) {
     // The command's output may hold a token or other secrets: report only how it ended.
     const how = err instanceof Error ? err.message : 'failed';
-    throw new UserError(`credentials.${service}.tokenCommand failed (${how}); its output is not shown`);
+    throw new UserError(`${key}.tokenCommand failed (${how}); its output is not shown`);
   }
   const issuedAt = now();
   try {
     return { ...parseTokenOutput(out, issuedAt), issuedAt };
   } catch (err) {
-    if (err instanceof TokenOutputError) throw new UserError(`credentials.${service}.tokenCommand ${err.message}; its output is not shown`);
+    if (err instanceof TokenOutputError) throw new UserError(`${key}.tokenCommand ${err.message}; its output is not shown`);
     throw err;
   }
 }
