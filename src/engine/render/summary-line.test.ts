@@ -20,6 +20,13 @@ describe('failureLine', () => {
     expect(failureLine('plan', [error])).toBe('Plan failed: 1 error — DatabaseExport/x: the outcome of revision 1 is unknown');
   });
 
+  test('a message that starts with its address as the subject of a sentence is not prefixed either', () => {
+    const error = { severity: 'error' as const, address: 'ContainerGroup/keep1', message: 'ContainerGroup/keep1 is protected (metadata.protect) and would be replaced' };
+    expect(failureLine('plan', [error])).toBe('Plan failed: 1 error — ContainerGroup/keep1 is protected (metadata.protect) and would be replaced');
+    const longer = { severity: 'error' as const, address: 'ContainerGroup/web', message: 'ContainerGroup/web2 holds its id' };
+    expect(failureLine('plan', [longer])).toBe('Plan failed: 1 error — ContainerGroup/web: ContainerGroup/web2 holds its id');
+  });
+
   test('a plan whose only errors are unknown outcomes says the rest applies and what is held back', () => {
     const error = { severity: 'error' as const, code: 'unknown-outcome', address: 'DatabaseExport/x', message: 'DatabaseExport/x: the outcome of revision 1 is unknown' };
     const change = (address: string, heldBackBy?: string): PlannedChange => ({ address, kind: 'K', action: 'run', fields: [], patch: [], drift: false, destructive: false, ...(heldBackBy ? { heldBackBy } : {}) });

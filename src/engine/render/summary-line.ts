@@ -56,7 +56,9 @@ function heldBackLine(errors: readonly Diagnostic[], changes: readonly PlannedCh
 function causeOf(d: Diagnostic): string {
   const where = d.address ?? (d.location ? `${d.location.file}:${d.location.line}` : undefined);
   const first = d.message.split('\n')[0];
-  // Some messages already start with their address (shown alone where a location is printed).
-  const text = (where && !first.startsWith(`${where}: `) ? `${where}: ` : '') + first;
+  // Some messages already start with their address (shown alone where a location is printed),
+  // as a label (`ADDR: …`) or as the subject of a sentence (`ADDR is protected …`).
+  const named = where !== undefined && (first.startsWith(`${where}: `) || first.startsWith(`${where} `));
+  const text = (where && !named ? `${where}: ` : '') + first;
   return text.length > CAUSE_CHARS ? text.slice(0, CAUSE_CHARS - 1) + '…' : text;
 }
