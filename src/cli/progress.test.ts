@@ -1,6 +1,6 @@
 // Apply's progress: the terminal's status line (in flight, waiting on the service, throttling) and the plain lines of CI.
 import { describe, expect, test } from 'vitest';
-import { plainProgress, statusLine, stepTitle } from './progress.js';
+import { plainProgress, statusLine, stepTitle, terminalProgress } from './progress.js';
 import { shortPath, waitPhrase } from './wait-line.js';
 
 const idle = { inFlight: 0, queued: 0, busySteps: 0, throttledMs: 0, answers: 0, throttled: 0 };
@@ -75,5 +75,16 @@ describe("a step's line on the terminal", () => {
 
   test('is what the step is doing alone when it waits for nothing', () => {
     expect(stepTitle('ContainerGroup/web', 'creating')).toBe('ContainerGroup/web: creating');
+  });
+});
+
+describe('terminal progress', () => {
+  test('leaves Ctrl-C to apply: listr2 adds no SIGINT listener (its own exits 127 at once, dropping the interrupted steps and the summary)', async () => {
+    const before = process.listenerCount('SIGINT');
+    const change = { address: 'AuthContext/c1', kind: 'AuthContext', action: 'create' as const, fields: [], patch: [], drift: false, destructive: false };
+    const p = await terminalProgress([change]);
+    expect(process.listenerCount('SIGINT')).toBe(before);
+    p.sink({ type: 'step_finished', outcome: { address: 'AuthContext/c1', action: 'create', status: 'done' } });
+    await p.done();
   });
 });

@@ -99,7 +99,9 @@ export async function terminalProgress(changes: readonly PlannedChange[], stats?
     }),
   };
   const all = stats && tasks.length > 0 ? [statusTask, ...tasks] : tasks;
-  const list = new Listr(all, { concurrent: true, exitOnError: false, rendererOptions: { collapseErrors: false } });
+  // Ctrl-C is apply's (finish what is in flight, record it, show the interrupted steps): listr2's own
+  // SIGINT listener would fail every task and exit 127 at once.
+  const list = new Listr(all, { concurrent: true, exitOnError: false, registerSignalListeners: false, rendererOptions: { collapseErrors: false } });
   const settled = list.run().catch(() => undefined);
   const whenReady = (a: string) => {
     let p = ready.get(a);
