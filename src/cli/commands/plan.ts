@@ -66,7 +66,10 @@ async function runPlan(paths: string[], flags: PlanFlags, command: Command): Pro
       const { notifyRun } = await import('../notify-run.js');
       await notifyRun(session, 'plan', plan, undefined, paths);
     }
-    if (hasErrors(plan.diagnostics)) return 1;
+    if (hasErrors(plan.diagnostics)) {
+      if (flags.out) process.stderr.write(`The plan has errors: it was not saved to ${flags.out}.\n`);
+      return 1;
+    }
     if (flags.out) {
       writeSavedPlan(flags.out, planDocument(prepared, versions, inputs, 'hash'));
       process.stderr.write(`Saved the plan to ${flags.out}; apply it with: moor apply --plan ${flags.out}\n`);
