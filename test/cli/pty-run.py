@@ -1,11 +1,13 @@
 # Runs a command on a pseudo-terminal, waits for a prompt, then types an answer (Ctrl-C is \x03,
 # Ctrl-D \x04); prints everything the terminal showed and exits with the command's exit code.
 # usage: pty-run.py PROMPT ANSWER CMD ARGS...   (the tests use it where moor needs a terminal)
-import os, pty, sys, select, time
+import os, pty, sys, select, time, fcntl, termios, struct
 
 prompt, answer, argv = sys.argv[1].encode(), sys.argv[2].encode().decode('unicode_escape').encode(), sys.argv[3:]
 pid, fd = pty.fork()
 if pid == 0:
+    # A terminal of 40 rows and 160 columns: a pty starts at 0x0, where listr2 wraps every character.
+    fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack('HHHH', 40, 160, 0, 0))
     os.execvp(argv[0], argv)
 seen, sent, deadline = b'', False, time.time() + 50
 while time.time() < deadline:
