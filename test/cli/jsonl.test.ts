@@ -52,6 +52,15 @@ describe('--output jsonl', () => {
     expect(r.stderr).toContain(named);
   });
 
+  test('apply --refresh-only ends the stream with its apply_summary (refreshOnly, accepted, forgotten), not only the plan_summary', async () => {
+    const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
+    expect((await moor(dir, undefined, ['apply', 'm', '--auto-approve'])).code).toBe(0);
+    const r = await moor(dir, undefined, ['apply', 'm', '--auto-approve', '--refresh-only', '--output', 'jsonl']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(events(r.stdout).at(-1)).toMatchObject({ type: 'apply_summary', refreshOnly: true, status: 'complete', accepted: 0, forgotten: 0, failed: 0 });
+    expect(r.stderr).toContain('Refresh complete: 0 accepted from live into state');
+  });
+
   test('a retried 429 is a throttle event, another retry a retry event', () => {
     const seen: JsonlEvent[] = [];
     // The run's typed events (the transport's waits, core/events.ts); a poll wait has no line.

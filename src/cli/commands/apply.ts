@@ -94,10 +94,12 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
         }
       }
       if (inputs.refreshOnly) {
-        const { refreshSummary } = await import('../refresh-summary.js');
+        const { refreshSummary, refreshSummaryEvent } = await import('../refresh-summary.js');
         const outcomes = await refreshPrepared(session, prepared);
-        // An event stream keeps stdout to events; the summary line goes to stderr then.
-        (flags.output === 'jsonl' ? process.stderr : process.stdout).write('\n' + refreshSummary(outcomes) + '\n');
+        const summary = refreshSummary(outcomes);
+        // An event stream keeps stdout to events (ending with the summary's); the summary line goes to stderr then.
+        (flags.output === 'jsonl' ? process.stderr : process.stdout).write('\n' + summary + '\n');
+        if (flags.output === 'jsonl') (await import('../jsonl-output.js')).jsonlWriter()(refreshSummaryEvent(outcomes, summary));
         return outcomes.some((o) => o.status !== 'done') ? 1 : 0;
       }
       const controller = new AbortController();
