@@ -22,6 +22,11 @@ describe('apply --output github', () => {
     expect(md).toContain('ContainerGroup/web: Conflict (409, request id r-1): busy (skipped because of it: DatabaseExport/nightly)');
   });
 
+  it('a job of unknown outcome (a no-op that failed: nothing was sent) is annotated with its reason, not as a failed no-op', () => {
+    const unknown: StepOutcome = { address: 'DatabaseExport/e', action: 'no-op', status: 'failed', error: 'the outcome of revision r1 is unknown' };
+    expect(failedStepDiagnostics([unknown]).map(annotation)).toEqual(['::error::DatabaseExport/e: the outcome of revision r1 is unknown']);
+  });
+
   it('a complete apply is a success line', () => {
     expect(applySummaryMarkdown(outcomes.slice(0, 1))).toContain('**✅ Apply complete: 1 created, 0 updated');
   });

@@ -10,7 +10,8 @@ export function failedStepDiagnostics(outcomes: readonly StepOutcome[]): Diagnos
   return outcomes
     .filter((o) => o.status === 'failed' || o.status === 'interrupted')
     .map((o) => o.status === 'failed'
-      ? { severity: 'error', address: o.address, message: `${o.action} failed: ${o.error ?? 'unknown error'}` }
+      // A no-op that failed sent nothing (a job of unknown outcome): its error says why.
+      ? { severity: 'error', address: o.address, message: o.action === 'no-op' ? o.error ?? 'did not succeed' : `${o.action} failed: ${o.error ?? 'unknown error'}` }
       : { severity: 'warning', address: o.address, message: `${o.action} interrupted: ${o.error ?? 'the wait was cut short'}` });
 }
 

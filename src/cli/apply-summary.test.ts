@@ -16,4 +16,15 @@ describe('apply summary', () => {
       'Apply incomplete: 1 created, 0 updated, 0 replaced, 0 deleted, 0 run; 1 interrupted (ContainerGroup/b); 2 skipped.',
     ]);
   });
+
+  test('a job of unknown outcome (a no-op that holds back its dependents) is a root cause but not counted as failed: nothing was sent', () => {
+    const text = applySummary([
+      { address: 'DatabaseExport/e', action: 'no-op', status: 'failed', error: 'the outcome of revision r1 is unknown, so what depends on it was skipped' },
+      { address: 'DatabaseRefresh/r', action: 'run', status: 'skipped', rootCause: 'DatabaseExport/e' },
+    ]);
+    expect(text.split('\n')).toEqual([
+      '  DatabaseExport/e: the outcome of revision r1 is unknown, so what depends on it was skipped (skipped because of it: DatabaseRefresh/r)',
+      'Apply incomplete: 0 created, 0 updated, 0 replaced, 0 deleted, 0 run; 1 skipped.',
+    ]);
+  });
 });

@@ -4,13 +4,16 @@ import type { StepOutcome } from '../core/events.js';
 export function applySummary(outcomes: readonly StepOutcome[]): string {
   const done = outcomes.filter((o) => o.status === 'done' && o.action !== 'no-op');
   const count = (a: string) => done.filter((o) => o.action === a).length;
-  const failed = outcomes.filter((o) => o.status === 'failed');
+  // A no-op that failed sent nothing (a job of unknown outcome holding back its dependents): a root
+  // cause, but not counted as failed (as the jsonl summary counts).
+  const failedNoOps = outcomes.filter((o) => o.status === 'failed' && o.action === 'no-op');
+  const failed = outcomes.filter((o) => o.status === 'failed' && o.action !== 'no-op');
   // Interrupted steps are root causes too, counted apart: their operations go on at the service.
   const interrupted = outcomes.filter((o) => o.status === 'interrupted');
   const skipped = outcomes.filter((o) => o.status === 'skipped');
   // The root causes first, so the last line says what happened (pipelines and people read it first).
   const lines: string[] = [];
-  for (const f of [...failed, ...interrupted]) {
+  for (const f of [...failedNoOps, ...failed, ...interrupted]) {
     const blocked = skipped.filter((s) => s.rootCause === f.address).map((s) => s.address);
     lines.push(`  ${f.address}: ${f.error}` + (blocked.length ? ` (skipped because of it: ${blocked.join(', ')})` : ''));
   }
@@ -20,7 +23,7 @@ export function applySummary(outcomes: readonly StepOutcome[]): string {
     if (blocked.length) lines.push(`  ${b.address}: ${b.blocks}; skipped because of it: ${blocked.join(', ')}`);
   }
   if (skipped.some((s) => s.rootCause === 'interrupted')) lines.push('  interrupted: the steps not started were skipped; run apply again to continue');
-  const incomplete = failed.length || interrupted.length || skipped.length;
+  const incomplete = failedNoOps.length || failed.length || interrupted.length || skipped.length;
   if (!incomplete && done.length === 0) return 'Apply complete: no changes.';
   lines.push(
     `Apply ${incomplete ? 'incomplete' : 'complete'}: ${count('create')} created, ${count('update')} updated, ${count('replace')} replaced, ${count('delete')} deleted, ${count('run')} run` +

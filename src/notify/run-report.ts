@@ -72,6 +72,8 @@ export function value(v: JsonValue | undefined, sensitive: boolean): string {
 function outcomeFailure(o: StepOutcome, byAddress: ReadonlyMap<string, StepOutcome>): string {
   if (o.status === 'interrupted') return `${o.address}: ${o.action} interrupted${o.error ? `: ${o.error}` : ''}`;
   if (o.status === 'skipped') return `${o.address}: ${skippedBecause(o.rootCause, byAddress)}`;
+  // A no-op that failed sent nothing: a job of unknown outcome, its error says why.
+  if (o.action === 'no-op') return `${o.address}: ${o.error ?? 'did not succeed'}`;
   return `${o.address}: ${o.action} failed${o.error ? `: ${o.error}` : ''}`;
 }
 
@@ -79,7 +81,9 @@ function outcomeFailure(o: StepOutcome, byAddress: ReadonlyMap<string, StepOutco
 function skippedBecause(rootCause: string | undefined, byAddress: ReadonlyMap<string, StepOutcome>): string {
   if (rootCause === undefined) return 'skipped';
   if (rootCause === 'interrupted') return 'skipped: the apply was interrupted before it started';
-  return `skipped because ${rootCause} ${byAddress.get(rootCause)?.status === 'interrupted' ? 'was interrupted' : 'failed'}`;
+  const root = byAddress.get(rootCause);
+  const what = root?.status === 'interrupted' ? 'was interrupted' : root?.action === 'no-op' ? 'did not succeed' : 'failed';
+  return `skipped because ${rootCause} ${what}`;
 }
 
 function summaryLine(run: RunKind, plan: Plan, changed: readonly PlannedChange[], outcomes?: readonly StepOutcome[]): string {

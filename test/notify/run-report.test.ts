@@ -67,6 +67,16 @@ describe('run reports', () => {
     ]);
   });
 
+  test('a job of unknown outcome is listed with its reason, not as a failed no-op, and not counted as failed', () => {
+    const refresh: PlannedChange = { address: 'DatabaseRefresh/r', kind: 'DatabaseRefresh', action: 'run', drift: false, destructive: true, fields: [], patch: [] };
+    const r = runReport('apply', STACK, planOf([refresh]), [
+      { address: 'DatabaseExport/e', action: 'no-op', status: 'failed', error: 'the outcome of revision r1 is unknown' },
+      { address: 'DatabaseRefresh/r', action: 'run', status: 'skipped', rootCause: 'DatabaseExport/e' },
+    ]);
+    expect(r.summaryLine).toMatch(/^Apply: 0 done, 0 failed, 1 skipped\. Plan: /);
+    expect(r.failures).toEqual(['DatabaseExport/e: the outcome of revision r1 is unknown', 'DatabaseRefresh/r: skipped because DatabaseExport/e did not succeed']);
+  });
+
   test('a failing check is a failure of the report', () => {
     const check: PlannedChange = { address: 'Check/quota', kind: 'Check', action: 'no-op', drift: false, destructive: false, fields: [], patch: [], check: { passed: false, severity: 'error', message: 'only 2 of 100 free' } };
     expect(runReport('plan', STACK, planOf([check])).failures).toEqual(['Check/quota: check failed: only 2 of 100 free']);
