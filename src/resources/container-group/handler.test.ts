@@ -66,6 +66,15 @@ describe('ContainerGroup handler', () => {
     expect(updated.spec.name).toBe('web');
   });
 
+  it('update PUTs the group where it is (its id), not where metadata.name would put it: after `state mv web web2` without spec.name, the plan\'s update is one', async () => {
+    const { ctx, calls } = fakeArm();
+    const current = await resource.create(ctx, 'web', spec);
+    calls.length = 0;
+    const updated = await resource.update(ctx, 'web2', spec, current, [['tags', 'team']]);
+    expect(calls.map((c) => c.slice(0, 4))).toEqual([['put', SUB, 'rg-web', 'web']]);
+    expect(updated.id).toBe(ID);
+  });
+
   it('delete parses the ARM id', async () => {
     const { ctx, calls } = fakeArm();
     await resource.delete(ctx, ID, {});

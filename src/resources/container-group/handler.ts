@@ -18,8 +18,7 @@ function locate(name: string, spec: JsonObject, recordedId?: string): GroupCoord
   return (recordedId ? parseGroupId(recordedId) : undefined) ?? coordinatesOf(name, spec);
 }
 
-async function put(ctx: KindContext, name: string, spec: JsonObject): Promise<Observed> {
-  const c = coordinatesOf(name, spec);
+async function put(ctx: KindContext, c: GroupCoordinates, spec: JsonObject): Promise<Observed> {
   const live = await ctx.providers.arm.putContainerGroup(c.subscriptionId, c.resourceGroup, c.name, bodyOf(spec));
   return observed(c, live);
 }
@@ -32,9 +31,11 @@ export const resource: ResourceHandler = {
     const live = await ctx.providers.arm.getContainerGroup(c.subscriptionId, c.resourceGroup, c.name);
     return live ? observed(c, live) : undefined;
   },
-  create: put,
+  create: (ctx, name, spec) => put(ctx, coordinatesOf(name, spec), spec),
   // The whole desired body, never a partial one: a left-out property would revert to its default.
-  update: (ctx, name, spec) => put(ctx, name, spec),
+  // Sent where the group is (its id): a changed name or resource group is a replace, never an
+  // update, and after `state mv` an implicit spec.name (metadata.name) must not PUT a new group.
+  update: (ctx, name, spec, current) => put(ctx, locate(name, spec, current.id), spec),
   async delete(ctx, id, lastSpec) {
     const c = parseGroupId(id) ?? coordinatesOf(String(lastSpec.name ?? id), lastSpec);
     await ctx.providers.arm.deleteContainerGroup(c.subscriptionId, c.resourceGroup, c.name);
