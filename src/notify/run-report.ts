@@ -47,7 +47,9 @@ export function runReport(run: RunKind, stack: StackIdentity, plan: Plan, outcom
 }
 
 function entryOf(run: RunKind, c: PlannedChange, outcome: StepOutcome | undefined): ReportEntry {
-  const action = run === 'drift' ? 'drifted' : outcome ? `${c.action}: ${outcome.status}` : c.action;
+  // apply --refresh-only's outcomes say what it did instead (refresh, forget): nothing live changed.
+  const did = outcome && REFRESH_ACTIONS.has(outcome.action) ? outcome.action : c.action;
+  const action = run === 'drift' ? 'drifted' : outcome ? `${did}: ${outcome.status}` : c.action;
   const details = c.fields.slice(0, MAX_FIELDS_PER_ENTRY).map(fieldLine);
   if (c.fields.length > MAX_FIELDS_PER_ENTRY) details.push(`… and ${c.fields.length - MAX_FIELDS_PER_ENTRY} more`);
   if (details.length === 0 && c.reason) details.push(c.reason);
@@ -86,6 +88,9 @@ function skippedBecause(rootCause: string | undefined, byAddress: ReadonlyMap<st
   return `skipped because ${rootCause} ${what}`;
 }
 
+/** The actions of apply --refresh-only's outcomes: accepted live into state, or forgot a gone resource. */
+const REFRESH_ACTIONS: ReadonlySet<string> = new Set(['refresh', 'forget']);
+
 function summaryLine(run: RunKind, plan: Plan, changed: readonly PlannedChange[], outcomes?: readonly StepOutcome[]): string {
   if (run === 'drift') {
     const n = changed.length;
@@ -94,8 +99,17 @@ function summaryLine(run: RunKind, plan: Plan, changed: readonly PlannedChange[]
   const s = plan.summary;
   const planLine = `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete, ${s.run} to run.`;
   if (run === 'plan' || !outcomes) return planLine;
+  if (outcomes.length > 0 && outcomes.every((o) => REFRESH_ACTIONS.has(o.action))) return refreshLine(outcomes);
   // A no-op is no change made: "done" counts what the plan's line counts.
   const count = (status: StepOutcome['status']) => outcomes.filter((o) => o.status === status && o.action !== 'no-op').length;
   const interrupted = count('interrupted') > 0 ? `${count('interrupted')} interrupted, ` : '';
   return `Apply: ${count('done')} done, ${count('failed')} failed, ${interrupted}${count('skipped')} skipped. ${planLine}`;
+}
+
+/** As apply --refresh-only's own closing line says it. */
+function refreshLine(outcomes: readonly StepOutcome[]): string {
+  const done = outcomes.filter((o) => o.status === 'done');
+  const forgotten = done.filter((o) => o.action === 'forget').length;
+  const refused = outcomes.length - done.length;
+  return `Refresh: ${done.length - forgotten} accepted from live into state, ${forgotten} gone and forgotten${refused ? `, ${refused} refused` : ''}; nothing live was changed.`;
 }

@@ -123,6 +123,17 @@ describe('apply --notify and plan --notify', () => {
     expect(posted[1].text).toMatch(/Apply: 1 done, 0 failed, 0 skipped\./);
   });
 
+  test('apply --refresh-only --notify posts its report (it posted nothing): what was accepted into state, nothing live changed', async () => {
+    await appliedStack('19:ops-alerts');
+    await driftLive('c7', 'edited');
+    const refreshed = await run('apply', 'm', '--auto-approve', '--refresh-only', '--notify');
+    expect(refreshed.code, refreshed.stderr).toBe(0);
+    expect(refreshed.stderr).toMatch(/notified conversation 19:ops-alerts \(sent, activity id \S+\)/);
+    const [message] = await activities('19:ops-alerts');
+    expect(message.text).toContain('Refresh: 1 accepted from live into state, 0 gone and forgotten; nothing live was changed.');
+    expect(message.text).toContain('AuthContext/c7** refresh: done');
+  });
+
   test('a plan too long for one message goes up as an attachment the message links to', async () => {
     await writeConfig('19:ops-alerts');
     await writeContexts(10, 90, () => 'short');

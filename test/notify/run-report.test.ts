@@ -77,6 +77,15 @@ describe('run reports', () => {
     expect(r.failures).toEqual(['DatabaseExport/e: the outcome of revision r1 is unknown', 'DatabaseRefresh/r: skipped because DatabaseExport/e did not succeed']);
   });
 
+  test('apply --refresh-only reports what it accepted or forgot, not updates done', () => {
+    const r = runReport('apply', STACK, planOf([driftChange('AuthContext/c7', 'a', 'b'), { ...create, drift: true }]), [
+      { address: 'AuthContext/c7', action: 'refresh', status: 'done' },
+      { address: 'AuthContext/c8', action: 'forget', status: 'done' },
+    ]);
+    expect(r.summaryLine).toBe('Refresh: 1 accepted from live into state, 1 gone and forgotten; nothing live was changed.');
+    expect(r.entries.map((e) => e.action)).toEqual(['refresh: done', 'forget: done']);
+  });
+
   test('a failing check is a failure of the report', () => {
     const check: PlannedChange = { address: 'Check/quota', kind: 'Check', action: 'no-op', drift: false, destructive: false, fields: [], patch: [], check: { passed: false, severity: 'error', message: 'only 2 of 100 free' } };
     expect(runReport('plan', STACK, planOf([check])).failures).toEqual(['Check/quota: check failed: only 2 of 100 free']);
