@@ -5,8 +5,8 @@
 // on the machine. So a path stays under the root unless the config allows more, only regular
 // files are read (checked before and after opening, so a FIFO swapped in cannot block), never
 // a kernel interface (/proc, /sys, /dev), and never more than a size limit.
-import { accessSync, closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { accessSync, closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** Default limit of one `${file:}`: far more than a secret or a certificate, far less than memory. */
 export const DEFAULT_FILE_LIMIT_BYTES = 1024 * 1024;
@@ -72,6 +72,12 @@ function findPlaceholderFile(path: string, baseDir: string, root: string, policy
   } catch (err) {
     // /dev/stdin on a pipe links to "pipe:[N]", which no path resolves.
     if (isKernelPath(target)) return refuse(kernelMessage(target));
+    // A link whose target is not there yet (secrets/db -> /run/secrets/db, made on the deploying
+    // host) is judged by where it leads: validate finds it where the pull request is checked.
+    const leadsTo = linkDestination(target);
+    if (leadsTo !== undefined && !isUnder(leadsTo, root) && !isUnder(leadsTo, realOrSelf(root)) && !outsideAllowed(leadsTo)) {
+      return refuse(isKernelPath(leadsTo) ? kernelMessage(leadsTo) : `it links to ${leadsTo}, ${outsideMessage(root)}`);
+    }
     return { ...refuse(errnoMessage(err)), absent: (err as NodeJS.ErrnoException).code === 'ENOENT' };
   }
   let info: Stats;
@@ -133,6 +139,25 @@ function refuse(message: string): { readonly ok: false; readonly message: string
 function isUnder(path: string, folder: string): boolean {
   const rel = relative(folder, path);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+/**
+ * Where `path` leads through symbolic links (its folders' and its own), followed without its end
+ * existing; undefined when no link was followed.
+ */
+function linkDestination(path: string): string | undefined {
+  let at = path;
+  for (let hops = 0; hops < 40; hops++) {
+    const here = join(realOrSelf(dirname(at)), basename(at));
+    let link: string;
+    try {
+      link = readlinkSync(here);
+    } catch {
+      return here === path ? undefined : here;
+    }
+    at = resolve(dirname(here), link);
+  }
+  return at;
 }
 
 function realOrSelf(path: string): string {

@@ -128,6 +128,12 @@ describe('${file:} stays inside the manifests\' root', () => {
     expect(r.errors[0].message).toMatch(/it links to .*outside\.txt, outside the manifests' root/);
   });
 
+  test('a link to a file outside the root that is not there yet names the link, not a missing file', async () => {
+    const dir = project('${file:link}');
+    symlinkSync(join(dir, 'run-secrets/db'), join(dir, 'project/link'));
+    expect((await resolveIn(dir)).errors[0].message).toMatch(/it links to .*run-secrets\/db, outside the manifests' root/);
+  });
+
   test('a file over the size limit (1 MiB by default, or files.maxBytes) is refused', async () => {
     const dir = project('${file:big}', { 'project/big': 'x'.repeat(1024 * 1024 + 1) });
     expect((await resolveIn(dir)).errors[0].message).toMatch(/larger than the limit of 1,048,576 bytes/);

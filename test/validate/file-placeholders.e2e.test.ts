@@ -1,7 +1,7 @@
 // moor validate finds a ${file:} placeholder whose path plan would refuse, at the placeholder,
 // without reading any file or calling any service (the built CLI, no cloud, no endpoints); a file
 // that is not there (secrets are absent where a pull request is checked) is for plan to name.
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { moor, workdir } from '../e2e/harness.js';
@@ -60,5 +60,19 @@ describe('validate and ${file:} placeholders', () => {
     chmodSync(join(dir, 'm/ok.txt'), 0o000);
     const denied = await moor(dir, undefined, ['validate', 'm']);
     expect(denied.code).toBe(0);
+  });
+
+  test('a link whose target is not there yet but would be outside the root (secrets/db -> /run/secrets/db) is an error in validate, found without the target', async () => {
+    const dir = workdir({ 'm/web.yaml': manifest(['${file:secrets/db}']), 'm/ok.txt': 'x\n' });
+    mkdirSync(join(dir, 'm/secrets'));
+    symlinkSync(join(dir, 'not-yet/db-password'), join(dir, 'm/secrets/db'));
+    const r = await moor(dir, undefined, ['validate', 'm']);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/cannot read file secrets\/db \(used by \$\{file:secrets\/db\}\): it links to .*not-yet\/db-password, outside the manifests' root/);
+    // A dangling link inside the root is only a missing file: plan's business.
+    const inside = workdir({ 'm/web.yaml': manifest(['${file:secrets/db}']) });
+    mkdirSync(join(inside, 'm/secrets'));
+    symlinkSync(join(inside, 'm/vault/db'), join(inside, 'm/secrets/db'));
+    expect((await moor(inside, undefined, ['validate', 'm'])).code).toBe(0);
   });
 });
