@@ -3,6 +3,7 @@
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { EventSink, StepOutcome } from '../core/events.js';
 import type { Plan, PlannedChange } from '../engine/plan/types.js';
+import { appliesInPart } from '../engine/render/summary-line.js';
 
 export type JsonlEvent = { readonly type: string } & Readonly<Record<string, unknown>>;
 
@@ -12,21 +13,27 @@ export function jsonlWriter(write: (line: string) => void = (l) => process.stdou
   return ({ type, ...rest }) => write(JSON.stringify({ type, time: new Date().toISOString(), ...rest }) + '\n');
 }
 
-/** planned_change per change (checks as check), diagnostic per diagnostic, then plan_summary. */
-export function emitPlan(emit: EmitEvent, plan: Plan): void {
+/**
+ * planned_change per change (checks as check), diagnostic per diagnostic, then plan_summary:
+ * status `planned`, `failed`, or `partial` when the only errors are jobs of unknown outcome (as
+ * the last line says, apply carries out the rest and holds back what waits for them).
+ */
+export function emitPlan(emit: EmitEvent, plan: Plan, mode: 'plan' | 'drift' = 'plan'): void {
   for (const c of plan.changes) {
     if (c.check) emit({ type: 'check', address: c.address, passed: c.check.passed, severity: c.check.severity, message: c.check.message });
     else if (c.action !== 'no-op') emit(plannedChange(c));
   }
   for (const d of plan.diagnostics) emit(diagnosticEvent(d));
   const errors = plan.diagnostics.filter((d) => d.severity === 'error').length;
-  emit({ type: 'plan_summary', ...plan.summary, errors, status: errors > 0 ? 'failed' : 'planned' });
+  const status = errors === 0 ? 'planned' : appliesInPart(mode, plan.diagnostics) ? 'partial' : 'failed';
+  emit({ type: 'plan_summary', ...plan.summary, errors, status });
 }
 
 function plannedChange(c: PlannedChange): JsonlEvent {
   return {
     type: 'planned_change', address: c.address, kind: c.kind, action: c.action, drift: c.drift, destructive: c.destructive,
     ...(c.reason !== undefined ? { reason: c.reason } : {}),
+    ...(c.heldBackBy !== undefined ? { heldBackBy: c.heldBackBy } : {}),
     // Paths only: values (and secrets) stay in the plan document (`--output json`).
     fields: c.fields.map((f) => ({ path: f.path, op: f.op, cause: f.cause, sensitive: f.sensitive, forcesReplace: f.forcesReplace })),
   };

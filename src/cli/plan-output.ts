@@ -14,7 +14,7 @@ export const PLAN_OUTPUT_FORMATS: readonly OutputFormat[] = [...OUTPUT_FORMATS, 
 
 export function printPlan(plan: Plan, format: OutputFormat, mode: 'plan' | 'drift'): void {
   if (format === 'jsonl') {
-    emitPlan(jsonlWriter(), plan);
+    emitPlan(jsonlWriter(), plan, mode);
     for (const d of plan.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
     return;
   }

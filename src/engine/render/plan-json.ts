@@ -27,6 +27,7 @@ function changeJson(c: PlannedChange): JsonObject {
     drift: c.drift,
     destructive: c.destructive,
     ...(c.reason !== undefined ? { reason: c.reason } : {}),
+    ...(c.heldBackBy !== undefined ? { heldBackBy: c.heldBackBy } : {}),
     fields: c.fields.map(fieldJson),
     ...(c.after !== undefined ? { after: c.after } : {}),
     ...(c.resent && c.resent.length > 0 ? { resent: [...c.resent] } : {}),

@@ -34,7 +34,7 @@ const CAUSE_CHARS = 160;
  */
 export function failureLine(mode: 'plan' | 'drift', diagnostics: readonly Diagnostic[], changes: readonly PlannedChange[] = []): string {
   const errors = diagnostics.filter((d) => d.severity === 'error');
-  if (mode === 'plan' && errors.length > 0 && errors.every((d) => d.code === UNKNOWN_OUTCOME)) return heldBackLine(errors, changes);
+  if (appliesInPart(mode, diagnostics)) return heldBackLine(errors, changes);
   // Many requests to one unreachable service are one cause: the service and its address.
   const unreachable = new Set(errors.map((d) => UNREACHABLE.exec(d.message)?.[0]));
   const all = unreachable.has(undefined) ? errors.map(causeOf) : [...unreachable] as string[];
@@ -42,6 +42,12 @@ export function failureLine(mode: 'plan' | 'drift', diagnostics: readonly Diagno
   if (all.length > CAUSES_IN_LINE) causes.push(`and ${all.length - CAUSES_IN_LINE} more`);
   const what = mode === 'drift' ? 'Drift check failed' : 'Plan failed';
   return `${what}: ${errors.length} ${errors.length === 1 ? 'error' : 'errors'} — ${causes.join('; ')}`;
+}
+
+/** A plan whose only errors are jobs of unknown outcome: apply carries out all but what waits for them. */
+export function appliesInPart(mode: 'plan' | 'drift', diagnostics: readonly Diagnostic[]): boolean {
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  return mode === 'plan' && errors.length > 0 && errors.every((d) => d.code === UNKNOWN_OUTCOME);
 }
 
 function heldBackLine(errors: readonly Diagnostic[], changes: readonly PlannedChange[]): string {
