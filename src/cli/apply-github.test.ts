@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { StepOutcome } from '../core/events.js';
 import { annotation } from './github-output.js';
-import { applySummaryMarkdown, failedStepDiagnostics } from './apply-github.js';
+import { applySummaryMarkdown, failedStepDiagnostics, refreshSummaryMarkdown } from './apply-github.js';
+import { refreshSummary } from './refresh-summary.js';
 
 const outcomes: StepOutcome[] = [
   { address: 'AuthContext/c1', action: 'create', status: 'done' },
@@ -29,5 +30,16 @@ describe('apply --output github', () => {
 
   it('a complete apply is a success line', () => {
     expect(applySummaryMarkdown(outcomes.slice(0, 1))).toContain('**✅ Apply complete: 1 created, 0 updated');
+  });
+
+  it('apply --refresh-only: the job summary says what was accepted, and a refused refresh fails it with its cause', () => {
+    const refused: StepOutcome[] = [
+      { address: 'AuthContext/c1', action: 'refresh', status: 'done' },
+      { address: 'ContainerGroup/web', action: 'refresh', status: 'failed', error: 'Forbidden (403, request id r-2)' },
+    ];
+    const md = refreshSummaryMarkdown(refused, refreshSummary(refused));
+    expect(md).toMatch(/^### moor apply --refresh-only\n\n\*\*❌ Refresh incomplete: 1 accepted from live into state, 0 gone and forgotten; 1 refused; nothing live was changed\.\*\*/);
+    expect(md).toContain('ContainerGroup/web: Forbidden (403, request id r-2)');
+    expect(refreshSummaryMarkdown(refused.slice(0, 1), refreshSummary(refused.slice(0, 1)))).toContain('**✅ Refresh complete: 1 accepted');
   });
 });

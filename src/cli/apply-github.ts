@@ -27,3 +27,15 @@ export function reportApplyToGitHub(outcomes: readonly StepOutcome[]): void {
   writeAnnotations(failedStepDiagnostics(outcomes));
   appendStepSummary(applySummaryMarkdown(outcomes));
 }
+
+/** apply --refresh-only's job summary: its closing lines (refreshSummary), first line as the status. */
+export function refreshSummaryMarkdown(outcomes: readonly StepOutcome[], text: string): string {
+  const failed = outcomes.some((o) => o.status !== 'done');
+  const first = text.split('\n')[0];
+  return ['### moor apply --refresh-only', '', `**${failed ? '❌' : '✅'} ${first}**`, '', '```', text, '```', ''].join('\n');
+}
+
+export function reportRefreshToGitHub(outcomes: readonly StepOutcome[], text: string): void {
+  writeAnnotations(failedStepDiagnostics(outcomes));
+  appendStepSummary(refreshSummaryMarkdown(outcomes, text));
+}

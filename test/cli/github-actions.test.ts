@@ -62,6 +62,17 @@ describe('GitHub Actions output', () => {
     expect(summary).toMatch(/### moor plan[\s\S]*`AuthContext\/c1`[\s\S]*### moor apply\n\n\*\*✅ Apply complete: 1 created/);
   });
 
+  test('apply --refresh-only appends what drifted and then the refresh summary to the job summary', async () => {
+    const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
+    expect((await moor(dir, undefined, ['apply', 'm', '--auto-approve'])).code).toBe(0);
+    const env = inActions(dir);
+    const r = await moor(dir, undefined, ['apply', 'm', '--auto-approve', '--refresh-only', '--output', 'github'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Refresh complete: 0 accepted from live into state'); // the log keeps the text report
+    const summary = readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8');
+    expect(summary).toMatch(/### moor drift[\s\S]*### moor apply --refresh-only\n\n\*\*✅ Refresh complete: 0 accepted from live into state, 0 gone and forgotten; nothing live was changed\.\*\*/);
+  });
+
   test('an apply of invalid manifests annotates the error and reaches the job summary as failed', async () => {
     const dir = workdir({ 'm/bad.yaml': INVALID });
     const env = inActions(dir);
