@@ -19,7 +19,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   const program = new Command('moor')
     .description('A declarative reconciler for container groups, auth contexts, push datasets and database jobs.')
     .version(versionText(), '-v, --version', 'print the versions of moor, Node.js and the state format')
-    .option('--config <file>', 'configuration file (default: moor.config.yaml when present; env: MOOR_CONFIG)', process.env.MOOR_CONFIG)
+    // No default from MOOR_CONFIG here: loadConfig reads the variable itself, so its errors name it.
+    .option('--config <file>', 'configuration file (default: moor.config.yaml when present; env: MOOR_CONFIG)')
     .option('--state <file|url>', 'state file or postgres:// URL (default: .moor/state.json; env: MOOR_STATE)', process.env.MOOR_STATE)
     .option('--no-color', 'no colours in output (also NO_COLOR=1 or TERM=dumb; FORCE_COLOR=1 forces them)')
     .exitOverride();

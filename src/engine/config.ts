@@ -38,18 +38,26 @@ export interface MoorConfig {
 
 const TOP_KEYS = new Set(['endpoints', 'credentials', 'state', 'parallelism', 'notify', 'files', 'localCloud', 'apis']);
 
-/** Reads the config file (explicit, or moor.config.yaml when present) and applies MOOR_* overrides. */
+/**
+ * Reads the config file (--config, else MOOR_CONFIG, else moor.config.yaml when present) and
+ * applies MOOR_* overrides.
+ */
 export function loadConfig(explicitFile: string | undefined, cwd: string, env: NodeJS.ProcessEnv = process.env): MoorConfig {
-  const file = explicitFile ?? (existsSync(resolve(cwd, 'moor.config.yaml')) ? 'moor.config.yaml' : undefined);
-  const raw = file ? readConfigFile(resolve(cwd, file), file, explicitFile !== undefined) : {};
+  const fromEnv = explicitFile === undefined && env.MOOR_CONFIG ? env.MOOR_CONFIG : undefined;
+  const file = explicitFile ?? fromEnv ?? (existsSync(resolve(cwd, 'moor.config.yaml')) ? 'moor.config.yaml' : undefined);
+  const given = explicitFile !== undefined ? `--config ${explicitFile}` : fromEnv !== undefined ? `MOOR_CONFIG=${fromEnv}` : undefined;
+  const raw = file ? readConfigFile(resolve(cwd, file), file, given) : {};
   const config = parseConfig(raw, file ?? 'moor.config.yaml');
   const files = raw.files === undefined ? undefined : filePolicy(raw.files, file ?? 'moor.config.yaml', dirname(resolve(cwd, file ?? '.')));
   return applyEnvironment({ ...config, file, files }, env);
 }
 
-/** `file` as the user gave it (`explicit`: with --config), so a message points at what to fix. */
-function readConfigFile(path: string, file: string, explicit: boolean): JsonObject {
-  const given = explicit ? `--config ${file}` : `config file ${file}`;
+/**
+ * `explicit`: how the user named the file (`--config F` or `MOOR_CONFIG=F`), so a message points
+ * at what to fix; unset for the default moor.config.yaml.
+ */
+function readConfigFile(path: string, file: string, explicit: string | undefined): JsonObject {
+  const given = explicit ?? `config file ${file}`;
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
