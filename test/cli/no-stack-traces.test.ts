@@ -84,4 +84,13 @@ describe('no stack traces', () => {
     expect(result.stderr).not.toContain('is kept in state.json.backup');
     expectNoStack(result.stdout + result.stderr);
   });
+
+  test('a corrupt state file is one line saying where it stops being JSON', async () => {
+    const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
+    writeFileSync(join(dir, 'state.json'), '{"version": 1,\n "serial": 2,\n "resources": {]}');
+    const result = await moor(dir, undefined, ['plan', 'm', '--state', 'state.json']);
+    expect(result.code).toBe(1);
+    const error = result.stderr.trim().split('\n').filter((l) => !l.startsWith('moor: ')); // not the local cloud's notice
+    expect(error).toEqual([expect.stringContaining("Error: state file state.json is corrupt: not valid JSON at line 3, column 16: unexpected ']'.")]);
+  });
 });

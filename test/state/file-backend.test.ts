@@ -38,6 +38,20 @@ describe('FileStateBackend.read', () => {
   });
 
   it.each([
+    ['text that breaks off', '{"version":1,\n "serial":3,"resou', 'not valid JSON at line 2, column 19: the text ends early'],
+    ['a token JSON does not know', '{"version":1,\n"serial": tru,\n"resources":{}}', "not valid JSON at line 2, column 11: unexpected 'tru'"],
+    ['a trailing comma', '{"version":1,"serial":1,"resources":{},\n}', "not valid JSON at line 2, column 1: unexpected '}'"],
+    ['no version field', '{"serial":1,"resources":{}}', 'no "version" field (this moor reads version 1)'],
+  ])('says on one line where a document that is %s is wrong', async (_why, text, what) => {
+    await writeFile(join(dir, 'state.json'), text);
+    const err = await new FileStateBackend(join(dir, 'state.json'), 'state.json').read().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    const message = (err as Error).message;
+    expect(message).toContain(`state file state.json is corrupt: ${what}. moor will not overwrite it.`);
+    expect(message).not.toMatch(/\n|undefined|position/);
+  });
+
+  it.each([
     ['an array', '[]'],
     ['an unknown version', '{"version":2,"serial":1,"resources":{}}'],
     ['a negative serial', '{"version":1,"serial":-1,"resources":{}}'],

@@ -1,6 +1,7 @@
 // The state document on disk: the empty document, and parsing that tells corruption from a missing file.
 import { UserError } from '../../core/diagnostics.js';
 import { isObject } from '../../core/json.js';
+import { jsonSyntaxError } from '../../core/json-syntax.js';
 import type { StateDocument } from './types.js';
 
 export function emptyState(): StateDocument {
@@ -16,9 +17,10 @@ export function parseState(text: string, location: string, hasBackup = true): St
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw corrupt(location, hasBackup, `not valid JSON (${(err as Error).message})`);
+    throw corrupt(location, hasBackup, notJson(text, err as Error));
   }
   if (!isObject(doc)) throw corrupt(location, hasBackup, 'not a JSON object');
+  if (doc.version === undefined) throw corrupt(location, hasBackup, 'no "version" field (this moor reads version 1)');
   if (doc.version !== 1) throw corrupt(location, hasBackup, `unknown state version ${JSON.stringify(doc.version)} (this moor reads version 1)`);
   if (typeof doc.serial !== 'number' || !Number.isInteger(doc.serial) || doc.serial < 0) throw corrupt(location, hasBackup, 'serial is not a non-negative integer');
   if (!isObject(doc.resources)) throw corrupt(location, hasBackup, '"resources" is not an object');
@@ -30,6 +32,12 @@ export function parseState(text: string, location: string, hasBackup = true): St
   if (doc.extras !== undefined && !isObject(doc.extras)) throw corrupt(location, hasBackup, '"extras" is not an object');
   // Checked above field by field; the record fields moor does not rely on are passed through.
   return doc as unknown as StateDocument;
+}
+
+/** Where the text stops being JSON, as line and column (JSON.parse's message may quote it, newlines and all). */
+function notJson(text: string, err: Error): string {
+  const at = jsonSyntaxError(text);
+  return at ? `not valid JSON at line ${at.line}, column ${at.col}: ${at.problem}` : `not valid JSON (${err.message.split('\n')[0]})`;
 }
 
 function corrupt(location: string, hasBackup: boolean, why: string): UserError {
