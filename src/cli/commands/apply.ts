@@ -54,7 +54,7 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
   // An event stream is for programs: it never prompts.
   const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY) && flags.output !== 'jsonl';
   const { preparePlan, applyPrepared, refreshPrepared, kindContext } = await import('../../engine/workflow.js');
-  const { readSavedPlan } = await import('../../engine/plan/saved-plan.js');
+  const { checkSavedFolder, readSavedPlan } = await import('../../engine/plan/saved-plan.js');
   const { holdToSaved } = await import('../../engine/plan/hold-to-saved.js');
   const { planInputs, refuseWithSavedPlan } = await import('../plan-inputs.js');
   const { hasChanges } = await import('../../engine/plan/types.js');
@@ -71,6 +71,7 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
     const parallelismFlag = parallelismOf(flags);
     if (flags.plan) refuseWithSavedPlan(paths, flags);
     const saved = flags.plan ? readSavedPlan(flags.plan) : undefined;
+    if (saved) checkSavedFolder(flags.plan!, saved, process.cwd());
     return { parallelismFlag, saved, inputs: saved ? saved.inputs : planInputs(paths, flags) };
   });
   const report = applyReport(flags.output, interactive);

@@ -71,7 +71,8 @@ async function runPlan(paths: string[], flags: PlanFlags, command: Command): Pro
       return 1;
     }
     if (flags.out) {
-      writeSavedPlan(flags.out, planDocument(prepared, versions, inputs, 'hash'));
+      // The folder too: apply --plan elsewhere would read other files (saved-plan.ts, checkSavedFolder).
+      writeSavedPlan(flags.out, { ...planDocument(prepared, versions, inputs, 'hash'), workingDirectory: process.cwd() });
       process.stderr.write(`Saved the plan to ${flags.out}; apply it with: moor apply --plan ${flags.out}\n`);
     }
     return flags.detailedExitcode && hasChanges(plan) ? 2 : 0;

@@ -1,7 +1,8 @@
 // A plan saved with `plan --out` is a contract: apply --plan does exactly what it shows or
 // refuses. It pins the state serial, the manifests' digest, each change's desired body (secrets
 // as salted hashes only) and the live version each change was computed against.
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { UserError } from '../../core/diagnostics.js';
 import { isObject, type JsonObject } from '../../core/json.js';
 import { masker } from '../../core/masker.js';
@@ -22,6 +23,8 @@ export interface SavedPlan {
   readonly manifestsDigest: string;
   readonly inputs: PlanInputs;
   readonly changes: readonly SavedChange[];
+  /** The folder the plan was made in (absolute); unset in plans saved before it was recorded. */
+  readonly workingDirectory?: string;
   /** The whole document, for rendering it. */
   readonly document: JsonObject;
 }
@@ -73,8 +76,29 @@ export function readSavedPlan(file: string): SavedPlan {
       ...(isObject(c.desired) ? { desired: c.desired } : {}),
       ...(typeof c.liveVersion === 'string' ? { liveVersion: c.liveVersion } : {}),
     })),
+    ...(typeof doc.workingDirectory === 'string' ? { workingDirectory: doc.workingDirectory } : {}),
     document: doc,
   };
+}
+
+/**
+ * A saved plan is tied to the folder it was made in, as a Terraform plan file is to its working
+ * directory: its manifest paths, the default state and config files and `${file:}` paths are
+ * relative to it. Elsewhere they would name other files, so apply --plan is refused up front.
+ */
+export function checkSavedFolder(file: string, saved: SavedPlan, cwd: string): void {
+  const made = saved.workingDirectory;
+  if (made === undefined || sameFolder(made, cwd)) return;
+  throw new UserError(`saved plan ${file} was made in ${made}; run apply --plan from there (this is ${cwd}): its manifest paths, state and config are relative to that folder`);
+}
+
+function sameFolder(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  try {
+    return realpathSync(a) === realpathSync(b); // the same folder reached through a symbolic link
+  } catch {
+    return false; // the folder the plan was made in is gone
+  }
 }
 
 /** Refuses the whole plan when state or the manifests moved on since it was made. */
