@@ -1,7 +1,8 @@
-// A saved plan is tied to the folder it was made in (as a Terraform plan file is to its working
-// directory): its manifest paths, state and config are relative to it. apply --plan elsewhere is
-// refused in one line naming that folder, before anything is read or sent.
-import { mkdirSync } from 'node:fs';
+// A saved plan's manifest paths, state and config are relative to the folder it was made in.
+// apply --plan from a folder where they are not found is refused in one line naming that folder,
+// before anything is read or sent; the same files checked out at another path apply it.
+import { cpSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { authManifest, moor, workdir } from '../e2e/harness.js';
@@ -17,6 +18,13 @@ describe('apply --plan from another folder', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`saved plan ../p.json was made in ${dir}; run apply --plan from there`);
     expect(refused.stderr).not.toMatch(/no such file|\n\s+at /);
+
+    // A pipeline's apply job with the same files (state and the local cloud's data included) at another path.
+    const checkout = join(tmpdir(), `moor-checkout-${process.pid}-${Date.now()}`);
+    cpSync(dir, checkout, { recursive: true });
+    const elsewhere = await moor(checkout, undefined, ['apply', '--plan', 'p.json']);
+    expect(elsewhere.code, elsewhere.stderr).toBe(0);
+    expect(elsewhere.stdout).toContain('Apply complete: 1 created');
 
     const applied = await moor(dir, undefined, ['apply', '--plan', 'p.json']);
     expect(applied.code, applied.stderr).toBe(0);

@@ -82,14 +82,18 @@ export function readSavedPlan(file: string): SavedPlan {
 }
 
 /**
- * A saved plan is tied to the folder it was made in, as a Terraform plan file is to its working
- * directory: its manifest paths, the default state and config files and `${file:}` paths are
- * relative to it. Elsewhere they would name other files, so apply --plan is refused up front.
+ * A saved plan's manifest paths (and the default state and config files, and `${file:}` paths) are
+ * relative to the folder it was made in. A pipeline's apply job may check the same files out at
+ * another path: that is fine (the manifests' digest and the state serial pin what was reviewed).
+ * But where the plan's paths are not there, it was surely run from the wrong folder: refused up
+ * front in one line naming the folder the plan was made in.
  */
 export function checkSavedFolder(file: string, saved: SavedPlan, cwd: string): void {
   const made = saved.workingDirectory;
   if (made === undefined || sameFolder(made, cwd)) return;
-  throw new UserError(`saved plan ${file} was made in ${made}; run apply --plan from there (this is ${cwd}): its manifest paths, state and config are relative to that folder`);
+  const missing = saved.inputs.paths.filter((p) => !existsSync(resolve(cwd, p)));
+  if (missing.length === 0) return;
+  throw new UserError(`saved plan ${file} was made in ${made}; run apply --plan from there (this is ${cwd}, where ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not found): its manifest paths, state and config are relative to that folder`);
 }
 
 function sameFolder(a: string, b: string): boolean {
