@@ -54,10 +54,15 @@ export function diagnosticEvent(d: Diagnostic): JsonlEvent {
  * fields); poll waits, answers and notices have no line.
  */
 export function jsonlSink(emit: EmitEvent): EventSink {
+  // A no-op that started waits for an earlier write the service still carries out: it finishes too.
+  const started = new Set<string>();
   return (e) => {
-    if (e.type === 'step_started') emit({ type: 'step_started', address: e.address, action: e.action });
+    if (e.type === 'step_started') {
+      started.add(e.address);
+      emit({ type: 'step_started', address: e.address, action: e.action });
+    }
     else if (e.type === 'progress') emit({ type: 'progress', address: e.address, message: e.message });
-    else if (e.type === 'step_finished') stepFinished(emit, e.outcome);
+    else if (e.type === 'step_finished') stepFinished(emit, e.outcome, started.has(e.outcome.address));
     else if (e.type === 'request_retried' || e.type === 'throttled') {
       emit({
         type: e.type === 'throttled' ? 'throttle' : 'retry', service: e.service, method: e.method, path: e.path, attempt: e.attempt ?? null, status: e.status ?? null, delayMs: e.delayMs,
@@ -68,8 +73,8 @@ export function jsonlSink(emit: EmitEvent): EventSink {
 }
 
 /** No-ops and checks start nothing, so they finish nothing either. */
-function stepFinished(emit: EmitEvent, o: StepOutcome): void {
-  if (o.action === 'no-op') return;
+function stepFinished(emit: EmitEvent, o: StepOutcome, started: boolean): void {
+  if (o.action === 'no-op' && !started) return;
   emit({
     type: 'step_finished', address: o.address, action: o.action, status: o.status,
     ...(o.error !== undefined ? { error: o.error } : {}), ...(o.rootCause !== undefined ? { rootCause: o.rootCause } : {}),

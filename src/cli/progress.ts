@@ -10,6 +10,8 @@ const VERB: Record<string, [string, string]> = {
   replace: ['replacing', 'replaced'],
   delete: ['deleting', 'deleted'],
   run: ['running', 'ran'],
+  // A no-op shows only when it waits for an earlier write the service still carries out (PlannedChange.inProgress).
+  'no-op': ['waiting for the service to finish its earlier write', 'finished at the service'],
 };
 
 export interface Progress {
@@ -24,7 +26,7 @@ export function plainProgress(write: (line: string) => void): Progress {
   const started = new Map<string, number>();
   const elapsed = (a: string) => `${((Date.now() - (started.get(a) ?? Date.now())) / 1000).toFixed(1)}s`;
   const finished = (o: StepOutcome) => {
-    if (o.action === 'no-op') return;
+    if (o.action === 'no-op' && !started.has(o.address)) return;
     if (o.status === 'done') write(`${o.address}: ${VERB[o.action]?.[1] ?? 'done'} after ${elapsed(o.address)}`);
     else if (o.status === 'failed') write(`${o.address}: failed after ${elapsed(o.address)}: ${o.error}`);
     else if (o.status === 'interrupted') write(`${o.address}: interrupted after ${elapsed(o.address)} ${INTERRUPTED_NOTE}`);
@@ -72,7 +74,8 @@ export async function terminalProgress(changes: readonly PlannedChange[], stats?
   type Settle = { resolve: () => void; reject: (e: Error) => void; title: (t: string) => void };
   const settles = new Map<string, Settle>();
   const ready = new Map<string, Promise<void>>();
-  const tasks = changes.filter((c) => c.action !== 'no-op').map((c) => ({
+  const shownChange = (c: PlannedChange) => c.action !== 'no-op' || c.inProgress !== undefined;
+  const tasks = changes.filter(shownChange).map((c) => ({
     title: `${c.address}: waiting`,
     task: (_ctx: unknown, task: { title: string; skip: (m: string) => void }) =>
       new Promise<void>((resolve, reject) => {
@@ -83,7 +86,7 @@ export async function terminalProgress(changes: readonly PlannedChange[], stats?
       }),
   }));
   const running: Running = { count: 0 };
-  const shown = new Set(changes.filter((c) => c.action !== 'no-op').map((c) => c.address));
+  const shown = new Set(changes.filter(shownChange).map((c) => c.address));
   // Per step: what it is doing (its verb or its last progress line), and the wait it is in now.
   const doing = new Map<string, string>();
   const stepWaits = new Map<string, { phrase: string; timer: NodeJS.Timeout }>();
@@ -122,7 +125,7 @@ export async function terminalProgress(changes: readonly PlannedChange[], stats?
     retitle(a);
   };
   const finished = (o: StepOutcome) => {
-    if (o.action === 'no-op') return;
+    if (!shown.has(o.address)) return;
     endWait(o.address);
     if (o.status !== 'skipped') running.count = Math.max(0, running.count - 1); // a skipped step never started
     void whenReady(o.address).then(() => {

@@ -68,6 +68,12 @@ export interface Observed {
   readonly spec: JsonObject;
   /** What `${ref:Kind/name#/pointer}` reads: the service's own representation, secrets absent. */
   readonly outputs: JsonObject;
+  /**
+   * Set while the service is still carrying out a write it accepted (a group still provisioning after
+   * an interrupted apply): what it is doing, for people. Apply waits for it (`awaitSettled`) before
+   * what depends on it starts.
+   */
+  readonly inProgress?: string;
 }
 
 /** What `read` is given to find one live resource. */
@@ -106,6 +112,12 @@ export interface ResourceHandler {
   create(ctx: KindContext, name: string, spec: JsonObject): Promise<Observed>;
   update(ctx: KindContext, name: string, spec: JsonObject, current: Observed, changed: readonly JsonPath[]): Promise<Observed>;
   delete(ctx: KindContext, id: string, lastSpec: JsonObject): Promise<void>;
+  /**
+   * Follows a resource whose last write is still being carried out (`Observed.inProgress`) to its
+   * end, as create and update follow their own writes: resolves with the resource as it ended,
+   * throws when it ended failed. Without it apply does not wait.
+   */
+  awaitSettled?(ctx: KindContext, current: Observed): Promise<Observed>;
   /**
    * Create and update address the resource by an identifier moor derives (PUT or PATCH by name):
    * repeating one after a crash changes nothing, so apply need not wait for its intent to be

@@ -60,6 +60,21 @@ export class ArmClient {
     return groupOf(final, name);
   }
 
+  /**
+   * Follows a group whose last write the service is still carrying out (provisioningState not
+   * terminal) until it ends, as a PUT is followed; returns the final group, throws when it ended
+   * Failed or Canceled, undefined when the group is gone.
+   */
+  async awaitContainerGroup(sub: string, rg: string, name: string): Promise<ContainerGroupBody | undefined> {
+    const path = this.groupPath(sub, rg, name);
+    const label = `containerGroups/${name}`;
+    const current = await this.t.request({ method: 'GET', path, label, accept: [404] });
+    if (current.status === 404) return undefined;
+    groupOf(current, name);
+    const last = await followOperation(this.t, { method: 'PUT', resourcePath: path, label }, current, this.poll);
+    return liveGroupOf({ ...current, body: last ?? current.body }, name);
+  }
+
   /** Deletes the group and waits until it is gone; a missing group is success. */
   async deleteContainerGroup(sub: string, rg: string, name: string): Promise<void> {
     const path = this.groupPath(sub, rg, name);
@@ -119,6 +134,14 @@ function isNamed(body: unknown, name: string): boolean {
   const n = (body as ContainerGroupBody | undefined)?.name;
   return typeof n === 'string' && n.toLowerCase() === name.toLowerCase();
 }
+
+/** Whether ARM is still carrying out a write of the group: its provisioningState is not terminal. */
+export function isProvisioning(body: ContainerGroupBody): boolean {
+  const state = body.properties?.provisioningState;
+  return typeof state === 'string' && !TERMINAL_STATES.has(state.toLowerCase());
+}
+
+const TERMINAL_STATES = new Set(['succeeded', 'failed', 'canceled', 'cancelled']);
 
 function isSucceeded(body: unknown): boolean {
   const state = (body as ContainerGroupBody | undefined)?.properties?.provisioningState;

@@ -95,7 +95,7 @@ async function runStep(step: PlannedStep, options: ApplyOptions, report: (o: Ste
   const { address, action } = step.change;
   if (step.unresolved) return report({ address, action, status: 'failed', error: step.unresolved });
   if (step.refused) return report({ address, action, status: 'failed', error: step.refused });
-  if (action === 'no-op') {
+  if (action === 'no-op' && !step.change.inProgress) {
     await recordNoop(step, options);
     return report({ address, action, status: 'done', blocks: step.blocksDependents });
   }
@@ -130,11 +130,20 @@ async function execute(step: PlannedStep, options: ApplyOptions, ctx: KindContex
     await options.recorder.remove(address);
     return;
   }
+  if (action === 'no-op') return awaitSettled(step, options, ctx, defer);
   const desired = resolveNow(step, options);
   if (step.kind.category === 'job') return runJob(step, step.kind, desired, options, ctx);
   if (step.kind.category !== 'resource') throw new Error(`${address}: a ${step.kind.category} has nothing to apply`);
   const observed = await writeResource(step, step.kind, desired, options, ctx);
   if (observed) defer(options.recorder.put(address, appliedRecord(step.manifest!, step.kind, desired, observed)));
+}
+
+/** A no-op whose earlier write the service still carries out: followed to its end through the kind, then recorded. */
+async function awaitSettled(step: PlannedStep, options: ApplyOptions, ctx: KindContext, defer: (write: Promise<void>) => void): Promise<void> {
+  const { manifest, observed, desired } = step;
+  if (step.kind.category !== 'resource' || !step.kind.resource.awaitSettled || !manifest || !observed || !desired) return;
+  const final = await step.kind.resource.awaitSettled(ctx, observed);
+  defer(options.recorder.put(step.change.address, appliedRecord(manifest, step.kind, desired, final)));
 }
 
 /** Create, replace or update; undefined when an update turns out to change nothing. */

@@ -22,6 +22,7 @@ import { massDeleteRefusal } from './prune-guard.js';
 import { inDeleteOrder } from './delete-listing.js';
 import { isUnknown, noteBlockedDependents, recheckUnknown, resolvedAsFailed, unknownOutcomeDiagnostic, unresolvedMessage } from './unknown-outcome.js';
 import { prefetchReads, type Prefetched } from './prefetch.js';
+import { settlingStep } from './settling.js';
 import type { EventSink } from '../../core/events.js';
 
 export interface PlanOptions {
@@ -98,7 +99,7 @@ async function planManifest(
   try {
     if (kind.category === 'check') return await planCheck(kind, manifest, resolved.spec, ctx, diagnostics);
     if (kind.category === 'job') return await planJob(kind, manifest, resolved.spec, record, ctx, diagnostics);
-    return await planResource(kind, manifest, resolved.spec, record, ctx, reads);
+    return await planResource(kind, manifest, resolved.spec, record, ctx, reads, diagnostics);
   } catch (err) {
     if (!isUserFailure(err)) throw err; // a bug: the CLI shows it with its stack
     diagnostics.push(failure(manifest, err));
@@ -106,7 +107,7 @@ async function planManifest(
   }
 }
 
-async function planResource(kind: ResourceKind, manifest: Manifest, desired: JsonObject, record: ResourceRecord | undefined, ctx: KindContext, reads: Prefetched): Promise<PlannedStep> {
+async function planResource(kind: ResourceKind, manifest: Manifest, desired: JsonObject, record: ResourceRecord | undefined, ctx: KindContext, reads: Prefetched, diagnostics: Diagnostic[]): Promise<PlannedStep> {
   const handler = kind.resource;
   const observed = reads.has(manifest.address)
     ? reads.get(manifest.address)
@@ -133,6 +134,7 @@ async function planResource(kind: ResourceKind, manifest: Manifest, desired: Jso
   const forcing = fields.filter((f) => f.forcesReplace).map((f) => f.path);
   const shown = fields.map(({ desiredPath: _d, ...f }) => f);
   const resent = action === 'update' ? resentFields(desired, kind.diff, shown) : [];
+  if (action === 'no-op' && observed.inProgress && handler.awaitSettled) return settlingStep(base, manifest, observed.inProgress, diagnostics);
   return {
     ...base,
     changedPaths: fields.map((f) => f.desiredPath),

@@ -73,6 +73,8 @@ export interface PlannedChange {
   readonly resent?: readonly string[];
   /** The step this change waits for (a job of unknown outcome or whose run failed): apply skips it until then. */
   readonly heldBackBy?: string;
+  /** No-op: the service still carries out an earlier write (a group provisioning); apply waits for it to end. */
+  readonly inProgress?: string;
 }
 
 export interface PlanSummary {

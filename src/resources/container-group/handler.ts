@@ -1,6 +1,7 @@
 // How moor reads, creates, updates and deletes a ContainerGroup through the ARM client.
 import type { JsonObject } from '../../core/json.js';
-import type { ContainerGroupBody } from '../../providers/arm.js';
+import { UserError } from '../../core/diagnostics.js';
+import { isProvisioning, type ContainerGroupBody } from '../../providers/arm.js';
 import type { KindContext, Observed, ResourceHandler } from '../../core/kind.js';
 import { bodyOf, coordinatesOf, groupId, outputsOf, parseGroupId, specOf, type GroupCoordinates } from './mapping.js';
 import { preflight } from './handler-preflight.js';
@@ -10,7 +11,8 @@ import { listReader } from './handler-list.js';
 /** The id from the coordinates ARM answers (its casing, not the asker's), in the seeds' namespace. */
 function observed(c: GroupCoordinates, live: ContainerGroupBody): Observed {
   const answered = typeof live.id === 'string' ? parseGroupId(live.id) : undefined;
-  return { id: groupId(answered ?? c), spec: specOf(c, live), outputs: outputsOf(live) };
+  const inProgress = isProvisioning(live) ? `still provisioning (provisioningState ${live.properties?.provisioningState})` : undefined;
+  return { id: groupId(answered ?? c), spec: specOf(c, live), outputs: outputsOf(live), ...(inProgress ? { inProgress } : {}) };
 }
 
 /** The recorded ARM id wins over the spec: a changed resource group must still find the old group. */
@@ -39,6 +41,13 @@ export const resource: ResourceHandler = {
   async delete(ctx, id, lastSpec) {
     const c = parseGroupId(id) ?? coordinatesOf(String(lastSpec.name ?? id), lastSpec);
     await ctx.providers.arm.deleteContainerGroup(c.subscriptionId, c.resourceGroup, c.name);
+  },
+  // After an interrupted apply the group may still be provisioning: followed as its own PUT would be.
+  async awaitSettled(ctx, current) {
+    const c = locate(String(current.spec.name ?? current.id), current.spec, current.id);
+    const live = await ctx.providers.arm.awaitContainerGroup(c.subscriptionId, c.resourceGroup, c.name);
+    if (!live) throw new UserError(`ContainerGroup/${c.name} was deleted outside moor while it was provisioning`);
+    return observed(c, live);
   },
   preflight,
   identityMismatches,
