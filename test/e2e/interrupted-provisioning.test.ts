@@ -1,0 +1,52 @@
+// A group left provisioning by an interrupted apply: the next apply follows it to its end before
+// what depends on it starts, and records how it ended; a group whose provisioning fails is a failure.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ARM_PATH, cloudRequest, groupManifest, moor, readState, startCloud, workdir, type Cloud, type RunResult } from './harness.js';
+
+/** Starts an apply, interrupts it (SIGINT) once the service has the group, and waits for it to stop. */
+async function interruptedApply(dir: string, cloud: Cloud, group: string): Promise<RunResult> {
+  const run = moor(dir, cloud, ['apply', 'm', '--auto-approve']);
+  while ((await cloudRequest(cloud, 'GET', ARM_PATH(group))).status !== 200) await new Promise((r) => setTimeout(r, 20));
+  run.child.kill('SIGINT');
+  return run;
+}
+
+const dependent = (name: string, on: string) => groupManifest(name).replace(`  name: ${name}\n`, `  name: ${name}\n  dependsOn: [ContainerGroup/${on}]\n`);
+
+describe('a group left provisioning by an interrupted apply', () => {
+  let cloud: Cloud;
+  beforeAll(async () => { cloud = await startCloud({ env: { MOOR_PROVISIONING_MS: '3000' } }); });
+  afterAll(async () => { await cloud?.stop(); });
+
+  test('the next plan says it is still provisioning; apply waits for it, records its final outputs, then starts its dependent', async () => {
+    const dir = workdir({ 'm/secret.txt': 's', 'm/g.yaml': groupManifest('prov-g'), 'm/d.yaml': dependent('prov-d', 'prov-g') });
+    const stopped = await interruptedApply(dir, cloud, 'prov-g');
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr + stopped.stdout).toContain('ContainerGroup/prov-g: interrupted');
+    expect((await cloudRequest(cloud, 'GET', ARM_PATH('prov-d'))).status).toBe(404);
+
+    const plan = await moor(dir, cloud, ['plan', 'm', '--output', 'json']);
+    const changes = JSON.parse(plan.stdout).changes as Array<{ address: string; action: string; reason?: string }>;
+    expect(changes.find((c) => c.address === 'ContainerGroup/prov-g')).toMatchObject({ action: 'no-op', reason: expect.stringContaining('still provisioning (provisioningState Pending): apply waits for it') });
+
+    const applied = await moor(dir, cloud, ['apply', 'm', '--auto-approve']);
+    expect(applied.code, applied.stderr).toBe(0);
+    const out = applied.stdout + applied.stderr;
+    const finished = out.indexOf('ContainerGroup/prov-g: finished at the service');
+    expect(finished).toBeGreaterThanOrEqual(0);
+    expect(out.indexOf('ContainerGroup/prov-d: creating')).toBeGreaterThan(finished);
+    const state = await readState(dir);
+    expect(state.resources['ContainerGroup/prov-g'].pending).toBeUndefined();
+    expect(state.resources['ContainerGroup/prov-g'].outputs.properties.provisioningState).toBe('Succeeded');
+    expect((await moor(dir, cloud, ['plan', 'm', '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  test('a group whose provisioning ends Failed fails that apply, and its dependent is skipped', async () => {
+    const dir = workdir({ 'm/secret.txt': 's', 'm/g.yaml': groupManifest('provf-g', { image: 'nginx-moor-fail-provisioning:1' }), 'm/d.yaml': dependent('provf-d', 'provf-g') });
+    expect((await interruptedApply(dir, cloud, 'provf-g')).code).toBe(1);
+    const applied = await moor(dir, cloud, ['apply', 'm', '--auto-approve']);
+    expect(applied.code).toBe(1);
+    expect(applied.stdout + applied.stderr).toMatch(/ContainerGroup\/provf-g: .*ended Failed.*\(skipped because of it: ContainerGroup\/provf-d\)/);
+    expect((await cloudRequest(cloud, 'GET', ARM_PATH('provf-d'))).status).toBe(404);
+  });
+});
