@@ -11,10 +11,17 @@ describe('apply summary', () => {
       { address: 'ContainerGroup/d', action: 'create', status: 'skipped', rootCause: 'interrupted' },
     ]);
     expect(text.split('\n')).toEqual([
-      '  ContainerGroup/b: containerGroups/b: interrupted while waiting for the operation to finish (skipped because of it: ContainerGroup/c)',
+      '  ContainerGroup/b: interrupted (what it sent goes on at the service; the next plan reads where it got to); skipped because of it: ContainerGroup/c',
       '  interrupted: the steps not started were skipped; run apply again to continue',
       'Apply incomplete: 1 created, 0 updated, 0 replaced, 0 deleted, 0 run; 1 interrupted (ContainerGroup/b); 2 skipped.',
     ]);
+  });
+
+  test('an interrupted step that had sent no change says so, not that what it sent goes on', () => {
+    const text = applySummary([
+      { address: 'ContainerGroup/g', action: 'update', status: 'interrupted', error: 'PUT /g: interrupted while waiting for its turn', sentNoChange: true },
+    ]);
+    expect(text.split('\n')[0]).toBe('  ContainerGroup/g: interrupted (it had sent no change; the next plan reads where things got to)');
   });
 
   test('a job of unknown outcome (a no-op that holds back its dependents) is a root cause but not counted as failed: nothing was sent', () => {

@@ -1,5 +1,6 @@
 // The closing lines of apply: counts per action, then the root causes of failures only.
 import type { StepOutcome } from '../core/events.js';
+import { interruptedNote } from './progress.js';
 
 export function applySummary(outcomes: readonly StepOutcome[]): string {
   const done = outcomes.filter((o) => o.status === 'done' && o.action !== 'no-op');
@@ -13,9 +14,14 @@ export function applySummary(outcomes: readonly StepOutcome[]): string {
   const skipped = outcomes.filter((o) => o.status === 'skipped');
   // The root causes first, so the last line says what happened (pipelines and people read it first).
   const lines: string[] = [];
-  for (const f of [...failedNoOps, ...failed, ...interrupted]) {
+  for (const f of [...failedNoOps, ...failed]) {
     const blocked = skipped.filter((s) => s.rootCause === f.address).map((s) => s.address);
     lines.push(`  ${f.address}: ${f.error}` + (blocked.length ? ` (skipped because of it: ${blocked.join(', ')})` : ''));
+  }
+  // Said as the progress line says it (the error repeats the step's name and claims a sent operation).
+  for (const f of interrupted) {
+    const blocked = skipped.filter((s) => s.rootCause === f.address).map((s) => s.address);
+    lines.push(`  ${f.address}: interrupted ${interruptedNote(f)}` + (blocked.length ? `; skipped because of it: ${blocked.join(', ')}` : ''));
   }
   // A step with nothing to do that still holds back its dependents (a job whose run of this revision failed).
   for (const b of outcomes.filter((o) => o.blocks !== undefined)) {

@@ -50,6 +50,25 @@ describe('plain progress', () => {
     expect(lines[1]).toMatch(/^ContainerGroup\/web: interrupted after \d+\.\ds \(what it sent goes on at the service; the next plan reads where it got to\)$/);
   });
 
+  test('an interrupted step that had sent no change (it only read or waited) does not claim that what it sent goes on', () => {
+    const lines: string[] = [];
+    const p = plainProgress((l) => lines.push(l));
+    p.sink({ type: 'step_started', address: 'ContainerGroup/web', action: 'update' });
+    p.sink({ type: 'step_finished', outcome: { address: 'ContainerGroup/web', action: 'update', status: 'interrupted', error: 'containerGroups/web: interrupted while waiting', sentNoChange: true } });
+    expect(lines[1]).toMatch(/^ContainerGroup\/web: interrupted after \d+\.\ds \(it had sent no change; the next plan reads where things got to\)$/);
+  });
+
+  test('a no-op waiting for an earlier write at the service has its lines; other no-ops have none', () => {
+    const lines: string[] = [];
+    const p = plainProgress((l) => lines.push(l));
+    p.sink({ type: 'step_finished', outcome: { address: 'ContainerGroup/quiet', action: 'no-op', status: 'done' } });
+    p.sink({ type: 'step_started', address: 'ContainerGroup/g', action: 'no-op' });
+    p.sink({ type: 'step_finished', outcome: { address: 'ContainerGroup/g', action: 'no-op', status: 'done' } });
+    expect(lines[0]).toBe('ContainerGroup/g: waiting for the service to finish its earlier write...');
+    expect(lines[1]).toMatch(/^ContainerGroup\/g: finished at the service after \d+\.\ds$/);
+    expect(lines).toHaveLength(2);
+  });
+
   test('a short path stays as it is', () => {
     expect(shortPath('/v1/workspaces/w1/items')).toBe('/v1/workspaces/w1/items');
   });

@@ -29,7 +29,7 @@ export function plainProgress(write: (line: string) => void): Progress {
     if (o.action === 'no-op' && !started.has(o.address)) return;
     if (o.status === 'done') write(`${o.address}: ${VERB[o.action]?.[1] ?? 'done'} after ${elapsed(o.address)}`);
     else if (o.status === 'failed') write(`${o.address}: failed after ${elapsed(o.address)}: ${o.error}`);
-    else if (o.status === 'interrupted') write(`${o.address}: interrupted after ${elapsed(o.address)} ${INTERRUPTED_NOTE}`);
+    else if (o.status === 'interrupted') write(`${o.address}: interrupted after ${elapsed(o.address)} ${interruptedNote(o)}`);
     else write(`${o.address}: ${skippedBecause(o)}`);
   };
   return {
@@ -47,6 +47,12 @@ export function plainProgress(write: (line: string) => void): Progress {
 
 /** What an interrupted step's line adds: nothing is lost, and nothing is sent again blindly. */
 export const INTERRUPTED_NOTE = '(what it sent goes on at the service; the next plan reads where it got to)';
+/** The same for a step that had sent no change (it only read, or waited for the service): nothing of it goes on. */
+export const INTERRUPTED_NOTHING_SENT_NOTE = '(it had sent no change; the next plan reads where things got to)';
+
+export function interruptedNote(o: StepOutcome): string {
+  return o.sentNoChange ? INTERRUPTED_NOTHING_SENT_NOTE : INTERRUPTED_NOTE;
+}
 
 /** Steps started and not yet finished, counted from the step events. */
 interface Running { count: number }
@@ -132,7 +138,7 @@ export async function terminalProgress(changes: readonly PlannedChange[], stats?
       const s = settles.get(o.address)!;
       if (o.status === 'done') { s.title(`${o.address}: ${VERB[o.action]?.[1] ?? 'done'}`); s.resolve(); }
       else if (o.status === 'failed') s.reject(new Error(`${o.address}: ${o.error}`));
-      else if (o.status === 'interrupted') skip(s, `${o.address}: interrupted ${INTERRUPTED_NOTE}`);
+      else if (o.status === 'interrupted') skip(s, `${o.address}: interrupted ${interruptedNote(o)}`);
       else skip(s, `${o.address}: ${skippedBecause(o)}`);
     });
   };

@@ -14,6 +14,8 @@ export interface StepOutcome {
   readonly error?: string;
   /** skipped: the failed dependency that caused it (the root cause). */
   readonly rootCause?: string;
+  /** interrupted: it had sent no change (only reads, or writes the service refused), so nothing of it goes on at the service. */
+  readonly sentNoChange?: boolean;
   /** done, but what depends on it must not run (a job whose run of this revision failed). */
   readonly blocks?: string;
 }

@@ -12,6 +12,11 @@ export interface RequestContext {
   readonly signal?: AbortSignal;
   /** Set when the step's first request is sent: from then on it runs to its end. */
   started: boolean;
+  /**
+   * Set once the step sent a change (a write or delete the service did not refuse with a 4xx): an
+   * interrupted step that sent none (only reads, or a refused write) leaves nothing going on at the service.
+   */
+  sentChange?: boolean;
   /** Requests of the step queued or in flight now (0: the step waits on the service or on a timer). */
   active: number;
   /** Called once, when the step starts. */

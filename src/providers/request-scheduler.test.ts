@@ -174,6 +174,26 @@ describe('request scheduler', () => {
     expect(waiting.started).toBe(false);
   });
 
+  test('a step has sent a change once a write or delete went out and was not refused with a 4xx; reads and refused writes are none', async () => {
+    const h = harness(2);
+    const step = newRequestContext(1);
+    const read = h.request('read', undefined, 'GET', 'arm', step);
+    await flush();
+    h.answer('read');
+    await read;
+    expect(step.sentChange).toBe(false);
+    const refused = h.request('refused', undefined, 'PUT', 'arm', step);
+    await flush();
+    h.answer('refused', 409);
+    await refused;
+    expect(step.sentChange).toBe(false);
+    const write = h.request('write', undefined, 'PUT', 'arm', step);
+    await flush();
+    h.answer('write', 201);
+    await write;
+    expect(step.sentChange).toBe(true);
+  });
+
   test("interrupted: a started step's write waiting out a throttling pause is not sent; its reads still go", async () => {
     const h = harness(4);
     const controller = new AbortController();

@@ -167,6 +167,7 @@ export class RequestScheduler {
     const cls = requestClassOf(method);
     const part = { pace: gate.paces[cls], queue: lane.queues[cls] };
     const refusal = () => refusalOnInterrupt(ctx, cls, method, url);
+    if (ctx) ctx.sentChange ??= false; // known from now on: every request of the step passes here
     this.activate(ctx, +1);
     try {
       await this.admit(gate, part, ctx, refusal);
@@ -176,6 +177,7 @@ export class RequestScheduler {
         return answer;
       } finally {
         this.settle(gate, lane, part.pace, answer);
+        if (ctx && cls !== 'reads' && !(answer && answer.status >= 400 && answer.status < 500)) ctx.sentChange = true;
       }
     } finally {
       this.activate(ctx, -1);

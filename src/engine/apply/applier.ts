@@ -116,7 +116,7 @@ async function runStep(step: PlannedStep, options: ApplyOptions, report: (o: Ste
     markStarted(requests);
     const error = err instanceof Error ? err.message : String(err);
     // A wait Ctrl-C cut short: what was sent goes on at the service; the next plan reads where it got to.
-    if (options.signal?.aborted && isInterruption(err)) return report({ address, action, status: 'interrupted', error });
+    if (options.signal?.aborted && isInterruption(err)) return report({ address, action, status: 'interrupted', error, ...(requests.sentChange === false ? { sentNoChange: true } : {}) });
     if (!isUserFailure(err)) bugs.push(err);
     return report({ address, action, status: 'failed', error });
   }
