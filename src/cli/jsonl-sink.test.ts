@@ -22,6 +22,17 @@ describe('jsonl sink', () => {
     ]);
   });
 
+  test('a no-op that started (it waits for an earlier write the service still carries out) finishes too', () => {
+    const seen: JsonlEvent[] = [];
+    const sink = jsonlSink((e) => seen.push(e));
+    sink({ type: 'step_started', address: 'Thing/g', action: 'no-op' });
+    sink({ type: 'step_finished', outcome: { address: 'Thing/g', action: 'no-op', status: 'failed', error: 'it ended Failed' } });
+    expect(seen).toEqual([
+      { type: 'step_started', address: 'Thing/g', action: 'no-op' },
+      { type: 'step_finished', address: 'Thing/g', action: 'no-op', status: 'failed', error: 'it ended Failed' },
+    ]);
+  });
+
   test("retry and throttle lines name the step whose request it was when there is one; answers have no line", () => {
     const seen: JsonlEvent[] = [];
     const sink = jsonlSink((e) => seen.push(e));

@@ -22,7 +22,9 @@ describe('a group left provisioning by an interrupted apply', () => {
     const dir = workdir({ 'm/secret.txt': 's', 'm/g.yaml': groupManifest('prov-g'), 'm/d.yaml': dependent('prov-d', 'prov-g') });
     const stopped = await interruptedApply(dir, cloud, 'prov-g');
     expect(stopped.code).toBe(1);
-    expect(stopped.stderr + stopped.stdout).toContain('ContainerGroup/prov-g: interrupted');
+    expect(stopped.stderr).toMatch(/ContainerGroup\/prov-g: interrupted after \d+\.\ds \(what it sent goes on at the service; the next plan reads where it got to\)/);
+    // The summary says it once, as the progress line does (not 'ContainerGroup/prov-g: containerGroups/prov-g: …').
+    expect(stopped.stdout).toContain('  ContainerGroup/prov-g: interrupted (what it sent goes on at the service; the next plan reads where it got to); skipped because of it: ContainerGroup/prov-d\n');
     expect((await cloudRequest(cloud, 'GET', ARM_PATH('prov-d'))).status).toBe(404);
 
     const plan = await moor(dir, cloud, ['plan', 'm', '--output', 'json']);
@@ -39,6 +41,23 @@ describe('a group left provisioning by an interrupted apply', () => {
     expect(state.resources['ContainerGroup/prov-g'].pending).toBeUndefined();
     expect(state.resources['ContainerGroup/prov-g'].outputs.properties.provisioningState).toBe('Succeeded');
     expect((await moor(dir, cloud, ['plan', 'm', '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  test('interrupting the apply that waits for it: the wait sent no change, and the lines say so', async () => {
+    const dir = workdir({ 'm/secret.txt': 's', 'm/g.yaml': groupManifest('provw-g'), 'm/d.yaml': dependent('provw-d', 'provw-g') });
+    expect((await interruptedApply(dir, cloud, 'provw-g')).code).toBe(1);
+    const run = moor(dir, cloud, ['apply', 'm', '--auto-approve']);
+    let seen = '';
+    await new Promise<void>((res) => run.child.stderr!.on('data', (d: Buffer) => {
+      seen += d.toString();
+      if (seen.includes('ContainerGroup/provw-g: waiting for the service to finish its earlier write...')) res();
+    }));
+    run.child.kill('SIGINT');
+    const stopped = await run;
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toMatch(/ContainerGroup\/provw-g: interrupted after \d+\.\ds \(it had sent no change; the next plan reads where things got to\)/);
+    expect(stopped.stdout).toContain('  ContainerGroup/provw-g: interrupted (it had sent no change; the next plan reads where things got to); skipped because of it: ContainerGroup/provw-d\n');
+    expect((await cloudRequest(cloud, 'GET', ARM_PATH('provw-d'))).status).toBe(404);
   });
 
   test('a group whose provisioning ends Failed fails that apply, and its dependent is skipped', async () => {
