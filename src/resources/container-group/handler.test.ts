@@ -44,6 +44,20 @@ describe('ContainerGroup handler', () => {
     expect(calls).toEqual([]);
   });
 
+  it('a group still provisioning is in progress; awaitSettled follows it where it is and answers the group as it ended', async () => {
+    const live = (provisioningState: string) => ({ id: ID, name: 'web', location: 'westeurope', properties: { provisioningState, containers: [] } });
+    const { ctx, calls } = fakeArm({
+      getContainerGroup: async () => live('Pending'),
+      awaitContainerGroup: async (...a: unknown[]) => { calls.push(['await', ...a]); return live('Succeeded'); },
+    });
+    const pending = (await resource.read(ctx, { name: 'web', spec }))!;
+    expect(pending.inProgress).toBe('still provisioning (provisioningState Pending)');
+    const ended = await resource.awaitSettled!(ctx, pending);
+    expect(calls).toEqual([['await', SUB, 'rg-web', 'web']]);
+    expect(ended.inProgress).toBeUndefined();
+    expect(ended.outputs).toEqual(live('Succeeded'));
+  });
+
   it('read of a missing group is undefined', async () => {
     const { ctx, calls } = fakeArm();
     await expect(resource.read(ctx, { name: 'web', spec: { ...spec, name: 'other' } })).resolves.toBeUndefined();
