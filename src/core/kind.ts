@@ -74,6 +74,11 @@ export interface Observed {
    * what depends on it starts.
    */
   readonly inProgress?: string;
+  /**
+   * Set when the service ended the resource's last write failed (provisioningState Failed): what
+   * it says, for people. Apply reports the resource failed (`awaitSettled` throws) and skips what depends on it.
+   */
+  readonly failed?: string;
 }
 
 /** What `read` is given to find one live resource. */
@@ -115,7 +120,7 @@ export interface ResourceHandler {
   /**
    * Follows a resource whose last write is still being carried out (`Observed.inProgress`) to its
    * end, as create and update follow their own writes: resolves with the resource as it ended,
-   * throws when it ended failed. Without it apply does not wait.
+   * throws when it ended failed (`Observed.failed`: at once). Without it apply does not wait.
    */
   awaitSettled?(ctx: KindContext, current: Observed): Promise<Observed>;
   /**

@@ -141,6 +141,12 @@ export function isProvisioning(body: ContainerGroupBody): boolean {
   return typeof state === 'string' && !TERMINAL_STATES.has(state.toLowerCase());
 }
 
+/** Whether ARM ended the group's last write Failed or Canceled. */
+export function provisioningFailed(body: ContainerGroupBody): boolean {
+  const state = body.properties?.provisioningState;
+  return typeof state === 'string' && TERMINAL_STATES.has(state.toLowerCase()) && state.toLowerCase() !== 'succeeded';
+}
+
 const TERMINAL_STATES = new Set(['succeeded', 'failed', 'canceled', 'cancelled']);
 
 function isSucceeded(body: unknown): boolean {

@@ -67,5 +67,11 @@ describe('a group left provisioning by an interrupted apply', () => {
     expect(applied.code).toBe(1);
     expect(applied.stdout + applied.stderr).toMatch(/ContainerGroup\/provf-g: .*ended Failed.*\(skipped because of it: ContainerGroup\/provf-d\)/);
     expect((await cloudRequest(cloud, 'GET', ARM_PATH('provf-d'))).status).toBe(404);
+    // Ended Failed, it stays a failure (not taken as applied) until it is written again.
+    const plan = await moor(dir, cloud, ['plan', 'm']);
+    expect(plan.stdout).toContain('warning: ContainerGroup/provf-g: its provisioning ended Failed: apply reports it failed and skips what depends on it');
+    const again = await moor(dir, cloud, ['apply', 'm', '--auto-approve']);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toMatch(/ContainerGroup\/provf-g: .*ended Failed.*\(skipped because of it: ContainerGroup\/provf-d\)/);
   });
 });

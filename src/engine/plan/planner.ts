@@ -134,7 +134,7 @@ async function planResource(kind: ResourceKind, manifest: Manifest, desired: Jso
   const forcing = fields.filter((f) => f.forcesReplace).map((f) => f.path);
   const shown = fields.map(({ desiredPath: _d, ...f }) => f);
   const resent = action === 'update' ? resentFields(desired, kind.diff, shown) : [];
-  if (action === 'no-op' && observed.inProgress && handler.awaitSettled) return settlingStep(base, manifest, observed.inProgress, diagnostics);
+  if (action === 'no-op' && (observed.inProgress || observed.failed) && handler.awaitSettled) return settlingStep(base, manifest, observed, diagnostics);
   return {
     ...base,
     changedPaths: fields.map((f) => f.desiredPath),

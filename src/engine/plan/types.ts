@@ -73,7 +73,7 @@ export interface PlannedChange {
   readonly resent?: readonly string[];
   /** The step this change waits for (a job of unknown outcome or whose run failed): apply skips it until then. */
   readonly heldBackBy?: string;
-  /** No-op: the service still carries out an earlier write (a group provisioning); apply waits for it to end. */
+  /** No-op: the service still carries out an earlier write (a group provisioning), or ended it failed; apply follows it (fails it then). */
   readonly inProgress?: string;
 }
 

@@ -1,7 +1,7 @@
 // How moor reads, creates, updates and deletes a ContainerGroup through the ARM client.
 import type { JsonObject } from '../../core/json.js';
 import { UserError } from '../../core/diagnostics.js';
-import { isProvisioning, type ContainerGroupBody } from '../../providers/arm.js';
+import { isProvisioning, provisioningFailed, type ContainerGroupBody } from '../../providers/arm.js';
 import type { KindContext, Observed, ResourceHandler } from '../../core/kind.js';
 import { bodyOf, coordinatesOf, groupId, outputsOf, parseGroupId, specOf, type GroupCoordinates } from './mapping.js';
 import { preflight } from './handler-preflight.js';
@@ -11,8 +11,10 @@ import { listReader } from './handler-list.js';
 /** The id from the coordinates ARM answers (its casing, not the asker's), in the seeds' namespace. */
 function observed(c: GroupCoordinates, live: ContainerGroupBody): Observed {
   const answered = typeof live.id === 'string' ? parseGroupId(live.id) : undefined;
-  const inProgress = isProvisioning(live) ? `still provisioning (provisioningState ${live.properties?.provisioningState})` : undefined;
-  return { id: groupId(answered ?? c), spec: specOf(c, live), outputs: outputsOf(live), ...(inProgress ? { inProgress } : {}) };
+  const state = `provisioningState ${live.properties?.provisioningState}`;
+  const inProgress = isProvisioning(live) ? `still provisioning (${state})` : undefined;
+  const failed = provisioningFailed(live) ? `its provisioning ended ${live.properties?.provisioningState}` : undefined;
+  return { id: groupId(answered ?? c), spec: specOf(c, live), outputs: outputsOf(live), ...(inProgress ? { inProgress } : {}), ...(failed ? { failed } : {}) };
 }
 
 /** The recorded ARM id wins over the spec: a changed resource group must still find the old group. */
