@@ -13,13 +13,14 @@ const STATE: StateDocument = {
 };
 const MANIFESTS = [manifest('Thing', 'a', SPEC), manifest('Thing', 'b', SPEC, { dependsOn: ['Thing/a'] })];
 
-function provisioning(cloud: FakeCloud, ends: 'Succeeded' | 'Failed') {
+function provisioning(cloud: FakeCloud, ends: 'Succeeded' | 'Failed', found: 'Pending' | 'Failed' = 'Pending') {
   cloud.live.set('Thing/a', SPEC);
   return fakeCatalog(cloud, {
     read: async (_ctx, t): Promise<Observed | undefined> => {
       const spec = cloud.live.get(`Thing/${t.name}`);
       if (!spec) return undefined;
-      return t.name === 'a' ? { id: 'Thing/a', spec, outputs: { state: 'Pending' }, inProgress: 'still provisioning (state Pending)' } : { id: `Thing/${t.name}`, spec, outputs: spec };
+      const how = found === 'Pending' ? { inProgress: 'still provisioning (state Pending)' } : { failed: 'its provisioning ended Failed' };
+      return t.name === 'a' ? { id: 'Thing/a', spec, outputs: { state: found }, ...how } : { id: `Thing/${t.name}`, spec, outputs: spec };
     },
     awaitSettled: async (ctx, current) => {
       sentRequest(ctx);
@@ -50,6 +51,13 @@ describe('a resource still being written at the service', () => {
     expect(outcomes.find((o) => o.address === 'Thing/b')).toMatchObject({ status: 'skipped', rootCause: 'Thing/a' });
     expect(cloud.calls).toEqual(['await Thing/a']);
     expect(state.resources['Thing/a'].pending).toBeDefined();
+  });
+
+  test('found ended failed, it is not taken as applied: plan says apply fails it, and apply does', async () => {
+    const cloud = new FakeCloud();
+    const { plan, outcomes } = await planAndApply(provisioning(cloud, 'Failed', 'Failed'), MANIFESTS, STATE);
+    expect(plan.plan.changes.find((c) => c.address === 'Thing/a')?.reason).toMatch(/^its provisioning ended Failed: apply reports it failed and skips what depends on it; change the manifest or apply --replace Thing\/a/);
+    expect(outcomes.find((o) => o.address === 'Thing/b')).toMatchObject({ status: 'skipped', rootCause: 'Thing/a' });
   });
 
   test('a kind that cannot wait (no awaitSettled) plans a plain no-op, as before', async () => {
