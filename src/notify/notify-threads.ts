@@ -16,6 +16,7 @@ export interface ThreadRecord {
   readonly activityId: string;
   /** Hash of the content of that message, to leave an unchanged message alone. */
   readonly contentHash: string;
+  /** The run that posted that message: an apply's is never edited (plan and drift post their own). */
   readonly run: RunKind;
   readonly updatedAt: string;
 }

@@ -33,11 +33,13 @@ export type Delivery =
 
 /**
  * What to do with a report: the first message of a stack is sent; plan and drift then edit that
- * standing message (only when its content changed); apply replies in its thread.
+ * standing message (only when its content changed); apply replies in its thread. An apply's report
+ * is never edited: when apply posted the standing message, plan or drift posts one of its own.
  */
 export function chooseDelivery(report: RunReport, previous: ThreadRecord | undefined, conversationId: string, contentHash: string): Delivery {
   if (!previous || previous.conversationId !== conversationId) return { kind: 'send' };
   if (report.run === 'apply') return { kind: 'reply', activityId: previous.activityId };
+  if (previous.run === 'apply') return { kind: 'send' };
   if (previous.contentHash === contentHash) return { kind: 'unchanged', activityId: previous.activityId };
   return { kind: 'update', activityId: previous.activityId };
 }

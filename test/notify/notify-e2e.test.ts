@@ -123,6 +123,42 @@ describe('apply --notify and plan --notify', () => {
     expect(posted[1].text).toMatch(/Apply: 1 done, 0 failed, 0 skipped\./);
   });
 
+  test('when apply posted first, drift posts its own message instead of editing apply\'s report; later runs edit that one and apply replies in its thread', async () => {
+    await writeConfig('19:ops-alerts');
+    await writeContexts(7, 1, () => 'Payroll');
+    const applied = await run('apply', 'm', '--auto-approve', '--notify');
+    expect(applied.code, applied.stderr).toBe(0);
+    const [applyReport] = await activities('19:ops-alerts');
+    expect(applyReport.text).toMatch(/Apply: 1 done/);
+
+    await driftLive('c7', 'edited once');
+    const first = await run('drift', 'm', '--notify');
+    expect(first.code, first.stderr).toBe(2);
+    expect(first.stderr).toMatch(/notified conversation 19:ops-alerts \(sent, activity id \S+\)/);
+    let posted = await activities('19:ops-alerts');
+    expect(posted).toHaveLength(2);
+    expect(posted[0]).toMatchObject({ id: applyReport.id, text: applyReport.text });
+    expect(posted[0].history ?? []).toHaveLength(0);
+    const driftMessage = posted[1];
+    expect(driftMessage.text).toContain('Drift: 1 resource drifted.');
+    expect(driftMessage.replyToId).toBeUndefined();
+
+    await driftLive('c7', 'edited twice');
+    const second = await run('drift', 'm', '--notify');
+    expect(second.stderr).toContain(`updated, activity id ${driftMessage.id}`);
+    posted = await activities('19:ops-alerts');
+    expect(posted).toHaveLength(2);
+    expect(posted[0].text).toBe(applyReport.text);
+    expect(posted[1].text).toContain('edited twice');
+
+    const reapplied = await run('apply', 'm', '--auto-approve', '--notify');
+    expect(reapplied.code, reapplied.stderr).toBe(0);
+    expect(reapplied.stderr).toContain('replied');
+    posted = await activities('19:ops-alerts');
+    expect(posted).toHaveLength(3);
+    expect(posted[2].replyToId).toBe(driftMessage.id);
+  });
+
   test('apply --refresh-only --notify posts its report (it posted nothing): what was accepted into state, nothing live changed', async () => {
     await appliedStack('19:ops-alerts');
     await driftLive('c7', 'edited');

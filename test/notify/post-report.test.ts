@@ -88,6 +88,20 @@ describe('a later run of the same stack', () => {
     expect((err as ServiceError).message).toContain('BadSyntax');
   });
 
+  test('an apply\'s report is never edited: when apply posted the standing message, drift and plan post their own and remember it', async () => {
+    const c = fakeConnector();
+    const apply = runReport('apply', STACK, planOf([driftChange('AuthContext/c7', 'Payroll', 'Finance')]), [{ address: 'AuthContext/c7', action: 'update', status: 'done' }]);
+    const applied = await postReport(c, TARGET, apply, undefined, NOW);
+    expect(applied.record).toMatchObject({ activityId: '100', run: 'apply' });
+    const drifted = await postReport(c, TARGET, drift(), applied.record, NOW);
+    expect(drifted).toMatchObject({ how: 'sent', activityId: '101', record: { activityId: '101', run: 'drift' } });
+    const planned = await postReport(c, TARGET, runReport('plan', STACK, planOf([driftChange('AuthContext/c7', 'Payroll', 'Other')])), drifted.record, NOW);
+    expect(planned).toMatchObject({ how: 'updated', activityId: '101' });
+    const replied = await postReport(c, TARGET, apply, planned.record, NOW);
+    expect(c.calls.map((x) => [x.op, x.activityId])).toEqual([['send', undefined], ['send', undefined], ['update', '101'], ['reply', '101']]);
+    expect(replied.record).toMatchObject({ activityId: '101', run: 'plan' });
+  });
+
   test('a record of another conversation starts a new message there', () => {
     const record: ThreadRecord = { conversationId: '19:old', activityId: '1', contentHash: 'x', run: 'drift', updatedAt: '' };
     expect(chooseDelivery(drift(), record, '19:ops-alerts', 'y')).toEqual({ kind: 'send' });
