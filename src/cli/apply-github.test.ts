@@ -28,6 +28,15 @@ describe('apply --output github', () => {
     expect(failedStepDiagnostics([unknown]).map(annotation)).toEqual(['::error::DatabaseExport/e: the outcome of revision r1 is unknown']);
   });
 
+  it('an interrupted step that had sent no change is annotated as the progress line says it, not with its raw error', () => {
+    const waited: StepOutcome = { address: 'ContainerGroup/g', action: 'no-op', status: 'interrupted', error: 'containerGroups/g: interrupted while waiting for the operation to finish; it goes on at the service, and the next plan reads where it got to', sentNoChange: true };
+    const queued: StepOutcome = { address: 'AuthContext/c8', action: 'update', status: 'interrupted', error: 'PUT /c8: interrupted while waiting for its turn', sentNoChange: true };
+    expect(failedStepDiagnostics([waited, queued]).map(annotation)).toEqual([
+      '::warning::ContainerGroup/g: interrupted (it had sent no change; the next plan reads where things got to)',
+      '::warning::AuthContext/c8: update interrupted (it had sent no change; the next plan reads where things got to)',
+    ]);
+  });
+
   it('a complete apply is a success line', () => {
     expect(applySummaryMarkdown(outcomes.slice(0, 1))).toContain('**✅ Apply complete: 1 created, 0 updated');
   });

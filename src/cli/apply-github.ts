@@ -2,6 +2,7 @@
 // next to the plan the github writer of plan-output.ts already put there.
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { StepOutcome } from '../core/events.js';
+import { nothingSentInterruption } from '../core/interrupted-note.js';
 import { applySummary } from './apply-summary.js';
 import { appendStepSummary, writeAnnotations } from './github-output.js';
 
@@ -12,7 +13,8 @@ export function failedStepDiagnostics(outcomes: readonly StepOutcome[]): Diagnos
     .map((o) => o.status === 'failed'
       // A no-op that failed sent nothing (a job of unknown outcome): its error says why.
       ? { severity: 'error', address: o.address, message: o.action === 'no-op' ? o.error ?? 'did not succeed' : `${o.action} failed: ${o.error ?? 'unknown error'}` }
-      : { severity: 'warning', address: o.address, message: `${o.action} interrupted: ${o.error ?? 'the wait was cut short'}` });
+      // One that had sent no change says so, as its progress line does (its raw error claims a sent operation).
+      : { severity: 'warning', address: o.address, message: nothingSentInterruption(o) ?? `${o.action} interrupted: ${o.error ?? 'the wait was cut short'}` });
 }
 
 /** The markdown of the apply's closing lines: a status line, then the summary as the log shows it. */

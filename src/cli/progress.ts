@@ -1,5 +1,6 @@
 // Apply progress: listr2 on a terminal, plain timestamped lines in CI and pipes; both are sinks of the run's events.
 import type { EventSink, StepOutcome } from '../core/events.js';
+import { interruptedNote } from '../core/interrupted-note.js';
 import type { PlannedChange } from '../engine/plan/types.js';
 import type { SchedulerStats } from '../providers/request-scheduler.js';
 import { waitLine, waitPhrase, type Wait } from './wait-line.js';
@@ -45,14 +46,7 @@ export function plainProgress(write: (line: string) => void): Progress {
   };
 }
 
-/** What an interrupted step's line adds: nothing is lost, and nothing is sent again blindly. */
-export const INTERRUPTED_NOTE = '(what it sent goes on at the service; the next plan reads where it got to)';
-/** The same for a step that had sent no change (it only read, or waited for the service): nothing of it goes on. */
-export const INTERRUPTED_NOTHING_SENT_NOTE = '(it had sent no change; the next plan reads where things got to)';
-
-export function interruptedNote(o: StepOutcome): string {
-  return o.sentNoChange ? INTERRUPTED_NOTHING_SENT_NOTE : INTERRUPTED_NOTE;
-}
+export { INTERRUPTED_NOTE, INTERRUPTED_NOTHING_SENT_NOTE, interruptedNote } from '../core/interrupted-note.js';
 
 /** Steps started and not yet finished, counted from the step events. */
 interface Running { count: number }

@@ -1,6 +1,7 @@
 // Notifications: what a plan, apply or drift run says, as neutral lines the message text and the card both render.
 import { formatDiagnostic } from '../core/diagnostics.js';
 import type { StepOutcome } from '../core/events.js';
+import { nothingSentInterruption } from '../core/interrupted-note.js';
 import type { JsonValue } from '../core/json.js';
 import { ACTION_GLYPH, type FieldChange, type Plan, type PlannedChange } from '../engine/plan/types.js';
 import type { StackIdentity } from './stack-identity.js';
@@ -72,7 +73,11 @@ export function value(v: JsonValue | undefined, sensitive: boolean): string {
 }
 
 function outcomeFailure(o: StepOutcome, byAddress: ReadonlyMap<string, StepOutcome>): string {
-  if (o.status === 'interrupted') return `${o.address}: ${o.action} interrupted${o.error ? `: ${o.error}` : ''}`;
+  if (o.status === 'interrupted') {
+    // Its raw error would claim that what it sent goes on at the service.
+    const nothingSent = nothingSentInterruption(o);
+    return nothingSent ? `${o.address}: ${nothingSent}` : `${o.address}: ${o.action} interrupted${o.error ? `: ${o.error}` : ''}`;
+  }
   if (o.status === 'skipped') return `${o.address}: ${skippedBecause(o.rootCause, byAddress)}`;
   // A no-op that failed sent nothing: a job of unknown outcome, its error says why.
   if (o.action === 'no-op') return `${o.address}: ${o.error ?? 'did not succeed'}`;

@@ -46,7 +46,7 @@ describe('a group left provisioning by an interrupted apply', () => {
   test('interrupting the apply that waits for it: the wait sent no change, and the lines say so', async () => {
     const dir = workdir({ 'm/secret.txt': 's', 'm/g.yaml': groupManifest('provw-g'), 'm/d.yaml': dependent('provw-d', 'provw-g') });
     expect((await interruptedApply(dir, cloud, 'provw-g')).code).toBe(1);
-    const run = moor(dir, cloud, ['apply', 'm', '--auto-approve']);
+    const run = moor(dir, cloud, ['apply', 'm', '--auto-approve', '--output', 'github']);
     let seen = '';
     await new Promise<void>((res) => run.child.stderr!.on('data', (d: Buffer) => {
       seen += d.toString();
@@ -57,6 +57,9 @@ describe('a group left provisioning by an interrupted apply', () => {
     expect(stopped.code).toBe(1);
     expect(stopped.stderr).toMatch(/ContainerGroup\/provw-g: interrupted after \d+\.\ds \(it had sent no change; the next plan reads where things got to\)/);
     expect(stopped.stdout).toContain('  ContainerGroup/provw-g: interrupted (it had sent no change; the next plan reads where things got to); skipped because of it: ContainerGroup/provw-d\n');
+    // The annotation says it as the lines do, not the wait's raw error ('… it goes on at the service …').
+    expect(stopped.stdout).toContain('::warning::ContainerGroup/provw-g: interrupted (it had sent no change; the next plan reads where things got to)\n');
+    expect(stopped.stdout).not.toContain('goes on at the service');
     expect((await cloudRequest(cloud, 'GET', ARM_PATH('provw-d'))).status).toBe(404);
   });
 

@@ -67,6 +67,17 @@ describe('run reports', () => {
     ]);
   });
 
+  test('an interrupted step that had sent no change says so, not that what it sent goes on at the service', () => {
+    const r = runReport('apply', STACK, planOf([create]), [
+      { address: 'ContainerGroup/g', action: 'no-op', status: 'interrupted', error: 'containerGroups/g: interrupted while waiting for the operation to finish; it goes on at the service, and the next plan reads where it got to', sentNoChange: true },
+      { address: 'AuthContext/c8', action: 'update', status: 'interrupted', error: 'PUT /c8: interrupted while waiting for its turn', sentNoChange: true },
+    ]);
+    expect(r.failures).toEqual([
+      'ContainerGroup/g: interrupted (it had sent no change; the next plan reads where things got to)',
+      'AuthContext/c8: update interrupted (it had sent no change; the next plan reads where things got to)',
+    ]);
+  });
+
   test('a job of unknown outcome is listed with its reason, not as a failed no-op, and not counted as failed', () => {
     const refresh: PlannedChange = { address: 'DatabaseRefresh/r', kind: 'DatabaseRefresh', action: 'run', drift: false, destructive: true, fields: [], patch: [] };
     const r = runReport('apply', STACK, planOf([refresh]), [
