@@ -34,4 +34,15 @@ describe('apply summary', () => {
       'Apply incomplete: 0 created, 0 updated, 0 replaced, 0 deleted, 0 run; 1 skipped.',
     ]);
   });
+
+  test('a step that waited for an earlier write still provisioning and saw it end Failed is a root cause counted as failed', () => {
+    const text = applySummary([
+      { address: 'ContainerGroup/g', action: 'no-op', status: 'failed', error: 'containerGroups/g: provisioning ended Failed', followsEarlierWrite: true },
+      { address: 'ContainerGroup/d', action: 'create', status: 'skipped', rootCause: 'ContainerGroup/g' },
+    ]);
+    expect(text.split('\n')).toEqual([
+      '  ContainerGroup/g: containerGroups/g: provisioning ended Failed (skipped because of it: ContainerGroup/d)',
+      'Apply incomplete: 0 created, 0 updated, 0 replaced, 0 deleted, 0 run; 1 failed (ContainerGroup/g); 1 skipped.',
+    ]);
+  });
 });

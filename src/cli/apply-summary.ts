@@ -1,14 +1,15 @@
 // The closing lines of apply: counts per action, then the root causes of failures only.
-import type { StepOutcome } from '../core/events.js';
+import { countsAsChange, type StepOutcome } from '../core/events.js';
 import { interruptedNote } from './progress.js';
 
 export function applySummary(outcomes: readonly StepOutcome[]): string {
   const done = outcomes.filter((o) => o.status === 'done' && o.action !== 'no-op');
   const count = (a: string) => done.filter((o) => o.action === a).length;
   // A no-op that failed sent nothing (a job of unknown outcome holding back its dependents): a root
-  // cause, but not counted as failed (as the jsonl summary counts).
-  const failedNoOps = outcomes.filter((o) => o.status === 'failed' && o.action === 'no-op');
-  const failed = outcomes.filter((o) => o.status === 'failed' && o.action !== 'no-op');
+  // cause, but not counted as failed (as the jsonl summary counts) — unless it followed an earlier
+  // write still provisioning, and that write failed.
+  const failedNoOps = outcomes.filter((o) => o.status === 'failed' && !countsAsChange(o));
+  const failed = outcomes.filter((o) => o.status === 'failed' && countsAsChange(o));
   // Interrupted steps are root causes too, counted apart: their operations go on at the service.
   const interrupted = outcomes.filter((o) => o.status === 'interrupted');
   const skipped = outcomes.filter((o) => o.status === 'skipped');

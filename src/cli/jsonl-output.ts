@@ -1,7 +1,7 @@
 // `--output jsonl` of plan and apply: one JSON object per line and event, for pipelines and
 // dashboards (like Terraform's -json). Every event has `type` and `time`; nothing else is on stdout.
 import type { Diagnostic } from '../core/diagnostics.js';
-import type { EventSink, StepOutcome } from '../core/events.js';
+import { countsAsChange, type EventSink, type StepOutcome } from '../core/events.js';
 import type { Plan, PlannedChange } from '../engine/plan/types.js';
 import { appliesInPart } from '../engine/render/summary-line.js';
 
@@ -82,7 +82,8 @@ function stepFinished(emit: EmitEvent, o: StepOutcome, started: boolean): void {
 }
 
 export function applySummaryEvent(outcomes: readonly StepOutcome[], line: string): JsonlEvent {
-  const count = (status: string, action?: string) => outcomes.filter((o) => o.status === status && o.action !== 'no-op' && (!action || o.action === action)).length;
+  // A no-op is counted only when it followed an earlier write (its failure is that write's).
+  const count = (status: string, action?: string) => outcomes.filter((o) => o.status === status && countsAsChange(o) && (!action || o.action === action)).length;
   const failed = count('failed');
   const interrupted = count('interrupted');
   const skipped = count('skipped');

@@ -54,4 +54,13 @@ describe('jsonl sink', () => {
     ], 'Apply incomplete: …');
     expect(e).toMatchObject({ status: 'incomplete', created: 1, failed: 0, interrupted: 1, skipped: 1, rootCauses: [{ address: 'Thing/a', error: 'x: interrupted' }] });
   });
+
+  test('apply_summary counts as failed a step that waited for an earlier write and saw it end Failed (not a job of unknown outcome)', () => {
+    const e = applySummaryEvent([
+      { address: 'Thing/a', action: 'no-op', status: 'failed', error: 'the operation ended Failed', followsEarlierWrite: true },
+      { address: 'Job/j', action: 'no-op', status: 'failed', error: 'the outcome of revision r1 is unknown' },
+      { address: 'Thing/b', action: 'create', status: 'skipped', rootCause: 'Thing/a' },
+    ], 'Apply incomplete: …');
+    expect(e).toMatchObject({ status: 'incomplete', failed: 1, skipped: 1 });
+  });
 });

@@ -18,6 +18,17 @@ export interface StepOutcome {
   readonly sentNoChange?: boolean;
   /** done, but what depends on it must not run (a job whose run of this revision failed). */
   readonly blocks?: string;
+  /** A no-op that followed an earlier write the service still carried out (PlannedChange.inProgress): it ends as that write did, so it counts as a change. */
+  readonly followsEarlierWrite?: boolean;
+}
+
+/**
+ * Whether a failed, interrupted or skipped outcome counts in the reports' "N failed" (and the
+ * like): a no-op sent nothing (a job of unknown outcome is a root cause, not a failure), unless it
+ * followed an earlier write, whose failure it reports.
+ */
+export function countsAsChange(o: StepOutcome): boolean {
+  return o.action !== 'no-op' || o.followsEarlierWrite === true;
 }
 
 /** A wait of the transport: before another attempt (retried, throttled by a 429) or between polls of an operation. */

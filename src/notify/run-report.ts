@@ -1,6 +1,6 @@
 // Notifications: what a plan, apply or drift run says, as neutral lines the message text and the card both render.
 import { formatDiagnostic } from '../core/diagnostics.js';
-import type { StepOutcome } from '../core/events.js';
+import { countsAsChange, type StepOutcome } from '../core/events.js';
 import { nothingSentInterruption } from '../core/interrupted-note.js';
 import type { JsonValue } from '../core/json.js';
 import { ACTION_GLYPH, type FieldChange, type Plan, type PlannedChange } from '../engine/plan/types.js';
@@ -89,7 +89,7 @@ function skippedBecause(rootCause: string | undefined, byAddress: ReadonlyMap<st
   if (rootCause === undefined) return 'skipped';
   if (rootCause === 'interrupted') return 'skipped: the apply was interrupted before it started';
   const root = byAddress.get(rootCause);
-  const what = root?.status === 'interrupted' ? 'was interrupted' : root?.action === 'no-op' ? 'did not succeed' : 'failed';
+  const what = root?.status === 'interrupted' ? 'was interrupted' : root && !countsAsChange(root) ? 'did not succeed' : 'failed';
   return `skipped because ${rootCause} ${what}`;
 }
 
@@ -105,8 +105,9 @@ function summaryLine(run: RunKind, plan: Plan, changed: readonly PlannedChange[]
   const planLine = `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete, ${s.run} to run.`;
   if (run === 'plan' || !outcomes) return planLine;
   if (outcomes.length > 0 && outcomes.every((o) => REFRESH_ACTIONS.has(o.action))) return refreshLine(outcomes);
-  // A no-op is no change made: "done" counts what the plan's line counts.
-  const count = (status: StepOutcome['status']) => outcomes.filter((o) => o.status === status && o.action !== 'no-op').length;
+  // A no-op is no change made: "done" counts what the plan's line counts; one that followed an
+  // earlier write and failed (or was interrupted) counts as that write's failure.
+  const count = (status: StepOutcome['status']) => outcomes.filter((o) => o.status === status && (status === 'done' ? o.action !== 'no-op' : countsAsChange(o))).length;
   const interrupted = count('interrupted') > 0 ? `${count('interrupted')} interrupted, ` : '';
   return `Apply: ${count('done')} done, ${count('failed')} failed, ${interrupted}${count('skipped')} skipped. ${planLine}`;
 }

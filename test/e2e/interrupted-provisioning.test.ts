@@ -69,6 +69,8 @@ describe('a group left provisioning by an interrupted apply', () => {
     const applied = await moor(dir, cloud, ['apply', 'm', '--auto-approve']);
     expect(applied.code).toBe(1);
     expect(applied.stdout + applied.stderr).toMatch(/ContainerGroup\/provf-g: .*ended Failed.*\(skipped because of it: ContainerGroup\/provf-d\)/);
+    // The wait that ended Failed is a failed write: the closing line counts it.
+    expect(applied.stdout).toContain('Apply incomplete: 0 created, 0 updated, 0 replaced, 0 deleted, 0 run; 1 failed (ContainerGroup/provf-g); 1 skipped.');
     expect((await cloudRequest(cloud, 'GET', ARM_PATH('provf-d'))).status).toBe(404);
     // Ended Failed, it stays a failure (not taken as applied) until it is written again.
     const plan = await moor(dir, cloud, ['plan', 'm']);
@@ -76,5 +78,6 @@ describe('a group left provisioning by an interrupted apply', () => {
     const again = await moor(dir, cloud, ['apply', 'm', '--auto-approve']);
     expect(again.code).toBe(1);
     expect(again.stdout).toMatch(/ContainerGroup\/provf-g: .*ended Failed.*\(skipped because of it: ContainerGroup\/provf-d\)/);
+    expect(again.stdout).toContain('; 1 failed (ContainerGroup/provf-g); 1 skipped.');
   });
 });

@@ -88,6 +88,15 @@ describe('run reports', () => {
     expect(r.failures).toEqual(['DatabaseExport/e: the outcome of revision r1 is unknown', 'DatabaseRefresh/r: skipped because DatabaseExport/e did not succeed']);
   });
 
+  test('a step that waited for an earlier write and saw it end Failed is counted as failed, and its dependents skipped because it failed', () => {
+    const r = runReport('apply', STACK, planOf([create]), [
+      { address: 'ContainerGroup/g', action: 'no-op', status: 'failed', error: 'the operation ended Failed', followsEarlierWrite: true },
+      { address: 'AuthContext/c8', action: 'create', status: 'skipped', rootCause: 'ContainerGroup/g' },
+    ]);
+    expect(r.summaryLine).toMatch(/^Apply: 0 done, 1 failed, 1 skipped\. Plan: /);
+    expect(r.failures).toEqual(['ContainerGroup/g: the operation ended Failed', 'AuthContext/c8: skipped because ContainerGroup/g failed']);
+  });
+
   test('apply --refresh-only reports what it accepted or forgot, not updates done', () => {
     const r = runReport('apply', STACK, planOf([driftChange('AuthContext/c7', 'a', 'b'), { ...create, drift: true }]), [
       { address: 'AuthContext/c7', action: 'refresh', status: 'done' },

@@ -91,8 +91,10 @@ export async function applyPlan(given: ApplyOptions): Promise<StepOutcome[]> {
  * Runs one ready step. It starts when its first request is sent (the scheduler sends the most
  * urgent first); once interrupted, a step that has sent nothing sends nothing and is skipped.
  */
-async function runStep(step: PlannedStep, options: ApplyOptions, report: (o: StepOutcome) => StepOutcome, priority: number, bugs: unknown[]): Promise<StepOutcome> {
+async function runStep(step: PlannedStep, options: ApplyOptions, reportOutcome: (o: StepOutcome) => StepOutcome, priority: number, bugs: unknown[]): Promise<StepOutcome> {
   const { address, action } = step.change;
+  // A no-op that follows an earlier write ends as that write does: its outcome says so (the reports count it).
+  const report = action === 'no-op' && step.change.inProgress !== undefined ? (o: StepOutcome) => reportOutcome({ ...o, followsEarlierWrite: true }) : reportOutcome;
   if (step.unresolved) return report({ address, action, status: 'failed', error: step.unresolved });
   if (step.refused) return report({ address, action, status: 'failed', error: step.refused });
   if (action === 'no-op' && !step.change.inProgress) {

@@ -47,7 +47,7 @@ describe('a resource still being written at the service', () => {
   test('when it ends failed, it fails and its dependent is skipped', async () => {
     const cloud = new FakeCloud();
     const { outcomes, state } = await planAndApply(provisioning(cloud, 'Failed'), MANIFESTS, STATE);
-    expect(outcomes.find((o) => o.address === 'Thing/a')).toMatchObject({ status: 'failed', error: 'the operation ended Failed' });
+    expect(outcomes.find((o) => o.address === 'Thing/a')).toMatchObject({ status: 'failed', error: 'the operation ended Failed', followsEarlierWrite: true });
     expect(outcomes.find((o) => o.address === 'Thing/b')).toMatchObject({ status: 'skipped', rootCause: 'Thing/a' });
     expect(cloud.calls).toEqual(['await Thing/a']);
     expect(state.resources['Thing/a'].pending).toBeDefined();
