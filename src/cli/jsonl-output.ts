@@ -86,9 +86,12 @@ export function applySummaryEvent(outcomes: readonly StepOutcome[], line: string
   const count = (status: string, action?: string) => outcomes.filter((o) => o.status === status && countsAsChange(o) && (!action || o.action === action)).length;
   const failed = count('failed');
   const interrupted = count('interrupted');
-  const skipped = count('skipped');
+  // Every skipped step, as the closing line counts them (a skipped no-op is work held back too).
+  const skipped = outcomes.filter((o) => o.status === 'skipped').length;
+  // Incomplete as the closing line says it: a job of unknown outcome (a failed no-op) is a root cause.
+  const rootCause = outcomes.some((o) => o.status === 'failed' || o.status === 'interrupted');
   return {
-    type: 'apply_summary', status: failed || interrupted || skipped ? 'incomplete' : 'complete',
+    type: 'apply_summary', status: rootCause || skipped ? 'incomplete' : 'complete',
     created: count('done', 'create'), updated: count('done', 'update'), replaced: count('done', 'replace'),
     deleted: count('done', 'delete'), run: count('done', 'run'), failed, interrupted, skipped,
     // An interrupted step is the root cause of its dependents' skips as a failed one is.

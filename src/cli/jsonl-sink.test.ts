@@ -1,6 +1,7 @@
 // `--output jsonl` as a sink of the run's events: the lines each event becomes (README's format).
 import { describe, expect, test } from 'vitest';
 import { applySummaryEvent, jsonlSink, type JsonlEvent } from './jsonl-output.js';
+import { applySummary } from './apply-summary.js';
 
 describe('jsonl sink', () => {
   test('steps: started, progress and finished (interrupted as its own status); no-ops, planned events, poll waits and notices have no line', () => {
@@ -62,5 +63,16 @@ describe('jsonl sink', () => {
       { address: 'Thing/b', action: 'create', status: 'skipped', rootCause: 'Thing/a' },
     ], 'Apply incomplete: …');
     expect(e).toMatchObject({ status: 'incomplete', failed: 1, skipped: 1 });
+  });
+
+  test('apply_summary says incomplete, as the closing line does, when a job of unknown outcome holds back its dependents', () => {
+    const outcomes = [
+      { address: 'Job/j', action: 'no-op', status: 'failed', error: 'the outcome of revision r1 is unknown' },
+      { address: 'Job/k', action: 'run', status: 'skipped', rootCause: 'Job/j' },
+      { address: 'Thing/n', action: 'no-op', status: 'skipped', rootCause: 'Job/j' },
+    ] as const;
+    const line = applySummary(outcomes);
+    expect(line.split('\n').pop()).toMatch(/^Apply incomplete: .*; 2 skipped\.$/);
+    expect(applySummaryEvent(outcomes, line)).toMatchObject({ status: 'incomplete', failed: 0, skipped: 2, rootCauses: [{ address: 'Job/j' }] });
   });
 });
