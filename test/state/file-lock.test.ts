@@ -112,7 +112,7 @@ describe('forceUnlock', () => {
   it('with force removes an unreadable lock file too', async () => {
     await writeFile(`${path}.lock`, 'garbage');
     await expect(new FileStateBackend(path).lock('apply')).rejects.toThrow(/unreadable/);
-    await new FileStateBackend(path).forceUnlock(true);
+    expect(await new FileStateBackend(path).forceUnlock(true)).toEqual({ unreadableFile: `${path}.lock` });
     await expect(new FileStateBackend(path).lock('apply')).resolves.toBeDefined();
   });
 });

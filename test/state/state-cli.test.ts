@@ -126,6 +126,16 @@ describe('moor state unlock', () => {
     expect(existsSync(`${state}.lock`)).toBe(false);
   });
 
+  it('with --force removes an unreadable lock file and says so (not "No lock held")', async () => {
+    await writeFile(`${state}.lock`, 'garbage');
+    expect(moor('state', 'unlock', '--state', state).code).toBe(1);
+    const r = moor('state', 'unlock', '--force', '--state', state);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('No lock held');
+    expect(r.stdout).toContain(`Removed an unreadable lock file (${state}.lock)`);
+    expect(existsSync(`${state}.lock`)).toBe(false);
+  });
+
   it('leaves a lock from another host unless --force', async () => {
     await writeFile(`${state}.lock`, JSON.stringify({ id: 'x', who: 'alice@ci', pid: 42, host: 'ci-runner', operation: 'apply', since: '2026-11-21T12:00:00Z' }));
     const r = moor('state', 'unlock', '--state', state);

@@ -130,7 +130,10 @@ async function resolve(backend: StateBackend, address: string, as: 'succeeded' |
 async function unlock(backend: StateBackend, force: boolean): Promise<number> {
   const { describeLock } = await import('../../engine/state/describe-lock.js');
   const held = await backend.forceUnlock(force);
-  process.stdout.write(held ? `Removed the lock held by ${describeLock(held)}.\n` : `No lock held on ${backend.location}.\n`);
+  const said = held === undefined ? `No lock held on ${backend.location}.`
+    : 'unreadableFile' in held ? `Removed an unreadable lock file (${held.unreadableFile}).`
+    : `Removed the lock held by ${describeLock(held)}.`;
+  process.stdout.write(`${said}\n`);
   return 0;
 }
 

@@ -8,7 +8,7 @@ import { code, sweepTempFiles, writeFileAtomic } from './atomic-write.js';
 import { acquireFileLock, breakFileLock, checkFileLock, readLock, releaseFileLock } from './file-lock.js';
 import { JournalWriter, readJournal, replay } from './journal.js';
 import { emptyState, parseState } from './state-document.js';
-import type { LockInfo, StateBackend, StateChange, StateDocument, WriteOptions } from './types.js';
+import type { LockInfo, StateBackend, UnreadableLock, StateChange, StateDocument, WriteOptions } from './types.js';
 
 export const DEFAULT_STATE_FILE = '.moor/state.json';
 
@@ -109,7 +109,7 @@ export class FileStateBackend implements StateBackend {
     }
   }
 
-  forceUnlock(force: boolean): Promise<LockInfo | undefined> {
+  forceUnlock(force: boolean): Promise<LockInfo | UnreadableLock | undefined> {
     return breakFileLock(this.lockPath, force);
   }
 

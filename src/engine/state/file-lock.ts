@@ -10,7 +10,7 @@ import { code } from './atomic-write.js';
 import { describeLock } from './describe-lock.js';
 import { lostLockError } from './lost-lock.js';
 import { processAlive } from './process-alive.js';
-import type { LockInfo } from './types.js';
+import type { LockInfo, UnreadableLock } from './types.js';
 
 const RETRY_MS = 200;
 
@@ -55,13 +55,13 @@ export async function checkFileLock(lockPath: string, lock: LockInfo, location: 
  * Removes a lock left behind: without force only when its holder process is gone (same host,
  * pid not running). Returns what was removed, or undefined when no lock was held.
  */
-export async function breakFileLock(lockPath: string, force: boolean): Promise<LockInfo | undefined> {
+export async function breakFileLock(lockPath: string, force: boolean): Promise<LockInfo | UnreadableLock | undefined> {
   const holder = await readLock(lockPath);
   if (holder === 'missing') return undefined;
   if (holder === 'unreadable') {
     if (!force) throw new UserError(`the lock file ${lockPath} is unreadable; if no run is active, run 'moor state unlock --force'`);
     await unlink(lockPath).catch(ignoreMissing);
-    return undefined;
+    return { unreadableFile: lockPath };
   }
   if (!force && !isStale(holder)) {
     const why = holder.host === hostname()

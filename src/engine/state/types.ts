@@ -38,6 +38,11 @@ export interface StateDocument {
   readonly extras?: JsonObject;
 }
 
+/** A lock file that --force removed without being able to read who held it. */
+export interface UnreadableLock {
+  readonly unreadableFile: string;
+}
+
 export interface LockInfo {
   readonly id: string;
   readonly who: string;
@@ -83,6 +88,6 @@ export interface StateBackend {
    */
   assertLockHeld?(): Promise<void>;
   /** Clears a stale lock; without force, only one whose holder process is gone. */
-  forceUnlock(force: boolean): Promise<LockInfo | undefined>;
+  forceUnlock(force: boolean): Promise<LockInfo | UnreadableLock | undefined>;
   close(): Promise<void>;
 }
