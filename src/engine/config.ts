@@ -39,6 +39,17 @@ export interface MoorConfig {
 const TOP_KEYS = new Set(['endpoints', 'credentials', 'state', 'parallelism', 'notify', 'files', 'localCloud', 'apis']);
 
 /**
+ * The files this config consists of (absolute): the config file and the local-cloud fixtures it
+ * names. They often sit beside the manifests, so loading skips them.
+ */
+export function configFiles(config: MoorConfig, cwd: string): ReadonlySet<string> {
+  if (config.file === undefined) return new Set();
+  const file = resolve(cwd, config.file);
+  const fixtures = config.localCloud?.fixtures;
+  return new Set(fixtures === undefined ? [file] : [file, resolve(dirname(file), fixtures)]);
+}
+
+/**
  * Reads the config file (--config, else MOOR_CONFIG, else moor.config.yaml when present) and
  * applies MOOR_* overrides.
  */

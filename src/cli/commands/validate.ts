@@ -21,10 +21,11 @@ async function runValidate(paths: string[], flags: ValidateFlags, configFile: st
   const { BUILT_IN_KINDS } = await import('../../resources/registry.js');
   const { formatDiagnostic, hasErrors, sortDiagnostics } = await import('../../core/diagnostics.js');
   const { checkPlaceholderFiles } = await import('../../engine/validate/check-files.js');
-  const { loadConfig } = await import('../../engine/config.js');
-  const result = await loadAndValidate(paths.length > 0 ? paths : ['.'], BUILT_IN_KINDS);
+  const { configFiles, loadConfig } = await import('../../engine/config.js');
+  const config = loadConfig(configFile, process.cwd(), process.env);
+  const result = await loadAndValidate(paths.length > 0 ? paths : ['.'], BUILT_IN_KINDS, configFiles(config, process.cwd()));
   // ${file:} placeholders are checked as plan reads them (files: in the config), none is read.
-  const policy = loadConfig(configFile, process.cwd(), process.env).files;
+  const policy = config.files;
   const diagnostics = sortDiagnostics([...result.diagnostics, ...checkPlaceholderFiles(result.manifests, process.cwd(), policy)]);
   if (flags.output === 'json') {
     const rows = diagnostics.map((d) => ({

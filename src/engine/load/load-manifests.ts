@@ -14,10 +14,13 @@ export interface LoadResult {
   files: number;
 }
 
-/** Reads the manifests of `paths` (files or folders); problems come back as diagnostics, never thrown. */
-export async function loadManifests(paths: readonly string[], kinds: KindCatalog): Promise<LoadResult> {
+/**
+ * Reads the manifests of `paths` (files or folders); problems come back as diagnostics, never thrown.
+ * `skip`: absolute paths of configuration files a folder may hold (see findManifestFiles).
+ */
+export async function loadManifests(paths: readonly string[], kinds: KindCatalog, skip?: ReadonlySet<string>): Promise<LoadResult> {
   const roots = paths.length > 0 ? paths : ['.'];
-  const found = await findManifestFiles(roots);
+  const found = await findManifestFiles(roots, skip);
   const diagnostics: Diagnostic[] = [...found.diagnostics];
   if (found.files.length === 0 && found.diagnostics.length === 0) {
     diagnostics.push({ severity: 'warning', message: `no *.yaml or *.yml files under ${roots.join(', ')}`, code: 'load.none' });

@@ -20,9 +20,12 @@ export interface ValidationResult {
   graph: DependencyGraph;
 }
 
-/** Loads and validates the manifests under `paths` (default '.'); nothing is resolved, no secret needed. */
-export async function loadAndValidate(paths: readonly string[], kinds: KindCatalog): Promise<ValidationResult> {
-  const loaded = await loadManifests(paths, kinds);
+/**
+ * Loads and validates the manifests under `paths` (default '.'); nothing is resolved, no secret needed.
+ * `skip`: configuration files under those paths that are not manifests (configFiles of the config).
+ */
+export async function loadAndValidate(paths: readonly string[], kinds: KindCatalog, skip?: ReadonlySet<string>): Promise<ValidationResult> {
+  const loaded = await loadManifests(paths, kinds, skip);
   const graph = buildGraph(loaded.manifests);
   const diagnostics = [...loaded.diagnostics, ...validateManifests(loaded.manifests, kinds, graph)];
   return { manifests: loaded.manifests, diagnostics: sortDiagnostics(diagnostics), files: loaded.files, graph };
