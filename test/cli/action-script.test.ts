@@ -1,0 +1,70 @@
+// The composite action (action.yml) run as GitHub runs its step: its bash script with the runner's
+// variables, against the built CLI. Its outputs feed a pull-request comment, so the markdown file
+// must exist and hold the report that decided the step, a validation failure included.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, test } from 'vitest';
+import { authManifest, ROOT, workdir } from '../e2e/harness.js';
+
+interface ActionStep { id?: string; run?: string; env?: Record<string, string> }
+
+const steps = (parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: { steps: ActionStep[] } }).runs.steps;
+const script = steps.find((s) => s.id === 'run')!.run!;
+
+function runAction(dir: string, command: string, paths = 'm'): { code: number; outputs: Record<string, string>; markdown: string | undefined } {
+  const files = { summary: join(dir, 'summary.md'), output: join(dir, 'output.txt') };
+  writeFileSync(files.summary, '');
+  writeFileSync(files.output, '');
+  const r = spawnSync('bash', ['-c', script], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: {
+      ...process.env, NO_COLOR: '1', CI: 'true', GITHUB_ACTIONS: 'true', MOOR_POLL_INTERVAL_MS: '50',
+      GITHUB_ACTION_PATH: ROOT, RUNNER_TEMP: dir, GITHUB_STEP_SUMMARY: files.summary, GITHUB_OUTPUT: files.output,
+      ACTION_COMMAND: command, ACTION_PATHS: paths, ACTION_ARGS: '', ACTION_PLAN_FILE: 'moor-plan.json',
+    },
+  });
+  const outputs = Object.fromEntries(readFileSync(files.output, 'utf8').trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2) as [string, string]));
+  const markdown = outputs.markdown && existsSync(outputs.markdown) ? readFileSync(outputs.markdown, 'utf8') : undefined;
+  return { code: r.status ?? -1, outputs, markdown };
+}
+
+const INVALID = `apiVersion: moor/v1
+kind: AuthContext
+metadata:
+  name: c2
+spec:
+  displayName: 12
+`;
+
+describe('the composite action', () => {
+  test('a pull request with a validation error: the step fails and the markdown output is the validation report', () => {
+    const dir = workdir({ 'm/bad.yaml': INVALID });
+    const r = runAction(dir, 'plan');
+    expect(r.code).toBe(1);
+    expect(r.outputs.exitcode).toBe('1');
+    expect(r.markdown).toBeDefined();
+    expect(r.markdown).toContain('### moor validate');
+    expect(r.markdown).toContain('m/bad.yaml:6:16: error');
+  });
+
+  test('a plan with changes: exit code 2 does not fail the step and the markdown is the plan alone', () => {
+    const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
+    const r = runAction(dir, 'plan');
+    expect(r.code).toBe(0);
+    expect(r.outputs.exitcode).toBe('2');
+    expect(r.markdown).toContain('### moor plan');
+    expect(r.markdown).not.toContain('### moor validate');
+    expect(existsSync(join(dir, 'moor-plan.json'))).toBe(true);
+  });
+
+  test('command validate: the markdown output is the validation report', () => {
+    const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
+    const r = runAction(dir, 'validate');
+    expect(r.code).toBe(0);
+    expect(r.outputs.exitcode).toBe('0');
+    expect(r.markdown).toContain('### moor validate');
+  });
+});
