@@ -1,6 +1,7 @@
 // GitHub Actions: workflow-command annotations for diagnostics, and the markdown report appended
 // to the job summary ($GITHUB_STEP_SUMMARY), for `--output github`.
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { fileErrorMessage } from '../engine/file-errors.js';
 import { UserError } from '../core/diagnostics.js';
@@ -18,10 +19,23 @@ function escapeProperty(text: string): string {
 /** `::error file=F,line=L,col=C::MESSAGE` (`::warning …` for warnings); without a location, the address leads the message. */
 export function annotation(d: Diagnostic): string {
   const props = d.location
-    ? ` file=${escapeProperty(d.location.file)},line=${d.location.line},col=${d.location.col}`
+    ? ` file=${escapeProperty(repositoryPath(d.location.file))},line=${d.location.line},col=${d.location.col}`
     : '';
   const message = !d.location && d.address ? `${d.address}: ${d.message}` : d.message;
   return `::${d.severity}${props}::${escapeData(message)}`;
+}
+
+/**
+ * GitHub places an annotation by its path from the repository's root; moor's paths are from the
+ * folder it runs in, which may be a subfolder (the action's working-directory). The root is the
+ * nearest folder up with a `.git` (a folder, or a file in a worktree), as the runner finds it.
+ */
+function repositoryPath(file: string): string {
+  const abs = resolve(file);
+  for (let dir = dirname(abs); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return relative(dir, abs).split(sep).join('/');
+    if (dirname(dir) === dir) return file;
+  }
 }
 
 export function writeAnnotations(diagnostics: readonly Diagnostic[], write: (line: string) => void = (l) => process.stdout.write(l + '\n')): void {
