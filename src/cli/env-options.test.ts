@@ -33,6 +33,14 @@ describe('options from MOOR_* variables', () => {
     expect(await parse(['plan'], { MOOR_PRUNE: 'false' })).not.toHaveProperty('prune');
   });
 
+  test('a flag is left off by false, 0 or no', async () => {
+    for (const off of ['false', '0', 'no', 'NO']) expect(await parse(['plan'], { MOOR_PRUNE: off })).not.toHaveProperty('prune');
+  });
+
+  test("a flag's variable with any other value is an error naming it (a typo never silently turns it off)", async () => {
+    await expect(parse(['plan'], { MOOR_PRUNE: 'ture' })).rejects.toThrow("MOOR_PRUNE: 'ture' must be true, 1 or yes (on), or false, 0 or no (off)");
+  });
+
   test('a command that reads its own variables is left alone', async () => {
     expect(await parse(['local-cloud'], { MOOR_PORT: '80' })).toEqual({});
   });

@@ -4,6 +4,7 @@ import type { Command, Option } from 'commander';
 import { UserError } from '../core/diagnostics.js';
 
 const TRUE = /^(1|true|yes)$/i;
+const FALSE = /^(0|false|no)$/i;
 
 /**
  * Options whose values differ from command to command (`--output markdown` suits plan, not
@@ -29,7 +30,7 @@ function topCommandOf(command: Command): Command {
  * Names each option's variable in the help of every command (but those that read their own
  * variables), and fills options the command line left out from the environment just before the
  * command runs: a value through the option's own parser, a flag only when the variable says true
- * (so MOOR_PRUNE=false never turns pruning on).
+ * (so MOOR_PRUNE=false never turns pruning on; a value neither true nor false is an error).
  */
 export function bindEnvironment(program: Command, env: NodeJS.ProcessEnv, skip: ReadonlySet<string>): void {
   const named = (c: Command) => c.options.filter((o) => !o.negate && o.long !== '--help');
@@ -57,6 +58,9 @@ function fillFromEnvironment(command: Command, option: Option, env: NodeJS.Proce
     command.setOptionValueWithSource(key, parsed(option, raw, command), 'env');
   } else if (TRUE.test(raw)) {
     command.setOptionValueWithSource(key, true, 'env');
+  } else if (!FALSE.test(raw)) {
+    // MOOR_DETAILED_EXITCODE=ture must not quietly turn into exit 0 for a pipeline.
+    throw new UserError(`${option.envVar ?? envNameOf(option, command)}: '${raw}' must be true, 1 or yes (on), or false, 0 or no (off)`);
   }
 }
 
