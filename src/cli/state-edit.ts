@@ -11,7 +11,7 @@ export function movedState(doc: StateDocument, from: string, to: string, locatio
   if (!source) throw new UserError(`${from} is not in state (${location}); 'moor state list' shows what it holds`);
   const target = ADDRESS.exec(to);
   if (!target) throw new UserError(`${to} is not an address (Kind/name)`);
-  if (target[1] !== source.kind) throw new UserError(`${from} is a ${source.kind}: it can only move to ${source.kind}/NAME, not ${to}`);
+  if (target[1] !== source.kind) throw new UserError(`${from} is of kind ${source.kind}: it can only move to ${source.kind}/NAME, not ${to}`);
   if (doc.resources[to]) throw new UserError(`${to} is already in state (${location}); 'moor state rm ${to}' first if it should go`);
   const resources: Record<string, ResourceRecord> = {};
   for (const [address, record] of Object.entries(doc.resources)) {

@@ -33,7 +33,9 @@ describe('state list --output json and state mv', () => {
   test('state mv refuses another kind and a taken address', async () => {
     const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }), 'm/c2.yaml': authManifest('c2', { displayName: 'Two' }) });
     expect((await moor(dir, undefined, ['apply', 'm', '--auto-approve'])).code).toBe(0);
-    expect((await moor(dir, undefined, ['state', 'mv', 'AuthContext/c1', 'ContainerGroup/c1'])).stderr).toContain('it can only move to AuthContext/NAME');
+    const otherKind = await moor(dir, undefined, ['state', 'mv', 'AuthContext/c1', 'ContainerGroup/c1']);
+    expect(otherKind.stderr).toContain('it can only move to AuthContext/NAME');
+    expect(otherKind.stderr).toContain('AuthContext/c1 is of kind AuthContext:'); // not 'is a AuthContext'
     expect((await moor(dir, undefined, ['state', 'mv', 'AuthContext/c1', 'AuthContext/c2'])).stderr).toContain('AuthContext/c2 is already in state');
   });
 
