@@ -1,5 +1,5 @@
 // The plan/apply/drift workflows over a session: load -> validate -> plan -> (apply).
-import { hasErrors, UserError } from '../core/diagnostics.js';
+import { hasErrors, UserError, type Diagnostic } from '../core/diagnostics.js';
 import type { Manifest } from './manifest.js';
 import { loadAndValidate } from './validate/index.js';
 import { configFiles } from './config.js';
@@ -106,5 +106,13 @@ export function driftOf(plan: Plan): Plan {
     const patch = c.patch.filter((p) => fields.some((f) => (f.pointer ?? f.path) === p.path));
     changes.push({ ...c, fields, patch });
   }
-  return { ...plan, changes, summary: summarize(changes), diagnostics: plan.diagnostics.filter((d) => d.code !== 'preflight') };
+  return { ...plan, changes, summary: summarize(changes), diagnostics: [...plan.diagnostics.filter((d) => d.code !== 'preflight'), ...neverApplied(plan)] };
+}
+
+/** A create that is no drift: the resource was never applied (or state was lost), so drift cannot see it move. */
+function neverApplied(plan: Plan): Diagnostic[] {
+  return plan.changes.filter((c) => c.action === 'create' && !c.drift).map((c) => ({
+    severity: 'warning', address: c.address, code: 'drift.not-applied',
+    message: 'is in the manifests but not in state (never applied, or its state was lost): drift has nothing to compare it with; moor plan shows it as a create',
+  }));
 }
