@@ -31,4 +31,9 @@ describe('oneLineParseError', () => {
     expect(oneLineParseError("error: unknown option '--prun'\n(Did you mean --prune?)\n", 'plan '))
       .toBe("error: unknown option '--prun' (did you mean --prune?); see 'moor plan --help'\n");
   });
+
+  test("a message ending in a full stop does not read '.;'", () => {
+    expect(oneLineParseError("error: option '--format <format>' argument 'svg' is invalid. Allowed choices are mermaid, dot.", 'graph '))
+      .toBe("error: option '--format <format>' argument 'svg' is invalid. Allowed choices are mermaid, dot; see 'moor graph --help'\n");
+  });
 });

@@ -28,6 +28,6 @@ export function reportFailure(err: unknown, write: (text: string) => void = (t) 
  * with where to read more, instead of the whole help.
  */
 export function oneLineParseError(message: string, commandPath: string): string {
-  const text = message.trim().replace(/\s*\n\s*\(Did you mean (.+?)\?\)/, ' (did you mean $1?)').replace(/\s*\n\s*/g, ' ');
+  const text = message.trim().replace(/\s*\n\s*\(Did you mean (.+?)\?\)/, ' (did you mean $1?)').replace(/\s*\n\s*/g, ' ').replace(/\.$/, '');
   return `${text}; see 'moor ${commandPath}--help'\n`;
 }
