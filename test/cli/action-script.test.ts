@@ -13,7 +13,7 @@ interface ActionStep { id?: string; run?: string; env?: Record<string, string> }
 const steps = (parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: { steps: ActionStep[] } }).runs.steps;
 const script = steps.find((s) => s.id === 'run')!.run!;
 
-function runAction(dir: string, command: string, paths = 'm'): { code: number; outputs: Record<string, string>; markdown: string | undefined } {
+function runAction(dir: string, command: string, paths = 'm', args = ''): { code: number; outputs: Record<string, string>; markdown: string | undefined } {
   const files = { summary: join(dir, 'summary.md'), output: join(dir, 'output.txt') };
   writeFileSync(files.summary, '');
   writeFileSync(files.output, '');
@@ -23,7 +23,7 @@ function runAction(dir: string, command: string, paths = 'm'): { code: number; o
     env: {
       ...process.env, NO_COLOR: '1', CI: 'true', GITHUB_ACTIONS: 'true', MOOR_POLL_INTERVAL_MS: '50',
       GITHUB_ACTION_PATH: ROOT, RUNNER_TEMP: dir, GITHUB_STEP_SUMMARY: files.summary, GITHUB_OUTPUT: files.output,
-      ACTION_COMMAND: command, ACTION_PATHS: paths, ACTION_ARGS: '', ACTION_PLAN_FILE: 'moor-plan.json',
+      ACTION_COMMAND: command, ACTION_PATHS: paths, ACTION_ARGS: args, ACTION_PLAN_FILE: 'moor-plan.json',
     },
   });
   const outputs = Object.fromEntries(readFileSync(files.output, 'utf8').trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2) as [string, string]));
@@ -58,6 +58,15 @@ describe('the composite action', () => {
     expect(r.markdown).toContain('### moor plan');
     expect(r.markdown).not.toContain('### moor validate');
     expect(existsSync(join(dir, 'moor-plan.json'))).toBe(true);
+  });
+
+  test('a config given in args (--config) reaches validate too, which then does not read it as a manifest', () => {
+    const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }), 'conf/prod.yml': 'parallelism: 4\n' });
+    for (const args of ['--config conf/prod.yml', '--config=conf/prod.yml']) {
+      const r = runAction(dir, 'plan', '.', args);
+      expect(r.outputs.exitcode, args).toBe('2');
+      expect(r.markdown).toContain('### moor plan');
+    }
   });
 
   test('command validate: the markdown output is the validation report', () => {
