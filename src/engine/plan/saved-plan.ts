@@ -1,8 +1,9 @@
 // A plan saved with `plan --out` is a contract: apply --plan does exactly what it shows or
 // refuses. It pins the state serial, the manifests' digest, each change's desired body (secrets
 // as salted hashes only) and the live version each change was computed against.
-import { chmodSync, existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { existsSync, lstatSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../../core/diagnostics.js';
 import { isObject, type JsonObject } from '../../core/json.js';
 import { masker } from '../../core/masker.js';
@@ -34,9 +35,21 @@ export interface SavedPlan {
  * secrets as hashes only; the masker catches a secret a service echoed into a diagnostic's message.
  */
 export function writeSavedPlan(file: string, document: JsonObject, m = masker): void {
-  if (existsSync(file)) chmodSync(file, 0o600);
-  writeFileSync(file, m.mask(JSON.stringify(document, null, 2)) + '\n', { mode: 0o600 });
-  chmodSync(file, 0o600);
+  if (lstatSync(file, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new UserError(`--out ${file} is a directory; give the plan a file name, e.g. ${join(file, 'plan.json')}`);
+  }
+  // A new file, readable by its owner only, moved over the old one: nothing that exists is
+  // chmodded (not a folder given by mistake, not what a symbolic link points to).
+  const fresh = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    writeFileSync(fresh, m.mask(JSON.stringify(document, null, 2)) + '\n', { mode: 0o600, flag: 'wx' });
+    renameSync(fresh, file);
+  } catch (err) {
+    rmSync(fresh, { force: true });
+    // Named as the user gave it, not by the temporary file's name.
+    const message = fileErrorMessage(err, file);
+    throw message ? new UserError(message.replace(/^cannot (open|read) /, 'cannot write ')) : err;
+  }
 }
 
 export function readPlanDocument(file: string): JsonObject {
