@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, test } from 'vitest';
-import { authManifest, ROOT, workdir } from '../e2e/harness.js';
+import { authManifest, ROOT, workdir, INVALID_AUTH_CONTEXT } from '../e2e/harness.js';
 
 interface ActionStep { id?: string; run?: string; env?: Record<string, string> }
 
@@ -31,17 +31,10 @@ function runAction(dir: string, command: string, paths = 'm', args = ''): { code
   return { code: r.status ?? -1, outputs, markdown };
 }
 
-const INVALID = `apiVersion: moor/v1
-kind: AuthContext
-metadata:
-  name: c2
-spec:
-  displayName: 12
-`;
 
 describe('the composite action', () => {
   test('a pull request with a validation error: the step fails and the markdown output is the validation report', () => {
-    const dir = workdir({ 'm/bad.yaml': INVALID });
+    const dir = workdir({ 'm/bad.yaml': INVALID_AUTH_CONTEXT });
     const r = runAction(dir, 'plan');
     expect(r.code).toBe(1);
     expect(r.outputs.exitcode).toBe('1');

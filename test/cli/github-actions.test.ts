@@ -2,15 +2,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { authManifest, moor, workdir } from '../e2e/harness.js';
+import { authManifest, moor, workdir, INVALID_AUTH_CONTEXT } from '../e2e/harness.js';
 
-const INVALID = `apiVersion: moor/v1
-kind: AuthContext
-metadata:
-  name: c2
-spec:
-  displayName: 12
-`;
 
 function inActions(dir: string): NodeJS.ProcessEnv {
   const summary = join(dir, 'summary.md');
@@ -20,7 +13,7 @@ function inActions(dir: string): NodeJS.ProcessEnv {
 
 describe('GitHub Actions output', () => {
   test('validate writes an annotation at each problem and a failed summary', async () => {
-    const dir = workdir({ 'm/bad.yaml': INVALID });
+    const dir = workdir({ 'm/bad.yaml': INVALID_AUTH_CONTEXT });
     const env = inActions(dir);
     const r = await moor(dir, undefined, ['validate', 'm', '--output', 'github'], env);
     expect(r.code).toBe(1);
@@ -43,7 +36,7 @@ describe('GitHub Actions output', () => {
   });
 
   test('a plan of invalid manifests still reaches the job summary, as failed', async () => {
-    const dir = workdir({ 'm/bad.yaml': INVALID });
+    const dir = workdir({ 'm/bad.yaml': INVALID_AUTH_CONTEXT });
     const env = inActions(dir);
     const r = await moor(dir, undefined, ['plan', 'm', '--output', 'github'], env);
     expect(r.code).toBe(1);
@@ -74,7 +67,7 @@ describe('GitHub Actions output', () => {
   });
 
   test('an apply of invalid manifests annotates the error and reaches the job summary as failed', async () => {
-    const dir = workdir({ 'm/bad.yaml': INVALID });
+    const dir = workdir({ 'm/bad.yaml': INVALID_AUTH_CONTEXT });
     const env = inActions(dir);
     const r = await moor(dir, undefined, ['apply', 'm', '--auto-approve', '--output', 'github'], env);
     expect(r.code).toBe(1);

@@ -3,19 +3,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { moor, workdir } from '../e2e/harness.js';
+import { moor, workdir, INVALID_AUTH_CONTEXT } from '../e2e/harness.js';
 
-const INVALID = `apiVersion: moor/v1
-kind: AuthContext
-metadata:
-  name: c2
-spec:
-  displayName: 12
-`;
 
 describe('annotation file paths', () => {
   test('run in a subfolder of a git checkout, an annotation names the file from the repository root', async () => {
-    const repo = workdir({ 'infra/m/bad.yaml': INVALID });
+    const repo = workdir({ 'infra/m/bad.yaml': INVALID_AUTH_CONTEXT });
     mkdirSync(join(repo, '.git'));
     const r = await moor(join(repo, 'infra'), undefined, ['validate', 'm', '--output', 'github'], { GITHUB_ACTIONS: 'true' });
     expect(r.code).toBe(1);
@@ -24,7 +17,7 @@ describe('annotation file paths', () => {
   });
 
   test('outside a git checkout the path stays as given', async () => {
-    const dir = workdir({ 'infra/m/bad.yaml': INVALID });
+    const dir = workdir({ 'infra/m/bad.yaml': INVALID_AUTH_CONTEXT });
     const r = await moor(join(dir, 'infra'), undefined, ['validate', 'm', '--output', 'github'], { GITHUB_ACTIONS: 'true' });
     expect(r.stdout).toContain('::error file=m/bad.yaml,line=6,col=16::');
   });

@@ -267,3 +267,12 @@ export async function readState(dir: string): Promise<{ serial: number; resource
   const { FileStateBackend } = await import(join(ROOT, 'dist/engine/state/file-backend.js'));
   return new FileStateBackend(join(dir, '.moor/state.json')).read();
 }
+
+/** An auth context whose displayName is a number: a schema error at line 6, column 16. */
+export const INVALID_AUTH_CONTEXT = `apiVersion: moor/v1
+kind: AuthContext
+metadata:
+  name: c2
+spec:
+  displayName: 12
+`;
