@@ -53,12 +53,25 @@ describe('FileStateBackend.read', () => {
 
   it.each([
     ['an array', '[]'],
-    ['an unknown version', '{"version":2,"serial":1,"resources":{}}'],
+    ['a version that is not a whole number', '{"version":"2","serial":1,"resources":{}}'],
     ['a negative serial', '{"version":1,"serial":-1,"resources":{}}'],
     ['a record without lastApplied', '{"version":1,"serial":1,"resources":{"A/b":{"kind":"A","name":"b"}}}'],
   ])('rejects a document that is %s', async (_why, text) => {
     await writeFile(join(dir, 'state.json'), text);
     await expect(new FileStateBackend(join(dir, 'state.json')).read()).rejects.toThrow(/is corrupt/);
+  });
+});
+
+describe('FileStateBackend.read of a state written by a newer moor', () => {
+  // Deliberately changed: version 2 used to be reported as corrupt, with advice to copy the backup over it.
+  it('says to upgrade moor and never suggests the backup', async () => {
+    await writeFile(join(dir, 'state.json'), '{"version":2,"serial":1,"resources":{}}');
+    await writeFile(join(dir, 'state.json.backup'), '{"version":1,"serial":0,"resources":{}}');
+    const err = await new FileStateBackend(join(dir, 'state.json'), 'state.json').read().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    const message = (err as Error).message;
+    expect(message).toBe('state file state.json was written by a newer moor (state version 2; this moor reads version 1): upgrade moor');
+    expect(message).not.toMatch(/backup|corrupt/);
   });
 });
 

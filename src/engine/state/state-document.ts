@@ -21,6 +21,7 @@ export function parseState(text: string, location: string, hasBackup = true): St
   }
   if (!isObject(doc)) throw corrupt(location, hasBackup, 'not a JSON object');
   if (doc.version === undefined) throw corrupt(location, hasBackup, 'no "version" field (this moor reads version 1)');
+  if (isNewerVersion(doc.version)) throw newerMoor(location, doc.version);
   if (doc.version !== 1) throw corrupt(location, hasBackup, `unknown state version ${JSON.stringify(doc.version)} (this moor reads version 1)`);
   if (typeof doc.serial !== 'number' || !Number.isInteger(doc.serial) || doc.serial < 0) throw corrupt(location, hasBackup, 'serial is not a non-negative integer');
   if (!isObject(doc.resources)) throw corrupt(location, hasBackup, '"resources" is not an object');
@@ -38,6 +39,16 @@ export function parseState(text: string, location: string, hasBackup = true): St
 function notJson(text: string, err: Error): string {
   const at = jsonSyntaxError(text);
   return at ? `not valid JSON at line ${at.line}, column ${at.col}: ${at.problem}` : `not valid JSON (${err.message.split('\n')[0]})`;
+}
+
+/** A whole version above the one this moor reads: a newer moor wrote it, so the file is not corrupt. */
+function isNewerVersion(version: unknown): boolean {
+  return typeof version === 'number' && Number.isSafeInteger(version) && version > 1;
+}
+
+// No backup advice: the backup may be older than changes the newer moor made, and upgrading loses nothing.
+function newerMoor(location: string, version: unknown): UserError {
+  return new UserError(`state file ${location} was written by a newer moor (state version ${String(version)}; this moor reads version 1): upgrade moor`);
 }
 
 function corrupt(location: string, hasBackup: boolean, why: string): UserError {
