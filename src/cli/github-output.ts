@@ -2,7 +2,7 @@
 // to the job summary ($GITHUB_STEP_SUMMARY), for `--output github`.
 import { appendFileSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import type { Diagnostic } from '../core/diagnostics.js';
+import { addressedMessage, type Diagnostic } from '../core/diagnostics.js';
 import { fileErrorMessage } from '../engine/file-errors.js';
 import { UserError } from '../core/diagnostics.js';
 
@@ -16,13 +16,12 @@ function escapeProperty(text: string): string {
   return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-/** `::error file=F,line=L,col=C::MESSAGE` (`::warning …` for warnings); without a location, the address leads the message. */
+/** `::error file=F,line=L,col=C::MESSAGE` (`::warning …` for warnings); the address leads the message as in the text (addressedMessage). */
 export function annotation(d: Diagnostic): string {
   const props = d.location
     ? ` file=${escapeProperty(repositoryPath(d.location.file))},line=${d.location.line},col=${d.location.col}`
     : '';
-  const message = !d.location && d.address ? `${d.address}: ${d.message}` : d.message;
-  return `::${d.severity}${props}::${escapeData(message)}`;
+  return `::${d.severity}${props}::${escapeData(addressedMessage(d))}`;
 }
 
 /**

@@ -18,13 +18,25 @@ export interface Diagnostic {
   readonly address?: string;
   /** A stable code, e.g. a rule name or a service error code. */
   readonly code?: string;
+  /** The location is the resource's manifest, not the problem's line: printed, the address still leads the message. */
+  readonly atManifest?: boolean;
 }
 
 /** `FILE:LINE:COL: error: MESSAGE`, or `error: [ADDRESS] MESSAGE` without a location. */
 export function formatDiagnostic(d: Diagnostic): string {
   const where = d.location ? `${d.location.file}:${d.location.line}:${d.location.col}: ` : '';
-  const addr = !d.location && d.address ? `${d.address}: ` : '';
-  return `${where}${d.severity}: ${addr}${d.message}`;
+  return `${where}${d.severity}: ${addressedMessage(d)}`;
+}
+
+/**
+ * The message as printed: led by the address when no location shows where, or when the location
+ * is only the manifest's (one file may hold several) and the message does not name the address itself.
+ */
+export function addressedMessage(d: Diagnostic): string {
+  if (!d.address) return d.message;
+  if (!d.location) return `${d.address}: ${d.message}`;
+  const named = d.message.startsWith(`${d.address}: `) || d.message.startsWith(`${d.address} `);
+  return d.atManifest && !named ? `${d.address}: ${d.message}` : d.message;
 }
 
 export function hasErrors(diags: readonly Diagnostic[]): boolean {

@@ -2,6 +2,7 @@
 // Deciding is kept apart from doing (apply); nothing here changes anything.
 import pLimit from 'p-limit';
 import { isUserFailure, type Diagnostic } from '../../core/diagnostics.js';
+import { locateAtManifests } from './diagnostic-locations.js';
 import type { JsonObject } from '../../core/json.js';
 import type { Manifest } from '../manifest.js';
 import { buildGraph, type DependencyGraph } from '../graph.js';
@@ -72,7 +73,8 @@ export async function makePlan(options: PlanOptions): Promise<PlanResult> {
   noteBlockedDependents(steps, graph);
   await preflight(steps, options.ctx, diagnostics);
   const changes = steps.map((s) => s.change);
-  return { plan: { format: 'moor-plan/1', serial: state.serial, changes, summary: summarize(changes), diagnostics }, steps, graph };
+  const located = locateAtManifests(diagnostics, options.manifests);
+  return { plan: { format: 'moor-plan/1', serial: state.serial, changes, summary: summarize(changes), diagnostics: located }, steps, graph };
 }
 
 async function planManifest(
