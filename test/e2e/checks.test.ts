@@ -221,10 +221,15 @@ describe('Check kind', () => {
     const plan = await run(dir, ['plan', 'm']);
     expect(plan.code).toBe(0);
     expect(plan.stdout).toMatch(/^\s+warn\s+Check\/soft: .*need at least 101/m);
-    expect(plan.stdout + plan.stderr).toMatch(/warning: check failed: quota/);
+    // Deliberately changed: the text showed it a second time, as a `warning: check failed: quota` diagnostic.
+    expect(plan.stdout + plan.stderr).not.toMatch(/warning: check failed/);
+    expect(plan.stdout.match(/need at least 101/g)).toHaveLength(1);
     expect((await run(dir, ['plan', 'm', '--detailed-exitcode'])).code).toBe(2);
-    const json = checksOf(await run(dir, ['plan', 'm', '--output', 'json']));
+    const jsonRun = await run(dir, ['plan', 'm', '--output', 'json']);
+    const json = checksOf(jsonRun);
     expect(json['Check/soft']).toMatchObject({ passed: false, severity: 'warning' });
+    // JSON keeps the warning among its diagnostics.
+    expect((parseJson(jsonRun) as { diagnostics: Array<{ severity: string; message: string }> }).diagnostics).toContainEqual(expect.objectContaining({ severity: 'warning', message: expect.stringMatching(/^check failed: quota/) }));
     const apply = await run(dir, ['apply', 'm', '--auto-approve']);
     expect(apply.code).toBe(0);
     expect(apply.stdout + apply.stderr).toContain('Apply complete: 1 created');

@@ -5,7 +5,7 @@ import type { FieldChange, Plan, PlannedChange } from '../plan/types.js';
 import { ACTION_STYLE, FIELD_OP_STYLE, painter } from './ansi.js';
 import type { Paint } from './ansi.js';
 import { causeLabel, fieldValue, RESENT_LABEL } from './format-value.js';
-import { checkChanges, checkLabel, driftedCount, headline, shownChanges, shownFields } from './plan-view.js';
+import { checkChanges, checkLabel, diagnosticsBesideChecks, driftedCount, headline, shownChanges, shownFields } from './plan-view.js';
 import type { RenderMode } from './plan-view.js';
 import { driftLine, failureLine, INCOMPLETE, NO_CHANGES, summaryLine } from './summary-line.js';
 
@@ -30,7 +30,8 @@ export function renderPlanText(plan: Plan, options: TextOptions): string {
     out.push(hasErrors(plan.diagnostics) ? INCOMPLETE : NO_CHANGES, '');
   }
   out.push(...checksSection(plan, paint));
-  if (plan.diagnostics.length > 0) out.push(...sortDiagnostics(plan.diagnostics).map(formatDiagnostic), '');
+  const diagnostics = diagnosticsBesideChecks(plan);
+  if (diagnostics.length > 0) out.push(...sortDiagnostics(diagnostics).map(formatDiagnostic), '');
   const failed = hasErrors(plan.diagnostics);
   // A failed drift check found no drift only because it could not look: it says it failed instead.
   if (options.mode === 'plan') out.push(paint('bold', summaryLine(plan.summary)));

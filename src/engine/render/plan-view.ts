@@ -1,4 +1,5 @@
 // What a rendering shows of a plan: which changes and fields (plan or drift mode), and how each is headed.
+import type { Diagnostic } from '../../core/diagnostics.js';
 import type { CheckOutcome, FieldChange, Plan, PlannedChange } from '../plan/types.js';
 
 export type RenderMode = 'plan' | 'drift';
@@ -25,6 +26,15 @@ export function driftedCount(plan: Plan): number {
 
 export function checkChanges(plan: Plan): Array<PlannedChange & { check: CheckOutcome }> {
   return plan.changes.filter((c): c is PlannedChange & { check: CheckOutcome } => c.check !== undefined);
+}
+
+/**
+ * The diagnostics a text report prints below its Checks list: without the warning of a failed
+ * warning-severity check, which the list already shows with its warn mark (an error stays: it fails the plan).
+ */
+export function diagnosticsBesideChecks(plan: Plan): Diagnostic[] {
+  const listed = new Set(checkChanges(plan).map((c) => c.address));
+  return plan.diagnostics.filter((d) => !(d.code === 'check' && d.severity === 'warning' && d.address !== undefined && listed.has(d.address)));
 }
 
 /** 'ok', 'FAIL' or 'warn' (a failed check of severity warning). */
