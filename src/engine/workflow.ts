@@ -5,7 +5,7 @@ import { loadAndValidate } from './validate/index.js';
 import { configFiles } from './config.js';
 import { makePlan, type PlanResult } from './plan/planner.js';
 import { forceReplace } from './plan/force-replace.js';
-import { summarize, type Plan, type PlannedChange } from './plan/types.js';
+import { summarize, type Plan, type PlannedChange, type PlanSummary } from './plan/types.js';
 import { blockingErrors } from './plan/unknown-outcome.js';
 import { applyPlan } from './apply/applier.js';
 import { acceptDrift } from './apply/accept-drift.js';
@@ -106,7 +106,14 @@ export function driftOf(plan: Plan): Plan {
     const patch = c.patch.filter((p) => fields.some((f) => (f.pointer ?? f.path) === p.path));
     changes.push({ ...c, fields, patch });
   }
-  return { ...plan, changes, summary: summarize(changes), diagnostics: [...plan.diagnostics.filter((d) => d.code !== 'preflight'), ...neverApplied(plan)] };
+  return { ...plan, changes, summary: driftSummary(plan, changes), diagnostics: [...plan.diagnostics.filter((d) => d.code !== 'preflight'), ...neverApplied(plan)] };
+}
+
+/** The drifted changes by action, and as noop (as a plan counts its no-ops) what did not drift; a create never applied is neither. */
+function driftSummary(plan: Plan, drifted: readonly PlannedChange[]): PlanSummary {
+  const counts = summarize(drifted);
+  const undrifted = plan.changes.filter((c) => !c.drift && c.action !== 'create').length;
+  return { ...counts, noop: counts.noop + undrifted };
 }
 
 /** A create that is no drift: the resource was never applied (or state was lost), so drift cannot see it move. */
