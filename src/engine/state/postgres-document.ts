@@ -14,6 +14,10 @@ export interface StateRow {
 /** The document of a workspace's rows; a UserError when they do not make a state document. */
 export function documentOfRow(row: StateRow, location: string): StateDocument {
   const serial = Number(row.serial);
+  // A newer moor wrote it: not corrupt, and nothing to restore (upgrading loses nothing).
+  if (Number.isSafeInteger(row.version) && row.version > 1) {
+    throw new UserError(`PostgreSQL state ${location} was written by a newer moor (state version ${row.version}; this moor reads version 1): upgrade moor`);
+  }
   if (row.version !== 1) throw corrupt(location, `unknown state version ${JSON.stringify(row.version)} (this moor reads version 1)`);
   if (!Number.isSafeInteger(serial) || serial < 0) throw corrupt(location, 'serial is not a non-negative integer');
   if (!isObject(row.resources)) throw corrupt(location, 'the resources are not an object');
