@@ -1,6 +1,6 @@
-// A check that does not pass shows once in a text plan: in the Checks list, not again as a diagnostic.
+// A check that does not pass shows once in a text or markdown plan: in the Checks list, not again as a diagnostic.
 import { describe, expect, it } from 'vitest';
-import { renderPlanText } from '../../src/engine/render/index.js';
+import { renderPlanMarkdown, renderPlanText } from '../../src/engine/render/index.js';
 import { summarize, type Plan, type PlannedChange } from '../../src/engine/plan/types.js';
 
 const base = { fields: [], patch: [], drift: false, destructive: false, action: 'no-op', kind: 'Check' } as const;
@@ -30,5 +30,15 @@ describe('renderPlanText and checks that do not pass', () => {
     expect(text).toContain('  FAIL  Check/hard: name taken');
     expect(text).toContain('m/check.yaml:12:3: error: check failed: name taken');
     expect(text).toContain('m/web.yaml:9:3: warning: secureValue is a literal secret');
+  });
+});
+
+describe('renderPlanMarkdown and checks that do not pass', () => {
+  const markdown = renderPlanMarkdown(plan, { mode: 'plan' });
+
+  it('shows a failed warning check once, in the Checks table, and keeps the other diagnostics', () => {
+    expect(markdown.match(/need at least 101/g)).toHaveLength(1);
+    expect(markdown).toContain('m/check.yaml:12:3: error: check failed: name taken');
+    expect(markdown).toContain('m/web.yaml:9:3: warning: secureValue is a literal secret');
   });
 });

@@ -4,7 +4,7 @@ import { ACTION_GLYPH } from '../plan/types.js';
 import type { FieldChange, Plan, PlannedChange } from '../plan/types.js';
 import { causeLabel, fieldValue, RESENT_LABEL } from './format-value.js';
 import { codeBlock, codeSpan, escapeHtml, inlineText } from './markdown-escape.js';
-import { checkChanges, checkLabel, driftedCount, headline, shownChanges, shownFields } from './plan-view.js';
+import { checkChanges, checkLabel, diagnosticsBesideChecks, driftedCount, headline, shownChanges, shownFields } from './plan-view.js';
 import type { RenderMode } from './plan-view.js';
 import { driftLine, failureLine, INCOMPLETE, NO_CHANGES, summaryLine } from './summary-line.js';
 
@@ -91,6 +91,8 @@ function checksSection(plan: Plan): string[] {
 }
 
 function diagnosticsSection(plan: Plan): string[] {
-  if (plan.diagnostics.length === 0) return [];
-  return ['#### Diagnostics', '', codeBlock('text', sortDiagnostics(plan.diagnostics).map(formatDiagnostic)), ''];
+  // A failed warning check is in the Checks table already, with its warn mark (as in the text plan).
+  const diagnostics = diagnosticsBesideChecks(plan);
+  if (diagnostics.length === 0) return [];
+  return ['#### Diagnostics', '', codeBlock('text', sortDiagnostics(diagnostics).map(formatDiagnostic)), ''];
 }
