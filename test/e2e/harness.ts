@@ -120,7 +120,7 @@ export async function cloudRequest(cloud: Cloud, method: string, path: string, b
 export const SUB = '8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11';
 
 /** A container-group manifest with a secret from a file beside it. */
-export function groupManifest(name: string, options: { image?: string; cpu?: number; tags?: Record<string, string>; extra?: string } = {}): string {
+export function groupManifest(name: string, options: { image?: string; cpu?: number; tags?: Record<string, string>; extra?: string; resourceGroup?: string } = {}): string {
   const tags = options.tags ? `\n  tags:\n${Object.entries(options.tags).map(([k, v]) => `    ${k}: ${v}`).join('\n')}` : '';
   return `apiVersion: moor/v1
 kind: ContainerGroup
@@ -128,7 +128,7 @@ metadata:
   name: ${name}
 spec:
   subscriptionId: ${SUB}
-  resourceGroup: rg-e2e
+  resourceGroup: ${options.resourceGroup ?? 'rg-e2e'}
   location: westeurope${tags}
   properties:
     osType: Linux

@@ -12,28 +12,11 @@ import { makePlan } from '../../src/engine/plan/planner.js';
 import { emptyState } from '../../src/engine/state/state-document.js';
 import { SERVICE_NAMES } from '../../src/core/services.js';
 import { BUILT_IN_KINDS } from '../../src/resources/registry.js';
+import { groupManifest } from '../e2e/harness.js';
 
-const SUB = '8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11';
 const TOKEN = 'listing-test-token';
-
-function group(name: string, rg: string): string {
-  return `apiVersion: moor/v1
-kind: ContainerGroup
-metadata:
-  name: ${name}
-spec:
-  subscriptionId: ${SUB}
-  resourceGroup: ${rg}
-  location: westeurope
-  properties:
-    osType: Linux
-    containers:
-      - name: app
-        properties:
-          image: nginx:1.27
-          resources: {requests: {cpu: 0.5, memoryInGB: 1}}
-`;
-}
+/** The harness's group in resource group `rg` (its secret comes from secret.txt beside it). */
+const group = (name: string, rg: string): string => groupManifest(name, { resourceGroup: rg });
 
 describe('plan reads by listing', () => {
   let cloud: LocalCloud;
@@ -42,6 +25,7 @@ describe('plan reads by listing', () => {
 
   test('a no-op plan of 90 groups in two resource groups sends a few paged lists, no GET per group', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'moor-listing-'));
+    writeFileSync(join(dir, 'secret.txt'), 'listing-secret\n');
     const docs = Array.from({ length: 90 }, (_, i) => group(`g${i}`, i < 70 ? 'rg-big' : 'rg-small'));
     writeFileSync(join(dir, 'groups.yaml'), docs.join('---\n'));
     // One lone group in a third resource group: a GET is cheaper than a list for it.
