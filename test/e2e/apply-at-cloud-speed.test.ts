@@ -1,20 +1,9 @@
 // Apply at cloud speed, over HTTP with the built CLI: groups waiting on their provisioning hold no
 // slot, a dependent chain runs beside them, each group is created once and state is complete.
 import { afterEach, describe, expect, test } from 'vitest';
-import { cloudRequest, groupManifest, moor, readState, startCloud, SUB, workdir, type Cloud } from './harness.js';
+import { groupManifest, listedGroups, moor, readState, startCloud, SUB, workdir, type Cloud } from './harness.js';
 
 const CHAIN_SUB = '8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a22';
-
-async function listed(cloud: Cloud, sub: string, rg: string): Promise<Array<{ name: string; systemData: { createdAt: string; lastModifiedAt: string } }>> {
-  const out = [];
-  let path: string | undefined = `/subscriptions/${sub}/resourceGroups/${rg}/providers/Vendor.ContainerInstance/containerGroups?api-version=2026-07-01`;
-  while (path) {
-    const page = await cloudRequest(cloud, 'GET', path);
-    out.push(...page.body.value);
-    path = page.body.nextLink ? page.body.nextLink.replace(cloud.url, '') : undefined;
-  }
-  return out;
-}
 
 describe('apply at cloud speed', () => {
   let cloud: Cloud | undefined;
@@ -32,7 +21,7 @@ describe('apply at cloud speed', () => {
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
     expect(applied.stdout).toContain('105 created');
 
-    const groups = [...(await listed(cloud, SUB, 'rg-e2e')), ...(await listed(cloud, CHAIN_SUB, 'rg-e2e'))];
+    const groups = [...(await listedGroups(cloud, 'rg-e2e', SUB)), ...(await listedGroups(cloud, 'rg-e2e', CHAIN_SUB))];
     expect(groups).toHaveLength(105);
     // One PUT each: a second PUT of a group would have moved its lastModifiedAt past its createdAt.
     expect(groups.filter((g) => g.systemData.createdAt !== g.systemData.lastModifiedAt)).toEqual([]);

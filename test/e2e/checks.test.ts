@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ARM_PATH, cloudRequest, groupManifest, moor, startCloud, SUB, TOKEN, workdir, type Cloud, type RunResult } from './harness.js';
+import { ARM_PATH, cloudRequest, groupManifest, moor, pages, startCloud, SUB, TOKEN, workdir, type Cloud, type RunResult } from './harness.js';
 
 const WORKSPACE = '5d9e2b1c-7a4f-4e3b-9c2d-1f0a8b7c6d5e';
 
@@ -24,18 +24,6 @@ function checksOf(r: RunResult): Record<string, NonNullable<CheckView['check']>>
   const doc = parseJson(r) as { format: string; changes: CheckView[] };
   expect(doc.format).toBe('moor-plan/1');
   return Object.fromEntries(doc.changes.filter((c) => c.check).map((c) => [c.address, c.check!]));
-}
-
-/** Every page of a cloud listing, following absolute continuationUri / nextLink. */
-async function pages(cloud: Cloud, path: string, link: 'continuationUri' | 'nextLink'): Promise<any[][]> { // any: raw service items
-  const out: any[][] = []; // any: raw service items
-  for (let next: string | undefined = path; next; ) {
-    const res = await cloudRequest(cloud, 'GET', next);
-    expect(res.status).toBe(200);
-    out.push(res.body.value);
-    next = res.body[link] ? String(res.body[link]).slice(cloud.url.length) : undefined;
-  }
-  return out;
 }
 
 const groupBody = (location: string) => ({

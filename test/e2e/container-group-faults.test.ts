@@ -2,19 +2,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { cloudRequest, groupManifest, moor, ROOT, startCloud, SUB, workdir, type Cloud } from './harness.js';
+import { groupManifest, listedGroups, moor, ROOT, startCloud, workdir, type Cloud } from './harness.js';
 
 const manyGroups = (n: number) => Array.from({ length: n }, (_, i) => groupManifest(`g${String(i).padStart(3, '0')}`)).join('---\n');
-const listGroups = async (cloud: Cloud) => {
-  const names: string[] = [];
-  let path: string | undefined = `/subscriptions/${SUB}/resourceGroups/rg-e2e/providers/Vendor.ContainerInstance/containerGroups?api-version=2026-07-01`;
-  while (path) {
-    const page = await cloudRequest(cloud, 'GET', path);
-    names.push(...page.body.value.map((g: { name: string }) => g.name));
-    path = page.body.nextLink ? page.body.nextLink.replace(cloud.url, '') : undefined;
-  }
-  return names;
-};
+const listGroups = async (cloud: Cloud) => (await listedGroups(cloud)).map((g) => g.name);
 
 describe('container groups under faults', () => {
   let cloud: Cloud | undefined;

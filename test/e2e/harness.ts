@@ -119,6 +119,24 @@ export async function cloudRequest(cloud: Cloud, method: string, path: string, b
 
 export const SUB = '8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11';
 
+/** Every page of a cloud listing, following its absolute continuationUri / nextLink. */
+export async function pages(cloud: Cloud, path: string, link: 'continuationUri' | 'nextLink'): Promise<any[][]> { // any: raw service items
+  const out: any[][] = []; // any: raw service items
+  for (let next: string | undefined = path; next; ) {
+    const res = await cloudRequest(cloud, 'GET', next);
+    if (res.status !== 200) throw new Error(`GET ${next}: ${res.status} ${JSON.stringify(res.body)}`);
+    out.push(res.body.value);
+    next = res.body[link] ? String(res.body[link]).slice(cloud.url.length) : undefined;
+  }
+  return out;
+}
+
+/** Every container group the cloud lists in a resource group, as it answers them. */
+export async function listedGroups(cloud: Cloud, rg = 'rg-e2e', sub = SUB): Promise<Array<{ name: string; systemData: { createdAt: string; lastModifiedAt: string } }>> {
+  return (await pages(cloud, `/subscriptions/${sub}/resourceGroups/${rg}/providers/Vendor.ContainerInstance/containerGroups?api-version=2026-07-01`, 'nextLink')).flat();
+}
+
+
 /** A container-group manifest with a secret from a file beside it. */
 export function groupManifest(name: string, options: { image?: string; cpu?: number; tags?: Record<string, string>; extra?: string; resourceGroup?: string } = {}): string {
   const tags = options.tags ? `\n  tags:\n${Object.entries(options.tags).map(([k, v]) => `    ${k}: ${v}`).join('\n')}` : '';
