@@ -5,8 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { authManifest, BIN, moor, workdir } from '../e2e/harness.js';
-
-const PTY_RUN = join(import.meta.dirname, 'pty-run.py');
+import { runOnTerminal } from './terminal.js';
 
 interface Run { code: number; out: string }
 
@@ -22,7 +21,7 @@ function run(command: string, args: readonly string[], cwd: string): Promise<Run
 
 /** `moor apply m` on a terminal, answering the confirmation prompt with `keys`. */
 function answerPrompt(cwd: string, keys: string): Promise<Run> {
-  return run('python3', [PTY_RUN, 'Enter a value', keys, process.execPath, BIN, 'apply', 'm'], cwd);
+  return runOnTerminal('Enter a value', keys, process.execPath, [BIN, 'apply', 'm'], { cwd, env: { ...process.env, NO_COLOR: '1' } });
 }
 
 function expectNoStack(output: string): void {
@@ -34,7 +33,7 @@ const lastLine = (text: string) => text.trimEnd().split(/\r?\n/).pop() ?? '';
 describe('no stack traces', () => {
   test('Ctrl-C at the confirmation prompt cancels the apply with exit 130 and one line', async () => {
     const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
-    const result = await answerPrompt(dir, '\\x03');
+    const result = await answerPrompt(dir, '\x03');
     expect(result.code, result.out).toBe(130);
     expect(lastLine(result.out)).toBe('Apply cancelled (interrupted); nothing was changed.');
     expectNoStack(result.out);
@@ -42,7 +41,7 @@ describe('no stack traces', () => {
 
   test('Ctrl-D at the confirmation prompt cancels the apply with exit 1 and one line', async () => {
     const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
-    const result = await answerPrompt(dir, '\\x04');
+    const result = await answerPrompt(dir, '\x04');
     expect(result.code, result.out).toBe(1);
     expect(lastLine(result.out)).toBe('Apply cancelled: no answer (end of input); nothing was changed.');
     expectNoStack(result.out);
