@@ -1,6 +1,6 @@
 // The closing lines of apply: counts per action, then the root causes of failures only.
 import { countsAsChange, type StepOutcome } from '../core/events.js';
-import { interruptedNote } from './progress.js';
+import { interruptedNote } from '../core/interrupted-note.js';
 
 export function applySummary(outcomes: readonly StepOutcome[]): string {
   const done = outcomes.filter((o) => o.status === 'done' && o.action !== 'no-op');

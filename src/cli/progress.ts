@@ -46,8 +46,6 @@ export function plainProgress(write: (line: string) => void): Progress {
   };
 }
 
-export { INTERRUPTED_NOTE, INTERRUPTED_NOTHING_SENT_NOTE, interruptedNote } from '../core/interrupted-note.js';
-
 /** Steps started and not yet finished, counted from the step events. */
 interface Running { count: number }
 
