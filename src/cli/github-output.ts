@@ -31,10 +31,22 @@ export function annotation(d: Diagnostic): string {
  */
 function repositoryPath(file: string): string {
   const abs = resolve(file);
-  for (let dir = dirname(abs); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, '.git'))) return relative(dir, abs).split(sep).join('/');
-    if (dirname(dir) === dir) return file;
+  const root = repositoryRoot(dirname(abs));
+  return root === undefined ? file : relative(root, abs).split(sep).join('/');
+}
+
+/** Folder -> its repository root (undefined: none); a run's annotations share folders, so each is walked up once. */
+const ROOTS = new Map<string, string | undefined>();
+
+function repositoryRoot(start: string): string | undefined {
+  if (ROOTS.has(start)) return ROOTS.get(start);
+  let root: string | undefined;
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) { root = dir; break; }
+    if (dirname(dir) === dir) break;
   }
+  ROOTS.set(start, root);
+  return root;
 }
 
 export function writeAnnotations(diagnostics: readonly Diagnostic[], write: (line: string) => void = (l) => process.stdout.write(l + '\n')): void {
