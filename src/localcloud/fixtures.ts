@@ -23,12 +23,20 @@ const TOP_KEYS = ['databaseMovement', 'quotas', 'workspaces', 'conversations'];
 
 /** Reads and checks a fixtures file; every problem is a UserError naming the file and the field. */
 export function readFixtures(file: string): Fixtures {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    // A folder or an unreadable file is a read failure, not "not valid YAML". (engine/file-errors
+    // words these better, but the local cloud may not import the engine.)
+    const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'is not found' : `cannot be read: ${(err as Error).message}`;
+    throw new UserError(`fixtures file ${file} ${why}`);
+  }
   let doc: unknown;
   try {
-    doc = parse(readFileSync(file, 'utf8'));
+    doc = parse(text);
   } catch (err) {
-    const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'not found' : `not valid YAML: ${(err as Error).message}`;
-    throw new UserError(`fixtures file ${file} is ${why}`);
+    throw new UserError(`fixtures file ${file} is not valid YAML: ${(err as Error).message}`);
   }
   const fail = (where: string, rule: string): never => { throw new UserError(`fixtures file ${file}: ${where} ${rule}`); };
   const root = doc ?? {};
