@@ -1,4 +1,5 @@
 // Answers are checked before they are believed: JSON by content type, and the fields a client reads.
+import { isObject } from '../core/json.js';
 import type { ServiceName } from '../core/services.js';
 import { ServiceError } from './service-error.js';
 
@@ -39,10 +40,6 @@ export function parseJsonAnswer(text: string, contentType: string | null): { ok:
   }
 }
 
-export function isRecord(v: unknown): v is JsonRecord {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function kindOf(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
@@ -52,7 +49,7 @@ function kindOf(v: unknown): string {
 
 /** The body as a JSON object; anything else (null, an array, text, nothing) is an error. */
 export function expectObject(a: AnswerContext, body: unknown, what: string): JsonRecord {
-  if (!isRecord(body)) throw invalidAnswer(a, `expected ${what} (a JSON object), got ${kindOf(body)}`);
+  if (!isObject(body)) throw invalidAnswer(a, `expected ${what} (a JSON object), got ${kindOf(body)}`);
   return body;
 }
 
@@ -87,7 +84,7 @@ export function expectBoolean(a: AnswerContext, obj: JsonRecord, field: string):
 export function optionalObject(a: AnswerContext, obj: JsonRecord, field: string): JsonRecord | undefined {
   const v = obj[field];
   if (v === undefined) return undefined;
-  if (!isRecord(v)) throw invalidAnswer(a, `expected an object in '${field}', got ${kindOf(v)}`);
+  if (!isObject(v)) throw invalidAnswer(a, `expected an object in '${field}', got ${kindOf(v)}`);
   return v;
 }
 
