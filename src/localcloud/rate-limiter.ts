@@ -12,7 +12,16 @@ export type Admission =
   | { readonly admitted: true; readonly remaining: number }
   | { readonly admitted: false; readonly remaining: 0; readonly retryAfterSeconds: number };
 
-interface Bucket { tokens: number; at: number }
+export interface Bucket { tokens: number; at: number }
+
+/** The bucket of `key` refilled up to now (`perSecond` a second, at most `burst`); a new key starts full. */
+export function refilled(buckets: Map<string, Bucket>, key: string, burst: number, perSecond: number, now: number): Bucket {
+  const bucket = buckets.get(key) ?? { tokens: burst, at: now };
+  bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
+  bucket.at = now;
+  buckets.set(key, bucket);
+  return bucket;
+}
 
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
@@ -24,12 +33,7 @@ export class RateLimiter {
   }
 
   admit(service: string, cls: RequestClass): Admission {
-    const key = `${service}/${cls}`;
-    const now = this.clock();
-    const bucket = this.buckets.get(key) ?? { tokens: this.burst, at: now };
-    bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond);
-    bucket.at = now;
-    this.buckets.set(key, bucket);
+    const bucket = refilled(this.buckets, `${service}/${cls}`, this.burst, this.perSecond, this.clock());
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
       return { admitted: true, remaining: Math.floor(bucket.tokens) };
