@@ -1,5 +1,5 @@
 // The moor command line: parses flags with commander, runs one command, renders errors once.
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { installOutputMasking, registerSecret } from '../core/masker.js';
 import { COMMANDS } from './commands/index.js';
 import { bindEnvironment } from './env-options.js';
@@ -18,12 +18,18 @@ export async function main(argv: readonly string[]): Promise<number> {
   let exitCode = 0;
   const program = new Command('moor')
     .description('A declarative reconciler for container groups, auth contexts, push datasets and database jobs.')
-    .version(versionText(), '-v, --version', 'print the versions of moor, Node.js and the state format')
+    // Not commander's .version(text): that reads package.json on every start, for every command.
+    .option('-v, --version', 'print the versions of moor, Node.js and the state format')
     // No default from MOOR_CONFIG here: loadConfig reads the variable itself, so its errors name it.
     .option('--config <file>', 'configuration file (default: moor.config.yaml when present; env: MOOR_CONFIG)')
     .option('--state <file|url>', 'state file or postgres:// URL (default: .moor/state.json; env: MOOR_STATE)', process.env.MOOR_STATE)
     .option('--no-color', 'no colours in output (also NO_COLOR=1 or TERM=dumb; FORCE_COLOR=1 forces them)')
     .exitOverride();
+  program.on('option:version', () => {
+    const text = versionText();
+    process.stdout.write(text + '\n');
+    throw new CommanderError(0, 'commander.version', text); // as commander's own version option ends a run
+  });
   // Set before the commands are added, so each inherits it.
   program.configureOutput({
     outputError: (message, write) => write(oneLineParseError(message, commandPathOf(program, argv))),
