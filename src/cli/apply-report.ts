@@ -3,9 +3,10 @@
 import type { EventSink, StepOutcome } from '../core/events.js';
 import type { Plan } from '../engine/plan/types.js';
 import { applySummary } from './apply-summary.js';
-import { reportApplyToGitHub } from './apply-github.js';
+import { reportApplyToGitHub, reportRefreshToGitHub } from './apply-github.js';
 import { applySummaryEvent, jsonlSink, jsonlWriter } from './jsonl-output.js';
 import { printPlan } from './plan-output.js';
+import { refreshSummary, refreshSummaryEvent } from './refresh-summary.js';
 import { plainProgress, terminalProgress, type Progress } from './progress.js';
 import { waitLine } from './wait-line.js';
 
@@ -22,6 +23,8 @@ export interface ApplyReport {
   /** Starts showing apply's steps: from now on `events` reach the display. `stats`: the request scheduler's counts, for the terminal's status line. */
   progress(plan: Plan, stats?: () => SchedulerStats): Promise<Progress>;
   summary(outcomes: readonly StepOutcome[]): void;
+  /** apply --refresh-only's closing lines (after a blank line), as this output shows them. */
+  refreshSummary(outcomes: readonly StepOutcome[]): void;
 }
 
 /** `interactive`: listr2 on a terminal; otherwise plain lines on stderr. */
@@ -39,6 +42,12 @@ export function applyReport(output: ApplyOutput, interactive: boolean): ApplyRep
         const text = applySummary(outcomes);
         line(text);
         emit(applySummaryEvent(outcomes, text));
+      },
+      // The stream keeps stdout to events (ending with the summary's); the summary line goes to stderr.
+      refreshSummary: (outcomes) => {
+        const text = refreshSummary(outcomes);
+        line('\n' + text);
+        emit(refreshSummaryEvent(outcomes, text));
       },
     };
   }
@@ -60,6 +69,11 @@ export function applyReport(output: ApplyOutput, interactive: boolean): ApplyRep
     summary: (outcomes) => {
       process.stdout.write('\n' + applySummary(outcomes) + '\n');
       if (output === 'github') reportApplyToGitHub(outcomes);
+    },
+    refreshSummary: (outcomes) => {
+      const text = refreshSummary(outcomes);
+      process.stdout.write('\n' + text + '\n');
+      if (output === 'github') reportRefreshToGitHub(outcomes, text);
     },
   };
 }

@@ -95,13 +95,8 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
         }
       }
       if (inputs.refreshOnly) {
-        const { refreshSummary, refreshSummaryEvent } = await import('../refresh-summary.js');
         const outcomes = await refreshPrepared(session, prepared);
-        const summary = refreshSummary(outcomes);
-        // An event stream keeps stdout to events (ending with the summary's); the summary line goes to stderr then.
-        (flags.output === 'jsonl' ? process.stderr : process.stdout).write('\n' + summary + '\n');
-        if (flags.output === 'jsonl') (await import('../jsonl-output.js')).jsonlWriter()(refreshSummaryEvent(outcomes, summary));
-        if (flags.output === 'github') (await import('../apply-github.js')).reportRefreshToGitHub(outcomes, summary);
+        report.refreshSummary(outcomes);
         if (flags.notify) await (await import('../notify-run.js')).notifyRun(session, 'apply', prepared.plan, outcomes, inputs.paths);
         return outcomes.some((o) => o.status !== 'done') ? 1 : 0;
       }
