@@ -43,10 +43,12 @@ export const registerApply: RegisterCommand = (program, setExit) => {
     });
 };
 
-function parallelismOf(flags: ApplyFlags): number | undefined {
+function parallelismOf(flags: ApplyFlags, command: Command): number | undefined {
   if (flags.parallelism === undefined) return undefined;
   const n = Number(flags.parallelism);
-  if (!Number.isInteger(n) || n < 1) throw new UserError(`--parallelism must be a positive integer, not '${flags.parallelism}'`);
+  // Named as the user gave it: MOOR_PARALLELISM reaches the flag through bindEnvironment.
+  const given = command.getOptionValueSource('parallelism') === 'env' ? 'MOOR_PARALLELISM' : '--parallelism';
+  if (!Number.isInteger(n) || n < 1) throw new UserError(`${given} must be a positive integer, not '${flags.parallelism}'`);
   return n;
 }
 
@@ -68,7 +70,7 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
     if (!flags.autoApprove && !flags.plan && !interactive) {
       throw new UserError('apply needs --auto-approve when it is not run from a terminal (or apply a saved plan with --plan FILE)');
     }
-    const parallelismFlag = parallelismOf(flags);
+    const parallelismFlag = parallelismOf(flags, command);
     if (flags.plan) refuseWithSavedPlan(paths, flags);
     const saved = flags.plan ? readSavedPlan(flags.plan) : undefined;
     if (saved) checkSavedFolder(flags.plan!, saved, process.cwd());
