@@ -1,10 +1,9 @@
 // The closing lines of apply: counts per action, then the root causes of failures only.
+import { changesDone, countOutcomes } from '../core/apply-counts.js';
 import { countsAsChange, type StepOutcome } from '../core/events.js';
 import { interruptedNote } from '../core/interrupted-note.js';
 
 export function applySummary(outcomes: readonly StepOutcome[]): string {
-  const done = outcomes.filter((o) => o.status === 'done' && o.action !== 'no-op');
-  const count = (a: string) => done.filter((o) => o.action === a).length;
   // A no-op that failed sent nothing (a job of unknown outcome holding back its dependents): a root
   // cause, but not counted as failed (as the jsonl summary counts) — unless it followed an earlier
   // write still provisioning, and that write failed.
@@ -30,10 +29,10 @@ export function applySummary(outcomes: readonly StepOutcome[]): string {
     if (blocked.length) lines.push(`  ${b.address}: ${b.blocks}; skipped because of it: ${blocked.join(', ')}`);
   }
   if (skipped.some((s) => s.rootCause === 'interrupted')) lines.push('  interrupted: the steps not started were skipped; run apply again to continue');
-  const incomplete = failedNoOps.length || failed.length || interrupted.length || skipped.length;
-  if (!incomplete && done.length === 0) return 'Apply complete: no changes.';
+  const c = countOutcomes(outcomes);
+  if (!c.incomplete && changesDone(c) === 0) return 'Apply complete: no changes.';
   lines.push(
-    `Apply ${incomplete ? 'incomplete' : 'complete'}: ${count('create')} created, ${count('update')} updated, ${count('replace')} replaced, ${count('delete')} deleted, ${count('run')} run` +
+    `Apply ${c.incomplete ? 'incomplete' : 'complete'}: ${c.created} created, ${c.updated} updated, ${c.replaced} replaced, ${c.deleted} deleted, ${c.run} run` +
       (failed.length ? `; ${failed.length} failed (${failed.map((f) => f.address).join(', ')})` : '') +
       (interrupted.length ? `; ${interrupted.length} interrupted (${interrupted.map((f) => f.address).join(', ')})` : '') + (skipped.length ? `; ${skipped.length} skipped` : '') + '.',
   );

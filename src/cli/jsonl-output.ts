@@ -1,7 +1,8 @@
 // `--output jsonl` of plan and apply: one JSON object per line and event, for pipelines and
 // dashboards (like Terraform's -json). Every event has `type` and `time`; nothing else is on stdout.
 import type { Diagnostic } from '../core/diagnostics.js';
-import { countsAsChange, type EventSink, type StepOutcome } from '../core/events.js';
+import { countOutcomes } from '../core/apply-counts.js';
+import type { EventSink, StepOutcome } from '../core/events.js';
 import type { Plan, PlannedChange } from '../engine/plan/types.js';
 import { appliesInPart } from '../engine/render/summary-line.js';
 
@@ -82,18 +83,10 @@ function stepFinished(emit: EmitEvent, o: StepOutcome, started: boolean): void {
 }
 
 export function applySummaryEvent(outcomes: readonly StepOutcome[], line: string): JsonlEvent {
-  // A no-op is counted only when it followed an earlier write (its failure is that write's).
-  const count = (status: string, action?: string) => outcomes.filter((o) => o.status === status && countsAsChange(o) && (!action || o.action === action)).length;
-  const failed = count('failed');
-  const interrupted = count('interrupted');
-  // Every skipped step, as the closing line counts them (a skipped no-op is work held back too).
-  const skipped = outcomes.filter((o) => o.status === 'skipped').length;
-  // Incomplete as the closing line says it: a job of unknown outcome (a failed no-op) is a root cause.
-  const rootCause = outcomes.some((o) => o.status === 'failed' || o.status === 'interrupted');
+  const { incomplete, created, updated, replaced, deleted, run, failed, interrupted, skipped } = countOutcomes(outcomes);
   return {
-    type: 'apply_summary', status: rootCause || skipped ? 'incomplete' : 'complete',
-    created: count('done', 'create'), updated: count('done', 'update'), replaced: count('done', 'replace'),
-    deleted: count('done', 'delete'), run: count('done', 'run'), failed, interrupted, skipped,
+    type: 'apply_summary', status: incomplete ? 'incomplete' : 'complete',
+    created, updated, replaced, deleted, run, failed, interrupted, skipped,
     // An interrupted step is the root cause of its dependents' skips as a failed one is.
     rootCauses: outcomes.filter((o) => o.status === 'failed' || o.status === 'interrupted').map((o) => ({ address: o.address, error: o.error ?? null })),
     message: line.split('\n').pop(),

@@ -1,5 +1,6 @@
 // Notifications: what a plan, apply or drift run says, as neutral lines the message text and the card both render.
 import { formatDiagnostic } from '../core/diagnostics.js';
+import { changesDone, countOutcomes } from '../core/apply-counts.js';
 import { countsAsChange, type StepOutcome } from '../core/events.js';
 import { nothingSentInterruption } from '../core/interrupted-note.js';
 import type { JsonValue } from '../core/json.js';
@@ -105,11 +106,10 @@ function summaryLine(run: RunKind, plan: Plan, changed: readonly PlannedChange[]
   const planLine = `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete, ${s.run} to run.`;
   if (run === 'plan' || !outcomes) return planLine;
   if (outcomes.length > 0 && outcomes.every((o) => REFRESH_ACTIONS.has(o.action))) return refreshLine(outcomes);
-  // A no-op is no change made: "done" counts what the plan's line counts; one that followed an
-  // earlier write and failed (or was interrupted) counts as that write's failure.
-  const count = (status: StepOutcome['status']) => outcomes.filter((o) => o.status === status && (status === 'done' ? o.action !== 'no-op' : countsAsChange(o))).length;
-  const interrupted = count('interrupted') > 0 ? `${count('interrupted')} interrupted, ` : '';
-  return `Apply: ${count('done')} done, ${count('failed')} failed, ${interrupted}${count('skipped')} skipped. ${planLine}`;
+  // Counted as the closing line counts them (core/apply-counts).
+  const c = countOutcomes(outcomes);
+  const interrupted = c.interrupted > 0 ? `${c.interrupted} interrupted, ` : '';
+  return `Apply: ${changesDone(c)} done, ${c.failed} failed, ${interrupted}${c.skipped} skipped. ${planLine}`;
 }
 
 /** As apply --refresh-only's own closing line says it. */
