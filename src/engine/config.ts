@@ -4,7 +4,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { UserError } from '../core/diagnostics.js';
 import { isObject, type JsonObject } from '../core/json.js';
-import { SERVICE_NAMES, type ServiceName } from '../core/services.js';
+import { isServiceName, SERVICE_NAMES, type ServiceName } from '../core/services.js';
 import type { FilePolicy } from './placeholder-file.js';
 import { fileErrorCode, fileErrorMessage } from './file-errors.js';
 import { API_FIELDS, type ApiName, type ApiSettingsOverrides } from '../providers/api-settings.js';
@@ -112,8 +112,8 @@ function serviceMap<T>(value: unknown, file: string, key: string, each: (v: unkn
   if (!isObject(value)) throw new UserError(`${file}: ${key} must be a mapping of service names`);
   const out: Partial<Record<ServiceName, T>> = {};
   for (const [name, v] of Object.entries(value)) {
-    if (!SERVICE_NAMES.includes(name as ServiceName)) throw new UserError(`${file}: ${key}.${name} is not a service (expected ${SERVICE_NAMES.join(', ')})`);
-    out[name as ServiceName] = each(v, `${key}.${name}`);
+    if (!isServiceName(name)) throw new UserError(`${file}: ${key}.${name} is not a service (expected ${SERVICE_NAMES.join(', ')})`);
+    out[name] = each(v, `${key}.${name}`);
   }
   return out;
 }
