@@ -44,9 +44,15 @@ const TOP_KEYS = new Set(['endpoints', 'credentials', 'state', 'parallelism', 'n
  */
 export function configFiles(config: MoorConfig, cwd: string): ReadonlySet<string> {
   if (config.file === undefined) return new Set();
+  const fixtures = fixturesFile(config, cwd);
   const file = resolve(cwd, config.file);
+  return new Set(fixtures === undefined ? [file] : [file, fixtures]);
+}
+
+/** The local cloud's fixtures file (absolute): its path is relative to the config file that names it. */
+export function fixturesFile(config: MoorConfig, cwd: string): string | undefined {
   const fixtures = config.localCloud?.fixtures;
-  return new Set(fixtures === undefined ? [file] : [file, resolve(dirname(file), fixtures)]);
+  return fixtures ? resolve(dirname(resolve(cwd, config.file ?? 'moor.config.yaml')), fixtures) : undefined;
 }
 
 /**

@@ -2,8 +2,8 @@
 // cloud started in-process), the provider clients and the state backend.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { loadConfig, usesLocalCloud, type MoorConfig } from './config.js';
+import { resolve } from 'node:path';
+import { fixturesFile, loadConfig, usesLocalCloud, type MoorConfig } from './config.js';
 import { openStateBackend } from './state/open-backend.js';
 import { transportSettings, withWaitNotices } from './transport-settings.js';
 import type { StateBackend } from './state/types.js';
@@ -83,8 +83,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const token = randomBytes(16).toString('hex');
   const provisioning = options.env.MOOR_PROVISIONING_MS;
   const provisioningMs = provisioning && /^\d+$/.test(provisioning) ? Number(provisioning) : undefined;
-  // A fixtures path is relative to the config file that names it.
-  const fixtures = config.localCloud?.fixtures ? resolve(dirname(resolve(options.cwd, config.file ?? 'moor.config.yaml')), config.localCloud.fixtures) : undefined;
+  const fixtures = fixturesFile(config, options.cwd);
   const cloud = await options.startLocalCloud({ port: 0, dataFile, token, provisioningMs, fixtures });
   events({ type: 'notice', message: `moor: no endpoints configured; using the built-in local cloud at ${cloud.url} (data in ${LOCAL_CLOUD_DATA})` });
   const endpoints = Object.fromEntries(SERVICE_NAMES.map((s) => [s, cloud.url])) as Record<ServiceName, string>;
