@@ -4,7 +4,7 @@
 import { isObject, type JsonObject, type JsonValue } from '../../core/json.js';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import { hashSensitive, isHashed, maskSensitive, SENSITIVE_MASK } from '../secrets.js';
-import { renderPlanJson } from '../render/plan-json.js';
+import { planJson } from '../render/plan-json.js';
 import type { KindContext } from '../../core/kind.js';
 import type { Manifest } from '../manifest.js';
 import { summarize, type Plan, type PlannedChange } from './types.js';
@@ -52,7 +52,7 @@ export async function liveVersions(material: Pick<PlanMaterial, 'steps'>, ctx: K
  * can check the secret it resolves is the one reviewed; 'mask' (stdout) prints '(sensitive)'.
  */
 export function planDocument(material: PlanMaterial, versions: ReadonlyMap<string, string>, inputs: PlanInputs, secrets: 'hash' | 'mask'): JsonObject {
-  const rendered = JSON.parse(renderPlanJson(material.plan)) as JsonObject;
+  const rendered = planJson(material.plan);
   const steps = new Map(material.steps.map((s) => [s.change.address, s]));
   const changes = (rendered.changes as JsonObject[]).map((c): JsonObject => {
     const step = steps.get(String(c.address));

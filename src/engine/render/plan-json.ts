@@ -7,14 +7,18 @@ import type { FieldChange, PatchOp, Plan, PlannedChange } from '../plan/types.js
 
 /** The `--output json` document; stable keys, null where a diagnostic has no location, address or code. */
 export function renderPlanJson(plan: Plan): string {
-  const doc: JsonObject = {
+  return JSON.stringify(planJson(plan), null, 2) + '\n';
+}
+
+/** The same document as a value, for callers that add to it (plan-document.ts) rather than parse the text back. */
+export function planJson(plan: Plan): JsonObject {
+  return {
     format: 'moor-plan/1',
     serial: plan.serial,
     changes: plan.changes.map(changeJson),
     summary: { ...plan.summary },
     diagnostics: plan.diagnostics.map(diagnosticJson),
   };
-  return JSON.stringify(doc, null, 2) + '\n';
 }
 
 function changeJson(c: PlannedChange): JsonObject {
