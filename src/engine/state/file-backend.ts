@@ -51,7 +51,7 @@ export class FileStateBackend implements StateBackend {
   async read(): Promise<StateDocument> {
     let doc: StateDocument;
     try {
-      doc = parseState(await readStateText(this.path, this.location), this.location, existsSync(this.backupPath));
+      doc = parseState(await readStateText(this.path, this.location), this.location, () => existsSync(this.backupPath));
     } catch (err) {
       if (code(err) !== 'ENOENT') throw err;
       doc = emptyState();

@@ -11,8 +11,9 @@ export function emptyState(): StateDocument {
 /**
  * Parses state text, or throws a UserError naming the file and how to recover.
  * Never repairs anything itself: a corrupt state must not be silently replaced.
+ * `hasBackup` is asked only when the text is corrupt (for the advice), not on every read.
  */
-export function parseState(text: string, location: string, hasBackup = true): StateDocument {
+export function parseState(text: string, location: string, hasBackup: () => boolean = () => true): StateDocument {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -51,8 +52,8 @@ function newerMoor(location: string, version: unknown): UserError {
   return new UserError(`state file ${location} was written by a newer moor (state version ${String(version)}; this moor reads version 1): upgrade moor`);
 }
 
-function corrupt(location: string, hasBackup: boolean, why: string): UserError {
-  const recover = hasBackup
+function corrupt(location: string, hasBackup: () => boolean, why: string): UserError {
+  const recover = hasBackup()
     ? `The previous version is kept in ${location}.backup: inspect both, then copy the backup over the state file `
     : `There is no previous version (${location}.backup does not exist): repair the file by hand `;
   return new UserError(
