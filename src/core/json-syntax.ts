@@ -75,3 +75,9 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
     return { line: before.length, col: before[before.length - 1].length + 1, problem: (err as Error).message };
   }
 }
+
+/** `not valid JSON at line L, column C: …` for text JSON.parse refused with `err` (its message may quote the text, newlines and all). */
+export function notJsonMessage(text: string, err: Error): string {
+  const at = jsonSyntaxError(text);
+  return at ? `not valid JSON at line ${at.line}, column ${at.col}: ${at.problem}` : `not valid JSON (${err.message.split('\n')[0]})`;
+}

@@ -26,6 +26,12 @@ describe('readPlanDocument', () => {
     writeFileSync(file, '{"a":1}');
     expect(() => readPlanDocument(file)).toThrow(`${file} is not a moor plan (moor-plan/1 document)`);
   });
+
+  it('says where a damaged plan stops being JSON, as the state file does', () => {
+    const file = join(dir, 'damaged.json');
+    writeFileSync(file, '{"format":"moor-plan/1",\n "changes": [}');
+    expect(() => readPlanDocument(file)).toThrow(`cannot read saved plan ${file}: not valid JSON at line 2, column 14: unexpected '}'`);
+  });
 });
 
 describe('writeSavedPlan', () => {

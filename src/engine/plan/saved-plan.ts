@@ -7,6 +7,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../../core/diagnostics.js';
 import { isObject, type JsonObject } from '../../core/json.js';
 import { masker } from '../../core/masker.js';
+import { notJsonMessage } from '../../core/json-syntax.js';
 import { fileErrorMessage } from '../file-errors.js';
 import type { PlanInputs } from './plan-document.js';
 
@@ -53,11 +54,17 @@ export function writeSavedPlan(file: string, document: JsonObject, m = masker): 
 }
 
 export function readPlanDocument(file: string): JsonObject {
-  let doc: unknown;
+  let text: string;
   try {
-    doc = JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
   } catch (err) {
     throw new UserError(fileErrorMessage(err, `saved plan ${file}`) ?? `cannot read saved plan ${file}: ${(err as Error).message}`);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new UserError(`cannot read saved plan ${file}: ${notJsonMessage(text, err as Error)}`);
   }
   if (!isObject(doc) || doc.format !== 'moor-plan/1' || !Array.isArray(doc.changes)) {
     throw new UserError(`${file} is not a moor plan (moor-plan/1 document)`);

@@ -1,7 +1,7 @@
 // The state document on disk: the empty document, and parsing that tells corruption from a missing file.
 import { UserError } from '../../core/diagnostics.js';
 import { isObject } from '../../core/json.js';
-import { jsonSyntaxError } from '../../core/json-syntax.js';
+import { notJsonMessage } from '../../core/json-syntax.js';
 import type { StateDocument } from './types.js';
 
 export function emptyState(): StateDocument {
@@ -18,7 +18,7 @@ export function parseState(text: string, location: string, hasBackup: () => bool
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw corrupt(location, hasBackup, notJson(text, err as Error));
+    throw corrupt(location, hasBackup, notJsonMessage(text, err as Error));
   }
   if (!isObject(doc)) throw corrupt(location, hasBackup, 'not a JSON object');
   if (doc.version === undefined) throw corrupt(location, hasBackup, 'no "version" field (this moor reads version 1)');
@@ -34,12 +34,6 @@ export function parseState(text: string, location: string, hasBackup: () => bool
   if (doc.extras !== undefined && !isObject(doc.extras)) throw corrupt(location, hasBackup, '"extras" is not an object');
   // Checked above field by field; the record fields moor does not rely on are passed through.
   return doc as unknown as StateDocument;
-}
-
-/** Where the text stops being JSON, as line and column (JSON.parse's message may quote it, newlines and all). */
-function notJson(text: string, err: Error): string {
-  const at = jsonSyntaxError(text);
-  return at ? `not valid JSON at line ${at.line}, column ${at.col}: ${at.problem}` : `not valid JSON (${err.message.split('\n')[0]})`;
 }
 
 /** A whole version above the one this moor reads: a newer moor wrote it, so the file is not corrupt. */
