@@ -22,7 +22,7 @@ import { selectTargets } from './targets.js';
 import { massDeleteRefusal } from './prune-guard.js';
 import { inDeleteOrder } from './delete-listing.js';
 import { isUnknown, noteBlockedDependents, recheckUnknown, resolvedAsFailed, unknownOutcomeDiagnostic, unresolvedMessage } from './unknown-outcome.js';
-import { prefetchReads, type Prefetched } from './prefetch.js';
+import { prefetchReads, readTarget, type Prefetched } from './prefetch.js';
 import { settlingStep } from './settling.js';
 import type { EventSink } from '../../core/events.js';
 
@@ -113,12 +113,7 @@ async function planResource(kind: ResourceKind, manifest: Manifest, desired: Jso
   const handler = kind.resource;
   const observed = reads.has(manifest.address)
     ? reads.get(manifest.address)
-    : await handler.read(ctx, {
-      name: manifest.name,
-      spec: record?.lastApplied ?? desired,
-      recordedId: record?.id,
-      pendingSince: record?.pending?.action === 'create' ? record.pending.since : undefined,
-    });
+    : await handler.read(ctx, readTarget(manifest, desired, record));
   const base = { kind, manifest, record, desired, observed };
   const sensitive = sensitivePatterns(kind, manifest);
   if (!observed) {

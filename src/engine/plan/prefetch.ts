@@ -5,7 +5,7 @@ import type { Manifest } from '../manifest.js';
 import { resolveSpec, type ResolveContext } from '../resolve.js';
 import type { KindCatalog } from '../../core/kind-catalog.js';
 import type { KindContext, ResourceKind, Observed, ReadTarget } from '../../core/kind.js';
-import type { StateDocument } from '../state/types.js';
+import type { ResourceRecord, StateDocument } from '../state/types.js';
 
 export interface PrefetchOptions {
   readonly state: StateDocument;
@@ -18,8 +18,7 @@ export interface PrefetchOptions {
 export type Prefetched = ReadonlyMap<string, Observed | undefined>;
 
 /** The read target as planning builds it: the last applied spec finds a resource whose address fields changed. */
-export function readTarget(manifest: Manifest, desired: JsonObject, state: StateDocument): ReadTarget {
-  const record = state.resources[manifest.address];
+export function readTarget(manifest: Manifest, desired: JsonObject, record: ResourceRecord | undefined): ReadTarget {
   return {
     name: manifest.name,
     spec: record?.lastApplied ?? desired,
@@ -38,7 +37,7 @@ export async function prefetchReads(manifests: readonly Manifest[], o: PrefetchO
     // Planning reports what does not resolve; such a manifest is not read at all.
     if (resolved.pending || resolved.diagnostics.some((d) => d.severity === 'error')) continue;
     const list = byKind.get(kind) ?? [];
-    list.push({ address: m.address, target: readTarget(m, resolved.spec, o.state) });
+    list.push({ address: m.address, target: readTarget(m, resolved.spec, o.state.resources[m.address]) });
     byKind.set(kind, list);
   }
   const found = new Map<string, Observed | undefined>();
