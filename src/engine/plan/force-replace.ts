@@ -3,6 +3,7 @@
 import { UserError, type Diagnostic } from '../../core/diagnostics.js';
 import { summarize, type PlannedChange } from './types.js';
 import type { PlanResult } from './planner.js';
+import { protectedChangeError } from './protected-change.js';
 
 export function forceReplace<T extends Pick<PlanResult, 'plan' | 'steps'>>(result: T, addresses: readonly string[]): Omit<T, 'plan' | 'steps'> & Pick<PlanResult, 'plan' | 'steps'> {
   if (addresses.length === 0) return result;
@@ -15,14 +16,14 @@ export function forceReplace<T extends Pick<PlanResult, 'plan' | 'steps'>>(resul
   }
   const diagnostics: Diagnostic[] = [...result.plan.diagnostics];
   const steps = result.steps.map((step) => {
-    const { change, manifest } = step;
+    const { change } = step;
     if (!wanted.has(change.address) || !step.observed || (change.action !== 'update' && change.action !== 'no-op')) return step;
     const reason = change.reason ? `${change.reason}; replace forced by --replace` : 'replace forced by --replace';
-    if (manifest?.protect) {
-      diagnostics.push({ severity: 'error', address: change.address, location: manifest.source.locate(['metadata', 'protect']), message: `${change.address} is protected (metadata.protect) and would be replaced: ${reason}` });
-    }
     const forced: PlannedChange = { ...change, action: 'replace', reason, destructive: step.kind.category === 'resource' && step.kind.resource.replaceIsDestructive === true };
-    return { ...step, change: forced };
+    const next = { ...step, change: forced };
+    const refused = protectedChangeError(next);
+    if (refused) diagnostics.push(refused);
+    return next;
   });
   const changes = steps.map((s) => s.change);
   return { ...result, steps, plan: { ...result.plan, changes, summary: summarize(changes), diagnostics } };

@@ -23,6 +23,7 @@ import { massDeleteRefusal } from './prune-guard.js';
 import { inDeleteOrder } from './delete-listing.js';
 import { isUnknown, noteBlockedDependents, recheckUnknown, resolvedAsFailed, unknownOutcomeDiagnostic, unresolvedMessage } from './unknown-outcome.js';
 import { prefetchReads, readTarget, type Prefetched } from './prefetch.js';
+import { protectedChangeError } from './protected-change.js';
 import { settlingStep } from './settling.js';
 import type { EventSink } from '../../core/events.js';
 
@@ -250,9 +251,8 @@ async function preflight(steps: readonly PlannedStep[], ctx: KindContext, diagno
   }
   // Refuse a destructive change to a protected resource before anything is sent.
   for (const s of steps) {
-    if (s.manifest?.protect && (s.change.action === 'replace' || s.change.action === 'delete')) {
-      diagnostics.push({ severity: 'error', address: s.change.address, location: s.manifest.source.locate(['metadata', 'protect']), message: `${s.change.address} is protected (metadata.protect) and would be ${s.change.action === 'replace' ? 'replaced' : 'deleted'}: ${s.change.reason ?? ''}`.trim() });
-    }
+    const refused = protectedChangeError(s);
+    if (refused) diagnostics.push(refused);
   }
 }
 
