@@ -19,6 +19,12 @@ export function fileErrorCode(err: unknown): string | undefined {
   return typeof code === 'string' && code in WHAT ? code : undefined;
 }
 
+/** What went wrong in words (`permission denied`), when it is a file error moor can explain, else undefined. */
+export function fileErrorWords(err: unknown): string | undefined {
+  const code = fileErrorCode(err);
+  return code ? WHAT[code] : undefined;
+}
+
 /** `cannot read PATH: is a directory, not a file`; `path` names the file when the error does not. */
 export function fileErrorMessage(err: unknown, path?: string): string | undefined {
   const code = fileErrorCode(err);

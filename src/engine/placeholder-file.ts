@@ -7,6 +7,7 @@
 // a kernel interface (/proc, /sys, /dev), and never more than a size limit.
 import { accessSync, closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { fileErrorWords } from './file-errors.js';
 
 /** Default limit of one `${file:}`: far more than a secret or a certificate, far less than memory. */
 export const DEFAULT_FILE_LIMIT_BYTES = 1024 * 1024;
@@ -187,7 +188,5 @@ function tooLarge(limit: number): string {
 function errnoMessage(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'ENOENT' || code === 'ENOTDIR') return 'no such file';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'ELOOP') return 'too many symbolic links';
-  return code ?? (err as Error).message;
+  return fileErrorWords(err) ?? code ?? (err as Error).message;
 }
