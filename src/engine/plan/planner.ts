@@ -9,7 +9,7 @@ import { buildGraph, type DependencyGraph } from '../graph.js';
 import { diffResource } from '../diff/three-way.js';
 import { createFields, resentFields, shownSpec } from '../diff/after-values.js';
 import { patchOf } from '../diff/patch.js';
-import { resolveSpec, type ResolveContext } from '../resolve.js';
+import { resolveSpec, type ResolveContext, type ResolvedSpec } from '../resolve.js';
 import { registerResolvedSecrets } from '../secret-registration.js';
 import { sensitivePatterns } from '../placeholder-secrets.js';
 import { validateResolved } from '../validate/validate-resolved.js';
@@ -63,12 +63,21 @@ export async function makePlan(options: PlanOptions): Promise<PlanResult> {
   const selected = selectTargets(options.manifests, options.targets, graph);
   const limit = pLimit(options.parallelism);
   const outputs = (address: string) => state.resources[address]?.outputs;
-  const reads = await prefetchReads(selected, options);
+  // Prefetch and planning need the same resolved spec: resolve each manifest once (its files read once).
+  const resolvedSpecs = new Map<Manifest, ResolvedSpec>();
+  const resolved = (m: Manifest): ResolvedSpec => {
+    const known = resolvedSpecs.get(m);
+    if (known) return known;
+    const spec = resolveSpec(m, { ...options.resolve, outputs });
+    resolvedSpecs.set(m, spec);
+    return spec;
+  };
+  const reads = await prefetchReads(selected, { ...options, resolved });
   const announce = (step: PlannedStep | undefined) => {
     if (step) options.events?.({ type: 'planned', address: step.change.address, action: step.change.action });
     return step;
   };
-  const planned = await Promise.all(selected.map((m) => limit(async () => announce(await planManifest(m, options, outputs, diagnostics, reads)))));
+  const planned = await Promise.all(selected.map((m) => limit(async () => announce(await planManifest(m, options, resolved, diagnostics, reads)))));
   const steps = planned.filter((s): s is PlannedStep => s !== undefined);
   steps.push(...inDeleteOrder(planOrphans(options, diagnostics)).map((s) => announce(s)!));
   noteBlockedDependents(steps, graph);
@@ -81,13 +90,13 @@ export async function makePlan(options: PlanOptions): Promise<PlanResult> {
 async function planManifest(
   manifest: Manifest,
   options: PlanOptions,
-  outputs: (address: string) => JsonObject | undefined,
+  resolvedSpec: (manifest: Manifest) => ResolvedSpec,
   diagnostics: Diagnostic[],
   reads: Prefetched,
 ): Promise<PlannedStep | undefined> {
   const kind = options.kinds.kindNamed(manifest.kind);
   if (!kind) return undefined;
-  const resolved = resolveSpec(manifest, { ...options.resolve, outputs });
+  const resolved = resolvedSpec(manifest);
   registerResolvedSecrets(sensitivePatterns(kind, manifest), resolved.spec);
   diagnostics.push(...resolved.diagnostics);
   if (resolved.diagnostics.some((d) => d.severity === 'error')) return undefined;

@@ -2,7 +2,7 @@
 // reads many resources in a few paged requests; what a list cannot answer is read one by one.
 import type { JsonObject } from '../../core/json.js';
 import type { Manifest } from '../manifest.js';
-import { resolveSpec, type ResolveContext } from '../resolve.js';
+import type { ResolvedSpec } from '../resolve.js';
 import type { KindCatalog } from '../../core/kind-catalog.js';
 import type { KindContext, ResourceKind, Observed, ReadTarget } from '../../core/kind.js';
 import type { ResourceRecord, StateDocument } from '../state/types.js';
@@ -10,7 +10,8 @@ import type { ResourceRecord, StateDocument } from '../state/types.js';
 export interface PrefetchOptions {
   readonly state: StateDocument;
   readonly ctx: KindContext;
-  readonly resolve: Omit<ResolveContext, 'outputs'>;
+  /** The manifest's spec resolved as planning resolves it (once per manifest: placeholders' files are read once). */
+  readonly resolved: (manifest: Manifest) => ResolvedSpec;
   readonly kinds: KindCatalog;
 }
 
@@ -28,12 +29,11 @@ export function readTarget(manifest: Manifest, desired: JsonObject, record: Reso
 }
 
 export async function prefetchReads(manifests: readonly Manifest[], o: PrefetchOptions): Promise<Prefetched> {
-  const outputs = (address: string) => o.state.resources[address]?.outputs;
   const byKind = new Map<ResourceKind, Array<{ address: string; target: ReadTarget }>>();
   for (const m of manifests) {
     const kind = o.kinds.kindNamed(m.kind);
     if (kind?.category !== 'resource' || !kind.resource.list) continue;
-    const resolved = resolveSpec(m, { ...o.resolve, outputs });
+    const resolved = o.resolved(m);
     // Planning reports what does not resolve; such a manifest is not read at all.
     if (resolved.pending || resolved.diagnostics.some((d) => d.severity === 'error')) continue;
     const list = byKind.get(kind) ?? [];
