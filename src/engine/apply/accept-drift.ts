@@ -4,8 +4,9 @@
 import { isObject, type JsonObject, type JsonPath, type JsonValue } from '../../core/json.js';
 import { compileRules, type CompiledRules } from '../diff/compiled-rules.js';
 import { residue } from '../diff/three-way.js';
-import { hashSensitive, maskSensitive } from '../secrets.js';
-import { scrubOutputs, sensitivePatterns } from '../placeholder-secrets.js';
+import { hashSensitive } from '../secrets.js';
+import { sensitivePatterns } from '../placeholder-secrets.js';
+import { recordedOutputs } from './records.js';
 import type { PlannedStep } from '../plan/steps.js';
 import type { Plan } from '../plan/types.js';
 import type { StateRecorder } from '../state/recorder.js';
@@ -43,7 +44,7 @@ function refreshedRecord(step: PlannedStep, kind: ResourceKind, record: Resource
     ...record,
     id: observed.id,
     lastApplied: hashSensitive(isObject(accepted) ? accepted : {}, sensitive),
-    outputs: scrubOutputs(maskSensitive(observed.outputs, step.kind.sensitive), step.desired ?? {}, sensitive),
+    outputs: recordedOutputs(kind, observed, step.desired ?? {}, sensitive),
     updatedAt: new Date().toISOString(),
   };
 }

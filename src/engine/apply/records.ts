@@ -14,11 +14,19 @@ export function appliedRecord(manifest: Manifest, kind: KindDefinition, desired:
     name: manifest.name,
     id: observed.id,
     lastApplied: hashSensitive(desired, sensitive),
-    outputs: scrubOutputs(maskSensitive(observed.outputs, kind.sensitive), desired, sensitive),
+    outputs: recordedOutputs(kind, observed, desired, sensitive),
     protect: manifest.protect || undefined,
     dependsOn: recordedDependencies(manifest),
     updatedAt: new Date().toISOString(),
   };
+}
+
+/**
+ * The outputs state keeps of a live resource (apply, import, apply --refresh-only): the kind's
+ * sensitive outputs masked, and any value equal to a secret the spec resolved as its salted hash.
+ */
+export function recordedOutputs(kind: KindDefinition, observed: Observed, resolved: JsonObject, sensitive: readonly string[]): JsonObject {
+  return scrubOutputs(maskSensitive(observed.outputs, kind.sensitive), resolved, sensitive);
 }
 
 /** Recorded before a create or update is sent, so a crash in between leaves a trace. */

@@ -5,16 +5,15 @@ import type { Manifest } from '../manifest.js';
 import { loadAndValidate } from '../validate/index.js';
 import { configFiles } from '../config.js';
 import { resolveSpec } from '../resolve.js';
-import { maskSensitive } from '../secrets.js';
 import { StateRecorder } from '../state/recorder.js';
 import type { ResourceRecord, StateDocument } from '../state/types.js';
-import { recordedDependencies } from '../apply/records.js';
+import { recordedDependencies, recordedOutputs } from '../apply/records.js';
 import { kindContext } from '../workflow.js';
 import type { Session } from '../session.js';
 import type { Observed, ResourceHandler, ResourceKind } from '../../core/kind.js';
 import type { KindCatalog } from '../../core/kind-catalog.js';
 import { importedBaseline } from './baseline.js';
-import { scrubOutputs, sensitivePatterns } from '../placeholder-secrets.js';
+import { sensitivePatterns } from '../placeholder-secrets.js';
 
 export interface ImportRequest {
   /** The manifest address, e.g. ContainerGroup/web. */
@@ -82,7 +81,7 @@ function importedRecord(manifest: Manifest, kind: ResourceKind, desired: Manifes
     name: manifest.name,
     id: observed.id,
     lastApplied: importedBaseline(desired, observed.spec, kind.diff, sensitivePatterns(kind, manifest)),
-    outputs: scrubOutputs(maskSensitive(observed.outputs, kind.sensitive), desired, sensitivePatterns(kind, manifest)),
+    outputs: recordedOutputs(kind, observed, desired, sensitivePatterns(kind, manifest)),
     protect: manifest.protect || undefined,
     dependsOn: recordedDependencies(manifest),
     updatedAt: new Date().toISOString(),
