@@ -28,11 +28,15 @@ export interface ResolvedSpec {
   readonly pending: boolean;
 }
 
+/** Where a manifest's `${file:}` paths start (its own folder) and must stay under (the root); validate checks the same. */
+export function placeholderFolders(manifest: Manifest, cwd: string, files?: FilePolicy): { readonly baseDir: string; readonly root: string } {
+  return { baseDir: dirname(resolve(cwd, manifest.source.file)), root: resolve(cwd, files?.root ?? manifest.root ?? '.') };
+}
+
 export function resolveSpec(manifest: Manifest, ctx: ResolveContext): ResolvedSpec {
   const diagnostics: Diagnostic[] = [];
   let pending = false;
-  const baseDir = dirname(resolve(ctx.cwd, manifest.source.file));
-  const root = resolve(ctx.cwd, ctx.files?.root ?? manifest.root ?? '.');
+  const { baseDir, root } = placeholderFolders(manifest, ctx.cwd, ctx.files);
   const fail = (path: JsonPath, message: string, ref: Reference, refs: readonly Reference[]) => {
     const valueAt = manifest.source.locate(['spec', ...path]);
     const nth = refs.filter((r) => r.raw === ref.raw && r.index < ref.index).length;

@@ -1,11 +1,11 @@
 // validate finds what plan would find of a `${file:}` placeholder's file — missing, outside the
 // manifests' root, not a regular file, too large, unreadable — without reading it: validate
 // reads no secret and calls no service.
-import { dirname, resolve } from 'node:path';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import { scanReferences } from '../../core/references.js';
 import type { Manifest } from '../manifest.js';
 import { checkPlaceholderFile, type FilePolicy } from '../placeholder-file.js';
+import { placeholderFolders } from '../resolve.js';
 import { locatePlaceholder } from '../load/placeholder-location.js';
 import { forEachString } from './walk-strings.js';
 
@@ -13,9 +13,7 @@ import { forEachString } from './walk-strings.js';
 export function checkPlaceholderFiles(manifests: readonly Manifest[], cwd: string, files?: FilePolicy): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const manifest of manifests) {
-    // The same folders resolve.ts reads from.
-    const baseDir = dirname(resolve(cwd, manifest.source.file));
-    const root = resolve(cwd, files?.root ?? manifest.root ?? '.');
+    const { baseDir, root } = placeholderFolders(manifest, cwd, files);
     forEachString(manifest.spec, (path, text) => {
       if (!text.includes('${file:')) return;
       const refs = scanReferences(text).refs;
