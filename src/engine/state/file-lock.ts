@@ -11,6 +11,7 @@ import { describeLock } from './describe-lock.js';
 import { lostLockError } from './lost-lock.js';
 import { processAlive } from './process-alive.js';
 import type { LockInfo, UnreadableLock } from './types.js';
+import { sleep } from '../../core/abortable-wait.js';
 
 const RETRY_MS = 200;
 
@@ -175,8 +176,4 @@ function userName(): string {
 
 function ignoreMissing(err: unknown): void {
   if (code(err) !== 'ENOENT') throw err;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -13,6 +13,7 @@ import { appendChangesSql, READ_SQL, SERIAL_SQL, writeDocumentSql } from './post
 import { parsePostgresUrl, type PostgresTarget } from './postgres-url.js';
 import { emptyState } from './state-document.js';
 import type { LockInfo, StateBackend, StateChange, StateDocument } from './types.js';
+import { sleep } from '../../core/abortable-wait.js';
 
 const RETRY_MS = 200;
 const CONNECT_TIMEOUT_MS = 15_000;
@@ -324,8 +325,4 @@ export class PostgresStateBackend implements StateBackend {
 
 function unnamed(holder: Holder): LockInfo {
   return { id: '', who: `database session ${holder.backendPid}`, pid: holder.backendPid, host: '', operation: 'run', since: 'an unknown time' };
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
