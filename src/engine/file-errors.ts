@@ -25,14 +25,17 @@ export function fileErrorWords(err: unknown): string | undefined {
   return code ? WHAT[code] : undefined;
 }
 
-/** `cannot read PATH: is a directory, not a file`; `path` names the file when the error does not. */
-export function fileErrorMessage(err: unknown, path?: string): string | undefined {
+/**
+ * `cannot read PATH: is a directory, not a file`; `path` names the file when the error does not,
+ * `verb` says what was done when the failing call does not (writing through a temporary file opens it).
+ */
+export function fileErrorMessage(err: unknown, path?: string, verb?: 'read' | 'write'): string | undefined {
   const code = fileErrorCode(err);
   if (!code) return undefined;
   const e = err as NodeJS.ErrnoException;
   const syscall = e.syscall ?? '';
-  const verb = /^(read|scandir|stat|lstat|readlink|access)$/.test(syscall) ? 'read'
-    : /^(write|rename|mkdir|unlink|link|copyfile|fsync|symlink|chmod|rmdir)$/.test(syscall) ? 'write' : 'open';
+  const done = verb ?? (/^(read|scandir|stat|lstat|readlink|access)$/.test(syscall) ? 'read'
+    : /^(write|rename|mkdir|unlink|link|copyfile|fsync|symlink|chmod|rmdir)$/.test(syscall) ? 'write' : 'open');
   const where = path ?? e.path;
-  return `cannot ${verb} ${where ?? 'a file'}: ${WHAT[code]}`;
+  return `cannot ${done} ${where ?? 'a file'}: ${WHAT[code]}`;
 }

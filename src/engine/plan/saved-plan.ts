@@ -48,8 +48,8 @@ export function writeSavedPlan(file: string, document: JsonObject, m = masker): 
   } catch (err) {
     rmSync(fresh, { force: true });
     // Named as the user gave it, not by the temporary file's name.
-    const message = fileErrorMessage(err, file);
-    throw message ? new UserError(message.replace(/^cannot (open|read) /, 'cannot write ')) : err;
+    const message = fileErrorMessage(err, file, 'write');
+    throw message ? new UserError(message) : err;
   }
 }
 
