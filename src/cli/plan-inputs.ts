@@ -10,7 +10,8 @@ export interface PlanShapeFlags {
   readonly allowMassDelete?: boolean;
 }
 
-export function planInputs(paths: readonly string[], flags: PlanShapeFlags): PlanInputs {
+/** `stack`: the stack selected (--stack), recorded in the plan. */
+export function planInputs(paths: readonly string[], flags: PlanShapeFlags, stack?: string): PlanInputs {
   const inputs: PlanInputs = {
     paths: [...paths],
     targets: flags.target ?? [],
@@ -18,6 +19,7 @@ export function planInputs(paths: readonly string[], flags: PlanShapeFlags): Pla
     replace: flags.replace ?? [],
     refreshOnly: Boolean(flags.refreshOnly),
     ...(flags.allowMassDelete ? { allowMassDelete: true } : {}),
+    ...(stack !== undefined ? { stack } : {}),
   };
   if (inputs.refreshOnly && (inputs.prune || inputs.replace.length > 0)) {
     throw new UserError('--refresh-only changes nothing live: it cannot be combined with --prune or --replace');
@@ -32,4 +34,17 @@ export function refuseWithSavedPlan(paths: readonly string[], flags: PlanShapeFl
     flags.replace?.length ? '--replace' : '', flags.refreshOnly ? '--refresh-only' : '',
   ].filter(Boolean);
   if (given.length > 0) throw new UserError(`apply --plan takes its paths and options from the saved plan; do not give ${given.join(', ')}`);
+}
+
+/**
+ * The stack apply --plan works on: the saved plan's. A --stack (MOOR_STACK) naming another one, or
+ * any stack for a plan made without one, is refused: the plan's state and paths are that stack's.
+ */
+export function savedPlanStack(file: string, saved: string | undefined, given: string | undefined, givenAs = `--stack ${given}`): string | undefined {
+  if (given !== undefined && saved !== given) {
+    throw new UserError(saved === undefined
+      ? `saved plan ${file} was made without a stack; apply it without ${givenAs.split(/[ =]/)[0]}`
+      : `saved plan ${file} is a plan of stack ${saved}, not ${given}: apply it with --stack ${saved} (or without --stack)`);
+  }
+  return saved;
 }

@@ -2,16 +2,37 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { UserError } from '../core/diagnostics.js';
 import type { Session } from '../engine/session.js';
+import type { MoorConfig } from '../engine/config.js';
 import { fanOut, noticeSink, type EventSink } from '../core/events.js';
 
 export interface GlobalOptions {
   readonly config?: string;
   readonly state?: string;
+  /** --stack NAME, or MOOR_STACK. */
+  readonly stack?: string;
+  /** How the stack was named, for messages: `--stack dev` or `MOOR_STACK=dev`. */
+  readonly stackGiven?: string;
 }
 
 export function globalOptions(command: Command): GlobalOptions {
-  const o = command.optsWithGlobals() as { config?: string; state?: string };
-  return { config: o.config, state: o.state };
+  const o = command.optsWithGlobals() as { config?: string; state?: string; stack?: string };
+  let root = command;
+  while (root.parent) root = root.parent;
+  const fromEnv = root.getOptionValueSource('stack') === 'default';
+  const stackGiven = o.stack === undefined ? undefined : fromEnv ? `MOOR_STACK=${o.stack}` : `--stack ${o.stack}`;
+  return { config: o.config, state: o.state, stack: o.stack, stackGiven };
+}
+
+/**
+ * The config of a command that reads manifests or state, with the stack selected; without one
+ * when the config has stacks, refused (`alternatives` names what else the command accepts).
+ */
+export async function runConfig(command: Command, alternatives = ''): Promise<MoorConfig> {
+  const { loadConfig, requireStackChoice } = await import('../engine/config.js');
+  const g = globalOptions(command);
+  const config = loadConfig(g.config, process.cwd(), process.env, g.stack, g.stackGiven);
+  requireStackChoice(config, alternatives);
+  return config;
 }
 
 /** Refuses --notify without a notify: section before any work is done. */
@@ -26,7 +47,19 @@ export function requireNotify(session: Session, notify: boolean | undefined): vo
  * `extra.events`: the command's own sinks of the run's events (progress, jsonl); notice lines go to
  * stderr, but for `retryLines` (the command's sink shows every retry as a line) not those of long retry waits.
  */
-export async function withSession<T>(command: Command, fn: (session: Session) => Promise<T>, extra: { readonly events?: EventSink; readonly retryLines?: boolean } = {}): Promise<T> {
+export interface SessionExtras {
+  readonly events?: EventSink;
+  readonly retryLines?: boolean;
+  /** The run reads no manifests or state (get): it runs without a stack too. */
+  readonly anyStack?: boolean;
+  /** The stack to use instead of --stack (a saved plan's). */
+  readonly stack?: string;
+}
+
+/**
+ * `extra.anyStack`: the command reads no manifests or state (get), so it runs without a stack too.
+ */
+export async function withSession<T>(command: Command, fn: (session: Session) => Promise<T>, extra: SessionExtras = {}): Promise<T> {
   const g = globalOptions(command);
   // Loaded here: --help, --version and validate never pay for the state backends and providers.
   const { openSession } = await import('../engine/session.js');
@@ -34,6 +67,9 @@ export async function withSession<T>(command: Command, fn: (session: Session) =>
   const session = await openSession({
     configFile: g.config,
     state: g.state,
+    stack: extra.stack ?? g.stack,
+    stackGiven: extra.stack !== undefined && extra.stack !== g.stack ? `the saved plan's stack ${extra.stack}` : g.stackGiven,
+    anyStack: extra.anyStack,
     cwd: process.cwd(),
     env: process.env,
     events: fanOut(noticeSink((line) => process.stderr.write(line + '\n'), extra.retryLines ? { except: 'retry' } : {}), extra.events),

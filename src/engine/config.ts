@@ -8,6 +8,7 @@ import { isServiceName, SERVICE_NAMES, type ServiceName } from '../core/services
 import type { FilePolicy } from './placeholder-file.js';
 import { fileErrorCode, fileErrorMessage } from './file-errors.js';
 import { API_FIELDS, type ApiName, type ApiSettingsOverrides } from '../providers/api-settings.js';
+import { findStack, parseStacks, selectedStack, stackStateLocation, type SelectedStack, type StackDefinition } from './config-stacks.js';
 
 export interface CredentialSource { readonly tokenEnv?: string; readonly tokenCommand?: string }
 
@@ -34,9 +35,17 @@ export interface MoorConfig {
   readonly apis?: ApiSettingsOverrides;
   /** The built-in local cloud: a fixtures file (relative to the config file). */
   readonly localCloud?: { readonly fixtures?: string };
+  /** The names of the config's stacks, in the order written; unset when it has none. */
+  readonly stacks?: readonly string[];
+  /**
+   * The stack this run works on (--stack / MOOR_STACK): the one place its name lives for every
+   * feature (`session.config.stack?.name`). Endpoints, credentials, notify, parallelism and state
+   * above are already the stack's own.
+   */
+  readonly stack?: SelectedStack;
 }
 
-const TOP_KEYS = new Set(['endpoints', 'credentials', 'state', 'parallelism', 'notify', 'files', 'localCloud', 'apis']);
+const TOP_KEYS = new Set(['endpoints', 'credentials', 'state', 'parallelism', 'notify', 'files', 'localCloud', 'apis', 'stacks']);
 
 /**
  * The files this config consists of (absolute): the config file and the local-cloud fixtures it
@@ -56,17 +65,46 @@ export function fixturesFile(config: MoorConfig, cwd: string): string | undefine
 }
 
 /**
- * Reads the config file (--config, else MOOR_CONFIG, else moor.config.yaml when present) and
- * applies MOOR_* overrides.
+ * Reads the config file (--config, else MOOR_CONFIG, else moor.config.yaml when present), selects
+ * the stack `stack` names (--stack; `stackGiven` says how, for messages) and applies MOOR_* overrides.
  */
-export function loadConfig(explicitFile: string | undefined, cwd: string, env: NodeJS.ProcessEnv = process.env): MoorConfig {
+export function loadConfig(explicitFile: string | undefined, cwd: string, env: NodeJS.ProcessEnv = process.env, stack?: string, stackGiven = `--stack ${stack}`): MoorConfig {
   const fromEnv = explicitFile === undefined && env.MOOR_CONFIG ? env.MOOR_CONFIG : undefined;
   const file = explicitFile ?? fromEnv ?? (existsSync(resolve(cwd, 'moor.config.yaml')) ? 'moor.config.yaml' : undefined);
   const given = explicitFile !== undefined ? `--config ${explicitFile}` : fromEnv !== undefined ? `MOOR_CONFIG=${fromEnv}` : undefined;
   const raw = file ? readConfigFile(resolve(cwd, file), file, given) : {};
-  const config = parseConfig(raw, file ?? 'moor.config.yaml');
-  const files = raw.files === undefined ? undefined : filePolicy(raw.files, file ?? 'moor.config.yaml', dirname(resolve(cwd, file ?? '.')));
-  return applyEnvironment({ ...config, file, files }, env);
+  const shown = file ?? 'moor.config.yaml';
+  const config = parseConfig(raw, shown);
+  const files = raw.files === undefined ? undefined : filePolicy(raw.files, shown, dirname(resolve(cwd, file ?? '.')));
+  const stacks = parseStacks(raw.stacks, shown);
+  // Every stack's own settings are checked, the selected one's or not: a mistake in prod's shows in a dev run.
+  const own = new Map(stacks.map((s) => [s.name, parseConfig(s.overrides, `${shown}: stacks.${s.name}`)]));
+  const base: MoorConfig = { ...config, file, files, ...(stacks.length > 0 ? { stacks: stacks.map((s) => s.name) } : {}) };
+  if (stack === undefined) return applyEnvironment(base, env);
+  const chosen = findStack(stacks, stack, shown, stackGiven);
+  return applyEnvironment(withStack(base, chosen, own.get(chosen.name) as MoorConfig, dirname(resolve(cwd, file ?? '.')), cwd), env);
+}
+
+/** The config as one stack sees it: its endpoints and credentials per service over the top-level ones, its notify, parallelism and state. */
+function withStack(base: MoorConfig, stack: StackDefinition, own: MoorConfig, configDir: string, cwd: string): MoorConfig {
+  return {
+    ...base,
+    endpoints: { ...base.endpoints, ...own.endpoints },
+    credentials: { ...base.credentials, ...own.credentials },
+    notify: own.notify ?? base.notify,
+    parallelism: own.parallelism ?? base.parallelism,
+    state: stackStateLocation(stack.name, stack.state, base.state),
+    stack: selectedStack(stack, configDir, cwd),
+  };
+}
+
+/**
+ * Refuses a command that reads manifests or state without a stack when the config has stacks:
+ * a dev run must never take prod's (or a stack-less) state by default.
+ */
+export function requireStackChoice(config: MoorConfig, alternatives = ''): void {
+  if (config.stacks === undefined || config.stack !== undefined) return;
+  throw new UserError(`${config.file ?? 'moor.config.yaml'} defines stacks (${config.stacks.join(', ')}): choose one with --stack NAME (or MOOR_STACK)${alternatives}`);
 }
 
 /**

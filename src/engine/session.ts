@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fixturesFile, loadConfig, usesLocalCloud, type MoorConfig } from './config.js';
-import { openStateBackend } from './state/open-backend.js';
+import { fixturesFile, loadConfig, requireStackChoice, usesLocalCloud, type MoorConfig } from './config.js';
+import { openStackState } from './state/stack-state.js';
 import { transportSettings, withWaitNotices } from './transport-settings.js';
 import type { StateBackend } from './state/types.js';
 import { createProviders, type Providers } from '../providers/providers.js';
@@ -16,6 +16,11 @@ import type { EventSink } from '../core/events.js';
 export interface SessionOptions {
   readonly configFile?: string;
   readonly state?: string;
+  /** The stack to work on (--stack / MOOR_STACK); `stackGiven` says how it was named, for messages. */
+  readonly stack?: string;
+  readonly stackGiven?: string;
+  /** The run reads no manifests or state: no stack needs choosing when the config has stacks. */
+  readonly anyStack?: boolean;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
   /**
@@ -55,9 +60,10 @@ export const LOCAL_CLOUD_DATA = '.moor/local-cloud.json';
 const LOCAL_POLL_MS = 250;
 
 export async function openSession(options: SessionOptions): Promise<Session> {
-  const config = loadConfig(options.configFile, options.cwd, options.env);
+  const config = loadConfig(options.configFile, options.cwd, options.env, options.stack, options.stackGiven);
+  if (!options.anyStack) requireStackChoice(config);
   const { events } = options;
-  const backend = openStateBackend(options.state ?? config.state, options.cwd, events);
+  const backend = openStackState(options.state, config, options.cwd, events);
   const parallelism = config.parallelism ?? DEFAULT_PARALLELISM;
   // Fencing: a run that lost its state lock sends no write request (GETs are harmless).
   const beforeWrite = async () => backend.assertLockHeld?.();

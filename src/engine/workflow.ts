@@ -1,8 +1,7 @@
 // The plan/apply/drift workflows over a session: load -> validate -> plan -> (apply).
 import { hasErrors, UserError, type Diagnostic } from '../core/diagnostics.js';
 import type { Manifest } from './manifest.js';
-import { loadAndValidate } from './validate/index.js';
-import { configFiles } from './config.js';
+import { loadRunManifests } from './run-manifests.js';
 import { makePlan, type PlanResult } from './plan/planner.js';
 import { forceReplace } from './plan/force-replace.js';
 import { summarize, type Plan, type PlannedChange, type PlanSummary } from './plan/types.js';
@@ -36,7 +35,7 @@ export interface PreparedPlan extends PlanResult {
 
 /** Loads, validates (refusing invalid manifests with every diagnostic) and plans. */
 export async function preparePlan(session: Session, request: PlanRequest): Promise<PreparedPlan> {
-  const { manifests, diagnostics, graph } = await loadAndValidate(request.paths.length ? request.paths : ['.'], session.kinds, configFiles(session.config, request.cwd));
+  const { manifests, diagnostics, graph } = await loadRunManifests(session.config, request.paths, session.kinds, request.cwd);
   if (hasErrors(diagnostics)) throw new UserError(`the manifests have ${diagnostics.filter((d) => d.severity === 'error').length} error(s); nothing was planned`, diagnostics);
   const state = await session.backend.read();
   const made = await makePlan({

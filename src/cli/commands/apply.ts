@@ -3,7 +3,7 @@ import { setMaxListeners } from 'node:events';
 import { Option, type Command } from 'commander';
 import { UserError } from '../../core/diagnostics.js';
 import type { RegisterCommand } from './index.js';
-import { collect, lockTimeoutArg, parseOutput, requireNotify, withSession } from '../session-options.js';
+import { collect, globalOptions, lockTimeoutArg, parseOutput, requireNotify, withSession } from '../session-options.js';
 import type { ApplyOutput } from '../apply-report.js';
 
 const APPLY_OUTPUT_FORMATS: readonly ApplyOutput[] = ['text', 'jsonl', 'github'];
@@ -58,7 +58,7 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
   const { preparePlan, applyPrepared, refreshPrepared, kindContext } = await import('../../engine/workflow.js');
   const { checkSavedFolder, readSavedPlan } = await import('../../engine/plan/saved-plan.js');
   const { holdToSaved } = await import('../../engine/plan/hold-to-saved.js');
-  const { planInputs, refuseWithSavedPlan } = await import('../plan-inputs.js');
+  const { planInputs, refuseWithSavedPlan, savedPlanStack } = await import('../plan-inputs.js');
   const { hasChanges } = await import('../../engine/plan/types.js');
   const { blockingErrors } = await import('../../engine/plan/unknown-outcome.js');
   const { applyReport } = await import('../apply-report.js');
@@ -74,7 +74,9 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
     if (flags.plan) refuseWithSavedPlan(paths, flags);
     const saved = flags.plan ? readSavedPlan(flags.plan) : undefined;
     if (saved) checkSavedFolder(flags.plan!, saved, process.cwd());
-    return { parallelismFlag, saved, inputs: saved ? saved.inputs : planInputs(paths, flags) };
+    const g = globalOptions(command);
+    const stack = saved ? savedPlanStack(flags.plan!, saved.inputs.stack, g.stack, g.stackGiven) : g.stack;
+    return { parallelismFlag, saved, inputs: saved ? saved.inputs : planInputs(paths, flags, stack) };
   });
   const report = applyReport(flags.output, interactive);
 
@@ -130,5 +132,5 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
     } finally {
       await session.backend.unlock(lock);
     }
-  }, { events: report.events, retryLines: report.retryLines }));
+  }, { events: report.events, retryLines: report.retryLines, stack: inputs.stack }));
 }

@@ -63,7 +63,7 @@ const USAGE_COLUMNS: Column<Usage>[] = [
 async function getUsage(flags: { subscription: string; location: string; output: GetFormat }, command: Command): Promise<number> {
   const sub = uuidArg('--subscription', flags.subscription);
   const location = locationArg(flags.location);
-  const usage = await withSession(command, (s) => s.providers.arm.listUsage(sub, location));
+  const usage = await withSession(command, (s) => s.providers.arm.listUsage(sub, location), { anyStack: true });
   printRows(flags.output, USAGE_COLUMNS, usage);
   return 0;
 }
@@ -79,7 +79,7 @@ async function getNameAvailability(name: string, flags: { subscription: string; 
   const sub = uuidArg('--subscription', flags.subscription);
   nonEmptyArg('NAME', name);
   const type = flags.type === undefined ? undefined : nonEmptyArg('--type', flags.type);
-  const answer = await withSession(command, (s) => s.providers.arm.checkNameAvailability(sub, name, type));
+  const answer = await withSession(command, (s) => s.providers.arm.checkNameAvailability(sub, name, type), { anyStack: true });
   const row = { ...answer, name: answer.name ?? name };
   printRows(flags.output, NAME_COLUMNS, [row], { json: row });
   return 0;
@@ -97,7 +97,7 @@ async function getEventstreams(flags: { workspace: string; rootFolder?: string; 
   const rootFolderId = flags.rootFolder === undefined ? undefined : uuidArg('--root-folder', flags.rootFolder);
   // The service's default is recursive; say so only when the user turned it off.
   const recursive = flags.recursive === false ? false : undefined;
-  const items = await withSession(command, (s) => s.providers.fabric.listEventstreams(workspace, { rootFolderId, recursive }));
+  const items = await withSession(command, (s) => s.providers.fabric.listEventstreams(workspace, { rootFolderId, recursive }), { anyStack: true });
   printRows(flags.output, EVENTSTREAM_COLUMNS, items);
   return 0;
 }
@@ -116,7 +116,7 @@ async function getTransactions(flags: TransactionFlags, command: Command): Promi
   const invoice = invoiceArg(flags.invoice);
   const top = topArg(flags.top);
   const { transactionColumns, totalsByCurrency, totalRows } = await import('../get-transactions.js');
-  const transactions = await withSession(command, (s) => s.providers.billing.listTransactions(account, invoice, { filter: flags.filter, search: flags.search, top }));
+  const transactions = await withSession(command, (s) => s.providers.billing.listTransactions(account, invoice, { filter: flags.filter, search: flags.search, top }), { anyStack: true });
   const totals = totalsByCurrency(transactions);
   const full = flags.output === 'csv';
   printRows(flags.output, transactionColumns(full), transactions, { json: { transactions, totals }, extra: totalRows(totals, full) });

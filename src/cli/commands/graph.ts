@@ -1,7 +1,7 @@
 // moor graph: prints the dependency graph of the manifests as Mermaid or Graphviz DOT.
 import { Option, type Command } from 'commander';
 import type { DependencyGraph } from '../../engine/graph.js';
-import { globalOptions } from '../session-options.js';
+import { runConfig } from '../session-options.js';
 import type { RegisterCommand } from './index.js';
 
 interface GraphFlags { format: 'mermaid' | 'dot' }
@@ -13,13 +13,12 @@ export const registerGraph: RegisterCommand = (program, setExit) => {
     .argument('[paths...]', 'manifest files or folders (default: .)')
     .addOption(new Option('--format <format>', 'mermaid or dot').choices(['mermaid', 'dot']).default('mermaid'))
     .action(async (paths: string[], flags: GraphFlags, command: Command) => {
-      const { loadAndValidate } = await import('../../engine/validate/index.js');
+      const { loadRunManifests } = await import('../../engine/run-manifests.js');
       const { BUILT_IN_KINDS } = await import('../../resources/registry.js');
       const { buildGraph } = await import('../../engine/graph.js');
       const { formatDiagnostic, hasErrors } = await import('../../core/diagnostics.js');
-      const { configFiles, loadConfig } = await import('../../engine/config.js');
-      const config = loadConfig(globalOptions(command).config, process.cwd(), process.env);
-      const result = await loadAndValidate(paths.length > 0 ? paths : ['.'], BUILT_IN_KINDS, configFiles(config, process.cwd()));
+      const config = await runConfig(command);
+      const result = await loadRunManifests(config, paths, BUILT_IN_KINDS, process.cwd());
       for (const d of result.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
       const graph = buildGraph(result.manifests);
       process.stdout.write(flags.format === 'dot' ? renderDot(graph) : renderMermaid(graph));

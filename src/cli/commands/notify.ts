@@ -19,7 +19,8 @@ async function runNotifyTest(command: Command): Promise<number> {
   const { sendTestMessage } = await import('../../notify/test-message.js');
   const { notifyFailure } = await import('../../notify/notify-error.js');
   // No session: a test message needs neither state nor the other services.
-  const config = loadConfig(globalOptions(command).config, process.cwd(), process.env);
+  const g = globalOptions(command);
+  const config = loadConfig(g.config, process.cwd(), process.env, g.stack, g.stackGiven);
   const target = requireNotify(config);
   const id = await sendTestMessage(notifyConnector(config, process.env), target, new Date())
     .catch((err: unknown) => { throw notifyFailure(err, `sending a test message to conversation ${target.conversationId}`); });

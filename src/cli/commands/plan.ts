@@ -1,7 +1,7 @@
 // moor plan: what apply would change, as text, JSON or markdown; optionally saved for apply --plan.
 import { Option, type Command } from 'commander';
 import type { RegisterCommand } from './index.js';
-import { booleanArg, collect, lockTimeoutArg, parseOutput, requireNotify, withSession } from '../session-options.js';
+import { booleanArg, collect, globalOptions, lockTimeoutArg, parseOutput, requireNotify, withSession } from '../session-options.js';
 import { PLAN_OUTPUT_FORMATS, printPlan, printPlanDocument, type OutputFormat } from '../plan-output.js';
 
 interface PlanFlags {
@@ -52,7 +52,7 @@ async function runPlan(paths: string[], flags: PlanFlags, command: Command): Pro
   // A kind's progress while planning (KindContext.log), retries and throttles come as events.
   const events = emit && jsonlSink(emit);
   // Arguments are checked before the session starts (and the local cloud says it is there).
-  const inputs = planInputs(paths, flags);
+  const inputs = planInputs(paths, flags, globalOptions(command).stack);
   return reportingFailure(flags.output, 'plan', () => withSession(command, async (session) => {
     requireNotify(session, flags.notify);
     const { underPlanLock } = await import('../plan-lock.js');

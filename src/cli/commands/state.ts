@@ -2,7 +2,8 @@
 import { Option, type Command } from 'commander';
 import { UserError } from '../../core/diagnostics.js';
 import type { ResourceRecord, StateBackend, StateDocument } from '../../engine/state/types.js';
-import { globalOptions } from '../session-options.js';
+import { globalOptions, runConfig } from '../session-options.js';
+import type { MoorConfig } from '../../engine/config.js';
 import type { RegisterCommand } from './index.js';
 
 export const registerState: RegisterCommand = (program, setExit) => {
@@ -35,8 +36,12 @@ export const registerState: RegisterCommand = (program, setExit) => {
     .action(async (flags: { to: string }, command: Command) => {
       const { migrateState } = await import('../state-edit.js');
       const { openStateBackend } = await import('../../engine/state/open-backend.js');
-      setExit(await withBackend(command, async (source) => {
-        const target = openStateBackend(flags.to, process.cwd());
+      const { withStackWorkspace } = await import('../../engine/config-stacks.js');
+      setExit(await withBackend(command, async (source, config) => {
+        // A stack's state moves to its own workspace of a PostgreSQL database unless --to names one.
+        const to = config.stack ? withStackWorkspace(flags.to, config.stack.name) : flags.to;
+        const { guardStack } = await import('../../engine/state/stack-state.js');
+        const target = guardStack(openStateBackend(to, process.cwd()), config.stack?.name);
         try {
           return await migrateState(source, target);
         } finally {
@@ -49,16 +54,17 @@ export const registerState: RegisterCommand = (program, setExit) => {
     .action(async (flags: { force?: boolean }, command: Command) => setExit(await withBackend(command, (b) => unlock(b, flags.force === true))));
 };
 
-/** Opens the backend named by --state / MOOR_STATE / the config's `state`, without starting any service. */
-export async function withBackend(command: Command, fn: (backend: StateBackend) => Promise<number>): Promise<number> {
-  const { loadConfig } = await import('../../engine/config.js');
-  const { openStateBackend } = await import('../../engine/state/open-backend.js');
-  const g = globalOptions(command);
-  const spec = g.state ?? loadConfig(g.config, process.cwd(), process.env).state;
+/**
+ * Opens the backend named by --state / MOOR_STATE / the config's `state` (the stack's with --stack),
+ * without starting any service.
+ */
+export async function withBackend(command: Command, fn: (backend: StateBackend, config: MoorConfig) => Promise<number>): Promise<number> {
+  const { openStackState } = await import('../../engine/state/stack-state.js');
+  const config = await runConfig(command);
   const { noticeSink } = await import('../../core/events.js');
-  const backend = openStateBackend(spec, process.cwd(), noticeSink((line) => process.stderr.write(line + '\n')));
+  const backend = openStackState(globalOptions(command).state, config, process.cwd(), noticeSink((line) => process.stderr.write(line + '\n')));
   try {
-    return await fn(backend);
+    return await fn(backend, config);
   } finally {
     await backend.close();
   }

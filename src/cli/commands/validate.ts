@@ -1,6 +1,6 @@
 // moor validate: checks manifests only (no network, no secrets) and prints every problem found.
 import { Option, type Command } from 'commander';
-import { globalOptions } from '../session-options.js';
+import { runConfig } from '../session-options.js';
 import type { RegisterCommand } from './index.js';
 
 interface ValidateFlags { output: 'text' | 'json' | 'github' }
@@ -12,18 +12,17 @@ export const registerValidate: RegisterCommand = (program, setExit) => {
     .argument('[paths...]', 'manifest files or folders (default: .)')
     .addOption(new Option('--output <format>', 'text, json or github (annotations and the job summary)').choices(['text', 'json', 'github']).default('text'))
     .action(async (paths: string[], flags: ValidateFlags, command: Command) => {
-      setExit(await runValidate(paths, flags, globalOptions(command).config));
+      setExit(await runValidate(paths, flags, command));
     });
 };
 
-async function runValidate(paths: string[], flags: ValidateFlags, configFile: string | undefined): Promise<number> {
-  const { loadAndValidate } = await import('../../engine/validate/index.js');
+async function runValidate(paths: string[], flags: ValidateFlags, command: Command): Promise<number> {
+  const { loadRunManifests } = await import('../../engine/run-manifests.js');
   const { BUILT_IN_KINDS } = await import('../../resources/registry.js');
   const { formatDiagnostic, hasErrors, sortDiagnostics } = await import('../../core/diagnostics.js');
   const { checkPlaceholderFiles } = await import('../../engine/validate/check-files.js');
-  const { configFiles, loadConfig } = await import('../../engine/config.js');
-  const config = loadConfig(configFile, process.cwd(), process.env);
-  const result = await loadAndValidate(paths.length > 0 ? paths : ['.'], BUILT_IN_KINDS, configFiles(config, process.cwd()));
+  const config = await runConfig(command);
+  const result = await loadRunManifests(config, paths, BUILT_IN_KINDS, process.cwd());
   // ${file:} placeholders are checked as plan reads them (files: in the config), none is read.
   const policy = config.files;
   const diagnostics = sortDiagnostics([...result.diagnostics, ...checkPlaceholderFiles(result.manifests, process.cwd(), policy)]);

@@ -2,8 +2,8 @@
 // sure the id names a resource that exists and is the one the manifest describes.
 import { hasErrors, UserError } from '../../core/diagnostics.js';
 import type { Manifest } from '../manifest.js';
-import { loadAndValidate } from '../validate/index.js';
-import { configFiles } from '../config.js';
+import { loadRunManifests } from '../run-manifests.js';
+import type { MoorConfig } from '../config.js';
 import { resolveSpec } from '../resolve.js';
 import { StateRecorder } from '../state/recorder.js';
 import type { ResourceRecord, StateDocument } from '../state/types.js';
@@ -28,7 +28,7 @@ export interface ImportRequest {
 /** Verifies and records; state is left unchanged when anything is refused. Returns the recorded id. */
 export async function importResource(session: Session, request: ImportRequest): Promise<string> {
   const { address, id } = request;
-  const { manifest, kind } = await importTarget(request, session.kinds, configFiles(session.config, request.cwd));
+  const { manifest, kind } = await importTarget(request, session.kinds, session.config);
   const lock = await session.backend.lock('moor import');
   try {
     const state = await session.backend.read();
@@ -50,8 +50,8 @@ export async function importResource(session: Session, request: ImportRequest): 
   }
 }
 
-async function importTarget(request: ImportRequest, kinds: KindCatalog, skip: ReadonlySet<string>): Promise<{ manifest: Manifest; kind: ResourceKind }> {
-  const { manifests, diagnostics } = await loadAndValidate(request.paths.length ? request.paths : ['.'], kinds, skip);
+async function importTarget(request: ImportRequest, kinds: KindCatalog, config: MoorConfig): Promise<{ manifest: Manifest; kind: ResourceKind }> {
+  const { manifests, diagnostics } = await loadRunManifests(config, request.paths, kinds, request.cwd);
   if (hasErrors(diagnostics)) throw new UserError('the manifests have errors; nothing was imported', diagnostics);
   const manifest = manifests.find((m) => m.address === request.address);
   if (!manifest) throw new UserError(`no manifest has the address ${request.address}; write its manifest first, then import it`);

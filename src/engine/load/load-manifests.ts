@@ -6,6 +6,7 @@ import { findManifestFiles } from './find-manifest-files.js';
 import { parseManifestFile } from './parse-manifest-file.js';
 import { readHeader } from './read-header.js';
 import type { KindCatalog } from '../../core/kind-catalog.js';
+import { substituteStackVars, type StackValues } from './stack-vars.js';
 
 export interface LoadResult {
   manifests: Manifest[];
@@ -17,8 +18,9 @@ export interface LoadResult {
 /**
  * Reads the manifests of `paths` (files or folders); problems come back as diagnostics, never thrown.
  * `skip`: absolute paths of configuration files a folder may hold (see findManifestFiles).
+ * `stack`: the selected stack, whose values `${var:}` placeholders take.
  */
-export async function loadManifests(paths: readonly string[], kinds: KindCatalog, skip?: ReadonlySet<string>): Promise<LoadResult> {
+export async function loadManifests(paths: readonly string[], kinds: KindCatalog, skip?: ReadonlySet<string>, stack?: StackValues): Promise<LoadResult> {
   const roots = paths.length > 0 ? paths : ['.'];
   const found = await findManifestFiles(roots, skip);
   const diagnostics: Diagnostic[] = [...found.diagnostics];
@@ -36,7 +38,8 @@ export async function loadManifests(paths: readonly string[], kinds: KindCatalog
     diagnostics.push(...parsed.diagnostics);
     const root = rootOf(abs, given);
     for (const doc of parsed.documents) {
-      const manifest = readHeader(doc.value, doc.source, diagnostics, kinds);
+      const value = substituteStackVars(doc.value, doc.source, stack, process.cwd(), diagnostics);
+      const manifest = readHeader(value, doc.source, diagnostics, kinds);
       if (manifest) manifests.push({ ...manifest, root });
     }
   }

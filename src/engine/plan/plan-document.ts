@@ -22,6 +22,8 @@ export interface PlanInputs {
   readonly refreshOnly: boolean;
   /** --allow-mass-delete was given to the plan (recorded only then): apply --plan needs it no more. */
   readonly allowMassDelete?: boolean;
+  /** The stack planned (recorded only with one): apply --plan applies to that stack only. */
+  readonly stack?: string;
 }
 
 /** What a plan was made from: its decisions, the steps behind them and the manifests. */
@@ -64,6 +66,7 @@ export function planDocument(material: PlanMaterial, versions: ReadonlyMap<strin
   });
   return {
     format: rendered.format,
+    ...(inputs.stack !== undefined ? { stack: inputs.stack } : {}),
     serial: rendered.serial,
     manifestsDigest: manifestsDigest(material.manifests),
     inputs: { ...inputs, paths: [...inputs.paths], targets: [...inputs.targets], replace: [...inputs.replace] },

@@ -89,6 +89,7 @@ export function readSavedPlan(file: string): SavedPlan {
       replace: strings(inputs.replace),
       refreshOnly: inputs.refreshOnly === true,
       ...(inputs.allowMassDelete === true ? { allowMassDelete: true } : {}),
+      ...(typeof inputs.stack === 'string' ? { stack: inputs.stack } : {}),
     },
     changes: (doc.changes as unknown[]).filter(isObject).map((c) => ({
       address: String(c.address),

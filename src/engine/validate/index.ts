@@ -6,6 +6,7 @@ import type { KindCatalog } from '../../core/kind-catalog.js';
 import { loadManifests } from '../load/index.js';
 import { checkAddresses } from './check-addresses.js';
 import { validateManifest } from './validate-manifest.js';
+import type { StackValues } from '../load/stack-vars.js';
 
 export { validateManifest } from './validate-manifest.js';
 export { validateSpec } from './spec-validator.js';
@@ -23,9 +24,10 @@ export interface ValidationResult {
 /**
  * Loads and validates the manifests under `paths` (default '.'); nothing is resolved, no secret needed.
  * `skip`: configuration files under those paths that are not manifests (configFiles of the config).
+ * `stack`: the selected stack (its `${var:}` values); without one a `${var:}` is an error.
  */
-export async function loadAndValidate(paths: readonly string[], kinds: KindCatalog, skip?: ReadonlySet<string>): Promise<ValidationResult> {
-  const loaded = await loadManifests(paths, kinds, skip);
+export async function loadAndValidate(paths: readonly string[], kinds: KindCatalog, skip?: ReadonlySet<string>, stack?: StackValues): Promise<ValidationResult> {
+  const loaded = await loadManifests(paths, kinds, skip, stack);
   const graph = buildGraph(loaded.manifests);
   const diagnostics = [...loaded.diagnostics, ...validateManifests(loaded.manifests, kinds, graph)];
   return { manifests: loaded.manifests, diagnostics: sortDiagnostics(diagnostics), files: loaded.files, graph };

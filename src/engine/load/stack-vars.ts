@@ -1,0 +1,68 @@
+// Loading: `${var:NAME}` placeholders take the selected stack's values as each document is read,
+// before overlays merge and before validation, so every stack is validated with its own values.
+import type { Diagnostic } from '../../core/diagnostics.js';
+import { isObject, type JsonPath, type JsonValue } from '../../core/json.js';
+import type { SourceMap } from '../manifest.js';
+import { locatePlaceholder } from './placeholder-location.js';
+
+/** What a document's `${var:}` placeholders are resolved from: the stack's name (for messages) and values. */
+export interface StackValues {
+  readonly name: string;
+  readonly vars: Readonly<Record<string, string | number | boolean>>;
+}
+
+const MARK = '${var:';
+const VAR_PLACEHOLDER = /\$\{var:([^}]*)\}/g;
+const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * The document with its `${var:}` placeholders replaced: a placeholder that is the whole value
+ * takes the variable's type (a number stays a number), one inside a longer string its text. A
+ * missing variable, or any `${var:}` without a stack, is an error at the placeholder; the value is
+ * then left as written. Documents without the mark are returned as they are, untouched.
+ */
+export function substituteStackVars(value: unknown, source: SourceMap, stack: StackValues | undefined, cwd: string, diagnostics: Diagnostic[]): unknown {
+  const walk = (v: unknown, path: JsonPath): unknown => {
+    if (typeof v === 'string') return v.includes(MARK) ? substitute(v, path) : v;
+    if (Array.isArray(v)) return mapIfChanged(v, (item, i) => walk(item, [...path, i]));
+    if (isObject(v)) {
+      let out: Record<string, JsonValue> | undefined;
+      for (const [k, item] of Object.entries(v)) {
+        const next = walk(item, [...path, k]);
+        if (next !== item) (out ??= { ...v })[k] = next as JsonValue;
+      }
+      return out ?? v;
+    }
+    return v;
+  };
+  const substitute = (text: string, path: JsonPath): unknown => {
+    const matches = [...text.matchAll(VAR_PLACEHOLDER)];
+    const problem = (raw: string, nth: number, message: string) => {
+      diagnostics.push({ severity: 'error', message, location: locatePlaceholder(source.locate(path), raw, nth, cwd), code: 'stack.var' });
+    };
+    let failed = false;
+    const values = matches.map((m, i) => {
+      const [raw, name] = m;
+      const nth = matches.slice(0, i).filter((o) => o[0] === raw).length;
+      if (!VAR_NAME.test(name)) { problem(raw, nth, `invalid variable name in ${raw}`); failed = true; return undefined; }
+      if (!stack) { problem(raw, nth, `${raw} takes a stack's value, but no stack is selected (define stacks: in moor.config.yaml and give --stack NAME)`); failed = true; return undefined; }
+      const found = Object.prototype.hasOwnProperty.call(stack.vars, name) ? stack.vars[name] : undefined;
+      if (found === undefined) { problem(raw, nth, `variable ${name} is not set for stack ${stack.name} (used by ${raw}; add it to stacks.${stack.name}.vars)`); failed = true; }
+      return found;
+    });
+    if (failed) return text;
+    if (matches.length === 1 && matches[0][0] === text) return values[0];
+    let i = 0;
+    return text.replace(VAR_PLACEHOLDER, () => String(values[i++]));
+  };
+  return walk(value, []);
+}
+
+function mapIfChanged<T>(list: readonly T[], fn: (item: T, i: number) => unknown): unknown {
+  let out: unknown[] | undefined;
+  list.forEach((item, i) => {
+    const next = fn(item, i);
+    if (next !== item) (out ??= [...list])[i] = next;
+  });
+  return out ?? list;
+}

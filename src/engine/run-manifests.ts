@@ -1,0 +1,11 @@
+// Loading and validating the manifests of one run as its config says: the selected stack's paths
+// (base, then overlays) and `${var:}` values, the config's own files passed over.
+import type { KindCatalog } from '../core/kind-catalog.js';
+import { configFiles, type MoorConfig } from './config.js';
+import { manifestPaths } from './config-stacks.js';
+import { loadAndValidate, type ValidationResult } from './validate/index.js';
+
+/** `paths`: those given on the command line (none: the stack's, else the current folder). */
+export function loadRunManifests(config: MoorConfig, paths: readonly string[], kinds: KindCatalog, cwd: string): Promise<ValidationResult> {
+  return loadAndValidate(manifestPaths(config.stack, paths), kinds, configFiles(config, cwd), config.stack);
+}
