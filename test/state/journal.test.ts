@@ -65,26 +65,6 @@ describe('appendChanges', () => {
 });
 
 describe('reading a journal left by a crash', () => {
-  it('ignores a last line cut off before its newline', async () => {
-    const backend = backendAt(path);
-    await backend.lock('apply');
-    await backend.appendChanges([{ op: 'put', address: 'ContainerGroup/b', record: rec('b') }]);
-    await appendFile(`${path}.journal`, '{"serial":2,"changes":[{"op":"pu');
-    expect((await backendAt(path).read()).serial).toBe(1);
-  });
-
-  it('folds a torn journal before the next run appends, so the new change stays readable', async () => {
-    const first = backendAt(path);
-    await first.lock('apply');
-    await first.appendChanges([{ op: 'put', address: 'ContainerGroup/b', record: rec('b') }]);
-    await appendFile(`${path}.journal`, '{"serial":2,"chan');
-    await first.forceUnlock(true);
-    const second = backendAt(path);
-    await second.lock('apply');
-    expect(await second.appendChanges([{ op: 'put', address: 'ContainerGroup/c', record: rec('c') }])).toBe(2);
-    expect(Object.keys((await backendAt(path).read()).resources)).toEqual(['ContainerGroup/b', 'ContainerGroup/c']);
-  });
-
   it('skips entries the state file already holds (a crash between folding and removing the journal)', async () => {
     await writeFile(path, JSON.stringify({ version: 1, serial: 5, resources: { 'ContainerGroup/a': rec('a') } }));
     await writeFile(`${path}.journal`, JSON.stringify({ serial: 5, changes: [{ op: 'remove', address: 'ContainerGroup/a' }] }) + '\n');

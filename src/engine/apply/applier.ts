@@ -158,7 +158,7 @@ async function writeResource(step: PlannedStep, kind: ResourceKind, desired: Jso
   const recordIntent = async (intent: 'create' | 'update', previous: ResourceRecord | undefined) => {
     const written = recorder.put(address, pendingRecord(manifest, step.kind, desired, previous, intent));
     if (handler.idempotentWrites) written.catch(() => undefined); // a failed write resurfaces in the next put
-    else await written;
+    else await written.catch((err: unknown) => { throw notSent(intent, err); });
   };
   if (action === 'update') {
     const changed = deepEqual(desired, step.desired) ? step.changedPaths : recomputeChanges(step, kind, desired);
@@ -173,6 +173,13 @@ async function writeResource(step: PlannedStep, kind: ResourceKind, desired: Jso
   // After a replace's delete the old record describes nothing live any more.
   await recordIntent('create', action === 'replace' ? undefined : step.record);
   return handler.create(ctx, manifest.name, desired);
+}
+
+/** The failure of a step whose intent state could not record: its request stayed unsent, and the message says so. */
+function notSent(intent: 'create' | 'update', err: unknown): unknown {
+  if (!isUserFailure(err)) return err;
+  const why = err instanceof Error ? err.message : String(err);
+  return new UserError(`the ${intent} was not sent, because state could not record it first: ${why}`, [], { cause: err });
 }
 
 /** Resolves again at apply time: `${ref:}` values of resources applied in this run are known now. */

@@ -41,7 +41,7 @@ export class FileStateBackend implements StateBackend {
   /** `events`: where a run's lock events go (a stale lock taken over). */
   constructor(readonly path: string, location?: string, private readonly events?: EventSink) {
     this.location = location ?? path;
-    this.journal = new JournalWriter(`${path}.journal`);
+    this.journal = new JournalWriter(`${path}.journal`, `${this.location}.journal`);
   }
 
   get lockPath(): string { return `${this.path}.lock`; }
@@ -126,7 +126,10 @@ export class FileStateBackend implements StateBackend {
 
   private async writeFull(doc: StateDocument, compact: boolean): Promise<void> {
     const text = compact ? JSON.stringify(doc) : JSON.stringify(doc, null, 2) + '\n';
-    await writeFileAtomic(this.path, text, { mode: 0o600, backupPath: this.backupPath });
+    await writeFileAtomic(this.path, text, { mode: 0o600, backupPath: this.backupPath }).catch((err: unknown) => {
+      const problem = fileErrorMessage(err, this.location, 'write');
+      throw problem ? new UserError(`state file: ${problem}; the change is not recorded`, [], { cause: err }) : err;
+    });
     await this.journal.close();
     // After the rename: a crash in between leaves journal entries the file already holds, which replay skips.
     await unlink(this.journalPath).catch((err: unknown) => { if (code(err) !== 'ENOENT') throw err; });

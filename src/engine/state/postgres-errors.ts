@@ -35,6 +35,7 @@ function explain(code: string | undefined, message: string, target: PostgresTarg
     case '28000': return `authentication failed (${message}); check the user and password in the URL or PGPASSWORD`;
     case '3D000': return `${message}; create it (createdb) or fix the database name in the URL`;
     case '42501': return `permission denied (${message}); the role needs to create and write the tables moor_state and moor_lock`;
+    case '53100': return `the database server's disk is full (${message})`;
     case '57P01': return `the database session was ended by the server or an administrator (${message})`;
     default: break;
   }
