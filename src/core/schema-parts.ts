@@ -38,8 +38,17 @@ export const nonEmpty: JsonObject = { type: 'string', minLength: 1 };
 export const stringList: JsonObject = { type: 'array', items: { type: 'string' } };
 export const stringMap: JsonObject = { type: 'object', additionalProperties: { type: 'string' } };
 
+/** A pattern matching `word` in any casing (JSON Schema patterns carry no flags, so no `i`). */
+export function anyCase(word: string): string {
+  return [...word].map((c) => (c.toLowerCase() === c.toUpperCase() ? c : `[${c.toUpperCase()}${c.toLowerCase()}]`)).join('');
+}
+
+/**
+ * An ARM resource id. ARM reads ids ignoring case, and its own tools write `resourcegroups`
+ * (the CLI, the portal, the official samples), so the fixed segments match in any casing.
+ */
 export const armId = patterned(
-  '^/subscriptions/[^/]+/resourceGroups/[^/]+/providers/[^/]+/.+',
+  `^/${anyCase('subscriptions')}/[^/]+/${anyCase('resourceGroups')}/[^/]+/${anyCase('providers')}/[^/]+/.+`,
   'must be a resource id /subscriptions/{id}/resourceGroups/{group}/providers/{namespace}/{type}/{name}',
 );
 
