@@ -1,8 +1,9 @@
 // Building blocks for the kinds' JSON Schemas: formats and bounds that several kinds share.
 import type { JsonObject } from './json.js';
 
-// Two keywords of our own are registered with ajv: `patternErrorMessage` (what a pattern means,
-// also shown by editors) and `defaultsToMetadataName` (a spec field that takes metadata.name).
+// Three keywords of our own are registered with ajv: `patternErrorMessage` (what a pattern means,
+// also shown by editors), `defaultsToMetadataName` (a spec field that takes metadata.name) and
+// `knownValues` (the values known so far of an open list, see openEnumOf).
 
 /** A closed object: every key listed, a misspelt one is an error. */
 export function object(properties: JsonObject, required: string[] = [], extra: JsonObject = {}): JsonObject {
@@ -26,6 +27,17 @@ export function patterned(pattern: string, message: string, extra: JsonObject = 
 
 export function enumOf(values: string[], description?: string): JsonObject {
   return description ? { type: 'string', enum: values, description } : { type: 'string', enum: values };
+}
+
+/**
+ * A string from an open list: the service may accept values beyond `known` (its list is not
+ * complete, or is an extensible enum), so any string validates and an unknown one is a warning
+ * (engine/validate/open-values.ts). Editors offer the known values as examples.
+ */
+export function openEnumOf(known: string[], description?: string): JsonObject {
+  const schema: JsonObject = { type: 'string', examples: known, knownValues: known };
+  if (description) schema.description = description;
+  return schema;
 }
 
 export const boolean: JsonObject = { type: 'boolean' };

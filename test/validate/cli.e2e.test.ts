@@ -27,7 +27,7 @@ describe('moor validate', () => {
     const file = 'test/fixtures/manifests/broken/app.yaml';
     expect(r.stdout.trimEnd().split('\n')).toEqual([
       `${file}:6:15: error: metadata.dependsOn[0]: no manifest defines AuthContext/missing`,
-      `${file}:11:20: error: spec.properties.restartPolicy: must be one of Always, OnFailure, Never`,
+      `${file}:11:13: error: spec.properties.osType: must be one of Windows, Linux`,
       `${file}:18:28: warning: spec.properties.containers[0].properties.environmentVariables[0].secureValue: a secret written in the manifest; use \${env:NAME} or \${file:path}`,
       `${file}:29:5: error: spec.spend.maximum: unknown field (allowed: billingAccountName, invoiceName, max)`,
       'test/fixtures/manifests/broken/broken.yaml:6:1: error: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]',
@@ -41,7 +41,7 @@ describe('moor validate', () => {
     expect(r.code).toBe(1);
     const rows = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
     expect(rows).toHaveLength(5);
-    expect(rows[1]).toEqual({ file: 'test/fixtures/manifests/broken/app.yaml', line: 11, col: 20, severity: 'error', message: 'spec.properties.restartPolicy: must be one of Always, OnFailure, Never' });
+    expect(rows[1]).toEqual({ file: 'test/fixtures/manifests/broken/app.yaml', line: 11, col: 13, severity: 'error', message: 'spec.properties.osType: must be one of Windows, Linux' });
   });
 
   test('a missing path is an error, not a stack trace', async () => {

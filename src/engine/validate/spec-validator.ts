@@ -6,6 +6,7 @@ import type addFormatsModule from 'ajv-formats';
 import { isObject, type JsonObject, type JsonPath } from '../../core/json.js';
 import type { KindDefinition } from '../../core/kind.js';
 import { problemsFromAjv } from './ajv-messages.js';
+import { KNOWN_VALUES } from './open-values.js';
 import type { SpecProblem } from './spec-problem.js';
 
 // ajv is loaded only when a schema must be compiled (from source, or a stale build): the
@@ -24,6 +25,7 @@ export function newSchemaCompiler(extra: Options = {}): AjvClass {
   addFormats(instance);
   instance.addKeyword({ keyword: 'patternErrorMessage', schemaType: 'string' });
   instance.addKeyword({ keyword: 'defaultsToMetadataName', schemaType: 'boolean' });
+  instance.addKeyword({ keyword: KNOWN_VALUES, schemaType: 'array' });
   return instance;
 }
 

@@ -3,6 +3,7 @@ import type { Diagnostic } from '../../core/diagnostics.js';
 import type { Manifest } from '../manifest.js';
 import type { KindCatalog } from '../../core/kind-catalog.js';
 import { checkPlaceholders } from './check-placeholders.js';
+import { openValueWarnings } from './open-values.js';
 import { ruleProblems } from './rule-problems.js';
 import { validateDefaultedName, validateSpec } from './spec-validator.js';
 import type { SpecProblem } from './spec-problem.js';
@@ -12,6 +13,7 @@ export function validateManifest(m: Manifest, kinds: KindCatalog): Diagnostic[] 
   if (!kind) return [];
   const problems: SpecProblem[] = [
     ...validateSpec(kind, m.spec), ...validateDefaultedName(kind, m.name, m.spec), ...checkPlaceholders(kind, m.spec), ...ruleProblems(kind, m.spec),
+    ...openValueWarnings(kind.specSchema, m.spec),
   ];
   return problems.map((p) => ({
     severity: p.severity, message: p.message, code: p.code, address: m.address, location: m.source.locate(p.path, p.at),

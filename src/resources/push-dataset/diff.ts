@@ -21,4 +21,6 @@ export const diffRules: DiffRules = {
   },
   // A table PUT replaces that table's columns and measures; anything else is a replace (a POST of everything).
   writes: { summary: 'table PUT of columns and measures (POST of everything on a replace)', whole: ['tables/*/columns', 'tables/*/measures'] },
+  // The service reads column types ignoring case and may answer another spelling than was sent.
+  compare: { 'tables/*/columns/*/dataType': 'ignoreCase' },
 };

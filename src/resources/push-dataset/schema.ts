@@ -1,6 +1,6 @@
 // JSON Schema of the PushDataset spec: workspace, retention and the CreateDatasetRequest of seed 002.
 import type { JsonObject } from '../../core/json.js';
-import { array, boolean, enumOf, nonEmpty, object, patterned, string } from '../../core/schema-parts.js';
+import { array, boolean, enumOf, nonEmpty, object, openEnumOf, patterned, string } from '../../core/schema-parts.js';
 
 /** Table and relationship names: 1 to 100 characters from a restricted set (seed 002). */
 const tableName = patterned(
@@ -17,7 +17,8 @@ const uuidOrEmpty = patterned(
 
 const column = object({
   name: memberName,
-  dataType: enumOf(['Int64', 'Double', 'Decimal', 'Boolean', 'bool', 'DateTime', 'Datetime', 'String', 'string']),
+  // The service reads type names ignoring case and the seed's list is not complete: an open list.
+  dataType: openEnumOf(['Int64', 'Double', 'Decimal', 'Boolean', 'bool', 'DateTime', 'String']),
   dataCategory: string(),
   formatString: string(),
   isHidden: boolean,

@@ -1,6 +1,6 @@
 // The stored form of local push datasets and the views the analytics API returns of them.
 import type { ServiceContext } from '../../types.js';
-import type { Obj } from './datasets-validate.js';
+import { DATA_TYPES, type Obj } from './datasets-validate.js';
 
 /** Who the local service says configured every dataset (there is no real signed-in user). */
 export const CONFIGURED_BY = 'local-user@moor.localhost';
@@ -65,10 +65,19 @@ function contentProviderType(mode: string): string {
 
 /** A table as GET tables returns it: schema only, never rows. */
 export function tableView(table: Obj): Obj {
-  const view: Obj = { name: table.name, columns: table.columns ?? [], measures: table.measures ?? [] };
+  const columns = Array.isArray(table.columns) ? table.columns.map(columnView) : [];
+  const view: Obj = { name: table.name, columns, measures: table.measures ?? [] };
   if (table.isHidden !== undefined) view.isHidden = table.isHidden;
   if (table.description !== undefined) view.description = table.description;
   return view;
+}
+
+/** A column as the service answers it: a known type in the service's spelling, whatever casing was sent. */
+function columnView(column: unknown): unknown {
+  if (typeof column !== 'object' || column === null || typeof (column as Obj).dataType !== 'string') return column;
+  const sent = (column as Obj).dataType as string;
+  const known = DATA_TYPES.find((t) => t.toLowerCase() === sent.toLowerCase());
+  return known ? { ...column, dataType: known } : column;
 }
 
 /** The stored schema of a table of a create request (rows are counted, not kept). */

@@ -9,7 +9,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TABLE_NAME = /^[\p{L}\p{N} _.()-]{1,100}$/u;
 /** Column and measure names: printable, no control characters or brackets. */
 const MEMBER_NAME = /^[^\p{Cc}[\]]{1,100}$/u;
-const DATA_TYPES = ['int64', 'double', 'boolean', 'bool', 'datetime', 'string', 'decimal'];
+/**
+ * Column types as the service spells them in answers. It reads them ignoring case, and its list is
+ * open (the seed shows only the types that occur), so any other non-empty name is accepted as sent.
+ */
+export const DATA_TYPES = ['Int64', 'Double', 'Decimal', 'Boolean', 'DateTime', 'String'] as const;
 export const DATASET_MODES = ['AsVendor', 'AsOnPrem', 'Push', 'Streaming', 'PushStreaming'] as const;
 export const RETENTION_POLICIES = ['None', 'basicFIFO'] as const;
 const CROSS_FILTERING = ['OneDirection', 'BothDirections', 'Automatic'];
@@ -40,8 +44,8 @@ function columnProblem(column: unknown, where: string, names: readonly string[])
   if (!isObj(column)) return `${where} must be an object.`;
   if (typeof column.name !== 'string' || !MEMBER_NAME.test(column.name)) return `${where}: 'name' is required: 1 to 100 printable characters without '[' or ']'.`;
   const at = `${where} '${column.name}'`;
-  if (typeof column.dataType !== 'string' || !DATA_TYPES.includes(column.dataType.toLowerCase())) {
-    return `${at}: dataType '${String(column.dataType)}' is not supported (Int64, Double, Decimal, Boolean, DateTime, String).`;
+  if (typeof column.dataType !== 'string' || column.dataType.trim() === '') {
+    return `${at}: 'dataType' is required: a type name such as ${DATA_TYPES.join(', ')}.`;
   }
   if (column.sortByColumn !== undefined && !names.includes(String(column.sortByColumn))) {
     return `${at}: sortByColumn '${String(column.sortByColumn)}' is not a column of the same table.`;

@@ -9,7 +9,6 @@ export interface GroupNames {
 }
 
 const GPU_SKUS = ['K80', 'P100', 'V100'];
-const PROTOCOLS = ['TCP', 'UDP'];
 
 export function checkContainers(p: Problems, list: unknown, path: Path, names: GroupNames, init: boolean): void {
   const items = p.array(list, path, !init);
@@ -69,7 +68,7 @@ export function checkPorts(p: Problems, value: unknown, at: Path): void {
     if (!port) return;
     const n = p.number(port.port, [...at, i, 'port'], { required: true, integer: true });
     if (n !== undefined && (n < 1 || n > 65535)) p.add([...at, i, 'port'], 'A port must be between 1 and 65535');
-    p.oneOf(port.protocol, PROTOCOLS, [...at, i, 'protocol']);
+    p.openValue(port.protocol, [...at, i, 'protocol']);
   });
 }
 

@@ -83,6 +83,14 @@ export class Problems {
     }
   }
 
+  /**
+   * A value of an open list (the seed shows only the values that occur, or the service's definition
+   * is an extensible enum): any string; the local cloud cannot know more values than the seeds show.
+   */
+  openValue(value: unknown, path: Path): void {
+    this.string(value, path);
+  }
+
   armId(value: unknown, path: Path, required = false): void {
     const s = this.string(value, path, required);
     if (s !== undefined && !ARM_ID.test(s)) this.add(path, `The value '${s}' is not a resource id (/subscriptions/.../resourceGroups/.../providers/...)`);
