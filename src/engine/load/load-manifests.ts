@@ -7,6 +7,7 @@ import { parseManifestFile } from './parse-manifest-file.js';
 import { readHeader } from './read-header.js';
 import type { KindCatalog } from '../../core/kind-catalog.js';
 import { substituteStackVars, type StackValues } from './stack-vars.js';
+import { applyOverlays, type LayeredDocument } from './overlays.js';
 
 export interface LoadResult {
   manifests: Manifest[];
@@ -27,7 +28,7 @@ export async function loadManifests(paths: readonly string[], kinds: KindCatalog
   if (found.files.length === 0 && found.diagnostics.length === 0) {
     diagnostics.push({ severity: 'warning', message: `no *.yaml or *.yml files under ${roots.join(', ')}`, code: 'load.none' });
   }
-  const manifests: Manifest[] = [];
+  const documents: LayeredDocument[] = [];
   const given = roots.map((r) => resolve(r));
   for (const abs of found.files) {
     const file = relative(process.cwd(), abs) || abs;
@@ -37,11 +38,16 @@ export async function loadManifests(paths: readonly string[], kinds: KindCatalog
     }));
     diagnostics.push(...parsed.diagnostics);
     const root = rootOf(abs, given);
+    const layer = stack ? layerOf(abs, given) : 0;
     for (const doc of parsed.documents) {
-      const value = substituteStackVars(doc.value, doc.source, stack, process.cwd(), diagnostics);
-      const manifest = readHeader(value, doc.source, diagnostics, kinds);
-      if (manifest) manifests.push({ ...manifest, root });
+      documents.push({ value: substituteStackVars(doc.value, doc.source, stack, process.cwd(), diagnostics), source: doc.source, root, layer });
     }
+  }
+  // A stack's later paths overlay its earlier ones; without a stack, paths are only read together.
+  const manifests: Manifest[] = [];
+  for (const doc of stack ? applyOverlays(documents, kinds) : documents) {
+    const manifest = readHeader(doc.value, doc.source, diagnostics, kinds);
+    if (manifest) manifests.push({ ...manifest, root: doc.root });
   }
   return { manifests, diagnostics, files: found.files.length };
 }
@@ -53,6 +59,13 @@ export async function loadManifests(paths: readonly string[], kinds: KindCatalog
 function rootOf(abs: string, roots: readonly string[]): string {
   const holders = roots.flatMap((r) => (r === abs ? [dirname(r)] : isInside(abs, r) ? [r] : []));
   return holders.sort((a, b) => a.length - b.length)[0] ?? dirname(abs);
+}
+
+/** The index of the last path given that holds a file: an overlay folder inside the base's folder counts as the overlay. */
+function layerOf(abs: string, roots: readonly string[]): number {
+  let layer = 0;
+  roots.forEach((r, i) => { if (r === abs || isInside(abs, r)) layer = i; });
+  return layer;
 }
 
 function isInside(path: string, folder: string): boolean {

@@ -1,0 +1,59 @@
+// Loading with a stack: a document of a later path (an overlay) with the address of one of an
+// earlier path patches it (merge-patch.ts); any other document is added as it is.
+import { isObject, type JsonPath, type JsonValue } from '../../core/json.js';
+import type { KindCatalog } from '../../core/kind-catalog.js';
+import { compileRules } from '../diff/compiled-rules.js';
+import type { SourceMap } from '../manifest.js';
+import { MergedDocument, type ArrayKeyOf } from './merge-patch.js';
+
+/** A document as read, with the index of the path it was found under (0: the base). */
+export interface LayeredDocument {
+  readonly value: unknown;
+  readonly source: SourceMap;
+  readonly root: string;
+  readonly layer: number;
+}
+
+/**
+ * The documents with overlays applied, in the order of their first appearance, base first. Two
+ * documents of one address in the same path are both kept: validation reports the duplicate.
+ */
+export function applyOverlays(documents: readonly LayeredDocument[], kinds: KindCatalog): LayeredDocument[] {
+  const ordered = [...documents].sort((a, b) => a.layer - b.layer);
+  const out: LayeredDocument[] = [];
+  const merged = new Map<number, MergedDocument>();
+  const byAddress = new Map<string, number>();
+  const keysByKind = new Map<string, ArrayKeyOf>();
+  for (const doc of ordered) {
+    const address = addressOfDocument(doc.value);
+    const at = address === undefined ? undefined : byAddress.get(address);
+    if (at === undefined || out[at].layer >= doc.layer) {
+      if (address !== undefined && at === undefined) byAddress.set(address, out.length);
+      out.push(doc);
+      continue;
+    }
+    const target = merged.get(at) ?? new MergedDocument(out[at].value as JsonValue, out[at].source);
+    merged.set(at, target);
+    target.apply(doc.value as JsonValue, doc.source, arrayKeys(kinds, (doc.value as { kind: string }).kind, keysByKind));
+  }
+  for (const [at, doc] of merged) out[at] = { ...out[at], value: doc.value, source: doc.sourceMap() };
+  return out;
+}
+
+/** `Kind/name` of a document whose header says so plainly; other documents are never overlaid. */
+function addressOfDocument(value: unknown): string | undefined {
+  if (!isObject(value) || typeof value.kind !== 'string' || !isObject(value.metadata) || typeof value.metadata.name !== 'string') return undefined;
+  return `${value.kind}/${value.metadata.name}`;
+}
+
+/** The kind's keyed arrays (its diff rules' array keys, paths under spec) as seen from the document root; a kind without diff rules has none. */
+function arrayKeys(kinds: KindCatalog, kind: string, keysByKind: Map<string, ArrayKeyOf>): ArrayKeyOf {
+  let keyOf = keysByKind.get(kind);
+  if (!keyOf) {
+    const definition = kinds.kindNamed(kind);
+    const rules = definition && 'diff' in definition ? compileRules(definition.diff) : undefined;
+    keyOf = (path: JsonPath) => (rules && path[0] === 'spec' ? rules.keyOf(path.slice(1)) : undefined);
+    keysByKind.set(kind, keyOf);
+  }
+  return keyOf;
+}
