@@ -1,6 +1,6 @@
 // Overlays merge as RFC 7386 merge patches, keyed arrays by key, and remember which document set each value.
 import { describe, expect, test } from 'vitest';
-import type { JsonPath } from '../../core/json.js';
+import type { JsonObject, JsonPath } from '../../core/json.js';
 import type { SourceMap } from '../manifest.js';
 import { MergedDocument } from './merge-patch.js';
 
@@ -13,7 +13,7 @@ function sourceOf(file: string): SourceMap & { asked: JsonPath[] } {
 const keyOf = (path: JsonPath) => (path.join('/') === 'spec/containers' || /^spec\/containers\/\d+\/env$/.test(path.join('/')) ? 'name' : undefined);
 
 describe('overlay merge', () => {
-  test.each([
+  test.each<{ reason: string; base: JsonObject; patch: JsonObject; merged: JsonObject }>([
     { reason: 'a scalar is replaced', base: { a: 1, b: 2 }, patch: { b: 3 }, merged: { a: 1, b: 3 } },
     { reason: 'null removes a key', base: { a: 1, b: { c: 2 } }, patch: { b: null }, merged: { a: 1 } },
     { reason: 'objects merge recursively', base: { a: { b: 1, c: 2 } }, patch: { a: { c: 3, d: 4 } }, merged: { a: { b: 1, c: 3, d: 4 } } },
