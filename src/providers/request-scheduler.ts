@@ -7,7 +7,7 @@
 // cloud) or not (ARM), pacing them together never overruns it; a full bucket is not slowed.
 import { markStarted, NotStartedError, WriteNotSentError, type RequestContext } from './request-context.js';
 import { Pace } from './request-pace.js';
-import { PriorityQueue } from './priority-queue.js';
+import { PriorityQueue } from '../core/priority-queue.js';
 import { retryAfterMs } from './retry-policy.js';
 
 export type RequestClass = 'reads' | 'writes' | 'deletes';

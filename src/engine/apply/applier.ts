@@ -1,7 +1,8 @@
 // Does what the plan decided: walks the dependency graph, starts ready steps (longest chain
 // first), records every finished change in state at once, skips the dependents of a failure.
 // Only requests in flight count against --parallelism: the request scheduler of the providers
-// enforces it, so a step waiting on its operation holds nothing.
+// enforces it, so a step waiting on its operation holds no request slot. Steps started but not
+// finished are bounded too (stepsInFlight), so apply's memory follows the work in flight.
 import { isUserFailure, UserError } from '../../core/diagnostics.js';
 import type { JsonObject } from '../../core/json.js';
 import type { Manifest } from '../manifest.js';
@@ -20,6 +21,7 @@ import { appliedRecord, dependenciesChanged, pendingRecord, recordedDependencies
 import { runDeletesInOrder } from './delete-order.js';
 import { criticalPathWeights } from './critical-path.js';
 import { ExclusiveRuns } from './exclusive-runs.js';
+import { walkGraph } from './graph-walk.js';
 import { markStarted, newRequestContext } from '../../providers/request-context.js';
 import { providersFor } from '../../providers/providers.js';
 import { holdsSecretsInClear, sensitivePatterns } from '../placeholder-secrets.js';
@@ -42,45 +44,46 @@ export interface ApplyOptions {
   readonly exclusive?: ExclusiveRuns;
 }
 
+/**
+ * Steps running at once per request slot. A step spends most of its time waiting on its operation
+ * (provisioning), holding no slot, so many more steps than slots keep the slots busy; but a step
+ * started too early only waits in the request queue with its body and frame.
+ */
+const STEPS_PER_REQUEST_SLOT = 100;
+
+/** How many steps apply runs at once for `parallelism` requests in flight per service. */
+export function stepsInFlight(parallelism: number): number {
+  return Math.max(1, parallelism) * STEPS_PER_REQUEST_SLOT;
+}
+
 export async function applyPlan(given: ApplyOptions): Promise<StepOutcome[]> {
   const options: ApplyOptions = { ...given, exclusive: given.exclusive ?? new ExclusiveRuns() };
   const graph = options.graph ?? buildGraph(options.manifests);
   const weights = criticalPathWeights(graph, options.steps);
   const priority = (address: string) => weights.get(address) ?? 0;
   const byAddress = new Map(options.steps.map((s) => [s.change.address, s]));
-  const settled = new Map<string, Promise<StepOutcome>>();
   const bugs: unknown[] = [];
-
-  const settle = (address: string): Promise<StepOutcome> => {
-    let p = settled.get(address);
-    if (!p) {
-      p = settleAfterDependencies(address);
-      settled.set(address, p);
-    }
-    return p;
-  };
-
-  const settleAfterDependencies = async (address: string): Promise<StepOutcome> => {
-    const step = byAddress.get(address)!;
-    const deps = graph.dependenciesOf(address).filter((d) => byAddress.has(d));
-    const outcomes = await Promise.all(deps.map(settle));
-    const blocked = outcomes.find((o) => o.status !== 'done' || o.blocks !== undefined);
-    if (blocked) return report({ address, action: step.change.action, status: 'skipped', rootCause: blocked.rootCause ?? blocked.address });
-    return runStep(step, options, report, priority(address), bugs);
-  };
-
   const report = (o: StepOutcome): StepOutcome => {
     options.events?.({ type: 'step_finished', outcome: o });
     return o;
   };
+  const run = (step: PlannedStep) => runStep(step, options, report, priority(step.change.address), bugs);
+  const limit = stepsInFlight(options.parallelism);
 
-  // Steps start in plan order; their requests then queue by priority (critical path first).
   const forward = options.steps.filter((s) => s.change.action !== 'delete');
-  const outcomes = await Promise.all(forward.map((s) => settle(s.change.address)));
+  const outcomes = await walkGraph({
+    addresses: forward.map((s) => s.change.address),
+    waitsOn: (address) => graph.dependenciesOf(address),
+    priority,
+    limit,
+    run: (address) => run(byAddress.get(address)!),
+    blocks: (o) => o.status !== 'done' || o.blocks !== undefined,
+    skip: (address, blocker) => report({ address, action: byAddress.get(address)!.change.action, status: 'skipped', rootCause: blocker.rootCause ?? blocker.address }),
+  });
   // Deletes of what left the manifests go last: whatever depended on them is updated first,
   // and among themselves dependents go before what they depend on.
   const deletes = options.steps.filter((s) => s.change.action === 'delete');
-  outcomes.push(...(await runDeletesInOrder(deletes, (s) => runStep(s, options, report, priority(s.change.address), bugs), report)));
+  outcomes.push(...(await runDeletesInOrder(deletes, run, report, limit)));
   await options.recorder.flush();
   // A bug fails its step like any failure (dependents skip, the rest is recorded), then surfaces with its stack.
   if (bugs.length > 0) throw bugs[0];

@@ -2,35 +2,30 @@
 // depended on it (as state recorded) is gone, so nothing is left pointing at a deleted resource.
 import type { PlannedStep } from '../plan/steps.js';
 import type { StepOutcome } from '../../core/events.js';
+import { walkGraph } from './graph-walk.js';
 
 /**
  * Runs the deletes, each after the deletes of its dependents among them; independent ones run
- * together. A dependent whose delete failed or was skipped keeps what it depends on (skipped).
+ * together, at most `limit` at once. A dependent whose delete failed or was skipped keeps what it
+ * depends on (skipped).
  */
-export async function runDeletesInOrder(
+export function runDeletesInOrder(
   deletes: readonly PlannedStep[],
   run: (step: PlannedStep) => Promise<StepOutcome>,
   report: (o: StepOutcome) => StepOutcome,
+  limit: number,
 ): Promise<StepOutcome[]> {
   const dependents = dependentsAmong(deletes);
   const byAddress = new Map(deletes.map((s) => [s.change.address, s]));
-  const settled = new Map<string, Promise<StepOutcome>>();
-  const settle = (address: string): Promise<StepOutcome> => {
-    let p = settled.get(address);
-    if (!p) {
-      p = settleAfterDependents(address);
-      settled.set(address, p);
-    }
-    return p;
-  };
-  const settleAfterDependents = async (address: string): Promise<StepOutcome> => {
-    const step = byAddress.get(address)!;
-    const outcomes = await Promise.all((dependents.get(address) ?? []).map(settle));
-    const blocked = outcomes.find((o) => o.status !== 'done');
-    if (blocked) return report({ address, action: step.change.action, status: 'skipped', rootCause: blocked.rootCause ?? blocked.address });
-    return run(step);
-  };
-  return Promise.all(deletes.map((s) => settle(s.change.address)));
+  return walkGraph({
+    addresses: deletes.map((s) => s.change.address),
+    waitsOn: (address) => dependents.get(address) ?? [],
+    priority: () => 0,
+    limit,
+    run: (address) => run(byAddress.get(address)!),
+    blocks: (o) => o.status !== 'done',
+    skip: (address, blocker) => report({ address, action: byAddress.get(address)!.change.action, status: 'skipped', rootCause: blocker.rootCause ?? blocker.address }),
+  });
 }
 
 /**

@@ -27,6 +27,7 @@ async function runAll(steps: PlannedStep[], failing: string[] = []) {
       return { address, action: 'delete', status: failing.includes(address) ? 'failed' : 'done' } satisfies StepOutcome;
     },
     (o) => o,
+    steps.length,
   );
   return { log, outcomes };
 }

@@ -1,4 +1,4 @@
-// A binary heap: the request queues take the most urgent entry first in O(log n).
+// A binary heap: the most urgent entry first in O(log n) (request queues, ready graph steps).
 export class PriorityQueue<T> {
   private readonly items: T[] = [];
 
