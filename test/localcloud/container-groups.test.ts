@@ -192,6 +192,25 @@ describe('container groups', () => {
     expect(byRg.body.nextLink).toBeUndefined();
   });
 
+  it('lists only the groups of the subscription and resource group asked, whatever their casing, in name order, and forgets deleted ones', async () => {
+    const clock = fakeClock();
+    const c = await cloud({ provisioningMs: 1000, now: clock.now });
+    const other = SUB.replace(/.$/, '2');
+    for (const name of ['c', 'a', 'b']) await call(groupUrl(c.url, name, 'RG-Web'), { method: 'PUT', body: groupBody() });
+    await call(groupUrl(c.url, 'd', 'rg-other'), { method: 'PUT', body: groupBody() });
+    await call(groupUrl(c.url, 'e', 'rg-web', other), { method: 'PUT', body: groupBody() });
+    const names = async (url: string) => ((await call(url)).body.value as Array<{ name: string }>).map((g) => g.name);
+    const listOf = (rg: string, sub = SUB) => groupUrl(c.url, '', rg, sub).replace('/?', '?');
+    expect(await names(listOf('rg-WEB'))).toEqual(['a', 'b', 'c']);
+    expect(await names(listOf('rg-web', other))).toEqual(['e']);
+    expect(await names(`${c.url}/subscriptions/${SUB}/providers/Vendor.ContainerInstance/containerGroups?api-version=2026-07-01`)).toEqual(['d', 'a', 'b', 'c']);
+    await call(groupUrl(c.url, 'b', 'rg-web'), { method: 'DELETE' });
+    expect(await names(listOf('rg-web'))).toEqual(['a', 'b', 'c']); // still deleting
+    clock.advance(1000);
+    await call(groupUrl(c.url, 'b', 'rg-web')); // any request sweeps what finished deleting
+    expect(await names(listOf('rg-web'))).toEqual(['a', 'c']);
+  });
+
   it('refuses a create beyond the quota of 100 groups per subscription and location', async () => {
     const c = await cloud();
     for (let i = 0; i < 100; i++) expect((await call(groupUrl(c.url, `g${i}`), { method: 'PUT', body: groupBody() })).status).toBe(201);

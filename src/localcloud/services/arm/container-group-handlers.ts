@@ -6,7 +6,7 @@ import { checkApiVersion } from './api-version.js';
 import { cloudError, validationFailure } from './cloud-error.js';
 import { immutableChange, withServiceDefaults } from './container-group-rules.js';
 import {
-  containerGroupData, doneAt, groupKey, isDone, groupsIn, markDeleting, normalLocation, putGroup, removeGroup, resourceGroupAsKnown, sweepDeleted,
+  containerGroupData, doneAt, groupKey, isDone, groupsIn, groupsListed, markDeleting, normalLocation, putGroup, removeGroup, resourceGroupAsKnown, sweepDeleted,
   type ContainerGroupData, type OperationKind, type StoredGroup, type StoredOperation,
 } from './container-group-store.js';
 import { checkAddress, validateContainerGroup } from './container-group-validation.js';
@@ -165,11 +165,7 @@ export function deleteContainerGroup(req: LocalRequest, ctx: ServiceContext): Lo
 export function listContainerGroups(req: LocalRequest, ctx: ServiceContext): LocalResponse {
   const prep = prepare(req, ctx);
   if (isResponse(prep)) return prep;
-  const sub = req.params.subscriptionId.toLowerCase();
-  const rg = req.params.resourceGroupName?.toLowerCase();
-  const groups = Object.values(prep.d.containerGroups)
-    .filter((g) => g.subscriptionId.toLowerCase() === sub && (rg === undefined || g.resourceGroup.toLowerCase() === rg))
-    .sort((a, b) => (a.resourceGroup + '/' + a.name).localeCompare(b.resourceGroup + '/' + b.name));
+  const groups = groupsListed(prep.d, req.params.subscriptionId, req.params.resourceGroupName);
   const page = pageOf(groups, req, ctx, LIST_PAGE_SIZE);
   const value = page.value.map((g) => withoutInstanceViews(renderGroup(g, prep.d.containerGroupOperations[g.operationId], prep.now, prep.ms)));
   return { status: 200, body: { value, ...(page.nextLink ? { nextLink: page.nextLink } : {}) } };

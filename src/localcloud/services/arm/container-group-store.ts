@@ -66,6 +66,8 @@ interface Index {
   readonly byQuota: Map<string, Set<string>>;
   /** A resource group's name as first written (ARM keeps one casing per group), by its lower-case key. */
   readonly resourceGroups: Map<string, string>;
+  /** The keys of the groups in each subscription (lower case), by resource group (lower case): a list costs what it returns. */
+  readonly listed: Map<string, Map<string, Set<string>>>;
 }
 
 const indexes = new WeakMap<ContainerGroupData, Index>();
@@ -77,11 +79,11 @@ function quotaKey(g: StoredGroup): string {
 function indexOf(d: ContainerGroupData): Index {
   let index = indexes.get(d);
   if (!index) {
-    index = { deleting: new Set(), byQuota: new Map(), resourceGroups: new Map() };
+    index = { deleting: new Set(), byQuota: new Map(), resourceGroups: new Map(), listed: new Map() };
     for (const [key, g] of Object.entries(d.containerGroups)) {
       if (g.deletingSince) index.deleting.add(key);
       addToQuota(index, key, g);
-      addResourceGroup(index, g);
+      addResourceGroup(index, key, g);
     }
     indexes.set(d, index);
   }
@@ -99,9 +101,36 @@ function resourceGroupKey(subscriptionId: string, resourceGroup: string): string
   return `${subscriptionId}/${resourceGroup}`.toLowerCase();
 }
 
-function addResourceGroup(index: Index, g: StoredGroup): void {
-  const key = resourceGroupKey(g.subscriptionId, g.resourceGroup);
-  if (!index.resourceGroups.has(key)) index.resourceGroups.set(key, g.resourceGroup);
+function addResourceGroup(index: Index, key: string, g: StoredGroup): void {
+  const rgKey = resourceGroupKey(g.subscriptionId, g.resourceGroup);
+  if (!index.resourceGroups.has(rgKey)) index.resourceGroups.set(rgKey, g.resourceGroup);
+  const sub = g.subscriptionId.toLowerCase();
+  let groups = index.listed.get(sub);
+  if (!groups) index.listed.set(sub, (groups = new Map()));
+  const rg = g.resourceGroup.toLowerCase();
+  let keys = groups.get(rg);
+  if (!keys) groups.set(rg, (keys = new Set()));
+  keys.add(key);
+}
+
+function removeFromListed(index: Index, key: string, g: StoredGroup): void {
+  const groups = index.listed.get(g.subscriptionId.toLowerCase());
+  const rg = g.resourceGroup.toLowerCase();
+  const keys = groups?.get(rg);
+  keys?.delete(key);
+  if (keys?.size === 0) groups!.delete(rg);
+}
+
+/**
+ * The groups of a subscription, or of one of its resource groups, in the order a list gives
+ * them (resource group, then name): read from the index, so a list costs what it returns.
+ */
+export function groupsListed(d: ContainerGroupData, subscriptionId: string, resourceGroup?: string): StoredGroup[] {
+  const groups = indexOf(d).listed.get(subscriptionId.toLowerCase());
+  if (!groups) return [];
+  const sets = resourceGroup === undefined ? [...groups.values()] : [groups.get(resourceGroup.toLowerCase()) ?? new Set<string>()];
+  const found = sets.flatMap((keys) => [...keys].flatMap((k) => (d.containerGroups[k] ? [d.containerGroups[k]] : [])));
+  return found.sort((a, b) => (a.resourceGroup + '/' + a.name).localeCompare(b.resourceGroup + '/' + b.name));
 }
 
 /**
@@ -117,7 +146,7 @@ export function putGroup(d: ContainerGroupData, key: string, g: StoredGroup): vo
   d.containerGroups[key] = g;
   const index = indexOf(d);
   addToQuota(index, key, g);
-  addResourceGroup(index, g);
+  addResourceGroup(index, key, g);
 }
 
 export function removeGroup(d: ContainerGroupData, key: string): void {
@@ -126,6 +155,7 @@ export function removeGroup(d: ContainerGroupData, key: string): void {
   const index = indexOf(d);
   index.deleting.delete(key);
   index.byQuota.get(quotaKey(g))?.delete(key);
+  removeFromListed(index, key, g);
   delete d.containerGroups[key];
 }
 
