@@ -64,6 +64,36 @@ describe('appendChanges', () => {
   });
 });
 
+describe('a large state file', () => {
+  /** Records enough for a state file above 8 MiB, where a whole rewrite per run stops scaling. */
+  const large = () => Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`ContainerGroup/g${i}`, { ...rec(`g${i}`), lastApplied: { name: `g${i}`, pad: 'x'.repeat(4500) } }]));
+
+  it('keeps its journal at unlock, so one change costs the change and not a rewrite, until the journal outgrows a quarter of it', async () => {
+    const backend = backendAt(path);
+    let lock = await backend.lock('apply');
+    await backend.write({ version: 1, resources: large() });
+    await backend.unlock(lock);
+    const written = await readFile(path, 'utf8');
+    lock = await backend.lock('apply');
+    await backend.read();
+    await backend.appendChanges([{ op: 'put', address: 'ContainerGroup/new', record: rec('new') }]);
+    await backend.unlock(lock);
+    expect(await readFile(path, 'utf8')).toBe(written);
+    expect((await backendAt(path).read()).resources['ContainerGroup/new']).toEqual(rec('new'));
+    // The next run appends after the journal it found, and folds once the journal is large.
+    lock = await backend.lock('apply');
+    await backend.read();
+    for (let batch = 0; batch < 6; batch++) {
+      await backend.appendChanges(Array.from({ length: 100 }, (_, i) => ({ op: 'put' as const, address: `ContainerGroup/g${batch * 100 + i}`, record: { ...rec('g'), lastApplied: { pad: 'y'.repeat(4500) } } })));
+    }
+    await backend.unlock(lock);
+    expect(existsSync(`${path}.journal`)).toBe(false);
+    const folded = JSON.parse(await readFile(path, 'utf8'));
+    expect(folded.serial).toBe(8);
+    expect(Object.keys(folded.resources)).toHaveLength(2001);
+  });
+});
+
 describe('reading a journal left by a crash', () => {
   it('skips entries the state file already holds (a crash between folding and removing the journal)', async () => {
     await writeFile(path, JSON.stringify({ version: 1, serial: 5, resources: { 'ContainerGroup/a': rec('a') } }));

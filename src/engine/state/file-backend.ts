@@ -1,7 +1,7 @@
 // The default state backend: one JSON file written atomically, a journal of apply's changes, a backup, a lock file.
 import type { EventSink } from '../../core/events.js';
 import { existsSync } from 'node:fs';
-import { access, readFile, unlink } from 'node:fs/promises';
+import { access, open, readFile, stat, unlink } from 'node:fs/promises';
 import { UserError } from '../../core/diagnostics.js';
 import { fileErrorMessage } from '../file-errors.js';
 import { code, sweepTempFiles, writeFileAtomic } from './atomic-write.js';
@@ -15,13 +15,21 @@ export const DEFAULT_STATE_FILE = '.moor/state.json';
 /** The journal is folded into the state file once it outgrows both of these. */
 const FOLD_MIN_BYTES = 8 * 1024 * 1024;
 const FOLD_FACTOR = 2;
+/**
+ * A state file up to this size is rewritten whole (pretty-printed, for people) when the lock is
+ * released. A larger one keeps its journal across runs until the journal outgrows this share of
+ * it, so recording one change costs the change, not a rewrite of every record.
+ */
+const FOLD_AT_UNLOCK_BELOW_BYTES = FOLD_MIN_BYTES;
+const UNLOCK_FOLD_SHARE = 1 / 4;
 
 /**
  * State in `state.json`. Whole-document writes replace it atomically (keeping the previous
  * version as `state.json.backup`); apply's frequent small changes are appended to
- * `state.json.journal` instead and folded into the file when the lock is released (or, after a
- * crash, before the next run appends), and when the journal grows large. Reads see the file
- * plus the journal.
+ * `state.json.journal` instead and folded into the file when the lock is released (a large
+ * state file only once the journal has grown to a share of it), before the next run appends
+ * when the journal may end in a torn line, and when the journal grows large. Reads see the
+ * file plus the journal.
  */
 export class FileStateBackend implements StateBackend {
   readonly location: string;
@@ -89,8 +97,8 @@ export class FileStateBackend implements StateBackend {
     const info = await acquireFileLock(this.lockPath, operation, waitMs, this.events);
     this.held = info;
     this.knownSerial = undefined;
-    this.journalSuspect = true;
     await sweepTempFiles(this.path);
+    await this.measureFiles();
     return info;
   }
 
@@ -102,7 +110,9 @@ export class FileStateBackend implements StateBackend {
   async unlock(lock: LockInfo): Promise<void> {
     try {
       // Leave a complete, readable state file behind for the next run and for people (not when the lock was lost).
-      if (this.held?.id === lock.id && (await readLock(this.lockPath).then((h) => typeof h === 'object' && h.id === lock.id))) await this.fold(false);
+      if (this.held?.id === lock.id && (await readLock(this.lockPath).then((h) => typeof h === 'object' && h.id === lock.id)) && this.foldsAtUnlock()) {
+        await this.fold(this.lastFullBytes >= FOLD_AT_UNLOCK_BELOW_BYTES);
+      }
     } finally {
       await releaseFileLock(this.lockPath, lock);
       if (this.held?.id === lock.id) this.held = undefined;
@@ -116,6 +126,23 @@ export class FileStateBackend implements StateBackend {
   async close(): Promise<void> {
     // A held lock is the caller's to release; appended changes are durable already.
     await this.journal.close();
+  }
+
+  /** Small state files are left whole for people; a large one only once its journal is a share of it. */
+  private foldsAtUnlock(): boolean {
+    if (this.journalBytes === 0) return false;
+    return this.lastFullBytes < FOLD_AT_UNLOCK_BELOW_BYTES || this.journalBytes > this.lastFullBytes * UNLOCK_FOLD_SHARE;
+  }
+
+  /**
+   * The sizes of the state file and of the journal another run left: they decide when to fold.
+   * A journal that does not end with a complete line is suspect and folded before anything is
+   * appended after it.
+   */
+  private async measureFiles(): Promise<void> {
+    this.lastFullBytes = await sizeOf(this.path);
+    this.journalBytes = await sizeOf(this.journalPath);
+    this.journalSuspect = this.journalBytes > 0 && !(await endsWithNewline(this.journalPath, this.journalBytes));
   }
 
   /** Rewrites the state file with the journal folded in (same serial) and removes the journal. */
@@ -146,6 +173,27 @@ export class FileStateBackend implements StateBackend {
   private remember(doc: StateDocument): StateDocument {
     this.knownSerial = doc.serial;
     return doc;
+  }
+}
+
+/** A file's size in bytes; 0 when it does not exist. */
+async function sizeOf(path: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch (err) {
+    if (code(err) === 'ENOENT') return 0;
+    throw err;
+  }
+}
+
+async function endsWithNewline(path: string, size: number): Promise<boolean> {
+  const handle = await open(path, 'r');
+  try {
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    await handle.close();
   }
 }
 
