@@ -8,6 +8,8 @@ export interface PlanShapeFlags {
   readonly replace?: string[];
   readonly refreshOnly?: boolean;
   readonly allowMassDelete?: boolean;
+  readonly allowUntracked?: boolean;
+  readonly allowDestructive?: string[];
 }
 
 /** `stack`: the stack selected (--stack), recorded in the plan. */
@@ -20,11 +22,27 @@ export function planInputs(paths: readonly string[], flags: PlanShapeFlags, stac
     refreshOnly: Boolean(flags.refreshOnly),
     ...(flags.allowMassDelete ? { allowMassDelete: true } : {}),
     ...(stack !== undefined ? { stack } : {}),
+    ...(flags.allowUntracked ? { allowUntracked: true } : {}),
+    ...(flags.allowDestructive?.length ? { allowDestructive: [...flags.allowDestructive] } : {}),
   };
   if (inputs.refreshOnly && (inputs.prune || inputs.replace.length > 0)) {
     throw new UserError('--refresh-only changes nothing live: it cannot be combined with --prune or --replace');
   }
   return inputs;
+}
+
+/**
+ * What apply may do beyond what the plan it applies allows: the confirmations given to apply
+ * itself, added to those a saved plan recorded (a plan reviewed with them needs them no more).
+ */
+export function withApplyConfirmations(inputs: PlanInputs, flags: PlanShapeFlags): PlanInputs {
+  const destructive = [...new Set([...(inputs.allowDestructive ?? []), ...(flags.allowDestructive ?? [])])];
+  return {
+    ...inputs,
+    ...(flags.allowMassDelete || inputs.allowMassDelete ? { allowMassDelete: true } : {}),
+    ...(flags.allowUntracked || inputs.allowUntracked ? { allowUntracked: true } : {}),
+    ...(destructive.length > 0 ? { allowDestructive: destructive } : {}),
+  };
 }
 
 /** apply --plan takes every input from the saved plan: repeating one would be ignored, so it is refused. */

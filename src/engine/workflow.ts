@@ -13,12 +13,19 @@ import { StateRecorder } from './state/recorder.js';
 import type { StateDocument } from './state/types.js';
 import type { Session } from './session.js';
 import type { KindContext } from '../core/kind.js';
+import { NOT_IN_STATE } from './render/summary-line.js';
+import { UNTRACKED_LIVE } from './plan/untracked-live.js';
+import { PROTECTED_RUN } from './plan/protected-change.js';
 
 export interface PlanRequest {
   readonly paths: readonly string[];
   readonly targets?: readonly string[];
   readonly prune?: boolean;
   readonly allowMassDelete?: boolean;
+  /** Run jobs and create resources state has no record of although the manifests' other resources exist live. */
+  readonly allowUntracked?: boolean;
+  /** Protected jobs whose destructive run may go ahead (--allow-destructive ADDR). */
+  readonly allowDestructive?: readonly string[];
   /** Force a -/+ of these addresses (--replace). */
   readonly replace?: readonly string[];
   /** Plan only what drifted, for accepting it into state (--refresh-only). */
@@ -49,6 +56,8 @@ export async function preparePlan(session: Session, request: PlanRequest): Promi
     targets: request.targets,
     prune: request.prune,
     allowMassDelete: request.allowMassDelete,
+    allowUntracked: request.allowUntracked,
+    allowDestructive: request.allowDestructive,
     parallelism: session.parallelism,
     diagnostics,
   });
@@ -96,6 +105,25 @@ export async function refreshPrepared(session: Session, prepared: PreparedPlan):
   return acceptDrift(prepared.plan, prepared.steps, new StateRecorder(session.backend, prepared.state));
 }
 
+/**
+ * `moor drift`'s report: the drift of the plan, and an error when state holds no record at all
+ * while there are manifests to compare (a missing or wrong --state): drift that cannot compare
+ * anything must not look like "no drift".
+ */
+export function driftReport(prepared: Pick<PreparedPlan, 'plan' | 'state' | 'manifests'>, stateLocation: string): Plan {
+  const drift = driftOf(prepared.plan);
+  const compared = prepared.plan.changes.filter((c) => c.action !== 'delete' && !c.check);
+  if (Object.keys(prepared.state.resources).length > 0 || compared.length === 0) return drift;
+  const error: Diagnostic = {
+    severity: 'error', code: 'drift.no-state',
+    message: `state ${stateLocation} holds no resources (missing or empty): drift compares live resources with the last apply and has nothing to compare ${compared.length === 1 ? 'the manifest' : `the ${compared.length} manifests`} with; point --state (or state: in moor.config.yaml) at the state apply wrote`,
+  };
+  return { ...drift, diagnostics: [error, ...drift.diagnostics] };
+}
+
+/** What refuses a plan but is no finding of drift: preflight (quota), lost-state refusals (drift says unverified), protect's run refusal. */
+const PLAN_ONLY: ReadonlySet<string> = new Set(['preflight', UNTRACKED_LIVE, PROTECTED_RUN]);
+
 /** The drift report: only what moved in live resources since the last apply. */
 export function driftOf(plan: Plan): Plan {
   const changes: PlannedChange[] = [];
@@ -105,20 +133,26 @@ export function driftOf(plan: Plan): Plan {
     const patch = c.patch.filter((p) => fields.some((f) => (f.pointer ?? f.path) === p.path));
     changes.push({ ...c, fields, patch });
   }
-  return { ...plan, changes, summary: driftSummary(plan, changes), diagnostics: [...plan.diagnostics.filter((d) => d.code !== 'preflight'), ...neverApplied(plan)] };
+  return { ...plan, changes, summary: driftSummary(plan, changes), diagnostics: [...plan.diagnostics.filter((d) => !PLAN_ONLY.has(d.code ?? '')), ...neverApplied(plan)] };
 }
 
 /** The drifted changes by action, and as noop (as a plan counts its no-ops) what did not drift; a create never applied is neither. */
 function driftSummary(plan: Plan, drifted: readonly PlannedChange[]): PlanSummary {
   const counts = summarize(drifted);
-  const undrifted = plan.changes.filter((c) => !c.drift && c.action !== 'create').length;
+  const undrifted = plan.changes.filter((c) => !c.drift && c.action !== 'create' && !c.untracked).length;
   return { ...counts, noop: counts.noop + undrifted };
 }
 
-/** A create that is no drift: the resource was never applied (or state was lost), so drift cannot see it move. */
+/**
+ * A resource state has no record of, so drift cannot see it move: never applied (a create), or
+ * found live with its state lost (unverified: what it differs by may be drift or a manifest change).
+ */
 function neverApplied(plan: Plan): Diagnostic[] {
-  return plan.changes.filter((c) => c.action === 'create' && !c.drift).map((c) => ({
-    severity: 'warning', address: c.address, code: 'drift.not-applied',
-    message: 'is in the manifests but not in state (never applied, or its state was lost): drift has nothing to compare it with; moor plan shows it as a create',
+  const missing = plan.changes.filter((c) => (c.action === 'create' && !c.drift) || c.untracked);
+  return missing.map((c) => ({
+    severity: 'warning', address: c.address, code: NOT_IN_STATE,
+    message: c.untracked
+      ? 'exists live but is not in state (its state was lost, or --state names another): unverified, drift has nothing to compare it with; moor import adopts it'
+      : 'is in the manifests but not in state (never applied, or its state was lost): drift has nothing to compare it with; moor plan shows it as a create',
   }));
 }

@@ -15,6 +15,8 @@ interface ApplyFlags {
   target?: string[];
   prune?: boolean;
   allowMassDelete?: boolean;
+  allowUntracked?: boolean;
+  allowDestructive?: string[];
   replace?: string[];
   refreshOnly?: boolean;
   notify?: boolean;
@@ -33,6 +35,8 @@ export const registerApply: RegisterCommand = (program, setExit) => {
     .option('--target <address>', 'apply only this address and what it depends on (repeatable)', collect)
     .option('--prune', 'delete what left the manifests (never a protected resource)')
     .option('--allow-mass-delete', 'let --prune delete when the manifests name fewer than half of what state has')
+    .option('--allow-untracked', 'run jobs and create resources state has no record of although the manifests\' other resources exist live (state looks lost; moor import is the other way)')
+    .option('--allow-destructive <address>', 'let this protected job run although its run is destructive (repeatable)', collect)
     .option('--replace <address>', 'replace (-/+) this resource even if it could be left alone or updated (repeatable)', collect)
     .option('--refresh-only', 'accept what drifted into state (last applied and outputs from live); change nothing live')
     .option('--notify', 'post a summary to the configured conversation')
@@ -58,7 +62,7 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
   const { preparePlan, applyPrepared, refreshPrepared, kindContext } = await import('../../engine/workflow.js');
   const { checkSavedFolder, readSavedPlan } = await import('../../engine/plan/saved-plan.js');
   const { holdToSaved } = await import('../../engine/plan/hold-to-saved.js');
-  const { planInputs, refuseWithSavedPlan, savedPlanStack } = await import('../plan-inputs.js');
+  const { planInputs, refuseWithSavedPlan, savedPlanStack, withApplyConfirmations } = await import('../plan-inputs.js');
   const { hasChanges } = await import('../../engine/plan/types.js');
   const { blockingErrors } = await import('../../engine/plan/unknown-outcome.js');
   const { applyReport } = await import('../apply-report.js');
@@ -85,7 +89,7 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
     const parallelism = parallelismFlag ?? session.parallelism;
     const lock = await session.backend.lock('moor apply', (flags.lockTimeout ?? 0) * 1000);
     try {
-      const planned = await preparePlan(session, { ...inputs, allowMassDelete: flags.allowMassDelete || inputs.allowMassDelete, cwd: process.cwd(), env: process.env });
+      const planned = await preparePlan(session, { ...withApplyConfirmations(inputs, flags), cwd: process.cwd(), env: process.env });
       const prepared = saved ? await holdToSaved(kindContext(session), flags.plan!, saved, planned) : planned;
       report.plan(prepared.plan, inputs.refreshOnly ? 'drift' : 'plan');
       // An unknown outcome is an error that blocks only its dependents: the rest is applied.

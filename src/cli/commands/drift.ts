@@ -22,13 +22,13 @@ export const registerDrift: RegisterCommand = (program, setExit) => {
 };
 
 async function runDrift(paths: string[], flags: DriftFlags, command: Command): Promise<number> {
-  const { preparePlan, driftOf } = await import('../../engine/workflow.js');
+  const { preparePlan, driftReport } = await import('../../engine/workflow.js');
   const { hasErrors } = await import('../../core/diagnostics.js');
   const { reportingFailure } = await import('../unplanned.js');
   return reportingFailure(flags.output, 'drift', () => withSession(command, async (session) => {
     requireNotify(session, flags.notify);
     const prepared = await preparePlan(session, { paths, cwd: process.cwd(), env: process.env });
-    const drift = driftOf(prepared.plan);
+    const drift = driftReport(prepared, session.backend.location);
     printPlan(drift, flags.output, 'drift');
     if (flags.notify) {
       const { notifyRun } = await import('../notify-run.js');

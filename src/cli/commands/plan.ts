@@ -11,6 +11,8 @@ interface PlanFlags {
   output: OutputFormat;
   prune?: boolean;
   allowMassDelete?: boolean;
+  allowUntracked?: boolean;
+  allowDestructive?: string[];
   replace?: string[];
   refreshOnly?: boolean;
   notify?: boolean;
@@ -29,6 +31,8 @@ export const registerPlan: RegisterCommand = (program, setExit) => {
     .addOption(new Option('--output <format>', 'text, json, markdown, github (annotations and the job summary) or jsonl (one JSON event per line)').default('text').argParser((v) => parseOutput(v, PLAN_OUTPUT_FORMATS)))
     .option('--prune', 'also plan deleting what left the manifests')
     .option('--allow-mass-delete', 'let --prune delete when the manifests name fewer than half of what state has')
+    .option('--allow-untracked', 'run jobs and create resources state has no record of although the manifests\' other resources exist live (state looks lost; moor import is the other way)')
+    .option('--allow-destructive <address>', 'let this protected job run although its run is destructive (repeatable)', collect)
     .option('--replace <address>', 'plan a replace (-/+) of this resource even if it could be left alone or updated (repeatable)', collect)
     .option('--refresh-only', 'plan only accepting what drifted into state (apply --refresh-only); nothing live changes')
     .option('--notify', 'post a summary to the configured conversation')
@@ -57,7 +61,7 @@ async function runPlan(paths: string[], flags: PlanFlags, command: Command): Pro
     requireNotify(session, flags.notify);
     const { underPlanLock } = await import('../plan-lock.js');
     const prepared = await underPlanLock(session, flags, () =>
-      preparePlan(session, { ...inputs, allowMassDelete: flags.allowMassDelete, cwd: process.cwd(), env: process.env }));
+      preparePlan(session, { ...inputs, cwd: process.cwd(), env: process.env }));
     const { plan } = prepared;
     const versions = flags.out || flags.output === 'json' ? await liveVersions(prepared, kindContext(session)) : new Map<string, string>();
     if (flags.output === 'json') printPlanDocument(planDocument(prepared, versions, inputs, 'mask'), plan);

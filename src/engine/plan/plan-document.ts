@@ -24,6 +24,10 @@ export interface PlanInputs {
   readonly allowMassDelete?: boolean;
   /** The stack planned (recorded only with one): apply --plan applies to that stack only. */
   readonly stack?: string;
+  /** --allow-untracked was given (recorded only then): runs and creates state has no record of, while state looks lost. */
+  readonly allowUntracked?: boolean;
+  /** --allow-destructive ADDR: protected jobs whose destructive run the plan lets go ahead. */
+  readonly allowDestructive?: readonly string[];
 }
 
 /** What a plan was made from: its decisions, the steps behind them and the manifests. */
@@ -69,11 +73,15 @@ export function planDocument(material: PlanMaterial, versions: ReadonlyMap<strin
     ...(inputs.stack !== undefined ? { stack: inputs.stack } : {}),
     serial: rendered.serial,
     manifestsDigest: manifestsDigest(material.manifests),
-    inputs: { ...inputs, paths: [...inputs.paths], targets: [...inputs.targets], replace: [...inputs.replace] },
+    inputs: inputsJson(inputs),
     changes,
     summary: rendered.summary,
     diagnostics: rendered.diagnostics,
   };
+}
+
+function inputsJson({ allowDestructive, ...inputs }: PlanInputs): JsonObject {
+  return { ...inputs, paths: [...inputs.paths], targets: [...inputs.targets], replace: [...inputs.replace], ...(allowDestructive ? { allowDestructive: [...allowDestructive] } : {}) };
 }
 
 /** The document with every salted hash shown as '(sensitive)' (what `moor show` prints). */

@@ -24,6 +24,7 @@ import { inDeleteOrder } from './delete-listing.js';
 import { isUnknown, noteBlockedDependents, recheckUnknown, resolvedAsFailed, unknownOutcomeDiagnostic, unresolvedMessage } from './unknown-outcome.js';
 import { prefetchReads, readTarget, type Prefetched } from './prefetch.js';
 import { protectedChangeError } from './protected-change.js';
+import { untrackedLiveDiagnostics } from './untracked-live.js';
 import { settlingStep } from './settling.js';
 import type { EventSink } from '../../core/events.js';
 
@@ -42,6 +43,10 @@ export interface PlanOptions {
   readonly prune?: boolean;
   /** Let prune delete even when the manifests name fewer than half of what state has. */
   readonly allowMassDelete?: boolean;
+  /** Run jobs and create resources state has no record of although state looks lost (untracked-live.ts). */
+  readonly allowUntracked?: boolean;
+  /** Protected jobs whose destructive run apply may carry out (--allow-destructive ADDR). */
+  readonly allowDestructive?: readonly string[];
   readonly parallelism: number;
   /** Diagnostics gathered before planning (e.g. validation warnings) to carry into the plan. */
   readonly diagnostics?: readonly Diagnostic[];
@@ -81,7 +86,8 @@ export async function makePlan(options: PlanOptions): Promise<PlanResult> {
   const steps = planned.filter((s): s is PlannedStep => s !== undefined);
   steps.push(...inDeleteOrder(planOrphans(options, diagnostics)).map((s) => announce(s)!));
   noteBlockedDependents(steps, graph);
-  await preflight(steps, options.ctx, diagnostics);
+  diagnostics.push(...untrackedLiveDiagnostics(steps, options.allowUntracked));
+  await preflight(steps, options.ctx, diagnostics, options.allowDestructive);
   const changes = steps.map((s) => s.change);
   const located = locateAtManifests(diagnostics, options.manifests);
   return { plan: { format: 'moor-plan/1', serial: state.serial, changes, summary: summarize(changes), diagnostics: located }, steps, graph };
@@ -140,13 +146,15 @@ async function planResource(kind: ResourceKind, manifest: Manifest, desired: Jso
   const destructive = action === 'replace' && handler.replaceIsDestructive === true;
   const forcing = fields.filter((f) => f.forcesReplace).map((f) => f.path);
   const shown = fields.map(({ desiredPath: _d, ...f }) => f);
+  // Found live under the manifest's identity with no record in state: adopted, but said so (state may be lost).
+  const untracked = record === undefined ? { untracked: true } : {};
   const resent = action === 'update' ? resentFields(desired, kind.diff, shown) : [];
   if (action === 'no-op' && (observed.inProgress || observed.failed) && handler.awaitSettled) return settlingStep(base, manifest, observed, diagnostics);
   return {
     ...base,
     changedPaths: fields.map((f) => f.desiredPath),
     change: {
-      ...change(manifest, action, { drift: fields.some((f) => f.cause === 'drift'), destructive, reason: replace ? `${forcing.join(', ')} cannot change in place` : undefined }),
+      ...change(manifest, action, { drift: fields.some((f) => f.cause === 'drift'), destructive, reason: replace ? `${forcing.join(', ')} cannot change in place` : undefined, ...untracked }),
       fields: shown,
       patch: patchOf(shown),
       ...(action === 'replace' ? { after: shownSpec(desired, sensitive) } : {}),
@@ -241,7 +249,7 @@ function planOrphans(options: PlanOptions, diagnostics: Diagnostic[]): PlannedSt
 }
 
 /** Kind-specific checks over all planned creates (e.g. quota) before anything is sent. */
-async function preflight(steps: readonly PlannedStep[], ctx: KindContext, diagnostics: Diagnostic[]): Promise<void> {
+async function preflight(steps: readonly PlannedStep[], ctx: KindContext, diagnostics: Diagnostic[], allowDestructive: readonly string[] | undefined): Promise<void> {
   const byKind = new Map<ResourceKind, Array<{ address: string; spec: JsonObject }>>();
   for (const s of steps) {
     if ((s.change.action === 'create' || s.change.action === 'replace') && s.kind.category === 'resource' && s.kind.resource.preflight && s.desired) {
@@ -260,7 +268,7 @@ async function preflight(steps: readonly PlannedStep[], ctx: KindContext, diagno
   }
   // Refuse a destructive change to a protected resource before anything is sent.
   for (const s of steps) {
-    const refused = protectedChangeError(s);
+    const refused = protectedChangeError(s, allowDestructive);
     if (refused) diagnostics.push(refused);
   }
 }

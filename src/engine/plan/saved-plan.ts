@@ -90,6 +90,8 @@ export function readSavedPlan(file: string): SavedPlan {
       refreshOnly: inputs.refreshOnly === true,
       ...(inputs.allowMassDelete === true ? { allowMassDelete: true } : {}),
       ...(typeof inputs.stack === 'string' ? { stack: inputs.stack } : {}),
+      ...(inputs.allowUntracked === true ? { allowUntracked: true } : {}),
+      ...(Array.isArray(inputs.allowDestructive) && inputs.allowDestructive.length > 0 ? { allowDestructive: strings(inputs.allowDestructive) } : {}),
     },
     changes: (doc.changes as unknown[]).filter(isObject).map((c) => ({
       address: String(c.address),

@@ -73,6 +73,8 @@ export interface PlannedChange {
   readonly resent?: readonly string[];
   /** The step this change waits for (a job of unknown outcome or whose run failed): apply skips it until then. */
   readonly heldBackBy?: string;
+  /** Found live under the manifest's identity, but state has no record of it (never applied by this state, or state lost). */
+  readonly untracked?: boolean;
   /** No-op: the service still carries out an earlier write (a group provisioning), or ended it failed; apply follows it (fails it then). */
   readonly inProgress?: string;
 }

@@ -4,7 +4,7 @@ import { ACTION_GLYPH } from '../plan/types.js';
 import type { FieldChange, Plan, PlannedChange } from '../plan/types.js';
 import { causeLabel, fieldValue, RESENT_LABEL } from './format-value.js';
 import { codeBlock, codeSpan, escapeHtml, inlineText } from './markdown-escape.js';
-import { checkChanges, checkLabel, diagnosticsBesideChecks, driftedCount, headline, shownChanges, shownFields } from './plan-view.js';
+import { checkChanges, checkLabel, diagnosticsBesideChecks, driftedCount, headline, unverifiedCount, shownChanges, shownFields } from './plan-view.js';
 import type { RenderMode } from './plan-view.js';
 import { driftLine, failureLine, INCOMPLETE, NO_CHANGES, summaryLine } from './summary-line.js';
 
@@ -24,7 +24,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string
   const failed = hasErrors(plan.diagnostics);
   // A pull-request comment shows a failed plan as failed, first.
   if (failed) out.push(`**❌ ${inlineText(failureLine(mode, plan.diagnostics, plan.changes))}**`, '');
-  if (mode === 'plan' || !failed || driftedCount(plan) > 0) out.push(`**${mode === 'drift' ? driftLine(driftedCount(plan)) : summaryLine(plan.summary)}**`, '');
+  if (mode === 'plan' || !failed || driftedCount(plan) > 0) out.push(`**${mode === 'drift' ? driftLine(driftedCount(plan), unverifiedCount(plan)) : summaryLine(plan.summary)}**`, '');
   if (changes.length === 0 && mode === 'plan') out.push(hasErrors(plan.diagnostics) ? INCOMPLETE : NO_CHANGES, '');
   if (changes.length > 0) {
     out.push('| | Address | Changes | Notes |', '| :-: | --- | --- | --- |');

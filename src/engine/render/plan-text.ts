@@ -5,7 +5,7 @@ import type { FieldChange, Plan, PlannedChange } from '../plan/types.js';
 import { ACTION_STYLE, FIELD_OP_STYLE, painter } from './ansi.js';
 import type { Paint } from './ansi.js';
 import { causeLabel, fieldValue, RESENT_LABEL } from './format-value.js';
-import { checkChanges, checkLabel, diagnosticsBesideChecks, driftedCount, headline, shownChanges, shownFields } from './plan-view.js';
+import { checkChanges, checkLabel, diagnosticsBesideChecks, driftedCount, headline, unverifiedCount, shownChanges, shownFields } from './plan-view.js';
 import type { RenderMode } from './plan-view.js';
 import { driftLine, failureLine, INCOMPLETE, NO_CHANGES, summaryLine } from './summary-line.js';
 
@@ -35,7 +35,7 @@ export function renderPlanText(plan: Plan, options: TextOptions): string {
   const failed = hasErrors(plan.diagnostics);
   // A failed drift check found no drift only because it could not look: it says it failed instead.
   if (options.mode === 'plan') out.push(paint('bold', summaryLine(plan.summary)));
-  else if (!failed || driftedCount(plan) > 0) out.push(paint('bold', driftLine(driftedCount(plan))));
+  else if (!failed || driftedCount(plan) > 0) out.push(paint('bold', driftLine(driftedCount(plan), unverifiedCount(plan))));
   if (failed) out.push(paint('red', failureLine(options.mode, plan.diagnostics, plan.changes)));
   return out.join('\n') + '\n';
 }

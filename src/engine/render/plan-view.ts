@@ -1,4 +1,5 @@
 // What a rendering shows of a plan: which changes and fields (plan or drift mode), and how each is headed.
+import { NOT_IN_STATE } from './summary-line.js';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { CheckOutcome, FieldChange, Plan, PlannedChange } from '../plan/types.js';
 
@@ -22,6 +23,11 @@ export function isDrifted(c: PlannedChange): boolean {
 
 export function driftedCount(plan: Plan): number {
   return plan.changes.filter((c) => !c.check && isDrifted(c)).length;
+}
+
+/** Manifests drift could not compare: state has no record of them. */
+export function unverifiedCount(plan: Plan): number {
+  return plan.diagnostics.filter((d) => d.code === NOT_IN_STATE).length;
 }
 
 export function checkChanges(plan: Plan): Array<PlannedChange & { check: CheckOutcome }> {

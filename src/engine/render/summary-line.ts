@@ -13,10 +13,18 @@ export function summaryLine(s: PlanSummary): string {
   return `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete, ${s.run} to run.`;
 }
 
-/** `Drift: 2 resources drifted.`, or the no-drift line. */
-export function driftLine(drifted: number): string {
-  if (drifted === 0) return NO_DRIFT;
-  return `Drift: ${drifted} ${drifted === 1 ? 'resource' : 'resources'} drifted.`;
+/** Code of the warning drift gives a manifest state has no record of (never applied, or state lost). */
+export const NOT_IN_STATE = 'drift.not-applied';
+
+/**
+ * `Drift: 2 resources drifted.`, or the no-drift line; never the no-drift line while some
+ * manifests could not be compared (not in state): `No drift in 3 resources; 1 unverified (not in state).`
+ */
+export function driftLine(drifted: number, unverified = 0): string {
+  const notVerified = `${unverified} unverified (not in state)`;
+  if (drifted === 0) return unverified === 0 ? NO_DRIFT : `No drift found, but ${notVerified}: drift cannot tell whether ${unverified === 1 ? 'it' : 'they'} moved.`;
+  const line = `Drift: ${drifted} ${drifted === 1 ? 'resource' : 'resources'} drifted.`;
+  return unverified === 0 ? line : `${line} ${notVerified}.`;
 }
 
 /** How the transport names an endpoint nothing answers at. */

@@ -15,7 +15,7 @@ function metadataSchema(catalog: KindCatalog): JsonObject {
     properties: {
       name: { type: 'string', pattern: `^${NAME}$`, description: 'Unique per kind; the address is Kind/name.' },
       dependsOn: { type: 'array', items: { type: 'string', pattern: `^(${kinds})/${NAME}$` }, description: 'Addresses applied before this one.' },
-      protect: { type: 'boolean', description: 'Refuse delete, replace and destructive runs.' },
+      protect: { type: 'boolean', description: 'Refuse delete and replace; a destructive job runs only when apply names it (--allow-destructive ADDR).' },
     },
   };
 }
