@@ -32,6 +32,7 @@ function changeJson(c: PlannedChange): JsonObject {
     destructive: c.destructive,
     ...(c.reason !== undefined ? { reason: c.reason } : {}),
     ...(c.heldBackBy !== undefined ? { heldBackBy: c.heldBackBy } : {}),
+    ...(c.untracked ? { untracked: true } : {}),
     fields: c.fields.map(fieldJson),
     ...(c.after !== undefined ? { after: c.after } : {}),
     ...(c.resent && c.resent.length > 0 ? { resent: [...c.resent] } : {}),
