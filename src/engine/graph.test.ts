@@ -8,7 +8,7 @@ function manifest(address: string, dependsOn: string[] = [], spec: JsonObject = 
   const [kind, name] = address.split('/');
   return {
     apiVersion: 'moor/v1', kind, name, address, dependsOn, protect: false, spec,
-    source: { file: 'm.yaml', locate: () => ({ file: 'm.yaml', line: 1, col: 1 }) },
+    source: { file: 'm.yaml', path: '/m.yaml', locate: () => ({ file: 'm.yaml', line: 1, col: 1 }) },
   };
 }
 

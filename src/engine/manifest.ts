@@ -19,7 +19,10 @@ export function parseAddress(address: string): { kind: string; name: string } | 
 
 /** Finds source positions inside one YAML document. */
 export interface SourceMap {
+  /** The file as shown to a user (relative to the working folder when moor started); display only. */
   readonly file: string;
+  /** The file's absolute path: what moor reads, and where `${file:}` paths start from. */
+  readonly path: string;
   /**
    * Location of the value at `path` (from the document root, e.g. ['spec','location']),
    * or of its key when `at` is 'key'. Falls back to the nearest existing ancestor.

@@ -1,5 +1,5 @@
 // Resolves ${env:}, ${file:} and ${ref:} placeholders of a manifest's spec for plan and apply.
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { fromPointer, getAt, isObject, type JsonObject, type JsonPath, type JsonValue } from '../core/json.js';
 import type { Manifest } from './manifest.js';
@@ -13,7 +13,6 @@ import { isHashed } from './secrets.js';
 export const KNOWN_AFTER_APPLY = UNKNOWN_SENTINEL;
 
 export interface ResolveContext {
-  readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
   /** Where `${file:}` may read (the `files` key of moor.config.yaml). */
   readonly files?: FilePolicy;
@@ -28,19 +27,24 @@ export interface ResolvedSpec {
   readonly pending: boolean;
 }
 
-/** Where a manifest's `${file:}` paths start (its own folder) and must stay under (the root); validate checks the same. */
-export function placeholderFolders(manifest: Manifest, cwd: string, files?: FilePolicy): { readonly baseDir: string; readonly root: string } {
-  return { baseDir: dirname(resolve(cwd, manifest.source.file)), root: resolve(cwd, files?.root ?? manifest.root ?? '.') };
+/**
+ * Where a manifest's `${file:}` paths start (its own folder) and must stay under (the root);
+ * validate checks the same. Both come from absolute paths, never from a working folder: a
+ * library caller whose cwd differs from the CLI's reads the same files.
+ */
+export function placeholderFolders(manifest: Manifest, files?: FilePolicy): { readonly baseDir: string; readonly root: string } {
+  const baseDir = dirname(manifest.source.path);
+  return { baseDir, root: files?.root ?? manifest.root ?? baseDir };
 }
 
 export function resolveSpec(manifest: Manifest, ctx: ResolveContext): ResolvedSpec {
   const diagnostics: Diagnostic[] = [];
   let pending = false;
-  const { baseDir, root } = placeholderFolders(manifest, ctx.cwd, ctx.files);
+  const { baseDir, root } = placeholderFolders(manifest, ctx.files);
   const fail = (path: JsonPath, message: string, ref: Reference, refs: readonly Reference[]) => {
     const valueAt = manifest.source.locate(['spec', ...path]);
     const nth = refs.filter((r) => r.raw === ref.raw && r.index < ref.index).length;
-    diagnostics.push({ severity: 'error', message, location: locatePlaceholder(valueAt, ref.raw, nth, ctx.cwd), address: manifest.address });
+    diagnostics.push({ severity: 'error', message, location: locatePlaceholder(valueAt, ref.raw, nth, manifest.source.path), address: manifest.address });
   };
 
   const substitute = (value: string, path: JsonPath): JsonValue => {

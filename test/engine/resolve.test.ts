@@ -23,7 +23,7 @@ function project(value: string, extra: Record<string, string> = {}): string {
 async function resolveIn(dir: string, options: { env?: NodeJS.ProcessEnv; files?: FilePolicy; path?: string } = {}) {
   const loaded = await loadManifests([join(dir, options.path ?? 'project')], BUILT_IN_KINDS);
   expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  const resolved = resolveSpec(loaded.manifests[0], { cwd: process.cwd(), env: options.env ?? {}, files: options.files, outputs: () => undefined });
+  const resolved = resolveSpec(loaded.manifests[0], { env: options.env ?? {}, files: options.files, outputs: () => undefined });
   return { description: resolved.spec.description, errors: resolved.diagnostics.map((d) => ({ message: d.message, line: d.location?.line, col: d.location?.col, file: d.location?.file })) };
 }
 
@@ -58,7 +58,22 @@ describe('${file:} stays inside the manifests\' root', () => {
     const dir = project('x', { 'project/sub/m2.yaml': 'apiVersion: moor/v1\nkind: AuthContext\nmetadata:\n  name: c2\nspec:\n  displayName: two\n  description: ${file:../s.txt}\n', 'project/s.txt': 'up' });
     const loaded = await loadManifests([join(dir, 'project')], BUILT_IN_KINDS);
     const m2 = loaded.manifests.find((m) => m.name === 'c2')!;
-    expect(resolveSpec(m2, { cwd: process.cwd(), env: {}, outputs: () => undefined }).spec.description).toBe('up');
+    expect(resolveSpec(m2, { env: {}, outputs: () => undefined }).spec.description).toBe('up');
+  });
+
+  test('files are found from where the manifest is, whatever the working folder at load and at resolve', async () => {
+    const dir = project('${file:secrets/pw}', { 'project/secrets/pw': 'from-the-manifest-folder\n', 'deep er/a b/c/d/secrets/pw': 'wrong folder' });
+    const start = process.cwd();
+    try {
+      process.chdir(join(dir, 'deep er/a b/c/d'));
+      const loaded = await loadManifests([join(dir, 'project')], BUILT_IN_KINDS);
+      process.chdir(tmpdir());
+      const resolved = resolveSpec(loaded.manifests[0], { env: {}, outputs: () => undefined });
+      expect(resolved.diagnostics).toEqual([]);
+      expect(resolved.spec.description).toBe('from-the-manifest-folder');
+    } finally {
+      process.chdir(start);
+    }
   });
 
   test('../ escaping the root is an error at the placeholder, and nothing is read', async () => {

@@ -36,7 +36,7 @@ describe('plan reads by listing', () => {
     const ctx = { providers, log: () => undefined };
     const kinds = BUILT_IN_KINDS;
     const { manifests } = await loadAndValidate([dir], kinds);
-    const plan = () => makePlan({ manifests, kinds, state: emptyState(), ctx, resolve: { cwd: dir, env: {} }, parallelism: 10 });
+    const plan = () => makePlan({ manifests, kinds, state: emptyState(), ctx, resolve: { env: {} }, parallelism: 10 });
 
     const first = await plan();
     expect(first.plan.changes.filter((c) => c.action === 'create')).toHaveLength(91);

@@ -25,7 +25,7 @@ async function runValidate(paths: string[], flags: ValidateFlags, command: Comma
   const result = await loadRunManifests(config, paths, BUILT_IN_KINDS, process.cwd());
   // ${file:} placeholders are checked as plan reads them (files: in the config), none is read.
   const policy = config.files;
-  const diagnostics = sortDiagnostics([...result.diagnostics, ...checkPlaceholderFiles(result.manifests, process.cwd(), policy)]);
+  const diagnostics = sortDiagnostics([...result.diagnostics, ...checkPlaceholderFiles(result.manifests, policy)]);
   if (flags.output === 'json') {
     const rows = diagnostics.map((d) => ({
       file: d.location?.file ?? null, line: d.location?.line ?? null, col: d.location?.col ?? null,

@@ -17,7 +17,7 @@ function manifest(address: string, dependsOn: string[] = []): Manifest {
   const [kind, name] = address.split('/');
   return {
     apiVersion: 'moor/v1', kind, name, address, dependsOn, protect: false, spec: {},
-    source: { file: 'm.yaml', locate: () => ({ file: 'm.yaml', line: 1, col: 1 }) },
+    source: { file: 'm.yaml', path: '/m.yaml', locate: () => ({ file: 'm.yaml', line: 1, col: 1 }) },
   };
 }
 
@@ -90,7 +90,7 @@ describe('critical path', () => {
       recorder: new StateRecorder(backend, await backend.read()),
       // The fake kind reaches no client: its "providers" only carry the request context.
       ctx: { providers: bindable({} as Providers, (requests) => ({ requests }) as unknown as Providers), log: () => undefined },
-      resolve: { cwd: '/', env: {} }, parallelism: 1,
+      resolve: { env: {} }, parallelism: 1,
     });
     expect(outcomes.every((o) => o.status === 'done')).toBe(true);
     // The first ready step takes the free slot at once; from then on the chain goes first.

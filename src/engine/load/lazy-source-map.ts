@@ -10,7 +10,7 @@ import { YamlSourceMap } from './yaml-source-map.js';
 export class LazyFileSource {
   private parsed?: { docs: Document[]; byOffset: Map<number, Document>; lines: LineCounter };
 
-  constructor(readonly file: string, private readonly text: string) {}
+  constructor(readonly file: string, readonly path: string, private readonly text: string) {}
 
   /** The position-aware map of the document whose root starts at `offset`. */
   mapAt(offset: number): YamlSourceMap {
@@ -26,7 +26,7 @@ export class LazyFileSource {
     const doc = byOffset.get(offset)
       ?? docs.find((d) => (d.range?.[0] ?? 0) <= offset && offset < (d.range?.[2] ?? 0))
       ?? docs[0];
-    return new YamlSourceMap(this.file, doc, lines);
+    return new YamlSourceMap(this.file, doc, lines, this.path);
   }
 }
 
@@ -37,6 +37,10 @@ export class LazySourceMap implements SourceMap {
 
   get file(): string {
     return this.source.file;
+  }
+
+  get path(): string {
+    return this.source.path;
   }
 
   locate(path: JsonPath, at: 'key' | 'value' = 'value'): SourceLocation {

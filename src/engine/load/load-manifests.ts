@@ -40,7 +40,7 @@ export async function loadManifests(paths: readonly string[], kinds: KindCatalog
     const root = rootOf(abs, given);
     const layer = stack ? layerOf(abs, given) : 0;
     for (const doc of parsed.documents) {
-      documents.push({ value: substituteStackVars(doc.value, doc.source, stack, process.cwd(), diagnostics), source: doc.source, root, layer });
+      documents.push({ value: substituteStackVars(doc.value, doc.source, stack, diagnostics), source: doc.source, root, layer });
     }
   }
   // A stack's later paths overlay its earlier ones; without a stack, paths are only read together.

@@ -7,7 +7,7 @@ import { MergedDocument } from './merge-patch.js';
 /** A source map that answers with its file and the path asked, encoded in the column's place. */
 function sourceOf(file: string): SourceMap & { asked: JsonPath[] } {
   const asked: JsonPath[] = [];
-  return { file, asked, locate: (path) => { asked.push(path); return { file, line: path.length, col: 1 }; } };
+  return { file, path: `/${file}`, asked, locate: (path) => { asked.push(path); return { file, line: path.length, col: 1 }; } };
 }
 
 const keyOf = (path: JsonPath) => (path.join('/') === 'spec/containers' || /^spec\/containers\/\d+\/env$/.test(path.join('/')) ? 'name' : undefined);

@@ -41,7 +41,9 @@ export class MergedDocument {
   sourceMap(): SourceMap {
     const root = this.root;
     return {
+      // The base document's file: the merged manifest's ${file:} paths start from its folder.
       file: root.origin.source.file,
+      path: root.origin.source.path,
       locate: (path: JsonPath, at?: 'key' | 'value'): SourceLocation => {
         let node = root;
         let depth = 0;

@@ -36,7 +36,7 @@ export async function parseManifestFile(absPath: string, file: string): Promise<
   if (separators >= MAX_DOCUMENTS) return fail(`more than ${MAX_DOCUMENTS.toLocaleString('en-US')} documents in one file; not parsed`);
   const deep = findExcessiveNesting(text, MAX_NESTING);
   if (deep) return { documents: [], diagnostics: [{ severity: 'error', message: `nesting deeper than ${MAX_NESTING} levels; not parsed`, location: { file, line: deep.line, col: deep.col }, code: 'load.nesting' }] };
-  const parsed = parseFastText(text, file) ?? parseText(text, file);
+  const parsed = parseFastText(text, file, absPath) ?? parseText(text, file, absPath);
   return { documents: parsed.documents.filter((d) => isPlain(d, parsed.diagnostics)), diagnostics: parsed.diagnostics };
 }
 
@@ -48,10 +48,10 @@ function isPlain(doc: ParsedDocument, diagnostics: Diagnostic[]): boolean {
 }
 
 /** The fast reader's documents, or undefined when the text needs the full `yaml` parser. */
-function parseFastText(text: string, file: string): { documents: ParsedDocument[]; diagnostics: Diagnostic[] } | undefined {
+function parseFastText(text: string, file: string, path: string): { documents: ParsedDocument[]; diagnostics: Diagnostic[] } | undefined {
   const fast = parseFast(text);
   if (!fast) return undefined;
-  const source = new LazyFileSource(file, text);
+  const source = new LazyFileSource(file, path, text);
   const documents = fast.filter((d) => d.value !== null).map((d) => ({ value: d.value, source: new LazySourceMap(source, d.offset) }));
   return { documents, diagnostics: documents.length === 0 ? [emptyWarning(file)] : [] };
 }
@@ -60,7 +60,7 @@ function emptyWarning(file: string): Diagnostic {
   return { severity: 'warning', message: 'no manifests in this file', location: { file, line: 1, col: 1 }, code: 'load.empty' };
 }
 
-function parseText(text: string, file: string): { documents: ParsedDocument[]; diagnostics: Diagnostic[] } {
+function parseText(text: string, file: string, path: string): { documents: ParsedDocument[]; diagnostics: Diagnostic[] } {
   const lines = new LineCounter();
   const documents: ParsedDocument[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -72,7 +72,7 @@ function parseText(text: string, file: string): { documents: ParsedDocument[]; d
     return { documents, diagnostics: [{ severity: 'error', message: `cannot parse YAML: ${(err as Error).message}`, location: { file, line: 1, col: 1 }, code: 'load.yaml' }] };
   }
   for (const doc of Array.isArray(docs) ? docs : []) {
-    const source = new YamlSourceMap(file, doc, lines);
+    const source = new YamlSourceMap(file, doc, lines, path);
     const problems = [...doc.errors.map((e) => ({ e, severity: 'error' as const })), ...doc.warnings.map((e) => ({ e, severity: 'warning' as const }))];
     for (const { e, severity } of problems) {
       diagnostics.push({ severity, message: yamlMessage(e.code, e.message, keyAt(text, e.pos[0])), location: source.position(e.pos[0]), code: `yaml.${e.code}` });

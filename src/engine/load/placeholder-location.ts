@@ -3,7 +3,6 @@
 // from there. Only diagnostics ask, so files are read then, and the last few are kept: a file
 // with thousands of failing placeholders is read once, and each lookup stays short.
 import { readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { SourceLocation } from '../../core/diagnostics.js';
 
 /** How far after the value's start a placeholder is looked for. */
@@ -15,11 +14,12 @@ interface FileText { readonly text: string; readonly lineStarts: readonly number
 const cache = new Map<string, FileText | undefined>();
 
 /**
- * The location of the `nth` (0-based) occurrence of `raw` after `valueAt`, or `valueAt` itself
- * when it is not there (an escaped placeholder in a quoted string, a file changed meanwhile).
+ * The location of the `nth` (0-based) occurrence of `raw` after `valueAt` in the file at `path`
+ * (absolute), or `valueAt` itself when it is not there (an escaped placeholder in a quoted
+ * string, a file changed meanwhile).
  */
-export function locatePlaceholder(valueAt: SourceLocation, raw: string, nth: number, cwd: string): SourceLocation {
-  const file = fileText(resolve(cwd, valueAt.file));
+export function locatePlaceholder(valueAt: SourceLocation, raw: string, nth: number, path: string): SourceLocation {
+  const file = fileText(path);
   if (!file || valueAt.line > file.lineStarts.length) return valueAt;
   const start = file.lineStarts[valueAt.line - 1] + valueAt.col - 1;
   const window = file.text.slice(start, start + WINDOW);

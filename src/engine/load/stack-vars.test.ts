@@ -10,31 +10,31 @@ import { substituteStackVars } from './stack-vars.js';
 const STACK = { name: 'dev', vars: { tag: '1.27', replicas: 3, public: true } };
 
 /** A source map that places every value at line 2, column 7 of `file`, where the text puts it. */
-function sourceOf(text: string): { source: SourceMap; cwd: string } {
-  const cwd = mkdtempSync(join(tmpdir(), 'moor-vars-'));
-  writeFileSync(join(cwd, 'm.yaml'), text);
-  return { cwd, source: { file: 'm.yaml', locate: () => ({ file: 'm.yaml', line: 2, col: 7 }) } };
+function sourceOf(text: string): { source: SourceMap } {
+  const path = join(mkdtempSync(join(tmpdir(), 'moor-vars-')), 'm.yaml');
+  writeFileSync(path, text);
+  return { source: { file: 'm.yaml', path, locate: () => ({ file: 'm.yaml', line: 2, col: 7 }) } };
 }
 
 describe('stack variables', () => {
   test('a placeholder that is the whole value keeps the variable\'s type; inside a string it is its text', () => {
-    const { source, cwd } = sourceOf('');
+    const { source } = sourceOf('');
     const diagnostics: Diagnostic[] = [];
-    const out = substituteStackVars({ spec: { n: '${var:replicas}', on: '${var:public}', image: 'nginx:${var:tag}-${var:replicas}', plain: 'x' } }, source, STACK, cwd, diagnostics);
+    const out = substituteStackVars({ spec: { n: '${var:replicas}', on: '${var:public}', image: 'nginx:${var:tag}-${var:replicas}', plain: 'x' } }, source, STACK, diagnostics);
     expect(out).toEqual({ spec: { n: 3, on: true, image: 'nginx:1.27-3', plain: 'x' } });
     expect(diagnostics).toEqual([]);
   });
 
   test('a document without variables is returned as it is', () => {
-    const { source, cwd } = sourceOf('');
+    const { source } = sourceOf('');
     const doc = { spec: { list: [{ a: 'b' }] } };
-    expect(substituteStackVars(doc, source, STACK, cwd, [])).toBe(doc);
+    expect(substituteStackVars(doc, source, STACK, [])).toBe(doc);
   });
 
   test('a missing variable is an error at the placeholder naming the stack; the value stays as written', () => {
-    const { source, cwd } = sourceOf('spec:\n  rg: rg-${var:region}\n');
+    const { source } = sourceOf('spec:\n  rg: rg-${var:region}\n');
     const diagnostics: Diagnostic[] = [];
-    const out = substituteStackVars({ spec: { rg: 'rg-${var:region}' } }, source, STACK, cwd, diagnostics);
+    const out = substituteStackVars({ spec: { rg: 'rg-${var:region}' } }, source, STACK, diagnostics);
     expect(out).toEqual({ spec: { rg: 'rg-${var:region}' } });
     expect(diagnostics).toEqual([{
       severity: 'error', code: 'stack.var', location: { file: 'm.yaml', line: 2, col: 10 },
@@ -43,14 +43,14 @@ describe('stack variables', () => {
   });
 
   test('without a stack a variable is an error that says how to define one', () => {
-    const { source, cwd } = sourceOf('');
+    const { source } = sourceOf('');
     const diagnostics: Diagnostic[] = [];
-    substituteStackVars({ a: '${var:tag}' }, source, undefined, cwd, diagnostics);
+    substituteStackVars({ a: '${var:tag}' }, source, undefined, diagnostics);
     expect(diagnostics[0].message).toContain('no stack is selected');
   });
 
   test('a value that holds `$&` or `$$` is put in literally', () => {
-    const { source, cwd } = sourceOf('');
-    expect(substituteStackVars({ a: 'x${var:v}y' }, source, { name: 'dev', vars: { v: '$&$$' } }, cwd, [])).toEqual({ a: 'x$&$$y' });
+    const { source } = sourceOf('');
+    expect(substituteStackVars({ a: 'x${var:v}y' }, source, { name: 'dev', vars: { v: '$&$$' } }, [])).toEqual({ a: 'x$&$$y' });
   });
 });

@@ -21,7 +21,7 @@ const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * missing variable, or any `${var:}` without a stack, is an error at the placeholder; the value is
  * then left as written. Documents without the mark are returned as they are, untouched.
  */
-export function substituteStackVars(value: unknown, source: SourceMap, stack: StackValues | undefined, cwd: string, diagnostics: Diagnostic[]): unknown {
+export function substituteStackVars(value: unknown, source: SourceMap, stack: StackValues | undefined, diagnostics: Diagnostic[]): unknown {
   const walk = (v: unknown, path: JsonPath): unknown => {
     if (typeof v === 'string') return v.includes(MARK) ? substitute(v, path) : v;
     if (Array.isArray(v)) return mapIfChanged(v, (item, i) => walk(item, [...path, i]));
@@ -38,7 +38,7 @@ export function substituteStackVars(value: unknown, source: SourceMap, stack: St
   const substitute = (text: string, path: JsonPath): unknown => {
     const matches = [...text.matchAll(VAR_PLACEHOLDER)];
     const problem = (raw: string, nth: number, message: string) => {
-      diagnostics.push({ severity: 'error', message, location: locatePlaceholder(source.locate(path), raw, nth, cwd), code: 'stack.var' });
+      diagnostics.push({ severity: 'error', message, location: locatePlaceholder(source.locate(path), raw, nth, source.path), code: 'stack.var' });
     };
     let failed = false;
     const values = matches.map((m, i) => {

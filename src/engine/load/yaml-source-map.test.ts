@@ -14,7 +14,7 @@ const TEXT = `spec:
 function mapOf(text: string): YamlSourceMap {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines });
-  return new YamlSourceMap('m.yaml', doc, lines);
+  return new YamlSourceMap('m.yaml', doc, lines, '/m.yaml');
 }
 
 describe('YamlSourceMap.locate', () => {

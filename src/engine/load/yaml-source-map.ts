@@ -9,6 +9,7 @@ export class YamlSourceMap implements SourceMap {
     readonly file: string,
     private readonly doc: Document,
     private readonly lines: LineCounter,
+    readonly path: string,
   ) {}
 
   locate(path: JsonPath, at: 'key' | 'value' = 'value'): SourceLocation {

@@ -14,7 +14,7 @@ async function envReadsWhilePlanning(listable: boolean): Promise<number> {
   await makePlan({
     manifests: [manifest('Thing', 'a', { region: '${env:REGION}' })],
     kinds, state: EMPTY_STATE, ctx: { providers: {} as KindContext['providers'], log: () => undefined },
-    resolve: { cwd: '.', env }, parallelism: 1,
+    resolve: { env }, parallelism: 1,
   });
   return reads;
 }

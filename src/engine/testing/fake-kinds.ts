@@ -85,7 +85,7 @@ export function manifest(kind: string, name: string, spec: JsonObject, options: 
   const file = `${name}.yaml`;
   return {
     apiVersion: API_VERSION, kind, name, address: addressOf(kind, name), dependsOn: options.dependsOn ?? [],
-    protect: options.protect ?? false, spec, source: { file, locate: () => ({ file, line: 1, col: 1 }) },
+    protect: options.protect ?? false, spec, source: { file, path: `/${file}`, locate: () => ({ file, line: 1, col: 1 }) },
   };
 }
 
@@ -115,7 +115,7 @@ export function sentRequest(ctx: KindContext): void {
 }
 
 export function planWith(catalog: KindCatalog, manifests: readonly Manifest[], state: StateDocument = EMPTY_STATE, options: { prune?: boolean; events?: EventSink } = {}): Promise<PlanResult> {
-  return makePlan({ manifests, kinds: catalog, state, ctx: CTX, events: options.events, resolve: { cwd: '.', env: {} }, parallelism: 4, prune: options.prune });
+  return makePlan({ manifests, kinds: catalog, state, ctx: CTX, events: options.events, resolve: { env: {} }, parallelism: 4, prune: options.prune });
 }
 
 export interface Applied { readonly plan: PlanResult; readonly outcomes: readonly StepOutcome[]; readonly state: StateDocument }
@@ -128,7 +128,7 @@ export async function planAndApply(
   const plan = await planWith(catalog, manifests, state, options);
   const recorder = new StateRecorder(memoryBackend(state), state);
   const outcomes = await applyPlan({
-    steps: plan.steps, manifests, recorder, ctx: CTX, resolve: { cwd: '.', env: {} }, parallelism: options.parallelism ?? 4,
+    steps: plan.steps, manifests, recorder, ctx: CTX, resolve: { env: {} }, parallelism: options.parallelism ?? 4,
     events: options.events, signal: options.signal,
   });
   return { plan, outcomes, state: recorder.current() };

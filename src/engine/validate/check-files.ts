@@ -10,10 +10,10 @@ import { locatePlaceholder } from '../load/placeholder-location.js';
 import { forEachString } from './walk-strings.js';
 
 /** One error per placeholder whose file plan could not read, at the placeholder, in plan's words. */
-export function checkPlaceholderFiles(manifests: readonly Manifest[], cwd: string, files?: FilePolicy): Diagnostic[] {
+export function checkPlaceholderFiles(manifests: readonly Manifest[], files?: FilePolicy): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const manifest of manifests) {
-    const { baseDir, root } = placeholderFolders(manifest, cwd, files);
+    const { baseDir, root } = placeholderFolders(manifest, files);
     forEachString(manifest.spec, (path, text) => {
       if (!text.includes('${file:')) return;
       const refs = scanReferences(text).refs;
@@ -22,7 +22,7 @@ export function checkPlaceholderFiles(manifests: readonly Manifest[], cwd: strin
         const found = checkPlaceholderFile(ref.path, baseDir, root, files);
         if (found.ok) continue;
         const nth = refs.filter((r) => r.raw === ref.raw && r.index < ref.index).length;
-        const location = locatePlaceholder(manifest.source.locate(['spec', ...path]), ref.raw, nth, cwd);
+        const location = locatePlaceholder(manifest.source.locate(['spec', ...path]), ref.raw, nth, manifest.source.path);
         out.push({ severity: 'error', address: manifest.address, location, message: `cannot read file ${ref.path} (used by ${ref.raw}): ${found.message}` });
       }
     });

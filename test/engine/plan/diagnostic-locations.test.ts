@@ -10,7 +10,7 @@ import { FakeCloud, fakeCatalog, manifest, planWith } from '../../../src/engine/
 function located(name: string, kind = 'Thing'): Manifest {
   const m = manifest(kind, name, { region: 'west' });
   const locate = (path: JsonPath) => ({ file: 'things.yaml', line: path.join('.') === 'metadata.name' ? 3 : 9, col: 9 });
-  return { ...m, source: { file: 'things.yaml', locate } };
+  return { ...m, source: { file: 'things.yaml', path: '/things.yaml', locate } };
 }
 
 describe('plan diagnostics with an address and no location', () => {

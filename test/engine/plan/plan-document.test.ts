@@ -11,7 +11,7 @@ import type { PlannedStep } from '../../../src/engine/plan/steps.js';
 import { forceReplace } from '../../../src/engine/plan/force-replace.js';
 
 const desired: JsonObject = { location: 'westeurope', properties: { containers: [{ name: 'app', properties: { image: 'nginx:1.28', environmentVariables: [{ name: 'PW', secureValue: 'hunter2' }] } }] } };
-const manifest = { apiVersion: 'moor/v1', kind: 'ContainerGroup', name: 'web', address: 'ContainerGroup/web', dependsOn: [], protect: false, spec: {}, source: { file: 'm/web.yaml', locate: () => ({ file: 'm/web.yaml', line: 3, col: 3 }) } } as Manifest;
+const manifest = { apiVersion: 'moor/v1', kind: 'ContainerGroup', name: 'web', address: 'ContainerGroup/web', dependsOn: [], protect: false, spec: {}, source: { file: 'm/web.yaml', path: '/m/web.yaml', locate: () => ({ file: 'm/web.yaml', line: 3, col: 3 }) } } as Manifest;
 const change: PlannedChange = {
   address: 'ContainerGroup/web', kind: 'ContainerGroup', action: 'update', drift: false, destructive: false,
   fields: [{ path: '/properties/containers/0/properties/image', op: 'replace', before: 'nginx:1.27', after: 'nginx:1.28', cause: 'manifest', sensitive: false, forcesReplace: false }],

@@ -57,7 +57,7 @@ async function planWith(run: JobRecord, status?: string, extra = '') {
   // Only the LCS client is used by this kind.
   const ctx: KindContext = { providers: { lcs } as unknown as Providers, log: () => undefined, pollIntervalMs: 0 };
   const state: StateDocument = { version: 1, serial: 4, resources: { 'DatabaseExport/nightly': { kind: 'DatabaseExport', name: 'nightly', lastApplied: { revision: '1' }, runs: [run], updatedAt: 't' } } };
-  const result = await makePlan({ manifests, kinds: BUILT_IN_KINDS, state, ctx, resolve: { cwd: dir, env: {} }, parallelism: 1 });
+  const result = await makePlan({ manifests, kinds: BUILT_IN_KINDS, state, ctx, resolve: { env: {} }, parallelism: 1 });
   return { ...result, reads, sent, manifests, ctx, state, dir };
 }
 
@@ -120,7 +120,7 @@ spec:
 `;
     const p = await planWith(lostSend, undefined, DEPENDENT + independent);
     const recorder = new StateRecorder(memoryBackend(p.state), p.state);
-    const outcomes = await applyPlan({ steps: p.steps, manifests: p.manifests, recorder, ctx: p.ctx, resolve: { cwd: p.dir, env: {} }, parallelism: 4 });
+    const outcomes = await applyPlan({ steps: p.steps, manifests: p.manifests, recorder, ctx: p.ctx, resolve: { env: {} }, parallelism: 4 });
     const by = Object.fromEntries(outcomes.map((o) => [o.address, o]));
     expect(by['DatabaseExport/nightly']).toMatchObject({ status: 'failed', error: expect.stringContaining("moor state resolve DatabaseExport/nightly --succeeded") });
     expect(by['DatabaseRefresh/after']).toMatchObject({ status: 'skipped', rootCause: 'DatabaseExport/nightly' });
@@ -167,7 +167,7 @@ spec:
       action: 'run', reason: 'never run (revision 1); skipped until DatabaseExport/nightly runs successfully (change its revision)',
     });
     const recorder = new StateRecorder(memoryBackend(p.state), p.state);
-    const outcomes = await applyPlan({ steps: p.steps, manifests: p.manifests, recorder, ctx: p.ctx, resolve: { cwd: p.dir, env: {} }, parallelism: 4 });
+    const outcomes = await applyPlan({ steps: p.steps, manifests: p.manifests, recorder, ctx: p.ctx, resolve: { env: {} }, parallelism: 4 });
     const by = Object.fromEntries(outcomes.map((o) => [o.address, o]));
     expect(by['DatabaseExport/nightly']).toMatchObject({ status: 'done', blocks: 'revision 1 failed' });
     expect(by['DatabaseRefresh/after']).toMatchObject({ status: 'skipped', rootCause: 'DatabaseExport/nightly' });
