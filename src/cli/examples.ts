@@ -37,6 +37,7 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'moor outputs ContainerGroup/web --output json',
     'IP=$(moor outputs ContainerGroup/web /ipAddress)   # one value, raw',
   ],
+  history: ['moor history', 'moor history ContainerGroup/web', 'moor history --output json | jq \'.runs[0]\''],
   get: ['moor get usage --subscription 8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11 --location westeurope', 'moor get transactions --billing-account 12345678 --invoice G012345678 --output csv'],
   notify: ['moor notify test'],
   'local-cloud': ['moor local-cloud --port 4010', 'moor local-cloud --port 0 --latency 50 --fail-rate 0.1'],

@@ -43,9 +43,11 @@ export interface MoorConfig {
    * above are already the stack's own.
    */
   readonly stack?: SelectedStack;
+  /** `moor history`: how many runs state keeps (oldest dropped first). */
+  readonly history?: { readonly keep?: number };
 }
 
-const TOP_KEYS = new Set(['endpoints', 'credentials', 'state', 'parallelism', 'notify', 'files', 'localCloud', 'apis', 'stacks']);
+const TOP_KEYS = new Set(['endpoints', 'credentials', 'state', 'parallelism', 'notify', 'files', 'localCloud', 'apis', 'stacks', 'history']);
 
 /**
  * The files this config consists of (absolute): the config file and the local-cloud fixtures it
@@ -148,6 +150,7 @@ function parseConfig(raw: JsonObject, file: string): MoorConfig {
     endpoints, credentials, state: raw.state as string | undefined, parallelism, notify: raw.notify === undefined ? undefined : notifyConfig(raw.notify, file),
     localCloud: raw.localCloud === undefined ? undefined : localCloudConfig(raw.localCloud, file),
     apis: raw.apis === undefined ? undefined : apisConfig(raw.apis, file),
+    history: raw.history === undefined ? undefined : historyConfig(raw.history, file),
   };
 }
 
@@ -232,6 +235,11 @@ function localCloudConfig(v: unknown, file: string): { fixtures?: string } {
     throw new UserError(`${file}: localCloud must be {fixtures: FILE}`);
   }
   return { fixtures: v.fixtures as string | undefined };
+}
+
+function historyConfig(v: unknown, file: string): { keep?: number } {
+  if (!isObject(v) || Object.keys(v).some((k) => k !== 'keep')) throw new UserError(`${file}: history must be {keep: N}`);
+  return { keep: v.keep === undefined ? undefined : positiveInt(v.keep, `${file}: history.keep`) };
 }
 
 function positiveInt(v: unknown, where: string): number {

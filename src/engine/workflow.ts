@@ -16,6 +16,8 @@ import type { KindContext } from '../core/kind.js';
 import { NOT_IN_STATE } from './render/summary-line.js';
 import { UNTRACKED_LIVE } from './plan/untracked-live.js';
 import { PROTECTED_RUN } from './plan/protected-change.js';
+import { recordRun } from './history/record-run.js';
+import { DEFAULT_HISTORY_KEEP } from './history/history-store.js';
 
 export interface PlanRequest {
   readonly paths: readonly string[];
@@ -78,6 +80,14 @@ export interface ApplyRequest {
   readonly signal?: AbortSignal;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
+  /** For the run's history entry: what applied (`apply`, `apply --plan`, `watch`) and the manifest paths (their git commit). */
+  readonly run: RunLabel;
+}
+
+export interface RunLabel {
+  readonly command: string;
+  readonly paths: readonly string[];
+  readonly stack?: string;
 }
 
 /** Applies a prepared plan; the caller holds the state lock. */
@@ -87,7 +97,8 @@ export async function applyPrepared(session: Session, request: ApplyRequest): Pr
   if (blocking.length > 0) throw new UserError('the plan has errors; nothing was applied', blocking);
   const recorder = new StateRecorder(session.backend, prepared.state);
   session.scheduler.setConcurrency(request.parallelism); // --parallelism: requests in flight per service
-  return applyPlan({
+  const startedAt = new Date();
+  const outcomes = await applyPlan({
     steps: prepared.steps,
     manifests: prepared.manifests,
     recorder,
@@ -98,11 +109,21 @@ export async function applyPrepared(session: Session, request: ApplyRequest): Pr
     signal: request.signal,
     graph: prepared.graph,
   });
+  await recordRun(recorder, historyOf(session, request), startedAt, outcomes, session.events);
+  return outcomes;
 }
 
 /** apply --refresh-only over a prepared plan: what drifted is recorded from live; the caller holds the lock. */
-export async function refreshPrepared(session: Session, prepared: PreparedPlan): Promise<StepOutcome[]> {
-  return acceptDrift(prepared.plan, prepared.steps, new StateRecorder(session.backend, prepared.state));
+export async function refreshPrepared(session: Session, request: Omit<ApplyRequest, 'parallelism' | 'signal'>): Promise<StepOutcome[]> {
+  const recorder = new StateRecorder(session.backend, request.prepared.state);
+  const startedAt = new Date();
+  const outcomes = await acceptDrift(request.prepared.plan, request.prepared.steps, recorder);
+  await recordRun(recorder, historyOf(session, request), startedAt, outcomes, session.events);
+  return outcomes;
+}
+
+function historyOf(session: Session, request: Pick<ApplyRequest, 'run' | 'cwd' | 'env'>) {
+  return { ...request.run, cwd: request.cwd, env: request.env, keep: session.config.history?.keep ?? DEFAULT_HISTORY_KEEP };
 }
 
 /**

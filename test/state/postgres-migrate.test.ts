@@ -42,6 +42,14 @@ describeWithPostgres('state migrate between the file and PostgreSQL', () => {
     const planFile = await run('plan', 'm', '--detailed-exitcode', '--state', 'b.json');
     expect(planFile.code, planFile.stdout + planFile.stderr).toBe(0);
     expect(Object.keys(resourcesOf('a.json'))).toHaveLength(3);
+
+    // The history of the apply moves with the state, both ways.
+    const history = async (state: string) => JSON.parse((await run('history', '--output', 'json', '--state', state)).stdout) as { runs: Array<{ counts: { created: number } }> };
+    const original = await history('a.json');
+    expect(original.runs).toHaveLength(1);
+    expect(original.runs[0].counts.created).toBe(2);
+    expect(await history(pg)).toEqual(original);
+    expect(await history('b.json')).toEqual(original);
   });
 
   it('refuses to migrate into state that holds resources', async () => {

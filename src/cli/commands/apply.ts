@@ -103,7 +103,7 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
         }
       }
       if (inputs.refreshOnly) {
-        const outcomes = await refreshPrepared(session, prepared);
+        const outcomes = await refreshPrepared(session, { prepared, cwd: process.cwd(), env: process.env, run: { command: 'apply --refresh-only', paths: inputs.paths } });
         report.refreshSummary(outcomes);
         if (flags.notify) await (await import('../notify-run.js')).notifyRun(session, 'apply', prepared.plan, outcomes, inputs.paths);
         return outcomes.some((o) => o.status !== 'done') ? 1 : 0;
@@ -121,7 +121,9 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
       process.on('SIGTERM', onSignal);
       const progress = await report.progress(prepared.plan, () => session.scheduler.stats());
       try {
-        const outcomes = await applyPrepared(session, { prepared, parallelism, signal: controller.signal, cwd: process.cwd(), env: process.env });
+        const outcomes = await applyPrepared(session, {
+          prepared, parallelism, signal: controller.signal, cwd: process.cwd(), env: process.env, run: { command: saved ? 'apply --plan' : 'apply', paths: inputs.paths },
+        });
         await progress.done();
         report.summary(outcomes);
         if (flags.notify) {

@@ -11,6 +11,7 @@ import { registerShow } from './show.js';
 import { registerImport } from './import.js';
 import { registerState } from './state.js';
 import { registerOutputs } from './outputs.js';
+import { registerHistory } from './history.js';
 import { registerGet } from './get.js';
 import { registerNotify } from './notify.js';
 import { registerLocalCloud } from './local-cloud.js';
@@ -29,6 +30,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerImport,
   registerState,
   registerOutputs,
+  registerHistory,
   registerGet,
   registerNotify,
   registerLocalCloud,

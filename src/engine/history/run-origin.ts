@@ -1,0 +1,70 @@
+// History: who started a run and from which commit of the manifests (user@host, or the CI's identity).
+import { execFile } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { userInfo, hostname } from 'node:os';
+import { dirname, resolve } from 'node:path';
+
+/** Where a run came from: who, on which CI run, from which commit; `stack` when stacks name it. */
+export interface RunOrigin {
+  /** `user@host`, or the CI's actor (GITHUB_ACTOR) on GitHub Actions. */
+  readonly by: string;
+  /** The CI run (GitHub Actions: repository, workflow, run id and its URL), when in one. */
+  readonly ci?: { readonly system: string; readonly runId?: string; readonly url?: string; readonly workflow?: string; readonly repository?: string };
+  /** The git commit the manifests were at, when they live in a repository. */
+  readonly commit?: string;
+  readonly stack?: string;
+}
+
+const GIT_TIMEOUT_MS = 5_000;
+
+/** Who and which commit, from the environment and the manifests' repository (no git: no commit). */
+export async function runOrigin(env: NodeJS.ProcessEnv, paths: readonly string[], cwd: string): Promise<RunOrigin> {
+  const ci = githubRun(env);
+  const commit = await gitCommit(manifestsFolder(paths, cwd)) ?? env.GITHUB_SHA;
+  return { by: ci?.actor ?? localUser(env), ...(ci ? { ci: ci.run } : {}), ...(commit ? { commit } : {}) };
+}
+
+function localUser(env: NodeJS.ProcessEnv): string {
+  let user: string;
+  try {
+    user = userInfo().username;
+  } catch {
+    // No passwd entry (a container's arbitrary uid): the environment still names the user.
+    user = env.USER ?? env.LOGNAME ?? `uid ${process.getuid?.() ?? 'unknown'}`;
+  }
+  return `${user}@${hostname()}`;
+}
+
+function githubRun(env: NodeJS.ProcessEnv): { actor: string; run: NonNullable<RunOrigin['ci']> } | undefined {
+  if (env.GITHUB_ACTIONS !== 'true' || !env.GITHUB_ACTOR) return undefined;
+  const server = env.GITHUB_SERVER_URL ?? 'https://github.com';
+  const url = env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${server}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
+  const run = {
+    system: 'github-actions',
+    ...(env.GITHUB_RUN_ID ? { runId: env.GITHUB_RUN_ID + (env.GITHUB_RUN_ATTEMPT ? `.${env.GITHUB_RUN_ATTEMPT}` : '') } : {}),
+    ...(url ? { url } : {}),
+    ...(env.GITHUB_WORKFLOW ? { workflow: env.GITHUB_WORKFLOW } : {}),
+    ...(env.GITHUB_REPOSITORY ? { repository: env.GITHUB_REPOSITORY } : {}),
+  };
+  return { actor: `${env.GITHUB_ACTOR} (GitHub Actions)`, run };
+}
+
+/** The folder whose repository holds the manifests: the first path's (a file's folder). */
+function manifestsFolder(paths: readonly string[], cwd: string): string {
+  const first = resolve(cwd, paths[0] ?? '.');
+  try {
+    return statSync(first).isDirectory() ? first : dirname(first);
+  } catch {
+    return cwd;
+  }
+}
+
+/** HEAD of the repository around `folder`, or undefined (not a repository, no git installed, no commit yet). */
+function gitCommit(folder: string): Promise<string | undefined> {
+  return new Promise((res) => {
+    execFile('git', ['-C', folder, 'rev-parse', '--verify', '--quiet', 'HEAD'], { timeout: GIT_TIMEOUT_MS, windowsHide: true }, (err, stdout) => {
+      const sha = stdout?.trim();
+      res(!err && /^[0-9a-f]{40,64}$/.test(sha) ? sha : undefined);
+    });
+  });
+}
