@@ -35,7 +35,7 @@ export async function moveAddress(backend: StateBackend, from: string, to: strin
 }
 
 /**
- * Copies every record (and the extras: notification threads) from `source` into `target`,
+ * Copies every record (and the extras: notification threads; and the history of applies) from `source` into `target`,
  * which must hold no resources; both are locked meanwhile. The source is left as it was.
  */
 export async function migrateState(source: StateBackend, target: StateBackend): Promise<number> {
@@ -49,6 +49,8 @@ export async function migrateState(source: StateBackend, target: StateBackend): 
         throw new UserError(`${target.location} already holds ${Object.keys(existing.resources).length} resource(s): migrate only into empty state`);
       }
       await target.write({ version: 1, resources: doc.resources, ...(doc.extras ? { extras: doc.extras } : {}) });
+      const history = (await source.readHistory?.()) ?? [];
+      if (history.length > 0) await target.appendHistory?.(history, history.length + ((await target.readHistory?.())?.length ?? 0));
       const count = Object.keys(doc.resources).length;
       process.stdout.write(`Migrated ${count} ${count === 1 ? 'record' : 'records'} from ${source.location} to ${target.location}. ` +
         `Use --state ${target.location} (or state: in moor.config.yaml) from now on; ${source.location} is left as it was.\n`);

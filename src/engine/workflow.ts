@@ -109,7 +109,7 @@ export async function applyPrepared(session: Session, request: ApplyRequest): Pr
     signal: request.signal,
     graph: prepared.graph,
   });
-  await recordRun(recorder, historyOf(session, request), startedAt, outcomes, session.events);
+  await recordRun(session.backend, historyOf(session, request), startedAt, outcomes, session.events);
   return outcomes;
 }
 
@@ -118,7 +118,7 @@ export async function refreshPrepared(session: Session, request: Omit<ApplyReque
   const recorder = new StateRecorder(session.backend, request.prepared.state);
   const startedAt = new Date();
   const outcomes = await acceptDrift(request.prepared.plan, request.prepared.steps, recorder);
-  await recordRun(recorder, historyOf(session, request), startedAt, outcomes, session.events);
+  await recordRun(session.backend, historyOf(session, request), startedAt, outcomes, session.events);
   return outcomes;
 }
 

@@ -16,7 +16,7 @@ export const registerHistory: RegisterCommand = (program, setExit) => {
       const { listedRuns } = await import('../../engine/history/history-store.js');
       const { historyJson, historyText } = await import('../history-view.js');
       setExit(await withBackend(command, async (backend) => {
-        const runs = listedRuns(await backend.read(), address);
+        const runs = listedRuns((await backend.readHistory?.()) ?? [], address);
         process.stdout.write(flags.output === 'json' ? historyJson(runs) : historyText(runs, address));
         return 0;
       }));

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StepOutcome } from '../../core/events.js';
 import { historyRun } from './history-run.js';
-import { appendedHistory, listedRuns } from './history-store.js';
-import type { StateDocument } from '../state/types.js';
+import { listedRuns } from './history-store.js';
 
 const origin = { by: 'dev@box' };
 const at = new Date('2026-01-02T03:04:05Z');
@@ -31,16 +30,10 @@ describe('historyRun', () => {
 });
 
 describe('the stored history', () => {
-  const doc = (history: unknown[]): StateDocument => ({ version: 1, serial: 1, resources: {}, extras: { history: history as never } });
   const run = (n: number) => JSON.parse(JSON.stringify(historyRun(origin, `apply ${n}`, at, [{ address: `A/${n}`, action: 'create', status: 'done' }], at)));
 
-  it('drops the oldest runs beyond keep and passes over entries that are not runs', () => {
-    const appended = appendedHistory(doc([run(1), { not: 'a run' }, run(2)]), run(3), 2);
-    expect(appended.map((r) => (r as { command: string }).command)).toEqual(['apply 2', 'apply 3']);
-  });
-
-  it('lists newest first, and for an address only the runs and changes of that address', () => {
-    const stored = doc([run(1), run(2)]);
+  it('lists newest first, passes over entries that are not runs, and for an address only its runs and changes', () => {
+    const stored = [run(1), { not: 'a run' }, run(2)];
     expect(listedRuns(stored).map((r) => r.command)).toEqual(['apply 2', 'apply 1']);
     expect(listedRuns(stored, 'A/1').map((r) => r.changes)).toEqual([[{ address: 'A/1', action: 'create', result: 'done' }]]);
   });

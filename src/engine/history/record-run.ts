@@ -1,10 +1,9 @@
-// History: appends an apply's run to state through the apply's own recorder (so it is fenced by the same lock).
+// History: appends an apply's run to the state backend's history, fenced by the same lock as its state writes.
 import type { EventSink, StepOutcome } from '../../core/events.js';
 import { masker } from '../../core/masker.js';
 import { UserError } from '../../core/diagnostics.js';
-import type { StateRecorder } from '../state/recorder.js';
+import type { StateBackend } from '../state/types.js';
 import { historyRun, runJson } from './history-run.js';
-import { appendedHistory, HISTORY_EXTRAS_KEY } from './history-store.js';
 import { runOrigin } from './run-origin.js';
 
 /** What a history entry needs to know of the apply beyond its outcomes. */
@@ -22,15 +21,15 @@ export interface RunDescription {
 
 /**
  * Appends the run. A failure to record it (state unwritable, the lock lost) is a notice, not a
- * failure of the apply: every change is already recorded on its own, and the apply's result stands.
+ * failure of the apply: every change is already recorded in state on its own, and the result stands.
  */
-export async function recordRun(recorder: StateRecorder, description: RunDescription, startedAt: Date, outcomes: readonly StepOutcome[], events: EventSink): Promise<void> {
+export async function recordRun(backend: StateBackend, description: RunDescription, startedAt: Date, outcomes: readonly StepOutcome[], events: EventSink): Promise<void> {
+  if (!backend.appendHistory) return;
   const origin = await runOrigin(description.env, description.paths, description.cwd);
   const run = historyRun({ ...origin, ...(description.stack ? { stack: description.stack } : {}) }, description.command, startedAt, outcomes);
-  // Error texts come from services, which may echo a value: masked as any output is.
-  const entry = masker.maskDeep(runJson(run));
   try {
-    await recorder.putExtras(HISTORY_EXTRAS_KEY, appendedHistory(recorder.current(), entry, description.keep));
+    // Error texts come from services, which may echo a value: masked as any output is.
+    await backend.appendHistory([masker.maskDeep(runJson(run))], description.keep);
   } catch (err) {
     if (!(err instanceof UserError)) throw err;
     events({ type: 'notice', message: `moor: this apply was not recorded in the history: ${err.message}` });

@@ -7,6 +7,8 @@ import { fileErrorMessage } from '../file-errors.js';
 import { code, sweepTempFiles, writeFileAtomic } from './atomic-write.js';
 import { acquireFileLock, breakFileLock, checkFileLock, readLock, releaseFileLock } from './file-lock.js';
 import { JournalWriter, readJournal, replay } from './journal.js';
+import { HistoryFile } from './history-file.js';
+import type { JsonObject } from '../../core/json.js';
 import { emptyState, parseState } from './state-document.js';
 import type { LockInfo, StateBackend, UnreadableLock, StateChange, StateDocument, WriteOptions } from './types.js';
 
@@ -41,6 +43,7 @@ export class FileStateBackend implements StateBackend {
   /** Set when an append failed: the journal may end in a torn line, so fold it before appending again. */
   private journalSuspect = true;
   private journal: JournalWriter;
+  private readonly history: HistoryFile;
 
   /**
    * @param path absolute (or cwd-relative) path of the state file
@@ -50,6 +53,7 @@ export class FileStateBackend implements StateBackend {
   constructor(readonly path: string, location?: string, private readonly events?: EventSink) {
     this.location = location ?? path;
     this.journal = new JournalWriter(`${path}.journal`, `${this.location}.journal`);
+    this.history = new HistoryFile(`${path}.history`);
   }
 
   get lockPath(): string { return `${this.path}.lock`; }
@@ -91,6 +95,15 @@ export class FileStateBackend implements StateBackend {
     this.journalBytes += bytes;
     if (this.journalBytes > Math.max(FOLD_MIN_BYTES, FOLD_FACTOR * this.lastFullBytes)) await this.fold(true);
     return serial;
+  }
+
+  readHistory(): Promise<JsonObject[]> {
+    return this.history.read();
+  }
+
+  async appendHistory(runs: readonly JsonObject[], keep: number): Promise<void> {
+    await this.assertLockHeld();
+    await this.history.append(runs, keep);
   }
 
   async lock(operation: string, waitMs = 0): Promise<LockInfo> {

@@ -1,6 +1,7 @@
 // State in PostgreSQL (--state postgres://…): one row per workspace, a session-level advisory lock held for the run.
 import type pg from 'pg';
 import { UserError } from '../../core/diagnostics.js';
+import { isObject, type JsonObject } from '../../core/json.js';
 import { documentOfRow, foldChanges, type StateRow } from './postgres-document.js';
 import { errorCode, failureReason, toUserError } from './postgres-errors.js';
 import { lostLockError } from './lost-lock.js';
@@ -9,7 +10,9 @@ import {
   terminateHolder, tryAdvisoryLock, type Holder,
 } from './postgres-lock.js';
 import { ensureSchema, workspaceLockKey, type AdvisoryKey } from './postgres-schema.js';
-import { appendChangesSql, READ_SQL, SERIAL_SQL, writeDocumentSql } from './postgres-statements.js';
+import {
+  APPEND_HISTORY_SQL, appendChangesSql, READ_HISTORY_SQL, READ_SQL, SERIAL_SQL, TRIM_HISTORY_SQL, writeDocumentSql,
+} from './postgres-statements.js';
 import { parsePostgresUrl, type PostgresTarget } from './postgres-url.js';
 import { emptyState } from './state-document.js';
 import type { LockInfo, StateBackend, StateChange, StateDocument } from './types.js';
@@ -100,6 +103,29 @@ export class PostgresStateBackend implements StateBackend {
     if (serial === undefined) throw await this.moved(base);
     this.knownSerial = serial;
     return serial;
+  }
+
+  async readHistory(): Promise<JsonObject[]> {
+    const client = await this.client('reading the history');
+    try {
+      const r = await client.query<{ run: unknown }>(READ_HISTORY_SQL, [this.workspace]);
+      return r.rows.map((row) => row.run).filter(isObject);
+    } catch (err) {
+      if (errorCode(err) === '42P01') return []; // no table yet: nothing was ever recorded
+      throw this.fail(err, 'reading the history');
+    }
+  }
+
+  /** Through the lock's connection while it is held, so a run that lost its lock records nothing. */
+  async appendHistory(runs: readonly JsonObject[], keep: number): Promise<void> {
+    this.expectedBase();
+    const client = await this.client('recording the run in the history', true);
+    try {
+      await client.query(APPEND_HISTORY_SQL, [this.workspace, JSON.stringify(runs)]);
+      await client.query(TRIM_HISTORY_SQL, [this.workspace, keep]);
+    } catch (err) {
+      throw this.fail(err, 'recording the run in the history');
+    }
   }
 
   async lock(operation: string, waitMs = 0): Promise<LockInfo> {

@@ -18,7 +18,10 @@ import type pg from 'pg';
  *   backend_pid is pg_backend_pid() of that connection: a row whose backend_pid does not hold the
  *   advisory lock is left over from a crashed run and means nothing.
  *
- * To forget a workspace: DELETE its rows from moor_state and moor_resource (and moor_lock).
+ * moor_history: the runs of `moor history`, one row per run (seq orders them), trimmed to the newest
+ * `history.keep` as runs are added. Apart from moor_state, so recording a run moves no serial.
+ *
+ * To forget a workspace: DELETE its rows from moor_state and moor_resource (and moor_lock, moor_history).
  */
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS moor_state (
@@ -43,9 +46,15 @@ CREATE TABLE IF NOT EXISTS moor_lock (
   operation   text NOT NULL,
   since       timestamptz NOT NULL,
   backend_pid integer NOT NULL
+);
+CREATE TABLE IF NOT EXISTS moor_history (
+  workspace   text NOT NULL,
+  seq         bigserial NOT NULL,
+  run         jsonb NOT NULL,
+  PRIMARY KEY (workspace, seq)
 );`;
 
-const TABLES = ['moor_state', 'moor_resource', 'moor_lock'];
+const TABLES = ['moor_state', 'moor_resource', 'moor_lock', 'moor_history'];
 
 /** Serialises concurrent schema creation (CREATE TABLE IF NOT EXISTS races on a fresh database). */
 const SCHEMA_LOCK_KEY = keyOf('moor-schema');

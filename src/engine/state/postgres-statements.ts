@@ -70,3 +70,17 @@ put AS (
 )
 SELECT serial FROM head`;
 }
+
+/** $1 workspace. The runs of the history, oldest first. */
+export const READ_HISTORY_SQL = 'SELECT run FROM moor_history WHERE workspace = $1 ORDER BY seq';
+
+/** $1 workspace, $2 runs (a JSON array), in order. */
+export const APPEND_HISTORY_SQL = `
+INSERT INTO moor_history (workspace, run)
+SELECT $1, e.value FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(value, n) ORDER BY e.n`;
+
+/** $1 workspace, $2 keep: drops all but the newest $2 runs. */
+export const TRIM_HISTORY_SQL = `
+DELETE FROM moor_history
+ WHERE workspace = $1
+   AND seq < (SELECT min(seq) FROM (SELECT seq FROM moor_history WHERE workspace = $1 ORDER BY seq DESC LIMIT $2::bigint) newest)`;

@@ -87,6 +87,13 @@ export interface StateBackend {
    * lock and no longer holds it; does nothing while it holds it, or when it never took it.
    */
   assertLockHeld?(): Promise<void>;
+  /**
+   * The history of applies (moor history), oldest first: kept beside the state document, not in it,
+   * so recording a run moves no serial. Backends without it keep no history.
+   */
+  readHistory?(): Promise<JsonObject[]>;
+  /** Appends runs, keeping the newest `keep`; fenced like a state write (a run that lost its lock records nothing). */
+  appendHistory?(runs: readonly JsonObject[], keep: number): Promise<void>;
   /** Clears a stale lock; without force, only one whose holder process is gone. */
   forceUnlock(force: boolean): Promise<LockInfo | UnreadableLock | undefined>;
   close(): Promise<void>;
