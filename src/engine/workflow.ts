@@ -123,7 +123,8 @@ export async function refreshPrepared(session: Session, request: Omit<ApplyReque
 }
 
 function historyOf(session: Session, request: Pick<ApplyRequest, 'run' | 'cwd' | 'env'>) {
-  return { ...request.run, cwd: request.cwd, env: request.env, keep: session.config.history?.keep ?? DEFAULT_HISTORY_KEEP };
+  const stack = request.run.stack ?? session.config.stack?.name;
+  return { ...request.run, ...(stack ? { stack } : {}), cwd: request.cwd, env: request.env, keep: session.config.history?.keep ?? DEFAULT_HISTORY_KEEP };
 }
 
 /**

@@ -106,6 +106,19 @@ describe('moor history', () => {
     expect(all[1].by).toBe('octocat (GitHub Actions)');
   });
 
+  it("keeps each stack's history with its state, and names the stack", async () => {
+    const stacked = workdir({
+      'base/c9.yaml': authManifest('c9', { displayName: '${var:label}' }),
+      'moor.config.yaml': 'stacks:\n  dev: {paths: [base], vars: {label: dev}}\n  prod: {paths: [base], vars: {label: prod}}\n',
+    });
+    const applied = await moor(stacked, cloud, ['apply', '--stack', 'dev', '--auto-approve'], LOCAL);
+    expect(applied.code, applied.stderr).toBe(0);
+    const dev = await moor(stacked, cloud, ['history', '--stack', 'dev'], LOCAL);
+    expect(dev.stdout).toMatch(/^\S+ {2}apply {2}succeeded {2}by \S+ {2}stack dev\n/);
+    const prod = await moor(stacked, cloud, ['history', '--stack', 'prod'], LOCAL);
+    expect(prod.stdout).toBe('No runs in the history yet: it starts with the next apply.\n');
+  });
+
   it('refuses a history.keep that is not a positive integer', async () => {
     writeFile(dir, 'moor.config.yaml', 'history: {keep: 0}\n');
     const bad = await run(['history']);

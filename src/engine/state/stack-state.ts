@@ -53,6 +53,9 @@ export function guardStack(inner: StateBackend, stack: string | undefined): Stat
     forceUnlock: (force) => inner.forceUnlock(force),
     close: () => inner.close(),
     ...(inner.assertLockHeld ? { assertLockHeld: () => inner.assertLockHeld!() } : {}),
+    // The history is the stack's by where it is kept (beside the stack's own state).
+    ...(inner.readHistory ? { readHistory: () => inner.readHistory!() } : {}),
+    ...(inner.appendHistory ? { appendHistory: (runs: Parameters<NonNullable<StateBackend['appendHistory']>>[0], keep: number) => inner.appendHistory!(runs, keep) } : {}),
   };
   if (!inner.appendChanges) return guarded;
   const append = inner.appendChanges.bind(inner);
