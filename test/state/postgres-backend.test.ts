@@ -35,7 +35,7 @@ describeWithPostgres('PostgreSQL state: documents', () => {
       await b.write({ version: 1, resources: { 'ContainerGroup/a': rec('a') } });
       await b.unlock(lock);
       const tables = await admin((c) => c.query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY 1', [schema]));
-      expect(tables.rows.map((r) => r.tablename)).toEqual(['moor_lock', 'moor_resource', 'moor_state']);
+      expect(tables.rows.map((r) => r.tablename)).toEqual(['moor_history', 'moor_lock', 'moor_resource', 'moor_state']);
       expect((await backend(url.href).read()).resources).toEqual({ 'ContainerGroup/a': rec('a') });
     } finally {
       await admin((c) => c.query(`DROP SCHEMA ${schema} CASCADE`));
