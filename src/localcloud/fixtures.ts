@@ -1,5 +1,5 @@
 // Fixtures: a YAML (or JSON) file declaring a team's own database-movement projects and
-// environments, quotas, eventstream workspaces and conversations, added to the local cloud's
+// environments, quotas, container group profiles, eventstream workspaces and conversations, added to the local cloud's
 // data at every start (over the demo data, which stays), so manifests run without editing ids.
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
@@ -7,6 +7,8 @@ import { UserError } from '../core/diagnostics.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import type { DataStore } from './data-store.js';
 import { declaredQuotas, quotaKey } from './services/arm/quotas.js';
+import { declaredProfiles, profileKey, type ProfileRecord } from './services/arm/container-group-profiles.js';
+import { ARM_ID } from './services/arm/validation-kit.js';
 import type { ConversationRecord } from './services/connector/store.js';
 import { demoUuid, type WorkspaceRecord } from './services/fabric/eventstreams-seed.js';
 import type { EnvironmentType, ProjectRecord } from './services/lcs/database-movement-store.js';
@@ -14,12 +16,13 @@ import type { EnvironmentType, ProjectRecord } from './services/lcs/database-mov
 export interface Fixtures {
   readonly projects: Record<string, ProjectRecord>;
   readonly quotas: Array<{ subscriptionId: string; location: string; containerGroups?: number; standardCores?: number }>;
+  readonly containerGroupProfiles: ProfileRecord[];
   readonly workspaces: WorkspaceRecord[];
   readonly conversations: ConversationRecord[];
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const TOP_KEYS = ['databaseMovement', 'quotas', 'workspaces', 'conversations'];
+const TOP_KEYS = ['databaseMovement', 'quotas', 'containerGroupProfiles', 'workspaces', 'conversations'];
 
 /** Reads and checks a fixtures file; every problem is a UserError naming the file and the field. */
 export function readFixtures(file: string): Fixtures {
@@ -45,6 +48,7 @@ export function readFixtures(file: string): Fixtures {
   return {
     projects: projectsOf(root.databaseMovement, fail),
     quotas: listOf(root.quotas, 'quotas', fail).map((q, i) => quotaOf(q, `quotas[${i}]`, fail)),
+    containerGroupProfiles: listOf(root.containerGroupProfiles, 'containerGroupProfiles', fail).map((p, i) => profileOf(p, `containerGroupProfiles[${i}]`, fail)),
     workspaces: listOf(root.workspaces, 'workspaces', fail).map((w, i) => workspaceOf(w, `workspaces[${i}]`, fail)),
     conversations: listOf(root.conversations, 'conversations', fail).map((c, i) => conversationOf(c, `conversations[${i}]`, fail)),
   };
@@ -58,9 +62,11 @@ function listOf(v: unknown, where: string, fail: Fail): JsonObject[] {
   return v as JsonObject[];
 }
 
+const RULES = new Map<RegExp | undefined, string>([[UUID, 'must be a UUID'], [ARM_ID, 'must be a resource id /subscriptions/{id}/resourceGroups/{group}/providers/{namespace}/{type}/{name}']]);
+
 function text(v: unknown, where: string, fail: Fail, pattern?: RegExp): string {
   const s = typeof v === 'number' ? String(v) : v;
-  if (typeof s !== 'string' || s.trim() === '' || (pattern && !pattern.test(s))) return fail(where, pattern === UUID ? 'must be a UUID' : 'must be a non-empty string');
+  if (typeof s !== 'string' || s.trim() === '' || (pattern && !pattern.test(s))) return fail(where, RULES.get(pattern) ?? 'must be a non-empty string');
   return s;
 }
 
@@ -96,6 +102,25 @@ function quotaOf(q: JsonObject, where: string, fail: Fail): Fixtures['quotas'][n
     containerGroups: count(q.containerGroups, `${where}.containerGroups`, fail),
     standardCores: count(q.standardCores, `${where}.standardCores`, fail),
   };
+}
+
+/** A profile: `{id, revision?, containers: [{name, image, cpu?, memoryInGB?}]}` (revision defaults to 1, cpu to 1, memory to 1.5 GB). */
+function profileOf(p: JsonObject, where: string, fail: Fail): ProfileRecord {
+  const id = text(p.id, `${where}.id`, fail, ARM_ID);
+  const revision = count(p.revision, `${where}.revision`, fail) ?? 1;
+  if (revision < 1) fail(`${where}.revision`, 'must be 1 or more');
+  const containers = listOf(p.containers, `${where}.containers`, fail).map((c, j) => {
+    const at = `${where}.containers[${j}]`;
+    return { name: text(c.name, `${at}.name`, fail), image: text(c.image, `${at}.image`, fail), cpu: amount(c.cpu, `${at}.cpu`, fail) ?? 1, memoryInGB: amount(c.memoryInGB, `${at}.memoryInGB`, fail) ?? 1.5 };
+  });
+  if (containers.length === 0) fail(`${where}.containers`, 'must list at least one container');
+  return { id, revision, containers };
+}
+
+function amount(v: unknown, where: string, fail: Fail): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !(v > 0)) return fail(where, 'must be a number above 0');
+  return v;
 }
 
 function workspaceOf(w: JsonObject, where: string, fail: Fail): WorkspaceRecord {
@@ -134,6 +159,8 @@ export function applyFixtures(store: DataStore, f: Fixtures): void {
     const limits = Object.fromEntries(Object.entries({ containerGroups: q.containerGroups, standardCores: q.standardCores }).filter(([, n]) => n !== undefined));
     quotas[quotaKey(q.subscriptionId, q.location)] = limits;
   }
+  const profiles = declaredProfiles(arm);
+  for (const p of f.containerGroupProfiles) profiles[profileKey(p.id)] = p;
   const fabric = store.dataFor('fabric');
   const workspaces = (fabric.workspaces ??= {}) as Record<string, WorkspaceRecord>;
   for (const w of f.workspaces) workspaces[w.id] = w;

@@ -19,6 +19,7 @@ export function checkSpec(spec: JsonObject, report: Report): void {
   reportDuplicates(containers, 'name', 'container name', report);
   const volumeNames = checkVolumes(props, report, named);
   for (const { item, path } of containers) checkContainer(item, path, volumeNames, report, named);
+  checkImages(props, report);
   for (const { item, index } of itemsOf(props.imageRegistryCredentials)) {
     named(['properties', 'imageRegistryCredentials', index, 'passwordReference'], item.passwordReference, 'passwordReference');
   }
@@ -30,6 +31,20 @@ export function checkSpec(spec: JsonObject, report: Report): void {
 }
 
 type Named = (path: JsonPath, value: unknown, field: string) => void;
+
+/**
+ * A container needs an image unless the group is created from a container group profile, which
+ * supplies each container's image and resources (the service's standby-pool sample sends
+ * containers with only a name and a configMap).
+ */
+function checkImages(props: JsonObject, report: Report): void {
+  if (isObject(props.containerGroupProfile)) return;
+  for (const { item, index } of itemsOf(props.containers)) {
+    if (isObject(item.properties) && item.properties.image === undefined) {
+      report(['properties', 'containers', index, 'properties'], 'missing required field image (or create the group from a properties.containerGroupProfile)', { at: 'key' });
+    }
+  }
+}
 
 function at(base: JsonPath) {
   return ({ item, index }: { item: JsonObject; index: number }) => ({ item, path: [...base, index] });

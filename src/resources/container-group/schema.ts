@@ -68,7 +68,7 @@ const container = object({
     configMap: object({ keyValuePairs: stringMap }),
     livenessProbe: probe,
     readinessProbe: probe,
-  }, ['image']),
+  }), // image: required unless a container group profile supplies it (rules.ts)
 }, ['name', 'properties']);
 
 const initContainer = object({

@@ -10,6 +10,7 @@ import {
   type ContainerGroupData, type OperationKind, type StoredGroup, type StoredOperation,
 } from './container-group-store.js';
 import { checkAddress, validateContainerGroup } from './container-group-validation.js';
+import { refuseProfile } from './container-group-profiles.js';
 import { renderGroup } from './container-group-view.js';
 import { operationUrls } from './container-group-operations.js';
 import { pageOf } from './paging.js';
@@ -82,6 +83,8 @@ export function putContainerGroup(req: LocalRequest, ctx: ServiceContext): Local
   const running = existing ? runningOperation(d, existing, now, ms) : undefined;
   if (running) return anotherOperationInProgress(address.name, running, ms);
   const body = withServiceDefaults(req.body as JsonObject);
+  const unknownProfile = refuseProfile(ctx.data, body);
+  if (unknownProfile) return unknownProfile;
   const refused = existing ? refuseUpdate(existing, body) : refuseCreate(d, address.subscriptionId, body, quotasFor(ctx.data, address.subscriptionId, body.location).containerGroups);
   if (refused) return refused;
   const group: StoredGroup = existing ?? {

@@ -67,7 +67,7 @@ function checkProperties(p: Problems, props: JsonObject, identity: unknown): voi
   const secretReferences = checkSecretReferences(p, props.secretReferences, [...at, 'secretReferences'], identity);
   checkVolumes(p, props.volumes, [...at, 'volumes'], secretReferences);
   const volumes = new Set(volumeNames(props.volumes));
-  const names = { volumes, secretReferences };
+  const names = { volumes, secretReferences, fromProfile: isObject(props.containerGroupProfile) };
   checkContainers(p, props.containers, [...at, 'containers'], names, false);
   checkContainers(p, props.initContainers, [...at, 'initContainers'], names, true);
   checkRegistryCredentials(p, props.imageRegistryCredentials, [...at, 'imageRegistryCredentials'], secretReferences);

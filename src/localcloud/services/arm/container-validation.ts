@@ -6,6 +6,8 @@ import type { Path, Problems } from './validation-kit.js';
 export interface GroupNames {
   readonly volumes: ReadonlySet<string>;
   readonly secretReferences: ReadonlySet<string>;
+  /** The group is created from a container group profile, which supplies images and resources. */
+  readonly fromProfile: boolean;
 }
 
 const GPU_SKUS = ['K80', 'P100', 'V100'];
@@ -30,11 +32,12 @@ export function checkContainers(p: Problems, list: unknown, path: Path, names: G
 }
 
 function checkContainerProperties(p: Problems, props: JsonObject, at: Path, names: GroupNames, init: boolean): void {
-  p.string(props.image, [...at, 'image'], true);
+  const supplied = names.fromProfile && !init;
+  p.string(props.image, [...at, 'image'], !supplied);
   const command = p.array(props.command, [...at, 'command']);
   command?.forEach((arg, i) => p.string(arg, [...at, 'command', i]));
   if (!init) {
-    checkResources(p, props.resources, [...at, 'resources']);
+    if (!supplied || props.resources !== undefined) checkResources(p, props.resources, [...at, 'resources']);
     checkPorts(p, props.ports, [...at, 'ports']);
   }
   checkEnvironment(p, props.environmentVariables, [...at, 'environmentVariables'], names);
