@@ -45,6 +45,7 @@ export function diagnosticEvent(d: Diagnostic): JsonlEvent {
     type: 'diagnostic', severity: d.severity, message: d.message,
     file: d.location?.file ?? null, line: d.location?.line ?? null, col: d.location?.col ?? null,
     address: d.address ?? null, code: d.code ?? null,
+    ...(d.policy !== undefined ? { policy: d.policy } : {}),
   };
 }
 

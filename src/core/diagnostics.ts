@@ -20,6 +20,8 @@ export interface Diagnostic {
   readonly code?: string;
   /** The location is the resource's manifest, not the problem's line: printed, the address still leads the message. */
   readonly atManifest?: boolean;
+  /** The name of the policy that found it (a guardrail's finding, not a kind's rule). */
+  readonly policy?: string;
 }
 
 /** `FILE:LINE:COL: error: MESSAGE`, or `error: [ADDRESS] MESSAGE` without a location. */

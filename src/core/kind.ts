@@ -230,3 +230,14 @@ export interface CheckKind extends KindBase {
 
 /** One kind; `category` tells which handler it has, so the compiler proves each step has its handler. */
 export type KindDefinition = ResourceKind | JobKind | CheckKind;
+
+/**
+ * A kind of document the manifests may hold that is no resource (a Policy): loaded and checked
+ * against its schema, handed to whoever reads it (a Guard), never planned, applied or kept in state.
+ */
+export interface DocumentKind {
+  readonly kind: string;
+  readonly description: string;
+  /** JSON Schema of `spec`. */
+  readonly specSchema: JsonObject;
+}

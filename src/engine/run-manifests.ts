@@ -3,9 +3,9 @@
 import type { KindCatalog } from '../core/kind-catalog.js';
 import { configFiles, type MoorConfig } from './config.js';
 import { manifestPaths } from './config-stacks.js';
-import { loadAndValidate, type ValidationResult } from './validate/index.js';
+import { loadAndValidate, type Guarding, type ValidationResult } from './validate/index.js';
 
-/** `paths`: those given on the command line (none: the stack's, else the current folder). */
-export function loadRunManifests(config: MoorConfig, paths: readonly string[], kinds: KindCatalog, cwd: string): Promise<ValidationResult> {
-  return loadAndValidate(manifestPaths(config.stack, paths), kinds, configFiles(config, cwd), config.stack);
+/** `paths`: those given on the command line (none: the stack's, else the current folder); `guarding`: policies to check them against. */
+export function loadRunManifests(config: MoorConfig, paths: readonly string[], kinds: KindCatalog, cwd: string, guarding?: Guarding): Promise<ValidationResult> {
+  return loadAndValidate(manifestPaths(config.stack, paths), kinds, configFiles(config, cwd), config.stack, guarding);
 }

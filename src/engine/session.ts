@@ -12,6 +12,7 @@ import { SERVICE_NAMES, type ServiceName } from '../core/services.js';
 import type { KindCatalog } from '../core/kind-catalog.js';
 import { RequestScheduler } from '../providers/request-scheduler.js';
 import type { EventSink } from '../core/events.js';
+import type { Guard } from './guard.js';
 
 export interface SessionOptions {
   readonly configFile?: string;
@@ -31,6 +32,8 @@ export interface SessionOptions {
   readonly events: EventSink;
   /** The kinds this run knows (the CLI hands in the built-in ones). */
   readonly kinds: KindCatalog;
+  /** Rules over manifests and changes beyond the kinds' own (the CLI hands in the policies). */
+  readonly guard?: Guard;
   /** Starts the built-in local cloud when no endpoint is configured; handed in so the engine never loads it. */
   readonly startLocalCloud: StartLocalCloud;
 }
@@ -41,6 +44,7 @@ export type StartLocalCloud = (options: { port: number; dataFile: string; token:
 export interface Session {
   readonly config: MoorConfig;
   readonly kinds: KindCatalog;
+  readonly guard?: Guard;
   readonly providers: Providers;
   readonly backend: StateBackend;
   readonly parallelism: number;
@@ -82,7 +86,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       ...transport,
       scheduler,
     });
-    return { config, kinds: options.kinds, providers, backend, parallelism, scheduler, pollIntervalMs: pollInterval(options.env), events, close: () => backend.close() };
+    return { config, kinds: options.kinds, guard: options.guard, providers, backend, parallelism, scheduler, pollIntervalMs: pollInterval(options.env), events, close: () => backend.close() };
   }
   const dataFile = resolve(options.cwd, LOCAL_CLOUD_DATA);
   mkdirSync(resolve(options.cwd, '.moor'), { recursive: true });
@@ -99,6 +103,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   return {
     config,
     kinds: options.kinds,
+    guard: options.guard,
     providers,
     backend,
     parallelism,

@@ -18,6 +18,8 @@ import { UNTRACKED_LIVE } from './plan/untracked-live.js';
 import { PROTECTED_RUN } from './plan/protected-change.js';
 import { recordRun } from './history/record-run.js';
 import { DEFAULT_HISTORY_KEEP } from './history/history-store.js';
+import { isGuardFinding, type GuardContext } from './guard.js';
+import { reviewPlan } from './plan/guard-review.js';
 
 export interface PlanRequest {
   readonly paths: readonly string[];
@@ -44,7 +46,12 @@ export interface PreparedPlan extends PlanResult {
 
 /** Loads, validates (refusing invalid manifests with every diagnostic) and plans. */
 export async function preparePlan(session: Session, request: PlanRequest): Promise<PreparedPlan> {
-  const { manifests, diagnostics, graph } = await loadRunManifests(session.config, request.paths, session.kinds, request.cwd);
+  const context: GuardContext = { stack: session.config.stack?.name ?? '' };
+  const guarding = session.guard ? { guard: session.guard, context } : undefined;
+  const validated = await loadRunManifests(session.config, request.paths, session.kinds, request.cwd, guarding);
+  const { manifests, graph, guard } = validated;
+  // The guard's findings on the manifests as written come again, on each planned change, below.
+  const diagnostics = validated.diagnostics.filter((d) => !isGuardFinding(d));
   if (hasErrors(diagnostics)) throw new UserError(`the manifests have ${diagnostics.filter((d) => d.severity === 'error').length} error(s); nothing was planned`, diagnostics);
   const state = await session.backend.read();
   const made = await makePlan({
@@ -63,10 +70,12 @@ export async function preparePlan(session: Session, request: PlanRequest): Promi
     parallelism: session.parallelism,
     diagnostics,
   });
-  const result = forceReplace(made, request.replace ?? []);
+  const replaced = forceReplace(made, request.replace ?? []);
   // --replace decides again: its planned event supersedes the planner's for that address.
   const decided = new Map(made.plan.changes.map((c) => [c.address, c.action]));
-  for (const c of result.plan.changes) if (decided.get(c.address) !== c.action) session.events({ type: 'planned', address: c.address, action: c.action });
+  for (const c of replaced.plan.changes) if (decided.get(c.address) !== c.action) session.events({ type: 'planned', address: c.address, action: c.action });
+  // Accepting drift into state changes nothing live: there is no change for a policy to refuse.
+  const result = guard && !request.refreshOnly ? reviewPlan(replaced, guard, context) : replaced;
   return { ...result, plan: request.refreshOnly ? driftOf(result.plan) : result.plan, manifests, state };
 }
 
@@ -155,7 +164,9 @@ export function driftOf(plan: Plan): Plan {
     const patch = c.patch.filter((p) => fields.some((f) => (f.pointer ?? f.path) === p.path));
     changes.push({ ...c, fields, patch });
   }
-  return { ...plan, changes, summary: driftSummary(plan, changes), diagnostics: [...plan.diagnostics.filter((d) => !PLAN_ONLY.has(d.code ?? '')), ...neverApplied(plan)] };
+  // Plan-only findings and policies judge what apply would send, not what moved live.
+  const kept = plan.diagnostics.filter((d) => !PLAN_ONLY.has(d.code ?? '') && !isGuardFinding(d));
+  return { ...plan, changes, summary: driftSummary(plan, changes), diagnostics: [...kept, ...neverApplied(plan)] };
 }
 
 /** The drifted changes by action, and as noop (as a plan counts its no-ops) what did not drift; a create never applied is neither. */

@@ -11,6 +11,8 @@ import { applyOverlays, type LayeredDocument } from './overlays.js';
 
 export interface LoadResult {
   manifests: Manifest[];
+  /** Documents of the catalog's document kinds (Policy): not resources, never planned. */
+  documents: Manifest[];
   diagnostics: Diagnostic[];
   /** How many files were read (for summaries). */
   files: number;
@@ -45,11 +47,13 @@ export async function loadManifests(paths: readonly string[], kinds: KindCatalog
   }
   // A stack's later paths overlay its earlier ones; without a stack, paths are only read together.
   const manifests: Manifest[] = [];
+  const nonResources: Manifest[] = [];
   for (const doc of stack ? applyOverlays(documents, kinds) : documents) {
     const manifest = readHeader(doc.value, doc.source, diagnostics, kinds);
-    if (manifest) manifests.push({ ...manifest, root: doc.root });
+    if (!manifest) continue;
+    (kinds.documentNamed(manifest.kind) ? nonResources : manifests).push({ ...manifest, root: doc.root });
   }
-  return { manifests, diagnostics, files: found.files.length };
+  return { manifests, documents: nonResources, diagnostics, files: found.files.length };
 }
 
 /**

@@ -32,6 +32,7 @@ export function readHeader(value: unknown, source: SourceMap, diagnostics: Diagn
   const name = readName(metadata, report);
   const dependsOn = readDependsOn(metadata, report, kinds);
   if (metadata.protect !== undefined && typeof metadata.protect !== 'boolean') report(['metadata', 'protect'], 'metadata.protect: must be true or false');
+  if (kind && kinds.documentNamed(kind)) notForDocuments(kind, metadata, report);
   let spec: JsonObject = {};
   if (value.spec === undefined) report([], 'missing required field spec');
   else if (!isObject(value.spec)) report(['spec'], 'spec: must be a mapping');
@@ -46,12 +47,12 @@ export function readHeader(value: unknown, source: SourceMap, diagnostics: Diagn
 type HeaderReport = (path: JsonPath, message: string, at?: 'key' | 'value') => void;
 
 function readKind(value: JsonObject, report: HeaderReport, catalog: KindCatalog): string | undefined {
-  const kinds = catalog.kinds.map((k) => k.kind).join(', ');
+  const kinds = [...catalog.kinds, ...catalog.documents].map((k) => k.kind).join(', ');
   if (value.kind === undefined) {
     report([], `missing required field kind (one of ${kinds})`);
     return undefined;
   }
-  if (typeof value.kind !== 'string' || !catalog.kindNamed(value.kind)) {
+  if (typeof value.kind !== 'string' || !(catalog.kindNamed(value.kind) || catalog.documentNamed(value.kind))) {
     report(['kind'], `kind: must be one of ${kinds}`);
     return undefined;
   }
@@ -88,6 +89,13 @@ function readDependsOn(metadata: JsonObject, report: HeaderReport, kinds: KindCa
     }
   });
   return out;
+}
+
+/** A document (a Policy) is never applied: nothing can wait for it and there is nothing to protect. */
+function notForDocuments(kind: string, metadata: JsonObject, report: HeaderReport): void {
+  for (const key of ['dependsOn', 'protect']) {
+    if (metadata[key] !== undefined) report(['metadata', key], `metadata.${key}: a ${kind} is not applied, so it takes no ${key}`, 'key');
+  }
 }
 
 function unknownKeys(obj: JsonObject, path: JsonPath, allowed: readonly string[], report: HeaderReport): void {

@@ -116,5 +116,6 @@ function diagnosticOf(d: JsonObject): Diagnostic {
     ...(location ? { location } : {}),
     ...(typeof d.address === 'string' ? { address: d.address } : {}),
     ...(typeof d.code === 'string' ? { code: d.code } : {}),
+    ...(typeof d.policy === 'string' ? { policy: d.policy } : {}),
   };
 }

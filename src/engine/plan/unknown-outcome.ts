@@ -6,6 +6,7 @@ import type { DependencyGraph } from '../graph.js';
 import type { Manifest } from '../manifest.js';
 import type { PlannedStep } from './steps.js';
 import type { JobHandler, JobRecord, KindContext } from '../../core/kind.js';
+import { isGuardFinding } from '../guard.js';
 
 /** The code of the diagnostic an unknown outcome raises: an error that blocks dependents, not the whole apply. */
 export const UNKNOWN_OUTCOME = 'unknown-outcome';
@@ -22,9 +23,12 @@ export function resolvedAsFailed(run: JobRecord | undefined): boolean {
   return run?.status === 'failed' && run.resolved === 'failed';
 }
 
-/** Errors that refuse an apply as a whole: every error but an unknown outcome, which blocks only its dependents. */
+/**
+ * Errors that refuse an apply as a whole: every error but an unknown outcome and a policy's
+ * finding, which refuse only their own change and what depends on it.
+ */
 export function blockingErrors(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  return diagnostics.filter((d) => d.severity === 'error' && d.code !== UNKNOWN_OUTCOME);
+  return diagnostics.filter((d) => d.severity === 'error' && d.code !== UNKNOWN_OUTCOME && !isGuardFinding(d));
 }
 
 /** Asks the service through the kind (a read); undefined when it cannot tell or the read fails. */

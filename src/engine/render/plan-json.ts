@@ -94,5 +94,6 @@ function diagnosticJson(d: Diagnostic): JsonObject {
     message: d.message,
     address: d.address ?? null,
     code: d.code ?? null,
+    ...(d.policy !== undefined ? { policy: d.policy } : {}),
   };
 }

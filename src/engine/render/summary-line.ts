@@ -2,6 +2,7 @@
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { PlannedChange, PlanSummary } from '../plan/types.js';
 import { UNKNOWN_OUTCOME } from '../plan/unknown-outcome.js';
+import { isGuardFinding } from '../guard.js';
 
 export const NO_CHANGES = 'No changes. Live resources match the manifests.';
 /** Said instead of NO_CHANGES when errors kept the plan from deciding everything. */
@@ -52,17 +53,25 @@ export function failureLine(mode: 'plan' | 'drift', diagnostics: readonly Diagno
   return `${what}: ${errors.length} ${errors.length === 1 ? 'error' : 'errors'} — ${causes.join('; ')}`;
 }
 
-/** A plan whose only errors are jobs of unknown outcome: apply carries out all but what waits for them. */
+/**
+ * A plan whose only errors are jobs of unknown outcome and policies' refusals: apply carries out
+ * all but those and what waits for them.
+ */
 export function appliesInPart(mode: 'plan' | 'drift', diagnostics: readonly Diagnostic[]): boolean {
   const errors = diagnostics.filter((d) => d.severity === 'error');
-  return mode === 'plan' && errors.length > 0 && errors.every((d) => d.code === UNKNOWN_OUTCOME);
+  return mode === 'plan' && errors.length > 0 && errors.every((d) => d.code === UNKNOWN_OUTCOME || isGuardFinding(d));
 }
 
 function heldBackLine(errors: readonly Diagnostic[], changes: readonly PlannedChange[]): string {
   const roots = new Set(errors.map((d) => d.address));
   const held = changes.filter((c) => c.heldBackBy !== undefined && roots.has(c.heldBackBy)).map((c) => c.address);
-  const count = `${errors.length} ${errors.length === 1 ? 'job' : 'jobs'} of unknown outcome`;
-  const one = errors.length === 1;
+  const unknown = errors.filter((d) => d.code === UNKNOWN_OUTCOME).length;
+  const refused = new Set(errors.filter(isGuardFinding).map((d) => d.address)).size;
+  const count = [
+    ...(unknown > 0 ? [`${unknown} ${unknown === 1 ? 'job' : 'jobs'} of unknown outcome`] : []),
+    ...(refused > 0 ? [`${refused} ${refused === 1 ? 'change' : 'changes'} refused by policy`] : []),
+  ].join(' and ');
+  const one = unknown + refused === 1;
   const heldBack = held.length === 0 ? `nothing depends on ${one ? 'it' : 'them'}` : `held back until ${one ? 'it is' : 'they are'} resolved: ${held.join(', ')}`;
   return `Plan applies in part: ${count} — ${errors.map(causeOf).join('; ')}; the rest of the plan applies; ${heldBack}`;
 }

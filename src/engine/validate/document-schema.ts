@@ -1,13 +1,17 @@
 // The JSON Schema of a whole manifest document (header plus the spec of each kind), for editors.
 import { isObject, type JsonObject, type JsonValue } from '../../core/json.js';
 import { API_VERSION } from '../manifest.js';
-import type { KindDefinition } from '../../core/kind.js';
+import type { DocumentKind, KindDefinition } from '../../core/kind.js';
 import type { KindCatalog } from '../../core/kind-catalog.js';
 
 const NAME = '[A-Za-z0-9_.-]{1,128}';
 
-function metadataSchema(catalog: KindCatalog): JsonObject {
+function metadataSchema(catalog: KindCatalog, only?: KindDefinition | DocumentKind): JsonObject {
   const kinds = catalog.kinds.map((k) => k.kind).join('|');
+  // A document (a Policy) is never applied: nothing waits for it, nothing protects it.
+  if (only && catalog.documentNamed(only.kind)) {
+    return { type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string', pattern: `^${NAME}$`, description: 'Unique per kind; the address is Kind/name.' } } };
+  }
   return {
     type: 'object',
     additionalProperties: false,
@@ -34,8 +38,8 @@ export function allowPlaceholders(schema: JsonValue): JsonValue {
 }
 
 /** The document schema for every kind (`kind` chooses the spec schema), or for one kind. */
-export function documentSchema(catalog: KindCatalog, only?: KindDefinition): JsonObject {
-  const kinds = only ? [only] : [...catalog.kinds];
+export function documentSchema(catalog: KindCatalog, only?: KindDefinition | DocumentKind): JsonObject {
+  const kinds = only ? [only] : [...catalog.kinds, ...catalog.documents];
   const schema: JsonObject = {
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: only ? `moor ${only.kind} manifest` : 'moor manifest',
@@ -46,15 +50,20 @@ export function documentSchema(catalog: KindCatalog, only?: KindDefinition): Jso
     properties: {
       apiVersion: { type: 'string', const: API_VERSION },
       kind: { type: 'string', enum: kinds.map((k) => k.kind) },
-      metadata: metadataSchema(catalog),
-      spec: only ? allowPlaceholders(only.specSchema) : { type: 'object' },
+      metadata: metadataSchema(catalog, only),
+      spec: only ? specSchemaOf(catalog, only) : { type: 'object' },
     },
   };
   if (!only) {
-    schema.allOf = catalog.kinds.map((k) => ({
+    schema.allOf = kinds.map((k) => ({
       if: { properties: { kind: { const: k.kind } }, required: ['kind'] },
-      then: { properties: { spec: { ...(allowPlaceholders(k.specSchema) as JsonObject), description: k.description } } },
+      then: { properties: { spec: { ...specSchemaOf(catalog, k), description: k.description } } },
     }));
   }
   return schema;
+}
+
+/** A kind's spec schema, where placeholders may stand for values; a document's (a Policy's) is never resolved. */
+function specSchemaOf(catalog: KindCatalog, kind: KindDefinition | DocumentKind): JsonObject {
+  return catalog.documentNamed(kind.kind) ? kind.specSchema : allowPlaceholders(kind.specSchema) as JsonObject;
 }

@@ -3,8 +3,10 @@ import { sortDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
 import type { Manifest } from '../manifest.js';
 import { buildGraph, type DependencyGraph } from '../graph.js';
 import type { KindCatalog } from '../../core/kind-catalog.js';
+import type { Guard, GuardContext, PreparedGuard } from '../guard.js';
 import { loadManifests } from '../load/index.js';
 import { checkAddresses } from './check-addresses.js';
+import { validateDocuments } from './validate-documents.js';
 import { validateManifest } from './validate-manifest.js';
 import type { StackValues } from '../load/stack-vars.js';
 
@@ -13,24 +15,39 @@ export { validateSpec } from './spec-validator.js';
 
 export interface ValidationResult {
   manifests: Manifest[];
+  /** Documents that are no resource (Policy), checked against their schema. */
+  documents: Manifest[];
   /** Errors and warnings, sorted by file, line, column. */
   diagnostics: Diagnostic[];
   /** How many manifest files were read. */
   files: number;
   /** The manifests' dependency graph, built once here for the whole run (plan and apply take it). */
   graph: DependencyGraph;
+  /** The guard's rules as compiled for this run (plan reviews its changes with them). */
+  guard?: PreparedGuard;
+}
+
+/** A guard to run over the manifests once they are valid, and what its evaluations share. */
+export interface Guarding {
+  readonly guard: Guard;
+  readonly context: GuardContext;
 }
 
 /**
  * Loads and validates the manifests under `paths` (default '.'); nothing is resolved, no secret needed.
  * `skip`: configuration files under those paths that are not manifests (configFiles of the config).
  * `stack`: the selected stack (its `${var:}` values); without one a `${var:}` is an error.
+ * `guarding`: its documents are compiled and its rules that need no planned change are evaluated.
  */
-export async function loadAndValidate(paths: readonly string[], kinds: KindCatalog, skip?: ReadonlySet<string>, stack?: StackValues): Promise<ValidationResult> {
+export async function loadAndValidate(paths: readonly string[], kinds: KindCatalog, skip?: ReadonlySet<string>, stack?: StackValues, guarding?: Guarding): Promise<ValidationResult> {
   const loaded = await loadManifests(paths, kinds, skip, stack);
   const graph = buildGraph(loaded.manifests);
   const diagnostics = [...loaded.diagnostics, ...validateManifests(loaded.manifests, kinds, graph)];
-  return { manifests: loaded.manifests, diagnostics: sortDiagnostics(diagnostics), files: loaded.files, graph };
+  const documents = validateDocuments(loaded.documents, kinds);
+  diagnostics.push(...documents.diagnostics);
+  const guard = guarding?.guard.prepare(documents.valid, kinds);
+  if (guard && guarding) diagnostics.push(...guard.diagnostics, ...guard.checkManifests(loaded.manifests, guarding.context));
+  return { manifests: loaded.manifests, documents: loaded.documents, diagnostics: sortDiagnostics(diagnostics), files: loaded.files, graph, guard };
 }
 
 /** Every spec and cross-manifest rule over manifests already loaded. */

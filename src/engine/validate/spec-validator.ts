@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import type { Ajv as AjvClass, Options, ValidateFunction } from 'ajv';
 import type addFormatsModule from 'ajv-formats';
 import { isObject, type JsonObject, type JsonPath } from '../../core/json.js';
-import type { KindDefinition } from '../../core/kind.js';
+import type { DocumentKind, KindDefinition } from '../../core/kind.js';
 import { problemsFromAjv } from './ajv-messages.js';
 import { KNOWN_VALUES } from './open-values.js';
 import type { SpecProblem } from './spec-problem.js';
@@ -62,7 +62,7 @@ function compileOrLoad(key: string, schema: JsonObject): ValidateFunction {
   return schemaCompiler().compile(schema);
 }
 
-function validatorOf(kind: KindDefinition): ValidateFunction {
+function validatorOf(kind: KindDefinition | DocumentKind): ValidateFunction {
   let fn = compiled.get(kind.kind);
   if (!fn) {
     fn = compileOrLoad(compiledKey(kind.kind), kind.specSchema);
@@ -105,7 +105,7 @@ export function validateDefaultedName(kind: KindDefinition, name: string, spec: 
 }
 
 /** Schema problems of `spec`, with paths from the document root (`root`, normally ['spec']). */
-export function validateSpec(kind: KindDefinition, spec: JsonObject, root: JsonPath = ['spec']): SpecProblem[] {
+export function validateSpec(kind: KindDefinition | DocumentKind, spec: JsonObject, root: JsonPath = ['spec']): SpecProblem[] {
   const validate = validatorOf(kind);
   if (validate(spec)) return [];
   return problemsFromAjv(validate.errors ?? [], spec, root);
