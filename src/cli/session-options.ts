@@ -63,7 +63,8 @@ export async function withSession<T>(command: Command, fn: (session: Session) =>
   const g = globalOptions(command);
   // Loaded here: --help, --version and validate never pay for the state backends and providers.
   const { openSession } = await import('../engine/session.js');
-  const { BUILT_IN_KINDS } = await import('../resources/registry.js');
+  const { CATALOG } = await import('./catalog.js');
+  const { policyGuard } = await import('../policy/policy-guard.js');
   const session = await openSession({
     configFile: g.config,
     state: g.state,
@@ -73,7 +74,8 @@ export async function withSession<T>(command: Command, fn: (session: Session) =>
     cwd: process.cwd(),
     env: process.env,
     events: fanOut(noticeSink((line) => process.stderr.write(line + '\n'), extra.retryLines ? { except: 'retry' } : {}), extra.events),
-    kinds: BUILT_IN_KINDS,
+    kinds: CATALOG,
+    guard: policyGuard,
     // Imported only when used, so a run against real services never loads the local cloud.
     startLocalCloud: async (options) => (await import('../localcloud/server.js')).startLocalCloud(options),
   });

@@ -57,8 +57,18 @@ describe('moor schema and moor graph', () => {
     const r = await moor('schema');
     expect(r.code).toBe(0);
     const schema = JSON.parse(r.stdout) as { allOf: unknown[]; properties: { kind: { enum: string[] } } };
-    expect(schema.properties.kind.enum).toEqual(['ContainerGroup', 'AuthContext', 'PushDataset', 'DatabaseRefresh', 'DatabaseExport', 'Check']);
-    expect(schema.allOf).toHaveLength(6);
+    expect(schema.properties.kind.enum).toEqual(['ContainerGroup', 'AuthContext', 'PushDataset', 'DatabaseRefresh', 'DatabaseExport', 'Check', 'Policy']);
+    expect(schema.allOf).toHaveLength(7);
+  });
+
+  test('schema Policy prints the Policy document: match, severity, rules, tests; no dependsOn', async () => {
+    const r = await moor('schema', 'Policy');
+    expect(r.code).toBe(0);
+    const schema = JSON.parse(r.stdout);
+    expect(schema.properties.kind.enum).toEqual(['Policy']);
+    expect(Object.keys(schema.properties.spec.properties)).toEqual(['match', 'severity', 'rules', 'tests']);
+    expect(schema.properties.spec.properties.rules.items.required).toEqual(['expression']);
+    expect(Object.keys(schema.properties.metadata.properties)).toEqual(['name']);
   });
 
   test('schema KIND prints one kind; an unknown kind exits 1 with a message', async () => {

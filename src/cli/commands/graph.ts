@@ -14,11 +14,11 @@ export const registerGraph: RegisterCommand = (program, setExit) => {
     .addOption(new Option('--format <format>', 'mermaid or dot').choices(['mermaid', 'dot']).default('mermaid'))
     .action(async (paths: string[], flags: GraphFlags, command: Command) => {
       const { loadRunManifests } = await import('../../engine/run-manifests.js');
-      const { BUILT_IN_KINDS } = await import('../../resources/registry.js');
+      const { CATALOG } = await import('../catalog.js');
       const { buildGraph } = await import('../../engine/graph.js');
       const { formatDiagnostic, hasErrors } = await import('../../core/diagnostics.js');
       const config = await runConfig(command);
-      const result = await loadRunManifests(config, paths, BUILT_IN_KINDS, process.cwd());
+      const result = await loadRunManifests(config, paths, CATALOG, process.cwd());
       for (const d of result.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
       const graph = buildGraph(result.manifests);
       process.stdout.write(flags.format === 'dot' ? renderDot(graph) : renderMermaid(graph));

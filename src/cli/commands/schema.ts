@@ -5,17 +5,18 @@ export const registerSchema: RegisterCommand = (program, setExit) => {
   program
     .command('schema')
     .description('print the JSON Schema of manifests, e.g. for # yaml-language-server: $schema=moor.schema.json')
-    .argument('[kind]', 'only this kind (ContainerGroup, AuthContext, PushDataset, DatabaseRefresh, DatabaseExport, Check)')
+    .argument('[kind]', 'only this kind (ContainerGroup, AuthContext, PushDataset, DatabaseRefresh, DatabaseExport, Check, Policy)')
     .action(async (kindName: string | undefined) => {
-      const { BUILT_IN_KINDS } = await import('../../resources/registry.js');
+      const { CATALOG } = await import('../catalog.js');
       const { documentSchema } = await import('../../engine/validate/document-schema.js');
       const { UserError } = await import('../../core/diagnostics.js');
+      const every = [...CATALOG.kinds, ...CATALOG.documents];
       let only;
       if (kindName !== undefined) {
-        only = BUILT_IN_KINDS.kindNamed(kindName) ?? BUILT_IN_KINDS.kinds.find((k) => k.kind.toLowerCase() === kindName.toLowerCase());
-        if (!only) throw new UserError(`unknown kind ${kindName}: expected one of ${BUILT_IN_KINDS.kinds.map((k) => k.kind).join(', ')}`);
+        only = every.find((k) => k.kind === kindName) ?? every.find((k) => k.kind.toLowerCase() === kindName.toLowerCase());
+        if (!only) throw new UserError(`unknown kind ${kindName}: expected one of ${every.map((k) => k.kind).join(', ')}`);
       }
-      process.stdout.write(JSON.stringify(documentSchema(BUILT_IN_KINDS, only), null, 2) + '\n');
+      process.stdout.write(JSON.stringify(documentSchema(CATALOG, only), null, 2) + '\n');
       setExit(0);
     });
 };

@@ -18,11 +18,14 @@ export const registerValidate: RegisterCommand = (program, setExit) => {
 
 async function runValidate(paths: string[], flags: ValidateFlags, command: Command): Promise<number> {
   const { loadRunManifests } = await import('../../engine/run-manifests.js');
-  const { BUILT_IN_KINDS } = await import('../../resources/registry.js');
+  const { CATALOG } = await import('../catalog.js');
+  const { policyGuard } = await import('../../policy/policy-guard.js');
   const { formatDiagnostic, hasErrors, sortDiagnostics } = await import('../../core/diagnostics.js');
   const { checkPlaceholderFiles } = await import('../../engine/validate/check-files.js');
   const config = await runConfig(command);
-  const result = await loadRunManifests(config, paths, BUILT_IN_KINDS, process.cwd());
+  // Policies are compiled, and their rules that need no planned change evaluated (no network, no secrets).
+  const guarding = { guard: policyGuard, context: { stack: config.stack?.name ?? '' } };
+  const result = await loadRunManifests(config, paths, CATALOG, process.cwd(), guarding);
   // ${file:} placeholders are checked as plan reads them (files: in the config), none is read.
   const policy = config.files;
   const diagnostics = sortDiagnostics([...result.diagnostics, ...checkPlaceholderFiles(result.manifests, policy)]);
@@ -30,6 +33,7 @@ async function runValidate(paths: string[], flags: ValidateFlags, command: Comma
     const rows = diagnostics.map((d) => ({
       file: d.location?.file ?? null, line: d.location?.line ?? null, col: d.location?.col ?? null,
       severity: d.severity, message: d.address && !d.location ? `${d.address}: ${d.message}` : d.message,
+      ...(d.policy !== undefined ? { policy: d.policy } : {}),
     }));
     process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
     return hasErrors(diagnostics) ? 1 : 0;

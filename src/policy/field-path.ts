@@ -1,0 +1,24 @@
+// A rule's fieldPath: where its diagnostic points, written as in Kubernetes admission policies
+// (spec.properties.containers[0].name, metadata.labels['app.kubernetes.io/name']).
+import type { JsonPath } from '../core/json.js';
+
+/** One step: `.key`, `[0]`, `['key']` or `["key"]`. */
+const STEP = /^(?:\.([A-Za-z_$][A-Za-z0-9_$-]*)|\[(\d+)\]|\[(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")\])/;
+
+export type ParsedFieldPath = { readonly ok: true; readonly path: JsonPath } | { readonly ok: false; readonly message: string };
+
+/** The path from the document root; a leading `object.` is allowed (the variable the rules read). */
+export function parseFieldPath(text: string): ParsedFieldPath {
+  const path: Array<string | number> = [];
+  const trimmed = text.trim().replace(/^object(?=[.[])/, '');
+  let rest = trimmed.startsWith('.') || trimmed.startsWith('[') ? trimmed : `.${trimmed}`;
+  while (rest.length > 0) {
+    const m = STEP.exec(rest);
+    if (!m) return { ok: false, message: `cannot read the field path at '${rest.replace(/^\./, '')}': write keys with dots, indices as [0] and other keys as ['key']` };
+    if (m[1] !== undefined) path.push(m[1]);
+    else if (m[2] !== undefined) path.push(Number(m[2]));
+    else path.push((m[3] ?? m[4]).replace(/\\(.)/g, '$1'));
+    rest = rest.slice(m[0].length);
+  }
+  return { ok: true, path };
+}
