@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { registerValidate } from './validate.js';
 import { registerSchema } from './schema.js';
+import { registerPolicy } from './policy.js';
 import { registerGraph } from './graph.js';
 import { registerPlan } from './plan.js';
 import { registerApply } from './apply.js';
@@ -23,6 +24,7 @@ export type RegisterCommand = (program: Command, setExit: SetExit) => void;
 
 export const COMMANDS: RegisterCommand[] = [
   registerValidate, registerSchema, registerGraph,
+  registerPolicy,
   registerPlan,
   registerApply,
   registerDrift,
