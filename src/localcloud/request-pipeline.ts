@@ -1,7 +1,7 @@
 // One request through the local cloud: route, auth, throttling, faults, body, handler, answer.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { routedPath } from './brand-word.js';
+import { brandedResponse, routedPath, unbrandedBody } from './brand-word.js';
 import type { DataStore } from './data-store.js';
 import { planFault, type Fault } from './faults.js';
 import { parseJsonBody, readBody, sendResponse, type BodyResult } from './http-io.js';
@@ -87,9 +87,9 @@ export function createPipeline(router: Router, store: DataStore, options: Resolv
     if ('status' in request) return refuse(request);
 
     const ctx = serviceContext(store, service, options, base, requestId);
-    const response = await runHandler(match.route, request, ctx, service);
+    const response = await runHandler(match.route, { ...request, body: unbrandedBody(request.body, options.brandWord) }, ctx, service);
     if (faults.dropAfter) return refuse('drop');
-    sendResponse(res, response, headers);
+    sendResponse(res, brandedResponse(response, options.brandWord), headers);
   }
 
   return { handle };
