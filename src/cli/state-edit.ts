@@ -1,7 +1,8 @@
 // moor state mv and state migrate: edits of state that keep every record whole (ids, outputs,
 // a job's run history), so the next plan sees the same resources and no job runs again.
 import { UserError } from '../core/diagnostics.js';
-import type { ResourceRecord, StateBackend, StateDocument } from '../engine/state/types.js';
+import type { StateBackend, StateDocument } from '../engine/state/types.js';
+import { movedRecords } from '../engine/state/move-record.js';
 
 const ADDRESS = /^([A-Za-z]+)\/(.+)$/;
 
@@ -13,13 +14,7 @@ export function movedState(doc: StateDocument, from: string, to: string, locatio
   if (!target) throw new UserError(`${to} is not an address (Kind/name)`);
   if (target[1] !== source.kind) throw new UserError(`${from} is of kind ${source.kind}: it can only move to ${source.kind}/NAME, not ${to}`);
   if (doc.resources[to]) throw new UserError(`${to} is already in state (${location}); 'moor state rm ${to}' first if it should go`);
-  const resources: Record<string, ResourceRecord> = {};
-  for (const [address, record] of Object.entries(doc.resources)) {
-    const renamed = address === from ? { ...record, name: target[2] } : record;
-    const dependsOn = renamed.dependsOn?.map((d) => (d === from ? to : d));
-    resources[address === from ? to : address] = dependsOn ? { ...renamed, dependsOn } : renamed;
-  }
-  return { version: 1, resources, ...(doc.extras ? { extras: doc.extras } : {}) };
+  return { version: 1, resources: movedRecords(doc.resources, from, to), ...(doc.extras ? { extras: doc.extras } : {}) };
 }
 
 export async function moveAddress(backend: StateBackend, from: string, to: string): Promise<number> {

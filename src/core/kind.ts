@@ -129,6 +129,12 @@ export interface ResourceHandler {
    * durable in state before sending. Leave unset where the service assigns the identifier.
    */
   readonly idempotentWrites?: boolean;
+  /**
+   * The spec field that names the resource at the service, defaulting to metadata.name when the
+   * manifest leaves it out (a container group's `name`, an auth context's `id`). A replace creates
+   * the new resource under it: plan shows it when it differs from the live one's (after a rename).
+   */
+  readonly nameField?: string;
   /** A replace loses data the user cannot get back (plan marks it destructive; refused when protected). */
   readonly replaceIsDestructive?: boolean;
   /**

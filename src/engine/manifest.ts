@@ -37,6 +37,8 @@ export interface Manifest {
   readonly address: Address;
   readonly dependsOn: readonly Address[];
   readonly protect: boolean;
+  /** Former addresses (metadata.movedFrom): a state record under one of them moves to this address. */
+  readonly movedFrom?: readonly Address[];
   /** The spec as written: `${env:…}`, `${file:…}`, `${ref:…}` are still unresolved strings. */
   readonly spec: JsonObject;
   readonly source: SourceMap;

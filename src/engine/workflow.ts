@@ -8,6 +8,7 @@ import { summarize, type Plan, type PlannedChange, type PlanSummary } from './pl
 import { blockingErrors } from './plan/unknown-outcome.js';
 import { applyPlan } from './apply/applier.js';
 import { acceptDrift } from './apply/accept-drift.js';
+import { recordMoves } from './apply/record-moves.js';
 import type { StepOutcome } from '../core/events.js';
 import { StateRecorder } from './state/recorder.js';
 import type { StateDocument } from './state/types.js';
@@ -105,6 +106,7 @@ export async function applyPrepared(session: Session, request: ApplyRequest): Pr
   const blocking = blockingErrors(prepared.plan.diagnostics);
   if (blocking.length > 0) throw new UserError('the plan has errors; nothing was applied', blocking);
   const recorder = new StateRecorder(session.backend, prepared.state);
+  await recordMoves(recorder, prepared.steps);
   session.scheduler.setConcurrency(request.parallelism); // --parallelism: requests in flight per service
   const startedAt = new Date();
   const outcomes = await applyPlan({

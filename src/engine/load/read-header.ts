@@ -6,7 +6,7 @@ import type { KindCatalog } from '../../core/kind-catalog.js';
 
 export const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 const TOP_KEYS = ['apiVersion', 'kind', 'metadata', 'spec'];
-const METADATA_KEYS = ['name', 'dependsOn', 'protect'];
+const METADATA_KEYS = ['name', 'dependsOn', 'protect', 'movedFrom'];
 
 /** The Manifest of a document, or undefined when its header is too broken to address it. */
 export function readHeader(value: unknown, source: SourceMap, diagnostics: Diagnostic[], kinds: KindCatalog): Manifest | undefined {
@@ -38,9 +38,10 @@ export function readHeader(value: unknown, source: SourceMap, diagnostics: Diagn
   else if (!isObject(value.spec)) report(['spec'], 'spec: must be a mapping');
   else spec = value.spec;
   if (!kind || name === undefined) return undefined;
+  const movedFrom = readMovedFrom(metadata, report, addressOf(kind, name));
   return {
     apiVersion: API_VERSION, kind, name, address: addressOf(kind, name), dependsOn,
-    protect: metadata.protect === true, spec, source,
+    protect: metadata.protect === true, spec, source, ...(movedFrom.length > 0 ? { movedFrom } : {}),
   };
 }
 
@@ -93,9 +94,32 @@ function readDependsOn(metadata: JsonObject, report: HeaderReport, kinds: KindCa
 
 /** A document (a Policy) is never applied: nothing can wait for it and there is nothing to protect. */
 function notForDocuments(kind: string, metadata: JsonObject, report: HeaderReport): void {
-  for (const key of ['dependsOn', 'protect']) {
+  for (const key of ['dependsOn', 'protect', 'movedFrom']) {
     if (metadata[key] !== undefined) report(['metadata', key], `metadata.${key}: a ${kind} is not applied, so it takes no ${key}`, 'key');
   }
+}
+
+/** metadata.movedFrom: former addresses of this resource (same kind), so a rename plans as a move. */
+function readMovedFrom(metadata: JsonObject, report: HeaderReport, address: string): string[] {
+  const list = metadata.movedFrom;
+  if (list === undefined) return [];
+  const kind = address.slice(0, address.indexOf('/'));
+  if (!Array.isArray(list)) {
+    report(['metadata', 'movedFrom'], `metadata.movedFrom: must be a list of former addresses, e.g. [${kind}/old-name]`);
+    return [];
+  }
+  const out: string[] = [];
+  list.forEach((item, i) => {
+    const parsed = typeof item === 'string' ? parseAddress(item) : undefined;
+    if (!parsed || parsed.kind !== kind || !NAME_PATTERN.test(parsed.name)) {
+      report(['metadata', 'movedFrom', i], `metadata.movedFrom[${i}]: must be a former address of this ${kind}, ${kind}/NAME (a move keeps its kind)`);
+    } else if (item === address) {
+      report(['metadata', 'movedFrom', i], `metadata.movedFrom[${i}]: ${address} is this resource's own address`);
+    } else {
+      out.push(item as string);
+    }
+  });
+  return out;
 }
 
 function unknownKeys(obj: JsonObject, path: JsonPath, allowed: readonly string[], report: HeaderReport): void {

@@ -25,6 +25,7 @@ import { isUnknown, noteBlockedDependents, recheckUnknown, resolvedAsFailed, unk
 import { prefetchReads, readTarget, type Prefetched } from './prefetch.js';
 import { protectedChangeError } from './protected-change.js';
 import { untrackedLiveDiagnostics } from './untracked-live.js';
+import { plannedMoves } from './moves.js';
 import { settlingStep } from './settling.js';
 import type { EventSink } from '../../core/events.js';
 
@@ -61,8 +62,10 @@ export interface PlanResult {
   readonly graph: DependencyGraph;
 }
 
-export async function makePlan(options: PlanOptions): Promise<PlanResult> {
-  const { state } = options;
+export async function makePlan(given: PlanOptions): Promise<PlanResult> {
+  // metadata.movedFrom: planned against state as it is once the records moved to their new addresses.
+  const { state, moves } = plannedMoves(given.manifests, given.state);
+  const options: PlanOptions = { ...given, state };
   const diagnostics: Diagnostic[] = [...(options.diagnostics ?? [])];
   const graph = options.graph ?? buildGraph(options.manifests);
   const selected = selectTargets(options.manifests, options.targets, graph);
@@ -82,7 +85,7 @@ export async function makePlan(options: PlanOptions): Promise<PlanResult> {
     if (step) options.events?.({ type: 'planned', address: step.change.address, action: step.change.action });
     return step;
   };
-  const planned = await Promise.all(selected.map((m) => limit(async () => announce(await planManifest(m, options, resolved, diagnostics, reads)))));
+  const planned = await Promise.all(selected.map((m) => limit(async () => announce(movedStep(await planManifest(m, options, resolved, diagnostics, reads), moves)))));
   const steps = planned.filter((s): s is PlannedStep => s !== undefined);
   steps.push(...inDeleteOrder(planOrphans(options, diagnostics)).map((s) => announce(s)!));
   noteBlockedDependents(steps, graph);
@@ -91,6 +94,12 @@ export async function makePlan(options: PlanOptions): Promise<PlanResult> {
   const changes = steps.map((s) => s.change);
   const located = locateAtManifests(diagnostics, options.manifests);
   return { plan: { format: 'moor-plan/1', serial: state.serial, changes, summary: summarize(changes), diagnostics: located }, steps, graph };
+}
+
+/** The step of a manifest whose record moves from a former address (metadata.movedFrom) says so. */
+function movedStep(step: PlannedStep | undefined, moves: ReadonlyMap<string, string>): PlannedStep | undefined {
+  const from = step && moves.get(step.change.address);
+  return from ? { ...step, change: { ...step.change, movedFrom: from } } : step;
 }
 
 async function planManifest(
@@ -140,8 +149,14 @@ async function planResource(kind: ResourceKind, manifest: Manifest, desired: Jso
     const fields = createFields(desired, kind.diff, sensitive, vanished ? 'drift' : 'manifest');
     return { ...base, changedPaths: [], change: { ...change(manifest, 'create', { drift: vanished, reason }), fields, after, patch: [{ op: 'add', path: '', value: after }] } };
   }
-  const fields = diffResource({ desired, last: record?.lastApplied, live: observed.spec, rules: kind.diff, sensitive });
+  let fields = diffResource({ desired, last: record?.lastApplied, live: observed.spec, rules: kind.diff, sensitive });
   const replace = fields.some((f) => f.forcesReplace);
+  // A replace creates the new resource under the name the manifest gives it (metadata.name when the
+  // spec leaves it out): after a rename that is not the live one's, and the plan must show it.
+  const nameField = handler.nameField;
+  if (replace && nameField !== undefined && desired[nameField] === undefined) {
+    fields = diffResource({ desired: { ...desired, [nameField]: manifest.name }, last: record?.lastApplied, live: observed.spec, rules: kind.diff, sensitive });
+  }
   const action = fields.length === 0 ? 'no-op' : replace ? 'replace' : 'update';
   const destructive = action === 'replace' && handler.replaceIsDestructive === true;
   const forcing = fields.filter((f) => f.forcesReplace).map((f) => f.path);

@@ -73,6 +73,8 @@ export interface PlannedChange {
   readonly resent?: readonly string[];
   /** The step this change waits for (a job of unknown outcome or whose run failed): apply skips it until then. */
   readonly heldBackBy?: string;
+  /** The state record moves here from this former address (metadata.movedFrom); apply moves it first. */
+  readonly movedFrom?: string;
   /** Found live under the manifest's identity, but state has no record of it (never applied by this state, or state lost). */
   readonly untracked?: boolean;
   /** No-op: the service still carries out an earlier write (a group provisioning), or ended it failed; apply follows it (fails it then). */
@@ -102,6 +104,7 @@ export function summarize(changes: readonly PlannedChange[]): PlanSummary {
   return { create: count('create'), update: count('update'), replace: count('replace'), delete: count('delete'), run: count('run'), noop: count('no-op') };
 }
 
+/** Something to apply: an action, or a state record to move (metadata.movedFrom). */
 export function hasChanges(plan: Pick<Plan, 'changes'>): boolean {
-  return plan.changes.some((c) => c.action !== 'no-op');
+  return plan.changes.some((c) => c.action !== 'no-op' || c.movedFrom !== undefined);
 }

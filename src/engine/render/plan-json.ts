@@ -32,6 +32,7 @@ function changeJson(c: PlannedChange): JsonObject {
     destructive: c.destructive,
     ...(c.reason !== undefined ? { reason: c.reason } : {}),
     ...(c.heldBackBy !== undefined ? { heldBackBy: c.heldBackBy } : {}),
+    ...(c.movedFrom !== undefined ? { movedFrom: c.movedFrom } : {}),
     ...(c.untracked ? { untracked: true } : {}),
     fields: c.fields.map(fieldJson),
     ...(c.after !== undefined ? { after: c.after } : {}),

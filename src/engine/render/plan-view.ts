@@ -7,7 +7,7 @@ export type RenderMode = 'plan' | 'drift';
 
 /** Changes shown as blocks: anything but no-ops and checks; in drift mode only drifted ones. */
 export function shownChanges(plan: Plan, mode: RenderMode): PlannedChange[] {
-  return plan.changes.filter((c) => !c.check && c.action !== 'no-op' && (mode === 'plan' || isDrifted(c)));
+  return plan.changes.filter((c) => !c.check && (c.action !== 'no-op' || (mode === 'plan' && c.movedFrom !== undefined)) && (mode === 'plan' || isDrifted(c)));
 }
 
 /** Fields shown under a change: all in plan mode (a create's after-values), the drifted ones in drift mode. */
@@ -56,12 +56,17 @@ export function headline(c: PlannedChange, mode: RenderMode): string {
     if (c.action === 'replace') return 'has drifted (restoring it needs a replace)';
     return 'has drifted';
   }
+  const moved = c.movedFrom ? ` (moved from ${c.movedFrom})` : '';
+  return planHeadline(c) + (c.action === 'no-op' ? '' : moved);
+}
+
+function planHeadline(c: PlannedChange): string {
   switch (c.action) {
     case 'create': return 'will be created';
     case 'update': return 'will be updated in place';
     case 'replace': return c.destructive ? 'must be replaced (destructive)' : 'must be replaced';
     case 'delete': return c.destructive ? 'will be deleted (destructive)' : 'will be deleted';
     case 'run': return c.destructive ? 'will run (destructive: it overwrites data)' : 'will run';
-    case 'no-op': return 'is unchanged';
+    case 'no-op': return c.movedFrom ? `has moved from ${c.movedFrom} (apply moves its state record)` : 'is unchanged';
   }
 }

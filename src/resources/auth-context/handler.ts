@@ -60,6 +60,7 @@ const list: ListReader = {
 };
 
 export const resource: ResourceHandler = {
+  nameField: 'id',
   idempotentWrites: true,
   list,
   async read(ctx, { name, spec, recordedId }) {

@@ -28,6 +28,7 @@ async function put(ctx: KindContext, c: GroupCoordinates, spec: JsonObject): Pro
 }
 
 export const resource: ResourceHandler = {
+  nameField: 'name',
   idempotentWrites: true,
   list: listReader({ locate: (t) => locate(t.name, t.spec, t.recordedId), observed }),
   async read(ctx, { name, spec, recordedId }) {

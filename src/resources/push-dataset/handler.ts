@@ -36,6 +36,7 @@ function tablesToPut(changed: readonly JsonPath[]): number[] {
 }
 
 export const resource: ResourceHandler = {
+  nameField: 'name',
   replaceIsDestructive: true,
 
   async read(ctx, { name, spec, recordedId, pendingSince }) {
