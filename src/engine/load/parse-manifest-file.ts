@@ -1,6 +1,6 @@
 // Reads one manifest file into plain JSON documents with source maps; every failure is a diagnostic.
 import { readFile, stat } from 'node:fs/promises';
-import { LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { LineCounter, parseAllDocuments, type Document, type YAMLError } from 'yaml';
 import type { Diagnostic, Severity, SourceLocation } from '../../core/diagnostics.js';
 import type { SourceMap } from '../manifest.js';
 import { parseFast } from './fast-yaml.js';
@@ -73,9 +73,10 @@ function parseText(text: string, file: string, path: string): { documents: Parse
   }
   for (const doc of Array.isArray(docs) ? docs : []) {
     const source = new YamlSourceMap(file, doc, lines, path);
-    const problems = [...doc.errors.map((e) => ({ e, severity: 'error' as const })), ...doc.warnings.map((e) => ({ e, severity: 'warning' as const }))];
+    const problems = [...firstSyntaxError(doc.errors).map((e) => ({ e, severity: 'error' as const })), ...doc.warnings.map((e) => ({ e, severity: 'warning' as const }))];
     for (const { e, severity } of problems) {
-      diagnostics.push({ severity, message: yamlMessage(e.code, e.message, keyAt(text, e.pos[0])), location: source.position(e.pos[0]), code: `yaml.${e.code}` });
+      const message = yamlMessage(e.code, e.message, keyAt(text, e.pos[0])) + (isDuplicate(e) ? '' : unquotedPlaceholderHint(text, e.pos[0]));
+      diagnostics.push({ severity, message, location: source.position(e.pos[0]), code: `yaml.${e.code}` });
     }
     if (doc.errors.length > 0 || doc.contents === null) continue;
     const value = toPlain(doc, source, diagnostics);
@@ -107,6 +108,28 @@ function toPlain(doc: Document, source: YamlSourceMap, diagnostics: Diagnostic[]
 }
 
 const DUPLICATE = /^Map keys must be unique/;
+
+function isDuplicate(e: YAMLError): boolean {
+  return e.code === 'DUPLICATE_KEY' || DUPLICATE.test(e.message);
+}
+
+/**
+ * Every duplicate key (each is a mistake of its own), but of the syntax errors only the first: the
+ * parser reports each token after it as unexpected too, one mistake as dozens of errors.
+ */
+function firstSyntaxError(errors: readonly YAMLError[]): YAMLError[] {
+  const syntax = errors.filter((e) => !isDuplicate(e)).sort((a, b) => a.pos[0] - b.pos[0]);
+  return [...errors.filter(isDuplicate), ...syntax.slice(0, 1)];
+}
+
+/** A `${…}` placeholder left unquoted in a flow mapping or list breaks it (`{` and `}` are YAML's): say how to write it. */
+function unquotedPlaceholderHint(text: string, offset: number): string {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const lineEnd = text.indexOf('\n', offset);
+  const line = text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd);
+  const found = /(?:^|[\s,[{:])(\$\{[^}\s]*\})/.exec(line);
+  return found ? `; quote the placeholder inside { } or [ ]: "${found[1]}"` : '';
+}
 
 function yamlMessage(code: string, message: string, near: string): string {
   if (code === 'DUPLICATE_KEY' || DUPLICATE.test(message)) return `duplicate key ${JSON.stringify(near)}: a key may appear only once in a mapping`;
