@@ -1,0 +1,128 @@
+// The composite action (action.yml) as a team's pipeline runs it, with the runner's GITHUB_*
+// variables set: arguments split as a shell would but never evaluated, each diagnostic annotated
+// once, state where the state input says, the saved plan applied on merge, and one pull-request
+// comment edited in place on every push (found by its marker), with `gh` stubbed on PATH.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, test } from 'vitest';
+import { authManifest, ROOT, workdir } from '../e2e/harness.js';
+
+interface ActionStep { id?: string; run?: string }
+const steps = (parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: { steps: ActionStep[] } }).runs.steps;
+const script = (id: string) => steps.find((s) => s.id === id)!.run!;
+
+interface Run { code: number; stdout: string; outputs: Record<string, string>; markdown?: string }
+
+function runStep(dir: string, id: string, env: Record<string, string>): Run {
+  const files = { summary: join(dir, 'summary.md'), output: join(dir, 'output.txt') };
+  if (!existsSync(files.summary)) writeFileSync(files.summary, '');
+  writeFileSync(files.output, '');
+  const r = spawnSync('bash', ['-c', script(id)], {
+    cwd: dir, encoding: 'utf8',
+    env: {
+      ...process.env, NO_COLOR: '1', CI: 'true', GITHUB_ACTIONS: 'true', MOOR_POLL_INTERVAL_MS: '50',
+      GITHUB_ACTION_PATH: ROOT, RUNNER_TEMP: dir, GITHUB_STEP_SUMMARY: files.summary, GITHUB_OUTPUT: files.output,
+      ACTION_COMMAND: 'plan', ACTION_PATHS: 'm', ACTION_ARGS: '', ACTION_PLAN_FILE: 'moor-plan.json', ACTION_WORKING_DIRECTORY: '.',
+      ...env,
+    },
+  });
+  const lines = readFileSync(files.output, 'utf8').trim().split('\n').filter(Boolean);
+  const outputs = Object.fromEntries(lines.map((l) => l.split(/=(.*)/s).slice(0, 2) as [string, string]));
+  const markdown = outputs.markdown && existsSync(outputs.markdown) ? readFileSync(outputs.markdown, 'utf8') : undefined;
+  return { code: r.status ?? -1, stdout: r.stdout, outputs, markdown };
+}
+
+const LITERAL_SECRET = `apiVersion: moor/v1
+kind: ContainerGroup
+metadata:
+  name: web
+spec:
+  subscriptionId: 8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11
+  resourceGroup: rg-action
+  location: westeurope
+  properties:
+    osType: Linux
+    containers:
+      - name: web
+        properties:
+          image: nginx:1.27
+          resources: {requests: {cpu: 1, memoryInGB: 1.5}}
+          environmentVariables:
+            - {name: DB_PASSWORD, secureValue: "literal-pass-123"}
+`;
+
+describe('the composite action in a pipeline', () => {
+  test('args are split as a shell would (a quoted path with a space stays one argument) and never evaluated', () => {
+    const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }), 'conf dir/prod.yml': 'parallelism: 4\n' });
+    const r = runStep(dir, 'run', { ACTION_ARGS: `--config "conf dir/prod.yml" --target 'AuthContext/c1'`, ACTION_PATHS: '"m"' });
+    expect(r.outputs.exitcode, r.stdout).toBe('2');
+    const evil = runStep(dir, 'run', { ACTION_ARGS: '--target "$(touch pwned)"' });
+    expect(evil.outputs.exitcode).toBe('1');
+    expect(existsSync(join(dir, 'pwned'))).toBe(false);
+  });
+
+  test('each diagnostic is annotated once: a literal secret warning by plan only, a YAML error by validate only', () => {
+    const dir = workdir({ 'm/web.yaml': LITERAL_SECRET });
+    const r = runStep(dir, 'run', {});
+    expect(r.outputs.exitcode, r.stdout).toBe('2');
+    expect(r.stdout.split('\n').filter((l) => l.startsWith('::warning file=m/web.yaml'))).toHaveLength(1);
+    const broken = workdir({ 'm/web.yaml': LITERAL_SECRET.replace('"literal-pass-123"', '${env:DB_PASSWORD}') });
+    const b = runStep(broken, 'run', {});
+    expect(b.code).toBe(1);
+    expect(b.stdout.split('\n').filter((l) => l.startsWith('::error'))).toHaveLength(1);
+  });
+
+  test('plan on the pull request with the state input, the plan as an artifact, apply --plan on merge', () => {
+    const pr = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
+    const state = join(pr, 'shared-state', 'state.json');
+    mkdirSync(join(pr, 'shared-state'));
+    const plan = runStep(pr, 'run', { ACTION_STATE: state });
+    expect(plan.outputs.exitcode, plan.stdout).toBe('2');
+    expect(plan.markdown).toMatch(/^<!-- moor report: plan in \. -->\n### moor plan/);
+    // The merge job: the same checkout, the plan downloaded as an artifact; no plan file is refused.
+    const merge = join(pr, 'merge');
+    mkdirSync(merge);
+    const missing = runStep(pr, 'run', { ACTION_COMMAND: 'apply', ACTION_STATE: state, ACTION_PLAN_FILE: 'merge/none.json' });
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toContain("::error::moor apply: no saved plan at 'merge/none.json'");
+    copyFileSync(join(pr, 'moor-plan.json'), join(merge, 'plan.json'));
+    const apply = runStep(pr, 'run', { ACTION_COMMAND: 'apply', ACTION_STATE: state, ACTION_PLAN_FILE: 'merge/plan.json' });
+    expect(apply.outputs.exitcode, apply.stdout).toBe('0');
+    expect(Object.keys(JSON.parse(readFileSync(state, 'utf8')).resources)).toEqual(['AuthContext/c1']);
+    expect(existsSync(join(pr, '.moor', 'state.json'))).toBe(false);
+  });
+
+  test('the pull-request comment is posted once and then edited in place, found by its marker', () => {
+    const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    // A stand-in for the GitHub CLI: lists the comment recorded in comments.txt, logs writes.
+    writeFileSync(join(bin, 'gh'), `#!/bin/bash
+echo "$*" >> "$FAKE_GH_LOG"
+if [ "$3" = "--paginate" ] || [ "$2" != "-X" ]; then [ -f "$FAKE_GH_COMMENT" ] && cat "$FAKE_GH_COMMENT"; exit 0; fi
+for a in "$@"; do case "$a" in body=@*) cp "\${a#body=@}" "$FAKE_GH_BODY" ;; esac; done
+echo 42 > "$FAKE_GH_COMMENT"
+`);
+    chmodSync(join(bin, 'gh'), 0o755);
+    writeFileSync(join(dir, 'event.json'), JSON.stringify({ pull_request: { number: 7 } }));
+    const env = {
+      PATH: `${bin}:${process.env.PATH}`, GITHUB_EVENT_PATH: join(dir, 'event.json'), GITHUB_REPOSITORY: 'team/infra',
+      FAKE_GH_LOG: join(dir, 'gh.log'), FAKE_GH_COMMENT: join(dir, 'comments.txt'), FAKE_GH_BODY: join(dir, 'body.md'),
+    };
+    for (let push = 0; push < 2; push++) {
+      const run = runStep(dir, 'run', env);
+      expect(run.outputs.exitcode).toBe('2');
+      const comment = runStep(dir, 'comment', { ...env, MARKDOWN: run.outputs.markdown });
+      expect(comment.code, comment.stdout).toBe(0);
+    }
+    const calls = readFileSync(env.FAKE_GH_LOG, 'utf8').trim().split('\n');
+    expect(calls.filter((c) => c.includes('-X'))).toEqual([
+      `api -X POST repos/team/infra/issues/7/comments -F body=@${join(dir, 'moor-plan.md')}`,
+      `api -X PATCH repos/team/infra/issues/comments/42 -F body=@${join(dir, 'moor-plan.md')}`,
+    ]);
+    expect(calls[0]).toContain('select(.body | startswith(\\"<!-- moor report: plan in . -->\\"))'.replace(/\\"/g, '"'));
+    expect(readFileSync(env.FAKE_GH_BODY, 'utf8')).toMatch(/^<!-- moor report: plan in \. -->\n### moor plan/);
+  });
+});
