@@ -59,7 +59,7 @@ describe('renaming a container group', () => {
     writeFile(dir, 'm/group.yaml', frontend.replace('nginx:1.27', 'nginx:1.28').replace('movedFrom: [ContainerGroup/web]', 'movedFrom: [ContainerGroup/web, ContainerGroup/older]'));
     { const r = await moor(dir, cloud, ['apply', 'm', '--auto-approve']); expect(r.code, r.stdout + r.stderr).toBe(0); }
     expect(Object.keys((await readState(dir)).resources)).toEqual(['ContainerGroup/frontend']);
-  });
+  }, 180_000); // nine CLI runs
 
   it('validate names a movedFrom of another kind at its line', async () => {
     const dir = workdir({ 'm/group.yaml': renamed('x', { movedFrom: 'AuthContext/x1' }) });
