@@ -33,7 +33,7 @@ describe('state missing while the manifests\' resources exist live', () => {
     // With the right state the same change is found as drift.
     const right = await moor(dir, cloud, ['drift', 'm']);
     expect(right.code).toBe(2);
-  });
+  }, 120_000);
 
   it('plan and apply with the wrong state refuse the job run and the duplicate create, pointing at moor import', async () => {
     const plan = await moor(dir, cloud, ['plan', 'm', '--state', 'wrong.json']);

@@ -36,5 +36,5 @@ describe('a protected destructive job', () => {
     const named = await moor(dir, cloud, ['apply', 'm', '--auto-approve', '--allow-destructive', ADDRESS]);
     expect(named.code, named.stdout + named.stderr).toBe(0);
     expect(await operationsOf(cloud, ENV.uat)).toHaveLength(2);
-  });
+  }, 180_000); // nine CLI runs and two refreshes
 });
