@@ -38,6 +38,11 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'IP=$(moor outputs ContainerGroup/web /ipAddress)   # one value, raw',
   ],
   history: ['moor history', 'moor history ContainerGroup/web', 'moor history --output json | jq \'.runs[0]\''],
+  watch: [
+    'moor watch manifests/ --interval 5m --listen 127.0.0.1:9464',
+    'moor watch manifests/ --self-heal --interval 2m',
+    'moor watch --all-stacks --self-heal --listen 0.0.0.0:9464 --listen-token "$WATCH_TOKEN"',
+  ],
   get: ['moor get usage --subscription 8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11 --location westeurope', 'moor get transactions --billing-account 12345678 --invoice G012345678 --output csv'],
   notify: ['moor notify test'],
   'local-cloud': ['moor local-cloud --port 4010', 'moor local-cloud --port 0 --latency 50 --fail-rate 0.1'],

@@ -13,6 +13,7 @@ import { registerImport } from './import.js';
 import { registerState } from './state.js';
 import { registerOutputs } from './outputs.js';
 import { registerHistory } from './history.js';
+import { registerWatch } from './watch.js';
 import { registerGet } from './get.js';
 import { registerNotify } from './notify.js';
 import { registerLocalCloud } from './local-cloud.js';
@@ -33,6 +34,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerState,
   registerOutputs,
   registerHistory,
+  registerWatch,
   registerGet,
   registerNotify,
   registerLocalCloud,

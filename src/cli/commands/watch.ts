@@ -1,0 +1,31 @@
+// moor watch: a continuous reconciler — plan every interval and after manifest edits, report or repair, serve health and metrics.
+import { type Command } from 'commander';
+import type { RegisterCommand } from './index.js';
+
+interface WatchFlags {
+  allStacks?: boolean;
+  interval: string;
+  selfHeal?: boolean;
+  prune?: boolean;
+  allowDestructive?: boolean;
+  listen?: string;
+  listenToken?: string;
+}
+
+export const registerWatch: RegisterCommand = (program, setExit) => {
+  program
+    .command('watch')
+    .description('reconcile continuously: plan every interval and soon after a manifest changes; report drift, or repair it with --self-heal')
+    .argument('[paths...]', 'manifest files or folders (default: .; a stack takes its own)')
+    .option('--all-stacks', 'watch every stack of moor.config.yaml (each on its own; one failing never stops another)')
+    .option('--interval <duration>', 'time between plans of a stack, jittered by ±10% (30s, 5m, 1h)', '60s')
+    .option('--self-heal', 'apply what the plan finds (as moor apply would: protect holds; no prune, no destructive change unless asked)')
+    .option('--prune', 'with --self-heal, delete what left the manifests')
+    .option('--allow-destructive', 'with --self-heal, make destructive changes too (a refresh job, a replace that loses data)')
+    .option('--listen <host:port>', 'serve /healthz, /readyz, /metrics and /api/status here (e.g. 127.0.0.1:9464; port 0 picks one)')
+    .option('--listen-token <token>', 'bearer token every request to --listen must carry; required beyond loopback')
+    .action(async (paths: string[], flags: WatchFlags, command: Command) => {
+      const { runWatchCommand } = await import('../watch-command.js');
+      setExit(await runWatchCommand(paths, flags, command));
+    });
+};

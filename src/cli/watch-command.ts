@@ -1,0 +1,134 @@
+// moor watch at the CLI edge: arguments, one session per stack, the log and notifications, and the signals that stop it.
+import type { Command } from 'commander';
+import { UserError } from '../core/diagnostics.js';
+import { fanOut, noticeSink } from '../core/events.js';
+import { registerSecret } from '../core/masker.js';
+import type { StartLocalCloud, Session } from '../engine/session.js';
+import { globalOptions } from './session-options.js';
+import type { CycleReport } from '../watch/reconcile.js';
+import type { StackTarget } from '../watch/stack-loop.js';
+
+export interface WatchCommandFlags {
+  readonly allStacks?: boolean;
+  readonly interval: string;
+  readonly selfHeal?: boolean;
+  readonly prune?: boolean;
+  readonly allowDestructive?: boolean;
+  readonly listen?: string;
+  readonly listenToken?: string;
+}
+
+export async function runWatchCommand(paths: string[], flags: WatchCommandFlags, command: Command): Promise<number> {
+  const { parseDuration } = await import('../watch/duration.js');
+  const { parseListen, requireToken } = await import('../watch/listen-address.js');
+  const { WatchMetrics } = await import('../watch/metrics.js');
+  const { runWatch, prefix } = await import('../watch/watch-runner.js');
+  const { loadConfig } = await import('../engine/config.js');
+  const intervalMs = parseDuration(flags.interval, '--interval');
+  const address = flags.listen !== undefined ? parseListen(flags.listen) : undefined;
+  if (address) requireToken(address, flags.listenToken);
+  registerSecret(flags.listenToken);
+  if ((flags.prune || flags.allowDestructive) && !flags.selfHeal) throw new UserError(`${flags.prune ? '--prune' : '--allow-destructive'} changes what --self-heal applies: give --self-heal too`);
+
+  const g = globalOptions(command);
+  const plain = loadConfig(g.config, process.cwd(), process.env);
+  const names = stackNames(plain.stacks, g.stack, flags.allStacks);
+  const metrics = new WatchMetrics();
+  const log = (line: string) => process.stderr.write(line + '\n');
+  const events = fanOut(noticeSink(log), metrics.events);
+  const startLocalCloud = sharedLocalCloud();
+  const sessions: Session[] = [];
+  const controller = new AbortController();
+  const stop = (signal: string) => {
+    if (controller.signal.aborted) return;
+    log(`moor watch: ${signal}: finishing the cycle in flight and recording it, then stopping`);
+    controller.abort();
+  };
+  const onTerm = () => stop('SIGTERM');
+  const onInt = () => stop('SIGINT');
+  process.on('SIGTERM', onTerm);
+  process.on('SIGINT', onInt);
+  try {
+    const { openSession } = await import('../engine/session.js');
+    const { BUILT_IN_KINDS } = await import('../resources/registry.js');
+    const stacks: StackTarget[] = [];
+    for (const name of names) {
+      const session = await openSession({
+        configFile: g.config, state: g.state, stack: name, stackGiven: name === undefined ? undefined : `stack ${name}`,
+        cwd: process.cwd(), env: process.env, events, kinds: BUILT_IN_KINDS, startLocalCloud: startLocalCloud.start,
+      });
+      sessions.push(session);
+      stacks.push({
+        name: name ?? '', session,
+        options: { paths, selfHeal: flags.selfHeal === true, prune: flags.prune === true, allowDestructive: flags.allowDestructive === true, cwd: process.cwd(), env: process.env },
+      });
+    }
+    const states = [...new Set(sessions.map((s) => s.backend.location))];
+    log(`moor watch: ${stacks.length === 1 ? 'one stack' : `${stacks.length} stacks`} every ${flags.interval} (${flags.selfHeal ? 'self-heal: applying what drifts' : 'report only; --self-heal repairs'}); ` +
+      `state ${states.join(', ')}: this watch runs alone (run one watch per state)`);
+    await runWatch({
+      stacks, intervalMs, metrics, log, signal: controller.signal,
+      ...(address ? { listen: { address, token: flags.listenToken } } : {}),
+      onListening: (url) => log(`moor watch: serving /healthz /readyz /metrics /api/status on ${url}${flags.listenToken ? ' (bearer token required)' : ''}`),
+      onFinding: async (stack, change, report) => {
+        log(prefix(stack) + findingLine(change, report));
+        if (stack.session.config.notify && report.plan) await notifyFinding(stack, change, report, log);
+      },
+    });
+    log('moor watch: stopped');
+    return 0;
+  } finally {
+    process.off('SIGTERM', onTerm);
+    process.off('SIGINT', onInt);
+    for (const s of sessions) await s.close().catch(() => undefined);
+    await startLocalCloud.close();
+  }
+}
+
+/** The stacks to watch: one unnamed (no stacks in the config), the --stack one, or all of them. */
+function stackNames(stacks: readonly string[] | undefined, chosen: string | undefined, all: boolean | undefined): Array<string | undefined> {
+  if (all) {
+    if (!stacks) throw new UserError('--all-stacks: moor.config.yaml defines no stacks');
+    if (chosen !== undefined) throw new UserError('give either --stack NAME or --all-stacks, not both');
+    return [...stacks];
+  }
+  if (stacks && chosen === undefined) throw new UserError(`moor.config.yaml defines stacks (${stacks.join(', ')}): choose one with --stack NAME (or MOOR_STACK), or watch them all with --all-stacks`);
+  return [chosen];
+}
+
+function findingLine(change: 'found' | 'resolved', report: CycleReport): string {
+  if (change === 'resolved') return 'in sync again (the earlier finding is resolved)';
+  const what = report.findings.join('; ');
+  switch (report.result) {
+    case 'healed': return `repaired: ${what}`;
+    case 'failed': return `reconcile failed: ${what}`;
+    case 'drifted': return `drift found: ${what}`;
+    default: return `not applied: ${what}`;
+  }
+}
+
+async function notifyFinding(stack: StackTarget, change: 'found' | 'resolved', report: CycleReport, log: (line: string) => void): Promise<void> {
+  const { sendNotification } = await import('../notify/send-notification.js');
+  const { driftOf } = await import('../engine/workflow.js');
+  const applied = report.outcomes !== undefined;
+  try {
+    await sendNotification(stack.session, {
+      run: applied ? 'apply' : 'drift', plan: applied ? report.plan! : driftOf(report.plan!), outcomes: report.outcomes,
+      paths: stack.options.paths, cwd: stack.options.cwd, env: stack.options.env,
+    });
+  } catch (err) {
+    log(`${stack.name ? `moor watch: stack ${stack.name}: ` : 'moor watch: '}could not notify the ${change === 'found' ? 'finding' : 'resolution'}: ${(err as Error).message}`);
+  }
+}
+
+/** One in-process local cloud for every stack of the watch (each session would otherwise start its own on the same data file). */
+function sharedLocalCloud(): { start: StartLocalCloud; close(): Promise<void> } {
+  let started: Promise<{ url: string; close(): Promise<void> }> | undefined;
+  return {
+    start: (options) => {
+      started ??= import('../localcloud/server.js').then((m) => m.startLocalCloud(options));
+      return started.then((cloud) => ({ url: cloud.url, close: async () => undefined }));
+    },
+    close: async () => { if (started) await (await started).close(); },
+  };
+}

@@ -1,0 +1,75 @@
+// moor watch: the HTTP endpoints — /healthz, /readyz, /metrics (Prometheus text), /api/status (JSON). `/` is left for the dashboard.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { ListenAddress } from './listen-address.js';
+
+export interface WatchEndpoints {
+  /** The process is up and not shutting down. */
+  healthy(): boolean;
+  /** Every stack has been reconciled once (or is another replica's). */
+  ready(): boolean;
+  metrics(): Promise<{ contentType: string; text: string }>;
+  status(): unknown;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export async function serveEndpoints(address: ListenAddress, token: string | undefined, endpoints: WatchEndpoints): Promise<RunningServer> {
+  const server = createServer((req, res) => {
+    handle(req, res, token, endpoints).catch(() => send(res, 500, 'text/plain', 'internal error\n'));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(address.port, address.host, () => resolve());
+  });
+  const bound = server.address() as AddressInfo;
+  const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
+  return { url: `http://${host}:${bound.port}`, close: () => closeServer(server) };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, token: string | undefined, endpoints: WatchEndpoints): Promise<void> {
+  if (token && !authorized(req.headers.authorization, token)) {
+    res.setHeader('www-authenticate', 'Bearer');
+    return send(res, 401, 'text/plain', 'unauthorized: send Authorization: Bearer TOKEN (--listen-token)\n');
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'method not allowed\n');
+  const path = new URL(req.url ?? '/', 'http://watch').pathname;
+  switch (path) {
+    case '/healthz':
+      return endpoints.healthy() ? send(res, 200, 'text/plain', 'ok\n') : send(res, 503, 'text/plain', 'shutting down\n');
+    case '/readyz':
+      return endpoints.ready() ? send(res, 200, 'text/plain', 'ready\n') : send(res, 503, 'text/plain', 'not every stack has been reconciled yet\n');
+    case '/metrics': {
+      const m = await endpoints.metrics();
+      return send(res, 200, m.contentType, m.text);
+    }
+    case '/api/status':
+      return send(res, 200, 'application/json', JSON.stringify(endpoints.status(), null, 2) + '\n');
+    default:
+      return send(res, 404, 'text/plain', 'not found: /healthz, /readyz, /metrics, /api/status\n');
+  }
+}
+
+function authorized(header: string | undefined, token: string): boolean {
+  const m = /^Bearer (.+)$/i.exec(header ?? '');
+  if (!m) return false;
+  const given = Buffer.from(m[1]);
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string): void {
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+  res.end(body);
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

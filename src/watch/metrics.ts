@@ -1,0 +1,71 @@
+// moor watch: the Prometheus metrics, fed by listening to the engine's one event stream and to cycle results.
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { EventSink } from '../core/events.js';
+import type { ResourceStatus } from './stack-status.js';
+
+/** Every metric of a watch, on a registry of its own (no process-global state between tests). */
+export class WatchMetrics {
+  readonly registry = new Registry();
+  private readonly resources = new Gauge({ name: 'moor_resources', help: 'Resources by stack, kind and status (in_sync, drifted, pending, failed, held).', labelNames: ['stack', 'kind', 'status'], registers: [this.registry] });
+  private readonly drifted = new Gauge({ name: 'moor_drifted_resources', help: 'Resources whose live state drifted from the last apply, per stack.', labelNames: ['stack'], registers: [this.registry] });
+  private readonly runs = new Counter({ name: 'moor_reconcile_runs_total', help: 'Reconcile cycles by stack and result (in_sync, drifted, healed, failed, locked).', labelNames: ['stack', 'result'], registers: [this.registry] });
+  private readonly duration = new Histogram({ name: 'moor_reconcile_duration_seconds', help: 'How long a reconcile cycle took (plan, and apply with --self-heal).', labelNames: ['stack'], buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600], registers: [this.registry] });
+  private readonly lastRun = new Gauge({ name: 'moor_last_reconcile_timestamp_seconds', help: 'When the last reconcile cycle of a stack ended (Unix time).', labelNames: ['stack'], registers: [this.registry] });
+  private readonly requests = new Counter({ name: 'moor_requests_total', help: 'Answers received from each service (every attempt).', labelNames: ['service'], registers: [this.registry] });
+  private readonly throttled = new Counter({ name: 'moor_throttled_requests_total', help: 'Requests a service refused with 429 (throttled).', labelNames: ['service'], registers: [this.registry] });
+  private readonly throttleWait = new Counter({ name: 'moor_throttle_wait_seconds_total', help: 'Time spent waiting out throttling (429 Retry-After and pacing), per service.', labelNames: ['service'], registers: [this.registry] });
+  private readonly retries = new Counter({ name: 'moor_request_retries_total', help: 'Requests sent again after a failure other than throttling, per service.', labelNames: ['service'], registers: [this.registry] });
+
+  /** The kind and status series of moor_resources set for each stack. */
+  private readonly shown = new Map<string, Set<string>>();
+
+  /** A listener of the engine's event stream: request, 429, throttle-wait and retry counters per service. */
+  readonly events: EventSink = (e) => {
+    if (e.type === 'request_answered') {
+      this.requests.inc({ service: e.service });
+      if (e.status === 429) this.throttled.inc({ service: e.service });
+    } else if (e.type === 'throttled') {
+      this.throttleWait.inc({ service: e.service }, e.delayMs / 1000);
+    } else if (e.type === 'request_retried') {
+      this.retries.inc({ service: e.service });
+    }
+  };
+
+  /** A finished cycle of a stack: its result, how long it took, and its resources now. */
+  cycle(stack: string, result: string, seconds: number, resources: readonly ResourceStatus[] | undefined): void {
+    this.runs.inc({ stack, result });
+    this.duration.observe({ stack }, seconds);
+    this.lastRun.set({ stack }, Date.now() / 1000);
+    if (!resources) return;
+    const counts = countByKindAndStatus(resources);
+    // A series of this stack no resource has any more goes, rather than stay at its last value.
+    for (const key of this.shown.get(stack) ?? []) {
+      if (!counts.has(key)) this.resources.remove({ stack, ...labelsOf(key) });
+    }
+    for (const [key, n] of counts) this.resources.set({ stack, ...labelsOf(key) }, n);
+    this.shown.set(stack, new Set(counts.keys()));
+    this.drifted.set({ stack }, resources.filter((r) => r.status === 'drifted').length);
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
+
+function countByKindAndStatus(resources: readonly ResourceStatus[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const r of resources) {
+    const key = `${r.kind}\u0000${r.status}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
+function labelsOf(key: string): { kind: string; status: string } {
+  const [kind, status] = key.split('\u0000');
+  return { kind, status };
+}

@@ -1,0 +1,98 @@
+// moor watch: one reconcile cycle of one stack — plan, and with --self-heal apply — through the engine's own operations.
+import { UserError } from '../core/diagnostics.js';
+import type { StepOutcome } from '../core/events.js';
+import { applyPrepared, preparePlan, type PreparedPlan } from '../engine/workflow.js';
+import { hasChanges, type Plan, type PlannedChange } from '../engine/plan/types.js';
+import { blockingErrors } from '../engine/plan/unknown-outcome.js';
+import type { Session } from '../engine/session.js';
+import { resourceStatuses, type ResourceStatus } from './stack-status.js';
+
+export interface ReconcileOptions {
+  readonly paths: readonly string[];
+  readonly selfHeal: boolean;
+  readonly prune: boolean;
+  /** Let --self-heal make destructive changes (a refresh job, a replace that loses data). */
+  readonly allowDestructive: boolean;
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** Aborted on SIGTERM/SIGINT: the apply in flight finishes its steps in flight and records them. */
+  readonly signal: AbortSignal;
+}
+
+/** in_sync: nothing to do; drifted / pending: found, not applied; healed: applied; failed; locked: another run held the state lock. */
+export type CycleResult = 'in_sync' | 'drifted' | 'pending' | 'healed' | 'failed' | 'locked';
+
+export interface CycleReport {
+  readonly result: CycleResult;
+  readonly resources?: readonly ResourceStatus[];
+  /** What was found (drifted or pending addresses), or why the cycle failed: the finding notifications compare. */
+  readonly findings: readonly string[];
+  readonly plan?: Plan;
+  readonly outcomes?: readonly StepOutcome[];
+  /** The cycle's error, for the log and /api/status. */
+  readonly error?: string;
+}
+
+/** One cycle under the stack's state lock. A held lock is no failure: the cycle is skipped (another run is applying). */
+export async function reconcileOnce(session: Session, options: ReconcileOptions): Promise<CycleReport> {
+  let lock;
+  try {
+    lock = await session.backend.lock('moor watch', 0);
+  } catch (err) {
+    if (err instanceof UserError && err.message.startsWith('state is locked by')) return { result: 'locked', findings: [], error: err.message };
+    throw err;
+  }
+  try {
+    return await planAndHeal(session, options);
+  } finally {
+    await session.backend.unlock(lock);
+  }
+}
+
+async function planAndHeal(session: Session, options: ReconcileOptions): Promise<CycleReport> {
+  const request = { paths: options.paths, prune: options.prune, cwd: options.cwd, env: options.env };
+  let prepared = await preparePlan(session, request);
+  const errors = blockingErrors(prepared.plan.diagnostics);
+  if (errors.length > 0) return failed(prepared, errors.map((d) => (d.address && !d.message.startsWith(d.address) ? `${d.address}: ${d.message}` : d.message)));
+  const held = options.allowDestructive ? new Set<string>() : heldBack(prepared.plan.changes, options.prune);
+  if (!hasChanges(prepared.plan)) return { result: 'in_sync', resources: resourceStatuses(prepared.plan), findings: [], plan: prepared.plan };
+  const findings = findingsOf(prepared.plan);
+  if (!options.selfHeal) {
+    const drifted = prepared.plan.changes.some((c) => c.drift);
+    return { result: drifted ? 'drifted' : 'pending', resources: resourceStatuses(prepared.plan, [], held), findings, plan: prepared.plan };
+  }
+  if (held.size > 0) {
+    const safe = prepared.plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'delete' && !held.has(c.address)).map((c) => c.address);
+    // Only what depends on nothing held: a target brings its dependencies along.
+    if (safe.length === 0) return { result: 'pending', resources: resourceStatuses(prepared.plan, [], held), findings, plan: prepared.plan };
+    const narrowed = await preparePlan(session, { ...request, targets: safe });
+    if (narrowed.plan.changes.some((c) => held.has(c.address) && c.action !== 'no-op')) {
+      return { result: 'pending', resources: resourceStatuses(prepared.plan, [], held), findings, plan: prepared.plan };
+    }
+    prepared = { ...narrowed, plan: narrowed.plan };
+  }
+  const outcomes = await applyPrepared(session, {
+    prepared, parallelism: session.parallelism, signal: options.signal, cwd: options.cwd, env: options.env, run: { command: 'watch', paths: options.paths },
+  });
+  const failures = outcomes.filter((o) => o.status === 'failed' || o.status === 'interrupted');
+  const resources = resourceStatuses(prepared.plan, outcomes, held);
+  if (failures.length > 0) {
+    return { result: 'failed', resources, findings: failures.map((o) => `${o.address}: ${o.error ?? o.status}`), plan: prepared.plan, outcomes, error: failures.map((o) => `${o.address}: ${o.error ?? o.status}`).join('; ') };
+  }
+  // What was healed is still told once (found, and repaired); the next cycle in sync tells it resolved.
+  return { result: held.size > 0 ? 'pending' : 'healed', resources, findings, plan: prepared.plan, outcomes };
+}
+
+/** Destructive changes --self-heal leaves alone without --allow-destructive (a --prune delete was asked for). */
+function heldBack(changes: readonly PlannedChange[], prune: boolean): Set<string> {
+  return new Set(changes.filter((c) => c.destructive && c.action !== 'no-op' && !(prune && c.action === 'delete')).map((c) => c.address));
+}
+
+/** What a cycle found, as stable lines: a new set of lines is a new finding. */
+function findingsOf(plan: Plan): string[] {
+  return plan.changes.filter((c) => c.action !== 'no-op' && !c.check).map((c) => `${c.address}: ${c.drift ? 'drifted' : 'manifest changed'} (${c.action})`).sort();
+}
+
+function failed(prepared: PreparedPlan, errors: readonly string[]): CycleReport {
+  return { result: 'failed', resources: resourceStatuses(prepared.plan), findings: [...errors].sort(), plan: prepared.plan, error: errors.join('; ') };
+}

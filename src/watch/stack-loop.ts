@@ -1,0 +1,152 @@
+// moor watch: the loop of one stack — a cycle every interval (jittered), sooner after a manifest change,
+// later after failures (exponential backoff) — and what it remembers between cycles.
+import type { Session } from '../engine/session.js';
+import { backoff, jittered } from './duration.js';
+import { reconcileOnce, type CycleReport, type ReconcileOptions } from './reconcile.js';
+
+/** How soon after a manifest file changes the stack plans (changes usually come in bursts: an editor, a git pull). */
+export const CHANGE_DEBOUNCE_MS = 300;
+
+export interface StackTarget {
+  /** The stack's name; '' for the manifests given without stacks. */
+  readonly name: string;
+  readonly session: Session;
+  readonly options: Omit<ReconcileOptions, 'signal'>;
+}
+
+/** Told once per new finding of a stack and once when it is resolved, never every cycle. */
+export type FindingListener = (stack: StackTarget, change: 'found' | 'resolved', report: CycleReport) => void | Promise<void>;
+
+export interface StackLoopOptions {
+  readonly intervalMs: number;
+  readonly signal: AbortSignal;
+  readonly onCycle: (stack: StackTarget, report: CycleReport, seconds: number) => void;
+  readonly onFinding: FindingListener;
+  /** Replicas: whether this process may reconcile the stack now (holds its lease). Without: always. */
+  readonly claim?: (stack: StackTarget) => Promise<boolean>;
+}
+
+/** What /api/status shows of a stack. */
+export interface StackState {
+  readonly name: string;
+  readonly runs: number;
+  readonly failures: number;
+  readonly lastReport?: CycleReport;
+  readonly lastRunAt?: string;
+  readonly lastSuccessAt?: string;
+  readonly nextRunAt?: string;
+  /** This replica does not hold the stack's lease: another one reconciles it. */
+  readonly standby: boolean;
+}
+
+export class StackLoop {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private rerun = false;
+  private runs = 0;
+  private failures = 0;
+  private findingKey = '';
+  private lastReport: CycleReport | undefined;
+  private lastRunAt: Date | undefined;
+  private lastSuccessAt: Date | undefined;
+  private nextRunAt: Date | undefined;
+  private standby = false;
+
+  constructor(readonly target: StackTarget, private readonly options: StackLoopOptions) {}
+
+  start(): void {
+    this.schedule(0);
+  }
+
+  /** A manifest changed: plan soon, without waiting for the interval (once more after a cycle in flight). */
+  changed(): void {
+    if (this.running) this.rerun = true;
+    else this.schedule(CHANGE_DEBOUNCE_MS);
+  }
+
+  /** Stops scheduling and waits for the cycle in flight (its apply finishes the steps in flight and records them). */
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  get completedOnce(): boolean {
+    return this.runs > 0 || this.standby;
+  }
+
+  state(): StackState {
+    const iso = (d: Date | undefined) => d?.toISOString();
+    return {
+      name: this.target.name, runs: this.runs, failures: this.failures, standby: this.standby,
+      ...(this.lastReport ? { lastReport: this.lastReport } : {}),
+      ...(this.lastRunAt ? { lastRunAt: iso(this.lastRunAt) } : {}),
+      ...(this.lastSuccessAt ? { lastSuccessAt: iso(this.lastSuccessAt) } : {}),
+      ...(this.nextRunAt ? { nextRunAt: iso(this.nextRunAt) } : {}),
+    };
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.options.signal.aborted) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.nextRunAt = new Date(Date.now() + delayMs);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.running = this.cycle().finally(() => { this.running = undefined; });
+    }, delayMs);
+  }
+
+  private async cycle(): Promise<void> {
+    let delay = jittered(this.options.intervalMs);
+    try {
+      if (this.options.claim && !(await this.options.claim(this.target))) {
+        this.standby = true;
+        return;
+      }
+      this.standby = false;
+      const started = process.hrtime.bigint();
+      const report = await this.reconcile();
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      this.runs++;
+      this.lastReport = report;
+      this.lastRunAt = new Date();
+      if (report.result === 'failed') {
+        this.failures++;
+        delay = jittered(backoff(this.options.intervalMs, this.failures));
+      } else if (report.result !== 'locked') {
+        this.failures = 0;
+        this.lastSuccessAt = this.lastRunAt;
+      }
+      this.options.onCycle(this.target, report, seconds);
+      if (report.result !== 'locked') await this.tellFinding(report);
+    } finally {
+      if (this.rerun) {
+        this.rerun = false;
+        delay = Math.min(delay, CHANGE_DEBOUNCE_MS);
+      }
+      this.schedule(delay);
+    }
+  }
+
+  private async reconcile(): Promise<CycleReport> {
+    try {
+      return await reconcileOnce(this.target.session, { ...this.target.options, signal: this.options.signal });
+    } catch (err) {
+      // One stack's failure (bad manifests, an unreachable service, a bug) never stops the loop or the other stacks.
+      const message = err instanceof Error ? err.message : String(err);
+      return { result: 'failed', findings: [message], error: message };
+    }
+  }
+
+  private async tellFinding(report: CycleReport): Promise<void> {
+    const key = report.findings.join('\n');
+    if (key === this.findingKey) return;
+    const change = key === '' ? 'resolved' : 'found';
+    this.findingKey = key;
+    try {
+      await this.options.onFinding(this.target, change, report);
+    } catch {
+      // A failed notification is reported by the listener; the loop goes on.
+    }
+  }
+}

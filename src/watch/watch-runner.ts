@@ -1,0 +1,76 @@
+// moor watch: runs the loops of every stack, serves the endpoints, and stops cleanly on SIGTERM/SIGINT.
+import { manifestPaths } from '../engine/config-stacks.js';
+import { serveEndpoints, type RunningServer } from './http-server.js';
+import type { ListenAddress } from './listen-address.js';
+import { watchManifests } from './manifest-watcher.js';
+import type { WatchMetrics } from './metrics.js';
+import { StackLoop, type FindingListener, type StackTarget } from './stack-loop.js';
+import type { CycleReport } from './reconcile.js';
+
+export interface WatchRun {
+  readonly stacks: readonly StackTarget[];
+  readonly intervalMs: number;
+  readonly metrics: WatchMetrics;
+  readonly listen?: { readonly address: ListenAddress; readonly token?: string };
+  readonly log: (line: string) => void;
+  readonly onFinding: FindingListener;
+  /** Aborted to stop: the loops finish their cycle in flight. */
+  readonly signal: AbortSignal;
+  /** Called with the URL once the endpoints are served. */
+  readonly onListening?: (url: string) => void;
+}
+
+/** Runs until `signal` is aborted, then waits for the cycles in flight and closes the endpoints. */
+export async function runWatch(run: WatchRun): Promise<void> {
+  const loops = run.stacks.map((stack) => new StackLoop(stack, {
+    intervalMs: run.intervalMs,
+    signal: run.signal,
+    onFinding: run.onFinding,
+    onCycle: (s, report, seconds) => {
+      run.metrics.cycle(s.name || 'default', report.result, seconds, report.resources);
+      if (report.result === 'locked') run.log(`${prefix(s)}skipped this cycle: ${report.error ?? 'the state lock is held'}`);
+    },
+  }));
+  let server: RunningServer | undefined;
+  if (run.listen) {
+    server = await serveEndpoints(run.listen.address, run.listen.token, {
+      // Liveness: the process answers and is not shutting down (a long apply is no reason to restart it).
+      healthy: () => !run.signal.aborted,
+      ready: () => loops.every((l) => l.completedOnce),
+      metrics: async () => ({ contentType: run.metrics.contentType, text: await run.metrics.text() }),
+      status: () => statusDocument(loops),
+    });
+    run.onListening?.(server.url);
+  }
+  const closers = run.stacks.map((s, i) => watchManifests(manifestPaths(s.session.config.stack, s.options.paths), s.options.cwd, () => loops[i].changed()));
+  loops.forEach((l) => l.start());
+  await new Promise<void>((resolve) => {
+    if (run.signal.aborted) resolve();
+    else run.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  closers.forEach((close) => close());
+  await Promise.all(loops.map((l) => l.stop()));
+  await server?.close();
+}
+
+export function prefix(stack: StackTarget): string {
+  return stack.name ? `moor watch: stack ${stack.name}: ` : 'moor watch: ';
+}
+
+/** /api/status: every stack, its last cycle and its resources. */
+function statusDocument(loops: readonly StackLoop[]): unknown {
+  return {
+    format: 'moor-watch-status/1',
+    stacks: loops.map((l) => {
+      const s = l.state();
+      const r: CycleReport | undefined = s.lastReport;
+      return {
+        stack: s.name || null, standby: s.standby, runs: s.runs, consecutiveFailures: s.failures,
+        lastRunAt: s.lastRunAt ?? null, lastSuccessAt: s.lastSuccessAt ?? null, nextRunAt: s.nextRunAt ?? null,
+        result: r?.result ?? null, error: r?.error ?? null, findings: r?.findings ?? [],
+        resources: r?.resources ?? [],
+        lastRun: r?.outcomes ? r.outcomes.filter((o) => o.action !== 'no-op' || o.status !== 'done').map((o) => ({ address: o.address, action: o.action, status: o.status, ...(o.error ? { error: o.error } : {}) })) : null,
+      };
+    }),
+  };
+}

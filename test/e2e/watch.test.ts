@@ -1,0 +1,114 @@
+// moor watch end to end over HTTP: drift reported once (log and metrics), repaired with --self-heal, a manifest
+// edit applied without waiting for the interval, history of watch applies, and a clean SIGTERM.
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_PATH, authManifest, cloudRequest, moor, startCloud, workdir, writeFile, type Cloud } from './harness.js';
+import { startWatch, waitFor, type WatchProcess } from './watch-harness.js';
+
+const displayName = async (cloud: Cloud, id: string) => (await cloudRequest(cloud, 'GET', AUTH_PATH(id))).body?.displayName as string | undefined;
+
+function git(dir: string, ...args: string[]): string {
+  return execFileSync('git', ['-C', dir, '-c', 'user.email=dev@example.net', '-c', 'user.name=dev', ...args], { encoding: 'utf8' }).trim();
+}
+
+describe('moor watch', () => {
+  let cloud: Cloud;
+  beforeAll(async () => { cloud = await startCloud(); });
+  afterAll(async () => { await cloud?.stop(); });
+
+  it('reports drift once in the log and the metrics, serves health and status, and stops on SIGTERM', async () => {
+    const dir = workdir({ 'm/c11.yaml': authManifest('c11', { displayName: 'Eleven' }), 'm/c12.yaml': authManifest('c12', { displayName: 'Twelve' }) });
+    expect((await moor(dir, cloud, ['apply', 'm', '--auto-approve'])).code).toBe(0);
+    const watch = await startWatch(dir, cloud, ['m', '--interval', '1s']);
+    let stopped = false;
+    try {
+      await waitFor(async () => (await watch.get('/readyz')).status === 200, 30_000, () => `never ready: ${watch.stderr()}`);
+      expect((await watch.get('/healthz')).status).toBe(200);
+      expect(await watch.sample('moor_drifted_resources', { stack: 'default' })).toBe(0);
+      expect(await watch.sample('moor_resources', { stack: 'default', kind: 'AuthContext', status: 'in_sync' })).toBe(2);
+
+      await cloudRequest(cloud, 'PATCH', AUTH_PATH('c11'), { displayName: 'changed by hand' });
+      await waitFor(async () => (await watch.sample('moor_drifted_resources', { stack: 'default' })) === 1, 30_000, () => `drift not seen: ${watch.stderr()}`);
+      expect(await watch.sample('moor_resources', { stack: 'default', kind: 'AuthContext', status: 'drifted' })).toBe(1);
+      const status = await watch.status();
+      expect(status.stacks[0].resources).toContainEqual(expect.objectContaining({ address: 'AuthContext/c11', status: 'drifted' }));
+      // Reported once, not every cycle; and without --self-heal live stays as it was.
+      const runs = async () => (await watch.sample('moor_reconcile_runs_total', { stack: 'default', result: 'drifted' })) ?? 0;
+      await waitFor(async () => (await runs()) >= 3, 30_000, () => `cycles stopped: ${watch.stderr()}`);
+      expect(watch.stderr().match(/drift found: AuthContext\/c11: drifted \(update\)/g)).toHaveLength(1);
+      expect(await displayName(cloud, 'c11')).toBe('changed by hand');
+
+      await cloudRequest(cloud, 'PATCH', AUTH_PATH('c11'), { displayName: 'Eleven' });
+      await waitFor(async () => watch.stderr().includes('in sync again'), 30_000, () => `resolution not seen: ${watch.stderr()}`);
+      expect(await watch.sample('moor_drifted_resources', { stack: 'default' })).toBe(0);
+
+      // Request counters per service, from the engine's event stream.
+      expect(await watch.sample('moor_requests_total', { service: 'graph' })).toBeGreaterThan(0);
+      const families = (await watch.metrics()).map((f) => f.name);
+      expect(families).toEqual(expect.arrayContaining(['moor_reconcile_duration_seconds', 'moor_last_reconcile_timestamp_seconds', 'moor_throttled_requests_total', 'moor_throttle_wait_seconds_total']));
+
+      const { code, ms } = await watch.terminate();
+      stopped = true;
+      expect(code).toBe(0);
+      expect(ms).toBeLessThan(10_000);
+      expect(watch.stderr()).toContain('moor watch: stopped');
+    } finally {
+      if (!stopped) await watch.terminate();
+    }
+  }, 180_000);
+
+  it('with --self-heal repairs drift, applies a manifest edit without waiting for the interval, and records the runs in history', async () => {
+    const dir = workdir({ 'm/c13.yaml': authManifest('c13', { displayName: 'Thirteen' }) });
+    git(dir, 'init', '-q');
+    git(dir, 'add', '.');
+    git(dir, 'commit', '-qm', 'c13');
+    const watch = await startWatch(dir, cloud, ['m', '--interval', '2s', '--self-heal']);
+    let stopped = false;
+    try {
+      await waitFor(async () => (await displayName(cloud, 'c13')) === 'Thirteen', 30_000, () => `never created: ${watch.stderr()}`);
+      await waitFor(async () => watch.stderr().includes('in sync again'), 30_000, () => `never in sync: ${watch.stderr()}`);
+      const patched = await cloudRequest(cloud, 'PATCH', AUTH_PATH('c13'), { displayName: 'changed by hand' });
+      expect(patched.status, JSON.stringify(patched.body)).toBeLessThan(300);
+      await waitFor(async () => /repaired: AuthContext\/c13: drifted \(update\)/.test(watch.stderr()), 30_000, () => `not repaired: ${watch.stderr()}`);
+      expect(await displayName(cloud, 'c13')).toBe('Thirteen');
+      expect(await watch.sample('moor_reconcile_runs_total', { stack: 'default', result: 'healed' })).toBeGreaterThanOrEqual(2);
+      const { code } = await watch.terminate();
+      stopped = true;
+      expect(code).toBe(0);
+    } finally {
+      if (!stopped) await watch.terminate();
+    }
+
+    // A long interval: the edit is applied because the file changed, not because the interval came round.
+    const slow = await startWatch(dir, cloud, ['m', '--interval', '10m', '--self-heal']);
+    try {
+      await waitFor(async () => (await slow.get('/readyz')).status === 200, 30_000, () => `never ready: ${slow.stderr()}`);
+      writeFile(dir, 'm/c13.yaml', authManifest('c13', { displayName: 'Thirteen, edited' }));
+      await waitFor(async () => (await displayName(cloud, 'c13')) === 'Thirteen, edited', 30_000, () => `edit not applied: ${slow.stderr()}`);
+    } finally {
+      expect((await slow.terminate()).code).toBe(0);
+    }
+
+    const history = await moor(dir, cloud, ['history', '--output', 'json']);
+    const runs = (JSON.parse(history.stdout) as { runs: Array<{ command: string; commit?: string; changes: Array<{ address: string; action: string; result: string }> }> }).runs;
+    expect(runs.every((r) => r.command === 'watch')).toBe(true);
+    expect(runs.map((r) => r.changes[0]?.action)).toEqual(['update', 'update', 'create']);
+    expect(runs[1].commit).toBe(git(dir, 'rev-parse', 'HEAD'));
+  }, 240_000);
+
+  it('refuses to listen beyond loopback without a token, and with one requires it on every request', async () => {
+    const dir = workdir({ 'm/c14.yaml': authManifest('c14', { displayName: 'Fourteen' }) });
+    const open = await moor(dir, cloud, ['watch', 'm', '--listen', '0.0.0.0:0']);
+    expect(open.code).toBe(1);
+    expect(open.stderr).toContain('--listen 0.0.0.0:0 serves beyond this machine: give --listen-token TOKEN');
+    const watch = await startWatch(dir, cloud, ['m', '--interval', '5s', '--listen-token', 'watch-token-123']);
+    try {
+      expect((await watch.get('/metrics')).status).toBe(401);
+      expect((await watch.get('/metrics', 'watch-token-123')).status).toBe(200);
+      expect(watch.stderr()).toContain('(bearer token required)');
+      expect(watch.stderr()).not.toContain('watch-token-123');
+    } finally {
+      expect((await watch.terminate()).code).toBe(0);
+    }
+  }, 120_000);
+});
