@@ -112,3 +112,41 @@ describe('moor watch', () => {
     }
   }, 120_000);
 });
+
+describe('moor watch --all-stacks', () => {
+  let cloud: Cloud;
+  beforeAll(async () => { cloud = await startCloud(); });
+  afterAll(async () => { await cloud?.stop(); });
+
+  it('a failing stack backs off while another keeps converging', async () => {
+    const dir = workdir({
+      'good/c15.yaml': authManifest('c15', { displayName: 'Fifteen' }),
+      // A variable the stack does not set: every plan of this stack fails.
+      'bad/c16.yaml': authManifest('c16', { displayName: '${var:missing}' }),
+      'moor.config.yaml': 'stacks:\n  good: {paths: [good]}\n  bad: {paths: [bad]}\n',
+    });
+    const watch = await startWatch(dir, cloud, ['--all-stacks', '--interval', '1s', '--self-heal']);
+    try {
+      await waitFor(async () => (await displayName(cloud, 'c15')) === 'Fifteen', 30_000, () => `good stack not applied: ${watch.stderr()}`);
+      writeFile(dir, 'good/c15.yaml', authManifest('c15', { displayName: 'Fifteen, edited' }));
+      await waitFor(async () => (await displayName(cloud, 'c15')) === 'Fifteen, edited', 30_000, () => `good stack stopped converging: ${watch.stderr()}`);
+      const status = await waitFor(async () => {
+        const now = await watch.status();
+        return now.stacks.find((s) => s.stack === 'good')!.runs >= 8 ? now : undefined;
+      }, 60_000, () => `good stack stopped cycling: ${watch.stderr()}`);
+      const bad = status.stacks.find((s) => s.stack === 'bad')!;
+      const good = status.stacks.find((s) => s.stack === 'good')!;
+      expect(bad.result).toBe('failed');
+      expect(bad.consecutiveFailures).toBeGreaterThanOrEqual(1);
+      // Backing off: the failing stack ran fewer cycles than the healthy one, whose interval never grew.
+      expect(bad.runs).toBeLessThan(good.runs);
+      expect(good.consecutiveFailures).toBe(0);
+      expect(await watch.sample('moor_reconcile_runs_total', { stack: 'bad', result: 'failed' })).toBe(bad.runs);
+      // The failure is told once, not every cycle.
+      expect(watch.stderr().match(/stack bad: reconcile failed/g)).toHaveLength(1);
+    } finally {
+      expect((await watch.terminate()).code).toBe(0);
+    }
+    expect(await displayName(cloud, 'c16')).toBeUndefined();
+  }, 180_000);
+});
