@@ -4,6 +4,7 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import type { StepOutcome } from '../core/events.js';
 import { nothingSentInterruption } from '../core/interrupted-note.js';
 import { applySummary } from './apply-summary.js';
+import { codeBlock, inlineText } from '../engine/render/markdown-escape.js';
 import { appendStepSummary, writeAnnotations } from './github-output.js';
 
 /** A failed step as an error diagnostic of its address (the error names service code and request id); an interrupted one as a warning. */
@@ -22,7 +23,7 @@ export function applySummaryMarkdown(outcomes: readonly StepOutcome[]): string {
   const failed = outcomes.some((o) => o.status !== 'done');
   const text = applySummary(outcomes);
   const last = text.split('\n').at(-1) ?? '';
-  return ['### moor apply', '', `**${failed ? '❌' : '✅'} ${last}**`, '', '```', text, '```', ''].join('\n');
+  return ['### moor apply', '', `**${failed ? '❌' : '✅'} ${inlineText(last)}**`, '', codeBlock('', text.split('\n')), ''].join('\n');
 }
 
 export function reportApplyToGitHub(outcomes: readonly StepOutcome[]): void {
@@ -34,7 +35,7 @@ export function reportApplyToGitHub(outcomes: readonly StepOutcome[]): void {
 export function refreshSummaryMarkdown(outcomes: readonly StepOutcome[], text: string): string {
   const failed = outcomes.some((o) => o.status !== 'done');
   const first = text.split('\n')[0];
-  return ['### moor apply --refresh-only', '', `**${failed ? '❌' : '✅'} ${first}**`, '', '```', text, '```', ''].join('\n');
+  return ['### moor apply --refresh-only', '', `**${failed ? '❌' : '✅'} ${inlineText(first)}**`, '', codeBlock('', text.split('\n')), ''].join('\n');
 }
 
 export function reportRefreshToGitHub(outcomes: readonly StepOutcome[], text: string): void {

@@ -2,6 +2,7 @@
 import { changesDone, countOutcomes } from '../core/apply-counts.js';
 import { countsAsChange, type StepOutcome } from '../core/events.js';
 import { interruptedNote } from '../core/interrupted-note.js';
+import { lineText } from '../core/foreign-text.js';
 
 export function applySummary(outcomes: readonly StepOutcome[]): string {
   // A no-op that failed sent nothing (a job of unknown outcome holding back its dependents): a root
@@ -36,5 +37,6 @@ export function applySummary(outcomes: readonly StepOutcome[]): string {
       (failed.length ? `; ${failed.length} failed (${failed.map((f) => f.address).join(', ')})` : '') +
       (interrupted.length ? `; ${interrupted.length} interrupted (${interrupted.map((f) => f.address).join(', ')})` : '') + (skipped.length ? `; ${skipped.length} skipped` : '') + '.',
   );
-  return lines.join('\n');
+  // An error quotes a service's text: each line stays one line.
+  return lines.map(lineText).join('\n');
 }

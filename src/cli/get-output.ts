@@ -1,4 +1,6 @@
 // moor get: rows printed as an aligned table, RFC 4180 CSV, or JSON.
+import { jsonText, lineText } from '../core/foreign-text.js';
+
 export type GetFormat = 'table' | 'json' | 'csv';
 export const GET_FORMATS: readonly GetFormat[] = ['table', 'json', 'csv'];
 
@@ -18,8 +20,8 @@ function text(cell: Cell): string {
 }
 
 function cut(s: string, max: number | undefined): string {
-  // Line breaks would break the table's rows.
-  const one = s.replace(/\s*[\r\n]+\s*/g, ' ');
+  // Line breaks would break the table's rows; a service's other control characters show as escapes.
+  const one = lineText(s.replace(/\s*[\r\n]+\s*/g, ' '));
   return max !== undefined && one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
 
@@ -48,7 +50,7 @@ export function renderCsv<T>(columns: readonly Column<T>[], rows: readonly T[], 
 }
 
 export function renderJson(value: unknown): string {
-  return JSON.stringify(value, null, 2) + '\n';
+  return jsonText(value, 2) + '\n';
 }
 
 /** Prints rows in the chosen format; `json` is what JSON output holds (defaults to the rows). */

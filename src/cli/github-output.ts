@@ -3,12 +3,16 @@
 import { appendFileSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { addressedMessage, type Diagnostic } from '../core/diagnostics.js';
+import { lineText } from '../core/foreign-text.js';
 import { fileErrorMessage } from '../engine/file-errors.js';
 import { UserError } from '../core/diagnostics.js';
 
-/** Escapes a workflow command's message (GitHub's rules: %, CR, LF). */
+/**
+ * Escapes a workflow command's message by GitHub's rules (%, CR, LF: a line break shows in the
+ * annotation), then every other control character as lineText shows it.
+ */
 function escapeData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return lineText(text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
 }
 
 /** Escapes a workflow command's property value (also : and ,). */

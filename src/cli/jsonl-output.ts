@@ -1,5 +1,6 @@
 // `--output jsonl` of plan and apply: one JSON object per line and event, for pipelines and
 // dashboards (like Terraform's -json). Every event has `type` and `time`; nothing else is on stdout.
+import { jsonText } from '../core/foreign-text.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { countOutcomes } from '../core/apply-counts.js';
 import type { EventSink, StepOutcome } from '../core/events.js';
@@ -11,7 +12,7 @@ export type JsonlEvent = { readonly type: string } & Readonly<Record<string, unk
 export type EmitEvent = (event: JsonlEvent) => void;
 
 export function jsonlWriter(write: (line: string) => void = (l) => process.stdout.write(l)): EmitEvent {
-  return ({ type, ...rest }) => write(JSON.stringify({ type, time: new Date().toISOString(), ...rest }) + '\n');
+  return ({ type, ...rest }) => write(jsonText({ type, time: new Date().toISOString(), ...rest }) + '\n');
 }
 
 /**

@@ -1,4 +1,5 @@
 // Prints a plan or drift report in the chosen format, with diagnostics where they belong.
+import { jsonText } from '../core/foreign-text.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import type { Plan } from '../engine/plan/types.js';
 import type { JsonObject } from '../core/json.js';
@@ -38,6 +39,6 @@ export function printPlan(plan: Plan, format: OutputFormat, mode: 'plan' | 'drif
 
 /** Prints a whole plan document (see engine/plan/plan-document.ts) and its diagnostics on stderr. */
 export function printPlanDocument(doc: JsonObject, plan: Plan): void {
-  process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
+  process.stdout.write(jsonText(doc, 2) + '\n');
   for (const d of plan.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
 }

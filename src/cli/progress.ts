@@ -1,6 +1,7 @@
 // Apply progress: listr2 on a terminal, plain timestamped lines in CI and pipes; both are sinks of the run's events.
 import type { EventSink, StepOutcome } from '../core/events.js';
 import { interruptedNote } from '../core/interrupted-note.js';
+import { lineText } from '../core/foreign-text.js';
 import type { PlannedChange } from '../engine/plan/types.js';
 import type { SchedulerStats } from '../providers/request-scheduler.js';
 import { waitLine, waitPhrase, type Wait } from './wait-line.js';
@@ -22,8 +23,12 @@ export interface Progress {
   done(): Promise<void>;
 }
 
-/** Plain lines: one when a step starts, one when it ends, with elapsed time; one per retry or throttle. */
-export function plainProgress(write: (line: string) => void): Progress {
+/**
+ * Plain lines: one when a step starts, one when it ends, with elapsed time; one per retry or throttle.
+ * A line quotes a service's errors and progress messages: each stays one line (lineText).
+ */
+export function plainProgress(writeLine: (line: string) => void): Progress {
+  const write = (line: string) => writeLine(lineText(line));
   const started = new Map<string, number>();
   const elapsed = (a: string) => `${((Date.now() - (started.get(a) ?? Date.now())) / 1000).toFixed(1)}s`;
   const finished = (o: StepOutcome) => {
@@ -60,7 +65,7 @@ export function statusLine(running: number, s: SchedulerStats, waiting?: string)
 
 /** A step's line on the terminal: what it is doing, and the retry or throttle it waits out now (`ContainerGroup/web: creating (throttled by arm, retrying in 4 s)`). */
 export function stepTitle(address: string, doing: string, waiting?: string): string {
-  return waiting === undefined ? `${address}: ${doing}` : `${address}: ${doing} (${waiting})`;
+  return lineText(waiting === undefined ? `${address}: ${doing}` : `${address}: ${doing} (${waiting})`);
 }
 
 /**
@@ -128,10 +133,10 @@ export async function terminalProgress(changes: readonly PlannedChange[], stats?
     if (o.status !== 'skipped') running.count = Math.max(0, running.count - 1); // a skipped step never started
     void whenReady(o.address).then(() => {
       const s = settles.get(o.address)!;
-      if (o.status === 'done') { s.title(`${o.address}: ${VERB[o.action]?.[1] ?? 'done'}`); s.resolve(); }
-      else if (o.status === 'failed') s.reject(new Error(`${o.address}: ${o.error}`));
-      else if (o.status === 'interrupted') skip(s, `${o.address}: interrupted ${interruptedNote(o)}`);
-      else skip(s, `${o.address}: ${skippedBecause(o)}`);
+      if (o.status === 'done') { s.title(lineText(`${o.address}: ${VERB[o.action]?.[1] ?? 'done'}`)); s.resolve(); }
+      else if (o.status === 'failed') s.reject(new Error(lineText(`${o.address}: ${o.error}`)));
+      else if (o.status === 'interrupted') skip(s, lineText(`${o.address}: interrupted ${interruptedNote(o)}`));
+      else skip(s, lineText(`${o.address}: ${skippedBecause(o)}`));
     });
   };
   return {
@@ -146,7 +151,7 @@ export async function terminalProgress(changes: readonly PlannedChange[], stats?
       } else if (e.type === 'step_finished') finished(e.outcome);
       else if (e.type === 'request_retried' || e.type === 'throttled') {
         if (e.address !== undefined && shown.has(e.address)) waitOnStep(e.address, e);
-        else wait = { line: waitLine(e), until: Date.now() + e.delayMs };
+        else wait = { line: lineText(waitLine(e)), until: Date.now() + e.delayMs };
       }
     },
     done: async () => { finishStatus(); await settled; },

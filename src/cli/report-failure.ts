@@ -2,6 +2,7 @@
 import { CommanderError } from 'commander';
 import { formatDiagnostic, UserError } from '../core/diagnostics.js';
 import { fileErrorMessage } from '../engine/file-errors.js';
+import { lineText } from '../core/foreign-text.js';
 
 export function reportFailure(err: unknown, write: (text: string) => void = (t) => process.stderr.write(t)): number {
   if (err instanceof CommanderError) {
@@ -10,13 +11,13 @@ export function reportFailure(err: unknown, write: (text: string) => void = (t) 
   }
   if (err instanceof UserError) {
     for (const d of err.diagnostics) write(formatDiagnostic(d) + '\n');
-    if (err.message) write(`Error: ${err.message}\n`);
+    if (err.message) write(`Error: ${lineText(err.message)}\n`);
     return 1;
   }
   // A file moor was pointed at is a directory, unreadable, missing: the user's to fix, not a bug.
   const fileProblem = fileErrorMessage(err);
   if (fileProblem) {
-    write(`Error: ${fileProblem}\n`);
+    write(`Error: ${lineText(fileProblem)}\n`);
     return 1;
   }
   write(`moor: internal error (a bug; please report it)\n${err instanceof Error ? err.stack : String(err)}\n`);

@@ -1,6 +1,7 @@
 // moor state mv and state migrate: edits of state that keep every record whole (ids, outputs,
 // a job's run history), so the next plan sees the same resources and no job runs again.
 import { UserError } from '../core/diagnostics.js';
+import { jsonText } from '../core/foreign-text.js';
 import type { StateBackend, StateDocument } from '../engine/state/types.js';
 import { movedRecords } from '../engine/state/move-record.js';
 
@@ -64,5 +65,5 @@ export function stateListJson(doc: StateDocument): string {
     const r = doc.resources[address];
     return { address, kind: r.kind, name: r.name, id: r.id ?? null, updatedAt: r.updatedAt, protect: r.protect === true, runs: r.runs?.length ?? 0 };
   });
-  return JSON.stringify(rows, null, 2) + '\n';
+  return jsonText(rows, 2) + '\n';
 }

@@ -1,4 +1,5 @@
 // Diagnostics: errors and warnings with a source location or an address, gathered, never thrown one by one.
+import { lineText } from './foreign-text.js';
 export type Severity = 'error' | 'warning';
 
 export interface SourceLocation {
@@ -24,10 +25,13 @@ export interface Diagnostic {
   readonly policy?: string;
 }
 
-/** `FILE:LINE:COL: error: MESSAGE`, or `error: [ADDRESS] MESSAGE` without a location. */
+/**
+ * `FILE:LINE:COL: error: MESSAGE`, or `error: [ADDRESS] MESSAGE` without a location; always one line,
+ * as a message may quote a manifest's or a service's text (lineText).
+ */
 export function formatDiagnostic(d: Diagnostic): string {
   const where = d.location ? `${d.location.file}:${d.location.line}:${d.location.col}: ` : '';
-  return `${where}${d.severity}: ${addressedMessage(d)}`;
+  return lineText(`${where}${d.severity}: ${addressedMessage(d)}`);
 }
 
 /**

@@ -1,5 +1,6 @@
 // Notifications: what a plan, apply or drift run says, as neutral lines the message text and the card both render.
 import { formatDiagnostic } from '../core/diagnostics.js';
+import { lineText } from '../core/foreign-text.js';
 import { changesDone, countOutcomes } from '../core/apply-counts.js';
 import { countsAsChange, type StepOutcome } from '../core/events.js';
 import { nothingSentInterruption } from '../core/interrupted-note.js';
@@ -39,13 +40,14 @@ export function runReport(run: RunKind, stack: StackIdentity, plan: Plan, outcom
   const changed = plan.changes.filter((c) => c.action !== 'no-op');
   const byAddress = new Map((outcomes ?? []).map((o) => [o.address, o]));
   const entries = changed.map((c) => entryOf(run, c, byAddress.get(c.address)));
+  // Each line quotes manifests' and services' text: it stays one line in the message and the card.
   const failures = [
     ...(outcomes ?? []).filter((o) => o.status !== 'done').map((o) => outcomeFailure(o, byAddress)),
     ...plan.changes.filter((c) => c.check && !c.check.passed).map((c) => `${c.address}: check ${c.check!.severity === 'error' ? 'failed' : 'warning'}: ${c.check!.message}`),
     ...plan.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic),
-  ];
+  ].map(lineText);
   const status = failures.length > 0 ? 'failed' : entries.length > 0 ? 'changes' : 'ok';
-  return { run, stack, title: `moor ${run} · ${stack.name}`, summaryLine: summaryLine(run, plan, changed, outcomes), entries, failures, status };
+  return { run, stack, title: lineText(`moor ${run} · ${stack.name}`), summaryLine: summaryLine(run, plan, changed, outcomes), entries, failures, status };
 }
 
 function entryOf(run: RunKind, c: PlannedChange, outcome: StepOutcome | undefined): ReportEntry {
@@ -55,7 +57,7 @@ function entryOf(run: RunKind, c: PlannedChange, outcome: StepOutcome | undefine
   const details = c.fields.slice(0, MAX_FIELDS_PER_ENTRY).map(fieldLine);
   if (c.fields.length > MAX_FIELDS_PER_ENTRY) details.push(`… and ${c.fields.length - MAX_FIELDS_PER_ENTRY} more`);
   if (details.length === 0 && c.reason) details.push(c.reason);
-  return { glyph: ACTION_GLYPH[c.action], address: c.address, action, details };
+  return { glyph: ACTION_GLYPH[c.action], address: lineText(c.address), action, details: details.map(lineText) };
 }
 
 function fieldLine(f: FieldChange): string {

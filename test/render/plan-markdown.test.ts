@@ -42,7 +42,7 @@ describe('markdown escaping', () => {
     ['a pipe', 'a|b', 'a\\|b'],
     ['HTML', '<script>&', '&lt;script&gt;&amp;'],
     ['emphasis and code', '*x* `y`', '\\*x\\* \\`y\\`'],
-    ['a new line', 'a\nb', 'a b'],
+    ['a new line, shown as an escape', 'a\nb', 'a\\\\nb'],
   ])('inline text escapes %s', (_why, input, want) => expect(inlineText(input)).toBe(want));
 
   it.each([

@@ -1,6 +1,7 @@
 // moor state list | show ADDR | rm ADDR | resolve ADDR | mv ADDR ADDR | migrate --to URL | unlock [--force]: look into and repair the state backend.
 import { Option, type Command } from 'commander';
 import { UserError } from '../../core/diagnostics.js';
+import { jsonText } from '../../core/foreign-text.js';
 import type { ResourceRecord, StateBackend, StateDocument } from '../../engine/state/types.js';
 import { globalOptions, runConfig } from '../session-options.js';
 import type { MoorConfig } from '../../engine/config.js';
@@ -92,7 +93,7 @@ async function list(backend: StateBackend, output: string): Promise<number> {
 
 async function show(backend: StateBackend, address: string): Promise<number> {
   const record = recordOf(await backend.read(), address, backend);
-  process.stdout.write(JSON.stringify({ address, ...record }, null, 2) + '\n');
+  process.stdout.write(jsonText({ address, ...record }, 2) + '\n');
   return 0;
 }
 

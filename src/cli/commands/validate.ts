@@ -21,6 +21,7 @@ async function runValidate(paths: string[], flags: ValidateFlags, command: Comma
   const { CATALOG } = await import('../catalog.js');
   const { policyGuard } = await import('../../policy/policy-guard.js');
   const { formatDiagnostic, hasErrors, sortDiagnostics } = await import('../../core/diagnostics.js');
+  const { jsonText } = await import('../../core/foreign-text.js');
   const { checkPlaceholderFiles } = await import('../../engine/validate/check-files.js');
   const config = await runConfig(command);
   // Policies are compiled, and their rules that need no planned change evaluated (no network, no secrets).
@@ -35,7 +36,7 @@ async function runValidate(paths: string[], flags: ValidateFlags, command: Comma
       severity: d.severity, message: d.address && !d.location ? `${d.address}: ${d.message}` : d.message,
       ...(d.policy !== undefined ? { policy: d.policy } : {}),
     }));
-    process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
+    process.stdout.write(jsonText(rows, 2) + '\n');
     return hasErrors(diagnostics) ? 1 : 0;
   }
   for (const d of diagnostics) process.stdout.write(formatDiagnostic(d) + '\n');

@@ -1,4 +1,5 @@
 // How a field's value is shown in plans: JSON-ish, strings quoted, long values cut, secrets masked.
+import { lineText } from '../../core/foreign-text.js';
 import { SENSITIVE_MASK } from '../secrets.js';
 import { isUnknownMarker, UNKNOWN_SENTINEL, UNKNOWN_TEXT } from '../unknown.js';
 
@@ -15,8 +16,8 @@ export function formatValue(value: JsonValue | undefined, max = MAX_VALUE_CHARS)
   if (value === undefined) return '(none)';
   if (isUnknownMarker(value)) return UNKNOWN_TEXT;
   const text = JSON.stringify(value, (_k, v: unknown) => (isUnknownMarker(v) ? UNKNOWN_PLACEHOLDER : v)).split(JSON.stringify(UNKNOWN_PLACEHOLDER)).join(UNKNOWN_TEXT);
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max - 1);
+  if (text.length <= max) return lineText(text);
+  const cut = lineText(text.slice(0, max - 1));
   // Keep a cut string visibly a string: close its quote after the ellipsis.
   const shown = typeof value === 'string' ? `${cut}…"` : `${cut}…`;
   return `${shown} (${text.length} chars)`;

@@ -1,12 +1,13 @@
 // Escaping for GitHub-flavoured markdown: table cells, code spans, fenced blocks and inline HTML.
+import { lineText } from '../../core/foreign-text.js';
 
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** Plain text safe in a paragraph or table cell: no HTML, no markdown syntax, no cell break. */
+/** Plain text safe in a paragraph or table cell: one line (lineText), no HTML, no markdown syntax, no cell break. */
 export function inlineText(text: string): string {
-  return escapeHtml(oneLine(text)).replace(/[\\`*_[\]|~#]/g, (c) => `\\${c}`);
+  return escapeHtml(lineText(text)).replace(/[\\`*_[\]|~#]/g, (c) => `\\${c}`);
 }
 
 /**
@@ -14,21 +15,18 @@ export function inlineText(text: string): string {
  * In a table a `|` must still be escaped, as GFM splits cells before it parses code spans.
  */
 export function codeSpan(text: string, inTable = true): string {
-  let body = oneLine(text);
+  let body = lineText(text);
   const fence = '`'.repeat(longestRun(body, '`') + 1);
   if (body.startsWith('`') || body.endsWith('`') || body.trim() === '') body = ` ${body} `;
   if (inTable) body = body.replace(/\|/g, '\\|');
   return `${fence}${body}${fence}`;
 }
 
-/** A fenced code block whose fence no line inside can close. */
+/** A fenced code block whose fence no line inside can close; each line stays one line (lineText). */
 export function codeBlock(lang: string, lines: readonly string[]): string {
-  const fence = '`'.repeat(Math.max(3, ...lines.map((l) => longestRun(l, '`') + 1)));
-  return [`${fence}${lang}`, ...lines, fence].join('\n');
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\r?\n/g, ' ');
+  const shown = lines.map(lineText);
+  const fence = '`'.repeat(Math.max(3, ...shown.map((l) => longestRun(l, '`') + 1)));
+  return [`${fence}${lang}`, ...shown, fence].join('\n');
 }
 
 function longestRun(text: string, ch: string): number {

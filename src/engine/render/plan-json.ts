@@ -1,4 +1,5 @@
 // Plans as one machine-readable JSON document (format moor-plan/1), with secrets masked defensively.
+import { jsonText } from '../../core/foreign-text.js';
 import { SENSITIVE_MASK } from '../secrets.js';
 import { fromPointer, isObject } from '../../core/json.js';
 import type { JsonObject, JsonValue } from '../../core/json.js';
@@ -7,7 +8,7 @@ import type { FieldChange, PatchOp, Plan, PlannedChange } from '../plan/types.js
 
 /** The `--output json` document; stable keys, null where a diagnostic has no location, address or code. */
 export function renderPlanJson(plan: Plan): string {
-  return JSON.stringify(planJson(plan), null, 2) + '\n';
+  return jsonText(planJson(plan), 2) + '\n';
 }
 
 /** The same document as a value, for callers that add to it (plan-document.ts) rather than parse the text back. */

@@ -1,5 +1,6 @@
 // Plans and drift reports as markdown for a pull-request comment or $GITHUB_STEP_SUMMARY.
 import { formatDiagnostic, hasErrors, sortDiagnostics } from '../../core/diagnostics.js';
+import { lineText } from '../../core/foreign-text.js';
 import { ACTION_GLYPH } from '../plan/types.js';
 import type { FieldChange, Plan, PlannedChange } from '../plan/types.js';
 import { causeLabel, fieldValue, RESENT_LABEL } from './format-value.js';
@@ -60,7 +61,7 @@ function details(c: PlannedChange, mode: RenderMode): string[] {
     ? fields.map((f) => `+ ${f.path} = ${fieldValue(f, 'after')}`)
     : [...fields.flatMap(diffLines), ...resent.map((p) => `# ${p} ${RESENT_LABEL}`)];
   return [
-    `<details><summary>${escapeHtml(`${ACTION_GLYPH[c.action]} `)}<code>${escapeHtml(c.address)}</code>: ${fields.length} ${fields.length === 1 ? 'field' : 'fields'}</summary>`,
+    `<details><summary>${escapeHtml(`${ACTION_GLYPH[c.action]} `)}<code>${escapeHtml(lineText(c.address))}</code>: ${fields.length} ${fields.length === 1 ? 'field' : 'fields'}</summary>`,
     '',
     codeBlock('diff', lines),
     '',

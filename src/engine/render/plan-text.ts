@@ -1,5 +1,6 @@
 // Plan and drift reports as terminal text, after Terraform's habits: + ~ -/+ - !, old → new, a summary line.
 import { formatDiagnostic, hasErrors, sortDiagnostics } from '../../core/diagnostics.js';
+import { lineText } from '../../core/foreign-text.js';
 import { ACTION_GLYPH } from '../plan/types.js';
 import type { FieldChange, Plan, PlannedChange } from '../plan/types.js';
 import { ACTION_STYLE, FIELD_OP_STYLE, painter } from './ansi.js';
@@ -36,18 +37,19 @@ export function renderPlanText(plan: Plan, options: TextOptions): string {
   // A failed drift check found no drift only because it could not look: it says it failed instead.
   if (options.mode === 'plan') out.push(paint('bold', summaryLine(plan.summary)));
   else if (!failed || driftedCount(plan) > 0) out.push(paint('bold', driftLine(driftedCount(plan), unverifiedCount(plan))));
-  if (failed) out.push(paint('red', failureLine(options.mode, plan.diagnostics, plan.changes)));
+  // It quotes the first error, which may quote a manifest or a service.
+  if (failed) out.push(paint('red', lineText(failureLine(options.mode, plan.diagnostics, plan.changes))));
   return out.join('\n') + '\n';
 }
 
 function changeBlock(c: PlannedChange, mode: RenderMode, paint: Paint): string[] {
   const glyph = ACTION_GLYPH[c.action].padStart(3);
-  const lines = [`${paint(ACTION_STYLE[c.action], glyph)} ${paint('bold', c.address)} ${headline(c, mode)}`];
+  const lines = [`${paint(ACTION_STYLE[c.action], glyph)} ${paint('bold', lineText(c.address))} ${headline(c, mode)}`];
   const fields = shownFields(c, mode);
   if (c.action === 'create') lines.push(...fields.map((f) => createLine(f, paint)));
   else lines.push(...fields.map((f) => fieldLine(f, paint)));
-  if (mode === 'plan') for (const path of c.resent ?? []) lines.push(`      ${paint('yellow', '~')} ${path}: ${paint('dim', RESENT_LABEL)}`);
-  if (c.reason) lines.push(paint('dim', `      # ${c.reason}`));
+  if (mode === 'plan') for (const path of c.resent ?? []) lines.push(`      ${paint('yellow', '~')} ${lineText(path)}: ${paint('dim', RESENT_LABEL)}`);
+  if (c.reason) lines.push(paint('dim', `      # ${lineText(c.reason)}`));
   return lines;
 }
 
@@ -57,12 +59,12 @@ function fieldLine(f: FieldChange, paint: Paint): string {
     : fieldValue(f, f.op === 'add' ? 'after' : 'before');
   const forces = f.forcesReplace ? paint('magenta', '  # forces replacement') : '';
   const removed = f.op === 'remove' ? ' will be removed' : '';
-  return `      ${paint(FIELD_OP_STYLE[f.op], FIELD_GLYPH[f.op])} ${f.path}: ${value}  ${paint('dim', `(${causeLabel(f)})${removed}`)}${forces}`;
+  return `      ${paint(FIELD_OP_STYLE[f.op], FIELD_GLYPH[f.op])} ${lineText(f.path)}: ${value}  ${paint('dim', `(${causeLabel(f)})${removed}`)}${forces}`;
 }
 
 /** A field a create sets, as Terraform shows it: `+ path = value`. */
 function createLine(f: FieldChange, paint: Paint): string {
-  return `      ${paint('green', '+')} ${f.path} = ${fieldValue(f, 'after')}`;
+  return `      ${paint('green', '+')} ${lineText(f.path)} = ${fieldValue(f, 'after')}`;
 }
 
 function checksSection(plan: Plan, paint: Paint): string[] {
@@ -71,7 +73,7 @@ function checksSection(plan: Plan, paint: Paint): string[] {
   const style = { ok: 'green', FAIL: 'red', warn: 'yellow' } as const;
   const lines = checks.map((c) => {
     const label = checkLabel(c.check);
-    return `  ${paint(style[label], label.padEnd(4))}  ${c.address}: ${c.check.message}`;
+    return `  ${paint(style[label], label.padEnd(4))}  ${lineText(`${c.address}: ${c.check.message}`)}`;
   });
   return ['Checks:', ...lines, ''];
 }
