@@ -32,11 +32,36 @@ export type ParsedBody = { readonly ok: true; readonly value: unknown } | { read
 export function parseJsonBody(raw: Buffer, contentType: string | undefined): ParsedBody {
   if (raw.length === 0) return { ok: true, value: undefined };
   if (contentType && !/json/i.test(contentType)) return { ok: true, value: undefined };
+  const text = raw.toString('utf8');
+  // The services' JSON readers stop at a depth (64 in .NET's); a handler walking a deeper body would overflow the stack.
+  if (nestingDepth(text) > MAX_JSON_DEPTH) return { ok: false, message: `The request content is nested deeper than ${MAX_JSON_DEPTH} levels.` };
   try {
-    return { ok: true, value: JSON.parse(raw.toString('utf8')) };
+    return { ok: true, value: JSON.parse(text) };
   } catch (err) {
     return { ok: false, message: `The request content is not valid JSON: ${(err as Error).message}` };
   }
+}
+
+/** Deepest nesting of objects and arrays a request body may have. */
+export const MAX_JSON_DEPTH = 64;
+
+/** How deep JSON text nests objects and arrays (brackets inside strings do not count); stops counting past the limit. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      deepest = Math.max(deepest, ++depth);
+      if (deepest > MAX_JSON_DEPTH) return deepest;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
 }
 
 export function sendResponse(res: ServerResponse, response: LocalResponse, extraHeaders: Record<string, string>): void {

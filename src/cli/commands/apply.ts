@@ -117,8 +117,9 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
         process.stderr.write('\nInterrupted: finishing the changes in flight and recording them; no new change starts.\n');
         controller.abort();
       };
-      process.on('SIGINT', onSignal);
-      process.on('SIGTERM', onSignal);
+      // A closed terminal or session (SIGHUP) stops the run as SIGTERM does: in flight recorded, lock released.
+      const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+      for (const s of signals) process.on(s, onSignal);
       const progress = await report.progress(prepared.plan, () => session.scheduler.stats());
       try {
         const outcomes = await applyPrepared(session, {
@@ -132,8 +133,7 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
         }
         return outcomes.some((o) => o.status !== 'done') ? 1 : 0;
       } finally {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
+        for (const s of signals) process.off(s, onSignal);
       }
     } finally {
       await session.backend.unlock(lock);
