@@ -25,6 +25,7 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   import: ['moor import ContainerGroup/web /subscriptions/SUB/resourceGroups/rg-web/providers/Vendor.ContainerInstance/containerGroups/web manifests/'],
   show: ['moor show plan.json', 'moor show plan.json --output markdown > plan.md'],
   state: [
+    'moor state list',
     'moor state list --output json',
     'moor state show ContainerGroup/web',
     'moor state mv ContainerGroup/web ContainerGroup/frontend',
@@ -35,7 +36,7 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   outputs: [
     'moor outputs ContainerGroup/web',
     'moor outputs ContainerGroup/web --output json',
-    'IP=$(moor outputs ContainerGroup/web /ipAddress)   # one value, raw',
+    'IP=$(moor outputs ContainerGroup/web /properties/ipAddress/ip)   # one value, raw',
   ],
   history: ['moor history', 'moor history ContainerGroup/web', 'moor history --output json | jq \'.runs[0]\''],
   watch: [
@@ -47,6 +48,12 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   notify: ['moor notify test'],
   'local-cloud': ['moor local-cloud --port 4010', 'moor local-cloud --port 0 --latency 50 --fail-rate 0.1'],
   version: ['moor version'],
+  // Subcommands of state: `moor state list --help`, `moor state mv --help`.
+  'state list': ['moor state list', 'moor state list --state postgres://moor@db.example.net/moor', "moor state list --output json | jq -r '.[].address'"],
+  'state mv': [
+    'moor state mv ContainerGroup/api ContainerGroup/backend   # after renaming metadata.name in the manifest',
+    'moor state mv DatabaseRefresh/uat DatabaseRefresh/uat-from-prod',
+  ],
   completion: ['moor completion bash > /etc/bash_completion.d/moor', 'source <(moor completion zsh)'],
 };
 
@@ -57,5 +64,8 @@ export function addExamples(program: Command): void {
     if (lines) command.addHelpText('after', '\nExamples:\n' + lines.map((l) => `  $ ${l}`).join('\n'));
   };
   add(program, '');
-  for (const command of program.commands) add(command, command.name());
+  for (const command of program.commands) {
+    add(command, command.name());
+    for (const sub of command.commands) add(sub, `${command.name()} ${sub.name()}`);
+  }
 }

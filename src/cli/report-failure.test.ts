@@ -17,12 +17,12 @@ describe('reportFailure', () => {
   });
 
   test('a user error is its message in one line', () => {
-    expect(rendered(new UserError('no such thing'))).toEqual({ code: 1, text: 'Error: no such thing\n' });
+    expect(rendered(new UserError('no such thing'))).toEqual({ code: 1, text: 'error: no such thing\n' });
   });
 
   test('a file error is one line naming the file, not a bug', () => {
     const err = Object.assign(new Error("EISDIR: illegal operation on a directory, open 'x'"), { code: 'EISDIR', syscall: 'open', path: 'x' });
-    expect(rendered(err)).toEqual({ code: 1, text: 'Error: cannot open x: is a directory, not a file\n' });
+    expect(rendered(err)).toEqual({ code: 1, text: 'error: cannot open x: is a directory, not a file\n' });
   });
 });
 

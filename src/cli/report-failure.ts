@@ -4,6 +4,9 @@ import { formatDiagnostic, UserError } from '../core/diagnostics.js';
 import { fileErrorMessage } from '../engine/file-errors.js';
 import { lineText } from '../core/foreign-text.js';
 
+/** The code of a diagnostic for a manifest path given on the command line that is not there. */
+const MISSING_PATH = 'load.path';
+
 export function reportFailure(err: unknown, write: (text: string) => void = (t) => process.stderr.write(t)): number {
   if (err instanceof CommanderError) {
     // commander already printed the message (or help/version, which exit 0).
@@ -11,13 +14,15 @@ export function reportFailure(err: unknown, write: (text: string) => void = (t) 
   }
   if (err instanceof UserError) {
     for (const d of err.diagnostics) write(formatDiagnostic(d) + '\n');
-    if (err.message) write(`Error: ${lineText(err.message)}\n`);
+    // A path that is not there is named in one line: a count of errors under it would say it twice.
+    const onlyMissingPaths = err.diagnostics.length > 0 && err.diagnostics.every((d) => d.code === MISSING_PATH);
+    if (err.message && !onlyMissingPaths) write(`error: ${lineText(err.message)}\n`);
     return 1;
   }
   // A file moor was pointed at is a directory, unreadable, missing: the user's to fix, not a bug.
   const fileProblem = fileErrorMessage(err);
   if (fileProblem) {
-    write(`Error: ${lineText(fileProblem)}\n`);
+    write(`error: ${lineText(fileProblem)}\n`);
     return 1;
   }
   write(`moor: internal error (a bug; please report it)\n${err instanceof Error ? err.stack : String(err)}\n`);

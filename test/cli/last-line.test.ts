@@ -81,7 +81,7 @@ describe('the command line', () => {
   test('the local-cloud banner comes only after the arguments are checked', async () => {
     const r = await run(workdir(), ['apply', 'm', '--auto-approve', '--parallelism', 'many']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe("Error: --parallelism must be a positive integer, not 'many'\n");
+    expect(r.stderr).toBe("error: --parallelism must be a positive integer, not 'many'\n");
   });
 
   test('--version and moor version name moor, Node.js and the state format', async () => {
@@ -107,7 +107,7 @@ describe('the command line', () => {
   test('a bad variable value is an error naming the variable', async () => {
     const r = await run(workdir(), ['apply', 'm', '--auto-approve'], { MOOR_LOCK_TIMEOUT: 'abc' });
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe("Error: MOOR_LOCK_TIMEOUT: must be a number of seconds, not 'abc'\n");
+    expect(r.stderr).toBe("error: MOOR_LOCK_TIMEOUT: must be a number of seconds, not 'abc'\n");
   });
 
   test('FORCE_COLOR colours a plan off a terminal; --no-color and TERM=dumb keep it plain', async () => {

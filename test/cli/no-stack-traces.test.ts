@@ -58,7 +58,7 @@ describe('no stack traces', () => {
     mkdirSync(join(dir, 'statedir'));
     const result = await moor(dir, undefined, ['plan', 'm', '--state', 'statedir']);
     expect(result.code).toBe(1);
-    expect(lastLine(result.stderr)).toBe('Error: state file: cannot read statedir: is a directory, not a file');
+    expect(lastLine(result.stderr)).toBe('error: state file: cannot read statedir: is a directory, not a file');
     expectNoStack(result.stdout + result.stderr);
   });
 
@@ -68,7 +68,7 @@ describe('no stack traces', () => {
     for (const file of ['plandir', 'missing.json']) {
       const result = await moor(dir, undefined, ['apply', '--plan', file]);
       expect(result.code).toBe(1);
-      expect(lastLine(result.stderr)).toMatch(new RegExp(`^Error: .*${file}.*(directory|no such file)`));
+      expect(lastLine(result.stderr)).toMatch(new RegExp(`^error: .*${file}.*(directory|no such file)`));
       expectNoStack(result.stdout + result.stderr);
     }
   });
@@ -90,6 +90,6 @@ describe('no stack traces', () => {
     const result = await moor(dir, undefined, ['plan', 'm', '--state', 'state.json']);
     expect(result.code).toBe(1);
     const error = result.stderr.trim().split('\n').filter((l) => !l.startsWith('moor: ')); // not the local cloud's notice
-    expect(error).toEqual([expect.stringContaining("Error: state file state.json is corrupt: not valid JSON at line 3, column 16: unexpected ']'.")]);
+    expect(error).toEqual([expect.stringContaining("error: state file state.json is corrupt: not valid JSON at line 3, column 16: unexpected ']'.")]);
   });
 });

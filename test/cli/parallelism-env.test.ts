@@ -7,5 +7,5 @@ const noMoorEnv = Object.fromEntries(Object.keys(process.env).filter((k) => k.st
 test('apply with MOOR_PARALLELISM=abc names MOOR_PARALLELISM', async () => {
   const r = await moor(workdir(), undefined, ['apply', 'm', '--auto-approve'], { ...noMoorEnv, MOOR_PARALLELISM: 'abc' });
   expect(r.code).toBe(1);
-  expect(r.stderr).toBe("Error: MOOR_PARALLELISM must be a positive integer, not 'abc'\n");
+  expect(r.stderr).toBe("error: MOOR_PARALLELISM must be a positive integer, not 'abc'\n");
 });

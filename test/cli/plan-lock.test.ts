@@ -14,7 +14,7 @@ describe('plan and the state lock', () => {
       expect((await holder.next()).locked).toBeDefined();
       const locked = await moor(dir, undefined, ['plan', 'm']);
       expect(locked.code).toBe(1);
-      expect(locked.stderr).toMatch(/Error: .*state is locked by .*moor apply/);
+      expect(locked.stderr).toMatch(/error: .*state is locked by .*moor apply/);
 
       const readOnly = await moor(dir, undefined, ['plan', 'm', '--lock=false']);
       expect(readOnly.code, readOnly.stderr).toBe(0);

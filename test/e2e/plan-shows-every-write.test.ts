@@ -22,7 +22,7 @@ describe('plan shows every write', () => {
 
     const drift = await run('drift', 'm');
     expect(drift.code).toBe(2);
-    expect(drift.stdout).toContain('- /tags/owner: "alice"  (drifted) will be removed');
+    expect(drift.stdout).toContain('- /tags/owner: "alice"  (drifted) the next apply will remove it');
     const driftJson = JSON.parse((await run('drift', 'm', '--output', 'json')).stdout);
     expect(driftJson.changes[0].patch).toEqual([{ op: 'remove', path: '/tags/owner' }]);
 

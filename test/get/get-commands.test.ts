@@ -135,6 +135,6 @@ describe('arguments are checked before anything is sent', () => {
   test('a service error names its code and request id', async () => {
     const r = await run('transactions', '--billing-account', '99999999', '--invoice', INVOICE);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/Error: GET invoices\/G012345678\/transactions: 404 BillingAccountNotFound: .*\(request id [0-9a-f-]+\)/);
+    expect(r.stderr).toMatch(/error: GET invoices\/G012345678\/transactions: 404 BillingAccountNotFound: .*\(request id [0-9a-f-]+\)/);
   });
 });

@@ -36,7 +36,7 @@ describeWithPostgres('CLI with PostgreSQL state', () => {
     expect(plan.code).toBe(0);
     const list = await run('state', 'list');
     expect(list.code).toBe(0);
-    expect(list.stdout.split('\n').filter(Boolean).map((l) => l.split(/\s+/)[0])).toEqual(['ContainerGroup/api', 'ContainerGroup/web']);
+    expect(list.stdout.split('\n').filter(Boolean).map((l) => l.split(/\s+/)[0])).toEqual(['ADDRESS', 'ContainerGroup/api', 'ContainerGroup/web']);
     const doc = await readState();
     expect(Object.keys(doc.resources).sort()).toEqual(['ContainerGroup/api', 'ContainerGroup/web']);
   });

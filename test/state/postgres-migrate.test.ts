@@ -55,6 +55,6 @@ describeWithPostgres('state migrate between the file and PostgreSQL', () => {
   it('refuses to migrate into state that holds resources', async () => {
     const again = await run('state', 'migrate', '--state', 'a.json', '--to', 'b.json');
     expect(again.code).toBe(1);
-    expect(again.stderr).toBe('Error: b.json already holds 3 resource(s): migrate only into empty state\n');
+    expect(again.stderr).toBe('error: b.json already holds 3 resource(s): migrate only into empty state\n');
   });
 });

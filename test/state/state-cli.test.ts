@@ -45,10 +45,11 @@ beforeEach(async () => {
 });
 
 describe('moor state list', () => {
-  it('prints one line per address with kind, id, updatedAt and a protected marker', () => {
+  it('prints a header row, then one line per address with kind, id, updatedAt and a protected marker', () => {
     const r = moor('state', 'list', '--state', state);
     expect(r.code).toBe(0);
-    const lines = r.stdout.trimEnd().split('\n');
+    const [header, ...lines] = r.stdout.trimEnd().split('\n');
+    expect(header).toMatch(/^ADDRESS\s+KIND\s+ID\s+UPDATED\s+PROTECT$/);
     expect(lines.map((l) => l.split(/\s+/)[0])).toEqual(['AuthContext/c1', 'ContainerGroup/web', 'DatabaseRefresh/uat']);
     expect(lines[0]).toMatch(/^AuthContext\/c1\s+AuthContext\s+c1\s+2026-11-21T12:01:00.000Z\s+protected$/);
     expect(lines[2]).toMatch(/DatabaseRefresh\s+-\s+2026-11-21T12:02:00.000Z$/);

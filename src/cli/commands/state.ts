@@ -86,6 +86,8 @@ async function list(backend: StateBackend, output: string): Promise<number> {
     process.stderr.write(`No resources in state (${backend.location}).\n`);
     return 0;
   }
+  // A header row, as kubectl get prints one: the columns say what they hold (scripts: --output json).
+  rows.unshift(['ADDRESS', 'KIND', 'ID', 'UPDATED', 'PROTECT']);
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
   for (const row of rows) process.stdout.write(row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd() + '\n');
   return 0;

@@ -35,5 +35,10 @@ export function causeLabel(field: FieldChange): string {
   return field.cause === 'drift' ? 'drifted' : 'manifest changed';
 }
 
+/** A removal in plan will be made by this apply; drift removes nothing, the next apply would. */
+export function removalNote(mode: 'plan' | 'drift'): string {
+  return mode === 'drift' ? 'the next apply will remove it' : 'will be removed';
+}
+
 /** What a write-only field an update sends again is labelled with. */
 export const RESENT_LABEL = '(sensitive, written on every update)';

@@ -3,7 +3,7 @@ import { formatDiagnostic, hasErrors, sortDiagnostics } from '../../core/diagnos
 import { lineText } from '../../core/foreign-text.js';
 import { ACTION_GLYPH } from '../plan/types.js';
 import type { FieldChange, Plan, PlannedChange } from '../plan/types.js';
-import { causeLabel, fieldValue, RESENT_LABEL } from './format-value.js';
+import { causeLabel, fieldValue, removalNote, RESENT_LABEL } from './format-value.js';
 import { codeBlock, codeSpan, escapeHtml, inlineText } from './markdown-escape.js';
 import { checkChanges, checkLabel, diagnosticsBesideChecks, driftedCount, headline, unverifiedCount, shownChanges, shownFields } from './plan-view.js';
 import type { RenderMode } from './plan-view.js';
@@ -59,7 +59,7 @@ function details(c: PlannedChange, mode: RenderMode): string[] {
   if (fields.length === 0 && resent.length === 0) return [];
   const lines = c.action === 'create'
     ? fields.map((f) => `+ ${f.path} = ${fieldValue(f, 'after')}`)
-    : [...fields.flatMap(diffLines), ...resent.map((p) => `# ${p} ${RESENT_LABEL}`)];
+    : [...fields.flatMap((f) => diffLines(f, mode)), ...resent.map((p) => `# ${p} ${RESENT_LABEL}`)];
   return [
     `<details><summary>${escapeHtml(`${ACTION_GLYPH[c.action]} `)}<code>${escapeHtml(lineText(c.address))}</code>: ${fields.length} ${fields.length === 1 ? 'field' : 'fields'}</summary>`,
     '',
@@ -71,8 +71,8 @@ function details(c: PlannedChange, mode: RenderMode): string[] {
 }
 
 /** A field as diff lines: a comment naming it, then - old and + new, so GitHub colours them. */
-function diffLines(f: FieldChange): string[] {
-  const notes = [causeLabel(f), ...(f.op === 'remove' ? ['will be removed'] : []), ...(f.forcesReplace ? ['forces replacement'] : [])].join(', ');
+function diffLines(f: FieldChange, mode: RenderMode): string[] {
+  const notes = [causeLabel(f), ...(f.op === 'remove' ? [removalNote(mode)] : []), ...(f.forcesReplace ? ['forces replacement'] : [])].join(', ');
   const lines = [`# ${f.path} (${notes})`];
   if (f.op !== 'add') lines.push(`- ${fieldValue(f, 'before')}`);
   if (f.op !== 'remove') lines.push(`+ ${fieldValue(f, 'after')}`);

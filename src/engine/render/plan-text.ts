@@ -5,7 +5,7 @@ import { ACTION_GLYPH } from '../plan/types.js';
 import type { FieldChange, Plan, PlannedChange } from '../plan/types.js';
 import { ACTION_STYLE, FIELD_OP_STYLE, painter } from './ansi.js';
 import type { Paint } from './ansi.js';
-import { causeLabel, fieldValue, RESENT_LABEL } from './format-value.js';
+import { causeLabel, fieldValue, removalNote, RESENT_LABEL } from './format-value.js';
 import { checkChanges, checkLabel, diagnosticsBesideChecks, driftedCount, headline, unverifiedCount, shownChanges, shownFields } from './plan-view.js';
 import type { RenderMode } from './plan-view.js';
 import { driftLine, failureLine, INCOMPLETE, NO_CHANGES, summaryLine } from './summary-line.js';
@@ -47,18 +47,18 @@ function changeBlock(c: PlannedChange, mode: RenderMode, paint: Paint): string[]
   const lines = [`${paint(ACTION_STYLE[c.action], glyph)} ${paint('bold', lineText(c.address))} ${headline(c, mode)}`];
   const fields = shownFields(c, mode);
   if (c.action === 'create') lines.push(...fields.map((f) => createLine(f, paint)));
-  else lines.push(...fields.map((f) => fieldLine(f, paint)));
+  else lines.push(...fields.map((f) => fieldLine(f, paint, mode)));
   if (mode === 'plan') for (const path of c.resent ?? []) lines.push(`      ${paint('yellow', '~')} ${lineText(path)}: ${paint('dim', RESENT_LABEL)}`);
   if (c.reason) lines.push(paint('dim', `      # ${lineText(c.reason)}`));
   return lines;
 }
 
-function fieldLine(f: FieldChange, paint: Paint): string {
+function fieldLine(f: FieldChange, paint: Paint, mode: RenderMode): string {
   const value = f.op === 'replace'
     ? `${fieldValue(f, 'before')} → ${fieldValue(f, 'after')}`
     : fieldValue(f, f.op === 'add' ? 'after' : 'before');
   const forces = f.forcesReplace ? paint('magenta', '  # forces replacement') : '';
-  const removed = f.op === 'remove' ? ' will be removed' : '';
+  const removed = f.op === 'remove' ? ` ${removalNote(mode)}` : '';
   return `      ${paint(FIELD_OP_STYLE[f.op], FIELD_GLYPH[f.op])} ${lineText(f.path)}: ${value}  ${paint('dim', `(${causeLabel(f)})${removed}`)}${forces}`;
 }
 
