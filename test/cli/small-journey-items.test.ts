@@ -19,7 +19,7 @@ describe('small items of the GitOps journey', () => {
   it('state list and state mv --help end with examples', async () => {
     for (const sub of ['list', 'mv']) {
       const r = await moor(workdir(), undefined, ['state', sub, '--help']);
-      expect(r.stdout).toMatch(new RegExp(`\\nExamples:\\n {2}\\$ moor state ${sub} `));
+      expect(r.stdout).toMatch(new RegExp(`\\nExamples:\\n {2}\\$ moor state ${sub}\\b`));
     }
   });
 
