@@ -1,6 +1,7 @@
 // moor history's output: the runs newest first, as text lines or one JSON document.
 import { ACTION_GLYPH, type Action } from '../engine/plan/types.js';
 import type { HistoryRun } from '../engine/history/history-run.js';
+import { lineText } from '../core/foreign-text.js';
 
 /** `--output json`: {"format":"moor-history/1","runs":[…]} (newest first). */
 export function historyJson(runs: readonly HistoryRun[]): string {
@@ -24,7 +25,8 @@ function runText(run: HistoryRun): string {
     (c.failed ? `, ${c.failed} failed` : '') + (c.interrupted ? `, ${c.interrupted} interrupted` : '') + (c.skipped ? `, ${c.skipped} skipped` : '');
   const changes = run.changes.map((ch) => {
     const glyph = (ACTION_GLYPH[ch.action as Action] ?? '?').trim() || '·';
-    return `  ${glyph.padStart(3)} ${ch.address}: ${ch.result}${ch.error ? ` (${ch.error})` : ''}`;
+    // A service's error text is foreign: it may not start lines or workflow commands of its own.
+    return `  ${glyph.padStart(3)} ${lineText(ch.address)}: ${ch.result}${ch.error ? ` (${lineText(ch.error)})` : ''}`;
   });
   return [head, counts, ...changes].join('\n') + '\n';
 }

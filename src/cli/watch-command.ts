@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { UserError } from '../core/diagnostics.js';
 import { fanOut, noticeSink } from '../core/events.js';
 import { registerSecret } from '../core/masker.js';
+import { lineText } from '../core/foreign-text.js';
 import type { StartLocalCloud, Session } from '../engine/session.js';
 import { globalOptions } from './session-options.js';
 import type { CycleReport } from '../watch/reconcile.js';
@@ -71,7 +72,8 @@ export async function runWatchCommand(paths: string[], flags: WatchCommandFlags,
       ...(address ? { listen: { address, token: flags.listenToken } } : {}),
       onListening: (url) => log(`moor watch: serving /healthz /readyz /metrics /api/status on ${url}${flags.listenToken ? ' (bearer token required)' : ''}`),
       onFinding: async (stack, change, report) => {
-        log(prefix(stack) + findingLine(change, report));
+        // Findings carry services' error texts: foreign text, kept on its one line.
+        log(prefix(stack) + lineText(findingLine(change, report)));
         if (stack.session.config.notify && report.plan) await notifyFinding(stack, change, report, log);
       },
     });
