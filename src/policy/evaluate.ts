@@ -1,9 +1,10 @@
 // Evaluates compiled policies on one subject: which rules fail, with the message and the path
 // (into the document) the finding points at.
-import type { JsonPath, JsonValue } from '../core/json.js';
+import type { JsonPath } from '../core/json.js';
 import { isObject } from '../core/json.js';
 import type { AllSite } from './all-sites.js';
 import { evaluationMessage } from './cel.js';
+import { celValue, secretTree, type CelValue } from './cel-value.js';
 import type { CompiledPolicy, CompiledRule } from './compile-policy.js';
 import type { Subject } from './subject.js';
 
@@ -18,8 +19,6 @@ export interface Violation {
 /** validate: only the rules that need no change; plan: every rule. */
 export type Phase = 'validate' | 'plan';
 
-/** A CEL value: YAML integers are CEL ints (bigint), as Kubernetes reads JSON integers. */
-type CelValue = null | boolean | number | bigint | string | CelValue[] | { [key: string]: CelValue };
 type Variables = Record<string, CelValue>;
 
 export function policyMatches(policy: CompiledPolicy, subject: Pick<Subject, 'kind' | 'name'>, stack: string): boolean {
@@ -36,7 +35,11 @@ export function evaluatePolicies(policies: readonly CompiledPolicy[], subject: S
     if (!policyMatches(policy, subject, stack)) continue;
     for (const rule of policy.rules) {
       if (phase === 'validate' && rule.usesChange) continue;
-      variables ??= { object: celValue(subject.document), stack, change: subject.change === null ? null : celValue(subject.change) };
+      variables ??= {
+        object: celValue(subject.document, subject.secrets ? [secretTree(['spec'], subject.secrets)] : []),
+        stack,
+        change: subject.change === null ? null : celValue(subject.change),
+      };
       const failure = failureOf(rule, variables);
       if (failure === undefined) continue;
       const message = failure === false ? messageOf(rule, variables) : failure;
@@ -109,15 +112,4 @@ function failingElement(arrayPath: JsonPath, elements: readonly CelValue[], vari
     if (!holds) return { index, site };
   }
   return undefined;
-}
-
-function celValue(value: JsonValue): CelValue {
-  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
-  if (Array.isArray(value)) return value.map(celValue);
-  if (isObject(value)) {
-    const out: Record<string, CelValue> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = celValue(v);
-    return out;
-  }
-  return value;
 }

@@ -16,8 +16,10 @@ export interface Subject {
   readonly address: string;
   readonly kind: string;
   readonly name: string;
-  /** The manifest document (apiVersion, kind, metadata, spec) as JSON, secrets masked. */
+  /** The manifest document (apiVersion, kind, metadata, spec) as JSON, secrets masked (or named by `secrets`). */
   readonly document: JsonObject;
+  /** Patterns of spec paths still in clear in `document`: masked as the rules' value is made (one pass, for speed). */
+  readonly secrets?: readonly string[];
   /** Null in validate and for a resource without a planned step. */
   readonly change: JsonObject | null;
   /** Where a path of the document is written; absent for what left the manifests (a pruned delete). */
@@ -26,8 +28,7 @@ export interface Subject {
 
 /** A manifest as validate sees it: as written (placeholders unresolved), no change. */
 export function manifestSubject(manifest: Manifest, kind: KindDefinition): Subject {
-  const spec = maskSensitive(manifest.spec, sensitivePatterns(kind, manifest));
-  return { ...identity(manifest), document: documentOf(manifest, spec), change: null };
+  return { ...identity(manifest), document: documentOf(manifest, manifest.spec), secrets: sensitivePatterns(kind, manifest), change: null };
 }
 
 /** A planned step: the manifest after placeholders (or the state record of a delete) and its change. */
