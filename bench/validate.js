@@ -37,7 +37,7 @@ spec:
 `;
 }
 
-function writeManifests(dir) {
+export function writeManifests(dir) {
   for (let f = 0; f < FILES; f++) {
     const docs = [];
     for (let d = 0; d < PER_FILE; d++) docs.push(manifest(f * PER_FILE + d));
