@@ -51,3 +51,25 @@ export function underPattern(path: JsonPath, pattern: ReadonlyArray<string>): bo
 export function pattern(text: string): string[] {
   return text.split('/').filter((s) => s.length > 0);
 }
+
+/**
+ * `value` without what lies at the patterns' paths (object keys only; a pattern's `*` matches any
+ * key or index). Unchanged subtrees are shared with the input, which is never modified.
+ */
+export function withoutPaths(value: JsonObject, patterns: readonly string[]): JsonObject {
+  return patterns.length === 0 ? value : (dropAt(value, [], patterns.map(pattern)) as JsonObject);
+}
+
+function dropAt(value: JsonValue, path: JsonPath, patterns: ReadonlyArray<readonly string[]>): JsonValue {
+  // Only descend where some pattern can still match below.
+  const live = patterns.filter((p) => p.length > path.length && p.slice(0, path.length).every((seg, i) => seg === '*' || seg === String(path[i])));
+  if (live.length === 0) return value;
+  if (Array.isArray(value)) return value.map((v, i) => dropAt(v, [...path, i], live));
+  if (!isObject(value)) return value;
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(value)) {
+    const at = [...path, k];
+    if (!live.some((p) => matchesPattern(at, p))) out[k] = dropAt(v, at, live);
+  }
+  return out;
+}

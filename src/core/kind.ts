@@ -220,6 +220,11 @@ export interface ResourceKind extends KindBase {
   readonly category: 'resource';
   readonly diff: DiffRules;
   readonly resource: ResourceHandler;
+  /**
+   * Output path patterns that describe a moment rather than the resource (instance views, event
+   * lists, the service's audit timestamps): state does not keep them, so `${ref:}` cannot read them.
+   */
+  readonly transientOutputs?: readonly string[];
 }
 
 /** Runs once per revision. */

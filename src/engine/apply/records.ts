@@ -1,5 +1,5 @@
 // What apply writes to state for a resource: hashed last-applied spec, outputs without secrets.
-import type { JsonObject } from '../../core/json.js';
+import { withoutPaths, type JsonObject } from '../../core/json.js';
 import type { Manifest } from '../manifest.js';
 import { declaredDependencies } from '../graph.js';
 import { hashSensitive, maskSensitive } from '../secrets.js';
@@ -22,11 +22,13 @@ export function appliedRecord(manifest: Manifest, kind: KindDefinition, desired:
 }
 
 /**
- * The outputs state keeps of a live resource (apply, import, apply --refresh-only): the kind's
- * sensitive outputs masked, and any value equal to a secret the spec resolved as its salted hash.
+ * The outputs state keeps of a live resource (apply, import, apply --refresh-only): without what
+ * only describes the moment (the kind's transient outputs), the kind's sensitive outputs masked,
+ * and any value equal to a secret the spec resolved as its salted hash.
  */
 export function recordedOutputs(kind: KindDefinition, observed: Observed, resolved: JsonObject, sensitive: readonly string[]): JsonObject {
-  return scrubOutputs(maskSensitive(observed.outputs, kind.sensitive), resolved, sensitive);
+  const lasting = kind.category === 'resource' ? withoutPaths(observed.outputs, kind.transientOutputs ?? []) : observed.outputs;
+  return scrubOutputs(maskSensitive(lasting, kind.sensitive), resolved, sensitive);
 }
 
 /** Recorded before a create or update is sent, so a crash in between leaves a trace. */

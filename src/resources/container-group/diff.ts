@@ -14,6 +14,14 @@ export const sensitive: readonly string[] = [
   'properties/diagnostics/logAnalytics/workspaceResourceId',
 ];
 
+/** What a read says of the moment (instance views and their events, audit timestamps): state keeps none of it. */
+export const transientOutputs: readonly string[] = [
+  'systemData',
+  'properties/instanceView',
+  'properties/containers/*/properties/instanceView',
+  'properties/initContainers/*/properties/instanceView',
+];
+
 export const diffRules: DiffRules = {
   serverPopulated: [
     'id', 'type', 'systemData',

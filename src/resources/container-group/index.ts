@@ -3,7 +3,7 @@ import type { ResourceKind } from '../../core/kind.js';
 import { specSchema } from './schema.js';
 import { checkSpec } from './rules.js';
 import { resource } from './handler.js';
-import { diffRules, sensitive } from './diff.js';
+import { diffRules, sensitive, transientOutputs } from './diff.js';
 
 export const ContainerGroup: ResourceKind = {
   kind: 'ContainerGroup',
@@ -16,4 +16,5 @@ export const ContainerGroup: ResourceKind = {
   checkSpec,
   resource,
   typicalStepSeconds: 30, // provisioning takes tens of seconds
+  transientOutputs,
 };
