@@ -23,7 +23,9 @@ export function listReader(deps: ListDeps): ListReader {
       located.forEach((c, i) => {
         if (!c) return;
         const key = `${c.subscriptionId}/${c.resourceGroup}`.toLowerCase();
-        byGroup.set(key, [...(byGroup.get(key) ?? []), i]);
+        const indexes = byGroup.get(key);
+        if (indexes) indexes.push(i);
+        else byGroup.set(key, [i]);
       });
       const out: Array<Observed | undefined | 'read'> = targets.map(() => 'read');
       await Promise.all([...byGroup.values()].map(async (indexes) => {
