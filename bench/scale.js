@@ -1,0 +1,180 @@
+// Benchmark of issue 22, "100,000 resources on one machine": `moor apply` and a no-op `moor plan`
+// of N container groups (1,000 resource groups, spread over subscriptions within the quota of 100
+// groups each) run through the CLI, each in its own process, against a standalone local cloud with
+// no latency; peak memory is each moor process's own. Then, at the largest N: one changed group
+// applied, the cost of recording one change in state of N records (file backend, and PostgreSQL
+// bench/postgres.js), and a no-op plan under --rate-limit 20 beside its request
+// floor. `node bench/scale.js 10000 30000` runs only the sizes named (default 10,000 30,000 100,000).
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { groupManifest, PER_SUBSCRIPTION, subscription } from './group-manifest.js';
+import { startCloud, TOKEN } from './local-cloud.js';
+import { startPostgres } from './postgres.js';
+
+const RESOURCE_GROUPS = 1000;
+const RATE = 20;
+/** The local cloud's page of a container-group list (its LIST_PAGE_SIZE). */
+const PAGE = 50;
+const BIN = fileURLToPath(new URL('../bin/moor.js', import.meta.url));
+const PEAK_RSS = fileURLToPath(new URL('peak-rss.cjs', import.meta.url));
+const dist = (p) => import(new URL(`../dist/${p}`, import.meta.url).href);
+
+/** Group i of n: its subscription holds at most the quota, its resource group one of 1,000. */
+function group(i, n, tag = 'bench') {
+  const perGroup = Math.max(1, Math.floor(n / RESOURCE_GROUPS));
+  return groupManifest({ name: `g${i}`, sub: subscription(i), rg: `rg-${Math.floor(i / perGroup)}` }).replace('team: bench', `team: ${tag}`);
+}
+
+function writeManifests(dir, n) {
+  mkdirSync(dir, { recursive: true });
+  for (let f = 0; f < n; f += 100) {
+    const docs = [];
+    for (let i = f; i < Math.min(n, f + 100); i++) docs.push(group(i, n));
+    writeFileSync(join(dir, `groups-${f}.yaml`), docs.join('---\n'));
+  }
+}
+
+/** Runs `moor ARGS` in `cwd` against the cloud; its wall time and peak RSS; throws on an unexpected exit code. */
+function moor(cwd, cloud, args, expectCode = 0) {
+  const rssFile = join(cwd, '.peak-rss');
+  const env = { ...process.env, MOOR_ENDPOINT: cloud.url, MOOR_TOKEN: TOKEN, BENCH_PEAK_RSS_FILE: rssFile, NO_COLOR: '1' };
+  const start = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--require', PEAK_RSS, BIN, ...args], { cwd, env, maxBuffer: 1 << 30 }, (err, stdout, stderr) => {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      const code = err ? err.code : 0;
+      if (code !== expectCode) return reject(new Error(`moor ${args.join(' ')} exited ${code}: ${String(stdout).slice(0, 3000)}${String(stderr).slice(-2000)}`));
+      resolve({ ms, peakMB: Number(readFileSync(rssFile, 'utf8')) });
+    });
+  });
+}
+
+/** apply of n groups, then a no-op plan; the workspace is kept for the scenarios that follow. */
+async function applyAndPlan(n) {
+  const dir = mkdtempSync(join(tmpdir(), 'moor-bench-scale-'));
+  writeManifests(join(dir, 'manifests'), n);
+  const cloud = await startCloud({ latencyMs: 0 });
+  try {
+    const apply = await moor(dir, cloud, ['apply', 'manifests', '--auto-approve', '--output', 'jsonl']);
+    const plan = await moor(dir, cloud, ['plan', 'manifests', '--detailed-exitcode']);
+    const stateBytes = statSync(join(dir, '.moor', 'state.json')).size;
+    return { n, dir, cloud, apply, plan, stateBytes };
+  } catch (err) {
+    await cloud.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** One group's manifest changed at n: the apply through the CLI. */
+async function oneChange(ws) {
+  const file = join(ws.dir, 'manifests', 'groups-0.yaml');
+  writeFileSync(file, readFileSync(file, 'utf8').replace('team: bench', 'team: changed'));
+  return moor(ws.dir, ws.cloud, ['apply', 'manifests', '--auto-approve', '--output', 'jsonl']);
+}
+
+/** Milliseconds to record one changed record durably (and to release the lock after it) in a backend holding `doc`. */
+async function recordOneChange(backend, StateRecorder) {
+  const lock = await backend.lock('bench');
+  try {
+    const state = await backend.read();
+    const recorder = new StateRecorder(backend, state);
+    const address = Object.keys(state.resources)[0];
+    const start = process.hrtime.bigint();
+    await recorder.put(address, { ...state.resources[address], updatedAt: new Date().toISOString() });
+    const writeMs = Number(process.hrtime.bigint() - start) / 1e6;
+    const unlockStart = process.hrtime.bigint();
+    await backend.unlock(lock);
+    return { writeMs, unlockMs: Number(process.hrtime.bigint() - unlockStart) / 1e6 };
+  } catch (err) {
+    await backend.unlock(lock).catch(() => undefined);
+    throw err;
+  }
+}
+
+async function stateWriteCosts(ws) {
+  const [{ FileStateBackend }, { StateRecorder }] = await Promise.all([dist('engine/state/file-backend.js'), dist('engine/state/recorder.js')]);
+  const file = new FileStateBackend(join(ws.dir, '.moor', 'state.json'));
+  const costs = { file: await recordOneChange(file, StateRecorder) };
+  await file.close();
+  costs.postgres = await postgresCost(await file.read(), StateRecorder).catch((err) => ({ skipped: err.message }));
+  return costs;
+}
+
+/** The same state in PostgreSQL (bench/postgres.js): written whole once, then one change recorded. */
+async function postgresCost(doc, StateRecorder) {
+  const { PostgresStateBackend } = await dist('engine/state/postgres-backend.js');
+  const server = await startPostgres();
+  const backend = new PostgresStateBackend(`${server.url}?workspace=bench-scale-${process.pid}`);
+  try {
+    const lock = await backend.lock('bench');
+    await backend.read();
+    await backend.write({ version: 1, resources: doc.resources });
+    await backend.unlock(lock);
+    return await recordOneChange(backend, StateRecorder);
+  } finally {
+    await backend.close();
+    await server.stop();
+  }
+}
+
+/** A no-op plan of the workspace against a cloud with the same data under --rate-limit RATE. */
+async function throttledPlan(ws) {
+  await ws.cloud.close(); // its data file is written on close; a throttled cloud starts from it
+  const cloud = await startCloud({ latencyMs: 0, rateLimit: RATE, dataFile: ws.cloud.dataFile });
+  ws.cloud = cloud;
+  const plan = await moor(ws.dir, cloud, ['plan', 'manifests', '--detailed-exitcode']);
+  const perGroup = Math.max(1, Math.floor(ws.n / RESOURCE_GROUPS));
+  const pages = Math.ceil(ws.n / perGroup) * Math.ceil(perGroup / PAGE);
+  const floorMs = (Math.max(0, pages - RATE * 10) / RATE) * 1000; // the burst of 10 s' worth, then the refill
+  return { ...plan, pages, floorMs };
+}
+
+const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const k = (n) => n.toLocaleString('en');
+
+export async function run(sizes = [10_000, 30_000, 100_000], print = () => undefined) {
+  const lines = [];
+  const say = (line) => {
+    lines.push(line);
+    print(line);
+  };
+  say(`scale benchmark (issue 22): load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at start`);
+  const perResource = new Map();
+  for (const [i, n] of sizes.entries()) {
+    const ws = await applyAndPlan(n);
+    try {
+      perResource.set(n, ws.plan.ms / n);
+      say(
+        `  ${k(n).padStart(7)} groups: apply ${s(ws.apply.ms)} peak ${ws.apply.peakMB} MB` +
+          `   no-op plan ${s(ws.plan.ms)} (${((ws.plan.ms / n) * 1000).toFixed(0)} µs/group) peak ${ws.plan.peakMB} MB` +
+          `   state ${(ws.stateBytes / 1e6).toFixed(1)} MB (${Math.round(ws.stateBytes / n)} B/group)`,
+      );
+      if (i !== sizes.length - 1) continue;
+      const change = await oneChange(ws);
+      say(`  one change at ${k(n)}: apply ${s(change.ms)} peak ${change.peakMB} MB`);
+      const costs = await stateWriteCosts(ws);
+      for (const [backend, c] of Object.entries(costs)) {
+        say(c.skipped ? `  state write of one change at ${k(n)} on ${backend}: skipped (${c.skipped})`
+          : `  state write of one change at ${k(n)} on ${backend}: ${c.writeMs.toFixed(1)} ms (bound 50 ms), then unlock ${c.unlockMs.toFixed(1)} ms`);
+      }
+      const throttled = await throttledPlan(ws);
+      say(`  no-op plan of ${k(n)} under --rate-limit ${RATE}: ${s(throttled.ms)}   floor ${s(throttled.floorMs)} (${k(throttled.pages)} pages less the burst, over the refill)   ratio ${(throttled.ms / throttled.floorMs).toFixed(2)} (bound 1.1)`);
+    } finally {
+      await ws.cloud.close();
+      rmSync(ws.dir, { recursive: true, force: true });
+    }
+  }
+  const [first] = sizes;
+  for (const n of sizes.slice(1)) say(`  plan time per group at ${k(n)} / at ${k(first)}: ${(perResource.get(n) / perResource.get(first)).toFixed(2)} (bound 1.2)`);
+  say(`  bounds: apply of 30,000 < 600 MB; apply of 100,000 < 1,536 MB; plan of 100,000 < 1,024 MB; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at end`);
+  return lines.join('\n');
+}
+
+if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) {
+  const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+  await run(sizes.length ? sizes : undefined, (line) => process.stdout.write(line + '\n'));
+}
