@@ -56,7 +56,8 @@ function moor(cwd, cloud, args, expectCode = 0) {
 async function applyAndPlan(n) {
   const dir = mkdtempSync(join(tmpdir(), 'moor-bench-scale-'));
   writeManifests(join(dir, 'manifests'), n);
-  const cloud = await startCloud({ latencyMs: 0 });
+  // The cloud's data file lives in the workspace: the throttled plan restarts the cloud from it.
+  const cloud = await startCloud({ latencyMs: 0, dataFile: join(dir, 'cloud.json') });
   try {
     const apply = await moor(dir, cloud, ['apply', 'manifests', '--auto-approve', '--output', 'jsonl']);
     const plan = await moor(dir, cloud, ['plan', 'manifests', '--detailed-exitcode']);

@@ -1,7 +1,7 @@
 // Crash-safe file replacement: temp file in the same directory, fsync, rename, fsync the directory.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { copyFile, link, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
+import { copyFile, link, mkdir, open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { processAlive } from './process-alive.js';
 import { basename, dirname, join } from 'node:path';
 
@@ -18,13 +18,14 @@ export interface AtomicWriteOptions {
  * Replaces `path` with `data` so that a crash at any moment leaves either the old or the new
  * content at `path`, never a torn file.
  */
-export async function writeFileAtomic(path: string, data: string, options: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Iterable<string>, options: AtomicWriteOptions = {}): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}${TMP_SUFFIX}`);
   const handle = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, options.mode ?? 0o600);
   try {
-    await handle.writeFile(data, 'utf8');
+    if (typeof data === 'string') await handle.writeFile(data, 'utf8');
+    else await writeChunks(handle, data);
     await handle.sync();
   } catch (err) {
     await handle.close();
@@ -35,6 +36,30 @@ export async function writeFileAtomic(path: string, data: string, options: Atomi
   if (options.backupPath) await keepBackup(path, options.backupPath);
   await rename(tmp, path);
   await syncDir(dir);
+}
+
+/** Text gathered into writes of about this size: a large file is written without ever being one string. */
+const CHUNK_BYTES = 1 << 20;
+
+async function writeChunks(handle: FileHandle, chunks: Iterable<string>): Promise<void> {
+  let pending: string[] = [];
+  let size = 0;
+  const flush = async () => {
+    const buffer = Buffer.from(pending.join(''), 'utf8');
+    pending = [];
+    size = 0;
+    for (let offset = 0; offset < buffer.length; ) {
+      const { bytesWritten } = await handle.write(buffer, offset, buffer.length - offset);
+      if (bytesWritten <= 0) throw new Error(`the file system stored ${offset} of ${buffer.length} bytes`);
+      offset += bytesWritten;
+    }
+  };
+  for (const chunk of chunks) {
+    pending.push(chunk);
+    size += chunk.length;
+    if (size >= CHUNK_BYTES) await flush();
+  }
+  if (size > 0) await flush();
 }
 
 /**

@@ -9,8 +9,8 @@ import { acquireFileLock, breakFileLock, checkFileLock, readLock, releaseFileLoc
 import { JournalWriter, readJournal, replay } from './journal.js';
 import { HistoryFile } from './history-file.js';
 import type { JsonObject } from '../../core/json.js';
-import { emptyState, parseState } from './state-document.js';
-import type { LockInfo, StateBackend, UnreadableLock, StateChange, StateDocument, WriteOptions } from './types.js';
+import { compactChunks, emptyState, parseState } from './state-document.js';
+import type { LockInfo, StateBackend, UnreadableLock, StateChange, StateDocument, WholeDocument, WriteOptions } from './types.js';
 
 export const DEFAULT_STATE_FILE = '.moor/state.json';
 
@@ -78,7 +78,7 @@ export class FileStateBackend implements StateBackend {
     return this.remember(doc);
   }
 
-  async appendChanges(changes: readonly StateChange[]): Promise<number> {
+  async appendChanges(changes: readonly StateChange[], whole?: () => WholeDocument): Promise<number> {
     await this.assertLockHeld();
     if (this.journalSuspect) await this.fold(true);
     const serial = (await this.currentSerial()) + 1;
@@ -93,7 +93,11 @@ export class FileStateBackend implements StateBackend {
     }
     this.knownSerial = serial;
     this.journalBytes += bytes;
-    if (this.journalBytes > Math.max(FOLD_MIN_BYTES, FOLD_FACTOR * this.lastFullBytes)) await this.fold(true);
+    if (this.journalBytes > Math.max(FOLD_MIN_BYTES, FOLD_FACTOR * this.lastFullBytes)) {
+      // The caller's document spares reading back the file and a journal twice its size.
+      if (whole) await this.writeFull({ version: 1, serial, ...whole() }, true);
+      else await this.fold(true);
+    }
     return serial;
   }
 
@@ -165,7 +169,14 @@ export class FileStateBackend implements StateBackend {
   }
 
   private async writeFull(doc: StateDocument, compact: boolean): Promise<void> {
-    const text = compact ? JSON.stringify(doc) : JSON.stringify(doc, null, 2) + '\n';
+    let bytes = 0;
+    const counted = function* (chunks: Iterable<string>) {
+      for (const chunk of chunks) {
+        bytes += chunk.length;
+        yield chunk;
+      }
+    };
+    const text = compact ? counted(compactChunks(doc)) : counted([JSON.stringify(doc, null, 2) + '\n']);
     await writeFileAtomic(this.path, text, { mode: 0o600, backupPath: this.backupPath }).catch((err: unknown) => {
       const problem = fileErrorMessage(err, this.location, 'write');
       throw problem ? new UserError(`state file: ${problem}; the change is not recorded`, [], { cause: err }) : err;
@@ -174,7 +185,7 @@ export class FileStateBackend implements StateBackend {
     // After the rename: a crash in between leaves journal entries the file already holds, which replay skips.
     await unlink(this.journalPath).catch((err: unknown) => { if (code(err) !== 'ENOENT') throw err; });
     this.journalBytes = 0;
-    this.lastFullBytes = text.length;
+    this.lastFullBytes = bytes;
   }
 
   /** Without the lock another run may have written since we last looked: read afresh. */

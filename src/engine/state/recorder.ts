@@ -108,7 +108,8 @@ export class StateRecorder {
   }
 
   private async persist(changes: readonly StateChange[]): Promise<number> {
-    if (this.backend.appendChanges) return this.backend.appendChanges(changes);
+    // Records are replaced on change, never modified, so the backend may take them as they are.
+    if (this.backend.appendChanges) return this.backend.appendChanges(changes, () => ({ resources: this.resources, ...(this.extras ? { extras: this.extras } : {}) }));
     // Copies, so changes made while this write is in flight cannot tear what it serialises.
     const next = { version: 1 as const, resources: { ...this.resources }, ...(this.extras ? { extras: { ...this.extras } } : {}) };
     return (await this.backend.write(next, { compact: true })).serial;

@@ -9,6 +9,20 @@ export function emptyState(): StateDocument {
 }
 
 /**
+ * The document as compact JSON (the text JSON.stringify gives) in pieces of one record each, so a
+ * large state is written without ever being one string. The records are taken when it is called.
+ */
+export function compactChunks(doc: StateDocument): Iterable<string> {
+  const records = Object.entries(doc.resources);
+  const { version, serial, extras } = doc;
+  return (function* () {
+    yield `{"version":${JSON.stringify(version)},"serial":${JSON.stringify(serial)},"resources":{`;
+    for (const [i, [address, record]] of records.entries()) yield `${i > 0 ? ',' : ''}${JSON.stringify(address)}:${JSON.stringify(record)}`;
+    yield extras === undefined ? '}}' : `},"extras":${JSON.stringify(extras)}}`;
+  })();
+}
+
+/**
  * Parses state text, or throws a UserError naming the file and how to recover.
  * Never repairs anything itself: a corrupt state must not be silently replaced.
  * `hasBackup` is asked only when the text is corrupt (for the advice), not on every read.

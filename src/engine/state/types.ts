@@ -58,6 +58,9 @@ export type StateChange =
   | { readonly op: 'remove'; readonly address: string }
   | { readonly op: 'extras'; readonly key: string; readonly value: JsonValue };
 
+/** A state document without its serial: what a writer hands a backend, which numbers it. */
+export type WholeDocument = Omit<StateDocument, 'serial' | 'version'>;
+
 export interface WriteOptions {
   /** Write without pretty-printing: for the frequent writes of apply, where speed matters more than reading. */
   readonly compact?: boolean;
@@ -76,9 +79,11 @@ export interface StateBackend {
   /**
    * Optional fast path for apply: makes a batch of changes durable without rewriting the whole
    * document (the file backend appends them to a journal), as one write: serial + 1.
-   * Returns the new serial. Backends without it get whole-document writes.
+   * Returns the new serial. Backends without it get whole-document writes. `whole`: the document
+   * with these changes made (and possibly later ones), for a backend that folds its journal into
+   * a whole document now and then without reading it back.
    */
-  appendChanges?(changes: readonly StateChange[]): Promise<number>;
+  appendChanges?(changes: readonly StateChange[], whole?: () => WholeDocument): Promise<number>;
   /** Takes the lock or throws a UserError naming the holder and since when. waitMs: how long to keep trying. */
   lock(operation: string, waitMs?: number): Promise<LockInfo>;
   unlock(lock: LockInfo): Promise<void>;
