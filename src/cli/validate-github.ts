@@ -3,14 +3,15 @@ import { formatDiagnostic, sortDiagnostics, type Diagnostic } from '../core/diag
 import { codeBlock } from '../engine/render/markdown-escape.js';
 import { appendStepSummary, writeAnnotations } from './github-output.js';
 
-export function githubValidateReport(diagnostics: readonly Diagnostic[], files: number): void {
-  writeAnnotations(diagnostics);
+/** `stack`: the stack validated, named in the summary's heading (its annotations name it in their messages). */
+export function githubValidateReport(diagnostics: readonly Diagnostic[], files: number, stack?: string): void {
+  writeAnnotations(stack === undefined ? diagnostics : diagnostics.map((d) => ({ ...d, message: `${d.message} (stack ${stack})` })));
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
   const headline = errors > 0
     ? `❌ ${errors} ${errors === 1 ? 'error' : 'errors'}, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}`
     : `✅ valid (${files} ${files === 1 ? 'file' : 'files'}${warnings > 0 ? `, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}` : ''})`;
-  const lines = ['### moor validate', '', `**${headline}**`, ''];
+  const lines = [stack === undefined ? '### moor validate' : `### moor validate · stack ${stack}`, '', `**${headline}**`, ''];
   if (diagnostics.length > 0) lines.push(codeBlock('text', sortDiagnostics(diagnostics).map(formatDiagnostic)));
   appendStepSummary(lines.join('\n'));
 }

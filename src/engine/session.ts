@@ -68,6 +68,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   if (!options.anyStack) requireStackChoice(config);
   const { events } = options;
   const backend = openStackState(options.state, config, options.cwd, events);
+  if (config.stack) events({ type: 'notice', message: `moor: stack ${config.stack.name} (state ${backend.location})` });
   const parallelism = config.parallelism ?? DEFAULT_PARALLELISM;
   // Fencing: a run that lost its state lock sends no write request (GETs are harmless).
   const beforeWrite = async () => backend.assertLockHeld?.();

@@ -78,6 +78,40 @@ describe('examples/stacks: one base, a dev and a prod overlay', () => {
     expect(dev.code).toBe(0);
   });
 
+  it('--all-stacks reports every stack in one JSON document, one markdown comment and text headings, exit code the worst', async () => {
+    const json = await moor(dir, cloud, ['drift', '--all-stacks', '--output', 'json']);
+    expect(json.code).toBe(2);
+    const doc = JSON.parse(json.stdout);
+    expect(doc.format).toBe('moor-plan/1');
+    expect(doc.stacks.map((s: { stack: string; changes: unknown[] }) => [s.stack, s.changes.length])).toEqual([['dev', 0], ['prod', 1]]);
+    const plan = await moor(dir, cloud, ['plan', '--all-stacks', '--output', 'json', '--detailed-exitcode']);
+    expect(plan.code).toBe(2);
+    const planned = JSON.parse(plan.stdout).stacks;
+    expect(planned.map((s: { stack: string; summary: { update: number } }) => [s.stack, s.summary.update])).toEqual([['dev', 0], ['prod', 1]]);
+    const markdown = await moor(dir, cloud, ['plan', '--all-stacks', '--output', 'markdown']);
+    expect(markdown.stdout).toMatch(/^## moor plan: 2 stacks$/m);
+    expect(markdown.stdout).toMatch(/^### moor plan · stack dev$/m);
+    expect(markdown.stdout).toMatch(/^### moor plan · stack prod$/m);
+    const text = await moor(dir, cloud, ['drift', '--all-stacks']);
+    expect(text.stdout).toContain('=== stack dev ===');
+    expect(text.stdout).toContain('=== stack prod ===');
+    expect(text.stdout.trimEnd().split('\n').slice(-2)).toEqual(['stack dev: No drift: live resources match the last apply.', 'stack prod: Drift: 1 resource drifted.']);
+  });
+
+  it('validate --all-stacks checks each stack; github annotations name the stack; one broken stack fails the run', async () => {
+    const broken = workdir();
+    cpSync(join(ROOT, 'examples/stacks'), broken, { recursive: true });
+    const config = join(broken, 'moor.config.yaml');
+    writeFileSync(config, readFileSync(config, 'utf8').replace('      dnsLabel: shop\n', ''));
+    const r = await moor(broken, undefined, ['validate', '--all-stacks', '--output', 'github'], { GITHUB_STEP_SUMMARY: join(broken, 'summary.md') });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('stack dev: ok: 2 manifests in 3 files are valid');
+    expect(r.stdout).toMatch(/^::error file=base\/web\.yaml,line=33,col=21::variable dnsLabel is not set for stack prod .* \(stack prod\)$/m);
+    expect(readFileSync(join(broken, 'summary.md'), 'utf8')).toContain('### moor validate · stack prod');
+    const json = await moor(broken, undefined, ['validate', '--all-stacks', '--output', 'json']);
+    expect(JSON.parse(json.stdout)).toEqual([expect.objectContaining({ stack: 'prod', file: 'base/web.yaml', line: 33, col: 21, severity: 'error' })]);
+  });
+
   it('an error in the merged result points at the overlay line that set the value, and one in the base at the base', async () => {
     const broken = workdir();
     cpSync(join(ROOT, 'examples/stacks'), broken, { recursive: true });

@@ -3,6 +3,11 @@ import { Option, type Command } from 'commander';
 import type { RegisterCommand } from './index.js';
 import { booleanArg, collect, globalOptions, lockTimeoutArg, parseOutput, requireNotify, withSession } from '../session-options.js';
 import { PLAN_OUTPUT_FORMATS, printPlan, printPlanDocument, type OutputFormat } from '../plan-output.js';
+import { UserError } from '../../core/diagnostics.js';
+import type { JsonObject } from '../../core/json.js';
+import type { Session } from '../../engine/session.js';
+import type { Plan } from '../../engine/plan/types.js';
+import type { PlanInputs } from '../../engine/plan/plan-document.js';
 
 interface PlanFlags {
   out?: string;
@@ -18,6 +23,7 @@ interface PlanFlags {
   notify?: boolean;
   lock: boolean;
   lockTimeout?: number;
+  allStacks?: boolean;
 }
 
 export const registerPlan: RegisterCommand = (program, setExit) => {
@@ -38,18 +44,14 @@ export const registerPlan: RegisterCommand = (program, setExit) => {
     .option('--notify', 'post a summary to the configured conversation')
     .addOption(new Option('--lock [bool]', 'take the state lock while reading state; --lock=false plans read-only, without it').default(true).argParser(booleanArg))
     .option('--lock-timeout <seconds>', "wait this long for another run's state lock (default: fail at once)", lockTimeoutArg)
+    .option('--all-stacks', 'plan every stack of moor.config.yaml and report each (text, json, markdown or github; exit code the worst)')
     .action(async (paths: string[], flags: PlanFlags, command: Command) => {
       setExit(await runPlan(paths, flags, command));
     });
 };
 
 async function runPlan(paths: string[], flags: PlanFlags, command: Command): Promise<number> {
-  const { preparePlan, kindContext } = await import('../../engine/workflow.js');
-  const { writeSavedPlan } = await import('../../engine/plan/saved-plan.js');
-  const { liveVersions, planDocument } = await import('../../engine/plan/plan-document.js');
   const { planInputs } = await import('../plan-inputs.js');
-  const { hasChanges } = await import('../../engine/plan/types.js');
-  const { hasErrors } = await import('../../core/diagnostics.js');
   const { reportingFailure } = await import('../unplanned.js');
   const { jsonlSink, jsonlWriter } = await import('../jsonl-output.js');
   const emit = flags.output === 'jsonl' ? jsonlWriter() : undefined;
@@ -57,28 +59,66 @@ async function runPlan(paths: string[], flags: PlanFlags, command: Command): Pro
   const events = emit && jsonlSink(emit);
   // Arguments are checked before the session starts (and the local cloud says it is there).
   const inputs = planInputs(paths, flags, globalOptions(command).stack);
+  if (flags.allStacks) return planAllStacks(paths, flags, command);
   return reportingFailure(flags.output, 'plan', () => withSession(command, async (session) => {
-    requireNotify(session, flags.notify);
-    const { underPlanLock } = await import('../plan-lock.js');
-    const prepared = await underPlanLock(session, flags, () =>
-      preparePlan(session, { ...inputs, cwd: process.cwd(), env: process.env }));
-    const { plan } = prepared;
-    const versions = flags.out || flags.output === 'json' ? await liveVersions(prepared, kindContext(session)) : new Map<string, string>();
-    if (flags.output === 'json') printPlanDocument(planDocument(prepared, versions, inputs, 'mask'), plan);
-    else printPlan(plan, flags.output, inputs.refreshOnly ? 'drift' : 'plan');
-    if (flags.notify) {
-      const { notifyRun } = await import('../notify-run.js');
-      await notifyRun(session, 'plan', plan, undefined, paths);
-    }
-    if (hasErrors(plan.diagnostics)) {
-      if (flags.out) process.stderr.write(`The plan has errors: it was not saved to ${flags.out}.\n`);
-      return 1;
-    }
-    if (flags.out) {
-      // The folder too: apply --plan elsewhere would read other files (saved-plan.ts, checkSavedFolder).
-      writeSavedPlan(flags.out, { ...planDocument(prepared, versions, inputs, 'hash'), workingDirectory: process.cwd() });
-      process.stderr.write(`Saved the plan to ${flags.out}; apply it with: moor apply --plan ${flags.out}\n`);
-    }
-    return flags.detailedExitcode && hasChanges(plan) ? 2 : 0;
+    const show = (plan: Plan, document?: JsonObject) => (document ? printPlanDocument(document, plan) : printPlan(plan, flags.output, inputs.refreshOnly ? 'drift' : 'plan'));
+    return (await planStack(session, inputs, flags, paths, show)).code;
   }, { events }));
+}
+
+/**
+ * Plans one stack (or the manifests without stacks): `show` prints it (the JSON document when the
+ * output is JSON), then it is notified (--notify) and saved (--out). Returns the plan, its JSON
+ * document and the exit code it calls for.
+ */
+async function planStack(session: Session, inputs: PlanInputs, flags: PlanFlags, paths: string[], show: (plan: Plan, document?: JsonObject) => void): Promise<{ plan: Plan; document?: JsonObject; code: number }> {
+  const { preparePlan, kindContext } = await import('../../engine/workflow.js');
+  const { writeSavedPlan } = await import('../../engine/plan/saved-plan.js');
+  const { liveVersions, planDocument } = await import('../../engine/plan/plan-document.js');
+  const { hasChanges } = await import('../../engine/plan/types.js');
+  const { hasErrors } = await import('../../core/diagnostics.js');
+  requireNotify(session, flags.notify);
+  const { underPlanLock } = await import('../plan-lock.js');
+  const prepared = await underPlanLock(session, flags, () =>
+    preparePlan(session, { ...inputs, cwd: process.cwd(), env: process.env }));
+  const { plan } = prepared;
+  const versions = flags.out || flags.output === 'json' ? await liveVersions(prepared, kindContext(session)) : new Map<string, string>();
+  const document = flags.output === 'json' ? planDocument(prepared, versions, inputs, 'mask') : undefined;
+  show(plan, document);
+  if (flags.notify) {
+    const { notifyRun } = await import('../notify-run.js');
+    await notifyRun(session, 'plan', plan, undefined, paths);
+  }
+  if (hasErrors(plan.diagnostics)) {
+    if (flags.out) process.stderr.write(`The plan has errors: it was not saved to ${flags.out}.\n`);
+    return { plan, document, code: 1 };
+  }
+  if (flags.out) {
+    // The folder too: apply --plan elsewhere would read other files (saved-plan.ts, checkSavedFolder).
+    writeSavedPlan(flags.out, { ...planDocument(prepared, versions, inputs, 'hash'), workingDirectory: process.cwd() });
+    process.stderr.write(`Saved the plan to ${flags.out}; apply it with: moor apply --plan ${flags.out}\n`);
+  }
+  return { plan, document, code: flags.detailedExitcode && hasChanges(plan) ? 2 : 0 };
+}
+
+/** plan --all-stacks: every stack in turn, one report; a saved plan is one stack's, so --out is refused. */
+async function planAllStacks(paths: string[], flags: PlanFlags, command: Command): Promise<number> {
+  const { eachStack, printStackRuns, stacksOf, worstExitCode } = await import('../all-stacks.js');
+  const { formatDiagnostic } = await import('../../core/diagnostics.js');
+  const { namingStack } = await import('../all-stacks.js');
+  const { planInputs } = await import('../plan-inputs.js');
+  const { loadConfig } = await import('../../engine/config.js');
+  const g = globalOptions(command);
+  if (g.stack !== undefined && !g.stackGiven?.startsWith('MOOR_STACK=')) throw new UserError('--all-stacks plans every stack: do not also give --stack');
+  if (flags.out) throw new UserError('--all-stacks cannot save a plan (--out): a saved plan is one stack\'s; plan --stack NAME --out FILE');
+  if (flags.output === 'jsonl') throw new UserError('--all-stacks prints text, json, markdown or github, not jsonl');
+  const stacks = stacksOf(loadConfig(g.config, process.cwd(), process.env));
+  const runs = await eachStack(stacks, (stack) => withSession(command, async (session) => {
+    const { plan, document, code } = await planStack(session, planInputs(paths, flags, stack), flags, paths, () => undefined);
+    return { stack, plan, document, code };
+  }, { stack }));
+  // The JSON and markdown carry every stack's errors; a pipeline log still wants them on stderr, each naming its stack.
+  for (const r of runs) for (const d of r.plan.diagnostics) process.stderr.write(formatDiagnostic(namingStack(d, r.stack)) + '\n');
+  printStackRuns(runs, flags.output, flags.refreshOnly ? 'drift' : 'plan');
+  return worstExitCode(runs.map((r) => r.code));
 }

@@ -1,9 +1,11 @@
 // moor validate: checks manifests only (no network, no secrets) and prints every problem found.
 import { Option, type Command } from 'commander';
-import { runConfig } from '../session-options.js';
+import { globalOptions, runConfig } from '../session-options.js';
+import { UserError, type Diagnostic } from '../../core/diagnostics.js';
+import type { MoorConfig } from '../../engine/config.js';
 import type { RegisterCommand } from './index.js';
 
-interface ValidateFlags { output: 'text' | 'json' | 'github' }
+interface ValidateFlags { output: 'text' | 'json' | 'github'; allStacks?: boolean }
 
 export const registerValidate: RegisterCommand = (program, setExit) => {
   program
@@ -11,39 +13,77 @@ export const registerValidate: RegisterCommand = (program, setExit) => {
     .description('check manifests: schemas, references, dependencies (no network, no secrets)')
     .argument('[paths...]', 'manifest files or folders (default: .)')
     .addOption(new Option('--output <format>', 'text, json or github (annotations and the job summary)').choices(['text', 'json', 'github']).default('text'))
+    .option('--all-stacks', 'validate every stack of moor.config.yaml with its own paths and variables (exit 1 when any has errors)')
     .action(async (paths: string[], flags: ValidateFlags, command: Command) => {
       setExit(await runValidate(paths, flags, command));
     });
 };
 
+/** What validating one stack (or the manifests without stacks) found. */
+interface Validated {
+  readonly stack?: string;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly manifests: number;
+  readonly files: number;
+}
+
 async function runValidate(paths: string[], flags: ValidateFlags, command: Command): Promise<number> {
+  const { hasErrors } = await import('../../core/diagnostics.js');
+  let results: Validated[];
+  if (flags.allStacks) {
+    const { loadConfig } = await import('../../engine/config.js');
+    const { stacksOf } = await import('../all-stacks.js');
+    const g = globalOptions(command);
+    if (g.stack !== undefined && !g.stackGiven?.startsWith('MOOR_STACK=')) throw new UserError('--all-stacks validates every stack: do not also give --stack');
+    const stacks = stacksOf(loadConfig(g.config, process.cwd(), process.env));
+    results = [];
+    for (const stack of stacks) results.push(await validateOne(loadConfig(g.config, process.cwd(), process.env, stack), paths));
+  } else {
+    results = [await validateOne(await runConfig(command), paths)];
+  }
+  if (flags.output === 'json') {
+    const rows = results.flatMap((r) => r.diagnostics.map((d) => ({
+      ...(r.stack !== undefined && flags.allStacks ? { stack: r.stack } : {}),
+      file: d.location?.file ?? null, line: d.location?.line ?? null, col: d.location?.col ?? null,
+      severity: d.severity, message: d.address && !d.location ? `${d.address}: ${d.message}` : d.message,
+      ...(d.policy !== undefined ? { policy: d.policy } : {}),
+    })));
+    const { jsonText } = await import('../../core/foreign-text.js');
+    process.stdout.write(jsonText(rows, 2) + '\n');
+    return results.some((r) => hasErrors(r.diagnostics)) ? 1 : 0;
+  }
+  const codes: number[] = [];
+  for (const r of results) {
+    if (flags.allStacks) process.stdout.write(`${codes.length > 0 ? '\n' : ''}=== stack ${r.stack} ===\n`);
+    codes.push(await report(r, flags.output, flags.allStacks ? r.stack : undefined));
+  }
+  return Math.max(...codes);
+}
+
+async function validateOne(config: MoorConfig, paths: string[]): Promise<Validated> {
   const { loadRunManifests } = await import('../../engine/run-manifests.js');
   const { CATALOG } = await import('../catalog.js');
   const { policyGuard } = await import('../../policy/policy-guard.js');
-  const { formatDiagnostic, hasErrors, sortDiagnostics } = await import('../../core/diagnostics.js');
-  const { jsonText } = await import('../../core/foreign-text.js');
+  const { sortDiagnostics } = await import('../../core/diagnostics.js');
   const { checkPlaceholderFiles } = await import('../../engine/validate/check-files.js');
-  const config = await runConfig(command);
   // Policies are compiled, and their rules that need no planned change evaluated (no network, no secrets).
   const guarding = { guard: policyGuard, context: { stack: config.stack?.name ?? '' } };
   const result = await loadRunManifests(config, paths, CATALOG, process.cwd(), guarding);
   // ${file:} placeholders are checked as plan reads them (files: in the config), none is read.
-  const policy = config.files;
-  const diagnostics = sortDiagnostics([...result.diagnostics, ...checkPlaceholderFiles(result.manifests, policy)]);
-  if (flags.output === 'json') {
-    const rows = diagnostics.map((d) => ({
-      file: d.location?.file ?? null, line: d.location?.line ?? null, col: d.location?.col ?? null,
-      severity: d.severity, message: d.address && !d.location ? `${d.address}: ${d.message}` : d.message,
-      ...(d.policy !== undefined ? { policy: d.policy } : {}),
-    }));
-    process.stdout.write(jsonText(rows, 2) + '\n');
-    return hasErrors(diagnostics) ? 1 : 0;
-  }
+  const diagnostics = sortDiagnostics([...result.diagnostics, ...checkPlaceholderFiles(result.manifests, config.files)]);
+  return { stack: config.stack?.name, diagnostics, manifests: result.manifests.length, files: result.files };
+}
+
+/** Prints one result as text (and github's annotations); `stack`: named in the summary line, with --all-stacks. */
+async function report(result: Validated, output: 'text' | 'github', stack: string | undefined): Promise<number> {
+  const { formatDiagnostic } = await import('../../core/diagnostics.js');
+  const { diagnostics } = result;
   for (const d of diagnostics) process.stdout.write(formatDiagnostic(d) + '\n');
-  if (flags.output === 'github') {
+  if (output === 'github') {
     const { githubValidateReport } = await import('../validate-github.js');
-    githubValidateReport(diagnostics, result.files);
+    githubValidateReport(diagnostics, result.files, stack);
   }
+  const named = stack === undefined ? '' : `stack ${stack}: `;
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
   const files = plural(result.files, 'file');
@@ -51,11 +91,11 @@ async function runValidate(paths: string[], flags: ValidateFlags, command: Comma
     // Counts the files the problems are in, of the files read: '2 errors, 0 warnings in 1 of 5 files'.
     const where = new Set(diagnostics.map((d) => d.location?.file).filter((f) => f !== undefined)).size;
     const inFiles = where === result.files ? files : `${where} of ${files}`;
-    process.stderr.write(`${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${inFiles}\n`);
+    process.stderr.write(`${named}${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${inFiles}\n`);
     return 1;
   }
   const also = warnings > 0 ? ` (${plural(warnings, 'warning')})` : '';
-  process.stdout.write(`ok: ${plural(result.manifests.length, 'manifest')} in ${files} ${result.manifests.length === 1 ? 'is' : 'are'} valid${also}\n`);
+  process.stdout.write(`${named}ok: ${plural(result.manifests, 'manifest')} in ${files} ${result.manifests === 1 ? 'is' : 'are'} valid${also}\n`);
   return 0;
 }
 
