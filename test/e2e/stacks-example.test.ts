@@ -15,6 +15,9 @@ function leaves(value: unknown, path = ''): string[] {
   return [`${path} = ${JSON.stringify(value)}`];
 }
 
+/** These tests run the CLI many times over; a loaded machine needs minutes, not the default minute. */
+const LONG = 240_000;
+
 describe('examples/stacks: one base, a dev and a prod overlay', () => {
   let cloud: Cloud;
   let dir: string;
@@ -60,7 +63,7 @@ describe('examples/stacks: one base, a dev and a prod overlay', () => {
       '/resourceGroup = "rg-shop-prod"',
       '/tags/env = "prod"',
     ]);
-  });
+  }, LONG);
 
   it('both stacks apply, each re-plans empty, and an out-of-band change to prod is drift in prod only', async () => {
     for (const stack of ['dev', 'prod']) {
@@ -76,7 +79,7 @@ describe('examples/stacks: one base, a dev and a prod overlay', () => {
     expect(JSON.parse(prod.stdout).changes.map((c: { address: string }) => c.address)).toEqual(['ContainerGroup/web']);
     const dev = await moor(dir, cloud, ['drift', '--stack', 'dev']);
     expect(dev.code).toBe(0);
-  });
+  }, LONG);
 
   it('--all-stacks reports every stack in one JSON document, one markdown comment and text headings, exit code the worst', async () => {
     const json = await moor(dir, cloud, ['drift', '--all-stacks', '--output', 'json']);
@@ -96,7 +99,7 @@ describe('examples/stacks: one base, a dev and a prod overlay', () => {
     expect(text.stdout).toContain('=== stack dev ===');
     expect(text.stdout).toContain('=== stack prod ===');
     expect(text.stdout.trimEnd().split('\n').slice(-2)).toEqual(['stack dev: No drift: live resources match the last apply.', 'stack prod: Drift: 1 resource drifted.']);
-  });
+  }, LONG);
 
   it('validate --all-stacks checks each stack; github annotations name the stack; one broken stack fails the run', async () => {
     const broken = workdir();
@@ -110,7 +113,7 @@ describe('examples/stacks: one base, a dev and a prod overlay', () => {
     expect(readFileSync(join(broken, 'summary.md'), 'utf8')).toContain('### moor validate · stack prod');
     const json = await moor(broken, undefined, ['validate', '--all-stacks', '--output', 'json']);
     expect(JSON.parse(json.stdout)).toEqual([expect.objectContaining({ stack: 'prod', file: 'base/web.yaml', line: 33, col: 21, severity: 'error' })]);
-  });
+  }, LONG);
 
   it('an error in the merged result points at the overlay line that set the value, and one in the base at the base', async () => {
     const broken = workdir();
@@ -123,5 +126,5 @@ describe('examples/stacks: one base, a dev and a prod overlay', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^prod\/web\.yaml:17:27: error: .*memoryInGB: must be a number$/m);
     expect(r.stdout).toMatch(/^base\/web\.yaml:21:21: error: .*port/m);
-  });
+  }, LONG);
 });

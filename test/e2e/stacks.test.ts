@@ -36,6 +36,9 @@ spec:
               memoryInGB: 1.5
 `;
 
+/** These tests run the CLI many times over; a loaded machine needs minutes, not the default minute. */
+const LONG = 240_000;
+
 describe('stacks: one set of manifests for several environments', () => {
   let cloud: Cloud;
   let dir: string;
@@ -52,7 +55,7 @@ describe('stacks: one set of manifests for several environments', () => {
     const broken = await moor(dir, undefined, ['validate'], { MOOR_STACK: 'broken' });
     expect(broken.stdout).toContain('manifests/web.yaml:13:24: error: variable imageTag is not set for stack broken (used by ${var:imageTag}; add it to stacks.broken.vars)');
     expect(broken.code).toBe(1);
-  });
+  }, LONG);
 
   it('a command that reads manifests or state refuses to guess the stack', async () => {
     for (const args of [['validate'], ['plan'], ['state', 'list']]) {
@@ -60,7 +63,7 @@ describe('stacks: one set of manifests for several environments', () => {
       expect(r.stderr).toContain('moor.config.yaml defines stacks (dev, prod, broken): choose one with --stack NAME (or MOOR_STACK)');
       expect(r.code).toBe(1);
     }
-  });
+  }, LONG);
 
   it('dev and prod plan from one base with their own values, both apply, and each re-plans empty', async () => {
     const devPlan = await moor(dir, cloud, ['plan', '--stack', 'dev', '--output', 'json']);
@@ -84,7 +87,7 @@ describe('stacks: one set of manifests for several environments', () => {
     const state = JSON.parse(readFileSync(join(dir, '.moor/stacks/prod/state.json'), 'utf8'));
     expect(state.resources['ContainerGroup/web'].id).toContain('/resourceGroups/rg-stacks-prod/');
     expect(state.extras.stack).toBe('prod');
-  });
+  }, LONG);
 
   it("a run refuses a state that records another stack's name", async () => {
     const r = await moor(dir, cloud, ['plan', '--stack', 'dev', '--state', '.moor/stacks/prod/state.json']);
@@ -93,14 +96,14 @@ describe('stacks: one set of manifests for several environments', () => {
     const stackless = await moor(workdir(), cloud, ['state', 'list', '--state', join(dir, '.moor/stacks/prod/state.json')]);
     expect(stackless.stderr).toContain('belongs to stack prod: give --stack prod');
     expect(stackless.code).toBe(1);
-  });
+  }, LONG);
 
   it('state and outputs read the stack\'s own state', async () => {
     const listed = await moor(dir, undefined, ['state', 'list', '--stack', 'prod', '--output', 'json']);
     expect(JSON.parse(listed.stdout).map((r: { id: string }) => r.id)).toEqual([expect.stringContaining('rg-stacks-prod')]);
     const outputs = await moor(dir, undefined, ['outputs', 'ContainerGroup/web', '/name', '--stack', 'dev']);
     expect(outputs.stdout.trim()).toBe('web');
-  });
+  }, LONG);
 
   it('a saved plan belongs to its stack: apply --plan takes the stack from it and refuses another', async () => {
     const saved = await moor(dir, cloud, ['plan', '--stack', 'dev', '--out', 'dev-plan.json']);
@@ -111,5 +114,5 @@ describe('stacks: one set of manifests for several environments', () => {
     const applied = await moor(dir, cloud, ['apply', '--plan', 'dev-plan.json']);
     expect(applied.stdout).toContain('Apply complete: no changes.');
     expect(applied.code).toBe(0);
-  });
+  }, LONG);
 });
