@@ -108,7 +108,7 @@ describe('examples/stacks: one base, a dev and a prod overlay', () => {
     writeFileSync(config, readFileSync(config, 'utf8').replace('      dnsLabel: shop\n', ''));
     const r = await moor(broken, undefined, ['validate', '--all-stacks', '--output', 'github'], { GITHUB_STEP_SUMMARY: join(broken, 'summary.md') });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('stack dev: ok: 2 manifests in 3 files are valid');
+    expect(r.stdout).toMatch(/^stack dev: ok: \d+ manifests in \d+ files are valid$/m);
     expect(r.stdout).toMatch(/^::error file=base\/web\.yaml,line=33,col=21::variable dnsLabel is not set for stack prod .* \(stack prod\)$/m);
     expect(readFileSync(join(broken, 'summary.md'), 'utf8')).toContain('### moor validate · stack prod');
     const json = await moor(broken, undefined, ['validate', '--all-stacks', '--output', 'json']);
