@@ -29,7 +29,7 @@ export interface NotificationResult extends PostResult {
 
 export async function sendNotification(session: Session, r: NotificationRequest): Promise<NotificationResult> {
   const target = requireNotify(session.config);
-  const stack = stackIdentity({ configFile: session.config.file, paths: r.paths, cwd: r.cwd });
+  const stack = stackIdentity({ configFile: session.config.file, paths: r.paths, cwd: r.cwd, stack: session.config.stack?.name });
   const previous = readThread(await session.backend.read(), stack.id);
   const connector = r.connector ?? notifyConnector(session.config, r.env);
   const report = runReport(r.run, stack, r.plan, r.outcomes);

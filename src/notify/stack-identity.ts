@@ -8,6 +8,8 @@ export interface StackInput {
   /** The manifest paths of the run (default: the current directory). */
   readonly paths: readonly string[];
   readonly cwd: string;
+  /** The stack of moor.config.yaml the run works on: then it alone (with the config) is the identity. */
+  readonly stack?: string;
 }
 
 export interface StackIdentity {
@@ -22,6 +24,7 @@ export interface StackIdentity {
  * folder are one stack; another folder or another config file is another stack.
  */
 export function stackIdentity(input: StackInput): StackIdentity {
+  if (input.stack !== undefined) return namedStackIdentity(input, input.stack);
   const paths = (input.paths.length > 0 ? input.paths : ['.']).map((p) => resolve(input.cwd, p)).sort();
   const config = input.configFile ? resolve(input.cwd, input.configFile) : '';
   const key = JSON.stringify({ config, paths, cwd: resolve(input.cwd) });
@@ -29,4 +32,14 @@ export function stackIdentity(input: StackInput): StackIdentity {
   const shown = input.paths.filter((p) => p !== '.' && p !== './');
   const folder = basename(resolve(input.cwd)) || '/';
   return { id, name: shown.length > 0 ? `${folder} (${shown.join(' ')})` : folder };
+}
+
+/**
+ * A stack of the config: one thread per stack and config, whatever the paths (they are the
+ * stack's) or the folder it runs in; the chat shows the stack's name and the folder.
+ */
+function namedStackIdentity(input: StackInput, stack: string): StackIdentity {
+  const config = input.configFile ? resolve(input.cwd, input.configFile) : resolve(input.cwd, 'moor.config.yaml');
+  const id = createHash('sha256').update(JSON.stringify({ config, stack })).digest('hex').slice(0, 12);
+  return { id, name: `${stack} (${basename(resolve(input.cwd)) || '/'})` };
 }

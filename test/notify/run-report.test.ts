@@ -135,4 +135,13 @@ describe('stack identity', () => {
     expect(stackIdentity({ paths: [], cwd: '/srv/ops' }).name).toBe('ops');
     expect(stackIdentity({ paths: ['prod'], cwd: '/srv/ops' }).name).toBe('ops (prod)');
   });
+
+  test('a stack of the config is one thread per stack: its name, not its paths or folder, tells them apart', () => {
+    const dev = stackIdentity({ paths: ['base', 'dev'], cwd: '/srv/ops', configFile: '/srv/ops/moor.config.yaml', stack: 'dev' });
+    const prod = stackIdentity({ paths: ['base', 'prod'], cwd: '/srv/ops', configFile: '/srv/ops/moor.config.yaml', stack: 'prod' });
+    const devElsewhere = stackIdentity({ paths: [], cwd: '/srv', configFile: '/srv/ops/moor.config.yaml', stack: 'dev' });
+    expect(dev.id).not.toBe(prod.id);
+    expect(devElsewhere.id).toBe(dev.id);
+    expect(prod.name).toBe('prod (ops)');
+  });
 });
