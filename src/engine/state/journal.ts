@@ -6,6 +6,7 @@ import { UserError } from '../../core/diagnostics.js';
 import { isObject } from '../../core/json.js';
 import { fileErrorWords } from '../file-errors.js';
 import { code, syncDir } from './atomic-write.js';
+import { recordProblem } from './record-check.js';
 import type { ResourceRecord, StateChange, StateDocument } from './types.js';
 
 /** One appended batch: the serial it brings the document to, and its changes in order. */
@@ -136,11 +137,14 @@ function parseEntry(line: string, lineNo: number, location: string): JournalEntr
   try {
     const v: unknown = JSON.parse(line);
     if (isObject(v) && typeof v.serial === 'number' && Array.isArray(v.changes)) {
-      // Written by appendJournal from typed StateChanges; only the envelope needs checking.
+      // Records are checked as the state file's are; the other changes are plain.
+      const put = v.changes.map((c) => (isObject(c) && c.op === 'put' && typeof c.address === 'string' ? recordProblem(c.address, c.record) : undefined)).find(Boolean);
+      if (put) throw new UserError(`state journal ${location}.journal is corrupt at line ${lineNo}: ${put}. moor will not overwrite it.`);
       return v as unknown as JournalEntry;
     }
-  } catch {
-    // reported below
+  } catch (err) {
+    if (err instanceof UserError) throw err;
+    // not JSON: reported below
   }
   throw new UserError(
     `state journal ${location}.journal is corrupt at line ${lineNo}. moor will not overwrite it. ` +

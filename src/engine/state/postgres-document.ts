@@ -1,6 +1,7 @@
 // The state document in PostgreSQL rows: checked on read; a batch of changes folded for one statement.
 import { UserError } from '../../core/diagnostics.js';
 import { isObject, type JsonObject } from '../../core/json.js';
+import { recordProblem } from './record-check.js';
 import type { ResourceRecord, StateChange, StateDocument } from './types.js';
 
 /** What the read statement returns for a workspace (pg parses the jsonb columns). */
@@ -22,9 +23,8 @@ export function documentOfRow(row: StateRow, location: string): StateDocument {
   if (!Number.isSafeInteger(serial) || serial < 0) throw corrupt(location, 'serial is not a non-negative integer');
   if (!isObject(row.resources)) throw corrupt(location, 'the resources are not an object');
   for (const [address, record] of Object.entries(row.resources)) {
-    if (!isObject(record) || typeof record.kind !== 'string' || typeof record.name !== 'string' || !isObject(record.lastApplied)) {
-      throw corrupt(location, `record ${JSON.stringify(address)} lacks kind, name or lastApplied`);
-    }
+    const problem = recordProblem(address, record);
+    if (problem) throw corrupt(location, problem);
   }
   if (row.extras !== null && !isObject(row.extras)) throw corrupt(location, '"extras" is not an object');
   // Checked field by field above; record fields moor does not rely on pass through.

@@ -2,6 +2,7 @@
 import { UserError } from '../../core/diagnostics.js';
 import { isObject } from '../../core/json.js';
 import { notJsonMessage } from '../../core/json-syntax.js';
+import { recordProblem } from './record-check.js';
 import type { StateDocument } from './types.js';
 
 export function emptyState(): StateDocument {
@@ -41,9 +42,8 @@ export function parseState(text: string, location: string, hasBackup: () => bool
   if (typeof doc.serial !== 'number' || !Number.isInteger(doc.serial) || doc.serial < 0) throw corrupt(location, hasBackup, 'serial is not a non-negative integer');
   if (!isObject(doc.resources)) throw corrupt(location, hasBackup, '"resources" is not an object');
   for (const [address, record] of Object.entries(doc.resources)) {
-    if (!isObject(record) || typeof record.kind !== 'string' || typeof record.name !== 'string' || !isObject(record.lastApplied)) {
-      throw corrupt(location, hasBackup, `record ${JSON.stringify(address)} lacks kind, name or lastApplied`);
-    }
+    const problem = recordProblem(address, record);
+    if (problem) throw corrupt(location, hasBackup, problem);
   }
   if (doc.extras !== undefined && !isObject(doc.extras)) throw corrupt(location, hasBackup, '"extras" is not an object');
   // Checked above field by field; the record fields moor does not rely on are passed through.
