@@ -1,5 +1,5 @@
 // History: one apply's run as state keeps it (who, when, which commit, what changed and how it ended).
-import { countOutcomes } from '../../core/apply-counts.js';
+import { countOutcomes, type ApplyCounts } from '../../core/apply-counts.js';
 import type { StepOutcome } from '../../core/events.js';
 import type { JsonObject } from '../../core/json.js';
 import type { RunOrigin } from './run-origin.js';
@@ -16,16 +16,8 @@ export interface HistoryChange {
   readonly error?: string;
 }
 
-export interface HistoryCounts {
-  readonly created: number;
-  readonly updated: number;
-  readonly replaced: number;
-  readonly deleted: number;
-  readonly run: number;
-  readonly failed: number;
-  readonly interrupted: number;
-  readonly skipped: number;
-}
+/** The apply's counts as the closing line has them; `incomplete` is said by `result`. */
+export type HistoryCounts = Omit<ApplyCounts, 'incomplete'>;
 
 /** One apply, as `moor history` lists it. Every field is plain JSON, so state keeps it as it is. */
 export interface HistoryRun extends RunOrigin {
