@@ -15,7 +15,8 @@ const dependent = (name: string, on: string) => groupManifest(name).replace(`  n
 
 describe('a group left provisioning by an interrupted apply', () => {
   let cloud: Cloud;
-  beforeAll(async () => { cloud = await startCloud({ env: { MOOR_PROVISIONING_MS: '3000' } }); });
+  // Provisioning must outlast the interrupted apply and the plan after it (on a loaded machine 3 s did not).
+  beforeAll(async () => { cloud = await startCloud({ env: { MOOR_PROVISIONING_MS: '8000' } }); });
   afterAll(async () => { await cloud?.stop(); });
 
   test('the next plan says it is still provisioning; apply waits for it, records its final outputs, then starts its dependent', async () => {
