@@ -35,7 +35,9 @@ export async function runWatchCommand(paths: string[], flags: WatchCommandFlags,
   const plain = loadConfig(g.config, process.cwd(), process.env);
   const names = stackNames(plain.stacks, g.stack, flags.allStacks);
   const metrics = new WatchMetrics();
-  const log = (line: string) => process.stderr.write(line + '\n');
+  // Every log line may carry foreign text (services' error codes and messages, lock holders, paths):
+  // each is kept on its one line, so nothing a manifest or a service says can forge a line or a command.
+  const log = (line: string) => process.stderr.write(lineText(line) + '\n');
   const events = fanOut(noticeSink(log), metrics.events);
   const startLocalCloud = sharedLocalCloud();
   const sessions: Session[] = [];
@@ -72,8 +74,7 @@ export async function runWatchCommand(paths: string[], flags: WatchCommandFlags,
       ...(address ? { listen: { address, token: flags.listenToken } } : {}),
       onListening: (url) => log(`moor watch: serving /healthz /readyz /metrics /api/status on ${url}${flags.listenToken ? ' (bearer token required)' : ''}`),
       onFinding: async (stack, change, report) => {
-        // Findings carry services' error texts: foreign text, kept on its one line.
-        log(prefix(stack) + lineText(findingLine(change, report)));
+        log(prefix(stack) + findingLine(change, report));
         if (stack.session.config.notify && report.plan) await notifyFinding(stack, change, report, log);
       },
     });
