@@ -20,10 +20,18 @@ const REF_TARGET = /^([A-Za-z]+)\/([^#\s]+)(#(\/.*)?)?$/;
 export function scanReferences(value: string): { refs: Reference[]; errors: ReferenceSyntaxError[] } {
   const refs: Reference[] = [];
   const errors: ReferenceSyntaxError[] = [];
+  let after = 0;
   for (const m of value.matchAll(PLACEHOLDER)) {
-    const raw = m[0];
-    const body = m[1];
     const index = m.index;
+    if (index < after) continue; // inside a nested placeholder already reported whole
+    const body = m[1];
+    if (body.includes('${')) {
+      const raw = value.slice(index, nestedEnd(value, index));
+      after = index + raw.length;
+      errors.push({ raw, message: `nested placeholder ${raw}: a placeholder cannot hold another (only \${var:} is filled in first); write the path or name out, or take it from a stack variable` });
+      continue;
+    }
+    const raw = m[0];
     const colon = body.indexOf(':');
     const scheme = colon < 0 ? body : body.slice(0, colon);
     const arg = colon < 0 ? '' : body.slice(colon + 1);
@@ -44,6 +52,16 @@ export function scanReferences(value: string): { refs: Reference[]; errors: Refe
     }
   }
   return { refs, errors };
+}
+
+/** Where a placeholder that starts at `start` and holds others ends: after the `}` that closes it, or the end of the text. */
+function nestedEnd(value: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < value.length; i++) {
+    if (value.startsWith('${', i)) { depth++; i++; continue; }
+    if (value[i] === '}' && --depth === 0) return i + 1;
+  }
+  return value.length;
 }
 
 /** Whether a string contains any placeholder. */

@@ -8,6 +8,8 @@ import { scanReferences, type Reference } from '../core/references.js';
 import { locatePlaceholder } from './load/placeholder-location.js';
 import { UNKNOWN_SENTINEL } from './unknown.js';
 import { isHashed } from './secrets.js';
+import { filledTypeAt, typedText } from './placeholder-types.js';
+import { fieldPath } from '../core/field-path.js';
 
 /** Stands for a value another resource gets only once it is applied (a sentinel; plans show a marker). */
 export const KNOWN_AFTER_APPLY = UNKNOWN_SENTINEL;
@@ -37,7 +39,11 @@ export function placeholderFolders(manifest: Manifest, files?: FilePolicy): { re
   return { baseDir, root: files?.root ?? manifest.root ?? baseDir };
 }
 
-export function resolveSpec(manifest: Manifest, ctx: ResolveContext): ResolvedSpec {
+/**
+ * `schema`: the kind's spec schema; a `${env:}` or `${file:}` that is the whole value of a number
+ * or boolean field then takes the field's type.
+ */
+export function resolveSpec(manifest: Manifest, ctx: ResolveContext, schema?: JsonObject): ResolvedSpec {
   const diagnostics: Diagnostic[] = [];
   let pending = false;
   const { baseDir, root } = placeholderFolders(manifest, ctx.files);
@@ -50,6 +56,7 @@ export function resolveSpec(manifest: Manifest, ctx: ResolveContext): ResolvedSp
   const substitute = (value: string, path: JsonPath): JsonValue => {
     const { refs } = scanReferences(value);
     if (refs.length === 0) return value;
+    const failures = diagnostics.length;
     const parts = refs.map((ref): JsonValue => {
       if (ref.type === 'env') {
         const v = ctx.env[ref.name];
@@ -70,8 +77,8 @@ export function resolveSpec(manifest: Manifest, ctx: ResolveContext): ResolvedSp
       if (isHashed(found)) { fail(path, `${ref.address} took the value at ${ref.pointer || '/'} from a placeholder, which state keeps only as a hash (used by ${ref.raw}); use that placeholder here instead`, ref, refs); return ''; }
       return found as JsonValue;
     });
-    // A value that is exactly one placeholder takes the referenced value's type.
-    if (refs.length === 1 && refs[0].raw === value) return parts[0];
+    // A value that is exactly one placeholder takes the referenced value's type, or the field's.
+    if (refs.length === 1 && refs[0].raw === value) return diagnostics.length > failures ? parts[0] : typed(parts[0], path, refs[0], refs);
     // Spliced by position, never String.replace: `$&`, `$$` or `$1` in a value are literal text.
     let out = '';
     let from = 0;
@@ -80,6 +87,15 @@ export function resolveSpec(manifest: Manifest, ctx: ResolveContext): ResolvedSp
       from = ref.index + ref.raw.length;
     });
     return out + value.slice(from);
+  };
+
+  const typed = (part: JsonValue, path: JsonPath, ref: Reference, refs: readonly Reference[]): JsonValue => {
+    const type = ref.type !== 'ref' && typeof part === 'string' && schema ? filledTypeAt(schema, path) : undefined;
+    if (type === undefined) return part;
+    const t = typedText(part as string, type);
+    if (t.ok) return t.value;
+    fail(path, `${fieldPath(['spec', ...path])}: ${t.message} (from ${ref.raw})`, ref, refs);
+    return part;
   };
 
   const walk = (value: JsonValue, path: JsonPath): JsonValue => {

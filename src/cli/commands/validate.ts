@@ -66,11 +66,14 @@ async function validateOne(config: MoorConfig, paths: string[]): Promise<Validat
   const { policyGuard } = await import('../../policy/policy-guard.js');
   const { sortDiagnostics } = await import('../../core/diagnostics.js');
   const { checkPlaceholderFiles } = await import('../../engine/validate/check-files.js');
+  const { checkTypedPlaceholders } = await import('../../engine/validate/check-typed-placeholders.js');
   // Policies are compiled, and their rules that need no planned change evaluated (no network, no secrets).
   const guarding = { guard: policyGuard, context: { stack: config.stack?.name ?? '' } };
   const result = await loadRunManifests(config, paths, CATALOG, process.cwd(), guarding);
   // ${file:} placeholders are checked as plan reads them (files: in the config), none is read.
-  const diagnostics = sortDiagnostics([...result.diagnostics, ...checkPlaceholderFiles(result.manifests, config.files)]);
+  // An ${env:} filling a number or boolean is typed and checked as plan will (it is never a secret).
+  const typed = checkTypedPlaceholders(result.manifests, CATALOG, process.env);
+  const diagnostics = sortDiagnostics([...result.diagnostics, ...checkPlaceholderFiles(result.manifests, config.files), ...typed]);
   return { stack: config.stack?.name, diagnostics, manifests: result.manifests.length, files: result.files };
 }
 

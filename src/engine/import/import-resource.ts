@@ -33,7 +33,7 @@ export async function importResource(session: Session, request: ImportRequest): 
   try {
     const state = await session.backend.read();
     refuseRecorded(state, address, id);
-    const resolved = resolveSpec(manifest, { env: request.env, files: session.config.files, outputs: (a) => state.resources[a]?.outputs });
+    const resolved = resolveSpec(manifest, { env: request.env, files: session.config.files, outputs: (a) => state.resources[a]?.outputs }, kind.specSchema);
     if (hasErrors(resolved.diagnostics)) throw new UserError(`${address}: the manifest's values cannot be resolved; nothing was imported`, resolved.diagnostics);
     const handler = kind.resource;
     const observed = await handler.read(kindContext(session), { name: manifest.name, spec: resolved.spec, recordedId: id });

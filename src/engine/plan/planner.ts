@@ -76,7 +76,7 @@ export async function makePlan(given: PlanOptions): Promise<PlanResult> {
   const resolved = (m: Manifest): ResolvedSpec => {
     const known = resolvedSpecs.get(m);
     if (known) return known;
-    const spec = resolveSpec(m, { ...options.resolve, outputs });
+    const spec = resolveSpec(m, { ...options.resolve, outputs }, options.kinds.kindNamed(m.kind)?.specSchema);
     resolvedSpecs.set(m, spec);
     return spec;
   };

@@ -25,10 +25,11 @@ export function checkPlaceholders(kind: KindDefinition, spec: JsonObject): SpecP
     const full = (): JsonPath => ['spec', ...path];
     const scanned = text.includes('${') ? scanReferences(text) : undefined;
     for (const e of scanned?.errors ?? []) {
-      out.push({ path: full(), at: 'value', message: `${fieldPath(full())}: ${e.message}`, severity: 'error', code: 'reference.syntax' });
+      out.push({ path: full(), at: 'value', message: `${fieldPath(full())}: ${e.message}`, severity: 'error', code: 'reference.syntax', placeholder: e.raw });
     }
     if (text === '' || secrets.length === 0 || !secrets.some((p) => underPattern(path, p))) return;
-    const external = scanned?.refs.some((r) => r.type === 'env' || r.type === 'file' || r.type === 'ref') ?? false;
+    // A malformed placeholder is one error, not also a literal secret.
+    const external = scanned ? scanned.errors.length > 0 || scanned.refs.some((r) => r.type === 'env' || r.type === 'file' || r.type === 'ref') : false;
     if (!external) {
       out.push({
         path: full(), at: 'value', severity: 'warning', code: 'secret.literal',

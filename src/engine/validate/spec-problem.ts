@@ -9,4 +9,6 @@ export interface SpecProblem {
   readonly message: string;
   readonly severity: Severity;
   readonly code: string;
+  /** The placeholder the problem is about, as written: the diagnostic points at it inside the value. */
+  readonly placeholder?: string;
 }

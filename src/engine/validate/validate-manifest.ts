@@ -7,6 +7,7 @@ import { openValueWarnings } from './open-values.js';
 import { ruleProblems } from './rule-problems.js';
 import { validateDefaultedName, validateSpec } from './spec-validator.js';
 import type { SpecProblem } from './spec-problem.js';
+import { locatePlaceholder } from '../load/placeholder-location.js';
 
 export function validateManifest(m: Manifest, kinds: KindCatalog): Diagnostic[] {
   const kind = kinds.kindNamed(m.kind);
@@ -15,7 +16,9 @@ export function validateManifest(m: Manifest, kinds: KindCatalog): Diagnostic[] 
     ...validateSpec(kind, m.spec), ...validateDefaultedName(kind, m.name, m.spec), ...checkPlaceholders(kind, m.spec), ...ruleProblems(kind, m.spec),
     ...openValueWarnings(kind.specSchema, m.spec),
   ];
-  return problems.map((p) => ({
-    severity: p.severity, message: p.message, code: p.code, address: m.address, location: m.source.locate(p.path, p.at),
-  }));
+  return problems.map((p) => {
+    const at = m.source.locate(p.path, p.at);
+    const location = p.placeholder === undefined ? at : locatePlaceholder(at, p.placeholder, 0, m.source.path);
+    return { severity: p.severity, message: p.message, code: p.code, address: m.address, location };
+  });
 }
