@@ -18,7 +18,7 @@ export function sensitivePatterns(kind: KindDefinition, manifest: Manifest | und
   let found = cache.get(manifest);
   if (!found) {
     const addressing = (kind.addressing ?? []).map(pattern);
-    const own = placeholderPaths(manifest.spec, []).filter((p) => !addressing.some((a) => underPattern(p, a)));
+    const own = placeholderPaths(manifest.spec).filter((p) => !addressing.some((a) => underPattern(p, a)));
     found = [...kind.sensitive, ...own.map(asPattern)];
     cache.set(manifest, found);
   }
@@ -57,11 +57,16 @@ export function isSecretSource(ref: Reference): boolean {
   return SECRET_WORDS.test(ref.name) || ref.name.toUpperCase().split(/_+/).some((part) => SECRET_PARTS.has(part));
 }
 
-function placeholderPaths(value: JsonValue, path: JsonPath): JsonPath[] {
-  if (typeof value === 'string') return scanReferences(value).refs.some(isSecretSource) ? [path] : [];
-  if (Array.isArray(value)) return value.flatMap((v, i) => placeholderPaths(v, [...path, i]));
-  if (isObject(value)) return Object.entries(value).flatMap(([k, v]) => placeholderPaths(v, [...path, k]));
-  return [];
+/** The paths of strings that take a secret source; one path array is reused while walking (manifests are many). */
+function placeholderPaths(value: JsonValue, path: Array<string | number> = [], out: JsonPath[] = []): JsonPath[] {
+  if (typeof value === 'string') {
+    if (value.includes('${') && scanReferences(value).refs.some(isSecretSource)) out.push([...path]);
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => { path.push(i); placeholderPaths(v, path, out); path.pop(); });
+  } else if (isObject(value)) {
+    for (const [k, v] of Object.entries(value)) { path.push(k); placeholderPaths(v, path, out); path.pop(); }
+  }
+  return out;
 }
 
 /** A path as a pattern; a key a pattern cannot spell (a slash, a star, empty) becomes `*`: masking more is safe. */

@@ -39,7 +39,7 @@ function siteOf(node: ASTNode): AllSite | undefined {
 }
 
 /** `root.a.b['c'][0]` as ['a', 'b', 'c', 0]; undefined for anything else. */
-function selectChain(node: ASTNode, root: string): JsonPath | undefined {
+export function selectChain(node: ASTNode, root: string): JsonPath | undefined {
   if (node.op === 'id') return node.args === root ? [] : undefined;
   if (node.op === '.' || node.op === '.?') {
     const [operand, key] = node.args;

@@ -8,6 +8,7 @@ import type { Manifest } from '../engine/manifest.js';
 import { allSites, type AllSite } from './all-sites.js';
 import { compileCel, readsVariable, type CelProgram } from './cel.js';
 import { parseFieldPath } from './field-path.js';
+import { objectReads, unionReads, type ObjectReads } from './object-reads.js';
 
 export interface PolicyMatch {
   readonly kinds?: readonly string[];
@@ -25,6 +26,8 @@ export interface CompiledRule {
   readonly fieldPath?: JsonPath;
   /** The all() calls over arrays of `object`, for pointing at the failing element. */
   readonly sites: readonly AllSite[];
+  /** What of `object` the expression, the message expression and the fieldPath reach. */
+  readonly reads: ObjectReads;
 }
 
 export interface CompiledPolicy {
@@ -80,6 +83,11 @@ function compileRule(rule: JsonObject, index: number, report: (path: JsonPath, m
     ...(messageProgram?.ok ? { messageProgram: messageProgram.program } : {}),
     ...(path?.ok ? { fieldPath: path.path } : {}),
     sites: path?.ok ? allSites(program.ast) : [],
+    reads: unionReads([
+      objectReads(program.ast),
+      messageProgram?.ok ? objectReads(messageProgram.program.ast) : [],
+      path?.ok ? [path.path] : [],
+    ]),
   };
 }
 

@@ -6,6 +6,7 @@ import type { AllSite } from './all-sites.js';
 import { evaluationMessage } from './cel.js';
 import { celValue, secretTree, type CelValue } from './cel-value.js';
 import type { CompiledPolicy, CompiledRule } from './compile-policy.js';
+import { prunedDocument, readTree, unionReads, type ReadTree } from './object-reads.js';
 import type { Subject } from './subject.js';
 
 export interface Violation {
@@ -29,24 +30,41 @@ export function policyMatches(policy: CompiledPolicy, subject: Pick<Subject, 'ki
 }
 
 export function evaluatePolicies(policies: readonly CompiledPolicy[], subject: Subject, stack: string, phase: Phase): Violation[] {
+  const applicable = policies.flatMap((policy) =>
+    policyMatches(policy, subject, stack) ? policy.rules.filter((r) => phase === 'plan' || !r.usesChange).map((rule) => ({ policy, rule })) : []);
+  if (applicable.length === 0) return [];
+  const document = prunedDocument(subject.document, readsOf(policies, phase));
+  const variables: Variables = {
+    object: celValue(document, subject.secrets ? [secretTree(['spec'], subject.secrets)] : []),
+    stack,
+    change: subject.change === null ? null : celValue(subject.change),
+  };
   const out: Violation[] = [];
-  let variables: Variables | undefined;
-  for (const policy of policies) {
-    if (!policyMatches(policy, subject, stack)) continue;
-    for (const rule of policy.rules) {
-      if (phase === 'validate' && rule.usesChange) continue;
-      variables ??= {
-        object: celValue(subject.document, subject.secrets ? [secretTree(['spec'], subject.secrets)] : []),
-        stack,
-        change: subject.change === null ? null : celValue(subject.change),
-      };
-      const failure = failureOf(rule, variables);
-      if (failure === undefined) continue;
-      const message = failure === false ? messageOf(rule, variables) : failure;
-      out.push({ policy, rule, message, path: rule.fieldPath ? pointAt(rule.fieldPath, variables, rule.sites) : [] });
-    }
+  for (const { policy, rule } of applicable) {
+    const failure = failureOf(rule, variables);
+    if (failure === undefined) continue;
+    const message = failure === false ? messageOf(rule, variables) : failure;
+    out.push({ policy, rule, message, path: rule.fieldPath ? pointAt(rule.fieldPath, variables, rule.sites) : [] });
   }
   return out;
+}
+
+const readTrees = new WeakMap<readonly CompiledPolicy[], Map<Phase, ReadTree>>();
+
+/**
+ * What the phase's rules of all `policies` read, worked out once per set: reading a little more
+ * than the matching rules need costs less than working it out for every manifest.
+ */
+function readsOf(policies: readonly CompiledPolicy[], phase: Phase): ReadTree {
+  let byPhase = readTrees.get(policies);
+  if (!byPhase) readTrees.set(policies, (byPhase = new Map()));
+  let tree = byPhase.get(phase);
+  if (!tree) {
+    const rules = policies.flatMap((p) => p.rules).filter((r) => phase === 'plan' || !r.usesChange);
+    tree = readTree(unionReads(rules.map((r) => r.reads)));
+    byPhase.set(phase, tree);
+  }
+  return tree;
 }
 
 /** undefined: the rule holds; false: it does not; a string: it could not be evaluated (it fails then too). */
