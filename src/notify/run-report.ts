@@ -1,5 +1,7 @@
 // Notifications: what a plan, apply or drift run says, as neutral lines the message text and the card both render.
-import { formatDiagnostic } from '../core/diagnostics.js';
+import { formatDiagnostic, hasErrors } from '../core/diagnostics.js';
+import { driftLine, failureLine } from '../engine/render/summary-line.js';
+import { driftedCount, unverifiedCount } from '../engine/render/plan-view.js';
 import { lineText } from '../core/foreign-text.js';
 import { changesDone, countOutcomes } from '../core/apply-counts.js';
 import { countsAsChange, type StepOutcome } from '../core/events.js';
@@ -47,7 +49,7 @@ export function runReport(run: RunKind, stack: StackIdentity, plan: Plan, outcom
     ...plan.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic),
   ].map(lineText);
   const status = failures.length > 0 ? 'failed' : entries.length > 0 ? 'changes' : 'ok';
-  return { run, stack, title: lineText(`moor ${run} · ${stack.name}`), summaryLine: summaryLine(run, plan, changed, outcomes), entries, failures, status };
+  return { run, stack, title: lineText(`moor ${run} · ${stack.name}`), summaryLine: lineText(summaryLine(run, plan, changed, outcomes)), entries, failures, status };
 }
 
 function entryOf(run: RunKind, c: PlannedChange, outcome: StepOutcome | undefined): ReportEntry {
@@ -100,10 +102,7 @@ function skippedBecause(rootCause: string | undefined, byAddress: ReadonlyMap<st
 const REFRESH_ACTIONS: ReadonlySet<string> = new Set(['refresh', 'forget']);
 
 function summaryLine(run: RunKind, plan: Plan, changed: readonly PlannedChange[], outcomes?: readonly StepOutcome[]): string {
-  if (run === 'drift') {
-    const n = changed.length;
-    return n === 0 ? 'No drift: live resources match the last apply.' : `Drift: ${n} ${n === 1 ? 'resource' : 'resources'} drifted.`;
-  }
+  if (run === 'drift') return driftSummary(plan);
   const s = plan.summary;
   const planLine = `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete, ${s.run} to run.`;
   if (run === 'plan' || !outcomes) return planLine;
@@ -112,6 +111,19 @@ function summaryLine(run: RunKind, plan: Plan, changed: readonly PlannedChange[]
   const c = countOutcomes(outcomes);
   const interrupted = c.interrupted > 0 ? `${c.interrupted} interrupted, ` : '';
   return `Apply: ${changesDone(c)} done, ${c.failed} failed, ${interrupted}${c.skipped} skipped. ${planLine}`;
+}
+
+/**
+ * The drift report's last lines as the terminal prints them: what drifted and what could not be
+ * compared (not in state), and a failed check's cause instead of a no-drift line it could not know.
+ */
+function driftSummary(plan: Plan): string {
+  const failed = hasErrors(plan.diagnostics);
+  const drifted = driftedCount(plan);
+  const lines: string[] = [];
+  if (!failed || drifted > 0) lines.push(driftLine(drifted, unverifiedCount(plan)));
+  if (failed) lines.push(failureLine('drift', plan.diagnostics, plan.changes));
+  return lines.join(' ');
 }
 
 /** As apply --refresh-only's own closing line says it. */

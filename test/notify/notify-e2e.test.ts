@@ -90,6 +90,25 @@ describe('drift --notify', () => {
     expect(await activities('19:ops-alerts')).toHaveLength(1);
   });
 
+  test('says what the terminal says when drift cannot compare: unverified manifests counted, missing state a failure, never "No drift"', async () => {
+    await appliedStack('19:ops-alerts');
+    await writeContexts(7, 2, () => 'Payroll');
+    const partial = await run('drift', 'm', '--notify');
+    expect(partial.code, partial.stderr).toBe(0);
+    expect(partial.stdout).toContain('No drift found, but 1 unverified (not in state)');
+    let posted = await activities('19:ops-alerts');
+    expect(posted.at(-1)!.text).toContain('No drift found, but 1 unverified (not in state): drift cannot tell whether it moved.');
+
+    await driftLive('c7', 'Payroll (edited)');
+    const lost = await run('drift', 'm', '--notify', '--state', 'elsewhere/state.json');
+    expect(lost.code).toBe(1);
+    expect(lost.stdout).toContain('Drift check failed: 1 error');
+    posted = await activities('19:ops-alerts');
+    const message = posted.at(-1)!;
+    expect(message.text).toContain('Drift check failed: 1 error — state elsewhere/state.json holds no resources');
+    expect(message.text).not.toContain('No drift');
+  });
+
   test('on a channel that cannot edit (405) a new message is posted and remembered instead', async () => {
     await appliedStack('19:noedit-alerts');
     await driftLive('c7', 'one');
