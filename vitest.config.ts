@@ -1,27 +1,36 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import SlowestFirstSequencer from './test/slowest-first-sequencer.js';
+import { filesNeedingAProcess } from './test/test-pools.js';
 
 /** Tests that need a PostgreSQL server; their project's global setup starts one when none is given. */
 const POSTGRES_TESTS = ['test/**/postgres-*.test.ts'];
+const ALL_TESTS = ['src/**/*.test.ts', 'test/**/*.test.ts'];
+/** Files that start processes (the CLI, a local cloud) or chdir run in forks; the rest in threads. */
+const PROCESS_TESTS = filesNeedingAProcess(import.meta.dirname, ['src', 'test']);
 
 export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    pool: 'forks',
     // Most test files drive the CLI and a local cloud in child processes and spend half their time
     // waiting on them (provisioning, polls, Retry-After): one worker more than the cores keeps the
     // CPUs busy (vitest's default, cores - 1, ran one file at a time on a 2-core machine).
     maxWorkers: availableParallelism() + 1,
-    // Two projects so that a run without PostgreSQL tests does not start a server.
+    sequence: { sequencer: SlowestFirstSequencer },
+    // The projects share one pool of workers; a run without PostgreSQL tests starts no server.
     projects: [
       {
         extends: true,
-        test: { name: 'main', globalSetup: ['test/global-setup-build.ts'], include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...POSTGRES_TESTS] },
+        test: { name: 'in-process', pool: 'threads', globalSetup: ['test/global-setup-build.ts'], include: ALL_TESTS, exclude: [...configDefaults.exclude, ...POSTGRES_TESTS, ...PROCESS_TESTS] },
       },
       {
         extends: true,
-        test: { name: 'postgres', include: POSTGRES_TESTS, globalSetup: ['test/global-setup-build.ts', 'test/global-setup-postgres.ts'] },
+        test: { name: 'processes', pool: 'forks', globalSetup: ['test/global-setup-build.ts'], include: PROCESS_TESTS, exclude: [...configDefaults.exclude, ...POSTGRES_TESTS] },
+      },
+      {
+        extends: true,
+        test: { name: 'postgres', pool: 'forks', include: POSTGRES_TESTS, globalSetup: ['test/global-setup-build.ts', 'test/global-setup-postgres.ts'] },
       },
     ],
   },
