@@ -67,8 +67,9 @@ export async function runWatchCommand(paths: string[], flags: WatchCommandFlags,
       });
     }
     const states = [...new Set(sessions.map((s) => s.backend.location))];
+    const shared = sessions.every((s) => s.backend.replicas === true);
     log(`moor watch: ${stacks.length === 1 ? 'one stack' : `${stacks.length} stacks`} every ${flags.interval} (${flags.selfHeal ? 'self-heal: applying what drifts' : 'report only; --self-heal repairs'}); ` +
-      `state ${states.join(', ')}: this watch runs alone (run one watch per state)`);
+      `state ${states.join(', ')}: ${shared ? 'replicas share the stacks, each reconciled by the one holding its lease' : 'this watch runs alone (a second watch on this state is refused)'}`);
     await runWatch({
       stacks, intervalMs, metrics, log, signal: controller.signal,
       ...(address ? { listen: { address, token: flags.listenToken } } : {}),

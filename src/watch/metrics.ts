@@ -14,6 +14,7 @@ export class WatchMetrics {
   private readonly requests = new Counter({ name: 'moor_requests_total', help: 'Answers received from each service (every attempt).', labelNames: ['service'], registers: [this.registry] });
   private readonly throttled = new Counter({ name: 'moor_throttled_requests_total', help: 'Requests a service refused with 429 (throttled).', labelNames: ['service'], registers: [this.registry] });
   private readonly throttleWait = new Counter({ name: 'moor_throttle_wait_seconds_total', help: 'Time spent waiting out throttling (429 Retry-After and pacing), per service.', labelNames: ['service'], registers: [this.registry] });
+  private readonly lease = new Gauge({ name: 'moor_stack_lease', help: 'Whether this replica holds the stack\'s lease and reconciles it (1) or stands by while another replica does (0).', labelNames: ['stack'], registers: [this.registry] });
   private readonly retries = new Counter({ name: 'moor_request_retries_total', help: 'Requests sent again after a failure other than throttling, per service.', labelNames: ['service'], registers: [this.registry] });
 
   /** The kind and status series of moor_resources set for each stack. */
@@ -45,6 +46,11 @@ export class WatchMetrics {
     for (const [key, n] of counts) this.resources.set({ stack, ...labelsOf(key) }, n);
     this.shown.set(stack, new Set(counts.keys()));
     this.drifted.set({ stack }, resources.filter((r) => r.status === 'drifted').length);
+  }
+
+  /** Whether this replica holds a stack's lease, as its last try found. */
+  leaseOf(stack: string, held: boolean): void {
+    this.lease.set({ stack }, held ? 1 : 0);
   }
 
   text(): Promise<string> {

@@ -99,13 +99,14 @@ export class StackLoop {
   private async cycle(): Promise<void> {
     let delay = jittered(this.options.intervalMs);
     try {
-      if (this.options.claim && !(await this.options.claim(this.target))) {
+      const claim = await this.claim();
+      if (claim === false) {
         this.standby = true;
         return;
       }
       this.standby = false;
       const started = process.hrtime.bigint();
-      const report = await this.reconcile();
+      const report = claim === true ? await this.reconcile() : claim;
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       this.runs++;
       this.lastReport = report;
@@ -125,6 +126,17 @@ export class StackLoop {
         delay = Math.min(delay, CHANGE_DEBOUNCE_MS);
       }
       this.schedule(delay);
+    }
+  }
+
+  /** Whether this replica reconciles the stack now; a lease that could not be asked for is a failed cycle. */
+  private async claim(): Promise<boolean | CycleReport> {
+    if (!this.options.claim) return true;
+    try {
+      return await this.options.claim(this.target);
+    } catch (err) {
+      const message = `could not take the lease: ${err instanceof Error ? err.message : String(err)}`;
+      return { result: 'failed', findings: [message], error: message };
     }
   }
 

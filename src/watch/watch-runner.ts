@@ -1,9 +1,11 @@
 // moor watch: runs the loops of every stack, serves the endpoints, and stops cleanly on SIGTERM/SIGINT.
+import { hostname } from 'node:os';
 import { manifestPaths } from '../engine/config-stacks.js';
 import { serveEndpoints, type RunningServer } from './http-server.js';
 import type { ListenAddress } from './listen-address.js';
 import { watchManifests } from './manifest-watcher.js';
 import type { WatchMetrics } from './metrics.js';
+import { StackLeases } from './stack-leases.js';
 import { StackLoop, type FindingListener, type StackTarget } from './stack-loop.js';
 import type { CycleReport } from './reconcile.js';
 
@@ -22,10 +24,28 @@ export interface WatchRun {
 
 /** Runs until `signal` is aborted, then waits for the cycles in flight and closes the endpoints. */
 export async function runWatch(run: WatchRun): Promise<void> {
+  // Silent for half an interval (paused, cut off), a replica's leases go: standbys take over within two intervals.
+  const leases = new StackLeases(run.intervalMs / 2, (s, line) => run.log(prefix(s) + line));
+  await leases.start(run.stacks);
+  try {
+    await watchStacks(run, leases);
+  } finally {
+    // After the cycles in flight ended and recorded what they did: the other replicas take the stacks at their next try.
+    await leases.releaseAll();
+  }
+}
+
+async function watchStacks(run: WatchRun, leases: StackLeases): Promise<void> {
+  const claim = async (s: StackTarget) => {
+    const held = await leases.claim(s);
+    run.metrics.leaseOf(s.name || 'default', held);
+    return held;
+  };
   const loops = run.stacks.map((stack) => new StackLoop(stack, {
     intervalMs: run.intervalMs,
     signal: run.signal,
     onFinding: run.onFinding,
+    claim,
     onCycle: (s, report, seconds) => {
       run.metrics.cycle(s.name || 'default', report.result, seconds, report.resources);
       if (report.result === 'locked') run.log(`${prefix(s)}skipped this cycle: ${report.error ?? 'the state lock is held'}`);
@@ -38,7 +58,7 @@ export async function runWatch(run: WatchRun): Promise<void> {
       healthy: () => !run.signal.aborted,
       ready: () => loops.every((l) => l.completedOnce),
       metrics: async () => ({ contentType: run.metrics.contentType, text: await run.metrics.text() }),
-      status: () => statusDocument(loops),
+      status: () => statusDocument(loops, leases),
     });
     run.onListening?.(server.url);
   }
@@ -58,9 +78,12 @@ export function prefix(stack: StackTarget): string {
 }
 
 /** /api/status: every stack, its last cycle and its resources. */
-function statusDocument(loops: readonly StackLoop[]): unknown {
+function statusDocument(loops: readonly StackLoop[], leases: StackLeases): unknown {
   return {
     format: 'moor-watch-status/1',
+    // This replica and the stacks whose lease it holds (the others are reconciled by other replicas).
+    replica: { host: hostname(), pid: process.pid },
+    holds: loops.filter((l) => leases.holds(l.target)).map((l) => l.target.name || null),
     stacks: loops.map((l) => {
       const s = l.state();
       const r: CycleReport | undefined = s.lastReport;

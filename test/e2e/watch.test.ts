@@ -96,6 +96,26 @@ describe('moor watch', () => {
     expect(runs[1].commit).toBe(git(dir, 'rev-parse', 'HEAD'));
   }, 240_000);
 
+  it('with a file state runs alone: a second watch on the same state is refused, naming the first, and may start once it stopped', async () => {
+    const dir = workdir({ 'm/c17.yaml': authManifest('c17', { displayName: 'Seventeen' }) });
+    const first = await startWatch(dir, cloud, ['m', '--interval', '5s']);
+    let stopped = false;
+    try {
+      expect(first.stderr()).toContain('this watch runs alone (a second watch on this state is refused)');
+      const second = await moor(dir, cloud, ['watch', 'm', '--interval', '5s']);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toMatch(/another moor watch already watches the state \.moor\/state\.json \(\S+ \(pid \d+, moor watch\) since [^)]+\): with a file state one watch runs at a time/);
+      expect(second.stderr).not.toMatch(/^\s+at /m);
+      const { code } = await first.terminate();
+      stopped = true;
+      expect(code).toBe(0);
+    } finally {
+      if (!stopped) await first.terminate();
+    }
+    const again = await startWatch(dir, cloud, ['m', '--interval', '5s']);
+    expect((await again.terminate()).code).toBe(0);
+  }, 120_000);
+
   it('refuses to listen beyond loopback without a token, and with one requires it on every request', async () => {
     const dir = workdir({ 'm/c14.yaml': authManifest('c14', { displayName: 'Fourteen' }) });
     const open = await moor(dir, cloud, ['watch', 'm', '--listen', '0.0.0.0:0']);

@@ -5,12 +5,13 @@ import { access, open, readFile, stat, unlink } from 'node:fs/promises';
 import { UserError } from '../../core/diagnostics.js';
 import { fileErrorMessage } from '../file-errors.js';
 import { code, sweepTempFiles, writeFileAtomic } from './atomic-write.js';
+import { takeFileWatchLease } from './file-watch-lease.js';
 import { acquireFileLock, breakFileLock, checkFileLock, readLock, releaseFileLock } from './file-lock.js';
 import { JournalWriter, readJournal, replay } from './journal.js';
 import { HistoryFile } from './history-file.js';
 import type { JsonObject } from '../../core/json.js';
 import { compactChunks, emptyState, parseState } from './state-document.js';
-import type { LockInfo, StateBackend, UnreadableLock, StateChange, StateDocument, WholeDocument, WriteOptions } from './types.js';
+import type { LockInfo, StateBackend, UnreadableLock, StateChange, StateDocument, StateLease, WholeDocument, WriteOptions } from './types.js';
 
 export const DEFAULT_STATE_FILE = '.moor/state.json';
 
@@ -57,6 +58,13 @@ export class FileStateBackend implements StateBackend {
   }
 
   get lockPath(): string { return `${this.path}.lock`; }
+
+  /** moor watch runs alone on a state file: a second watch is refused, naming the first. */
+  readonly replicas = false;
+
+  takeLease(operation: string): Promise<StateLease> {
+    return takeFileWatchLease(this.path, this.location, operation);
+  }
   get backupPath(): string { return `${this.path}.backup`; }
   get journalPath(): string { return `${this.path}.journal`; }
 

@@ -9,13 +9,14 @@ import {
   advisoryUnlock, clearHolder, findHolder, holderText, holdsAdvisoryLock, lockedError, newLockInfo, prepareLockSession, recordHolder,
   terminateHolder, tryAdvisoryLock, type Holder,
 } from './postgres-lock.js';
-import { ensureSchema, workspaceLockKey, type AdvisoryKey } from './postgres-schema.js';
+import { LeaseSession, MIN_LEASE_TTL_MS, prepareLeaseSession } from './postgres-lease.js';
+import { ensureSchema, watchLeaseKey, workspaceLockKey, type AdvisoryKey } from './postgres-schema.js';
 import {
   APPEND_HISTORY_SQL, appendChangesSql, READ_HISTORY_SQL, READ_SQL, SERIAL_SQL, TRIM_HISTORY_SQL, writeDocumentSql,
 } from './postgres-statements.js';
 import { parsePostgresUrl, type PostgresTarget } from './postgres-url.js';
 import { emptyState } from './state-document.js';
-import type { LockInfo, StateBackend, StateChange, StateDocument } from './types.js';
+import type { LockInfo, StateBackend, StateChange, StateDocument, StateLease } from './types.js';
 import { sleep } from '../../core/abortable-wait.js';
 
 const RETRY_MS = 200;
@@ -32,8 +33,13 @@ const TERMINATE_WAIT_MS = 10_000;
  */
 export class PostgresStateBackend implements StateBackend {
   readonly location: string;
+  /** moor watch replicas share the workspaces through leases. */
+  readonly replicas = true;
   private readonly target: PostgresTarget;
   private readonly key: AdvisoryKey;
+  private readonly leaseKey: AdvisoryKey;
+  /** moor watch's lease on the workspace while this process holds it; the state lock is then taken on its connection. */
+  private lease: LeaseSession | undefined;
   /** For reads and writes without the lock, and for forceUnlock; reconnected when it drops. */
   private plain: pg.Client | undefined;
   private lockClient: pg.Client | undefined;
@@ -48,6 +54,7 @@ export class PostgresStateBackend implements StateBackend {
     this.target = parsePostgresUrl(url);
     this.location = this.target.redacted;
     this.key = workspaceLockKey(this.target.workspace);
+    this.leaseKey = watchLeaseKey(this.target.workspace);
   }
 
   get workspace(): string { return this.target.workspace; }
@@ -130,15 +137,18 @@ export class PostgresStateBackend implements StateBackend {
 
   async lock(operation: string, waitMs = 0): Promise<LockInfo> {
     const deadline = Date.now() + waitMs;
-    const client = await this.connect('taking the state lock');
+    const lease = this.lease;
+    if (lease?.lost) throw new UserError(`lost the watch lease of ${this.location} (${lease.lost}): another replica may reconcile it now`);
+    // Under a lease the lock lives on the lease's session: when the lease goes, so does the lock (fencing).
+    const client = lease ? lease.client : await this.connect('taking the state lock');
     try {
-      await prepareLockSession(client);
+      if (!lease) await prepareLockSession(client);
       await ensureSchema(client);
       for (;;) {
         if (await tryAdvisoryLock(client, this.key)) {
           const info = newLockInfo(operation);
           await recordHolder(client, this.workspace, info);
-          this.adoptLockClient(client, info);
+          this.adoptLockClient(client, info, !lease);
           return info;
         }
         const holder = await this.holderOf(client, Date.now() >= deadline);
@@ -147,9 +157,48 @@ export class PostgresStateBackend implements StateBackend {
         await sleep(Math.min(RETRY_MS, Math.max(0, deadline - Date.now())));
       }
     } catch (err) {
-      await client.end().catch(() => undefined);
+      if (!lease) await client.end().catch(() => undefined);
       throw this.fail(err, 'taking the state lock');
     }
+  }
+
+  /**
+   * The watch lease of this workspace: a session-level advisory lock on a connection of its own that
+   * sends a heartbeat every quarter of `ttlMs`. The server ends a session silent for `ttlMs`
+   * (idle_session_timeout), so a paused or cut-off replica loses the lease, and the state lock taken
+   * through it, while a live one keeps it. Undefined while another replica holds it.
+   */
+  async takeLease(operation: string, ttlMs: number): Promise<StateLease | undefined> {
+    if (this.lease && !this.lease.lost) return this.lease;
+    if (this.lease) await this.dropLease();
+    const client = await this.connect(`taking the lease for ${operation}`, `${operation} lease`);
+    try {
+      await prepareLeaseSession(client, Math.max(MIN_LEASE_TTL_MS, ttlMs));
+      if (!(await tryAdvisoryLock(client, this.leaseKey))) {
+        await client.end().catch(() => undefined);
+        return undefined;
+      }
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      throw this.fail(err, `taking the lease for ${operation}`);
+    }
+    const lease = new LeaseSession(client, this.leaseKey, Math.max(MIN_LEASE_TTL_MS, ttlMs), (why) => {
+      if (this.lockClient === client) this.lockLost ??= `the watch lease was lost: ${why}`;
+    });
+    this.lease = lease;
+    return {
+      held: () => (this.lease === lease ? lease.held() : Promise.resolve(false)),
+      release: async () => { if (this.lease === lease) await this.dropLease(); },
+    };
+  }
+
+  /** Gives up the lease (after the state lock taken through it, if still held). */
+  private async dropLease(): Promise<void> {
+    const lease = this.lease;
+    if (!lease) return;
+    if (this.held && this.lockClient === lease.client) await this.unlock(this.held);
+    this.lease = undefined;
+    await lease.release();
   }
 
   async unlock(lock: LockInfo): Promise<void> {
@@ -167,7 +216,8 @@ export class PostgresStateBackend implements StateBackend {
       // The connection failed: the server drops the advisory lock with it, so the lock is released either way.
     } finally {
       this.lockLost = undefined;
-      await client.end().catch(() => undefined);
+      // The lease's connection stays: it holds the lease until the lease is given up.
+      if (client !== this.lease?.client) await client.end().catch(() => undefined);
     }
   }
 
@@ -181,8 +231,10 @@ export class PostgresStateBackend implements StateBackend {
     if (!this.held) return;
     if (client && !this.lockLost) {
       try {
-        if (await holdsAdvisoryLock(client, this.key)) return;
-        this.lockLost = 'the session no longer holds the advisory lock';
+        const leased = client === this.lease?.client;
+        if (leased && !(await this.lease!.held())) this.lockLost ??= `the watch lease was lost: ${this.lease!.lost ?? 'not held'}`;
+        else if (await holdsAdvisoryLock(client, this.key)) return;
+        this.lockLost ??= 'the session no longer holds the advisory lock';
       } catch (err) {
         this.lockLost ??= failureReason(err, this.target);
       }
@@ -241,6 +293,7 @@ export class PostgresStateBackend implements StateBackend {
   }
 
   async close(): Promise<void> {
+    await this.dropLease().catch(() => undefined);
     const clients = [this.plain, this.lockClient];
     this.plain = undefined;
     this.lockClient = undefined;
@@ -288,11 +341,13 @@ export class PostgresStateBackend implements StateBackend {
     return holder;
   }
 
-  private adoptLockClient(client: pg.Client, info: LockInfo): void {
+  /** `listen`: watch the connection for its end (a lease's connection is watched by its lease, once for all cycles). */
+  private adoptLockClient(client: pg.Client, info: LockInfo, listen: boolean): void {
     this.lockClient = client;
     this.held = info;
     this.lockLost = undefined;
     this.knownSerial = undefined;
+    if (!listen) return;
     const lost = (why: string) => { if (this.lockClient === client) this.lockLost ??= why; };
     client.on('error', (err: Error) => lost(failureReason(err, this.target)));
     client.on('end', () => lost('the connection closed'));
@@ -319,12 +374,13 @@ export class PostgresStateBackend implements StateBackend {
     return this.plain;
   }
 
-  private async connect(doing: string): Promise<pg.Client> {
+  /** `application`: how pg_stat_activity names the session (a watch's lease sessions say so). */
+  private async connect(doing: string, application = 'moor'): Promise<pg.Client> {
     // Loaded on first use: runs with a state file never pay for the driver.
     const { default: driver } = await import('pg');
     const client = new driver.Client({
       connectionString: this.target.connectionString,
-      application_name: 'moor',
+      application_name: application,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       keepAlive: true,
     });

@@ -90,6 +90,15 @@ export function workspaceLockKey(workspace: string): AdvisoryKey {
   return keyOf(`moor-state\u0000${workspace}`);
 }
 
+/**
+ * The advisory-lock key of a workspace's watch lease: the replica of `moor watch` holding it reconciles
+ * the workspace (its stack); the others stand by. Apart from the state lock, so `moor apply` by hand still
+ * takes turns with the watch cycle by cycle.
+ */
+export function watchLeaseKey(workspace: string): AdvisoryKey {
+  return keyOf(`moor-watch-lease\u0000${workspace}`);
+}
+
 function keyOf(text: string): AdvisoryKey {
   const digest = createHash('sha256').update(text).digest();
   return { key: digest.readBigInt64BE(0).toString(), classid: digest.readUInt32BE(0), objid: digest.readUInt32BE(4) };

@@ -53,6 +53,7 @@ export function guardStack(inner: StateBackend, stack: string | undefined): Stat
     forceUnlock: (force) => inner.forceUnlock(force),
     close: () => inner.close(),
     ...(inner.assertLockHeld ? { assertLockHeld: () => inner.assertLockHeld!() } : {}),
+    ...(inner.takeLease ? { takeLease: (operation: string, ttlMs: number) => inner.takeLease!(operation, ttlMs), replicas: inner.replicas } : {}),
     // The history is the stack's by where it is kept (beside the stack's own state).
     ...(inner.readHistory ? { readHistory: () => inner.readHistory!() } : {}),
     ...(inner.appendHistory ? { appendHistory: (runs: Parameters<NonNullable<StateBackend['appendHistory']>>[0], keep: number) => inner.appendHistory!(runs, keep) } : {}),

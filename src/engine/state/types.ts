@@ -99,7 +99,24 @@ export interface StateBackend {
   readHistory?(): Promise<JsonObject[]>;
   /** Appends runs, keeping the newest `keep`; fenced like a state write (a run that lost its lock records nothing). */
   appendHistory?(runs: readonly JsonObject[], keep: number): Promise<void>;
+  /**
+   * moor watch: takes this process's lease on the workspace, or returns undefined while another process
+   * holds it (with `replicas`, the others stand by and try again; without, the backend refuses with a
+   * UserError naming the holder instead). While the lease is held, the state lock is taken through it, so a
+   * process that loses its lease (ended, paused past `ttlMs`, cut off) has lost its lock too and writes nothing.
+   */
+  takeLease?(operation: string, ttlMs: number): Promise<StateLease | undefined>;
+  /** Several processes may share the workspaces of this backend through leases (PostgreSQL); else one at a time. */
+  readonly replicas?: boolean;
   /** Clears a stale lock; without force, only one whose holder process is gone. */
   forceUnlock(force: boolean): Promise<LockInfo | UnreadableLock | undefined>;
   close(): Promise<void>;
+}
+
+/** A process's claim on a workspace for moor watch (StateBackend.takeLease). */
+export interface StateLease {
+  /** Whether the lease is still this process's (asks the store); false for good once it was lost. */
+  held(): Promise<boolean>;
+  /** Gives the lease up (any state lock taken through it must be released first). */
+  release(): Promise<void>;
 }
