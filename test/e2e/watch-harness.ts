@@ -4,6 +4,7 @@ import { moor, type Cloud } from './harness.js';
 
 export interface WatchProcess {
   readonly url: string;
+  readonly pid: number;
   stderr(): string;
   get(path: string, token?: string): Promise<{ status: number; text: string }>;
   metrics(): Promise<ParsedFamily[]>;
@@ -12,10 +13,14 @@ export interface WatchProcess {
   status(): Promise<WatchStatus>;
   /** SIGTERM, then the exit code and how long it took to exit. */
   terminate(): Promise<{ code: number; ms: number }>;
+  /** kill -9: no chance to finish, record or release anything. */
+  kill(): Promise<void>;
 }
 
 export interface WatchStatus {
-  stacks: Array<{ stack: string | null; runs: number; consecutiveFailures: number; result: string | null; error: string | null; resources: Array<{ address: string; status: string }> }>;
+  /** The stacks whose lease this replica holds. */
+  holds: Array<string | null>;
+  stacks: Array<{ stack: string | null; standby: boolean; runs: number; consecutiveFailures: number; result: string | null; error: string | null; resources: Array<{ address: string; status: string }> }>;
 }
 
 /** Starts `moor watch ARGS --listen 127.0.0.1:0` and waits for the line naming its URL. */
@@ -31,6 +36,7 @@ export async function startWatch(dir: string, cloud: Cloud, args: readonly strin
   const metrics = async () => parsePrometheusTextFormat((await get('/metrics')).text);
   return {
     url,
+    pid: run.child.pid!,
     stderr: () => err,
     get,
     metrics,
@@ -45,6 +51,10 @@ export async function startWatch(dir: string, cloud: Cloud, args: readonly strin
       run.child.kill('SIGTERM');
       const result = await run;
       return { code: result.code, ms: Date.now() - started };
+    },
+    kill: async () => {
+      run.child.kill('SIGKILL');
+      await run;
     },
   };
 }

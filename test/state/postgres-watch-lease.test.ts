@@ -18,8 +18,8 @@ async function leaseSessions(url: string): Promise<number[]> {
   try {
     const r = await admin.query<{ pid: number }>(
       `SELECT a.pid FROM pg_catalog.pg_stat_activity a JOIN pg_catalog.pg_locks l ON l.pid = a.pid
-        WHERE a.application_name = 'moor watch lease' AND l.locktype = 'advisory' AND l.granted AND l.classid = $1 AND l.objid = $2`,
-      [key.classid, key.objid],
+        WHERE a.application_name = $3 AND l.locktype = 'advisory' AND l.granted AND l.classid = $1 AND l.objid = $2`,
+      [key.classid, key.objid, `moor watch lease (pid ${process.pid})`],
     );
     return r.rows.map((row) => row.pid);
   } finally {

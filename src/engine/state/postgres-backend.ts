@@ -171,7 +171,8 @@ export class PostgresStateBackend implements StateBackend {
   async takeLease(operation: string, ttlMs: number): Promise<StateLease | undefined> {
     if (this.lease && !this.lease.lost) return this.lease;
     if (this.lease) await this.dropLease();
-    const client = await this.connect(`taking the lease for ${operation}`, `${operation} lease`);
+    // Named with the process, so an operator (and a test) sees in pg_stat_activity which process holds what.
+    const client = await this.connect(`taking the lease for ${operation}`, `${operation} lease (pid ${process.pid})`);
     try {
       await prepareLeaseSession(client, Math.max(MIN_LEASE_TTL_MS, ttlMs));
       if (!(await tryAdvisoryLock(client, this.leaseKey))) {

@@ -1,0 +1,131 @@
+// moor watch replicas on one PostgreSQL state (in the postgres project: a server is started), over HTTP
+// against the local cloud: three replicas share six stacks through leases; kill -9 of the replica in the
+// middle of its applies hands its stacks to the others within two intervals, and every stack converges
+// with nothing created twice and no job run twice; SIGTERM of a replica exits 0 within 10 s and leaves
+// no lease behind.
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterEach, expect, test } from 'vitest';
+import { describeWithPostgres, PG_URL } from '../state/postgres-env.js';
+import { ARM_PATH, cloudRequest, datasetIdsNamed, datasetManifest, groupManifest, operationsOf, startCloud, SUB, workdir, type Cloud } from './harness.js';
+import { startWatch, waitFor, type WatchProcess, type WatchStatus } from './watch-harness.js';
+
+const INTERVAL_MS = 5_000;
+const STACKS = 6;
+const PROJECT_ID = '7654321';
+/** One sandbox environment per stack, so the stacks' export jobs never wait on each other. */
+const environmentOf = (i: number) => `5e0c1d2a-0000-4000-8000-0000000000${String(10 + i)}`;
+
+const FIXTURES = `quotas:
+  - {subscriptionId: ${SUB}, location: westeurope, containerGroups: 20, standardCores: 40}
+databaseMovement:
+  projects:
+    - id: "${PROJECT_ID}"
+      environments:
+${Array.from({ length: STACKS }, (_, i) => `        - {id: ${environmentOf(i)}, type: Sandbox, name: env-${i}}`).join('\n')}
+`;
+
+function exportManifest(i: number): string {
+  return `apiVersion: moor/v1
+kind: DatabaseExport
+metadata:
+  name: backup
+spec:
+  projectId: "${PROJECT_ID}"
+  environmentId: ${environmentOf(i)}
+  backupName: golden-${i}
+  revision: "1"
+`;
+}
+
+/** Sessions of the server holding a lease for the process `pid` (lease connections name their process). */
+async function leaseSessionsOf(pid: number): Promise<number> {
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  try {
+    const r = await admin.query<{ n: string }>(
+      `SELECT count(*) AS n FROM pg_catalog.pg_stat_activity a JOIN pg_catalog.pg_locks l ON l.pid = a.pid
+        WHERE a.application_name = $1 AND l.locktype = 'advisory' AND l.granted`,
+      [`moor watch lease (pid ${pid})`],
+    );
+    return Number(r.rows[0].n);
+  } finally {
+    await admin.end();
+  }
+}
+
+const provisioningState = async (cloud: Cloud, name: string) => (await cloudRequest(cloud, 'GET', ARM_PATH(name))).body?.properties?.provisioningState as string | undefined;
+
+describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
+  let cloud: Cloud | undefined;
+  const watches: WatchProcess[] = [];
+  afterEach(async () => {
+    await Promise.all(watches.splice(0).map((w) => w.kill()));
+    await cloud?.stop();
+    cloud = undefined;
+  });
+
+  test('kill -9 of a replica mid-apply: its stacks are taken over within two intervals and converge once; SIGTERM releases every lease', async () => {
+    const run = randomBytes(3).toString('hex');
+    const stacks = Array.from({ length: STACKS }, (_, i) => `r${run}-${i}`);
+    const files: Record<string, string> = {
+      'fixtures.yaml': FIXTURES,
+      'moor.config.yaml': `stacks:\n${stacks.map((s, i) => `  ${s}: {paths: [s${i}]}`).join('\n')}\n`,
+    };
+    stacks.forEach((_, i) => {
+      files[`s${i}/group.yaml`] = groupManifest(`g-${run}-${i}`);
+      files[`s${i}/secret.txt`] = 's3cret-value\n';
+      files[`s${i}/dataset.yaml`] = datasetManifest('sales', { datasetName: `ds-${run}-${i}` });
+      files[`s${i}/export.yaml`] = exportManifest(i);
+    });
+    const dir = workdir(files);
+    // Slow enough that the first replica's applies are still in flight (groups provisioning, exports running) when it is killed.
+    const c = cloud = await startCloud({ args: ['--fixtures', join(dir, 'fixtures.yaml')], env: { MOOR_PROVISIONING_MS: '20000', MOOR_LOCAL_CLOUD_ASYNC_MS: '4000' } });
+    const env = { MOOR_STATE: PG_URL! };
+    const args = ['--all-stacks', '--interval', `${INTERVAL_MS / 1000}s`, '--self-heal'];
+
+    const first = await startWatch(dir, c, args, env);
+    watches.push(first);
+    await waitFor(async () => (await first.status()).holds.length === STACKS, 60_000, () => `first replica did not take every stack: ${first.stderr()}`);
+    const others = [await startWatch(dir, c, args, env), await startWatch(dir, c, args, env)];
+    watches.push(...others);
+    for (const w of others) await waitFor(async () => (await w.get('/readyz')).status === 200, 60_000, () => `standby not ready: ${w.stderr()}`);
+    expect((await others[0].status()).holds).toEqual([]);
+    expect((await others[0].status()).stacks.every((s) => s.standby)).toBe(true);
+    expect(await others[1].sample('moor_stack_lease', { stack: stacks[0] })).toBe(0);
+
+    // In the middle of the applies: every group sent and still provisioning.
+    await waitFor(async () => (await Promise.all(stacks.map((_, i) => provisioningState(c, `g-${run}-${i}`)))).every((p) => p !== undefined), 60_000, () => `groups not sent: ${first.stderr()}`);
+    const inFlight = await Promise.all(stacks.map((_, i) => provisioningState(c, `g-${run}-${i}`)));
+    expect(inFlight.filter((p) => p !== 'Succeeded').length, `applies already done before the kill: ${first.stderr()}`).toBeGreaterThan(0);
+    const killedAt = Date.now();
+    await first.kill();
+
+    const holders = async () => (await Promise.all(others.map((w) => w.status()))).flatMap((s) => s.holds);
+    await waitFor(async () => new Set(await holders()).size === STACKS, 60_000, () => `not taken over: ${others.map((w) => w.stderr()).join('\n---\n')}`);
+    const takeoverMs = Date.now() - killedAt;
+    expect(takeoverMs, `takeover took ${takeoverMs} ms`).toBeLessThan(2 * INTERVAL_MS);
+    // Each stack is reconciled by exactly one replica.
+    expect((await holders()).length).toBe(STACKS);
+
+    const inSync = (statuses: WatchStatus[]) => stacks.every((name) => statuses.some((s) => s.holds.includes(name) && s.stacks.find((t) => t.stack === name)?.result === 'in_sync'));
+    await waitFor(async () => inSync(await Promise.all(others.map((w) => w.status()))), 240_000, () => `not converged: ${others.map((w) => w.stderr()).join('\n---\n')}`);
+    // A plan counts a group still provisioning after a create it made as in sync (nothing to send): wait for the service.
+    await waitFor(async () => (await Promise.all(stacks.map((_, i) => provisioningState(c, `g-${run}-${i}`)))).every((p) => p === 'Succeeded'), 120_000, () => 'groups never provisioned');
+    for (let i = 0; i < STACKS; i++) {
+      expect(await datasetIdsNamed(c, `ds-${run}-${i}`)).toHaveLength(1);
+      expect((await operationsOf(c, environmentOf(i))).map((o) => [o.kind, o.backupName, o.status])).toEqual([['export', `golden-${i}`, 'Completed']]);
+    }
+
+    const [leaving, staying] = others;
+    const { code, ms } = await leaving.terminate();
+    expect(code, leaving.stderr()).toBe(0);
+    expect(ms).toBeLessThan(10_000);
+    expect(leaving.stderr()).toContain('moor watch: stopped');
+    await waitFor(async () => (await leaseSessionsOf(leaving.pid)) === 0, 5_000, () => `leases left by pid ${leaving.pid}`);
+    await waitFor(async () => (await staying.status()).holds.length === STACKS, 60_000, () => `not taken over after SIGTERM: ${staying.stderr()}`);
+    expect((await staying.terminate()).code).toBe(0);
+    expect(await leaseSessionsOf(staying.pid)).toBe(0);
+  }, 480_000);
+});
