@@ -6,6 +6,7 @@ import { applySummary } from './apply-summary.js';
 import { reportApplyToGitHub, reportRefreshToGitHub } from './apply-github.js';
 import { applySummaryEvent, jsonlSink, jsonlWriter } from './jsonl-output.js';
 import { printPlan } from './plan-output.js';
+import { stackNamed } from '../engine/render/summary-line.js';
 import { refreshSummary, refreshSummaryEvent } from './refresh-summary.js';
 import { plainProgress, terminalProgress, type Progress } from './progress.js';
 import { waitLine } from './wait-line.js';
@@ -27,8 +28,8 @@ export interface ApplyReport {
   refreshSummary(outcomes: readonly StepOutcome[]): void;
 }
 
-/** `interactive`: listr2 on a terminal; otherwise plain lines on stderr. */
-export function applyReport(output: ApplyOutput, interactive: boolean): ApplyReport {
+/** `interactive`: listr2 on a terminal; otherwise plain lines on stderr. `stack`: the stack selected, named by the summary lines. */
+export function applyReport(output: ApplyOutput, interactive: boolean, stack?: string): ApplyReport {
   const line = (l: string) => process.stderr.write(l + '\n');
   if (output === 'jsonl') {
     const emit = jsonlWriter();
@@ -60,20 +61,28 @@ export function applyReport(output: ApplyOutput, interactive: boolean): ApplyRep
   return {
     events: (e) => (display ?? beforeApply)(e),
     retryLines: !interactive,
-    plan: (plan, mode) => printPlan(plan, output, mode),
+    plan: (plan, mode) => printPlan(plan, output, mode, stack),
     progress: async (plan, stats) => {
       const shown = interactive ? await terminalProgress(plan.changes, stats) : plainProgress(line);
       display = shown.sink;
       return shown;
     },
     summary: (outcomes) => {
-      process.stdout.write('\n' + applySummary(outcomes) + '\n');
+      process.stdout.write('\n' + namedLast(applySummary(outcomes), stack) + '\n');
       if (output === 'github') reportApplyToGitHub(outcomes);
     },
     refreshSummary: (outcomes) => {
       const text = refreshSummary(outcomes);
-      process.stdout.write('\n' + text + '\n');
+      process.stdout.write('\n' + namedLast(text, stack) + '\n');
       if (output === 'github') reportRefreshToGitHub(outcomes, text);
     },
   };
+}
+
+/** The closing text with its last line (the counts) naming the stack: `stack dev: Apply complete: …`. */
+function namedLast(text: string, stack: string | undefined): string {
+  if (stack === undefined) return text;
+  const lines = text.split('\n');
+  lines[lines.length - 1] = stackNamed(stack) + lines[lines.length - 1];
+  return lines.join('\n');
 }

@@ -13,7 +13,8 @@ export type OutputFormat = 'text' | 'json' | 'markdown' | 'github' | 'jsonl';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'markdown', 'github'];
 export const PLAN_OUTPUT_FORMATS: readonly OutputFormat[] = [...OUTPUT_FORMATS, 'jsonl'];
 
-export function printPlan(plan: Plan, format: OutputFormat, mode: 'plan' | 'drift'): void {
+/** `stack`: the stack selected, named by the summary lines and the markdown heading. */
+export function printPlan(plan: Plan, format: OutputFormat, mode: 'plan' | 'drift', stack?: string): void {
   if (format === 'jsonl') {
     emitPlan(jsonlWriter(), plan, mode);
     for (const d of plan.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
@@ -26,14 +27,14 @@ export function printPlan(plan: Plan, format: OutputFormat, mode: 'plan' | 'drif
     return;
   }
   if (format === 'markdown') {
-    process.stdout.write(renderPlanMarkdown(plan, { mode }).trimEnd() + '\n');
+    process.stdout.write(renderPlanMarkdown(plan, { mode, stack }).trimEnd() + '\n');
     return;
   }
-  process.stdout.write(renderPlanText(plan, { color: useColor(), mode }).trimEnd() + '\n');
+  process.stdout.write(renderPlanText(plan, { color: useColor(), mode, stack }).trimEnd() + '\n');
   if (format === 'github') {
     // The log keeps the text; each diagnostic becomes an annotation; the job summary gets the markdown.
     writeAnnotations(plan.diagnostics);
-    appendStepSummary(renderPlanMarkdown(plan, { mode }));
+    appendStepSummary(renderPlanMarkdown(plan, { mode, stack }));
   }
 }
 

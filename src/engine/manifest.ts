@@ -28,6 +28,11 @@ export interface SourceMap {
    * or of its key when `at` is 'key'. Falls back to the nearest existing ancestor.
    */
   locate(path: JsonPath, at?: 'key' | 'value'): SourceLocation;
+  /**
+   * The file (absolute) and manifests' root of the document that set the value at `path`, for a
+   * document merged from overlays; absent: every value comes from `path` (and the manifest's root).
+   */
+  originAt?(path: JsonPath): { readonly path: string; readonly root?: string };
 }
 
 export interface Manifest {

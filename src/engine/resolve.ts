@@ -30,13 +30,21 @@ export interface ResolvedSpec {
 }
 
 /**
- * Where a manifest's `${file:}` paths start (its own folder) and must stay under (the root);
- * validate checks the same. Both come from absolute paths, never from a working folder: a
- * library caller whose cwd differs from the CLI's reads the same files.
+ * Where the `${file:}` paths of the spec value at `specPath` start (the folder of the file that set
+ * it: an overlay's own, for a value an overlay set) and must stay under (that file's root);
+ * validate checks the same. Both come from absolute paths, never from a working folder: a library
+ * caller whose cwd differs from the CLI's reads the same files. `file`: where the placeholder is written.
  */
-export function placeholderFolders(manifest: Manifest, files?: FilePolicy): { readonly baseDir: string; readonly root: string } {
-  const baseDir = dirname(manifest.source.path);
-  return { baseDir, root: files?.root ?? manifest.root ?? baseDir };
+export function placeholderFolders(manifest: Manifest, files: FilePolicy | undefined, specPath: JsonPath): { readonly baseDir: string; readonly root: string; readonly file: string } {
+  const origin = manifest.source.originAt?.(['spec', ...specPath]);
+  const file = origin?.path ?? manifest.source.path;
+  const baseDir = dirname(file);
+  return { baseDir, root: files?.root ?? origin?.root ?? manifest.root ?? baseDir, file };
+}
+
+/** The file (absolute) that holds the value at `docPath` (from the document root), where its placeholders are written. */
+export function valueFile(manifest: Manifest, docPath: JsonPath): string {
+  return manifest.source.originAt?.(docPath).path ?? manifest.source.path;
 }
 
 /**
@@ -46,11 +54,10 @@ export function placeholderFolders(manifest: Manifest, files?: FilePolicy): { re
 export function resolveSpec(manifest: Manifest, ctx: ResolveContext, schema?: JsonObject): ResolvedSpec {
   const diagnostics: Diagnostic[] = [];
   let pending = false;
-  const { baseDir, root } = placeholderFolders(manifest, ctx.files);
   const fail = (path: JsonPath, message: string, ref: Reference, refs: readonly Reference[]) => {
     const valueAt = manifest.source.locate(['spec', ...path]);
     const nth = refs.filter((r) => r.raw === ref.raw && r.index < ref.index).length;
-    diagnostics.push({ severity: 'error', message, location: locatePlaceholder(valueAt, ref.raw, nth, manifest.source.path), address: manifest.address });
+    diagnostics.push({ severity: 'error', message, location: locatePlaceholder(valueAt, ref.raw, nth, valueFile(manifest, ['spec', ...path])), address: manifest.address });
   };
 
   const substitute = (value: string, path: JsonPath): JsonValue => {
@@ -64,6 +71,7 @@ export function resolveSpec(manifest: Manifest, ctx: ResolveContext, schema?: Js
         return v;
       }
       if (ref.type === 'file') {
+        const { baseDir, root } = placeholderFolders(manifest, ctx.files, path);
         const read = readPlaceholderFile(ref.path, baseDir, root, ctx.files);
         if (read.ok) return read.text.replace(/\r?\n$/, '');
         fail(path, `cannot read file ${ref.path} (used by ${ref.raw}): ${read.message}`, ref, refs);

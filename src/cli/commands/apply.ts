@@ -82,7 +82,7 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
     const stack = saved ? savedPlanStack(flags.plan!, saved.inputs.stack, g.stack, g.stackGiven) : g.stack;
     return { parallelismFlag, saved, inputs: saved ? saved.inputs : planInputs(paths, flags, stack) };
   });
-  const report = applyReport(flags.output, interactive);
+  const report = applyReport(flags.output, interactive, inputs.stack);
 
   return reportingFailure(flags.output, 'apply', () => withSession(command, async (session) => {
     requireNotify(session, flags.notify);

@@ -30,7 +30,7 @@ async function runDrift(paths: string[], flags: DriftFlags, command: Command): P
   const { reportingFailure } = await import('../unplanned.js');
   if (flags.allStacks) return driftAllStacks(paths, flags, command);
   return reportingFailure(flags.output, 'drift', () => withSession(command, async (session) => {
-    return (await driftStack(session, paths, flags, (drift) => printPlan(drift, flags.output, 'drift'))).code;
+    return (await driftStack(session, paths, flags, (drift) => printPlan(drift, flags.output, 'drift', session.config.stack?.name))).code;
   }));
 }
 

@@ -61,7 +61,7 @@ async function runPlan(paths: string[], flags: PlanFlags, command: Command): Pro
   const inputs = planInputs(paths, flags, globalOptions(command).stack);
   if (flags.allStacks) return planAllStacks(paths, flags, command);
   return reportingFailure(flags.output, 'plan', () => withSession(command, async (session) => {
-    const show = (plan: Plan, document?: JsonObject) => (document ? printPlanDocument(document, plan) : printPlan(plan, flags.output, inputs.refreshOnly ? 'drift' : 'plan'));
+    const show = (plan: Plan, document?: JsonObject) => (document ? printPlanDocument(document, plan) : printPlan(plan, flags.output, inputs.refreshOnly ? 'drift' : 'plan', session.config.stack?.name));
     return (await planStack(session, inputs, flags, paths, show)).code;
   }, { events }));
 }
@@ -96,7 +96,8 @@ async function planStack(session: Session, inputs: PlanInputs, flags: PlanFlags,
   if (flags.out) {
     // The folder too: apply --plan elsewhere would read other files (saved-plan.ts, checkSavedFolder).
     writeSavedPlan(flags.out, { ...planDocument(prepared, versions, inputs, 'hash'), workingDirectory: process.cwd() });
-    process.stderr.write(`Saved the plan to ${flags.out}; apply it with: moor apply --plan ${flags.out}\n`);
+    const of = inputs.stack === undefined ? '' : ` (stack ${inputs.stack})`;
+    process.stderr.write(`Saved the plan${of} to ${flags.out}; apply it with: moor apply --plan ${flags.out}\n`);
   }
   return { plan, document, code: flags.detailedExitcode && hasChanges(plan) ? 2 : 0 };
 }

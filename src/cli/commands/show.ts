@@ -30,6 +30,7 @@ async function runShow(file: string, flags: ShowFlags): Promise<number> {
     return 0;
   }
   const refreshOnly = isObject(doc.inputs) && doc.inputs.refreshOnly === true;
-  printPlan(plan, flags.output, refreshOnly ? 'drift' : 'plan');
+  const stack = isObject(doc.inputs) && typeof doc.inputs.stack === 'string' ? doc.inputs.stack : undefined;
+  printPlan(plan, flags.output, refreshOnly ? 'drift' : 'plan', stack);
   return 0;
 }

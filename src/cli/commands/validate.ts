@@ -55,7 +55,7 @@ async function runValidate(paths: string[], flags: ValidateFlags, command: Comma
   const codes: number[] = [];
   for (const r of results) {
     if (flags.allStacks) process.stdout.write(`${codes.length > 0 ? '\n' : ''}=== stack ${r.stack} ===\n`);
-    codes.push(await report(r, flags.output, flags.allStacks ? r.stack : undefined));
+    codes.push(await report(r, flags.output, r.stack));
   }
   return Math.max(...codes);
 }
@@ -77,7 +77,7 @@ async function validateOne(config: MoorConfig, paths: string[]): Promise<Validat
   return { stack: config.stack?.name, diagnostics, manifests: result.manifests.length, files: result.files };
 }
 
-/** Prints one result as text (and github's annotations); `stack`: named in the summary line, with --all-stacks. */
+/** Prints one result as text (and github's annotations); `stack`: the stack validated, named in the summary line. */
 async function report(result: Validated, output: 'text' | 'github', stack: string | undefined): Promise<number> {
   const { formatDiagnostic } = await import('../../core/diagnostics.js');
   const { diagnostics } = result;

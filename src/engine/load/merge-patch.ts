@@ -10,6 +10,8 @@ import type { SourceMap } from '../manifest.js';
 interface Origin {
   readonly source: SourceMap;
   readonly path: JsonPath;
+  /** The manifests' root of that document (where its `${file:}` paths must stay). */
+  readonly root?: string;
 }
 
 /**
@@ -28,34 +30,44 @@ export type ArrayKeyOf = (path: JsonPath) => string | undefined;
 export class MergedDocument {
   private readonly root: OriginNode;
 
-  constructor(public value: JsonValue, base: SourceMap) {
-    this.root = { origin: { source: base, path: [] } };
+  constructor(public value: JsonValue, base: SourceMap, baseRoot?: string) {
+    this.root = { origin: { source: base, path: [], root: baseRoot } };
   }
 
-  /** Applies `patch` (a document of `source`) over the value: `null` removes a key, keyed arrays merge by key. */
-  apply(patch: JsonValue, source: SourceMap, keyOf: ArrayKeyOf): void {
-    this.value = mergeValue(this.value, patch, { source, path: [] }, this.root, [], keyOf);
+  /** Applies `patch` (a document of `source`, under `root`) over the value: `null` removes a key, keyed arrays merge by key. */
+  apply(patch: JsonValue, source: SourceMap, keyOf: ArrayKeyOf, root?: string): void {
+    this.value = mergeValue(this.value, patch, { source, path: [], root }, this.root, [], keyOf);
   }
 
   /** The source map of the merged document. */
   sourceMap(): SourceMap {
     const root = this.root;
     return {
-      // The base document's file: the merged manifest's ${file:} paths start from its folder.
+      // The base document's file; a value's ${file:} paths start from the file that set it (originAt).
       file: root.origin.source.file,
       path: root.origin.source.path,
       locate: (path: JsonPath, at?: 'key' | 'value'): SourceLocation => {
-        let node = root;
-        let depth = 0;
-        for (; depth < path.length; depth++) {
-          const child = node.children?.get(String(path[depth]));
-          if (!child) break;
-          node = child;
-        }
+        const { node, depth } = nodeAt(root, path);
         return node.origin.source.locate([...node.origin.path, ...path.slice(depth)], at);
+      },
+      originAt: (path: JsonPath) => {
+        const { origin } = nodeAt(root, path).node;
+        return { path: origin.source.path, root: origin.root };
       },
     };
   }
+}
+
+/** The origin node of the value at `path`, and how deep into the path it was found. */
+function nodeAt(root: OriginNode, path: JsonPath): { node: OriginNode; depth: number } {
+  let node = root;
+  let depth = 0;
+  for (; depth < path.length; depth++) {
+    const child = node.children?.get(String(path[depth]));
+    if (!child) break;
+    node = child;
+  }
+  return { node, depth };
 }
 
 function mergeValue(target: JsonValue, patch: JsonValue, from: Origin, node: OriginNode, path: JsonPath, keyOf: ArrayKeyOf): JsonValue {
@@ -74,7 +86,7 @@ function mergeObject(target: { [k: string]: JsonValue }, patch: { [k: string]: J
       node.children?.delete(k);
       continue;
     }
-    const childFrom = { source: from.source, path: [...from.path, k] };
+    const childFrom = { ...from, path: [...from.path, k] };
     if (!(k in out)) {
       out[k] = withoutNulls(v);
       childOf(node, k, childFrom, true);
@@ -91,7 +103,7 @@ function mergeKeyed(target: JsonValue[], patch: JsonValue[], key: string, from: 
   const index = new Map<string, number>();
   out.forEach((e, i) => { if (isObject(e) && e[key] !== undefined) index.set(JSON.stringify(e[key]), i); });
   patch.forEach((element, i) => {
-    const elementFrom = { source: from.source, path: [...from.path, i] };
+    const elementFrom = { ...from, path: [...from.path, i] };
     const at = isObject(element) && element[key] !== undefined ? index.get(JSON.stringify(element[key])) : undefined;
     if (at === undefined) {
       childOf(node, out.length, elementFrom, true);
@@ -111,7 +123,7 @@ function childOf(node: OriginNode, segment: string | number, from: Origin, repla
   node.children ??= new Map();
   const existing = node.children.get(String(segment));
   if (existing && !replace) return existing;
-  const child: OriginNode = replace ? { origin: from } : { origin: { source: node.origin.source, path: [...node.origin.path, segment] } };
+  const child: OriginNode = replace ? { origin: from } : { origin: { ...node.origin, path: [...node.origin.path, segment] } };
   node.children.set(String(segment), child);
   return child;
 }

@@ -32,9 +32,9 @@ export function applyOverlays(documents: readonly LayeredDocument[], kinds: Kind
       out.push(doc);
       continue;
     }
-    const target = merged.get(at) ?? new MergedDocument(out[at].value as JsonValue, out[at].source);
+    const target = merged.get(at) ?? new MergedDocument(out[at].value as JsonValue, out[at].source, out[at].root);
     merged.set(at, target);
-    target.apply(doc.value as JsonValue, doc.source, arrayKeys(kinds, (doc.value as { kind: string }).kind, keysByKind));
+    target.apply(doc.value as JsonValue, doc.source, arrayKeys(kinds, (doc.value as { kind: string }).kind, keysByKind), doc.root);
   }
   for (const [at, doc] of merged) out[at] = { ...out[at], value: doc.value, source: doc.sourceMap() };
   return out;

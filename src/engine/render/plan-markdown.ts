@@ -13,6 +13,8 @@ export interface MarkdownOptions {
   /** Heading text (default 'moor plan' or 'moor drift'). */
   readonly title?: string;
   readonly mode: RenderMode;
+  /** The stack selected: named in the default heading (`moor plan · stack dev`). */
+  readonly stack?: string;
 }
 
 /** Paths listed in a table cell before '… and N more'. */
@@ -21,7 +23,7 @@ const PATHS_IN_CELL = 3;
 export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string {
   const { mode } = options;
   const changes = shownChanges(plan, mode);
-  const out: string[] = [`### ${inlineText(options.title ?? `moor ${mode}`)}`, ''];
+  const out: string[] = [`### ${inlineText(options.title ?? `moor ${mode}${options.stack === undefined ? '' : ` · stack ${options.stack}`}`)}`, ''];
   const failed = hasErrors(plan.diagnostics);
   // A pull-request comment shows a failed plan as failed, first.
   if (failed) out.push(`**❌ ${inlineText(failureLine(mode, plan.diagnostics, plan.changes))}**`, '');

@@ -8,12 +8,14 @@ import type { Paint } from './ansi.js';
 import { causeLabel, fieldValue, removalNote, RESENT_LABEL } from './format-value.js';
 import { checkChanges, checkLabel, diagnosticsBesideChecks, driftedCount, headline, unverifiedCount, shownChanges, shownFields } from './plan-view.js';
 import type { RenderMode } from './plan-view.js';
-import { driftLine, failureLine, INCOMPLETE, NO_CHANGES, summaryLine } from './summary-line.js';
+import { driftLine, failureLine, INCOMPLETE, NO_CHANGES, stackNamed, summaryLine } from './summary-line.js';
 
 export interface TextOptions {
   /** ANSI colour; the CLI turns it on only on a TTY without NO_COLOR. */
   readonly color: boolean;
   readonly mode: RenderMode;
+  /** The stack selected: the summary lines name it (`stack dev: Plan: …`). */
+  readonly stack?: string;
 }
 
 const FIELD_GLYPH: Readonly<Record<FieldChange['op'], string>> = { add: '+', remove: '-', replace: '~' };
@@ -34,11 +36,12 @@ export function renderPlanText(plan: Plan, options: TextOptions): string {
   const diagnostics = diagnosticsBesideChecks(plan);
   if (diagnostics.length > 0) out.push(...sortDiagnostics(diagnostics).map(formatDiagnostic), '');
   const failed = hasErrors(plan.diagnostics);
+  const named = stackNamed(options.stack);
   // A failed drift check found no drift only because it could not look: it says it failed instead.
-  if (options.mode === 'plan') out.push(paint('bold', summaryLine(plan.summary)));
-  else if (!failed || driftedCount(plan) > 0) out.push(paint('bold', driftLine(driftedCount(plan), unverifiedCount(plan))));
+  if (options.mode === 'plan') out.push(paint('bold', named + summaryLine(plan.summary)));
+  else if (!failed || driftedCount(plan) > 0) out.push(paint('bold', named + driftLine(driftedCount(plan), unverifiedCount(plan))));
   // It quotes the first error, which may quote a manifest or a service.
-  if (failed) out.push(paint('red', lineText(failureLine(options.mode, plan.diagnostics, plan.changes))));
+  if (failed) out.push(paint('red', named + lineText(failureLine(options.mode, plan.diagnostics, plan.changes))));
   return out.join('\n') + '\n';
 }
 

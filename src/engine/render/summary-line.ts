@@ -1,5 +1,6 @@
 // The last line of a plan or drift report, which pipelines and people read first.
 import type { Diagnostic } from '../../core/diagnostics.js';
+import { lineText } from '../../core/foreign-text.js';
 import type { PlannedChange, PlanSummary } from '../plan/types.js';
 import { UNKNOWN_OUTCOME } from '../plan/unknown-outcome.js';
 import { isGuardFinding } from '../guard.js';
@@ -8,6 +9,11 @@ export const NO_CHANGES = 'No changes. Live resources match the manifests.';
 /** Said instead of NO_CHANGES when errors kept the plan from deciding everything. */
 export const INCOMPLETE = 'No changes planned, but the plan is incomplete: see the errors.';
 export const NO_DRIFT = 'No drift: live resources match the last apply.';
+
+/** What a summary line of one stack's run starts with: `stack dev: ` (nothing without a stack). */
+export function stackNamed(stack: string | undefined): string {
+  return stack === undefined ? '' : `stack ${lineText(stack)}: `;
+}
 
 /** `Plan: 2 to create, 1 to update, 0 to replace, 0 to delete, 1 to run.` */
 export function summaryLine(s: PlanSummary): string {

@@ -13,16 +13,16 @@ import { forEachString } from './walk-strings.js';
 export function checkPlaceholderFiles(manifests: readonly Manifest[], files?: FilePolicy): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const manifest of manifests) {
-    const { baseDir, root } = placeholderFolders(manifest, files);
     forEachString(manifest.spec, (path, text) => {
       if (!text.includes('${file:')) return;
       const refs = scanReferences(text).refs;
+      const { baseDir, root, file } = placeholderFolders(manifest, files, path);
       for (const ref of refs) {
         if (ref.type !== 'file') continue;
         const found = checkPlaceholderFile(ref.path, baseDir, root, files);
         if (found.ok) continue;
         const nth = refs.filter((r) => r.raw === ref.raw && r.index < ref.index).length;
-        const location = locatePlaceholder(manifest.source.locate(['spec', ...path]), ref.raw, nth, manifest.source.path);
+        const location = locatePlaceholder(manifest.source.locate(['spec', ...path]), ref.raw, nth, file);
         out.push({ severity: 'error', address: manifest.address, location, message: `cannot read file ${ref.path} (used by ${ref.raw}): ${found.message}` });
       }
     });

@@ -12,6 +12,7 @@ import { scanReferences, type Reference } from '../../core/references.js';
 import { locatePlaceholder } from '../load/placeholder-location.js';
 import type { Manifest } from '../manifest.js';
 import { filledTypeAt, typedText } from '../placeholder-types.js';
+import { valueFile } from '../resolve.js';
 import { ruleProblems } from './rule-problems.js';
 import { validateSpec } from './spec-validator.js';
 import { forEachString } from './walk-strings.js';
@@ -32,7 +33,7 @@ export function checkTypedPlaceholders(manifests: readonly Manifest[], kinds: Ki
       const ref = refs[0];
       const at = (message: string) => out.push({
         severity: 'error', address: manifest.address, code: 'placeholder.type', message,
-        location: locatePlaceholder(manifest.source.locate(['spec', ...path]), ref.raw, 0, manifest.source.path),
+        location: locatePlaceholder(manifest.source.locate(['spec', ...path]), ref.raw, 0, valueFile(manifest, ['spec', ...path])),
       });
       const where = fieldPath(['spec', ...path]);
       const value = env[ref.name];
@@ -66,7 +67,7 @@ function typedValueProblems(
       const ref = byPath.get(key(p.path))!;
       return {
         severity: 'error' as const, address: manifest.address, code: p.code, message: `${p.message} (from ${ref.raw})`,
-        location: locatePlaceholder(manifest.source.locate(p.path, p.at), ref.raw, 0, manifest.source.path),
+        location: locatePlaceholder(manifest.source.locate(p.path, p.at), ref.raw, 0, valueFile(manifest, p.path)),
       };
     });
 }

@@ -8,6 +8,7 @@ import { ruleProblems } from './rule-problems.js';
 import { validateDefaultedName, validateSpec } from './spec-validator.js';
 import type { SpecProblem } from './spec-problem.js';
 import { locatePlaceholder } from '../load/placeholder-location.js';
+import { valueFile } from '../resolve.js';
 
 export function validateManifest(m: Manifest, kinds: KindCatalog): Diagnostic[] {
   const kind = kinds.kindNamed(m.kind);
@@ -18,7 +19,7 @@ export function validateManifest(m: Manifest, kinds: KindCatalog): Diagnostic[] 
   ];
   return problems.map((p) => {
     const at = m.source.locate(p.path, p.at);
-    const location = p.placeholder === undefined ? at : locatePlaceholder(at, p.placeholder, 0, m.source.path);
+    const location = p.placeholder === undefined ? at : locatePlaceholder(at, p.placeholder, 0, valueFile(m, p.path));
     return { severity: p.severity, message: p.message, code: p.code, address: m.address, location };
   });
 }
