@@ -5,6 +5,7 @@ import { applyPrepared, preparePlan, type PreparedPlan } from '../engine/workflo
 import { hasChanges, type Plan, type PlannedChange } from '../engine/plan/types.js';
 import { blockingErrors } from '../engine/plan/unknown-outcome.js';
 import type { Session } from '../engine/session.js';
+import type { DependencyGraph } from '../engine/graph.js';
 import { resourceStatuses, type ResourceStatus } from './stack-status.js';
 
 export interface ReconcileOptions {
@@ -28,6 +29,8 @@ export interface CycleReport {
   /** What was found (drifted or pending addresses), or why the cycle failed: the finding notifications compare. */
   readonly findings: readonly string[];
   readonly plan?: Plan;
+  /** The manifests' dependency graph the plan was made with (the dashboard draws it). */
+  readonly graph?: DependencyGraph;
   readonly outcomes?: readonly StepOutcome[];
   /** The cycle's error, for the log and /api/status. */
   readonly error?: string;
@@ -55,19 +58,19 @@ async function planAndHeal(session: Session, options: ReconcileOptions): Promise
   const errors = blockingErrors(prepared.plan.diagnostics);
   if (errors.length > 0) return failed(prepared, errors.map((d) => (d.address && !d.message.startsWith(d.address) ? `${d.address}: ${d.message}` : d.message)));
   const held = options.allowDestructive ? new Set<string>() : heldBack(prepared.plan.changes, options.prune);
-  if (!hasChanges(prepared.plan)) return { result: 'in_sync', resources: resourceStatuses(prepared.plan), findings: [], plan: prepared.plan };
+  if (!hasChanges(prepared.plan)) return { result: 'in_sync', resources: resourceStatuses(prepared.plan, [], new Set(), prepared.state), findings: [], plan: prepared.plan, graph: prepared.graph };
   const findings = findingsOf(prepared.plan);
   if (!options.selfHeal) {
     const drifted = prepared.plan.changes.some((c) => c.drift);
-    return { result: drifted ? 'drifted' : 'pending', resources: resourceStatuses(prepared.plan, [], held), findings, plan: prepared.plan };
+    return { result: drifted ? 'drifted' : 'pending', resources: resourceStatuses(prepared.plan, [], held, prepared.state), findings, plan: prepared.plan, graph: prepared.graph };
   }
   if (held.size > 0) {
     const safe = prepared.plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'delete' && !held.has(c.address)).map((c) => c.address);
     // Only what depends on nothing held: a target brings its dependencies along.
-    if (safe.length === 0) return { result: 'pending', resources: resourceStatuses(prepared.plan, [], held), findings, plan: prepared.plan };
+    if (safe.length === 0) return { result: 'pending', resources: resourceStatuses(prepared.plan, [], held, prepared.state), findings, plan: prepared.plan, graph: prepared.graph };
     const narrowed = await preparePlan(session, { ...request, targets: safe });
     if (narrowed.plan.changes.some((c) => held.has(c.address) && c.action !== 'no-op')) {
-      return { result: 'pending', resources: resourceStatuses(prepared.plan, [], held), findings, plan: prepared.plan };
+      return { result: 'pending', resources: resourceStatuses(prepared.plan, [], held, prepared.state), findings, plan: prepared.plan, graph: prepared.graph };
     }
     prepared = { ...narrowed, plan: narrowed.plan };
   }
@@ -75,12 +78,12 @@ async function planAndHeal(session: Session, options: ReconcileOptions): Promise
     prepared, parallelism: session.parallelism, signal: options.signal, cwd: options.cwd, env: options.env, run: { command: 'watch', paths: options.paths },
   });
   const failures = outcomes.filter((o) => o.status === 'failed' || o.status === 'interrupted');
-  const resources = resourceStatuses(prepared.plan, outcomes, held);
+  const resources = resourceStatuses(prepared.plan, outcomes, held, prepared.state);
   if (failures.length > 0) {
-    return { result: 'failed', resources, findings: failures.map((o) => `${o.address}: ${o.error ?? o.status}`), plan: prepared.plan, outcomes, error: failures.map((o) => `${o.address}: ${o.error ?? o.status}`).join('; ') };
+    return { result: 'failed', resources, findings: failures.map((o) => `${o.address}: ${o.error ?? o.status}`), plan: prepared.plan, graph: prepared.graph, outcomes, error: failures.map((o) => `${o.address}: ${o.error ?? o.status}`).join('; ') };
   }
   // What was healed is still told once (found, and repaired); the next cycle in sync tells it resolved.
-  return { result: held.size > 0 ? 'pending' : 'healed', resources, findings, plan: prepared.plan, outcomes };
+  return { result: held.size > 0 ? 'pending' : 'healed', resources, findings, plan: prepared.plan, graph: prepared.graph, outcomes };
 }
 
 /** Destructive changes --self-heal leaves alone without --allow-destructive (a --prune delete was asked for). */
@@ -94,5 +97,5 @@ function findingsOf(plan: Plan): string[] {
 }
 
 function failed(prepared: PreparedPlan, errors: readonly string[]): CycleReport {
-  return { result: 'failed', resources: resourceStatuses(prepared.plan), findings: [...errors].sort(), plan: prepared.plan, error: errors.join('; ') };
+  return { result: 'failed', resources: resourceStatuses(prepared.plan, [], new Set(), prepared.state), findings: [...errors].sort(), plan: prepared.plan, graph: prepared.graph, error: errors.join('; ') };
 }

@@ -1,13 +1,17 @@
 // moor watch: what a stack looks like after a cycle — each resource's status and the cycle's result — for /api/status and the metrics.
 import type { StepOutcome } from '../core/events.js';
+import { UNKNOWN_OUTCOME } from '../engine/plan/unknown-outcome.js';
 import type { Plan, PlannedChange } from '../engine/plan/types.js';
+import type { StateDocument } from '../engine/state/types.js';
 
 /**
  * in_sync: live matches the manifest; drifted: live moved since the last apply; pending: the
  * manifest changed and is not applied yet (or waits for --self-heal); held: a change watch will not
- * make by itself (destructive without --allow-destructive); failed: its last apply failed.
+ * make by itself (destructive without --allow-destructive); failed: its last apply failed;
+ * in_progress: the service still carries out an earlier write (a group provisioning); unknown: a
+ * job whose outcome is unknown (the answer to its request was lost) until the user resolves it.
  */
-export type ResourceState = 'in_sync' | 'drifted' | 'pending' | 'held' | 'failed';
+export type ResourceState = 'in_sync' | 'drifted' | 'pending' | 'held' | 'failed' | 'in_progress' | 'unknown';
 
 export interface ResourceStatus {
   readonly address: string;
@@ -17,18 +21,32 @@ export interface ResourceStatus {
   readonly action?: string;
   /** Why it failed or is held. */
   readonly detail?: string;
+  /** When state last recorded a change of it (ISO 8601); absent for what was never applied. */
+  readonly changedAt?: string;
 }
 
-/** Each resource's status from the plan of a cycle and, when it applied, the outcomes. */
-export function resourceStatuses(plan: Plan, outcomes: readonly StepOutcome[] = [], held: ReadonlySet<string> = new Set()): ResourceStatus[] {
+/**
+ * Each resource's status from the plan of a cycle and, when it applied, the outcomes; `state` (the
+ * one the plan was made from) dates each resource's last change.
+ */
+export function resourceStatuses(plan: Plan, outcomes: readonly StepOutcome[] = [], held: ReadonlySet<string> = new Set(), state?: StateDocument): ResourceStatus[] {
   const byAddress = new Map(outcomes.map((o) => [o.address, o]));
-  return plan.changes.filter((c) => !c.check).map((c) => statusOf(c, byAddress.get(c.address), held.has(c.address)));
+  const unknown = new Set(plan.diagnostics.filter((d) => d.code === UNKNOWN_OUTCOME && d.address).map((d) => d.address));
+  const appliedAt = new Date().toISOString();
+  return plan.changes.filter((c) => !c.check).map((c) => {
+    const outcome = byAddress.get(c.address);
+    const changedAt = outcome?.status === 'done' && c.action !== 'no-op' ? appliedAt : state?.resources[c.address]?.updatedAt;
+    const status = statusOf(c, outcome, held.has(c.address), unknown.has(c.address));
+    return changedAt ? { ...status, changedAt } : status;
+  });
 }
 
-function statusOf(c: PlannedChange, outcome: StepOutcome | undefined, held: boolean): ResourceStatus {
+function statusOf(c: PlannedChange, outcome: StepOutcome | undefined, held: boolean, unknown: boolean): ResourceStatus {
   const base = { address: c.address, kind: c.kind };
+  if (unknown) return { ...base, status: 'unknown', detail: 'the outcome of its last run is unknown: moor state resolve tells moor what happened' };
   if (outcome && outcome.status === 'done') return { ...base, status: 'in_sync' };
   if (outcome && outcome.status !== 'skipped') return { ...base, status: 'failed', action: c.action, ...(outcome.error ? { detail: outcome.error } : {}) };
+  if (c.inProgress) return { ...base, status: 'in_progress', detail: c.inProgress };
   if (c.action === 'no-op') return { ...base, status: 'in_sync' };
   if (held) return { ...base, status: 'held', action: c.action, detail: 'destructive: watch applies it only with --allow-destructive' };
   return { ...base, status: c.drift ? 'drifted' : 'pending', action: c.action };

@@ -1,5 +1,5 @@
 // Renderers: plans and drift reports as text, JSON and markdown. Pure functions of a Plan.
-export { renderPlanText } from './plan-text.js';
+export { renderChangeText, renderPlanText } from './plan-text.js';
 export type { TextOptions } from './plan-text.js';
 export { renderPlanJson } from './plan-json.js';
 export { renderPlanMarkdown } from './plan-markdown.js';

@@ -45,6 +45,11 @@ export function renderPlanText(plan: Plan, options: TextOptions): string {
   return out.join('\n') + '\n';
 }
 
+/** One change as plan prints it (its headline, then a line per field), without colour: the dashboard's detail shows exactly this. */
+export function renderChangeText(c: PlannedChange, mode: RenderMode): string[] {
+  return changeBlock(c, mode, painter(false));
+}
+
 function changeBlock(c: PlannedChange, mode: RenderMode, paint: Paint): string[] {
   const glyph = ACTION_GLYPH[c.action].padStart(3);
   const lines = [`${paint(ACTION_STYLE[c.action], glyph)} ${paint('bold', lineText(c.address))} ${headline(c, mode)}`];
