@@ -35,6 +35,8 @@ export async function runWatchCommand(paths: string[], flags: WatchCommandFlags,
   const plain = loadConfig(g.config, process.cwd(), process.env);
   const names = stackNames(plain.stacks, g.stack, flags.allStacks);
   const metrics = new WatchMetrics();
+  const { LiveFeed } = await import('../watch/dashboard/live-feed.js');
+  const feed = new LiveFeed();
   // Every log line may carry foreign text (services' error codes and messages, lock holders, paths):
   // each is kept on its one line, so nothing a manifest or a service says can forge a line or a command.
   const log = (line: string) => process.stderr.write(lineText(line) + '\n');
@@ -58,7 +60,7 @@ export async function runWatchCommand(paths: string[], flags: WatchCommandFlags,
     for (const name of names) {
       const session = await openSession({
         configFile: g.config, state: g.state, stack: name, stackGiven: name === undefined ? undefined : `stack ${name}`,
-        cwd: process.cwd(), env: process.env, events, kinds: BUILT_IN_KINDS, startLocalCloud: startLocalCloud.start,
+        cwd: process.cwd(), env: process.env, events: fanOut(events, feed.engineEvents(name ?? '')), kinds: BUILT_IN_KINDS, startLocalCloud: startLocalCloud.start,
       });
       sessions.push(session);
       stacks.push({
@@ -71,9 +73,9 @@ export async function runWatchCommand(paths: string[], flags: WatchCommandFlags,
     log(`moor watch: ${stacks.length === 1 ? 'one stack' : `${stacks.length} stacks`} every ${flags.interval} (${flags.selfHeal ? 'self-heal: applying what drifts' : 'report only; --self-heal repairs'}); ` +
       `state ${states.join(', ')}: ${shared ? 'replicas share the stacks, each reconciled by the one holding its lease' : 'this watch runs alone (a second watch on this state is refused)'}`);
     await runWatch({
-      stacks, intervalMs, metrics, log, signal: controller.signal,
+      stacks, intervalMs, metrics, log, feed, signal: controller.signal,
       ...(address ? { listen: { address, token: flags.listenToken } } : {}),
-      onListening: (url) => log(`moor watch: serving /healthz /readyz /metrics /api/status on ${url}${flags.listenToken ? ' (bearer token required)' : ''}`),
+      onListening: (url) => log(`moor watch: serving /healthz /readyz /metrics /api/status on ${url}${flags.listenToken ? ' (bearer token required)' : ''} and the dashboard at ${url}/${flags.listenToken ? ' (open it as ' + url + '/#token=TOKEN)' : ''}`),
       onFinding: async (stack, change, report) => {
         log(prefix(stack) + findingLine(change, report));
         if (stack.session.config.notify && report.plan) await notifyFinding(stack, change, report, log);

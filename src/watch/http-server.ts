@@ -1,8 +1,9 @@
-// moor watch: the HTTP endpoints — /healthz, /readyz, /metrics (Prometheus text), /api/status (JSON). `/` is left for the dashboard.
+// moor watch: the HTTP endpoints — /healthz, /readyz, /metrics (Prometheus text), /api/status (JSON), and the dashboard at `/`.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { ListenAddress } from './listen-address.js';
+import type { Dashboard } from './dashboard/dashboard.js';
 
 export interface WatchEndpoints {
   /** The process is up and not shutting down. */
@@ -11,6 +12,8 @@ export interface WatchEndpoints {
   ready(): boolean;
   metrics(): Promise<{ contentType: string; text: string }>;
   status(): unknown;
+  /** The dashboard: the page at `/`, its data under /api/dashboard/ and its live stream at /api/events. */
+  readonly dashboard?: Dashboard;
 }
 
 export interface RunningServer {
@@ -32,12 +35,21 @@ export async function serveEndpoints(address: ListenAddress, token: string | und
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, token: string | undefined, endpoints: WatchEndpoints): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://watch');
+  // The page and its assets are the package's code and carry no data, so a browser may open them without
+  // a token (it cannot send one when it opens a page); everything they show comes from the API below.
+  const asset = (req.method === 'GET' || req.method === 'HEAD') ? await endpoints.dashboard?.asset(url.pathname) : undefined;
+  if (asset) {
+    res.writeHead(200, { 'content-type': asset.type, 'cache-control': 'no-cache', ...asset.headers });
+    res.end(req.method === 'HEAD' ? undefined : asset.body);
+    return;
+  }
   if (token && !authorized(req.headers.authorization, token)) {
     res.setHeader('www-authenticate', 'Bearer');
     return send(res, 401, 'text/plain', 'unauthorized: send Authorization: Bearer TOKEN (--listen-token)\n');
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'method not allowed\n');
-  const path = new URL(req.url ?? '/', 'http://watch').pathname;
+  const path = url.pathname;
   switch (path) {
     case '/healthz':
       return endpoints.healthy() ? send(res, 200, 'text/plain', 'ok\n') : send(res, 503, 'text/plain', 'shutting down\n');
@@ -49,9 +61,16 @@ async function handle(req: IncomingMessage, res: ServerResponse, token: string |
     }
     case '/api/status':
       return send(res, 200, 'application/json', JSON.stringify(endpoints.status(), null, 2) + '\n');
+    case '/api/events':
+      if (endpoints.dashboard) return endpoints.dashboard.stream(res);
+      break;
     default:
-      return send(res, 404, 'text/plain', 'not found: /healthz, /readyz, /metrics, /api/status\n');
+      if (endpoints.dashboard && path.startsWith('/api/dashboard/')) {
+        const answer = await endpoints.dashboard.document(path.slice('/api/dashboard/'.length), url.searchParams);
+        return answer.status === 200 ? send(res, 200, 'application/json', JSON.stringify(answer.body)) : send(res, answer.status, 'text/plain', answer.message + '\n');
+      }
   }
+  return send(res, 404, 'text/plain', 'not found: /, /healthz, /readyz, /metrics, /api/status\n');
 }
 
 function authorized(header: string | undefined, token: string): boolean {

@@ -3,10 +3,17 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { EventSink } from '../core/events.js';
 import type { ResourceStatus } from './stack-status.js';
 
+export interface ServiceTotals {
+  readonly requests: number;
+  readonly throttled: number;
+  readonly retries: number;
+  readonly throttleWaitSeconds: number;
+}
+
 /** Every metric of a watch, on a registry of its own (no process-global state between tests). */
 export class WatchMetrics {
   readonly registry = new Registry();
-  private readonly resources = new Gauge({ name: 'moor_resources', help: 'Resources by stack, kind and status (in_sync, drifted, pending, failed, held).', labelNames: ['stack', 'kind', 'status'], registers: [this.registry] });
+  private readonly resources = new Gauge({ name: 'moor_resources', help: 'Resources by stack, kind and status (in_sync, drifted, pending, failed, held, in_progress, unknown).', labelNames: ['stack', 'kind', 'status'], registers: [this.registry] });
   private readonly drifted = new Gauge({ name: 'moor_drifted_resources', help: 'Resources whose live state drifted from the last apply, per stack.', labelNames: ['stack'], registers: [this.registry] });
   private readonly runs = new Counter({ name: 'moor_reconcile_runs_total', help: 'Reconcile cycles by stack and result (in_sync, drifted, healed, failed, locked).', labelNames: ['stack', 'result'], registers: [this.registry] });
   private readonly duration = new Histogram({ name: 'moor_reconcile_duration_seconds', help: 'How long a reconcile cycle took (plan, and apply with --self-heal).', labelNames: ['stack'], buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600], registers: [this.registry] });
@@ -51,6 +58,23 @@ export class WatchMetrics {
   /** Whether this replica holds a stack's lease, as its last try found. */
   leaseOf(stack: string, held: boolean): void {
     this.lease.set({ stack }, held ? 1 : 0);
+  }
+
+  /** The request counters per service as they stand (the dashboard's rates). */
+  async serviceTotals(): Promise<Map<string, ServiceTotals>> {
+    const totals = new Map<string, ServiceTotals>();
+    const add = async (counter: Counter<'service'>, field: keyof ServiceTotals) => {
+      for (const v of (await counter.get()).values) {
+        const service = String(v.labels.service);
+        const t = totals.get(service) ?? { requests: 0, throttled: 0, retries: 0, throttleWaitSeconds: 0 };
+        totals.set(service, { ...t, [field]: v.value });
+      }
+    };
+    await add(this.requests, 'requests');
+    await add(this.throttled, 'throttled');
+    await add(this.retries, 'retries');
+    await add(this.throttleWait, 'throttleWaitSeconds');
+    return totals;
   }
 
   text(): Promise<string> {

@@ -1,6 +1,8 @@
 // moor watch: runs the loops of every stack, serves the endpoints, and stops cleanly on SIGTERM/SIGINT.
 import { hostname } from 'node:os';
 import { manifestPaths } from '../engine/config-stacks.js';
+import { Dashboard } from './dashboard/dashboard.js';
+import type { LiveFeed } from './dashboard/live-feed.js';
 import { serveEndpoints, type RunningServer } from './http-server.js';
 import type { ListenAddress } from './listen-address.js';
 import { watchManifests } from './manifest-watcher.js';
@@ -14,6 +16,8 @@ export interface WatchRun {
   readonly intervalMs: number;
   readonly metrics: WatchMetrics;
   readonly listen?: { readonly address: ListenAddress; readonly token?: string };
+  /** The dashboard's live stream; it already listens to each stack's engine events, and hears each cycle here. */
+  readonly feed?: LiveFeed;
   readonly log: (line: string) => void;
   readonly onFinding: FindingListener;
   /** Aborted to stop: the loops finish their cycle in flight. */
@@ -41,13 +45,17 @@ async function watchStacks(run: WatchRun, leases: StackLeases): Promise<void> {
     run.metrics.leaseOf(s.name || 'default', held);
     return held;
   };
-  const loops = run.stacks.map((stack) => new StackLoop(stack, {
+  const dashboard = run.listen && run.feed
+    ? new Dashboard(() => loops.map((l) => ({ name: l.target.name, session: l.target.session, state: () => l.state() })), run.metrics, run.feed)
+    : undefined;
+  const loops: StackLoop[] = run.stacks.map((stack) => new StackLoop(stack, {
     intervalMs: run.intervalMs,
     signal: run.signal,
     onFinding: run.onFinding,
     claim,
     onCycle: (s, report, seconds) => {
       run.metrics.cycle(s.name || 'default', report.result, seconds, report.resources);
+      dashboard?.cycle(s.name, report.result);
       if (report.result === 'locked') run.log(`${prefix(s)}skipped this cycle: ${report.error ?? 'the state lock is held'}`);
     },
   }));
@@ -59,6 +67,7 @@ async function watchStacks(run: WatchRun, leases: StackLeases): Promise<void> {
       ready: () => loops.every((l) => l.completedOnce),
       metrics: async () => ({ contentType: run.metrics.contentType, text: await run.metrics.text() }),
       status: () => statusDocument(loops, leases),
+      ...(dashboard ? { dashboard } : {}),
     });
     run.onListening?.(server.url);
   }

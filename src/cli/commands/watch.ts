@@ -22,7 +22,7 @@ export const registerWatch: RegisterCommand = (program, setExit) => {
     .option('--self-heal', 'apply what the plan finds (as moor apply would: protect holds; no prune, no destructive change unless asked)')
     .option('--prune', 'with --self-heal, delete what left the manifests')
     .option('--allow-destructive', 'with --self-heal, make destructive changes too (a refresh job, a replace that loses data)')
-    .option('--listen <host:port>', 'serve /healthz, /readyz, /metrics and /api/status here (e.g. 127.0.0.1:9464; port 0 picks one)')
+    .option('--listen <host:port>', 'serve the dashboard (/), /healthz, /readyz, /metrics and /api/status here (e.g. 127.0.0.1:9464; port 0 picks one)')
     .option('--listen-token <token>', 'bearer token every request to --listen must carry; required beyond loopback')
     .action(async (paths: string[], flags: WatchFlags, command: Command) => {
       const { runWatchCommand } = await import('../watch-command.js');

@@ -1,0 +1,84 @@
+// The dashboard's JSON documents (besides /api/status): small, typed, one per view.
+import type { HistoryRun } from '../../engine/history/history-run.js';
+import type { JsonValue } from '../../core/json.js';
+import type { ResourceStatus } from '../stack-status.js';
+
+/** GET /api/dashboard/resource?stack=S&address=A: one resource, its diff as plan prints it, its outputs. */
+export interface ResourceDetail {
+  readonly format: 'moor-dashboard-resource/1';
+  readonly stack: string | null;
+  readonly resource: ResourceStatus;
+  /** The planned action of the last cycle ('no-op' when in sync). */
+  readonly action: string;
+  readonly drift: boolean;
+  /** The change as `moor plan` prints it, line by line (sensitive values as `(sensitive)`); empty when in sync. */
+  readonly diff: readonly string[];
+  /** What state keeps of the live resource (secrets masked); null when never applied. */
+  readonly outputs: JsonValue | null;
+  readonly dependsOn: readonly string[];
+  readonly dependents: readonly string[];
+}
+
+export interface GraphNode {
+  readonly address: string;
+  readonly kind: string;
+  readonly status: string;
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+export interface GraphEdge {
+  /** The resource that depends on `to`. */
+  readonly from: string;
+  readonly to: string;
+  readonly points: ReadonlyArray<{ readonly x: number; readonly y: number }>;
+}
+
+/** GET /api/dashboard/graph?stack=S: the dependency graph laid out (dagre), ready to draw. */
+export interface GraphLayout {
+  readonly format: 'moor-dashboard-graph/1';
+  readonly stack: string | null;
+  readonly width: number;
+  readonly height: number;
+  readonly nodes: readonly GraphNode[];
+  readonly edges: readonly GraphEdge[];
+  /** Set when the stack has more resources than a drawing can show: nothing is laid out then. */
+  readonly tooLarge?: { readonly resources: number; readonly limit: number };
+}
+
+/** GET /api/dashboard/history?stack=S: the stack's runs, newest first. */
+export interface HistoryDocument {
+  readonly format: 'moor-dashboard-history/1';
+  readonly stack: string | null;
+  readonly runs: readonly HistoryRun[];
+}
+
+export interface ServiceRates {
+  readonly service: string;
+  readonly requests: number;
+  readonly throttled: number;
+  readonly retries: number;
+  readonly throttleWaitSeconds: number;
+  /** Answers per minute over the window (null until two samples exist). */
+  readonly requestsPerMinute: number | null;
+  readonly throttledPerMinute: number | null;
+}
+
+/** GET /api/dashboard/rates: requests and throttling per service, from the watch's metrics. */
+export interface RatesDocument {
+  readonly format: 'moor-dashboard-rates/1';
+  /** How many seconds the per-minute rates look back over. */
+  readonly windowSeconds: number;
+  readonly services: readonly ServiceRates[];
+}
+
+/** A message of the live stream (/api/events, server-sent events). */
+export type LiveMessage =
+  /** A stack finished a cycle: its statuses (and history, rates) may have changed. */
+  | { readonly type: 'cycle'; readonly stack: string | null; readonly result: string }
+  /** A step of a --self-heal apply started or finished. */
+  | { readonly type: 'step'; readonly stack: string | null; readonly address: string; readonly phase: 'started' | 'finished'; readonly status?: string }
+  /** A service throttled a request. */
+  | { readonly type: 'throttled'; readonly stack: string | null; readonly service: string };

@@ -1,0 +1,60 @@
+// The dashboard's data documents, made from what the watch loops last saw: a resource's detail (its
+// change rendered by plan's own renderer), the laid-out graph, the history and the request rates.
+import { masker } from '../../core/masker.js';
+import { listedRuns } from '../../engine/history/history-store.js';
+import { renderChangeText } from '../../engine/render/index.js';
+import type { Session } from '../../engine/session.js';
+import type { StackState } from '../stack-loop.js';
+import type { GraphLayout, HistoryDocument, ResourceDetail } from './api-types.js';
+import { layoutGraph } from './graph-layout.js';
+
+/** One stack as the dashboard reads it. */
+export interface DashboardStack {
+  /** '' for the manifests given without stacks. */
+  readonly name: string;
+  readonly session: Session;
+  state(): StackState;
+}
+
+/** The stack named by a query's `stack` (absent or empty: the one without a name). */
+export function findStack(stacks: readonly DashboardStack[], name: string | null): DashboardStack | undefined {
+  return stacks.find((s) => s.name === (name ?? ''));
+}
+
+export async function resourceDetail(stack: DashboardStack, address: string): Promise<ResourceDetail | undefined> {
+  const report = stack.state().lastReport;
+  const resource = report?.resources?.find((r) => r.address === address);
+  const change = report?.plan?.changes.find((c) => c.address === address);
+  if (!resource || !change) return undefined;
+  const record = (await stack.session.backend.read()).resources[address];
+  return {
+    format: 'moor-dashboard-resource/1',
+    stack: stack.name || null,
+    resource,
+    action: change.action,
+    drift: change.drift,
+    diff: change.action === 'no-op' ? [] : renderChangeText(change, 'plan'),
+    // State keeps outputs with the kind's secrets masked already; a resolved secret that turns up anyway is masked here.
+    outputs: record?.outputs ? masker.maskDeep(record.outputs) : null,
+    dependsOn: report?.graph?.dependenciesOf(address) ?? [],
+    dependents: report?.graph?.dependentsOf(address) ?? [],
+  };
+}
+
+/** Layouts are made once per cycle of a stack: a page asking again gets the same drawing. */
+const layouts = new WeakMap<object, GraphLayout>();
+
+export function graphLayout(stack: DashboardStack): GraphLayout {
+  const report = stack.state().lastReport;
+  if (!report?.graph || !report.resources) return { format: 'moor-dashboard-graph/1', stack: stack.name || null, width: 0, height: 0, nodes: [], edges: [] };
+  const cached = layouts.get(report);
+  if (cached) return cached;
+  const made = layoutGraph(stack.name || null, report.graph, report.resources);
+  layouts.set(report, made);
+  return made;
+}
+
+export async function historyDocument(stack: DashboardStack): Promise<HistoryDocument> {
+  const entries = (await stack.session.backend.readHistory?.()) ?? [];
+  return { format: 'moor-dashboard-history/1', stack: stack.name || null, runs: masker.maskDeep(listedRuns(entries)) };
+}
