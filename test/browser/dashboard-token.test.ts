@@ -1,0 +1,61 @@
+// The dashboard behind --listen-token: the token travels in the URL's fragment (never sent to the
+// server) and then as a bearer header, the live stream included; without it the page asks for it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { authManifest, moor, startCloud, workdir, type Cloud } from '../e2e/harness.js';
+import { startWatch, waitFor, type WatchProcess } from '../e2e/watch-harness.js';
+import { launchBrowser } from './launch-browser.js';
+import { rowStatus, screenshot } from './dashboard-page.js';
+
+const TOKEN = 'dashboard-token-5k2m';
+
+describe('the dashboard with a listen token', () => {
+  let cloud: Cloud;
+  let browser: Browser;
+  let watch: WatchProcess;
+
+  beforeAll(async () => {
+    [cloud, browser] = await Promise.all([startCloud(), launchBrowser()]);
+    const dir = workdir({ 'm/c44.yaml': authManifest('c44', { displayName: 'Forty-four' }) });
+    expect((await moor(dir, cloud, ['apply', 'm', '--auto-approve'])).code).toBe(0);
+    watch = await startWatch(dir, cloud, ['m', '--interval', '3s', '--listen-token', TOKEN]);
+    await waitFor(async () => (await watch.get('/readyz', TOKEN)).status === 200, 60_000, () => `never ready: ${watch.stderr()}`);
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (watch) await watch.terminate();
+    await cloud?.stop();
+  });
+
+  it('works with the token in the fragment, sends it as a bearer header, and keeps it out of the address bar', async () => {
+    const page = await browser.newPage();
+    const sent: Array<{ path: string; authorization?: string }> = [];
+    page.on('request', (req) => sent.push({ path: new URL(req.url()).pathname + new URL(req.url()).search, authorization: req.headers().authorization }));
+    await page.goto(`${watch.url}/#token=${TOKEN}`);
+    await waitFor(async () => (await rowStatus(page, '', 'AuthContext/c44')) === 'in_sync', 30_000, () => 'no row');
+    await page.locator('[data-testid="connection"]', { hasText: 'live' }).waitFor({ timeout: 30_000 });
+    expect(page.url()).not.toContain(TOKEN);
+    const data = sent.filter((r) => r.path.startsWith('/api/'));
+    expect(data.map((r) => r.path)).toEqual(expect.arrayContaining(['/api/status', '/api/events']));
+    expect(data.every((r) => r.authorization === `Bearer ${TOKEN}`)).toBe(true);
+    // The token never travels in a URL.
+    expect(sent.filter((r) => r.path.includes(TOKEN))).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it('asks for the token when opened without it, and its data stays behind the token', async () => {
+    expect((await watch.get('/api/status')).status).toBe(401);
+    expect((await watch.get('/api/dashboard/rates')).status).toBe(401);
+    expect((await watch.get('/api/events')).status).toBe(401);
+    const page = await browser.newPage();
+    await page.goto(`${watch.url}/`);
+    const field = page.getByLabel('Token');
+    await field.waitFor({ timeout: 30_000 });
+    await screenshot(page, 'token-form');
+    await field.fill(TOKEN);
+    await page.keyboard.press('Enter');
+    await waitFor(async () => (await rowStatus(page, '', 'AuthContext/c44')) === 'in_sync', 30_000, () => 'no row after the token was given');
+    await page.close();
+  }, 120_000);
+});
