@@ -126,3 +126,41 @@ echo 42 > "$FAKE_GH_COMMENT"
     expect(readFileSync(env.FAKE_GH_BODY, 'utf8')).toMatch(/^<!-- moor report: plan in \. -->\n### moor plan/);
   });
 });
+
+describe('the action with stacks', () => {
+  const STACKS = 'stacks:\n  dev:\n    paths: [m]\n    vars: {name: Dev}\n  prod:\n    paths: [m]\n    vars: {name: Prod}\n';
+  const manifest = 'apiVersion: moor/v1\nkind: AuthContext\nmetadata:\n  name: c1\nspec:\n  displayName: ${var:name}\n';
+
+  test('by default a config with stacks plans every stack: one comment with a section per stack, no saved plan', () => {
+    const dir = workdir({ 'moor.config.yaml': STACKS, 'm/c1.yaml': manifest });
+    const r = runStep(dir, 'run', { ACTION_PATHS: '.' });
+    expect(r.outputs.exitcode, r.stdout).toBe('2');
+    expect(r.markdown).toMatch(/^<!-- moor report: plan in \. -->\n## moor plan: 2 stacks\n/);
+    expect(r.markdown).toContain('### moor plan · stack dev');
+    expect(r.markdown).toContain('### moor plan · stack prod');
+    expect(existsSync(join(dir, 'moor-plan.json'))).toBe(false);
+  });
+
+  test('a validation error in one stack: the step fails and the comment is validate\'s report of every stack', () => {
+    const dir = workdir({ 'moor.config.yaml': STACKS.replace('vars: {name: Prod}', 'vars: {other: x}'), 'm/c1.yaml': manifest });
+    const r = runStep(dir, 'run', { ACTION_PATHS: '.' });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('::error file=m/c1.yaml,line=6,col=16::variable name is not set for stack prod (used by ${var:name}; add it to stacks.prod.vars) (stack prod)');
+    expect(r.markdown).toMatch(/^<!-- moor report: plan in \. -->\n## moor validate: 2 stacks\n/);
+    expect(r.markdown).toContain('### moor validate · stack dev');
+    expect(r.markdown).toContain('### moor validate · stack prod');
+  });
+
+  test('the stack input plans that stack alone, saves its plan, and apply on merge applies it to that stack', () => {
+    const dir = workdir({ 'moor.config.yaml': STACKS, 'm/c1.yaml': manifest });
+    const plan = runStep(dir, 'run', { ACTION_PATHS: '.', ACTION_STACK: 'prod' });
+    expect(plan.outputs.exitcode, plan.stdout).toBe('2');
+    expect(plan.markdown).toMatch(/^<!-- moor report: plan in \. \(stack prod\) -->\n### moor plan · stack prod\n/);
+    expect(JSON.parse(readFileSync(join(dir, 'moor-plan.json'), 'utf8')).inputs.stack).toBe('prod');
+    const apply = runStep(dir, 'run', { ACTION_COMMAND: 'apply' });
+    expect(apply.outputs.exitcode, apply.stdout).toBe('0');
+    expect(apply.stdout).toContain('stack prod: Apply complete: 1 created');
+    expect(existsSync(join(dir, '.moor', 'stacks', 'prod', 'state.json'))).toBe(true);
+    expect(existsSync(join(dir, '.moor', 'stacks', 'dev', 'state.json'))).toBe(false);
+  });
+});

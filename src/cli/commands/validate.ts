@@ -52,6 +52,11 @@ async function runValidate(paths: string[], flags: ValidateFlags, command: Comma
     process.stdout.write(jsonText(rows, 2) + '\n');
     return results.some((r) => hasErrors(r.diagnostics)) ? 1 : 0;
   }
+  if (flags.allStacks && flags.output === 'github') {
+    // One report for a pull-request comment: the stacks' sections under one heading, as plan's.
+    const { appendStepSummary } = await import('../github-output.js');
+    appendStepSummary(`## moor validate: ${results.length} stack${results.length === 1 ? '' : 's'}`);
+  }
   const codes: number[] = [];
   for (const r of results) {
     if (flags.allStacks) process.stdout.write(`${codes.length > 0 ? '\n' : ''}=== stack ${r.stack} ===\n`);
