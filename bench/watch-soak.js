@@ -37,7 +37,7 @@ try {
   writeFileSync(join(dir, 'groups.yaml'), docs.join('---\n'));
   const env = { MOOR_ENDPOINT: cloud.url, MOOR_TOKEN: TOKEN, MOOR_POLL_INTERVAL_MS: '20' };
   const session = await openSession({ cwd: dir, env, events: () => undefined, kinds: BUILT_IN_KINDS, startLocalCloud: () => { throw new Error('the soak uses a standalone cloud'); } });
-  const options = (selfHeal) => ({ paths: [dir], selfHeal, prune: false, allowDestructive: false, cwd: dir, env, signal: new AbortController().signal });
+  const options = (selfHeal) => ({ paths: [dir], selfHeal, prune: false, allowDestructive: [], cwd: dir, env, signal: new AbortController().signal });
   const first = await reconcileOnce(session, options(true));
   if (first.result !== 'healed') throw new Error(`the first cycle did not apply: ${first.result} ${first.error ?? ''}`);
   let warm;

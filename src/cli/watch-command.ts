@@ -6,6 +6,7 @@ import { registerSecret } from '../core/masker.js';
 import { lineText } from '../core/foreign-text.js';
 import type { StartLocalCloud, Session } from '../engine/session.js';
 import { globalOptions } from './session-options.js';
+import { planInputs } from './plan-inputs.js';
 import type { CycleReport } from '../watch/reconcile.js';
 import type { StackTarget } from '../watch/stack-loop.js';
 
@@ -14,7 +15,7 @@ export interface WatchCommandFlags {
   readonly interval: string;
   readonly selfHeal?: boolean;
   readonly prune?: boolean;
-  readonly allowDestructive?: boolean;
+  readonly allowDestructive?: string[];
   readonly listen?: string;
   readonly listenToken?: string;
 }
@@ -29,7 +30,7 @@ export async function runWatchCommand(paths: string[], flags: WatchCommandFlags,
   const address = flags.listen !== undefined ? parseListen(flags.listen) : undefined;
   if (address) requireToken(address, flags.listenToken);
   registerSecret(flags.listenToken);
-  if ((flags.prune || flags.allowDestructive) && !flags.selfHeal) throw new UserError(`${flags.prune ? '--prune' : '--allow-destructive'} changes what --self-heal applies: give --self-heal too`);
+  if ((flags.prune || flags.allowDestructive?.length) && !flags.selfHeal) throw new UserError(`${flags.prune ? '--prune' : '--allow-destructive'} changes what --self-heal applies: give --self-heal too`);
 
   const g = globalOptions(command);
   const plain = loadConfig(g.config, process.cwd(), process.env);
@@ -65,7 +66,7 @@ export async function runWatchCommand(paths: string[], flags: WatchCommandFlags,
       sessions.push(session);
       stacks.push({
         name: name ?? '', session,
-        options: { paths, selfHeal: flags.selfHeal === true, prune: flags.prune === true, allowDestructive: flags.allowDestructive === true, cwd: process.cwd(), env: process.env },
+        options: { paths, selfHeal: flags.selfHeal === true, prune: flags.prune === true, allowDestructive: planInputs(paths, flags).allowDestructive ?? [], cwd: process.cwd(), env: process.env },
       });
     }
     const states = [...new Set(sessions.map((s) => s.backend.location))];

@@ -12,8 +12,11 @@ export interface ReconcileOptions {
   readonly paths: readonly string[];
   readonly selfHeal: boolean;
   readonly prune: boolean;
-  /** Let --self-heal make destructive changes (a refresh job, a replace that loses data). */
-  readonly allowDestructive: boolean;
+  /**
+   * The destructive changes --self-heal may make (a refresh job, a replace that loses data), by address
+   * (--allow-destructive ADDR, as apply takes it: a protected job runs only when named); others are held.
+   */
+  readonly allowDestructive: readonly string[];
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
   /** Aborted on SIGTERM/SIGINT: the apply in flight finishes its steps in flight and records them. */
@@ -53,11 +56,13 @@ export async function reconcileOnce(session: Session, options: ReconcileOptions)
 }
 
 async function planAndHeal(session: Session, options: ReconcileOptions): Promise<CycleReport> {
-  const request = { paths: options.paths, prune: options.prune, cwd: options.cwd, env: options.env };
+  const request = { paths: options.paths, prune: options.prune, allowDestructive: options.allowDestructive, cwd: options.cwd, env: options.env };
   let prepared = await preparePlan(session, request);
+  // The whole stack's plan: a narrowed apply (what is held left out) still reports every resource.
+  const full = prepared.plan;
   const errors = blockingErrors(prepared.plan.diagnostics);
   if (errors.length > 0) return failed(prepared, errors.map((d) => (d.address && !d.message.startsWith(d.address) ? `${d.address}: ${d.message}` : d.message)));
-  const held = options.allowDestructive ? new Set<string>() : heldBack(prepared.plan.changes, options.prune);
+  const held = heldBack(prepared.plan.changes, options.prune, options.allowDestructive);
   if (!hasChanges(prepared.plan)) return { result: 'in_sync', resources: resourceStatuses(prepared.plan, [], new Set(), prepared.state), findings: [], plan: prepared.plan, graph: prepared.graph };
   const findings = findingsOf(prepared.plan);
   if (!options.selfHeal) {
@@ -78,7 +83,7 @@ async function planAndHeal(session: Session, options: ReconcileOptions): Promise
     prepared, parallelism: session.parallelism, signal: options.signal, cwd: options.cwd, env: options.env, run: { command: 'watch', paths: options.paths },
   });
   const failures = outcomes.filter((o) => o.status === 'failed' || o.status === 'interrupted');
-  const resources = resourceStatuses(prepared.plan, outcomes, held, prepared.state);
+  const resources = resourceStatuses(full, outcomes, held, prepared.state);
   if (failures.length > 0) {
     return { result: 'failed', resources, findings: failures.map((o) => `${o.address}: ${o.error ?? o.status}`), plan: prepared.plan, graph: prepared.graph, outcomes, error: failures.map((o) => `${o.address}: ${o.error ?? o.status}`).join('; ') };
   }
@@ -86,9 +91,9 @@ async function planAndHeal(session: Session, options: ReconcileOptions): Promise
   return { result: held.size > 0 ? 'pending' : 'healed', resources, findings, plan: prepared.plan, graph: prepared.graph, outcomes };
 }
 
-/** Destructive changes --self-heal leaves alone without --allow-destructive (a --prune delete was asked for). */
-function heldBack(changes: readonly PlannedChange[], prune: boolean): Set<string> {
-  return new Set(changes.filter((c) => c.destructive && c.action !== 'no-op' && !(prune && c.action === 'delete')).map((c) => c.address));
+/** Destructive changes --self-heal leaves alone: those not named with --allow-destructive (a --prune delete was asked for). */
+function heldBack(changes: readonly PlannedChange[], prune: boolean, allowed: readonly string[]): Set<string> {
+  return new Set(changes.filter((c) => c.destructive && c.action !== 'no-op' && !(prune && c.action === 'delete') && !allowed.includes(c.address)).map((c) => c.address));
 }
 
 /** What a cycle found, as stable lines: a new set of lines is a new finding. */

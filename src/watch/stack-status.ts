@@ -48,6 +48,6 @@ function statusOf(c: PlannedChange, outcome: StepOutcome | undefined, held: bool
   if (outcome && outcome.status !== 'skipped') return { ...base, status: 'failed', action: c.action, ...(outcome.error ? { detail: outcome.error } : {}) };
   if (c.inProgress) return { ...base, status: 'in_progress', detail: c.inProgress };
   if (c.action === 'no-op') return { ...base, status: 'in_sync' };
-  if (held) return { ...base, status: 'held', action: c.action, detail: 'destructive: watch applies it only with --allow-destructive' };
+  if (held) return { ...base, status: 'held', action: c.action, detail: `destructive: watch applies it only when named, --allow-destructive ${c.address}` };
   return { ...base, status: c.drift ? 'drifted' : 'pending', action: c.action };
 }

@@ -2,7 +2,7 @@
 // edit applied without waiting for the interval, history of watch applies, and a clean SIGTERM.
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_PATH, authManifest, cloudRequest, moor, startCloud, workdir, writeFile, type Cloud } from './harness.js';
+import { AUTH_PATH, authManifest, cloudRequest, ENV, moor, operationsOf, refreshManifest, startCloud, workdir, writeFile, type Cloud } from './harness.js';
 import { startWatch, waitFor, type WatchProcess } from './watch-harness.js';
 
 const displayName = async (cloud: Cloud, id: string) => (await cloudRequest(cloud, 'GET', AUTH_PATH(id))).body?.displayName as string | undefined;
@@ -114,6 +114,32 @@ describe('moor watch', () => {
     }
     const again = await startWatch(dir, cloud, ['m', '--interval', '5s']);
     expect((await again.terminate()).code).toBe(0);
+  }, 120_000);
+
+  it('--self-heal makes a destructive change only when --allow-destructive names it, as apply does: a protected job runs when named, another is held', async () => {
+    const uat = 'DatabaseRefresh/uat-from-prod';
+    const dir = workdir({
+      'm/uat.yaml': refreshManifest('uat-from-prod', { revision: 'r1' }).replace('  name: uat-from-prod', '  name: uat-from-prod\n  protect: true'),
+      'm/test.yaml': refreshManifest('test-from-prod', { target: ENV.test, revision: 'r1' }),
+      'm/c18.yaml': authManifest('c18', { displayName: 'Eighteen' }),
+    });
+    const without = await moor(dir, cloud, ['watch', 'm', '--allow-destructive', uat]);
+    expect(without.code).toBe(1);
+    expect(without.stderr).toContain('--allow-destructive changes what --self-heal applies: give --self-heal too');
+    const watch = await startWatch(dir, cloud, ['m', '--interval', '2s', '--self-heal', '--allow-destructive', uat]);
+    try {
+      await waitFor(async () => (await operationsOf(cloud, ENV.uat)).some((o) => o.status === 'Completed'), 60_000, () => `named refresh did not run: ${watch.stderr()}`);
+      await waitFor(async () => (await displayName(cloud, 'c18')) === 'Eighteen', 30_000, () => `the rest was not applied: ${watch.stderr()}`);
+      const resources = await waitFor(async () => {
+        const stack = (await watch.status()).stacks[0];
+        return stack.resources.some((r) => r.address === uat && r.status === 'in_sync') ? stack.resources : undefined;
+      }, 30_000, () => `refresh never in sync: ${watch.stderr()}`);
+      expect(resources).toContainEqual(expect.objectContaining({ address: 'DatabaseRefresh/test-from-prod', status: 'held' }));
+      expect(await operationsOf(cloud, ENV.test)).toEqual([]);
+      expect((await operationsOf(cloud, ENV.uat)).map((o) => o.kind)).toEqual(['refresh']);
+    } finally {
+      expect((await watch.terminate()).code).toBe(0);
+    }
   }, 120_000);
 
   it('refuses to listen beyond loopback without a token, and with one requires it on every request', async () => {

@@ -1,13 +1,14 @@
 // moor watch: a continuous reconciler — plan every interval and after manifest edits, report or repair, serve health and metrics.
 import { type Command } from 'commander';
 import type { RegisterCommand } from './index.js';
+import { collect } from '../session-options.js';
 
 interface WatchFlags {
   allStacks?: boolean;
   interval: string;
   selfHeal?: boolean;
   prune?: boolean;
-  allowDestructive?: boolean;
+  allowDestructive?: string[];
   listen?: string;
   listenToken?: string;
 }
@@ -21,7 +22,7 @@ export const registerWatch: RegisterCommand = (program, setExit) => {
     .option('--interval <duration>', 'time between plans of a stack, jittered by ±10% (30s, 5m, 1h)', '60s')
     .option('--self-heal', 'apply what the plan finds (as moor apply would: protect holds; no prune, no destructive change unless asked)')
     .option('--prune', 'with --self-heal, delete what left the manifests')
-    .option('--allow-destructive', 'with --self-heal, make destructive changes too (a refresh job, a replace that loses data)')
+    .option('--allow-destructive <address>', 'with --self-heal, make this destructive change too (a refresh job, a replace that loses data; a protected job runs only when named) (repeatable)', collect)
     .option('--listen <host:port>', 'serve the dashboard (/), /healthz, /readyz, /metrics and /api/status here (e.g. 127.0.0.1:9464; port 0 picks one)')
     .option('--listen-token <token>', 'bearer token every request to --listen must carry; required beyond loopback')
     .action(async (paths: string[], flags: WatchFlags, command: Command) => {
