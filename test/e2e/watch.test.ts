@@ -142,6 +142,45 @@ describe('moor watch', () => {
     }
   }, 120_000);
 
+  it('notifies the conversation once when drift is found and once when it is resolved (the message edited), never every cycle', async () => {
+    const conversation = '19:ops-alerts';
+    const dir = workdir({
+      'm/c19.yaml': authManifest('c19', { displayName: 'Nineteen' }),
+      'moor.config.yaml': `notify:\n  serviceUrl: ${cloud.url}\n  conversationId: "${conversation}"\n  bot: {id: "28:moor-bot", name: moor}\n  tokenEnv: MOOR_TOKEN\n`,
+    });
+    expect((await moor(dir, cloud, ['apply', 'm', '--auto-approve'])).code).toBe(0);
+    const posted = async () => (await cloudRequest(cloud, 'GET', `/v3/conversations/${encodeURIComponent(conversation)}/activities`)).body.activities as Array<{ id: string; text: string; history?: unknown[] }>;
+    const watch = await startWatch(dir, cloud, ['m', '--interval', '1s']);
+    try {
+      await waitFor(async () => (await watch.get('/readyz')).status === 200, 30_000, () => `never ready: ${watch.stderr()}`);
+      const cycles = async (result: string) => (await watch.sample('moor_reconcile_runs_total', { stack: 'default', result })) ?? 0;
+      // In sync from the start: nothing to tell.
+      await waitFor(async () => (await cycles('in_sync')) >= 2, 30_000, () => `cycles stopped: ${watch.stderr()}`);
+      expect(await posted()).toEqual([]);
+
+      await cloudRequest(cloud, 'PATCH', AUTH_PATH('c19'), { displayName: 'changed by hand' });
+      const [found] = await waitFor(async () => { const p = await posted(); return p.length > 0 ? p : undefined; }, 30_000, () => `drift not notified: ${watch.stderr()}`);
+      expect(found.text).toContain('AuthContext/c19');
+      const drifted = await cycles('drifted');
+      await waitFor(async () => (await cycles('drifted')) >= drifted + 3, 30_000, () => `cycles stopped: ${watch.stderr()}`);
+      expect(await posted()).toEqual([expect.objectContaining({ id: found.id, text: found.text })]);
+
+      await cloudRequest(cloud, 'PATCH', AUTH_PATH('c19'), { displayName: 'Nineteen' });
+      await waitFor(async () => (await posted())[0]?.history?.length === 1, 30_000, () => `resolution not notified: ${watch.stderr()}`);
+      const inSync = await cycles('in_sync');
+      await waitFor(async () => (await cycles('in_sync')) >= inSync + 3, 30_000, () => `cycles stopped: ${watch.stderr()}`);
+      const [resolved, ...more] = await posted();
+      expect(more).toEqual([]);
+      expect(resolved.id).toBe(found.id);
+      expect(resolved.history).toHaveLength(1);
+      expect(resolved.text).not.toContain('changed by hand');
+      expect(resolved.text).toContain('No drift');
+      expect(watch.stderr()).not.toContain('could not notify');
+    } finally {
+      expect((await watch.terminate()).code).toBe(0);
+    }
+  }, 120_000);
+
   it('refuses to listen beyond loopback without a token, and with one requires it on every request', async () => {
     const dir = workdir({ 'm/c14.yaml': authManifest('c14', { displayName: 'Fourteen' }) });
     const open = await moor(dir, cloud, ['watch', 'm', '--listen', '0.0.0.0:0']);
