@@ -2,13 +2,13 @@
 // against the local cloud: three replicas share six stacks through leases; kill -9 of the replica in the
 // middle of its applies hands its stacks to the others within two intervals, and every stack converges
 // with nothing created twice and no job run twice; SIGTERM of a replica exits 0 within 10 s and leaves
-// no lease behind.
+// no lease and no lock behind, even in the middle of an apply.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, expect, test } from 'vitest';
 import { describeWithPostgres, PG_URL } from '../state/postgres-env.js';
-import { ARM_PATH, cloudRequest, datasetIdsNamed, datasetManifest, groupManifest, operationsOf, startCloud, SUB, workdir, type Cloud } from './harness.js';
+import { ARM_PATH, cloudRequest, datasetIdsNamed, datasetManifest, groupManifest, operationsOf, startCloud, SUB, workdir, writeFile, type Cloud } from './harness.js';
 import { startWatch, waitFor, type WatchProcess, type WatchStatus } from './watch-harness.js';
 
 const INTERVAL_MS = 5_000;
@@ -55,6 +55,18 @@ async function leaseSessionsOf(pid: number): Promise<number> {
   }
 }
 
+/** Rows of the state lock table naming the process `pid` (a released lock leaves none). */
+async function stateLocksOf(pid: number): Promise<number> {
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  try {
+    const r = await admin.query<{ n: string }>('SELECT count(*) AS n FROM moor_lock WHERE pid = $1', [pid]);
+    return Number(r.rows[0].n);
+  } finally {
+    await admin.end();
+  }
+}
+
 const provisioningState = async (cloud: Cloud, name: string) => (await cloudRequest(cloud, 'GET', ARM_PATH(name))).body?.properties?.provisioningState as string | undefined;
 
 describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
@@ -66,7 +78,7 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
     cloud = undefined;
   });
 
-  test('kill -9 of a replica mid-apply: its stacks are taken over within two intervals and converge once; SIGTERM releases every lease', async () => {
+  test('kill -9 of a replica mid-apply: its stacks are taken over within two intervals and converge once; SIGTERM mid-apply exits 0 within 10 s and releases every lease and lock', async () => {
     const run = randomBytes(3).toString('hex');
     const stacks = Array.from({ length: STACKS }, (_, i) => `r${run}-${i}`);
     const files: Record<string, string> = {
@@ -118,13 +130,25 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
       expect((await operationsOf(c, environmentOf(i))).map((o) => [o.kind, o.backupName, o.status])).toEqual([['export', `golden-${i}`, 'Completed']]);
     }
 
+    // SIGTERM in the middle of an apply: an edit of a stack the leaving replica holds is being applied (the group updating).
     const [leaving, staying] = others;
+    const edited = stacks.indexOf((await leaving.status()).holds[0]!);
+    expect(edited).toBeGreaterThanOrEqual(0);
+    writeFile(dir, `s${edited}/group.yaml`, groupManifest(`g-${run}-${edited}`, { tags: { release: 'two' } }));
+    await waitFor(async () => (await provisioningState(c, `g-${run}-${edited}`)) === 'Updating', 60_000, () => `edit not applied: ${leaving.stderr()}`);
     const { code, ms } = await leaving.terminate();
     expect(code, leaving.stderr()).toBe(0);
     expect(ms).toBeLessThan(10_000);
     expect(leaving.stderr()).toContain('moor watch: stopped');
     await waitFor(async () => (await leaseSessionsOf(leaving.pid)) === 0, 5_000, () => `leases left by pid ${leaving.pid}`);
+    expect(await stateLocksOf(leaving.pid)).toBe(0);
     await waitFor(async () => (await staying.status()).holds.length === STACKS, 60_000, () => `not taken over after SIGTERM: ${staying.stderr()}`);
+    // The replica that took over finishes the stack: the edit converges.
+    await waitFor(async () => {
+      const group = (await cloudRequest(c, 'GET', ARM_PATH(`g-${run}-${edited}`))).body;
+      return group?.properties?.provisioningState === 'Succeeded' && group?.tags?.release === 'two';
+    }, 120_000, () => `edit never converged: ${staying.stderr()}`);
+    await waitFor(async () => (await staying.status()).stacks.find((s) => s.stack === stacks[edited])?.result === 'in_sync', 60_000, () => `edited stack not in sync: ${staying.stderr()}`);
     expect((await staying.terminate()).code).toBe(0);
     expect(await leaseSessionsOf(staying.pid)).toBe(0);
   }, 480_000);
