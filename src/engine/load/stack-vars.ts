@@ -22,13 +22,26 @@ const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * then left as written. Documents without the mark are returned as they are, untouched.
  */
 export function substituteStackVars(value: unknown, source: SourceMap, stack: StackValues | undefined, diagnostics: Diagnostic[]): unknown {
-  const walk = (v: unknown, path: JsonPath): unknown => {
-    if (typeof v === 'string') return v.includes(MARK) ? substitute(v, path) : v;
-    if (Array.isArray(v)) return mapIfChanged(v, (item, i) => walk(item, [...path, i]));
+  // One path, pushed and popped as the walk goes (a copy per value would be most of the work on
+  // 10,000 manifests); a placeholder's problem copies it.
+  const path: Array<string | number> = [];
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return v.includes(MARK) ? substitute(v, [...path]) : v;
+    if (Array.isArray(v)) {
+      return mapIfChanged(v, (item, i) => {
+        path.push(i);
+        const next = walk(item);
+        path.pop();
+        return next;
+      });
+    }
     if (isObject(v)) {
       let out: Record<string, JsonValue> | undefined;
-      for (const [k, item] of Object.entries(v)) {
-        const next = walk(item, [...path, k]);
+      for (const k in v) {
+        const item = v[k];
+        path.push(k);
+        const next = walk(item);
+        path.pop();
         if (next !== item) (out ??= { ...v })[k] = next as JsonValue;
       }
       return out ?? v;
@@ -55,7 +68,7 @@ export function substituteStackVars(value: unknown, source: SourceMap, stack: St
     let i = 0;
     return text.replace(VAR_PLACEHOLDER, () => String(values[i++]));
   };
-  return walk(value, []);
+  return walk(value);
 }
 
 function mapIfChanged<T>(list: readonly T[], fn: (item: T, i: number) => unknown): unknown {
