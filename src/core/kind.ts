@@ -89,15 +89,20 @@ export interface ReadTarget {
   readonly pendingSince?: string;
 }
 
+/** What a listing says of one target: the live resource, `undefined` (absent), or 'read' (it cannot tell). */
+export type ListAnswer = Observed | undefined | 'read';
+
 /**
  * Reads by listing (e.g. each resource group's container groups, following nextLink) instead of
  * one GET per resource. Answers per target, in order: the live resource, `undefined` (the list
  * shows it absent), or 'read' (the list cannot tell: the engine calls `read` for it).
+ * `answered`, when given, hears each target's answer as soon as its own listing is back, so the
+ * engine compares what has arrived while later pages still wait for the service's tokens.
  */
 export interface ListReader {
   /** The listed bodies hold everything the diff needs; when false, a found resource is read again with `read`. */
   readonly complete: boolean;
-  readAll(ctx: KindContext, targets: readonly ReadTarget[]): Promise<Array<Observed | undefined | 'read'>>;
+  readAll(ctx: KindContext, targets: readonly ReadTarget[], answered?: (index: number, answer: ListAnswer) => void): Promise<ListAnswer[]>;
 }
 
 /**

@@ -80,7 +80,7 @@ export async function makePlan(given: PlanOptions): Promise<PlanResult> {
     resolvedSpecs.set(m, spec);
     return spec;
   };
-  const reads = await prefetchReads(selected, { ...options, resolved });
+  const reads = prefetchReads(selected, { ...options, resolved });
   const announce = (step: PlannedStep | undefined) => {
     if (step) options.events?.({ type: 'planned', address: step.change.address, action: step.change.action });
     return step;
@@ -136,9 +136,8 @@ async function planManifest(
 
 async function planResource(kind: ResourceKind, manifest: Manifest, desired: JsonObject, record: ResourceRecord | undefined, ctx: KindContext, reads: Prefetched, diagnostics: Diagnostic[]): Promise<PlannedStep> {
   const handler = kind.resource;
-  const observed = reads.has(manifest.address)
-    ? reads.get(manifest.address)
-    : await handler.read(ctx, readTarget(manifest, desired, record));
+  const listed = (await reads.listed(manifest.address)) ?? 'read';
+  const observed = listed !== 'read' ? listed.observed : await handler.read(ctx, readTarget(manifest, desired, record));
   const base = { kind, manifest, record, desired, observed };
   const sensitive = sensitivePatterns(kind, manifest);
   if (!observed) {

@@ -1,10 +1,12 @@
-// Reads by listing before planning: a kind that can list (container groups per resource group)
+// Reads by listing while planning: a kind that can list (container groups per resource group)
 // reads many resources in a few paged requests; what a list cannot answer is read one by one.
+// Each manifest is compared as soon as its own listing is back, not after every page of every
+// listing: under a rate limit the comparing overlaps the waiting for the service's tokens.
 import type { JsonObject } from '../../core/json.js';
 import type { Manifest } from '../manifest.js';
 import type { ResolvedSpec } from '../resolve.js';
 import type { KindCatalog } from '../../core/kind-catalog.js';
-import type { KindContext, ResourceKind, Observed, ReadTarget } from '../../core/kind.js';
+import type { KindContext, ListAnswer, ResourceKind, Observed, ReadTarget } from '../../core/kind.js';
 import type { ResourceRecord, StateDocument } from '../state/types.js';
 
 export interface PrefetchOptions {
@@ -15,8 +17,13 @@ export interface PrefetchOptions {
   readonly kinds: KindCatalog;
 }
 
-/** Live resources found by listing, by address (undefined: listed as absent). Absent key: read it one by one. */
-export type Prefetched = ReadonlyMap<string, Observed | undefined>;
+/** What a listing told of one address: the live resource (undefined: listed as absent), or 'read': read it one by one. */
+export type Listed = { readonly observed: Observed | undefined } | 'read';
+
+export interface Prefetched {
+  /** The listing's answer for `address` once its listing is back; undefined when no listing covers it. */
+  listed(address: string): Promise<Listed> | undefined;
+}
 
 /** The read target as planning builds it: the last applied spec finds a resource whose address fields changed. */
 export function readTarget(manifest: Manifest, desired: JsonObject, record: ResourceRecord | undefined): ReadTarget {
@@ -28,8 +35,15 @@ export function readTarget(manifest: Manifest, desired: JsonObject, record: Reso
   };
 }
 
-export async function prefetchReads(manifests: readonly Manifest[], o: PrefetchOptions): Promise<Prefetched> {
-  const byKind = new Map<ResourceKind, Array<{ address: string; target: ReadTarget }>>();
+interface Pending {
+  readonly address: string;
+  readonly target: ReadTarget;
+  settle?: (listed: Listed) => void;
+}
+
+/** Starts every kind's listings and returns at once; each address's answer settles as its listing arrives. */
+export function prefetchReads(manifests: readonly Manifest[], o: PrefetchOptions): Prefetched {
+  const byKind = new Map<ResourceKind, Pending[]>();
   for (const m of manifests) {
     const kind = o.kinds.kindNamed(m.kind);
     if (kind?.category !== 'resource' || !kind.resource.list) continue;
@@ -40,20 +54,28 @@ export async function prefetchReads(manifests: readonly Manifest[], o: PrefetchO
     list.push({ address: m.address, target: readTarget(m, resolved.spec, o.state.resources[m.address]) });
     byKind.set(kind, list);
   }
-  const found = new Map<string, Observed | undefined>();
-  await Promise.all([...byKind].map(async ([kind, items]) => {
-    const reader = kind.resource.list!;
-    let answers: Array<Observed | undefined | 'read'>;
-    try {
-      answers = await reader.readAll(o.ctx, items.map((i) => i.target));
-    } catch {
-      return; // the one-by-one reads that follow report the service's error where it belongs
-    }
-    items.forEach((item, i) => {
-      const a = answers[i];
-      if (a === 'read' || (a !== undefined && !reader.complete)) return;
-      found.set(item.address, a);
-    });
-  }));
-  return found;
+  const answers = new Map<string, Promise<Listed>>();
+  for (const items of byKind.values()) {
+    for (const item of items) answers.set(item.address, new Promise<Listed>((resolve) => { item.settle = resolve; }));
+  }
+  for (const [kind, items] of byKind) void listKind(kind, items, o.ctx);
+  return { listed: (address) => answers.get(address) };
+}
+
+/** Lists one kind's targets; every target is settled once, whatever the listing does (a failure: read one by one). */
+async function listKind(kind: ResourceKind, items: Pending[], ctx: KindContext): Promise<void> {
+  const reader = kind.resource.list!;
+  const settle = (i: number, a: ListAnswer): void => {
+    const item = items[i];
+    if (!item?.settle) return;
+    item.settle(a === 'read' || (a !== undefined && !reader.complete) ? 'read' : { observed: a });
+    item.settle = undefined;
+  };
+  let answers: ListAnswer[] = [];
+  try {
+    answers = await reader.readAll(ctx, items.map((i) => i.target), settle);
+  } catch {
+    // the one-by-one reads that follow report the service's error where it belongs
+  }
+  items.forEach((_, i) => settle(i, i < answers.length ? answers[i] : 'read'));
 }

@@ -1,7 +1,7 @@
 // Plan and drift read container groups by listing each resource group (one paged list instead
 // of one GET per group); the list holds every property the diff compares.
 import type { ContainerGroupBody } from '../../providers/arm.js';
-import type { KindContext, ListReader, Observed, ReadTarget } from '../../core/kind.js';
+import type { KindContext, ListAnswer, ListReader, Observed, ReadTarget } from '../../core/kind.js';
 import type { GroupCoordinates } from './mapping.js';
 
 export interface ListDeps {
@@ -16,7 +16,7 @@ const LIST_FROM = 2;
 export function listReader(deps: ListDeps): ListReader {
   return {
     complete: true,
-    async readAll(ctx: KindContext, targets: readonly ReadTarget[]) {
+    async readAll(ctx: KindContext, targets: readonly ReadTarget[], answered?: (index: number, answer: ListAnswer) => void) {
       // A target that cannot be located is left to read(), which reports why.
       const located = targets.map((t) => { try { return deps.locate(t); } catch { return undefined; } });
       const byGroup = new Map<string, number[]>();
@@ -27,7 +27,7 @@ export function listReader(deps: ListDeps): ListReader {
         if (indexes) indexes.push(i);
         else byGroup.set(key, [i]);
       });
-      const out: Array<Observed | undefined | 'read'> = targets.map(() => 'read');
+      const out: ListAnswer[] = targets.map(() => 'read');
       await Promise.all([...byGroup.values()].map(async (indexes) => {
         if (indexes.length < LIST_FROM) return;
         const first = located[indexes[0]]!;
@@ -38,6 +38,7 @@ export function listReader(deps: ListDeps): ListReader {
           const c = located[i]!;
           const live = byName.get(c.name.toLowerCase());
           out[i] = live ? deps.observed(c, live) : undefined;
+          answered?.(i, out[i]);
         }
       }));
       return out;
