@@ -12,6 +12,17 @@ import { RatesView } from './rates-view.js';
 import { RESULTS, When } from './status.js';
 
 const html = htm.bind(h);
+
+adoptTokenFromFragment();
+// The first status is asked for before anything is drawn: it is most of what the page waits for.
+let early = getJson('/api/status');
+early.catch(() => undefined);
+function loadStatus() {
+  const answer = early ?? getJson('/api/status');
+  early = undefined;
+  return answer;
+}
+
 const VIEWS = [['resources', 'Resources'], ['graph', 'Graph'], ['history', 'History'], ['rates', 'Rates']];
 
 function viewFromHash() {
@@ -69,7 +80,7 @@ function App() {
   // The statuses: now, and again after every cycle the live stream tells of.
   useEffect(() => {
     if (needToken) return;
-    getJson('/api/status').then((doc) => { setStatus(doc); setError(null); setSteps(new Map()); })
+    loadStatus().then((doc) => { setStatus(doc); setError(null); setSteps(new Map()); })
       .catch((err) => (err instanceof Unauthorized ? setNeedToken(true) : setError(err.message)));
   }, [revision, needToken]);
 
@@ -181,7 +192,6 @@ function TokenForm({ onToken }) {
     </main>`;
 }
 
-adoptTokenFromFragment();
 const root = document.getElementById('app');
 root.textContent = '';
 render(html`<${App} />`, root);

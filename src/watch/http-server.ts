@@ -4,6 +4,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { ListenAddress } from './listen-address.js';
 import type { Dashboard } from './dashboard/dashboard.js';
+import type { JsonAnswer } from './cached-json.js';
 
 export interface WatchEndpoints {
   /** The process is up and not shutting down. */
@@ -11,7 +12,8 @@ export interface WatchEndpoints {
   /** Every stack has been reconciled once (or is another replica's). */
   ready(): boolean;
   metrics(): Promise<{ contentType: string; text: string }>;
-  status(): unknown;
+  /** /api/status, as JSON text and gzipped. */
+  status(): JsonAnswer;
   /** The dashboard: the page at `/`, its data under /api/dashboard/ and its live stream at /api/events. */
   readonly dashboard?: Dashboard;
 }
@@ -60,7 +62,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, token: string |
       return send(res, 200, m.contentType, m.text);
     }
     case '/api/status':
-      return send(res, 200, 'application/json', JSON.stringify(endpoints.status(), null, 2) + '\n');
+      return sendJson(req, res, endpoints.status());
     case '/api/events':
       if (endpoints.dashboard) return endpoints.dashboard.stream(res);
       break;
@@ -79,6 +81,17 @@ function authorized(header: string | undefined, token: string): boolean {
   const given = Buffer.from(m[1]);
   const expected = Buffer.from(token);
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function sendJson(req: IncomingMessage, res: ServerResponse, answer: JsonAnswer): void {
+  const headers = { 'content-type': 'application/json', 'cache-control': 'no-store', vary: 'accept-encoding' };
+  if (!/\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+    res.writeHead(200, headers);
+    res.end(answer.text);
+    return;
+  }
+  res.writeHead(200, { ...headers, 'content-encoding': 'gzip' });
+  res.end(answer.gzipped());
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string): void {

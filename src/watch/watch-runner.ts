@@ -1,6 +1,7 @@
 // moor watch: runs the loops of every stack, serves the endpoints, and stops cleanly on SIGTERM/SIGINT.
 import { hostname } from 'node:os';
 import { manifestPaths } from '../engine/config-stacks.js';
+import { CachedJson, identityOf } from './cached-json.js';
 import { Dashboard } from './dashboard/dashboard.js';
 import type { LiveFeed } from './dashboard/live-feed.js';
 import { serveEndpoints, type RunningServer } from './http-server.js';
@@ -59,6 +60,7 @@ async function watchStacks(run: WatchRun, leases: StackLeases): Promise<void> {
       if (report.result === 'locked') run.log(`${prefix(s)}skipped this cycle: ${report.error ?? 'the state lock is held'}`);
     },
   }));
+  const status = new CachedJson(() => statusKey(loops, leases), () => statusDocument(loops, leases));
   let server: RunningServer | undefined;
   if (run.listen) {
     server = await serveEndpoints(run.listen.address, run.listen.token, {
@@ -66,7 +68,7 @@ async function watchStacks(run: WatchRun, leases: StackLeases): Promise<void> {
       healthy: () => !run.signal.aborted,
       ready: () => loops.every((l) => l.completedOnce),
       metrics: async () => ({ contentType: run.metrics.contentType, text: await run.metrics.text() }),
-      status: () => statusDocument(loops, leases),
+      status: () => status.answer(),
       ...(dashboard ? { dashboard } : {}),
     });
     run.onListening?.(server.url);
@@ -84,6 +86,14 @@ async function watchStacks(run: WatchRun, leases: StackLeases): Promise<void> {
 
 export function prefix(stack: StackTarget): string {
   return stack.name ? `moor watch: stack ${stack.name}: ` : 'moor watch: ';
+}
+
+/** What /api/status shows changes only with these: a cycle, a schedule, a failure count, a lease. */
+function statusKey(loops: readonly StackLoop[], leases: StackLeases): string {
+  return JSON.stringify(loops.map((l) => {
+    const s = l.state();
+    return [s.runs, s.failures, s.standby, s.lastRunAt, s.lastSuccessAt, s.nextRunAt, leases.holds(l.target), identityOf(s.lastReport)];
+  }));
 }
 
 /** /api/status: every stack, its last cycle and its resources. */
