@@ -16,6 +16,7 @@ import type { Session } from './session.js';
 import type { KindContext } from '../core/kind.js';
 import { NOT_IN_STATE } from './render/summary-line.js';
 import { UNTRACKED_LIVE } from './plan/untracked-live.js';
+import { FOREIGN_STATE } from './plan/foreign-state.js';
 import { PROTECTED_RUN } from './plan/protected-change.js';
 import { recordRun } from './history/record-run.js';
 import { DEFAULT_HISTORY_KEEP } from './history/history-store.js';
@@ -67,6 +68,7 @@ export async function preparePlan(session: Session, request: PlanRequest): Promi
     prune: request.prune,
     allowMassDelete: request.allowMassDelete,
     allowUntracked: request.allowUntracked,
+    replace: request.replace,
     allowDestructive: request.allowDestructive,
     parallelism: session.parallelism,
     diagnostics,
@@ -154,8 +156,8 @@ export function driftReport(prepared: Pick<PreparedPlan, 'plan' | 'state' | 'man
   return { ...drift, diagnostics: [error, ...drift.diagnostics] };
 }
 
-/** What refuses a plan but is no finding of drift: preflight (quota), lost-state refusals (drift says unverified), protect's run refusal. */
-const PLAN_ONLY: ReadonlySet<string> = new Set(['preflight', UNTRACKED_LIVE, PROTECTED_RUN]);
+/** What refuses a plan but is no finding of drift: preflight (quota), lost-state refusals (drift says unverified), protect's run refusal, another environment's state (drift compares live with that very state). */
+const PLAN_ONLY: ReadonlySet<string> = new Set(['preflight', UNTRACKED_LIVE, PROTECTED_RUN, FOREIGN_STATE]);
 
 /** The drift report: only what moved in live resources since the last apply. */
 export function driftOf(plan: Plan): Plan {

@@ -25,6 +25,7 @@ import { isUnknown, noteBlockedDependents, recheckUnknown, resolvedAsFailed, unk
 import { prefetchReads, readTarget, type Prefetched } from './prefetch.js';
 import { protectedChangeError } from './protected-change.js';
 import { untrackedLiveDiagnostics } from './untracked-live.js';
+import { foreignStateDiagnostics } from './foreign-state.js';
 import { plannedMoves } from './moves.js';
 import { settlingStep } from './settling.js';
 import type { EventSink } from '../../core/events.js';
@@ -46,6 +47,8 @@ export interface PlanOptions {
   readonly allowMassDelete?: boolean;
   /** Run jobs and create resources state has no record of although state looks lost (untracked-live.ts). */
   readonly allowUntracked?: boolean;
+  /** Addresses --replace names: a move out of where state records them is meant. */
+  readonly replace?: readonly string[];
   /** Protected jobs whose destructive run apply may carry out (--allow-destructive ADDR). */
   readonly allowDestructive?: readonly string[];
   readonly parallelism: number;
@@ -90,6 +93,7 @@ export async function makePlan(given: PlanOptions): Promise<PlanResult> {
   steps.push(...inDeleteOrder(planOrphans(options, diagnostics)).map((s) => announce(s)!));
   noteBlockedDependents(steps, graph);
   diagnostics.push(...untrackedLiveDiagnostics(steps, options.allowUntracked));
+  diagnostics.push(...foreignStateDiagnostics(steps, options.replace));
   await preflight(steps, options.ctx, diagnostics, options.allowDestructive);
   const changes = steps.map((s) => s.change);
   const located = locateAtManifests(diagnostics, options.manifests);
