@@ -41,7 +41,7 @@ export function ResourceDetail({ detail, error, onClose, onSelect }) {
       <h3>Needed by</h3>
       ${links(detail.dependents, stack, onSelect)}
       <h3>Outputs</h3>
-      ${detail.outputs === null ? html`<p class="muted">Not applied yet.</p>` : html`<pre class="outputs" data-testid="outputs">${JSON.stringify(detail.outputs, null, 2)}</pre>`}
+      ${detail.outputs === null ? html`<p class="muted">Not applied yet.</p>` : html`<pre class="outputs" data-testid="outputs" tabindex="0" aria-label="outputs, scrollable">${JSON.stringify(detail.outputs, null, 2)}</pre>`}
     </aside>`;
 }
 

@@ -114,6 +114,20 @@ describe('the dashboard in a browser', () => {
     await screenshot(page, 'rates');
   }, 60_000);
 
+  it('is usable from the keyboard: search, Tab to a row, Enter opens its detail and moves the focus there', async () => {
+    await page.getByRole('link', { name: 'Resources' }).click();
+    const search = page.getByRole('searchbox');
+    await search.focus();
+    await page.keyboard.type('c43');
+    await page.locator('[data-testid="row-count"]', { hasText: '1 of 4 resources' }).waitFor({ timeout: 30_000 });
+    const target = 'AuthContext/c43 in prod: show detail';
+    for (let i = 0; i < 12 && (await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))) !== target; i++) await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(target);
+    await page.keyboard.press('Enter');
+    await page.locator('#detail-heading', { hasText: 'AuthContext/c43' }).waitFor({ timeout: 30_000 });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('detail-heading');
+  }, 60_000);
+
   it('has no serious or critical accessibility violation in any view (axe-core)', async () => {
     // axe is injected as a script; a context that bypasses the page's CSP lets it in (the page itself runs under it above).
     const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1400, height: 900 } });
@@ -123,7 +137,11 @@ describe('the dashboard in a browser', () => {
       for (const view of ['resources', 'graph', 'history', 'rates']) {
         await scanned.goto(`${watch.url}/#/${view}`);
         await scanned.locator('main h2').first().waitFor({ timeout: 30_000 });
-        if (view === 'resources') await scanned.locator('tr[data-address]').first().waitFor({ timeout: 30_000 });
+        if (view === 'resources') {
+          // With a resource's detail open (its diff, facts and outputs are scanned too).
+          await scanned.getByRole('button', { name: 'AuthContext/c42 in prod: show detail' }).click({ timeout: 30_000 });
+          await scanned.locator('#detail-heading').waitFor({ timeout: 30_000 });
+        }
         if (view === 'graph') await scanned.locator('[data-testid="graph"]').waitFor({ timeout: 30_000 });
         await scanned.addScriptTag({ content: axeSource });
         const violations = await scanned.evaluate(async () => {
