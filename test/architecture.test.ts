@@ -86,3 +86,23 @@ describe('architecture: the import lines keep the floors apart', () => {
     expect([...new Set(users)].sort()).toEqual(['cli']);
   });
 });
+
+describe('architecture: only the bin\'s io host touches the process', () => {
+  /** The process's streams, environment, folder, arguments, exit and signals: what a run gets from its io host. */
+  const PROCESS_GLOBAL = /\bprocess\.(stdout|stderr|stdin|env|cwd|chdir|argv|exit|exitCode|on|once|off|addListener|removeListener)\b/;
+  /** The bin's host; the local cloud (a server of its own, logging its own failures); who holds a lock when the OS has no passwd entry. */
+  const ALLOWED = ['src/cli/process-io.ts', 'src/engine/state/file-lock.ts', 'src/engine/state/postgres-lock.ts'];
+
+  test('no source file but the allowed ones reads the process\'s streams, environment, folder or signals', () => {
+    const touching = sourceFiles(SRC)
+      .map((abs) => relative(ROOT, abs))
+      .filter((file) => !file.endsWith('.test.ts') && !file.startsWith('src/localcloud/') && !ALLOWED.includes(file))
+      .filter((file) => readFileSync(join(ROOT, file), 'utf8').split('\n').some((line) => PROCESS_GLOBAL.test(line) && !/^\s*(\/\/|\*)/.test(line)));
+    expect(touching).toEqual([]);
+  });
+
+  test('the rule sees a write to stdout, a read of the environment and a signal listener', () => {
+    for (const line of ["process.stdout.write('x')", 'const e = process.env.HOME;', "process.on('SIGINT', f)", 'process.cwd()']) expect(PROCESS_GLOBAL.test(line)).toBe(true);
+    expect(PROCESS_GLOBAL.test('process.pid')).toBe(false);
+  });
+});

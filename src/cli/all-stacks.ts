@@ -10,6 +10,7 @@ import type { OutputFormat } from './plan-output.js';
 import { useColor } from './session-options.js';
 import { unplanned } from './unplanned.js';
 import { jsonText } from '../core/foreign-text.js';
+import { stdoutLine, type IoHost } from './io-host.js';
 
 /** One stack's outcome: its plan (or an empty one carrying why it could not plan), the JSON document, the exit code. */
 export interface StackRun {
@@ -49,28 +50,28 @@ export function namingStack(d: Diagnostic, stack: string): Diagnostic {
   return { ...d, message: `${d.message} (stack ${stack})` };
 }
 
-export function printStackRuns(runs: readonly StackRun[], format: OutputFormat, mode: 'plan' | 'drift'): void {
+export function printStackRuns(io: IoHost, runs: readonly StackRun[], format: OutputFormat, mode: 'plan' | 'drift'): void {
   if (format === 'json') {
     const stacks = runs.map((r) => {
       const { format: _format, ...rest } = r.document ?? planOnly(r.plan);
       return { stack: r.stack, ...rest };
     });
-    process.stdout.write(jsonText({ format: 'moor-plan/1', stacks }, 2) + '\n');
+    io.stdout.write(jsonText({ format: 'moor-plan/1', stacks }, 2) + '\n');
     return;
   }
   if (format === 'markdown') {
-    process.stdout.write(stacksMarkdown(runs, mode));
+    io.stdout.write(stacksMarkdown(runs, mode));
     return;
   }
   for (const r of runs) {
-    process.stdout.write(`\n=== stack ${r.stack} ===\n\n`);
-    process.stdout.write(renderPlanText(r.plan, { color: useColor(), mode }).trimEnd() + '\n');
+    io.stdout.write(`\n=== stack ${r.stack} ===\n\n`);
+    io.stdout.write(renderPlanText(r.plan, { color: useColor(io.stdout, io.env), mode }).trimEnd() + '\n');
   }
   // The last lines say what happened to each stack, each naming it.
-  process.stdout.write('\n' + runs.map((r) => `stack ${r.stack}: ${lastLine(r.plan, mode)}`).join('\n') + '\n');
+  io.stdout.write('\n' + runs.map((r) => `stack ${r.stack}: ${lastLine(r.plan, mode)}`).join('\n') + '\n');
   if (format === 'github') {
-    writeAnnotations(runs.flatMap((r) => r.plan.diagnostics.map((d) => namingStack(d, r.stack))));
-    appendStepSummary(stacksMarkdown(runs, mode));
+    writeAnnotations(runs.flatMap((r) => r.plan.diagnostics.map((d) => namingStack(d, r.stack))), stdoutLine(io));
+    appendStepSummary(stacksMarkdown(runs, mode), io.env);
   }
 }
 

@@ -6,6 +6,7 @@ import { nothingSentInterruption } from '../core/interrupted-note.js';
 import { applySummary } from './apply-summary.js';
 import { codeBlock, inlineText } from '../engine/render/markdown-escape.js';
 import { appendStepSummary, writeAnnotations } from './github-output.js';
+import { stdoutLine, type IoHost } from './io-host.js';
 
 /** A failed step as an error diagnostic of its address (the error names service code and request id); an interrupted one as a warning. */
 export function failedStepDiagnostics(outcomes: readonly StepOutcome[]): Diagnostic[] {
@@ -26,9 +27,9 @@ export function applySummaryMarkdown(outcomes: readonly StepOutcome[]): string {
   return ['### moor apply', '', `**${failed ? '❌' : '✅'} ${inlineText(last)}**`, '', codeBlock('', text.split('\n')), ''].join('\n');
 }
 
-export function reportApplyToGitHub(outcomes: readonly StepOutcome[]): void {
-  writeAnnotations(failedStepDiagnostics(outcomes));
-  appendStepSummary(applySummaryMarkdown(outcomes));
+export function reportApplyToGitHub(io: IoHost, outcomes: readonly StepOutcome[]): void {
+  writeAnnotations(failedStepDiagnostics(outcomes), stdoutLine(io));
+  appendStepSummary(applySummaryMarkdown(outcomes), io.env);
 }
 
 /** apply --refresh-only's job summary: its closing lines (refreshSummary), first line as the status. */
@@ -38,7 +39,7 @@ export function refreshSummaryMarkdown(outcomes: readonly StepOutcome[], text: s
   return ['### moor apply --refresh-only', '', `**${failed ? '❌' : '✅'} ${inlineText(first)}**`, '', codeBlock('', text.split('\n')), ''].join('\n');
 }
 
-export function reportRefreshToGitHub(outcomes: readonly StepOutcome[], text: string): void {
-  writeAnnotations(failedStepDiagnostics(outcomes));
-  appendStepSummary(refreshSummaryMarkdown(outcomes, text));
+export function reportRefreshToGitHub(io: IoHost, outcomes: readonly StepOutcome[], text: string): void {
+  writeAnnotations(failedStepDiagnostics(outcomes), stdoutLine(io));
+  appendStepSummary(refreshSummaryMarkdown(outcomes, text), io.env);
 }

@@ -10,6 +10,7 @@ import { stackNamed } from '../engine/render/summary-line.js';
 import { refreshSummary, refreshSummaryEvent } from './refresh-summary.js';
 import { plainProgress, terminalProgress, type Progress } from './progress.js';
 import { waitLine } from './wait-line.js';
+import { stdoutText, type IoHost } from './io-host.js';
 
 import type { SchedulerStats } from '../providers/request-scheduler.js';
 
@@ -29,15 +30,15 @@ export interface ApplyReport {
 }
 
 /** `interactive`: listr2 on a terminal; otherwise plain lines on stderr. `stack`: the stack selected, named by the summary lines. */
-export function applyReport(output: ApplyOutput, interactive: boolean, stack?: string): ApplyReport {
-  const line = (l: string) => process.stderr.write(l + '\n');
+export function applyReport(io: IoHost, output: ApplyOutput, interactive: boolean, stack?: string): ApplyReport {
+  const line = (l: string) => io.stderr.write(l + '\n');
   if (output === 'jsonl') {
-    const emit = jsonlWriter();
+    const emit = jsonlWriter(stdoutText(io));
     const events = jsonlSink(emit);
     return {
       events,
       retryLines: false,
-      plan: (plan, mode) => printPlan(plan, 'jsonl', mode),
+      plan: (plan, mode) => printPlan(io, plan, 'jsonl', mode),
       progress: async () => ({ sink: events, done: async () => undefined }),
       summary: (outcomes) => {
         const text = applySummary(outcomes);
@@ -61,20 +62,20 @@ export function applyReport(output: ApplyOutput, interactive: boolean, stack?: s
   return {
     events: (e) => (display ?? beforeApply)(e),
     retryLines: !interactive,
-    plan: (plan, mode) => printPlan(plan, output, mode, stack),
+    plan: (plan, mode) => printPlan(io, plan, output, mode, stack),
     progress: async (plan, stats) => {
-      const shown = interactive ? await terminalProgress(plan.changes, stats) : plainProgress(line);
+      const shown = interactive ? await terminalProgress(io, plan.changes, stats) : plainProgress(line);
       display = shown.sink;
       return shown;
     },
     summary: (outcomes) => {
-      process.stdout.write('\n' + namedLast(applySummary(outcomes), stack) + '\n');
-      if (output === 'github') reportApplyToGitHub(outcomes);
+      io.stdout.write('\n' + namedLast(applySummary(outcomes), stack) + '\n');
+      if (output === 'github') reportApplyToGitHub(io, outcomes);
     },
     refreshSummary: (outcomes) => {
       const text = refreshSummary(outcomes);
-      process.stdout.write('\n' + namedLast(text, stack) + '\n');
-      if (output === 'github') reportRefreshToGitHub(outcomes, text);
+      io.stdout.write('\n' + namedLast(text, stack) + '\n');
+      if (output === 'github') reportRefreshToGitHub(io, outcomes, text);
     },
   };
 }

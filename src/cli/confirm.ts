@@ -4,8 +4,9 @@ import { createInterface } from 'node:readline';
 /** 'interrupted': Ctrl-C; 'closed': Ctrl-D or end of input. */
 export type Confirmation = 'yes' | 'no' | 'interrupted' | 'closed';
 
-export function confirmApply(): Promise<Confirmation> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
+/** Asks at `input` (a terminal), writing the question to `output`. */
+export function confirmApply(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<Confirmation> {
+  const rl = createInterface({ input, output });
   return new Promise<Confirmation>((resolve) => {
     let answered = false;
     const finish = (answer: Confirmation) => {

@@ -1,5 +1,6 @@
 // moor get: rows printed as an aligned table, RFC 4180 CSV, or JSON.
 import { jsonText, lineText } from '../core/foreign-text.js';
+import type { IoHost } from './io-host.js';
 
 export type GetFormat = 'table' | 'json' | 'csv';
 export const GET_FORMATS: readonly GetFormat[] = ['table', 'json', 'csv'];
@@ -54,8 +55,8 @@ export function renderJson(value: unknown): string {
 }
 
 /** Prints rows in the chosen format; `json` is what JSON output holds (defaults to the rows). */
-export function printRows<T>(format: GetFormat, columns: readonly Column<T>[], rows: readonly T[], options: { json?: unknown; extra?: readonly Cell[][] } = {}): void {
-  if (format === 'json') process.stdout.write(renderJson(options.json ?? rows));
-  else if (format === 'csv') process.stdout.write(renderCsv(columns, rows, options.extra));
-  else process.stdout.write(renderTable(columns, rows, options.extra));
+export function printRows<T>(io: IoHost, format: GetFormat, columns: readonly Column<T>[], rows: readonly T[], options: { json?: unknown; extra?: readonly Cell[][] } = {}): void {
+  if (format === 'json') io.stdout.write(renderJson(options.json ?? rows));
+  else if (format === 'csv') io.stdout.write(renderCsv(columns, rows, options.extra));
+  else io.stdout.write(renderTable(columns, rows, options.extra));
 }

@@ -53,12 +53,12 @@ function repositoryRoot(start: string): string | undefined {
   return root;
 }
 
-export function writeAnnotations(diagnostics: readonly Diagnostic[], write: (line: string) => void = (l) => process.stdout.write(l + '\n')): void {
+export function writeAnnotations(diagnostics: readonly Diagnostic[], write: (line: string) => void): void {
   for (const d of diagnostics) write(annotation(d));
 }
 
 /** Appends markdown to the job summary when GitHub names the file; a step outside Actions has none. */
-export function appendStepSummary(markdown: string, env: NodeJS.ProcessEnv = process.env): void {
+export function appendStepSummary(markdown: string, env: Readonly<NodeJS.ProcessEnv>): void {
   const file = env.GITHUB_STEP_SUMMARY;
   if (!file) return;
   try {

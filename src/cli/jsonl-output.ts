@@ -11,7 +11,7 @@ export type JsonlEvent = { readonly type: string } & Readonly<Record<string, unk
 
 export type EmitEvent = (event: JsonlEvent) => void;
 
-export function jsonlWriter(write: (line: string) => void = (l) => process.stdout.write(l)): EmitEvent {
+export function jsonlWriter(write: (line: string) => void): EmitEvent {
   return ({ type, ...rest }) => write(jsonText({ type, time: new Date().toISOString(), ...rest }) + '\n');
 }
 

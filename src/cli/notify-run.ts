@@ -4,6 +4,7 @@ import type { Plan } from '../engine/plan/types.js';
 import type { Session } from '../engine/session.js';
 import { sendNotification } from '../notify/send-notification.js';
 import { notifyFailure } from '../notify/notify-error.js';
+import type { IoHost } from './io-host.js';
 
 /**
  * Sends (or updates, or replies in the thread of) this stack's message and says so on stderr.
@@ -11,9 +12,9 @@ import { notifyFailure } from '../notify/notify-error.js';
  * current folder. A failed post is a ServiceError (code and X-Correlating-OperationId included).
  */
 export async function notifyRun(
-  session: Session, run: 'plan' | 'apply' | 'drift', plan: Plan, outcomes?: readonly StepOutcome[], paths: readonly string[] = [],
+  io: IoHost, session: Session, run: 'plan' | 'apply' | 'drift', plan: Plan, outcomes?: readonly StepOutcome[], paths: readonly string[] = [],
 ): Promise<void> {
-  const result = await sendNotification(session, { run, plan, outcomes, paths, cwd: process.cwd(), env: process.env })
+  const result = await sendNotification(session, { run, plan, outcomes, paths, cwd: io.cwd, env: io.env })
     .catch((err: unknown) => { throw notifyFailure(err, `posting the ${run} report to conversation ${session.config.notify?.conversationId}`); });
   const attached = result.attachmentId ? `; the full report went up as attachment ${result.attachmentId}` : '';
   const what = result.how === 'unchanged' ? `not posted: message ${result.activityId} already shows this ${run} report` : `${result.how}, activity id ${result.activityId}`;

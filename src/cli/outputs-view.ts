@@ -1,6 +1,7 @@
 // What `moor outputs` prints: every output (text or JSON), or one value raw for shell scripts.
 import { UserError } from '../core/diagnostics.js';
 import { fromPointer, getAt, type JsonObject } from '../core/json.js';
+import type { IoHost } from './io-host.js';
 
 export interface OutputsTarget {
   readonly address: string;
@@ -20,7 +21,7 @@ export function splitTarget(address: string, pointer: string | undefined): Outpu
 }
 
 /** Prints and returns the exit code; a pointer that finds nothing is an error naming what exists. */
-export function printOutputs(target: OutputsTarget, outputs: JsonObject | undefined, format: 'text' | 'json'): number {
+export function printOutputs(io: IoHost, target: OutputsTarget, outputs: JsonObject | undefined, format: 'text' | 'json'): number {
   const all = outputs ?? {};
   if (target.pointer !== undefined) {
     const value = getAt(all, fromPointer(target.pointer));
@@ -28,19 +29,19 @@ export function printOutputs(target: OutputsTarget, outputs: JsonObject | undefi
       const keys = Object.keys(all).sort();
       throw new UserError(`${target.address} has no output at ${target.pointer || '/'}; it has ${keys.length ? keys.map((k) => '/' + k).join(', ') : 'no outputs'}`);
     }
-    process.stdout.write(format === 'json' ? JSON.stringify(value) + '\n' : raw(value) + '\n');
+    io.stdout.write(format === 'json' ? JSON.stringify(value) + '\n' : raw(value) + '\n');
     return 0;
   }
   if (format === 'json') {
-    process.stdout.write(JSON.stringify(all, null, 2) + '\n');
+    io.stdout.write(JSON.stringify(all, null, 2) + '\n');
     return 0;
   }
   const keys = Object.keys(all).sort();
   if (keys.length === 0) {
-    process.stderr.write(`${target.address} has no outputs in state.\n`);
+    io.stderr.write(`${target.address} has no outputs in state.\n`);
     return 0;
   }
-  for (const key of keys) process.stdout.write(`${key} = ${JSON.stringify(all[key])}\n`);
+  for (const key of keys) io.stdout.write(`${key} = ${JSON.stringify(all[key])}\n`);
   return 0;
 }
 

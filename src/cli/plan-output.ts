@@ -7,6 +7,7 @@ import { renderPlanJson, renderPlanMarkdown, renderPlanText } from '../engine/re
 import { useColor } from './session-options.js';
 import { appendStepSummary, writeAnnotations } from './github-output.js';
 import { emitPlan, jsonlWriter } from './jsonl-output.js';
+import { stdoutLine, stdoutText, type IoHost } from './io-host.js';
 
 export type OutputFormat = 'text' | 'json' | 'markdown' | 'github' | 'jsonl';
 /** Of drift; plan also streams `jsonl`. */
@@ -14,32 +15,32 @@ export const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'markdow
 export const PLAN_OUTPUT_FORMATS: readonly OutputFormat[] = [...OUTPUT_FORMATS, 'jsonl'];
 
 /** `stack`: the stack selected, named by the summary lines and the markdown heading. */
-export function printPlan(plan: Plan, format: OutputFormat, mode: 'plan' | 'drift', stack?: string): void {
+export function printPlan(io: IoHost, plan: Plan, format: OutputFormat, mode: 'plan' | 'drift', stack?: string): void {
   if (format === 'jsonl') {
-    emitPlan(jsonlWriter(), plan, mode);
-    for (const d of plan.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
+    emitPlan(jsonlWriter(stdoutText(io)), plan, mode);
+    for (const d of plan.diagnostics) io.stderr.write(formatDiagnostic(d) + '\n');
     return;
   }
   if (format === 'json') {
-    process.stdout.write(renderPlanJson(plan).trimEnd() + '\n');
+    io.stdout.write(renderPlanJson(plan).trimEnd() + '\n');
     // The JSON carries the diagnostics; a pipeline log still wants them on stderr.
-    for (const d of plan.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
+    for (const d of plan.diagnostics) io.stderr.write(formatDiagnostic(d) + '\n');
     return;
   }
   if (format === 'markdown') {
-    process.stdout.write(renderPlanMarkdown(plan, { mode, stack }).trimEnd() + '\n');
+    io.stdout.write(renderPlanMarkdown(plan, { mode, stack }).trimEnd() + '\n');
     return;
   }
-  process.stdout.write(renderPlanText(plan, { color: useColor(), mode, stack }).trimEnd() + '\n');
+  io.stdout.write(renderPlanText(plan, { color: useColor(io.stdout, io.env), mode, stack }).trimEnd() + '\n');
   if (format === 'github') {
     // The log keeps the text; each diagnostic becomes an annotation; the job summary gets the markdown.
-    writeAnnotations(plan.diagnostics);
-    appendStepSummary(renderPlanMarkdown(plan, { mode, stack }));
+    writeAnnotations(plan.diagnostics, stdoutLine(io));
+    appendStepSummary(renderPlanMarkdown(plan, { mode, stack }), io.env);
   }
 }
 
 /** Prints a whole plan document (see engine/plan/plan-document.ts) and its diagnostics on stderr. */
-export function printPlanDocument(doc: JsonObject, plan: Plan): void {
-  process.stdout.write(jsonText(doc, 2) + '\n');
-  for (const d of plan.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
+export function printPlanDocument(io: IoHost, doc: JsonObject, plan: Plan): void {
+  io.stdout.write(jsonText(doc, 2) + '\n');
+  for (const d of plan.diagnostics) io.stderr.write(formatDiagnostic(d) + '\n');
 }

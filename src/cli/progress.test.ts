@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { plainProgress, statusLine, stepTitle, terminalProgress } from './progress.js';
 import { shortPath, waitPhrase } from './wait-line.js';
+import { memoryIo } from '../../test/support/memory-io.js';
 
 const idle = { inFlight: 0, queued: 0, busySteps: 0, throttledMs: 0, answers: 0, throttled: 0 };
 
@@ -101,7 +102,7 @@ describe('terminal progress', () => {
   test('leaves Ctrl-C to apply: listr2 adds no SIGINT listener (its own exits 127 at once, dropping the interrupted steps and the summary)', async () => {
     const before = process.listenerCount('SIGINT');
     const change = { address: 'AuthContext/c1', kind: 'AuthContext', action: 'create' as const, fields: [], patch: [], drift: false, destructive: false };
-    const p = await terminalProgress([change]);
+    const p = await terminalProgress(memoryIo({ tty: true }), [change]);
     expect(process.listenerCount('SIGINT')).toBe(before);
     p.sink({ type: 'step_finished', outcome: { address: 'AuthContext/c1', action: 'create', status: 'done' } });
     await p.done();

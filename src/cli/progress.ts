@@ -5,6 +5,8 @@ import { lineText } from '../core/foreign-text.js';
 import type { PlannedChange } from '../engine/plan/types.js';
 import type { SchedulerStats } from '../providers/request-scheduler.js';
 import { waitLine, waitPhrase, type Wait } from './wait-line.js';
+import type { IoHost } from './io-host.js';
+import { useColor } from './session-options.js';
 
 const VERB: Record<string, [string, string]> = {
   create: ['creating', 'created'],
@@ -72,8 +74,8 @@ export function stepTitle(address: string, doing: string, waiting?: string): str
  * listr2 tasks, one per change, settled by the engine's events; with `stats`, a status line on top.
  * A retry or throttle of a step shows on its line while the wait lasts; one of no step, on the status line.
  */
-export async function terminalProgress(changes: readonly PlannedChange[], stats?: () => SchedulerStats): Promise<Progress> {
-  const { Listr } = await import('listr2');
+export async function terminalProgress(io: IoHost, changes: readonly PlannedChange[], stats?: () => SchedulerStats): Promise<Progress> {
+  const { DefaultRenderer, Listr, ListrLogger, ProcessOutput, LISTR_DEFAULT_RENDERER_STYLE } = await import('listr2');
   type Settle = { resolve: () => void; reject: (e: Error) => void; title: (t: string) => void };
   const settles = new Map<string, Settle>();
   const ready = new Map<string, Promise<void>>();
@@ -107,7 +109,15 @@ export async function terminalProgress(changes: readonly PlannedChange[], stats?
   const all = stats && tasks.length > 0 ? [statusTask, ...tasks] : tasks;
   // Ctrl-C is apply's (finish what is in flight, record it, show the interrupted steps): listr2's own
   // SIGINT listener would fail every task and exit 127 at once.
-  const list = new Listr(all, { concurrent: true, exitOnError: false, registerSignalListeners: false, rendererOptions: { collapseErrors: false } });
+  // listr2 draws on the run's terminal (its streams are the io host's: masked), in colour unless the run's environment says no.
+  // The casts: listr2 types its streams as a process's, and uses only write, isTTY and columns of them.
+  const output = new ProcessOutput(io.stdout as unknown as NodeJS.WriteStream, io.stderr as unknown as NodeJS.WriteStream);
+  const plain = (text?: string) => text ?? '';
+  const color = useColor(io.stdout, io.env) ? undefined : Object.fromEntries(Object.keys(LISTR_DEFAULT_RENDERER_STYLE.color ?? {}).map((level) => [level, plain]));
+  const logger = new ListrLogger({ useIcons: true, toStderr: [], processOutput: output });
+  // The caller decided the run's output is a terminal (listr2 would ask the process's stdout instead).
+  const renderer = class extends DefaultRenderer { static override nonTTY = true; };
+  const list = new Listr(all, { concurrent: true, exitOnError: false, registerSignalListeners: false, renderer, rendererOptions: { collapseErrors: false, logger, ...(color ? { color } : {}) } });
   const settled = list.run().catch(() => undefined);
   const whenReady = (a: string) => {
     let p = ready.get(a);

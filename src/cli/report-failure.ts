@@ -7,7 +7,7 @@ import { lineText } from '../core/foreign-text.js';
 /** The code of a diagnostic for a manifest path given on the command line that is not there. */
 const MISSING_PATH = 'load.path';
 
-export function reportFailure(err: unknown, write: (text: string) => void = (t) => process.stderr.write(t)): number {
+export function reportFailure(err: unknown, write: (text: string) => void): number {
   if (err instanceof CommanderError) {
     // commander already printed the message (or help/version, which exit 0).
     return err.exitCode === 0 ? 0 : 1;

@@ -4,6 +4,7 @@ import { UserError } from '../core/diagnostics.js';
 import type { Session } from '../engine/session.js';
 import type { MoorConfig } from '../engine/config.js';
 import { fanOut, noticeSink, type EventSink } from '../core/events.js';
+import type { IoHost, OutputStream } from './io-host.js';
 
 export interface GlobalOptions {
   readonly config?: string;
@@ -27,10 +28,10 @@ export function globalOptions(command: Command): GlobalOptions {
  * The config of a command that reads manifests or state, with the stack selected; without one
  * when the config has stacks, refused (`alternatives` names what else the command accepts).
  */
-export async function runConfig(command: Command, alternatives = ''): Promise<MoorConfig> {
+export async function runConfig(io: IoHost, command: Command, alternatives = ''): Promise<MoorConfig> {
   const { loadConfig, requireStackChoice } = await import('../engine/config.js');
   const g = globalOptions(command);
-  const config = loadConfig(g.config, process.cwd(), process.env, g.stack, g.stackGiven);
+  const config = loadConfig(g.config, io.cwd, io.env, g.stack, g.stackGiven);
   requireStackChoice(config, alternatives);
   return config;
 }
@@ -59,7 +60,7 @@ export interface SessionExtras {
 /**
  * `extra.anyStack`: the command reads no manifests or state (get), so it runs without a stack too.
  */
-export async function withSession<T>(command: Command, fn: (session: Session) => Promise<T>, extra: SessionExtras = {}): Promise<T> {
+export async function withSession<T>(io: IoHost, command: Command, fn: (session: Session) => Promise<T>, extra: SessionExtras = {}): Promise<T> {
   const g = globalOptions(command);
   // Loaded here: --help, --version and validate never pay for the state backends and providers.
   const { openSession } = await import('../engine/session.js');
@@ -71,9 +72,9 @@ export async function withSession<T>(command: Command, fn: (session: Session) =>
     stack: extra.stack ?? g.stack,
     stackGiven: extra.stack !== undefined && extra.stack !== g.stack ? `the saved plan's stack ${extra.stack}` : g.stackGiven,
     anyStack: extra.anyStack,
-    cwd: process.cwd(),
-    env: process.env,
-    events: fanOut(noticeSink((line) => process.stderr.write(line + '\n'), extra.retryLines ? { except: 'retry' } : {}), extra.events),
+    cwd: io.cwd,
+    env: io.env,
+    events: fanOut(noticeSink((line) => io.stderr.write(line + '\n'), extra.retryLines ? { except: 'retry' } : {}), extra.events),
     kinds: CATALOG,
     guard: policyGuard,
     // Imported only when used, so a run against real services never loads the local cloud.
@@ -90,7 +91,7 @@ export async function withSession<T>(command: Command, fn: (session: Session) =>
  * Colour on a terminal unless NO_COLOR is set (also by --no-color) or TERM=dumb; FORCE_COLOR=1
  * turns it on anywhere (a CI log that shows colours), FORCE_COLOR=0 off.
  */
-export function useColor(stream: NodeJS.WriteStream = process.stdout, env: NodeJS.ProcessEnv = process.env): boolean {
+export function useColor(stream: OutputStream, env: Readonly<NodeJS.ProcessEnv>): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '') return !/^(0|false|no)$/i.test(env.FORCE_COLOR);
   if (env.TERM === 'dumb') return false;

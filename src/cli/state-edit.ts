@@ -4,6 +4,7 @@ import { UserError } from '../core/diagnostics.js';
 import { jsonText } from '../core/foreign-text.js';
 import type { StateBackend, StateDocument } from '../engine/state/types.js';
 import { movedRecords } from '../engine/state/move-record.js';
+import type { IoHost } from './io-host.js';
 
 const ADDRESS = /^([A-Za-z]+)\/(.+)$/;
 
@@ -18,12 +19,12 @@ export function movedState(doc: StateDocument, from: string, to: string, locatio
   return { version: 1, resources: movedRecords(doc.resources, from, to), ...(doc.extras ? { extras: doc.extras } : {}) };
 }
 
-export async function moveAddress(backend: StateBackend, from: string, to: string): Promise<number> {
+export async function moveAddress(io: IoHost, backend: StateBackend, from: string, to: string): Promise<number> {
   const lock = await backend.lock('state mv');
   try {
     const doc = await backend.read();
     await backend.write(movedState(doc, from, to, backend.location));
-    process.stdout.write(`Moved ${from} to ${to} in state. Rename the manifest (metadata.name) to match, or the next plan recreates it.\n`);
+    io.stdout.write(`Moved ${from} to ${to} in state. Rename the manifest (metadata.name) to match, or the next plan recreates it.\n`);
     return 0;
   } finally {
     await backend.unlock(lock);
@@ -34,7 +35,7 @@ export async function moveAddress(backend: StateBackend, from: string, to: strin
  * Copies every record (and the extras: notification threads; and the history of applies) from `source` into `target`,
  * which must hold no resources; both are locked meanwhile. The source is left as it was.
  */
-export async function migrateState(source: StateBackend, target: StateBackend): Promise<number> {
+export async function migrateState(io: IoHost, source: StateBackend, target: StateBackend): Promise<number> {
   const sourceLock = await source.lock('state migrate');
   try {
     const targetLock = await target.lock('state migrate');
@@ -48,7 +49,7 @@ export async function migrateState(source: StateBackend, target: StateBackend): 
       const history = (await source.readHistory?.()) ?? [];
       if (history.length > 0) await target.appendHistory?.(history, history.length + ((await target.readHistory?.())?.length ?? 0));
       const count = Object.keys(doc.resources).length;
-      process.stdout.write(`Migrated ${count} ${count === 1 ? 'record' : 'records'} from ${source.location} to ${target.location}. ` +
+      io.stdout.write(`Migrated ${count} ${count === 1 ? 'record' : 'records'} from ${source.location} to ${target.location}. ` +
         `Use --state ${target.location} (or state: in moor.config.yaml) from now on; ${source.location} is left as it was.\n`);
       return 0;
     } finally {

@@ -6,6 +6,7 @@ import { renderPlanJson, renderPlanMarkdown } from '../engine/render/index.js';
 import type { OutputFormat } from './plan-output.js';
 import { appendStepSummary, writeAnnotations } from './github-output.js';
 import { diagnosticEvent, jsonlWriter } from './jsonl-output.js';
+import { stdoutLine, stdoutText, type IoHost } from './io-host.js';
 
 /** An empty plan carrying the failure's diagnostics (its message as one more when it has none). */
 export function unplanned(err: UserError): Plan {
@@ -18,12 +19,12 @@ export function unplanned(err: UserError): Plan {
  * Runs a plan or drift command's body; a user error still yields the report on stdout in the
  * machine formats (the error itself is reported once, on stderr, by the CLI).
  */
-export async function reportingFailure<T>(format: OutputFormat, mode: 'plan' | 'drift' | 'apply', body: () => Promise<T>): Promise<T> {
+export async function reportingFailure<T>(io: IoHost, format: OutputFormat, mode: 'plan' | 'drift' | 'apply', body: () => Promise<T>): Promise<T> {
   try {
     return await body();
   } catch (err) {
     if (err instanceof UserError && format === 'jsonl') {
-      const emit = jsonlWriter();
+      const emit = jsonlWriter(stdoutText(io));
       const { diagnostics } = unplanned(err);
       for (const d of diagnostics) emit(diagnosticEvent(d));
       emit({ type: `${mode}_summary`, status: 'failed', errors: diagnostics.filter((d) => d.severity === 'error').length, message: err.message });
@@ -31,11 +32,11 @@ export async function reportingFailure<T>(format: OutputFormat, mode: 'plan' | '
       // apply reports in text, jsonl or github only.
     } else if (err instanceof UserError && format === 'github') {
       const plan = unplanned(err);
-      writeAnnotations(plan.diagnostics);
-      appendStepSummary(renderPlanMarkdown(plan, { mode: mode === 'drift' ? 'drift' : 'plan', title: `moor ${mode}` }));
+      writeAnnotations(plan.diagnostics, stdoutLine(io));
+      appendStepSummary(renderPlanMarkdown(plan, { mode: mode === 'drift' ? 'drift' : 'plan', title: `moor ${mode}` }), io.env);
     } else if (err instanceof UserError && format !== 'text') {
       const plan = unplanned(err);
-      process.stdout.write(format === 'json' ? renderPlanJson(plan) : renderPlanMarkdown(plan, { mode: mode === 'drift' ? 'drift' : 'plan' }));
+      io.stdout.write(format === 'json' ? renderPlanJson(plan) : renderPlanMarkdown(plan, { mode: mode === 'drift' ? 'drift' : 'plan' }));
     }
     throw err;
   }

@@ -2,10 +2,11 @@
 import { formatDiagnostic, sortDiagnostics, type Diagnostic } from '../core/diagnostics.js';
 import { codeBlock } from '../engine/render/markdown-escape.js';
 import { appendStepSummary, writeAnnotations } from './github-output.js';
+import { stdoutLine, type IoHost } from './io-host.js';
 
 /** `stack`: the stack validated, named in the summary's heading (its annotations name it in their messages). */
-export function githubValidateReport(diagnostics: readonly Diagnostic[], files: number, stack?: string): void {
-  writeAnnotations(stack === undefined ? diagnostics : diagnostics.map((d) => ({ ...d, message: `${d.message} (stack ${stack})` })));
+export function githubValidateReport(io: IoHost, diagnostics: readonly Diagnostic[], files: number, stack?: string): void {
+  writeAnnotations(stack === undefined ? diagnostics : diagnostics.map((d) => ({ ...d, message: `${d.message} (stack ${stack})` })), stdoutLine(io));
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
   const headline = errors > 0
@@ -13,5 +14,5 @@ export function githubValidateReport(diagnostics: readonly Diagnostic[], files: 
     : `✅ valid (${files} ${files === 1 ? 'file' : 'files'}${warnings > 0 ? `, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}` : ''})`;
   const lines = [stack === undefined ? '### moor validate' : `### moor validate · stack ${stack}`, '', `**${headline}**`, ''];
   if (diagnostics.length > 0) lines.push(codeBlock('text', sortDiagnostics(diagnostics).map(formatDiagnostic)));
-  appendStepSummary(lines.join('\n'));
+  appendStepSummary(lines.join('\n'), io.env);
 }

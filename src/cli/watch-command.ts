@@ -9,6 +9,7 @@ import { globalOptions } from './session-options.js';
 import { planInputs } from './plan-inputs.js';
 import type { CycleReport } from '../watch/reconcile.js';
 import type { StackTarget } from '../watch/stack-loop.js';
+import type { IoHost } from './io-host.js';
 
 export interface WatchCommandFlags {
   readonly allStacks?: boolean;
@@ -20,7 +21,7 @@ export interface WatchCommandFlags {
   readonly listenToken?: string;
 }
 
-export async function runWatchCommand(paths: string[], flags: WatchCommandFlags, command: Command): Promise<number> {
+export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchCommandFlags, command: Command): Promise<number> {
   const { parseDuration } = await import('../watch/duration.js');
   const { parseListen, requireToken } = await import('../watch/listen-address.js');
   const { WatchMetrics } = await import('../watch/metrics.js');
@@ -33,14 +34,14 @@ export async function runWatchCommand(paths: string[], flags: WatchCommandFlags,
   if ((flags.prune || flags.allowDestructive?.length) && !flags.selfHeal) throw new UserError(`${flags.prune ? '--prune' : '--allow-destructive'} changes what --self-heal applies: give --self-heal too`);
 
   const g = globalOptions(command);
-  const plain = loadConfig(g.config, process.cwd(), process.env);
+  const plain = loadConfig(g.config, io.cwd, io.env);
   const names = stackNames(plain.stacks, g.stack, flags.allStacks);
   const metrics = new WatchMetrics();
   const { LiveFeed } = await import('../watch/dashboard/live-feed.js');
   const feed = new LiveFeed();
   // Every log line may carry foreign text (services' error codes and messages, lock holders, paths):
   // each is kept on its one line, so nothing a manifest or a service says can forge a line or a command.
-  const log = (line: string) => process.stderr.write(lineText(line) + '\n');
+  const log = (line: string) => io.stderr.write(lineText(line) + '\n');
   const events = fanOut(noticeSink(log), metrics.events);
   const startLocalCloud = sharedLocalCloud();
   const sessions: Session[] = [];
@@ -50,10 +51,7 @@ export async function runWatchCommand(paths: string[], flags: WatchCommandFlags,
     log(`moor watch: ${signal}: finishing the cycle in flight and recording it, then stopping`);
     controller.abort();
   };
-  const onTerm = () => stop('SIGTERM');
-  const onInt = () => stop('SIGINT');
-  process.on('SIGTERM', onTerm);
-  process.on('SIGINT', onInt);
+  const stopListening = io.onSignals(['SIGTERM', 'SIGINT'], stop);
   try {
     const { openSession } = await import('../engine/session.js');
     const { BUILT_IN_KINDS } = await import('../resources/registry.js');
@@ -61,12 +59,12 @@ export async function runWatchCommand(paths: string[], flags: WatchCommandFlags,
     for (const name of names) {
       const session = await openSession({
         configFile: g.config, state: g.state, stack: name, stackGiven: name === undefined ? undefined : `stack ${name}`,
-        cwd: process.cwd(), env: process.env, events: fanOut(events, feed.engineEvents(name ?? '')), kinds: BUILT_IN_KINDS, startLocalCloud: startLocalCloud.start,
+        cwd: io.cwd, env: io.env, events: fanOut(events, feed.engineEvents(name ?? '')), kinds: BUILT_IN_KINDS, startLocalCloud: startLocalCloud.start,
       });
       sessions.push(session);
       stacks.push({
         name: name ?? '', session,
-        options: { paths, selfHeal: flags.selfHeal === true, prune: flags.prune === true, allowDestructive: planInputs(paths, flags).allowDestructive ?? [], cwd: process.cwd(), env: process.env },
+        options: { paths, selfHeal: flags.selfHeal === true, prune: flags.prune === true, allowDestructive: planInputs(paths, flags).allowDestructive ?? [], cwd: io.cwd, env: io.env },
       });
     }
     const states = [...new Set(sessions.map((s) => s.backend.location))];
@@ -85,8 +83,7 @@ export async function runWatchCommand(paths: string[], flags: WatchCommandFlags,
     log('moor watch: stopped');
     return 0;
   } finally {
-    process.off('SIGTERM', onTerm);
-    process.off('SIGINT', onInt);
+    stopListening();
     for (const s of sessions) await s.close().catch(() => undefined);
     await startLocalCloud.close();
   }

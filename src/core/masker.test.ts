@@ -1,7 +1,7 @@
 // The masker: registered secrets never reach output, in any of the forms output shows them.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { installOutputMasking, MASK, Masker } from './masker.js';
+import { MASK, Masker, maskedOutput } from './masker.js';
 
 describe('Masker', () => {
   it('replaces every occurrence of a registered secret', () => {
@@ -44,17 +44,17 @@ describe('maskDeep', () => {
   });
 });
 
-describe('installOutputMasking', () => {
-  it('masks string and byte writes to the wrapped streams', () => {
+describe('maskedOutput', () => {
+  it('masks string and byte writes to the wrapped stream, and leaves the stream itself unwrapped', () => {
     const m = new Masker();
-    const stream = new PassThrough() as unknown as NodeJS.WriteStream;
+    const stream = new PassThrough();
     let out = '';
-    (stream as unknown as PassThrough).on('data', (d: Buffer) => { out += d.toString(); });
-    installOutputMasking([stream], m);
-    installOutputMasking([stream], m); // a second install does not wrap twice
+    stream.on('data', (d: Buffer) => { out += d.toString(); });
+    const masked = maskedOutput(maskedOutput(stream, m), m); // masking twice masks once
     m.register('token-0123456789');
-    stream.write('Bearer token-0123456789\n');
-    stream.write(Buffer.from('bytes token-0123456789\n'));
-    expect(out).toBe(`Bearer ${MASK}\nbytes ${MASK}\n`);
+    masked.write('Bearer token-0123456789\n');
+    masked.write(Buffer.from('bytes token-0123456789\n'));
+    stream.write('raw token-0123456789\n');
+    expect(out).toBe(`Bearer ${MASK}\nbytes ${MASK}\nraw token-0123456789\n`);
   });
 });

@@ -79,21 +79,23 @@ export function registerSecret(value: string | undefined): void {
   masker.register(value);
 }
 
-type Write = NodeJS.WriteStream['write'];
-const wrapped = new WeakSet<NodeJS.WriteStream>();
-
-/** Masks every write to the streams (stdout and stderr by default); installing twice is harmless. */
-export function installOutputMasking(streams: readonly NodeJS.WriteStream[] = [process.stdout, process.stderr], m: Masker = masker): void {
-  for (const stream of streams) {
-    if (wrapped.has(stream)) continue;
-    wrapped.add(stream);
-    const original = stream.write.bind(stream) as (...args: unknown[]) => boolean;
-    const write = (chunk: unknown, ...rest: unknown[]): boolean => original(maskChunk(chunk, rest[0], m), ...rest);
-    stream.write = write as Write;
-  }
+/** A stream a run writes text to (stdout, stderr); a terminal's also has its width. */
+export interface OutputStream {
+  write(chunk: string | Uint8Array, encoding?: BufferEncoding): boolean;
+  readonly isTTY?: boolean;
+  readonly columns?: number;
 }
 
-function maskChunk(chunk: unknown, encoding: unknown, m: Masker): unknown {
+/** `stream` with every write masked by `m`: the run's output edge (the stream itself is left as it is). */
+export function maskedOutput(stream: OutputStream, m: Masker = masker): OutputStream {
+  return {
+    write: (chunk, encoding) => stream.write(maskChunk(chunk, encoding, m), encoding),
+    get isTTY() { return stream.isTTY; },
+    get columns() { return stream.columns; },
+  };
+}
+
+function maskChunk(chunk: string | Uint8Array, encoding: unknown, m: Masker): string | Uint8Array {
   if (!m.active) return chunk;
   if (typeof chunk === 'string') {
     // A string in another encoding (hex, base64) is data, not text moor wrote.

@@ -70,7 +70,7 @@ export function fixturesFile(config: MoorConfig, cwd: string): string | undefine
  * Reads the config file (--config, else MOOR_CONFIG, else moor.config.yaml when present), selects
  * the stack `stack` names (--stack; `stackGiven` says how, for messages) and applies MOOR_* overrides.
  */
-export function loadConfig(explicitFile: string | undefined, cwd: string, env: NodeJS.ProcessEnv = process.env, stack?: string, stackGiven = `--stack ${stack}`): MoorConfig {
+export function loadConfig(explicitFile: string | undefined, cwd: string, env: Readonly<NodeJS.ProcessEnv>, stack?: string, stackGiven = `--stack ${stack}`): MoorConfig {
   const fromEnv = explicitFile === undefined && env.MOOR_CONFIG ? env.MOOR_CONFIG : undefined;
   const file = explicitFile ?? fromEnv ?? (existsSync(resolve(cwd, 'moor.config.yaml')) ? 'moor.config.yaml' : undefined);
   const given = explicitFile !== undefined ? `--config ${explicitFile}` : fromEnv !== undefined ? `MOOR_CONFIG=${fromEnv}` : undefined;

@@ -7,5 +7,5 @@ import { loadAndValidate, type Guarding, type ValidationResult } from './validat
 
 /** `paths`: those given on the command line (none: the stack's, else the current folder); `guarding`: policies to check them against. */
 export function loadRunManifests(config: MoorConfig, paths: readonly string[], kinds: KindCatalog, cwd: string, guarding?: Guarding): Promise<ValidationResult> {
-  return loadAndValidate(manifestPaths(config.stack, paths), kinds, configFiles(config, cwd), config.stack, guarding);
+  return loadAndValidate(manifestPaths(config.stack, paths), kinds, { cwd, skip: configFiles(config, cwd), stack: config.stack }, guarding);
 }

@@ -82,6 +82,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       credentials: config.credentials,
       apis: config.apis,
       defaultToken: options.env.MOOR_TOKEN,
+      env: options.env,
       pollIntervalMs: pollInterval(options.env),
       beforeWrite,
       ...transport,
@@ -100,7 +101,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const endpoints = Object.fromEntries(SERVICE_NAMES.map((s) => [s, cloud.url])) as Record<ServiceName, string>;
   // The local cloud answers fast: poll it often, or a quick start waits on timers.
   const pollIntervalMs = pollInterval(options.env) ?? LOCAL_POLL_MS;
-  const providers = createProviders({ endpoints, defaultToken: token, pollIntervalMs, beforeWrite, apis: config.apis, ...transport, scheduler });
+  const providers = createProviders({ endpoints, defaultToken: token, env: options.env, pollIntervalMs, beforeWrite, apis: config.apis, ...transport, scheduler });
   return {
     config,
     kinds: options.kinds,

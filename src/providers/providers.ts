@@ -59,10 +59,11 @@ export interface ProviderOptions {
   readonly events?: EventSink;
   /** Called before every request that is not a GET (e.g. the state-lock check); throwing stops the request unsent. */
   readonly beforeWrite?: () => Promise<void>;
-  /** Test seams: waits, jitter, environment, the tokenCommand runner, fetch. */
+  /** The run's environment (credentials' tokenEnv is read there). */
+  readonly env?: Readonly<NodeJS.ProcessEnv>;
+  /** Test seams: waits, jitter, the tokenCommand runner, fetch. */
   readonly sleep?: Sleep;
   readonly random?: () => number;
-  readonly env?: NodeJS.ProcessEnv;
   readonly runCommand?: CommandRunner;
   readonly fetch?: typeof fetch;
   /** One per run: requests in flight per service, pacing, 429 pauses (unset: requests go at once). */

@@ -44,7 +44,8 @@ export interface TokenSourceOptions {
   readonly service: ServiceName;
   readonly source?: CredentialSource;
   readonly defaultToken?: string;
-  readonly env?: NodeJS.ProcessEnv;
+  /** The run's environment, where tokenEnv is read (none given: no variable is set). */
+  readonly env?: Readonly<NodeJS.ProcessEnv>;
   readonly run?: CommandRunner;
   /** The clock expiry is judged by (tests move it). */
   readonly now?: () => number;
@@ -87,7 +88,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
 }
 
 async function fetchToken(o: TokenSourceOptions, now: () => number): Promise<Held | undefined> {
-  const env = o.env ?? process.env;
+  const env = o.env ?? {};
   if (o.source?.tokenCommand) return tokenFromCommand(o.source.configKey ?? `credentials.${o.service}`, o.source.tokenCommand, o.run ?? runShell, now);
   if (o.source?.tokenEnv) {
     const value = env[o.source.tokenEnv]?.trim();

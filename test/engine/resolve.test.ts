@@ -21,7 +21,7 @@ function project(value: string, extra: Record<string, string> = {}): string {
 }
 
 async function resolveIn(dir: string, options: { env?: NodeJS.ProcessEnv; files?: FilePolicy; path?: string } = {}) {
-  const loaded = await loadManifests([join(dir, options.path ?? 'project')], BUILT_IN_KINDS);
+  const loaded = await loadManifests([join(dir, options.path ?? 'project')], BUILT_IN_KINDS, { cwd: process.cwd() });
   expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   const resolved = resolveSpec(loaded.manifests[0], { env: options.env ?? {}, files: options.files, outputs: () => undefined });
   return { description: resolved.spec.description, errors: resolved.diagnostics.map((d) => ({ message: d.message, line: d.location?.line, col: d.location?.col, file: d.location?.file })) };
@@ -56,7 +56,7 @@ describe('${file:} stays inside the manifests\' root', () => {
 
   test('a path from a subfolder back up to the root is inside it', async () => {
     const dir = project('x', { 'project/sub/m2.yaml': 'apiVersion: moor/v1\nkind: AuthContext\nmetadata:\n  name: c2\nspec:\n  displayName: two\n  description: ${file:../s.txt}\n', 'project/s.txt': 'up' });
-    const loaded = await loadManifests([join(dir, 'project')], BUILT_IN_KINDS);
+    const loaded = await loadManifests([join(dir, 'project')], BUILT_IN_KINDS, { cwd: process.cwd() });
     const m2 = loaded.manifests.find((m) => m.name === 'c2')!;
     expect(resolveSpec(m2, { env: {}, outputs: () => undefined }).spec.description).toBe('up');
   });
@@ -66,7 +66,7 @@ describe('${file:} stays inside the manifests\' root', () => {
     const start = process.cwd();
     try {
       process.chdir(join(dir, 'deep er/a b/c/d'));
-      const loaded = await loadManifests([join(dir, 'project')], BUILT_IN_KINDS);
+      const loaded = await loadManifests([join(dir, 'project')], BUILT_IN_KINDS, { cwd: process.cwd() });
       process.chdir(tmpdir());
       const resolved = resolveSpec(loaded.manifests[0], { env: {}, outputs: () => undefined });
       expect(resolved.diagnostics).toEqual([]);

@@ -35,7 +35,7 @@ describe('plan reads by listing', () => {
     const providers = createProviders({ endpoints, defaultToken: TOKEN, scheduler: new RequestScheduler({ concurrency: 10 }), events: (e) => events.push(e) });
     const ctx = { providers, log: () => undefined };
     const kinds = BUILT_IN_KINDS;
-    const { manifests } = await loadAndValidate([dir], kinds);
+    const { manifests } = await loadAndValidate([dir], kinds, { cwd: process.cwd() });
     const plan = () => makePlan({ manifests, kinds, state: emptyState(), ctx, resolve: { env: {} }, parallelism: 10 });
 
     const first = await plan();

@@ -10,13 +10,7 @@ import { writeTree } from '../validate/helpers.js';
 /** Validates the files (relative path -> YAML) from their folder, as `moor validate` does for a stack. */
 export async function validateWithPolicies(files: Record<string, string>, stack = ''): Promise<ValidationResult> {
   const dir = writeTree(files);
-  const cwd = process.cwd();
-  process.chdir(dir);
-  try {
-    return await loadAndValidate(['.'], CATALOG, undefined, undefined, { guard: policyGuard, context: { stack } });
-  } finally {
-    process.chdir(cwd);
-  }
+  return loadAndValidate(['.'], CATALOG, { cwd: dir }, { guard: policyGuard, context: { stack } });
 }
 
 /** A planned step of the manifest at `address`, with the change given (the rest as for an update). */

@@ -22,6 +22,8 @@ import { adaptiveCard } from '../../src/notify/adaptive-card.js';
 import { reportMarkdown, shortMarkdown } from '../../src/notify/report-markdown.js';
 import { runReport } from '../../src/notify/run-report.js';
 import { expectNoForgery, HOSTILE } from './foreign-output-checks.js';
+import type { IoHost } from '../../src/cli/io-host.js';
+import { memoryIo } from '../support/memory-io.js';
 
 
 const field = { op: 'replace', cause: 'manifest', sensitive: false, forcesReplace: false } as const;
@@ -61,20 +63,11 @@ function events(sink: EventSink): void {
   for (const o of outcomes) sink({ type: 'step_finished', outcome: o });
 }
 
-function stepSummary(write: () => void): string {
+function stepSummary(write: (io: IoHost) => void): string {
   const file = join(mkdtempSync(join(tmpdir(), 'moor-summary-')), 'summary.md');
-  const before = process.env.GITHUB_STEP_SUMMARY;
-  process.env.GITHUB_STEP_SUMMARY = file;
-  const stdout = process.stdout.write;
-  let annotations = '';
-  process.stdout.write = ((t: string) => { annotations += t; return true; }) as typeof process.stdout.write;
-  try {
-    write();
-  } finally {
-    process.stdout.write = stdout;
-    if (before === undefined) delete process.env.GITHUB_STEP_SUMMARY; else process.env.GITHUB_STEP_SUMMARY = before;
-  }
-  return annotations + readFileSync(file, 'utf8');
+  const io = memoryIo({ env: { GITHUB_STEP_SUMMARY: file } });
+  write(io);
+  return io.out() + readFileSync(file, 'utf8');
 }
 
 const report = runReport('apply', { id: 'abc', name: HOSTILE }, plan, outcomes);
@@ -98,7 +91,7 @@ const OUTPUTS: Array<[string, () => string]> = [
     events(jsonlSink(emit));
   })],
   ['github: annotations of diagnostics and failed steps', () => collect((w) => writeAnnotations([...diagnostics, ...failedStepDiagnostics(outcomes)], w))],
-  ['github: validate annotations and step summary', () => stepSummary(() => githubValidateReport(diagnostics, 2))],
+  ['github: validate annotations and step summary', () => stepSummary((io) => githubValidateReport(io, diagnostics, 2))],
   ['step summary: apply', () => applySummaryMarkdown(outcomes)],
   ['step summary: apply --refresh-only', () => refreshSummaryMarkdown(outcomes, applySummary(outcomes))],
   ['notifications: message markdown', () => reportMarkdown(report)],

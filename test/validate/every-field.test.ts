@@ -35,19 +35,19 @@ function present(value: JsonValue | undefined, path: string[]): boolean {
 
 describe('complete manifests', () => {
   test('a manifest using every field of every kind validates without a diagnostic', async () => {
-    const r = await loadAndValidate([EVERY], BUILT_IN_KINDS);
+    const r = await loadAndValidate([EVERY], BUILT_IN_KINDS, { cwd: process.cwd() });
     expect(brief(r.diagnostics)).toEqual([]);
     expect(new Set(r.manifests.map((m) => m.kind))).toEqual(new Set(KINDS.map((k) => k.kind)));
   });
 
   test.each(KINDS.map((k) => [k.kind, k] as const))('the every-field fixture really sets every field of %s', async (_name, kind) => {
-    const specs = (await loadAndValidate([EVERY], BUILT_IN_KINDS)).manifests.filter((m) => m.kind === kind.kind).map((m) => m.spec);
+    const specs = (await loadAndValidate([EVERY], BUILT_IN_KINDS, { cwd: process.cwd() })).manifests.filter((m) => m.kind === kind.kind).map((m) => m.spec);
     const missing = declaredPaths(kind.specSchema).filter((p) => !specs.some((s) => present(s, p)));
     expect(missing.map((p) => p.join('.'))).toEqual([]);
   });
 
   test('the examples validate without errors or warnings', async () => {
-    const r = await loadAndValidate([EXAMPLES], BUILT_IN_KINDS);
+    const r = await loadAndValidate([EXAMPLES], BUILT_IN_KINDS, { cwd: process.cwd() });
     expect(brief(r.diagnostics)).toEqual([]);
     expect(new Set(r.manifests.map((m) => m.kind))).toEqual(new Set(KINDS.map((k) => k.kind)));
   });

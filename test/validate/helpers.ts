@@ -20,13 +20,7 @@ export function writeTree(files: Record<string, string | Buffer>): string {
 /** Validates one YAML text as `m.yaml`; diagnostics carry the absolute-free path 'm.yaml'. */
 export async function validateText(text: string, extra: Record<string, string> = {}): Promise<Diagnostic[]> {
   const dir = writeTree({ 'm.yaml': text, ...extra });
-  const cwd = process.cwd();
-  process.chdir(dir);
-  try {
-    return (await loadAndValidate(['.'], BUILT_IN_KINDS)).diagnostics;
-  } finally {
-    process.chdir(cwd);
-  }
+  return (await loadAndValidate(['.'], BUILT_IN_KINDS, { cwd: dir })).diagnostics;
 }
 
 /** 1-based line and column of the `nth` occurrence of `token` in `text`. */

@@ -16,13 +16,7 @@ spec:
 
 async function loadTree(files: Record<string, string | Buffer>) {
   const dir = writeTree(files);
-  const cwd = process.cwd();
-  process.chdir(dir);
-  try {
-    return await loadManifests(['.'], BUILT_IN_KINDS);
-  } finally {
-    process.chdir(cwd);
-  }
+  return loadManifests(['.'], BUILT_IN_KINDS, { cwd: dir });
 }
 
 describe('loading robustness', () => {
@@ -131,7 +125,7 @@ describe('finding files', () => {
     const dir = writeTree({ 'real/m.yaml': OK });
     symlinkSync(join(dir, 'real/m.yaml'), join(dir, 'link.yaml'));
     symlinkSync(dir, join(dir, 'real/loop'));
-    const r = await loadManifests([dir], BUILT_IN_KINDS);
+    const r = await loadManifests([dir], BUILT_IN_KINDS, { cwd: process.cwd() });
     expect(r.manifests.map((m) => m.address)).toEqual(['AuthContext/c1', 'AuthContext/c1']);
   });
 
@@ -149,7 +143,7 @@ describe('finding files', () => {
   });
 
   test('a path that does not exist is an error', async () => {
-    const r = await loadManifests(['/nonexistent/moor/path'], BUILT_IN_KINDS);
+    const r = await loadManifests(['/nonexistent/moor/path'], BUILT_IN_KINDS, { cwd: process.cwd() });
     expect(brief(r.diagnostics)).toEqual([{ severity: 'error', line: undefined, col: undefined, message: '/nonexistent/moor/path: no such file or directory' }]);
   });
 });

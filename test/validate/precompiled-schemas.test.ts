@@ -24,7 +24,7 @@ describe('precompiled schemas', () => {
   test('give the same errors as a fresh compile on valid and broken manifests', async () => {
     const compiled = await import(pathToFileURL(FILE).href) as Record<string, ValidateFunction>;
     const ajv = newSchemaCompiler();
-    const { manifests } = await loadManifests(['examples/manifests', 'test/fixtures/manifests'], BUILT_IN_KINDS);
+    const { manifests } = await loadManifests(['examples/manifests', 'test/fixtures/manifests'], BUILT_IN_KINDS, { cwd: process.cwd() });
     expect(manifests.length).toBeGreaterThan(10);
     for (const m of manifests) {
       const kind = KINDS.find((k) => k.kind === m.kind);

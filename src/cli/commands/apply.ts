@@ -5,6 +5,7 @@ import { UserError } from '../../core/diagnostics.js';
 import type { RegisterCommand } from './index.js';
 import { collect, globalOptions, lockTimeoutArg, parseOutput, requireNotify, withSession } from '../session-options.js';
 import type { ApplyOutput } from '../apply-report.js';
+import type { IoHost } from '../io-host.js';
 
 const APPLY_OUTPUT_FORMATS: readonly ApplyOutput[] = ['text', 'jsonl', 'github'];
 
@@ -24,7 +25,7 @@ interface ApplyFlags {
   output: ApplyOutput;
 }
 
-export const registerApply: RegisterCommand = (program, setExit) => {
+export const registerApply: RegisterCommand = (program, io, setExit) => {
   program
     .command('apply')
     .description('make live resources match the manifests')
@@ -43,7 +44,7 @@ export const registerApply: RegisterCommand = (program, setExit) => {
     .option('--lock-timeout <seconds>', "wait this long for another run's state lock (default: fail at once)", lockTimeoutArg)
     .addOption(new Option('--output <format>', 'text, github (annotations and the job summary), or jsonl: one JSON event per line on stdout (needs --auto-approve)').default('text').argParser((v) => parseOutput(v, APPLY_OUTPUT_FORMATS)))
     .action(async (paths: string[], flags: ApplyFlags, command: Command) => {
-      setExit(await runApply(paths, flags, command));
+      setExit(await runApply(io, paths, flags, command));
     });
 };
 
@@ -56,9 +57,9 @@ function parallelismOf(flags: ApplyFlags, command: Command): number | undefined 
   return n;
 }
 
-async function runApply(paths: string[], flags: ApplyFlags, command: Command): Promise<number> {
+async function runApply(io: IoHost, paths: string[], flags: ApplyFlags, command: Command): Promise<number> {
   // An event stream is for programs: it never prompts.
-  const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY) && flags.output !== 'jsonl';
+  const interactive = Boolean(io.stdinIsTTY && io.stdout.isTTY) && flags.output !== 'jsonl';
   const { preparePlan, applyPrepared, refreshPrepared, kindContext } = await import('../../engine/workflow.js');
   const { checkSavedFolder, readSavedPlan } = await import('../../engine/plan/saved-plan.js');
   const { holdToSaved } = await import('../../engine/plan/hold-to-saved.js');
@@ -67,45 +68,45 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
   const { blockingErrors } = await import('../../engine/plan/unknown-outcome.js');
   const { applyReport } = await import('../apply-report.js');
   const { reportingFailure } = await import('../unplanned.js');
-  const { confirmApply, cancelled } = await import('../confirm.js');
+  const { cancelled } = await import('../confirm.js');
   // Arguments are checked before the session starts (and the local cloud says it is there); a
   // refusal still ends a jsonl stream with its failed summary (and annotates with github).
-  const { parallelismFlag, saved, inputs } = await reportingFailure(flags.output, 'apply', async () => {
+  const { parallelismFlag, saved, inputs } = await reportingFailure(io, flags.output, 'apply', async () => {
     if (!flags.autoApprove && !flags.plan && !interactive) {
       throw new UserError('apply needs --auto-approve when it is not run from a terminal (or apply a saved plan with --plan FILE)');
     }
     const parallelismFlag = parallelismOf(flags, command);
     if (flags.plan) refuseWithSavedPlan(paths, flags);
     const saved = flags.plan ? readSavedPlan(flags.plan) : undefined;
-    if (saved) checkSavedFolder(flags.plan!, saved, process.cwd());
+    if (saved) checkSavedFolder(flags.plan!, saved, io.cwd);
     const g = globalOptions(command);
     const stack = saved ? savedPlanStack(flags.plan!, saved.inputs.stack, g.stack, g.stackGiven) : g.stack;
     return { parallelismFlag, saved, inputs: saved ? saved.inputs : planInputs(paths, flags, stack) };
   });
-  const report = applyReport(flags.output, interactive, inputs.stack);
+  const report = applyReport(io, flags.output, interactive, inputs.stack);
 
-  return reportingFailure(flags.output, 'apply', () => withSession(command, async (session) => {
+  return reportingFailure(io, flags.output, 'apply', () => withSession(io, command, async (session) => {
     requireNotify(session, flags.notify);
     const parallelism = parallelismFlag ?? session.parallelism;
     const lock = await session.backend.lock('moor apply', (flags.lockTimeout ?? 0) * 1000);
     try {
-      const planned = await preparePlan(session, { ...withApplyConfirmations(inputs, flags), cwd: process.cwd(), env: process.env });
+      const planned = await preparePlan(session, { ...withApplyConfirmations(inputs, flags), cwd: io.cwd, env: io.env });
       const prepared = saved ? await holdToSaved(kindContext(session), flags.plan!, saved, planned) : planned;
       report.plan(prepared.plan, inputs.refreshOnly ? 'drift' : 'plan');
       // An unknown outcome is an error that blocks only its dependents: the rest is applied.
       if (blockingErrors(prepared.plan.diagnostics).length > 0) return 1;
       if (hasChanges(prepared.plan) && !flags.autoApprove && !saved) {
-        const answer = await confirmApply();
+        const answer = await io.confirm();
         if (answer !== 'yes') {
           const { line, code } = cancelled(answer);
-          process.stderr.write(line + '\n');
+          io.stderr.write(line + '\n');
           return code;
         }
       }
       if (inputs.refreshOnly) {
-        const outcomes = await refreshPrepared(session, { prepared, cwd: process.cwd(), env: process.env, run: { command: 'apply --refresh-only', paths: inputs.paths } });
+        const outcomes = await refreshPrepared(session, { prepared, cwd: io.cwd, env: io.env, run: { command: 'apply --refresh-only', paths: inputs.paths } });
         report.refreshSummary(outcomes);
-        if (flags.notify) await (await import('../notify-run.js')).notifyRun(session, 'apply', prepared.plan, outcomes, inputs.paths);
+        if (flags.notify) await (await import('../notify-run.js')).notifyRun(io, session, 'apply', prepared.plan, outcomes, inputs.paths);
         return outcomes.some((o) => o.status !== 'done') ? 1 : 0;
       }
       const controller = new AbortController();
@@ -114,26 +115,25 @@ async function runApply(paths: string[], flags: ApplyFlags, command: Command): P
       setMaxListeners(0, controller.signal);
       const onSignal = () => {
         if (controller.signal.aborted) return;
-        process.stderr.write('\nInterrupted: finishing the changes in flight and recording them; no new change starts.\n');
+        io.stderr.write('\nInterrupted: finishing the changes in flight and recording them; no new change starts.\n');
         controller.abort();
       };
       // A closed terminal or session (SIGHUP) stops the run as SIGTERM does: in flight recorded, lock released.
-      const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-      for (const s of signals) process.on(s, onSignal);
+      const stopListening = io.onSignals(['SIGINT', 'SIGTERM', 'SIGHUP'], onSignal);
       const progress = await report.progress(prepared.plan, () => session.scheduler.stats());
       try {
         const outcomes = await applyPrepared(session, {
-          prepared, parallelism, signal: controller.signal, cwd: process.cwd(), env: process.env, run: { command: saved ? 'apply --plan' : 'apply', paths: inputs.paths },
+          prepared, parallelism, signal: controller.signal, cwd: io.cwd, env: io.env, run: { command: saved ? 'apply --plan' : 'apply', paths: inputs.paths },
         });
         await progress.done();
         report.summary(outcomes);
         if (flags.notify) {
           const { notifyRun } = await import('../notify-run.js');
-          await notifyRun(session, 'apply', prepared.plan, outcomes, inputs.paths);
+          await notifyRun(io, session, 'apply', prepared.plan, outcomes, inputs.paths);
         }
         return outcomes.some((o) => o.status !== 'done') ? 1 : 0;
       } finally {
-        for (const s of signals) process.off(s, onSignal);
+        stopListening();
       }
     } finally {
       await session.backend.unlock(lock);

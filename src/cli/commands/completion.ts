@@ -2,14 +2,14 @@
 import { Argument } from 'commander';
 import type { RegisterCommand } from './index.js';
 
-export const registerCompletion: RegisterCommand = (program, setExit) => {
+export const registerCompletion: RegisterCommand = (program, io, setExit) => {
   program
     .command('completion')
     .description('print a shell completion script (bash or zsh)')
     .addArgument(new Argument('<shell>', 'bash or zsh').choices(['bash', 'zsh']))
     .action(async (shell: 'bash' | 'zsh') => {
       const { bashCompletion, zshCompletion } = await import('../completion.js');
-      process.stdout.write(shell === 'bash' ? bashCompletion(program) : zshCompletion(program));
+      io.stdout.write(shell === 'bash' ? bashCompletion(program) : zshCompletion(program));
       setExit(0);
     });
 };

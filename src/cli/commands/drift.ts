@@ -6,6 +6,7 @@ import type { Session } from '../../engine/session.js';
 import type { Plan } from '../../engine/plan/types.js';
 import type { JsonObject } from '../../core/json.js';
 import { OUTPUT_FORMATS, printPlan, type OutputFormat } from '../plan-output.js';
+import type { IoHost } from '../io-host.js';
 
 interface DriftFlags {
   output: OutputFormat;
@@ -13,7 +14,7 @@ interface DriftFlags {
   allStacks?: boolean;
 }
 
-export const registerDrift: RegisterCommand = (program, setExit) => {
+export const registerDrift: RegisterCommand = (program, io, setExit) => {
   program
     .command('drift')
     .description('report live resources that moved away from the last apply (exit 2 when any did)')
@@ -22,47 +23,47 @@ export const registerDrift: RegisterCommand = (program, setExit) => {
     .option('--notify', 'post the drift report to the configured conversation')
     .option('--all-stacks', 'check every stack of moor.config.yaml and report each (exit code the worst)')
     .action(async (paths: string[], flags: DriftFlags, command: Command) => {
-      setExit(await runDrift(paths, flags, command));
+      setExit(await runDrift(io, paths, flags, command));
     });
 };
 
-async function runDrift(paths: string[], flags: DriftFlags, command: Command): Promise<number> {
+async function runDrift(io: IoHost, paths: string[], flags: DriftFlags, command: Command): Promise<number> {
   const { reportingFailure } = await import('../unplanned.js');
-  if (flags.allStacks) return driftAllStacks(paths, flags, command);
-  return reportingFailure(flags.output, 'drift', () => withSession(command, async (session) => {
-    return (await driftStack(session, paths, flags, (drift) => printPlan(drift, flags.output, 'drift', session.config.stack?.name))).code;
+  if (flags.allStacks) return driftAllStacks(io, paths, flags, command);
+  return reportingFailure(io, flags.output, 'drift', () => withSession(io, command, async (session) => {
+    return (await driftStack(io, session, paths, flags, (drift) => printPlan(io, drift, flags.output, 'drift', session.config.stack?.name))).code;
   }));
 }
 
 /** One stack's drift (or the manifests' without stacks): `show` prints it, then it is notified. Exit 0 none, 2 drift, 1 errors. */
-async function driftStack(session: Session, paths: string[], flags: DriftFlags, show: (drift: Plan) => void): Promise<{ drift: Plan; code: number }> {
+async function driftStack(io: IoHost, session: Session, paths: string[], flags: DriftFlags, show: (drift: Plan) => void): Promise<{ drift: Plan; code: number }> {
   const { preparePlan, driftReport } = await import('../../engine/workflow.js');
   const { hasErrors } = await import('../../core/diagnostics.js');
   requireNotify(session, flags.notify);
-  const prepared = await preparePlan(session, { paths, cwd: process.cwd(), env: process.env });
+  const prepared = await preparePlan(session, { paths, cwd: io.cwd, env: io.env });
   const drift = driftReport(prepared, session.backend.location);
   show(drift);
   if (flags.notify) {
     const { notifyRun } = await import('../notify-run.js');
-    await notifyRun(session, 'drift', drift, undefined, paths);
+    await notifyRun(io, session, 'drift', drift, undefined, paths);
   }
   return { drift, code: hasErrors(drift.diagnostics) ? 1 : drift.changes.length > 0 ? 2 : 0 };
 }
 
 /** drift --all-stacks: every stack in turn, one report, the worst exit code. */
-async function driftAllStacks(paths: string[], flags: DriftFlags, command: Command): Promise<number> {
+async function driftAllStacks(io: IoHost, paths: string[], flags: DriftFlags, command: Command): Promise<number> {
   const { eachStack, namingStack, printStackRuns, stacksOf, worstExitCode } = await import('../all-stacks.js');
   const { formatDiagnostic, UserError } = await import('../../core/diagnostics.js');
   const { renderPlanJson } = await import('../../engine/render/index.js');
   const { loadConfig } = await import('../../engine/config.js');
   const g = globalOptions(command);
   if (g.stack !== undefined && !g.stackGiven?.startsWith('MOOR_STACK=')) throw new UserError('--all-stacks checks every stack: do not also give --stack');
-  const stacks = stacksOf(loadConfig(g.config, process.cwd(), process.env));
-  const runs = await eachStack(stacks, (stack) => withSession(command, async (session) => {
-    const { drift, code } = await driftStack(session, paths, flags, () => undefined);
+  const stacks = stacksOf(loadConfig(g.config, io.cwd, io.env));
+  const runs = await eachStack(stacks, (stack) => withSession(io, command, async (session) => {
+    const { drift, code } = await driftStack(io, session, paths, flags, () => undefined);
     return { stack, plan: drift, document: JSON.parse(renderPlanJson(drift)) as JsonObject, code };
   }, { stack }));
-  for (const r of runs) for (const d of r.plan.diagnostics) process.stderr.write(formatDiagnostic(namingStack(d, r.stack)) + '\n');
-  printStackRuns(runs, flags.output, 'drift');
+  for (const r of runs) for (const d of r.plan.diagnostics) io.stderr.write(formatDiagnostic(namingStack(d, r.stack)) + '\n');
+  printStackRuns(io, runs, flags.output, 'drift');
   return worstExitCode(runs.map((r) => r.code));
 }

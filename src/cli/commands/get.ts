@@ -8,11 +8,12 @@ import {
 } from '../get-arguments.js';
 import type { NameAvailability, Usage } from '../../providers/arm.js';
 import type { Eventstream } from '../../providers/fabric.js';
+import type { IoHost } from '../io-host.js';
 
 const outputOption = () =>
   new Option('--output <format>', 'table, json or csv').default('table').argParser((v) => parseOutput(v, GET_FORMATS));
 
-export const registerGet: RegisterCommand = (program, setExit) => {
+export const registerGet: RegisterCommand = (program, io, setExit) => {
   const get = program.command('get').description('read live data: usage, name-availability, eventstreams, transactions');
   get.command('usage')
     .description('current usage and limits of a subscription in a location')
@@ -20,7 +21,7 @@ export const registerGet: RegisterCommand = (program, setExit) => {
     .requiredOption('--location <region>', 'region name, e.g. westeurope')
     .addOption(outputOption())
     .action(async (flags: { subscription: string; location: string; output: GetFormat }, command: Command) => {
-      setExit(await getUsage(flags, command));
+      setExit(await getUsage(io, flags, command));
     });
   get.command('name-availability')
     .description('whether a server name can be used (exit 0 either way)')
@@ -29,7 +30,7 @@ export const registerGet: RegisterCommand = (program, setExit) => {
     .option('--type <type>', 'resource type (default Vendor.Sql/servers)')
     .addOption(outputOption())
     .action(async (name: string, flags: { subscription: string; type?: string; output: GetFormat }, command: Command) => {
-      setExit(await getNameAvailability(name, flags, command));
+      setExit(await getNameAvailability(io, name, flags, command));
     });
   get.command('eventstreams')
     .description('eventstreams of a workspace, every page')
@@ -38,7 +39,7 @@ export const registerGet: RegisterCommand = (program, setExit) => {
     .option('--no-recursive', 'leave out nested folders')
     .addOption(outputOption())
     .action(async (flags: { workspace: string; rootFolder?: string; recursive: boolean; output: GetFormat }, command: Command) => {
-      setExit(await getEventstreams(flags, command));
+      setExit(await getEventstreams(io, flags, command));
     });
   get.command('transactions')
     .description('transactions of an invoice, every page, with totals per currency')
@@ -49,7 +50,7 @@ export const registerGet: RegisterCommand = (program, setExit) => {
     .option('--top <n>', 'page size, at most 50 (every page is read)')
     .addOption(outputOption())
     .action(async (flags: TransactionFlags, command: Command) => {
-      setExit(await getTransactions(flags, command));
+      setExit(await getTransactions(io, flags, command));
     });
 };
 
@@ -60,11 +61,11 @@ const USAGE_COLUMNS: Column<Usage>[] = [
   { header: 'unit', value: (u) => u.unit },
 ];
 
-async function getUsage(flags: { subscription: string; location: string; output: GetFormat }, command: Command): Promise<number> {
+async function getUsage(io: IoHost, flags: { subscription: string; location: string; output: GetFormat }, command: Command): Promise<number> {
   const sub = uuidArg('--subscription', flags.subscription);
   const location = locationArg(flags.location);
-  const usage = await withSession(command, (s) => s.providers.arm.listUsage(sub, location), { anyStack: true });
-  printRows(flags.output, USAGE_COLUMNS, usage);
+  const usage = await withSession(io, command, (s) => s.providers.arm.listUsage(sub, location), { anyStack: true });
+  printRows(io, flags.output, USAGE_COLUMNS, usage);
   return 0;
 }
 
@@ -75,13 +76,13 @@ const NAME_COLUMNS: Column<NameAvailability>[] = [
   { header: 'message', value: (n) => n.message },
 ];
 
-async function getNameAvailability(name: string, flags: { subscription: string; type?: string; output: GetFormat }, command: Command): Promise<number> {
+async function getNameAvailability(io: IoHost, name: string, flags: { subscription: string; type?: string; output: GetFormat }, command: Command): Promise<number> {
   const sub = uuidArg('--subscription', flags.subscription);
   nonEmptyArg('NAME', name);
   const type = flags.type === undefined ? undefined : nonEmptyArg('--type', flags.type);
-  const answer = await withSession(command, (s) => s.providers.arm.checkNameAvailability(sub, name, type), { anyStack: true });
+  const answer = await withSession(io, command, (s) => s.providers.arm.checkNameAvailability(sub, name, type), { anyStack: true });
   const row = { ...answer, name: answer.name ?? name };
-  printRows(flags.output, NAME_COLUMNS, [row], { json: row });
+  printRows(io, flags.output, NAME_COLUMNS, [row], { json: row });
   return 0;
 }
 
@@ -92,13 +93,13 @@ const EVENTSTREAM_COLUMNS: Column<Eventstream>[] = [
   { header: 'description', value: (e) => e.description, maxWidth: 60 },
 ];
 
-async function getEventstreams(flags: { workspace: string; rootFolder?: string; recursive: boolean; output: GetFormat }, command: Command): Promise<number> {
+async function getEventstreams(io: IoHost, flags: { workspace: string; rootFolder?: string; recursive: boolean; output: GetFormat }, command: Command): Promise<number> {
   const workspace = uuidArg('--workspace', flags.workspace);
   const rootFolderId = flags.rootFolder === undefined ? undefined : uuidArg('--root-folder', flags.rootFolder);
   // The service's default is recursive; say so only when the user turned it off.
   const recursive = flags.recursive === false ? false : undefined;
-  const items = await withSession(command, (s) => s.providers.fabric.listEventstreams(workspace, { rootFolderId, recursive }), { anyStack: true });
-  printRows(flags.output, EVENTSTREAM_COLUMNS, items);
+  const items = await withSession(io, command, (s) => s.providers.fabric.listEventstreams(workspace, { rootFolderId, recursive }), { anyStack: true });
+  printRows(io, flags.output, EVENTSTREAM_COLUMNS, items);
   return 0;
 }
 
@@ -111,14 +112,14 @@ interface TransactionFlags {
   output: GetFormat;
 }
 
-async function getTransactions(flags: TransactionFlags, command: Command): Promise<number> {
+async function getTransactions(io: IoHost, flags: TransactionFlags, command: Command): Promise<number> {
   const account = billingAccountArg(flags.billingAccount);
   const invoice = invoiceArg(flags.invoice);
   const top = topArg(flags.top);
   const { transactionColumns, totalsByCurrency, totalRows } = await import('../get-transactions.js');
-  const transactions = await withSession(command, (s) => s.providers.billing.listTransactions(account, invoice, { filter: flags.filter, search: flags.search, top }), { anyStack: true });
+  const transactions = await withSession(io, command, (s) => s.providers.billing.listTransactions(account, invoice, { filter: flags.filter, search: flags.search, top }), { anyStack: true });
   const totals = totalsByCurrency(transactions);
   const full = flags.output === 'csv';
-  printRows(flags.output, transactionColumns(full), transactions, { json: { transactions, totals }, extra: totalRows(totals, full) });
+  printRows(io, flags.output, transactionColumns(full), transactions, { json: { transactions, totals }, extra: totalRows(totals, full) });
   return 0;
 }

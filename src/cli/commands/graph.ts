@@ -6,7 +6,7 @@ import type { RegisterCommand } from './index.js';
 
 interface GraphFlags { format: 'mermaid' | 'dot' }
 
-export const registerGraph: RegisterCommand = (program, setExit) => {
+export const registerGraph: RegisterCommand = (program, io, setExit) => {
   program
     .command('graph')
     .description('print the dependency graph (an arrow goes from what is applied first to what needs it)')
@@ -17,11 +17,11 @@ export const registerGraph: RegisterCommand = (program, setExit) => {
       const { CATALOG } = await import('../catalog.js');
       const { buildGraph } = await import('../../engine/graph.js');
       const { formatDiagnostic, hasErrors } = await import('../../core/diagnostics.js');
-      const config = await runConfig(command);
-      const result = await loadRunManifests(config, paths, CATALOG, process.cwd());
-      for (const d of result.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
+      const config = await runConfig(io, command);
+      const result = await loadRunManifests(config, paths, CATALOG, io.cwd);
+      for (const d of result.diagnostics) io.stderr.write(formatDiagnostic(d) + '\n');
       const graph = buildGraph(result.manifests);
-      process.stdout.write(flags.format === 'dot' ? renderDot(graph) : renderMermaid(graph));
+      io.stdout.write(flags.format === 'dot' ? renderDot(graph) : renderMermaid(graph));
       setExit(hasErrors(result.diagnostics) ? 1 : 0);
     });
 };

@@ -7,7 +7,7 @@ import { withBackend } from './state.js';
 const HISTORY_FORMATS = ['text', 'json'] as const;
 type HistoryFormat = (typeof HISTORY_FORMATS)[number];
 
-export const registerHistory: RegisterCommand = (program, setExit) => {
+export const registerHistory: RegisterCommand = (program, io, setExit) => {
   program.command('history')
     .description('the applies recorded in state, newest first: when, who, the git commit, what changed and how it ended')
     .argument('[address]', 'only the runs that changed this address, e.g. ContainerGroup/web')
@@ -15,9 +15,9 @@ export const registerHistory: RegisterCommand = (program, setExit) => {
     .action(async (address: string | undefined, flags: { output: HistoryFormat }, command: Command) => {
       const { listedRuns } = await import('../../engine/history/history-store.js');
       const { historyJson, historyText } = await import('../history-view.js');
-      setExit(await withBackend(command, async (backend) => {
+      setExit(await withBackend(io, command, async (backend) => {
         const runs = listedRuns((await backend.readHistory?.()) ?? [], address);
-        process.stdout.write(flags.output === 'json' ? historyJson(runs) : historyText(runs, address));
+        io.stdout.write(flags.output === 'json' ? historyJson(runs) : historyText(runs, address));
         return 0;
       }));
     });

@@ -1,6 +1,7 @@
 // Every command of the CLI, one file each. A command registers itself on the program and
-// reports its exit code through `setExit`; heavy modules are imported inside the action.
+// reports its exit code through `setExit`; it reads and writes through the run's io host; heavy modules are imported inside the action.
 import type { Command } from 'commander';
+import type { IoHost } from '../io-host.js';
 import { registerValidate } from './validate.js';
 import { registerSchema } from './schema.js';
 import { registerPolicy } from './policy.js';
@@ -21,7 +22,8 @@ import { registerVersion } from './version.js';
 import { registerCompletion } from './completion.js';
 
 export type SetExit = (code: number) => void;
-export type RegisterCommand = (program: Command, setExit: SetExit) => void;
+/** Adds a command to the program; its action reads and writes only through `io`. */
+export type RegisterCommand = (program: Command, io: IoHost, setExit: SetExit) => void;
 
 export const COMMANDS: RegisterCommand[] = [
   registerValidate, registerSchema, registerGraph,

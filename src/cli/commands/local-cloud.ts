@@ -1,8 +1,9 @@
 // moor local-cloud: runs the local cloud as a standalone server until SIGINT or SIGTERM.
 import type { LocalCloudFlags } from '../../localcloud/cli-options.js';
 import type { RegisterCommand } from './index.js';
+import type { IoHost, StopSignal } from '../io-host.js';
 
-export const registerLocalCloud: RegisterCommand = (program, setExit) => {
+export const registerLocalCloud: RegisterCommand = (program, io, setExit) => {
   program
     .command('local-cloud')
     .description('run the built-in local cloud (every service of the seeds) as a standalone server')
@@ -21,15 +22,15 @@ export const registerLocalCloud: RegisterCommand = (program, setExit) => {
     .option('--brand-word <word>', "also route ARM namespaces of this word (e.g. Microsoft) as the seeds' Vendor, for official clients (env MOOR_LOCAL_CLOUD_BRAND_WORD)")
     .option('--tls', 'serve https with a self-signed certificate kept beside the data file (env MOOR_LOCAL_CLOUD_TLS=1)')
     .action(async (flags: LocalCloudFlags) => {
-      setExit(await runLocalCloud(flags));
+      setExit(await runLocalCloud(flags, io));
     });
 };
 
-async function runLocalCloud(flags: LocalCloudFlags): Promise<number> {
+async function runLocalCloud(flags: LocalCloudFlags, io: IoHost): Promise<number> {
   const { localCloudOptions } = await import('../../localcloud/cli-options.js');
   const { startLocalCloud } = await import('../../localcloud/server.js');
   const { UserError } = await import('../../core/diagnostics.js');
-  const options = localCloudOptions(flags);
+  const options = localCloudOptions(flags, io.env);
   let cloud;
   try {
     cloud = await startLocalCloud(options);
@@ -38,15 +39,14 @@ async function runLocalCloud(flags: LocalCloudFlags): Promise<number> {
     const why = code === 'EADDRINUSE' ? 'the address is in use' : (err as Error).message;
     throw new UserError(`cannot start the local cloud: ${why}`, [], { cause: err });
   }
-  process.stdout.write(`listening on ${cloud.url}\n`);
-  process.stderr.write(`local cloud: data in ${options.dataFile}; stop with Ctrl-C\n`);
-  if (cloud.certFile) process.stderr.write(`local cloud: https certificate ${cloud.certFile} (clients: NODE_EXTRA_CA_CERTS=${cloud.certFile})\n`);
-  if (options.failRate) process.stderr.write(`local cloud: injecting faults at rate ${options.failRate}, seed ${options.faultSeed} (--fault-seed ${options.faultSeed} replays them)\n`);
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
+  io.stdout.write(`listening on ${cloud.url}\n`);
+  io.stderr.write(`local cloud: data in ${options.dataFile}; stop with Ctrl-C\n`);
+  if (cloud.certFile) io.stderr.write(`local cloud: https certificate ${cloud.certFile} (clients: NODE_EXTRA_CA_CERTS=${cloud.certFile})\n`);
+  if (options.failRate) io.stderr.write(`local cloud: injecting faults at rate ${options.failRate}, seed ${options.faultSeed} (--fault-seed ${options.faultSeed} replays them)\n`);
+  const signal = await new Promise<StopSignal>((resolve) => {
+    const stopListening = io.onSignals(['SIGINT', 'SIGTERM'], (s) => { stopListening(); resolve(s); });
   });
   await cloud.close();
-  process.stderr.write(`local cloud: ${signal}, data written, stopped\n`);
+  io.stderr.write(`local cloud: ${signal}, data written, stopped\n`);
   return 0;
 }

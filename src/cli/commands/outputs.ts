@@ -8,7 +8,7 @@ import { withBackend } from './state.js';
 const OUTPUTS_FORMATS = ['text', 'json'] as const;
 type OutputsFormat = (typeof OUTPUTS_FORMATS)[number];
 
-export const registerOutputs: RegisterCommand = (program, setExit) => {
+export const registerOutputs: RegisterCommand = (program, io, setExit) => {
   program.command('outputs')
     .description("a resource's outputs from state (what ${ref:ADDR#/pointer} reads); with a pointer, one value raw")
     .argument('<address>', 'e.g. ContainerGroup/web (or ContainerGroup/web#/ipAddress)')
@@ -17,10 +17,10 @@ export const registerOutputs: RegisterCommand = (program, setExit) => {
     .action(async (address: string, pointer: string | undefined, flags: { output: OutputsFormat }, command: Command) => {
       const { printOutputs, splitTarget } = await import('../outputs-view.js');
       const target = splitTarget(address, pointer);
-      setExit(await withBackend(command, async (backend) => {
+      setExit(await withBackend(io, command, async (backend) => {
         const record = (await backend.read()).resources[target.address];
         if (!record) throw new UserError(`${target.address} is not in state (${backend.location}); 'moor state list' shows what it holds`);
-        return printOutputs(target, record.outputs, flags.output);
+        return printOutputs(io, target, record.outputs, flags.output);
       }));
     });
 };

@@ -8,6 +8,7 @@ import type { JsonObject } from '../../core/json.js';
 import type { Session } from '../../engine/session.js';
 import type { Plan } from '../../engine/plan/types.js';
 import type { PlanInputs } from '../../engine/plan/plan-document.js';
+import { stdoutText, type IoHost } from '../io-host.js';
 
 interface PlanFlags {
   out?: string;
@@ -26,7 +27,7 @@ interface PlanFlags {
   allStacks?: boolean;
 }
 
-export const registerPlan: RegisterCommand = (program, setExit) => {
+export const registerPlan: RegisterCommand = (program, io, setExit) => {
   program
     .command('plan')
     .description('show what apply would change, field by field')
@@ -46,23 +47,23 @@ export const registerPlan: RegisterCommand = (program, setExit) => {
     .option('--lock-timeout <seconds>', "wait this long for another run's state lock (default: fail at once)", lockTimeoutArg)
     .option('--all-stacks', 'plan every stack of moor.config.yaml and report each (text, json, markdown or github; exit code the worst)')
     .action(async (paths: string[], flags: PlanFlags, command: Command) => {
-      setExit(await runPlan(paths, flags, command));
+      setExit(await runPlan(io, paths, flags, command));
     });
 };
 
-async function runPlan(paths: string[], flags: PlanFlags, command: Command): Promise<number> {
+async function runPlan(io: IoHost, paths: string[], flags: PlanFlags, command: Command): Promise<number> {
   const { planInputs } = await import('../plan-inputs.js');
   const { reportingFailure } = await import('../unplanned.js');
   const { jsonlSink, jsonlWriter } = await import('../jsonl-output.js');
-  const emit = flags.output === 'jsonl' ? jsonlWriter() : undefined;
+  const emit = flags.output === 'jsonl' ? jsonlWriter(stdoutText(io)) : undefined;
   // A kind's progress while planning (KindContext.log), retries and throttles come as events.
   const events = emit && jsonlSink(emit);
   // Arguments are checked before the session starts (and the local cloud says it is there).
   const inputs = planInputs(paths, flags, globalOptions(command).stack);
-  if (flags.allStacks) return planAllStacks(paths, flags, command);
-  return reportingFailure(flags.output, 'plan', () => withSession(command, async (session) => {
-    const show = (plan: Plan, document?: JsonObject) => (document ? printPlanDocument(document, plan) : printPlan(plan, flags.output, inputs.refreshOnly ? 'drift' : 'plan', session.config.stack?.name));
-    return (await planStack(session, inputs, flags, paths, show)).code;
+  if (flags.allStacks) return planAllStacks(io, paths, flags, command);
+  return reportingFailure(io, flags.output, 'plan', () => withSession(io, command, async (session) => {
+    const show = (plan: Plan, document?: JsonObject) => (document ? printPlanDocument(io, document, plan) : printPlan(io, plan, flags.output, inputs.refreshOnly ? 'drift' : 'plan', session.config.stack?.name));
+    return (await planStack(io, session, inputs, flags, paths, show)).code;
   }, { events }));
 }
 
@@ -71,7 +72,7 @@ async function runPlan(paths: string[], flags: PlanFlags, command: Command): Pro
  * output is JSON), then it is notified (--notify) and saved (--out). Returns the plan, its JSON
  * document and the exit code it calls for.
  */
-async function planStack(session: Session, inputs: PlanInputs, flags: PlanFlags, paths: string[], show: (plan: Plan, document?: JsonObject) => void): Promise<{ plan: Plan; document?: JsonObject; code: number }> {
+async function planStack(io: IoHost, session: Session, inputs: PlanInputs, flags: PlanFlags, paths: string[], show: (plan: Plan, document?: JsonObject) => void): Promise<{ plan: Plan; document?: JsonObject; code: number }> {
   const { preparePlan, kindContext } = await import('../../engine/workflow.js');
   const { writeSavedPlan } = await import('../../engine/plan/saved-plan.js');
   const { liveVersions, planDocument } = await import('../../engine/plan/plan-document.js');
@@ -79,31 +80,31 @@ async function planStack(session: Session, inputs: PlanInputs, flags: PlanFlags,
   const { hasErrors } = await import('../../core/diagnostics.js');
   requireNotify(session, flags.notify);
   const { underPlanLock } = await import('../plan-lock.js');
-  const prepared = await underPlanLock(session, flags, () =>
-    preparePlan(session, { ...inputs, cwd: process.cwd(), env: process.env }));
+  const prepared = await underPlanLock(io, session, flags, () =>
+    preparePlan(session, { ...inputs, cwd: io.cwd, env: io.env }));
   const { plan } = prepared;
   const versions = flags.out || flags.output === 'json' ? await liveVersions(prepared, kindContext(session)) : new Map<string, string>();
   const document = flags.output === 'json' ? planDocument(prepared, versions, inputs, 'mask') : undefined;
   show(plan, document);
   if (flags.notify) {
     const { notifyRun } = await import('../notify-run.js');
-    await notifyRun(session, 'plan', plan, undefined, paths);
+    await notifyRun(io, session, 'plan', plan, undefined, paths);
   }
   if (hasErrors(plan.diagnostics)) {
-    if (flags.out) process.stderr.write(`The plan has errors: it was not saved to ${flags.out}.\n`);
+    if (flags.out) io.stderr.write(`The plan has errors: it was not saved to ${flags.out}.\n`);
     return { plan, document, code: 1 };
   }
   if (flags.out) {
     // The folder too: apply --plan elsewhere would read other files (saved-plan.ts, checkSavedFolder).
-    writeSavedPlan(flags.out, { ...planDocument(prepared, versions, inputs, 'hash'), workingDirectory: process.cwd() });
+    writeSavedPlan(flags.out, { ...planDocument(prepared, versions, inputs, 'hash'), workingDirectory: io.cwd });
     const of = inputs.stack === undefined ? '' : ` (stack ${inputs.stack})`;
-    process.stderr.write(`Saved the plan${of} to ${flags.out}; apply it with: moor apply --plan ${flags.out}\n`);
+    io.stderr.write(`Saved the plan${of} to ${flags.out}; apply it with: moor apply --plan ${flags.out}\n`);
   }
   return { plan, document, code: flags.detailedExitcode && hasChanges(plan) ? 2 : 0 };
 }
 
 /** plan --all-stacks: every stack in turn, one report; a saved plan is one stack's, so --out is refused. */
-async function planAllStacks(paths: string[], flags: PlanFlags, command: Command): Promise<number> {
+async function planAllStacks(io: IoHost, paths: string[], flags: PlanFlags, command: Command): Promise<number> {
   const { eachStack, printStackRuns, stacksOf, worstExitCode } = await import('../all-stacks.js');
   const { formatDiagnostic } = await import('../../core/diagnostics.js');
   const { namingStack } = await import('../all-stacks.js');
@@ -113,13 +114,13 @@ async function planAllStacks(paths: string[], flags: PlanFlags, command: Command
   if (g.stack !== undefined && !g.stackGiven?.startsWith('MOOR_STACK=')) throw new UserError('--all-stacks plans every stack: do not also give --stack');
   if (flags.out) throw new UserError('--all-stacks cannot save a plan (--out): a saved plan is one stack\'s; plan --stack NAME --out FILE');
   if (flags.output === 'jsonl') throw new UserError('--all-stacks prints text, json, markdown or github, not jsonl');
-  const stacks = stacksOf(loadConfig(g.config, process.cwd(), process.env));
-  const runs = await eachStack(stacks, (stack) => withSession(command, async (session) => {
-    const { plan, document, code } = await planStack(session, planInputs(paths, flags, stack), flags, paths, () => undefined);
+  const stacks = stacksOf(loadConfig(g.config, io.cwd, io.env));
+  const runs = await eachStack(stacks, (stack) => withSession(io, command, async (session) => {
+    const { plan, document, code } = await planStack(io, session, planInputs(paths, flags, stack), flags, paths, () => undefined);
     return { stack, plan, document, code };
   }, { stack }));
   // The JSON and markdown carry every stack's errors; a pipeline log still wants them on stderr, each naming its stack.
-  for (const r of runs) for (const d of r.plan.diagnostics) process.stderr.write(formatDiagnostic(namingStack(d, r.stack)) + '\n');
-  printStackRuns(runs, flags.output, flags.refreshOnly ? 'drift' : 'plan');
+  for (const r of runs) for (const d of r.plan.diagnostics) io.stderr.write(formatDiagnostic(namingStack(d, r.stack)) + '\n');
+  printStackRuns(io, runs, flags.output, flags.refreshOnly ? 'drift' : 'plan');
   return worstExitCode(runs.map((r) => r.code));
 }

@@ -1,7 +1,7 @@
 // moor schema: prints the JSON Schema of manifests (all kinds, or one) for editors and the YAML language server.
 import type { RegisterCommand } from './index.js';
 
-export const registerSchema: RegisterCommand = (program, setExit) => {
+export const registerSchema: RegisterCommand = (program, io, setExit) => {
   program
     .command('schema')
     .description('print the JSON Schema of manifests, e.g. for # yaml-language-server: $schema=moor.schema.json')
@@ -16,7 +16,7 @@ export const registerSchema: RegisterCommand = (program, setExit) => {
         only = every.find((k) => k.kind === kindName) ?? every.find((k) => k.kind.toLowerCase() === kindName.toLowerCase());
         if (!only) throw new UserError(`unknown kind ${kindName}: expected one of ${every.map((k) => k.kind).join(', ')}`);
       }
-      process.stdout.write(JSON.stringify(documentSchema(CATALOG, only), null, 2) + '\n');
+      io.stdout.write(JSON.stringify(documentSchema(CATALOG, only), null, 2) + '\n');
       setExit(0);
     });
 };

@@ -2,12 +2,12 @@
 import type { RegisterCommand } from './index.js';
 import { versionText } from '../version.js';
 
-export const registerVersion: RegisterCommand = (program, setExit) => {
+export const registerVersion: RegisterCommand = (program, io, setExit) => {
   program
     .command('version')
     .description('print the versions of moor, Node.js and the state format')
     .action(() => {
-      process.stdout.write(versionText() + '\n');
+      io.stdout.write(versionText() + '\n');
       setExit(0);
     });
 };

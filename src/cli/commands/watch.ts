@@ -13,7 +13,7 @@ interface WatchFlags {
   listenToken?: string;
 }
 
-export const registerWatch: RegisterCommand = (program, setExit) => {
+export const registerWatch: RegisterCommand = (program, io, setExit) => {
   program
     .command('watch')
     .description('reconcile continuously: plan every interval and soon after a manifest changes; report drift, or repair it with --self-heal')
@@ -27,6 +27,6 @@ export const registerWatch: RegisterCommand = (program, setExit) => {
     .option('--listen-token <token>', 'bearer token every request to --listen must carry; required beyond loopback')
     .action(async (paths: string[], flags: WatchFlags, command: Command) => {
       const { runWatchCommand } = await import('../watch-command.js');
-      setExit(await runWatchCommand(paths, flags, command));
+      setExit(await runWatchCommand(io, paths, flags, command));
     });
 };

@@ -10,13 +10,13 @@ const CONFIG_FILE = /^moor\.config\.ya?ml$/i;
 /**
  * Absolute paths of the manifest files under `paths` (files named explicitly are always taken).
  * A folder's moor.config.yaml and the absolute paths in `skip` (the config file in use and what it
- * names, such as local-cloud fixtures) are not manifests and are passed over.
+ * names, such as local-cloud fixtures) are not manifests and are passed over. Relative paths are of `cwd`.
  */
-export async function findManifestFiles(paths: readonly string[], skip: ReadonlySet<string> = new Set()): Promise<{ files: string[]; diagnostics: Diagnostic[] }> {
+export async function findManifestFiles(paths: readonly string[], cwd: string, skip: ReadonlySet<string> = new Set()): Promise<{ files: string[]; diagnostics: Diagnostic[] }> {
   const found = new Set<string>();
   const diagnostics: Diagnostic[] = [];
   for (const p of paths) {
-    const abs = resolve(p);
+    const abs = resolve(cwd, p);
     const info = await stat(abs).catch(() => undefined);
     if (!info) diagnostics.push({ severity: 'error', message: `${p}: no such file or directory`, code: 'load.path' });
     else if (info.isDirectory()) await walk(abs, found, skip);

@@ -18,22 +18,27 @@ export interface LoadResult {
   files: number;
 }
 
-/**
- * Reads the manifests of `paths` (files or folders); problems come back as diagnostics, never thrown.
- * `skip`: absolute paths of configuration files a folder may hold (see findManifestFiles).
- * `stack`: the selected stack, whose values `${var:}` placeholders take.
- */
-export async function loadManifests(paths: readonly string[], kinds: KindCatalog, skip?: ReadonlySet<string>, stack?: StackValues): Promise<LoadResult> {
+export interface LoadOptions {
+  /** The folder relative paths are of; files are named relative to it. */
+  readonly cwd: string;
+  /** Absolute paths of configuration files a folder may hold (see findManifestFiles). */
+  readonly skip?: ReadonlySet<string>;
+  /** The selected stack, whose values `${var:}` placeholders take. */
+  readonly stack?: StackValues;
+}
+
+/** Reads the manifests of `paths` (files or folders); problems come back as diagnostics, never thrown. */
+export async function loadManifests(paths: readonly string[], kinds: KindCatalog, { cwd, skip, stack }: LoadOptions): Promise<LoadResult> {
   const roots = paths.length > 0 ? paths : ['.'];
-  const found = await findManifestFiles(roots, skip);
+  const found = await findManifestFiles(roots, cwd, skip);
   const diagnostics: Diagnostic[] = [...found.diagnostics];
   if (found.files.length === 0 && found.diagnostics.length === 0) {
     diagnostics.push({ severity: 'warning', message: `no *.yaml or *.yml files under ${roots.join(', ')}`, code: 'load.none' });
   }
   const documents: LayeredDocument[] = [];
-  const given = roots.map((r) => resolve(r));
+  const given = roots.map((r) => resolve(cwd, r));
   for (const abs of found.files) {
-    const file = relative(process.cwd(), abs) || abs;
+    const file = relative(cwd, abs) || abs;
     const parsed = await parseManifestFile(abs, file).catch((err: NodeJS.ErrnoException) => ({
       documents: [],
       diagnostics: [{ severity: 'error' as const, message: `cannot read file: ${err.code ?? err.message}`, location: { file, line: 1, col: 1 } }],

@@ -5,6 +5,7 @@ import { buildGraph, type DependencyGraph } from '../graph.js';
 import type { KindCatalog } from '../../core/kind-catalog.js';
 import type { Guard, GuardContext, PreparedGuard } from '../guard.js';
 import { loadManifests } from '../load/index.js';
+import type { LoadOptions } from '../load/load-manifests.js';
 import { checkAddresses } from './check-addresses.js';
 import { validateDocuments } from './validate-documents.js';
 import { validateManifest } from './validate-manifest.js';
@@ -35,12 +36,12 @@ export interface Guarding {
 
 /**
  * Loads and validates the manifests under `paths` (default '.'); nothing is resolved, no secret needed.
- * `skip`: configuration files under those paths that are not manifests (configFiles of the config).
- * `stack`: the selected stack (its `${var:}` values); without one a `${var:}` is an error.
+ * `options.skip`: configuration files under those paths that are not manifests (configFiles of the config).
+ * `options.stack`: the selected stack (its `${var:}` values); without one a `${var:}` is an error.
  * `guarding`: its documents are compiled and its rules that need no planned change are evaluated.
  */
-export async function loadAndValidate(paths: readonly string[], kinds: KindCatalog, skip?: ReadonlySet<string>, stack?: StackValues, guarding?: Guarding): Promise<ValidationResult> {
-  const loaded = await loadManifests(paths, kinds, skip, stack);
+export async function loadAndValidate(paths: readonly string[], kinds: KindCatalog, options: LoadOptions, guarding?: Guarding): Promise<ValidationResult> {
+  const loaded = await loadManifests(paths, kinds, options);
   const graph = buildGraph(loaded.manifests);
   const diagnostics = [...loaded.diagnostics, ...validateManifests(loaded.manifests, kinds, graph)];
   const documents = validateDocuments(loaded.documents, kinds);

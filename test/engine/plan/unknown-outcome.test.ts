@@ -42,7 +42,7 @@ spec:
 async function planWith(run: JobRecord, status?: string, extra = '') {
   const dir = mkdtempSync(join(tmpdir(), 'moor-unknown-'));
   writeFileSync(join(dir, 'm.yaml'), MANIFEST + extra);
-  const { manifests } = await loadManifests([dir], BUILT_IN_KINDS);
+  const { manifests } = await loadManifests([dir], BUILT_IN_KINDS, { cwd: process.cwd() });
   const reads: string[] = [];
   const sent: string[] = [];
   const lcs = {

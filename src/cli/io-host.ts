@@ -1,0 +1,35 @@
+// What one CLI run reads and writes: its output streams, environment, folder, terminal and signals.
+// `main` takes it as a value, so the CLI can run twice in one process (tests, an embedding
+// program) and only the bin's host (process-io.ts) touches the process.
+import type { OutputStream } from '../core/masker.js';
+import type { Confirmation } from './confirm.js';
+
+export type { OutputStream };
+
+/** The signals that stop a run: Ctrl-C, a kill, a closed terminal. */
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+
+export interface IoHost {
+  readonly stdout: OutputStream;
+  readonly stderr: OutputStream;
+  /** The run's environment (MOOR_*, NO_COLOR, CI's variables); read, never changed. */
+  readonly env: Readonly<NodeJS.ProcessEnv>;
+  /** The folder relative paths are read from. */
+  readonly cwd: string;
+  /** Whether a person answers at the input (apply asks for confirmation only then). */
+  readonly stdinIsTTY: boolean;
+  /** Asks whether to apply (only when stdinIsTTY). */
+  confirm(): Promise<Confirmation>;
+  /** Calls `listener` on each of `signals` until the returned function is called. */
+  onSignals(signals: readonly StopSignal[], listener: (signal: StopSignal) => void): () => void;
+}
+
+/** Writes whole lines to the run's stdout (annotations, jsonl events add their own newline or not). */
+export function stdoutLine(io: IoHost): (line: string) => void {
+  return (line) => { io.stdout.write(line + '\n'); };
+}
+
+/** Writes text to the run's stdout as it is (a jsonl event carries its newline). */
+export function stdoutText(io: IoHost): (text: string) => void {
+  return (text) => { io.stdout.write(text); };
+}

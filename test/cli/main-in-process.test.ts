@@ -1,0 +1,60 @@
+// main(argv, io) is the CLI as a library: runs in one process read and write only through their io
+// host, so two of them give what two `moor` processes give, and leave the process as it was.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { authManifest, groupManifest, moor, startCloud, workdir, type Cloud } from '../e2e/harness.js';
+import { moorInProcess } from '../support/main-in-process.js';
+
+const SECRET = 'in-process-secret-4711';
+
+let cloud: Cloud;
+beforeAll(async () => { cloud = await startCloud(); });
+afterAll(async () => { await cloud?.stop(); });
+
+/** A folder of manifests: an auth context and a container group with a secret from a file. */
+const project = (suffix: string, authId: string) => workdir({
+  'm/auth.yaml': authManifest(authId, { displayName: `Library ${suffix}`, isAvailable: true }),
+  'm/group.yaml': groupManifest(`lib-${suffix}`),
+  'm/secret.txt': SECRET,
+});
+
+describe('main(argv, io)', () => {
+  test('two runs in one process give the same exit codes and output as two processes', async () => {
+    // Each side plans its own folder (the same names): nothing one side does can change the other's plan.
+    const [inside, outside] = [project('same', 'c41'), project('same', 'c41')];
+    const runs = [['validate', 'm'], ['plan', 'm', '--state', '.moor/state.json'], ['plan', 'm', '--output', 'json']];
+    for (const args of runs) {
+      const a = await moorInProcess(inside, cloud, args);
+      const b = await moor(outside, cloud, args);
+      expect({ args, code: a.code, stdout: a.stdout, stderr: a.stderr }).toEqual({ args, code: b.code, stdout: b.stdout, stderr: b.stderr });
+    }
+  });
+
+  test('a run writes nothing to the process: --no-color stays in the run, secrets are masked in its output', async () => {
+    const dir = project('quiet', 'c42');
+    const before = process.env.NO_COLOR;
+    const writes: string[] = [];
+    const write = process.stdout.write;
+    process.stdout.write = ((chunk: string) => { writes.push(String(chunk)); return true; }) as typeof process.stdout.write;
+    let r;
+    try {
+      r = await moorInProcess(dir, cloud, ['--no-color', 'apply', 'm', '--auto-approve'], { NO_COLOR: undefined });
+    } finally {
+      process.stdout.write = write;
+    }
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Apply complete');
+    expect(r.stdout + r.stderr).not.toContain(SECRET);
+    expect(r.stdout).not.toMatch(/\u001b\[/);
+    expect(process.env.NO_COLOR).toBe(before);
+    expect(writes.join('')).not.toContain('lib-quiet');
+  });
+
+  test('a second run starts clean: the first one\'s exit code and options do not carry over', async () => {
+    const failing = await moorInProcess(workdir({ 'bad.yaml': 'apiVersion: moor/v1\nkind: Nope\n' }), cloud, ['validate', '.']);
+    expect(failing.code).toBe(1);
+    const dir = project('clean', 'c43');
+    const ok = await moorInProcess(dir, cloud, ['validate', 'm']);
+    expect(ok).toMatchObject({ code: 0, stderr: '' });
+    expect(ok.stdout).toContain('ok: 2 manifests');
+  });
+});
