@@ -16,6 +16,7 @@ export interface LocalCloudFlags {
   faultSeed?: string;
   rateLimit?: string;
   provisioningMs?: string;
+  rateWindowMs?: string;
   seed?: boolean;
   tls?: boolean;
   brandWord?: string;
@@ -43,6 +44,7 @@ export function localCloudOptions(flags: LocalCloudFlags, environment: Env = pro
   const faultSeed = numberFlag(flags.faultSeed ?? env.MOOR_FAULT_SEED, '--fault-seed', (n) => Number.isInteger(n) && n >= 0 && n <= MAX_FAULT_SEED, `an integer from 0 to ${MAX_FAULT_SEED}`);
   const rateLimit = numberFlag(flags.rateLimit ?? env.MOOR_RATE_LIMIT, '--rate-limit', (n) => n > 0, 'a number of requests per second, more than 0');
   const provisioningMs = numberFlag(flags.provisioningMs ?? env.MOOR_PROVISIONING_MS, '--provisioning-ms', (n) => n >= 0, 'a number of milliseconds, 0 or more');
+  const rateWindowMs = numberFlag(flags.rateWindowMs ?? env.MOOR_LOCAL_CLOUD_RATE_WINDOW_MS, '--rate-window-ms', (n) => n > 0, 'a number of milliseconds, more than 0');
   const brandWord = flags.brandWord ?? env.MOOR_LOCAL_CLOUD_BRAND_WORD;
   if (brandWord !== undefined && !BRAND_WORD.test(brandWord)) throw new UserError(`--brand-word must be one word of letters and digits (e.g. Microsoft); got '${brandWord}'`);
   const token = flags.token ?? env.MOOR_TOKEN;
@@ -59,6 +61,7 @@ export function localCloudOptions(flags: LocalCloudFlags, environment: Env = pro
     faultSeed: faultSeed ?? (failRate ? newFaultSeed() : undefined),
     rateLimit,
     provisioningMs,
+    rateWindowMs,
     seed: flags.seed ?? true,
     brandWord,
     fixtures: flags.fixtures ?? env.MOOR_LOCAL_CLOUD_FIXTURES,

@@ -28,6 +28,8 @@ export interface LocalCloudOptions {
   seed?: boolean;
   /** How long asynchronous provisioning takes, in ms; default 1000. */
   provisioningMs?: number;
+  /** The window of the eventstreams workspace limit (50 requests per window), in ms; default the service's 10 s. Tests shorten it. */
+  rateWindowMs?: number;
   /** Seed of fault injection's generator: the same seed, the same faults in request order. Default: a new random one. */
   faultSeed?: number;
   /** Random source of fault injection, instead of the seeded one (tests script it). */
@@ -40,7 +42,7 @@ export const DEFAULT_TOKEN = 'local-dev-token';
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PROVISIONING_MS = 1000;
 
-export type ResolvedOptions = Required<Omit<LocalCloudOptions, 'dataFile' | 'rateLimit' | 'brandWord' | 'fixtures'>> & Pick<LocalCloudOptions, 'dataFile' | 'rateLimit' | 'brandWord' | 'fixtures'>;
+export type ResolvedOptions = Required<Omit<LocalCloudOptions, 'dataFile' | 'rateLimit' | 'brandWord' | 'fixtures' | 'rateWindowMs'>> & Pick<LocalCloudOptions, 'dataFile' | 'rateLimit' | 'brandWord' | 'fixtures' | 'rateWindowMs'>;
 
 export function resolveOptions(o: LocalCloudOptions): ResolvedOptions {
   const faultSeed = o.faultSeed ?? newFaultSeed();
@@ -56,6 +58,7 @@ export function resolveOptions(o: LocalCloudOptions): ResolvedOptions {
     latencyMs: Math.max(0, o.latencyMs ?? 0),
     failRate: Math.min(1, Math.max(0, o.failRate ?? 0)),
     rateLimit: o.rateLimit && o.rateLimit > 0 ? o.rateLimit : undefined,
+    rateWindowMs: o.rateWindowMs && o.rateWindowMs > 0 ? o.rateWindowMs : undefined,
     seed: o.seed ?? true,
     provisioningMs: Math.max(0, o.provisioningMs ?? DEFAULT_PROVISIONING_MS),
     faultSeed,

@@ -120,6 +120,7 @@ function serviceContext(store: DataStore, service: LocalService, options: Resolv
     requestId,
     now: options.now,
     provisioningMs: options.provisioningMs,
+    rateWindowMs: options.rateWindowMs,
   };
 }
 

@@ -17,6 +17,7 @@ export const registerLocalCloud: RegisterCommand = (program, io, setExit) => {
     .option('--fault-seed <n>', 'seed of the injected faults, to replay a run (default random, printed; env MOOR_FAULT_SEED)')
     .option('--rate-limit <r>', 'requests per second per service and class, burst 10x (env MOOR_RATE_LIMIT)')
     .option('--provisioning-ms <ms>', 'how long asynchronous provisioning takes (default 1000; env MOOR_PROVISIONING_MS)')
+    .option('--rate-window-ms <ms>', "the window of the eventstreams workspace limit of 50 requests (default the service's 10000; env MOOR_LOCAL_CLOUD_RATE_WINDOW_MS)")
     .option('--no-seed', 'start without demo data')
     .option('--fixtures <file>', 'add your own projects, environments, quotas, workspaces and conversations (YAML; env MOOR_LOCAL_CLOUD_FIXTURES)')
     .option('--brand-word <word>', "also route ARM namespaces of this word (e.g. Microsoft) as the seeds' Vendor, for official clients (env MOOR_LOCAL_CLOUD_BRAND_WORD)")

@@ -100,6 +100,17 @@ describe('eventstream listing', () => {
     ctx.advance(WINDOW_MS + 1);
     expect(list(ctx).status).toBe(200);
   });
+
+  it('takes the local cloud\'s rate window instead of the service\'s when one is set (tests wait a second, not ten)', () => {
+    const ctx = { ...seeded(), rateWindowMs: 2_000 };
+    for (let i = 0; i < REQUESTS_PER_WINDOW; i++) expect(list(ctx).status).toBe(200);
+    const limited = list(ctx);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers?.['Retry-After'])).toBeLessThanOrEqual(2);
+    expect((limited.body as FabricError).message).toContain(`at most ${REQUESTS_PER_WINDOW} in 2 seconds`);
+    ctx.advance(2_001);
+    expect(list(ctx).status).toBe(200);
+  });
 });
 
 describe('eventstream items and folders', () => {

@@ -8,7 +8,7 @@ import { decodeToken, foldersInScope, pageOf, type ListScope } from './eventstre
 
 const WORKSPACE = '/v1/workspaces/:workspaceId';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Requests one workspace may take in WINDOW_MS; more answer 429. */
+/** Requests one workspace may take in WINDOW_MS (or the local cloud's rateWindowMs); more answer 429. */
 export const REQUESTS_PER_WINDOW = 50;
 export const WINDOW_MS = 10_000;
 
@@ -32,8 +32,8 @@ function workspaces(ctx: ServiceContext): Record<string, WorkspaceRecord> {
 }
 
 /** Seconds until the workspace may be called again, or 0 when this request is admitted (and counted). */
-function admit(ws: WorkspaceRecord, now: number): number {
-  const windowStart = now - WINDOW_MS;
+function admit(ws: WorkspaceRecord, now: number, windowMs: number): number {
+  const windowStart = now - windowMs;
   ws.requests = ws.requests.filter((t) => t > windowStart);
   if (ws.requests.length >= REQUESTS_PER_WINDOW) return Math.max(1, Math.ceil((ws.requests[0] - windowStart) / 1000));
   ws.requests.push(now);
@@ -51,10 +51,11 @@ function inWorkspace(handler: WorkspaceHandler): (req: LocalRequest, ctx: Servic
     const ws = workspaces(ctx)[id.toLowerCase()];
     const related = { resourceId: id, resourceType: 'Workspace' };
     if (!ws) return fail(404, 'WorkspaceNotFound', `The workspace '${id}' was not found or you do not have access to it.`, related);
-    const wait = admit(ws, ctx.now().getTime());
+    const windowMs = ctx.rateWindowMs ?? WINDOW_MS;
+    const wait = admit(ws, ctx.now().getTime(), windowMs);
     ctx.save();
     if (wait > 0) {
-      const limited = fail(429, 'RequestBlocked', `Too many requests for workspace ${id}: at most ${REQUESTS_PER_WINDOW} in ${WINDOW_MS / 1000} seconds. Retry after ${wait} seconds.`, related);
+      const limited = fail(429, 'RequestBlocked', `Too many requests for workspace ${id}: at most ${REQUESTS_PER_WINDOW} in ${windowMs / 1000} seconds. Retry after ${wait} seconds.`, related);
       return { ...limited, headers: { 'Retry-After': String(wait) } };
     }
     return handler(req, ctx, ws, fail);
