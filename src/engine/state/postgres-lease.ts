@@ -40,6 +40,7 @@ export class LeaseSession implements StateLease {
   private released = false;
 
   constructor(readonly client: pg.Client, private readonly key: AdvisoryKey, ttlMs: number, private readonly onLost: (why: string) => void) {
+    serializeQueries(client);
     client.on('error', (err: Error) => this.lose(`the connection failed: ${err.message}`));
     client.on('end', () => this.lose('the connection closed'));
     this.heartbeat = setInterval(() => { void this.held(); }, Math.max(100, Math.floor(ttlMs / HEARTBEATS_PER_TTL)));
@@ -81,4 +82,20 @@ export class LeaseSession implements StateLease {
     clearInterval(this.heartbeat);
     this.onLost(why);
   }
+}
+
+/**
+ * One query at a time on the lease's connection: the heartbeat runs beside the cycle's reads, writes
+ * and fencing checks on the same connection, and pg deprecates issuing a query while another runs.
+ */
+function serializeQueries(client: pg.Client): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  let tail: Promise<unknown> = Promise.resolve();
+  const queued = (...args: unknown[]): Promise<unknown> => {
+    const run = tail.then(() => query(...args));
+    tail = run.catch(() => undefined);
+    return run;
+  };
+  // The promise form is the only one moor uses; pg's overloads (callbacks, submittables) cannot be typed through a wrapper.
+  client.query = queued as unknown as pg.Client['query'];
 }
