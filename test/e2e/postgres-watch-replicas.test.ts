@@ -86,10 +86,8 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
       'moor.config.yaml': `stacks:\n${stacks.map((s, i) => `  ${s}: {paths: [s${i}]}`).join('\n')}\n`,
     };
     stacks.forEach((_, i) => {
-      files[`s${i}/group.yaml`] = groupManifest(`g-${run}-${i}`);
       files[`s${i}/secret.txt`] = 's3cret-value\n';
       files[`s${i}/dataset.yaml`] = datasetManifest('sales', { datasetName: `ds-${run}-${i}` });
-      files[`s${i}/export.yaml`] = exportManifest(i);
     });
     const dir = workdir(files);
     // Slow enough that the first replica's applies are still in flight (groups provisioning, exports running) when it is killed.
@@ -107,7 +105,12 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
     expect((await others[0].status()).stacks.every((s) => s.standby)).toBe(true);
     expect(await others[1].sample('moor_stack_lease', { stack: stacks[0] })).toBe(0);
 
-    // In the middle of the applies: every group sent and still provisioning.
+    // The slow part comes once every replica is up (starting them can outlast a provisioning on a loaded machine):
+    // the first replica applies the edit, and is killed in the middle of it, every group sent and still provisioning.
+    stacks.forEach((_, i) => {
+      writeFile(dir, `s${i}/group.yaml`, groupManifest(`g-${run}-${i}`));
+      writeFile(dir, `s${i}/export.yaml`, exportManifest(i));
+    });
     await waitFor(async () => (await Promise.all(stacks.map((_, i) => provisioningState(c, `g-${run}-${i}`)))).every((p) => p !== undefined), 60_000, () => `groups not sent: ${first.stderr()}`);
     const inFlight = await Promise.all(stacks.map((_, i) => provisioningState(c, `g-${run}-${i}`)));
     expect(inFlight.filter((p) => p !== 'Succeeded').length, `applies already done before the kill: ${first.stderr()}`).toBeGreaterThan(0);
