@@ -2,7 +2,7 @@
 import type pg from 'pg';
 import { UserError } from '../../core/diagnostics.js';
 import { isObject, type JsonObject } from '../../core/json.js';
-import { documentOfRow, foldChanges, type StateRow } from './postgres-document.js';
+import { documentOfRow, foldChanges, stateRowOf, type ReadRow } from './postgres-document.js';
 import { errorCode, failureReason, toUserError } from './postgres-errors.js';
 import { lostLockError } from './lost-lock.js';
 import {
@@ -62,8 +62,7 @@ export class PostgresStateBackend implements StateBackend {
   async read(): Promise<StateDocument> {
     const client = await this.client('reading state');
     try {
-      const r = await client.query<StateRow>(READ_SQL, [this.workspace]);
-      const row = r.rows[0];
+      const row = stateRowOf((await client.query<ReadRow>(READ_SQL, [this.workspace])).rows);
       return this.remember(row ? documentOfRow(row, this.location) : emptyState());
     } catch (err) {
       if (errorCode(err) === '42P01') return this.remember(emptyState()); // no table yet: nothing was ever written

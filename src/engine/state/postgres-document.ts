@@ -12,6 +12,26 @@ export interface StateRow {
   readonly resources: unknown;
 }
 
+/** One row of the read statement: the state row (address null) or one record. */
+export interface ReadRow {
+  readonly address: string | null;
+  readonly serial: string | null;
+  readonly version: number | null;
+  readonly extras: unknown;
+  readonly record: unknown;
+}
+
+/** The read statement's rows as one StateRow; undefined when the workspace has no state row (nothing written yet). */
+export function stateRowOf(rows: readonly ReadRow[]): StateRow | undefined {
+  let head: ReadRow | undefined;
+  const resources: Record<string, unknown> = {};
+  for (const row of rows) {
+    if (row.address === null) head = row;
+    else resources[row.address] = row.record;
+  }
+  return head && { serial: String(head.serial), version: head.version as number, extras: head.extras, resources };
+}
+
 /** The document of a workspace's rows; a UserError when they do not make a state document. */
 export function documentOfRow(row: StateRow, location: string): StateDocument {
   const serial = Number(row.serial);
