@@ -12,7 +12,9 @@
 //
 // The machine is loaded, so one standalone local cloud and one apply serve every case: all the
 // `before/` sets are applied together into one state, then each case is planned with --target set
-// to its own addresses, so the other cases' records in that state stay out of its plan.
+// to its own addresses, so the other cases' records in that state stay out of its plan. The plans
+// run in this process through main(argv, io), as `moor plan` in the work directory would (two
+// in-process runs give what two processes give: test/cli/main-in-process.test.ts); no CLI start-up per plan.
 // Update the goldens after a deliberate output change (inspect the diff first) with:
 //   npm run build && npx vitest run test/golden-plans -u
 import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -20,6 +22,7 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cloudRequest, moor, readState, startCloud, workdir, type Cloud, type RunResult } from '../e2e/harness.js';
+import { moorInProcess } from '../support/main-in-process.js';
 
 const HERE = import.meta.dirname;
 
@@ -139,8 +142,8 @@ describe('golden plans: manifest set in, plan text and JSON out', () => {
     const targets = addressesIn(join(c.dir, 'manifests')).flatMap((a) => ['--target', a]);
     const args = ['plan', join(c.name, 'manifests'), ...targets];
     // One after the other: plan takes the state's lock.
-    const text = await moor(work, cloud, args);
-    const json = await moor(work, cloud, [...args, '--output', 'json']);
+    const text = await moorInProcess(work, cloud, args);
+    const json = await moorInProcess(work, cloud, [...args, '--output', 'json']);
     expect(text.code, text.stdout + text.stderr).toBe(c.exitCode);
     expect(json.code, json.stderr).toBe(c.exitCode);
     expect(json.stdout).not.toContain(work); // no temp path leaks into the plan
