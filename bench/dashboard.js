@@ -66,12 +66,19 @@ function systemChromium() {
   return undefined;
 }
 
+/**
+ * No GPU: without one, headless Chromium draws through a software GL (SwiftShader) that costs a few
+ * hundred milliseconds of CPU per page on this machine and tells nothing of the page; a user's browser
+ * composites on its GPU.
+ */
+const PAGE_ONLY = ['--disable-gpu'];
+
 async function launch() {
   const system = systemChromium();
-  if (system) return chromium.launch({ executablePath: system, args: ['--no-sandbox'] });
+  if (system) return chromium.launch({ executablePath: system, args: ['--no-sandbox', ...PAGE_ONLY] });
   const { default: packaged } = await import('@sparticuz/chromium');
   const left = ['--disable-web-security', '--allow-running-insecure-content', '--single-process'];
-  return chromium.launch({ executablePath: await packaged.executablePath(), args: packaged.args.filter((a) => !left.includes(a)) });
+  return chromium.launch({ executablePath: await packaged.executablePath(), args: [...packaged.args.filter((a) => !left.includes(a)), ...PAGE_ONLY] });
 }
 
 /** CPU time (user + system, ms) of this process's descendants (the browser's processes), from /proc (Linux); undefined elsewhere. */
