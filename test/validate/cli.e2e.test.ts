@@ -1,18 +1,13 @@
-// End to end: the built CLI (node bin/moor.js) validates, prints schemas and graphs, with the documented exit codes.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+// The CLI through main(argv, io) in this process (the built bin is the e2e tests'): it validates,
+// prints schemas and graphs, with the documented exit codes.
 import { describe, expect, test } from 'vitest';
-
-const run = promisify(execFile);
+import { main } from '../../src/cli/main.js';
+import { memoryIo } from '../support/memory-io.js';
 
 async function moor(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('node', ['bin/moor.js', ...args], { env: { ...process.env, NO_COLOR: '1' } });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+  const io = memoryIo({ cwd: process.cwd(), env: { ...process.env, NO_COLOR: '1' } });
+  const code = await main(['node', 'moor', ...args], io);
+  return { code, stdout: io.out(), stderr: io.err() };
 }
 
 describe('moor validate', () => {
