@@ -42,11 +42,11 @@ export async function resourceDetail(stack: DashboardStack, address: string): Pr
 }
 
 /** Layouts are made once per cycle of a stack: a page asking again gets the same drawing. */
-const layouts = new WeakMap<object, GraphLayout>();
+const layouts = new WeakMap<object, Promise<GraphLayout>>();
 
-export function graphLayout(stack: DashboardStack): GraphLayout {
+export function graphLayout(stack: DashboardStack): Promise<GraphLayout> {
   const report = stack.state().lastReport;
-  if (!report?.graph || !report.resources) return { format: 'moor-dashboard-graph/1', stack: stack.name || null, width: 0, height: 0, nodes: [], edges: [] };
+  if (!report?.graph || !report.resources) return Promise.resolve({ format: 'moor-dashboard-graph/1', stack: stack.name || null, width: 0, height: 0, nodes: [], edges: [] });
   const cached = layouts.get(report);
   if (cached) return cached;
   const made = layoutGraph(stack.name || null, report.graph, report.resources);

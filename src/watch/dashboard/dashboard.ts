@@ -41,7 +41,7 @@ export class Dashboard {
     if (!['resource', 'graph', 'history'].includes(name)) return { status: 404, message: `not found: /api/dashboard/${name} (resource, graph, history, rates)` };
     const stack = findStack(this.stacks(), query.get('stack'));
     if (!stack) return { status: 404, message: `no stack ${JSON.stringify(query.get('stack') ?? '')} in this watch` };
-    if (name === 'graph') return { status: 200, body: graphLayout(stack) };
+    if (name === 'graph') return { status: 200, body: await graphLayout(stack) };
     if (name === 'history') return { status: 200, body: await historyDocument(stack) };
     const address = query.get('address');
     if (!address) return { status: 400, message: 'give ?address=Kind/name' };

@@ -1,6 +1,6 @@
 // The dashboard's dependency graph: the manifests' graph laid out by dagre (layers, few crossings),
 // so the page only draws boxes and lines. Each resource's status rides along for colour and label.
-import { Graph, layout, type Edge, type EdgeLabel, type GraphLabel, type NodeLabel, type Point } from '@dagrejs/dagre';
+import type { Edge, EdgeLabel, GraphLabel, NodeLabel, Point } from '@dagrejs/dagre';
 import type { DependencyGraph } from '../../engine/graph.js';
 import type { ResourceStatus } from '../stack-status.js';
 import type { GraphEdge, GraphLayout, GraphNode } from './api-types.js';
@@ -12,13 +12,14 @@ const NODE_HEIGHT = 44;
 /** Wide enough for the address at the page's font size; long addresses are cut on the page, not here. */
 const NODE_WIDTH = 230;
 
-/** Lays out a stack's graph; dependencies are drawn left of what needs them. */
-export function layoutGraph(stack: string | null, graph: DependencyGraph, statuses: readonly ResourceStatus[]): GraphLayout {
+/** Lays out a stack's graph; dependencies are drawn left of what needs them. dagre loads on the first drawing, not with every watch. */
+export async function layoutGraph(stack: string | null, graph: DependencyGraph, statuses: readonly ResourceStatus[]): Promise<GraphLayout> {
   const byAddress = new Map(statuses.map((s) => [s.address, s]));
   const nodes = graph.nodes.filter((a) => byAddress.has(a));
   if (nodes.length > GRAPH_LIMIT) {
     return { format: 'moor-dashboard-graph/1', stack, width: 0, height: 0, nodes: [], edges: [], tooLarge: { resources: nodes.length, limit: GRAPH_LIMIT } };
   }
+  const { Graph, layout } = await import('@dagrejs/dagre');
   const g = new Graph<GraphLabel, NodeLabel, EdgeLabel>();
   g.setGraph({ rankdir: 'LR', nodesep: 18, ranksep: 70, marginx: 12, marginy: 12 });
   g.setDefaultEdgeLabel(() => ({}));
