@@ -155,4 +155,35 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
     expect((await staying.terminate()).code).toBe(0);
     expect(await leaseSessionsOf(staying.pid)).toBe(0);
   }, 480_000);
+
+  test('a replica paused in the middle of an apply loses its lease; another takes the stack over, and the paused one, resumed, writes nothing and stands by', async () => {
+    const run = randomBytes(3).toString('hex');
+    const stack = `p${run}`;
+    const dir = workdir({ 'moor.config.yaml': `stacks:\n  ${stack}: {paths: [m]}\n`, 'm/secret.txt': 's3cret-value\n' });
+    const c = cloud = await startCloud({ env: { MOOR_PROVISIONING_MS: '15000' } });
+    const env = { MOOR_STATE: PG_URL! };
+    const args = ['--all-stacks', '--interval', `${INTERVAL_MS / 1000}s`, '--self-heal'];
+    const paused = await startWatch(dir, c, args, env);
+    watches.push(paused);
+    await waitFor(async () => (await paused.status()).holds.length === 1, 60_000, () => `no lease: ${paused.stderr()}`);
+    const other = await startWatch(dir, c, args, env);
+    watches.push(other);
+    await waitFor(async () => (await other.get('/readyz')).status === 200, 60_000, () => `standby not ready: ${other.stderr()}`);
+
+    writeFile(dir, 'm/group.yaml', groupManifest(`g-${run}`));
+    await waitFor(async () => (await provisioningState(c, `g-${run}`)) !== undefined, 60_000, () => `group not sent: ${paused.stderr()}`);
+    paused.signal('SIGSTOP');
+    // Silent past the lease time (half an interval, at least 5 s): the server ends its session, and the standby takes over.
+    await waitFor(async () => (await other.status()).holds.length === 1, 60_000, () => `not taken over: ${other.stderr()}`);
+    await waitFor(async () => (await provisioningState(c, `g-${run}`)) === 'Succeeded', 120_000, () => `never provisioned: ${other.stderr()}`);
+    await waitFor(async () => (await other.status()).stacks[0].result === 'in_sync', 60_000, () => `not in sync: ${other.stderr()}`);
+
+    paused.signal('SIGCONT');
+    await waitFor(async () => /lost the lease|lost the state lock|lease was lost/.test(paused.stderr()), 60_000, () => `resumed replica did not notice: ${paused.stderr()}`);
+    await waitFor(async () => (await paused.status()).stacks[0].standby, 60_000, () => `resumed replica not standing by: ${paused.stderr()}`);
+    expect((await paused.status()).holds).toEqual([]);
+    expect((await other.status()).holds).toEqual([stack]);
+    expect((await paused.terminate()).code).toBe(0);
+    expect((await other.terminate()).code).toBe(0);
+  }, 300_000);
 });

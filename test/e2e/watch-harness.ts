@@ -15,6 +15,8 @@ export interface WatchProcess {
   terminate(): Promise<{ code: number; ms: number }>;
   /** kill -9: no chance to finish, record or release anything. */
   kill(): Promise<void>;
+  /** Sends a signal (SIGSTOP pauses the process, SIGCONT resumes it). */
+  signal(name: NodeJS.Signals): void;
 }
 
 export interface WatchStatus {
@@ -53,9 +55,11 @@ export async function startWatch(dir: string, cloud: Cloud, args: readonly strin
       return { code: result.code, ms: Date.now() - started };
     },
     kill: async () => {
+      run.child.kill('SIGCONT');
       run.child.kill('SIGKILL');
       await run;
     },
+    signal: (name) => { run.child.kill(name); },
   };
 }
 
