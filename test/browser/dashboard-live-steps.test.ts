@@ -1,0 +1,44 @@
+// The dashboard follows a --self-heal apply as it happens: a row is "in progress" while its step runs
+// (the engine's step events, live) and in sync once the cycle that applied it ends, without a reload.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { groupManifest, moor, startCloud, workdir, writeFile, type Cloud } from '../e2e/harness.js';
+import { startWatch, waitFor, type WatchProcess } from '../e2e/watch-harness.js';
+import { launchBrowser } from './launch-browser.js';
+import { rowStatus, screenshot, SECRET } from './dashboard-page.js';
+
+describe('the dashboard during a --self-heal apply', () => {
+  let cloud: Cloud;
+  let browser: Browser;
+  let watch: WatchProcess;
+  let dir: string;
+
+  beforeAll(async () => {
+    // A group takes 5 s to provision: long enough for the page to show the step in flight.
+    [cloud, browser] = await Promise.all([startCloud({ env: { MOOR_PROVISIONING_MS: '5000' } }), launchBrowser()]);
+    dir = workdir({ 'm/web.yaml': groupManifest('live-web'), 'm/secret.txt': SECRET });
+    expect((await moor(dir, cloud, ['apply', 'm', '--auto-approve'])).code).toBe(0);
+    watch = await startWatch(dir, cloud, ['m', '--interval', '30s', '--self-heal']);
+    await waitFor(async () => (await watch.get('/readyz')).status === 200, 60_000, () => `never ready: ${watch.stderr()}`);
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (watch) await watch.terminate();
+    await cloud?.stop();
+  });
+
+  it('shows the row in progress while its update runs, then in sync', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(watch.url + '/');
+    await waitFor(async () => (await rowStatus(page, '', 'ContainerGroup/live-web')) === 'in_sync', 30_000, () => 'no row');
+    await page.locator('[data-testid="connection"]', { hasText: 'live' }).waitFor({ timeout: 30_000 });
+    // The edit starts a cycle at once (the manifest watcher), not after the 30 s interval.
+    writeFile(dir, 'm/web.yaml', groupManifest('live-web', { image: 'nginx:1.28' }));
+    await waitFor(async () => (await rowStatus(page, '', 'ContainerGroup/live-web')) === 'in_progress', 30_000, () => `never in progress: ${watch.stderr()}`);
+    await screenshot(page, 'self-heal-in-progress');
+    await waitFor(async () => (await rowStatus(page, '', 'ContainerGroup/live-web')) === 'in_sync', 60_000, () => `never in sync again: ${watch.stderr()}`);
+    expect(watch.stderr()).toContain('repaired: ContainerGroup/live-web');
+    await page.close();
+  }, 180_000);
+});
