@@ -143,3 +143,23 @@ describe('StateRecorder over the journal, killed mid-apply', () => {
     }
   });
 });
+
+describe('a stack-guarded journal', () => {
+  it('keeps the stack name when the journal folds through the writer\'s whole document', async () => {
+    const { guardStack, recordedStack } = await import('../../src/engine/state/stack-state.js');
+    const inner = backendAt(path);
+    const backend = guardStack(inner, 'prod');
+    await backend.read();
+    const lock = await backend.lock('apply');
+    // One change past the journal's fold threshold (8 MiB): the writer's document is written whole.
+    const big: ResourceRecord = { ...rec('big'), lastApplied: { blob: 'x'.repeat(9 * 1024 * 1024) } };
+    let wholeAsked = 0;
+    await backend.appendChanges!([{ op: 'put', address: 'ContainerGroup/big', record: big }], () => {
+      wholeAsked++;
+      return { resources: { 'ContainerGroup/big': big } };
+    });
+    await backend.unlock(lock);
+    expect(wholeAsked).toBe(1);
+    expect(recordedStack(await backendAt(path).read())).toBe('prod');
+  });
+});

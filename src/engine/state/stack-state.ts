@@ -5,7 +5,7 @@ import { UserError } from '../../core/diagnostics.js';
 import type { MoorConfig } from '../config.js';
 import { withStackWorkspace } from '../config-stacks.js';
 import { openStateBackend } from './open-backend.js';
-import type { StateBackend, StateChange, StateDocument } from './types.js';
+import type { StateBackend, StateChange, StateDocument, WholeDocument } from './types.js';
 
 /** The key under state `extras` that names the stack the state belongs to. */
 export const STACK_EXTRAS_KEY = 'stack';
@@ -63,9 +63,11 @@ export function guardStack(inner: StateBackend, stack: string | undefined): Stat
   return {
     ...guarded,
     get location() { return inner.location; },
-    appendChanges: async (changes: readonly StateChange[]) => {
+    appendChanges: async (changes: readonly StateChange[], whole?: () => WholeDocument) => {
       const first = stack !== undefined && !recorded;
-      const serial = await append(first ? [{ op: 'extras', key: STACK_EXTRAS_KEY, value: stack }, ...changes] : changes);
+      // The caller's whole document (written when the journal folds) carries the stack's name too.
+      const stamped = whole && (() => { const doc = whole(); return stack === undefined ? doc : { ...doc, extras: stamp(doc.extras) }; });
+      const serial = await append(first ? [{ op: 'extras', key: STACK_EXTRAS_KEY, value: stack }, ...changes] : changes, stamped);
       if (first) recorded = true;
       return serial;
     },
