@@ -2,7 +2,7 @@
 // status as a word and a glyph as well as a colour; arrows point from a dependency to what needs it.
 import { h } from 'preact';
 import htm from 'htm';
-import { STATUSES } from './status.js';
+import { STATUSES, StackPicker } from './status.js';
 
 const html = htm.bind(h);
 
@@ -15,10 +15,7 @@ function path(points) {
 }
 
 export function GraphView({ graph, stacks, stack, onStack, onSelect, error }) {
-  const picker = stacks.length > 1 ? html`
-    <label>Stack <select value=${stack} onChange=${(e) => onStack(e.currentTarget.value)}>
-      ${stacks.map((s) => html`<option value=${s}>${s}</option>`)}
-    </select></label>` : null;
+  const picker = html`<${StackPicker} stacks=${stacks} stack=${stack} onStack=${onStack} />`;
   let body;
   if (error) body = html`<p role="alert">${error}</p>`;
   else if (!graph) body = html`<p aria-busy="true">Laying out the graph…</p>`;

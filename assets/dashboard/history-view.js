@@ -1,17 +1,14 @@
 // The runs of a stack, newest first, as `moor history` lists them: when, what, who, the result and each change.
 import { h } from 'preact';
 import htm from 'htm';
-import { When } from './status.js';
+import { StackPicker, When } from './status.js';
 
 const html = htm.bind(h);
 const GLYPH = { create: '+', update: '~', replace: '-/+', delete: '-', run: '!', 'no-op': '·' };
 const RESULT_STATUS = { succeeded: 'in_sync', failed: 'failed', interrupted: 'held' };
 
 export function HistoryView({ history, stacks, stack, onStack, error }) {
-  const picker = stacks.length > 1 ? html`
-    <label>Stack <select value=${stack} onChange=${(e) => onStack(e.currentTarget.value)}>
-      ${stacks.map((s) => html`<option value=${s}>${s}</option>`)}
-    </select></label>` : null;
+  const picker = html`<${StackPicker} stacks=${stacks} stack=${stack} onStack=${onStack} />`;
   let body;
   if (error) body = html`<p role="alert">${error}</p>`;
   else if (!history) body = html`<p aria-busy="true">Loading…</p>`;

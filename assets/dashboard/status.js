@@ -47,3 +47,12 @@ function relative(iso) {
   if (s < 86400) return `${Math.round(s / 3600)} h ago`;
   return iso.slice(0, 10);
 }
+
+/** The stack a view shows, chosen among several (nothing when there is one). */
+export function StackPicker({ stacks, stack, onStack }) {
+  if (stacks.length <= 1) return null;
+  return html`
+    <label>Stack <select value=${stack} onChange=${(e) => onStack(e.currentTarget.value)}>
+      ${stacks.map((s) => html`<option value=${s}>${s}</option>`)}
+    </select></label>`;
+}

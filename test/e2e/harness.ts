@@ -65,17 +65,22 @@ export interface RunResult {
   readonly stderr: string;
 }
 
+/** The environment a test's CLI run gets: the test's, no colour, fast polls, the cloud's endpoint and token, then `env`. */
+export function cliEnv(cloud: Cloud | undefined, env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NO_COLOR: '1',
+    MOOR_POLL_INTERVAL_MS: '50',
+    ...(cloud ? { MOOR_ENDPOINT: cloud.url, MOOR_TOKEN: TOKEN } : {}),
+    ...env,
+  };
+}
+
 /** Runs the built CLI in `cwd` against the cloud; resolves with exit code and output. */
 export function moor(cwd: string, cloud: Cloud | undefined, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> & { child: ChildProcess } {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd,
-    env: {
-      ...process.env,
-      NO_COLOR: '1',
-      MOOR_POLL_INTERVAL_MS: '50',
-      ...(cloud ? { MOOR_ENDPOINT: cloud.url, MOOR_TOKEN: TOKEN } : {}),
-      ...env,
-    },
+    env: cliEnv(cloud, env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
