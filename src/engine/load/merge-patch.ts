@@ -26,35 +26,60 @@ interface OriginNode {
 /** The key field of the array at `path` (from the document root), or undefined for a list merged as a whole. */
 export type ArrayKeyOf = (path: JsonPath) => string | undefined;
 
-/** A merged document and the map that locates its values in the documents that set them. */
+/** An overlay applied to a merged document, kept to find its values' origins when asked. */
+interface Layer {
+  readonly patch: JsonValue;
+  readonly origin: Origin;
+  readonly keyOf: ArrayKeyOf;
+}
+
+/**
+ * A merged document and the map that locates its values in the documents that set them. The record
+ * of origins is built only when a location is first asked for (a diagnostic, a `${file:}` path), by
+ * merging the overlays again over the base: valid manifests, nearly all of them, never pay for it.
+ */
 export class MergedDocument {
-  private readonly root: OriginNode;
+  private readonly base: Layer;
+  private readonly layers: Layer[] = [];
+  private origins?: OriginNode;
 
   constructor(public value: JsonValue, base: SourceMap, baseRoot?: string) {
-    this.root = { origin: { source: base, path: [], root: baseRoot } };
+    this.base = { patch: value, origin: { source: base, path: [], root: baseRoot }, keyOf: () => undefined };
   }
 
   /** Applies `patch` (a document of `source`, under `root`) over the value: `null` removes a key, keyed arrays merge by key. */
   apply(patch: JsonValue, source: SourceMap, keyOf: ArrayKeyOf, root?: string): void {
-    this.value = mergeValue(this.value, patch, { source, path: [], root }, this.root, [], keyOf);
+    this.value = mergeValue(this.value, patch, undefined, [], keyOf);
+    this.layers.push({ patch, origin: { source, path: [], root }, keyOf });
+    this.origins = undefined;
   }
 
   /** The source map of the merged document. */
   sourceMap(): SourceMap {
-    const root = this.root;
+    const origin = this.base.origin;
     return {
       // The base document's file; a value's ${file:} paths start from the file that set it (originAt).
-      file: root.origin.source.file,
-      path: root.origin.source.path,
+      file: origin.source.file,
+      path: origin.source.path,
       locate: (path: JsonPath, at?: 'key' | 'value'): SourceLocation => {
-        const { node, depth } = nodeAt(root, path);
+        const { node, depth } = nodeAt(this.originTree(), path);
         return node.origin.source.locate([...node.origin.path, ...path.slice(depth)], at);
       },
       originAt: (path: JsonPath) => {
-        const { origin } = nodeAt(root, path).node;
+        const { origin } = nodeAt(this.originTree(), path).node;
         return { path: origin.source.path, root: origin.root };
       },
     };
+  }
+
+  /** The origins of the merged values, from merging the overlays again over the base while recording them. */
+  private originTree(): OriginNode {
+    if (this.origins) return this.origins;
+    const root: OriginNode = { origin: this.base.origin };
+    let value = this.base.patch;
+    for (const layer of this.layers) value = mergeValue(value, layer.patch, { from: layer.origin, node: root }, [], layer.keyOf);
+    this.origins = root;
+    return root;
   }
 }
 
@@ -70,62 +95,69 @@ function nodeAt(root: OriginNode, path: JsonPath): { node: OriginNode; depth: nu
   return { node, depth };
 }
 
-function mergeValue(target: JsonValue, patch: JsonValue, from: Origin, node: OriginNode, path: JsonPath, keyOf: ArrayKeyOf): JsonValue {
-  if (isObject(patch) && isObject(target)) return mergeObject(target, patch, from, node, path, keyOf);
+/** Where the patch being merged came from and the origin node of the value it patches; absent when origins are not recorded. */
+interface Tracking {
+  readonly from: Origin;
+  readonly node: OriginNode;
+}
+
+function mergeValue(target: JsonValue, patch: JsonValue, track: Tracking | undefined, path: JsonPath, keyOf: ArrayKeyOf): JsonValue {
+  if (isObject(patch) && isObject(target)) return mergeObject(target, patch, track, path, keyOf);
   const key = Array.isArray(patch) && Array.isArray(target) ? keyOf(path) : undefined;
-  if (key !== undefined) return mergeKeyed(target as JsonValue[], patch as JsonValue[], key, from, node, path, keyOf);
-  replaceOrigin(node, from);
+  if (key !== undefined) return mergeKeyed(target as JsonValue[], patch as JsonValue[], key, track, path, keyOf);
+  if (track) replaceOrigin(track.node, track.from);
   return withoutNulls(patch);
 }
 
-function mergeObject(target: { [k: string]: JsonValue }, patch: { [k: string]: JsonValue }, from: Origin, node: OriginNode, path: JsonPath, keyOf: ArrayKeyOf): JsonValue {
+function mergeObject(target: { [k: string]: JsonValue }, patch: { [k: string]: JsonValue }, track: Tracking | undefined, path: JsonPath, keyOf: ArrayKeyOf): JsonValue {
   const out: { [k: string]: JsonValue } = { ...target };
-  for (const [k, v] of Object.entries(patch)) {
+  for (const k of Object.keys(patch)) {
+    const v = patch[k];
     if (v === null) {
       delete out[k];
-      node.children?.delete(k);
+      track?.node.children?.delete(k);
       continue;
     }
-    const childFrom = { ...from, path: [...from.path, k] };
     if (!(k in out)) {
       out[k] = withoutNulls(v);
-      childOf(node, k, childFrom, true);
+      if (track) childOf(track, k, true);
       continue;
     }
-    out[k] = mergeValue(out[k], v, childFrom, childOf(node, k, childFrom, false), [...path, k], keyOf);
+    out[k] = mergeValue(out[k], v, track && childOf(track, k, false), [...path, k], keyOf);
   }
   return out;
 }
 
 /** Elements with the key of a target element patch it; the others are added at the end. */
-function mergeKeyed(target: JsonValue[], patch: JsonValue[], key: string, from: Origin, node: OriginNode, path: JsonPath, keyOf: ArrayKeyOf): JsonValue {
+function mergeKeyed(target: JsonValue[], patch: JsonValue[], key: string, track: Tracking | undefined, path: JsonPath, keyOf: ArrayKeyOf): JsonValue {
   const out = [...target];
   const index = new Map<string, number>();
   out.forEach((e, i) => { if (isObject(e) && e[key] !== undefined) index.set(JSON.stringify(e[key]), i); });
   patch.forEach((element, i) => {
-    const elementFrom = { ...from, path: [...from.path, i] };
     const at = isObject(element) && element[key] !== undefined ? index.get(JSON.stringify(element[key])) : undefined;
     if (at === undefined) {
-      childOf(node, out.length, elementFrom, true);
+      if (track) childOf(track, i, true, out.length);
       out.push(withoutNulls(element));
       return;
     }
-    out[at] = mergeValue(out[at], element, elementFrom, childOf(node, at, elementFrom, false), [...path, at], keyOf);
+    out[at] = mergeValue(out[at], element, track && childOf(track, i, false, at), [...path, at], keyOf);
   });
   return out;
 }
 
 /**
- * The origin node of a child: `replace` makes it the patch's; otherwise an existing node, or a new
- * one that inherits its parent's origin (the child came with the parent until now).
+ * The tracking of a child, `segment` in the patch and `at` in the merged value: `replace` makes its
+ * origin the patch's; otherwise an existing node, or a new one that inherits its parent's origin
+ * (the child came with the parent until now).
  */
-function childOf(node: OriginNode, segment: string | number, from: Origin, replace: boolean): OriginNode {
+function childOf({ from, node }: Tracking, segment: string | number, replace: boolean, at: string | number = segment): Tracking {
+  const childFrom = { ...from, path: [...from.path, segment] };
   node.children ??= new Map();
-  const existing = node.children.get(String(segment));
-  if (existing && !replace) return existing;
-  const child: OriginNode = replace ? { origin: from } : { origin: { ...node.origin, path: [...node.origin.path, segment] } };
-  node.children.set(String(segment), child);
-  return child;
+  const existing = node.children.get(String(at));
+  if (existing && !replace) return { from: childFrom, node: existing };
+  const child: OriginNode = replace ? { origin: childFrom } : { origin: { ...node.origin, path: [...node.origin.path, at] } };
+  node.children.set(String(at), child);
+  return { from: childFrom, node: child };
 }
 
 /** A value replaced whole: it and everything under it now come from the patch. */
