@@ -23,7 +23,10 @@ interface OriginNode {
   children?: Map<string, OriginNode>;
 }
 
-/** The key field of the array at `path` (from the document root), or undefined for a list merged as a whole. */
+/**
+ * The key field of the array at `path` (from the document root), or undefined for a list merged as
+ * a whole. The merge walks one path it extends and shortens: copy it to keep it past the call.
+ */
 export type ArrayKeyOf = (path: JsonPath) => string | undefined;
 
 /** An overlay applied to a merged document, kept to find its values' origins when asked. */
@@ -56,30 +59,51 @@ export class MergedDocument {
 
   /** The source map of the merged document. */
   sourceMap(): SourceMap {
-    const origin = this.base.origin;
-    return {
-      // The base document's file; a value's ${file:} paths start from the file that set it (originAt).
-      file: origin.source.file,
-      path: origin.source.path,
-      locate: (path: JsonPath, at?: 'key' | 'value'): SourceLocation => {
-        const { node, depth } = nodeAt(this.originTree(), path);
-        return node.origin.source.locate([...node.origin.path, ...path.slice(depth)], at);
-      },
-      originAt: (path: JsonPath) => {
-        const { origin } = nodeAt(this.originTree(), path).node;
-        return { path: origin.source.path, root: origin.root };
-      },
-    };
+    return new MergedSourceMap(this.base.origin.source, this);
   }
 
   /** The origins of the merged values, from merging the overlays again over the base while recording them. */
-  private originTree(): OriginNode {
+  originTree(): OriginNode {
     if (this.origins) return this.origins;
     const root: OriginNode = { origin: this.base.origin };
     let value = this.base.patch;
     for (const layer of this.layers) value = mergeValue(value, layer.patch, { from: layer.origin, node: root }, [], layer.keyOf);
     this.origins = root;
     return root;
+  }
+}
+
+/**
+ * Locates a merged document's values in the documents that set them. A class rather than closures:
+ * every merged document keeps one until validation ends, and a private field keeps the origins out
+ * of anything that serializes the map.
+ */
+class MergedSourceMap implements SourceMap {
+  readonly #base: SourceMap;
+  readonly #merged: MergedDocument;
+
+  constructor(base: SourceMap, merged: MergedDocument) {
+    this.#base = base;
+    this.#merged = merged;
+  }
+
+  /** The base document's file; a value's ${file:} paths start from the file that set it (originAt). */
+  get file(): string {
+    return this.#base.file;
+  }
+
+  get path(): string {
+    return this.#base.path;
+  }
+
+  locate(path: JsonPath, at?: 'key' | 'value'): SourceLocation {
+    const { node, depth } = nodeAt(this.#merged.originTree(), path);
+    return node.origin.source.locate([...node.origin.path, ...path.slice(depth)], at);
+  }
+
+  originAt(path: JsonPath): { readonly path: string; readonly root?: string } {
+    const { origin } = nodeAt(this.#merged.originTree(), path).node;
+    return { path: origin.source.path, root: origin.root };
   }
 }
 
@@ -95,13 +119,16 @@ function nodeAt(root: OriginNode, path: JsonPath): { node: OriginNode; depth: nu
   return { node, depth };
 }
 
+// `path`: where the merge is in the merged value, one array shared by the whole walk (a copy per
+// value was most of the merge's garbage).
+
 /** Where the patch being merged came from and the origin node of the value it patches; absent when origins are not recorded. */
 interface Tracking {
   readonly from: Origin;
   readonly node: OriginNode;
 }
 
-function mergeValue(target: JsonValue, patch: JsonValue, track: Tracking | undefined, path: JsonPath, keyOf: ArrayKeyOf): JsonValue {
+function mergeValue(target: JsonValue, patch: JsonValue, track: Tracking | undefined, path: (string | number)[], keyOf: ArrayKeyOf): JsonValue {
   if (isObject(patch) && isObject(target)) return mergeObject(target, patch, track, path, keyOf);
   const key = Array.isArray(patch) && Array.isArray(target) ? keyOf(path) : undefined;
   if (key !== undefined) return mergeKeyed(target as JsonValue[], patch as JsonValue[], key, track, path, keyOf);
@@ -109,7 +136,7 @@ function mergeValue(target: JsonValue, patch: JsonValue, track: Tracking | undef
   return withoutNulls(patch);
 }
 
-function mergeObject(target: { [k: string]: JsonValue }, patch: { [k: string]: JsonValue }, track: Tracking | undefined, path: JsonPath, keyOf: ArrayKeyOf): JsonValue {
+function mergeObject(target: { [k: string]: JsonValue }, patch: { [k: string]: JsonValue }, track: Tracking | undefined, path: (string | number)[], keyOf: ArrayKeyOf): JsonValue {
   const out: { [k: string]: JsonValue } = { ...target };
   for (const k of Object.keys(patch)) {
     const v = patch[k];
@@ -123,13 +150,15 @@ function mergeObject(target: { [k: string]: JsonValue }, patch: { [k: string]: J
       if (track) childOf(track, k, true);
       continue;
     }
-    out[k] = mergeValue(out[k], v, track && childOf(track, k, false), [...path, k], keyOf);
+    path.push(k);
+    out[k] = mergeValue(out[k], v, track && childOf(track, k, false), path, keyOf);
+    path.pop();
   }
   return out;
 }
 
 /** Elements with the key of a target element patch it; the others are added at the end. */
-function mergeKeyed(target: JsonValue[], patch: JsonValue[], key: string, track: Tracking | undefined, path: JsonPath, keyOf: ArrayKeyOf): JsonValue {
+function mergeKeyed(target: JsonValue[], patch: JsonValue[], key: string, track: Tracking | undefined, path: (string | number)[], keyOf: ArrayKeyOf): JsonValue {
   const out = [...target];
   const index = new Map<string, number>();
   out.forEach((e, i) => { if (isObject(e) && e[key] !== undefined) index.set(JSON.stringify(e[key]), i); });
@@ -140,7 +169,9 @@ function mergeKeyed(target: JsonValue[], patch: JsonValue[], key: string, track:
       out.push(withoutNulls(element));
       return;
     }
-    out[at] = mergeValue(out[at], element, track && childOf(track, i, false, at), [...path, at], keyOf);
+    path.push(at);
+    out[at] = mergeValue(out[at], element, track && childOf(track, i, false, at), path, keyOf);
+    path.pop();
   });
   return out;
 }

@@ -22,7 +22,7 @@ export function applyOverlays(documents: readonly LayeredDocument[], kinds: Kind
   const ordered = [...documents].sort((a, b) => a.layer - b.layer);
   const out: LayeredDocument[] = [];
   const merged = new Map<number, MergedDocument>();
-  const byAddress = new Map<string, number>();
+  const byAddress = new DocumentIndex();
   const keysByKind = new Map<string, ArrayKeyOf>();
   for (const doc of ordered) {
     const address = addressOfDocument(doc.value);
@@ -40,10 +40,25 @@ export function applyOverlays(documents: readonly LayeredDocument[], kinds: Kind
   return out;
 }
 
-/** `Kind/name` of a document whose header says so plainly; other documents are never overlaid. */
-function addressOfDocument(value: unknown): string | undefined {
+/** The kind and name of a document whose header says so plainly; other documents are never overlaid. */
+function addressOfDocument(value: unknown): { readonly kind: string; readonly name: string } | undefined {
   if (!isObject(value) || typeof value.kind !== 'string' || !isObject(value.metadata) || typeof value.metadata.name !== 'string') return undefined;
-  return `${value.kind}/${value.metadata.name}`;
+  return { kind: value.kind, name: value.metadata.name };
+}
+
+/** Documents' indexes by kind, then name: no `Kind/name` string is built and hashed per document. */
+class DocumentIndex {
+  private readonly byKind = new Map<string, Map<string, number>>();
+
+  get({ kind, name }: { kind: string; name: string }): number | undefined {
+    return this.byKind.get(kind)?.get(name);
+  }
+
+  set({ kind, name }: { kind: string; name: string }, at: number): void {
+    let names = this.byKind.get(kind);
+    if (!names) this.byKind.set(kind, (names = new Map()));
+    names.set(name, at);
+  }
 }
 
 /** The kind's keyed arrays (its diff rules' array keys, paths under spec) as seen from the document root; a kind without diff rules has none. */
