@@ -48,7 +48,7 @@ async function scenario(e, count, latencyMs) {
     const providers = e.createProviders({ endpoints, defaultToken: TOKEN, pollIntervalMs: 50, scheduler });
     const ctx = { providers, log: () => undefined };
     const backend = e.openStateBackend(join(dir, 'state.json'), dir);
-    const { manifests: loaded, diagnostics } = await e.loadAndValidate([dir], e.BUILT_IN_KINDS);
+    const { manifests: loaded, diagnostics } = await e.loadAndValidate([dir], e.BUILT_IN_KINDS, { cwd: dir });
     if (diagnostics.some((d) => d.severity === 'error') || loaded.length !== count) throw new Error(`manifests invalid: ${diagnostics[0]?.message}`);
     const plan = async () => e.makePlan({ manifests: loaded, kinds: e.BUILT_IN_KINDS, state: await backend.read(), ctx, resolve: { cwd: dir, env: {} }, parallelism: PARALLELISM });
     const first = await timed(plan);

@@ -50,7 +50,7 @@ export async function run() {
     writeManifests(dir);
     writeFileSync(join(dir, 'policies.yaml'), policies());
     const start = process.hrtime.bigint();
-    const loaded = await loadAndValidate([dir], CATALOG);
+    const loaded = await loadAndValidate([dir], CATALOG, { cwd: dir });
     const validateMs = Number(process.hrtime.bigint() - start) / 1e6;
     const context = { stack: 'dev' };
     const added = [];

@@ -58,7 +58,7 @@ function countingFetch() {
 async function workspace(e, groups) {
   const dir = mkdtempSync(join(tmpdir(), 'moor-bench-speed-'));
   for (let f = 0; f < groups.length; f += 100) writeFileSync(join(dir, `groups-${f}.yaml`), groups.slice(f, f + 100).map(groupManifest).join('---\n'));
-  const { manifests, diagnostics } = await e.loadAndValidate([dir], e.BUILT_IN_KINDS);
+  const { manifests, diagnostics } = await e.loadAndValidate([dir], e.BUILT_IN_KINDS, { cwd: dir });
   if (diagnostics.some((d) => d.severity === 'error') || manifests.length !== groups.length) throw new Error(`manifests invalid: ${diagnostics[0]?.message}`);
   const backend = e.openStateBackend(join(dir, 'state.json'), dir);
   const connect = (cloud, parallelism, pollIntervalMs) => {

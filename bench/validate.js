@@ -53,7 +53,7 @@ export async function run() {
   try {
     writeManifests(dir);
     const start = process.hrtime.bigint();
-    const result = await loadAndValidate([dir], BUILT_IN_KINDS);
+    const result = await loadAndValidate([dir], BUILT_IN_KINDS, { cwd: dir });
     const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
     const errors = result.diagnostics.filter((d) => d.severity === 'error');
     if (errors.length > 0) throw new Error(`bench manifests should be valid, got ${errors.length} errors, first: ${errors[0].message}`);
