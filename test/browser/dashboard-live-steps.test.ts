@@ -38,7 +38,8 @@ describe('the dashboard during a --self-heal apply', () => {
     await waitFor(async () => (await rowStatus(page, '', 'ContainerGroup/live-web')) === 'in_progress', 30_000, () => `never in progress: ${watch.stderr()}`);
     await screenshot(page, 'self-heal-in-progress');
     await waitFor(async () => (await rowStatus(page, '', 'ContainerGroup/live-web')) === 'in_sync', 60_000, () => `never in sync again: ${watch.stderr()}`);
-    expect(watch.stderr()).toContain('repaired: ContainerGroup/live-web');
+    // The row turns in sync with the step's event; the cycle logs its repair when the cycle ends, a moment later.
+    await waitFor(async () => watch.stderr().includes('repaired: ContainerGroup/live-web'), 30_000, () => `never logged the repair: ${watch.stderr()}`);
     await page.close();
   }, 180_000);
 });
