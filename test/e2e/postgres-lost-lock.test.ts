@@ -9,10 +9,11 @@ describeWithPostgres('lost PostgreSQL state lock', () => {
   afterEach(async () => { await cloud?.stop(); cloud = undefined; });
 
   test('a run whose lock session unlock --force ended creates no further group', async () => {
-    const c = cloud = await startCloud({ env: { MOOR_PROVISIONING_MS: '2000' } });
+    const c = cloud = await startCloud({ env: { MOOR_PROVISIONING_MS: '6000' } });
     const state = workspaceUrl('e2e-fence');
     const names = ['one', 'two', 'three'];
-    // A chain (each waits for the one before, provisioning 2 s): a waiting change holds no request
+    // A chain (each waits for the one before, provisioning 6 s: the unlock, a CLI process, must end the
+    // lock before the first group is done even on a loaded machine): a waiting change holds no request
     // slot, so independent changes would all be sent at once.
     const chained = (n: string, i: number) => (i === 0 ? groupManifest(n) : groupManifest(n).replace(`  name: ${n}\n`, `  name: ${n}\n  dependsOn: [ContainerGroup/${names[i - 1]}]\n`));
     const dir = workdir({ 'm/secret.txt': 's3cret-value\n', ...Object.fromEntries(names.map((n, i) => [`m/${n}.yaml`, chained(n, i)])) });
