@@ -1,8 +1,8 @@
 // The apply confirmation: only on a terminal, only 'yes' proceeds; Ctrl-C and Ctrl-D answer too.
 import { createInterface } from 'node:readline';
+import type { Confirmation } from '../engine/operations/operation-host.js';
 
-/** 'interrupted': Ctrl-C; 'closed': Ctrl-D or end of input. */
-export type Confirmation = 'yes' | 'no' | 'interrupted' | 'closed';
+export type { Confirmation };
 
 /** Asks at `input` (a terminal), writing the question to `output`. */
 export function confirmApply(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<Confirmation> {
@@ -21,11 +21,4 @@ export function confirmApply(input: NodeJS.ReadableStream, output: NodeJS.Writab
       finish(answer.trim() === 'yes' ? 'yes' : 'no');
     });
   });
-}
-
-/** The one line and exit code of an apply that was not approved. */
-export function cancelled(answer: Exclude<Confirmation, 'yes'>): { line: string; code: number } {
-  if (answer === 'interrupted') return { line: '\nApply cancelled (interrupted); nothing was changed.', code: 130 };
-  if (answer === 'closed') return { line: '\nApply cancelled: no answer (end of input); nothing was changed.', code: 1 };
-  return { line: 'Apply cancelled; nothing was changed.', code: 1 };
 }

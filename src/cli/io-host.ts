@@ -2,12 +2,9 @@
 // `main` takes it as a value, so the CLI can run twice in one process (tests, an embedding
 // program) and only the bin's host (process-io.ts) touches the process.
 import type { OutputStream } from '../core/masker.js';
-import type { Confirmation } from './confirm.js';
+import type { Confirmation, StopSignal } from '../engine/operations/operation-host.js';
 
-export type { OutputStream };
-
-/** The signals that stop a run: Ctrl-C, a kill, a closed terminal. */
-export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+export type { OutputStream, StopSignal };
 
 export interface IoHost {
   readonly stdout: OutputStream;

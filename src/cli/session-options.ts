@@ -36,13 +36,6 @@ export async function runConfig(io: IoHost, command: Command, alternatives = '')
   return config;
 }
 
-/** Refuses --notify without a notify: section before any work is done. */
-export function requireNotify(session: Session, notify: boolean | undefined): void {
-  if (notify && !session.config.notify) {
-    throw new UserError('--notify needs a notify: section in moor.config.yaml (serviceUrl, conversationId, bot, tokenEnv); see README "Notifications"');
-  }
-}
-
 /** Opens a session for a command, runs `fn`, and always closes it (state backend, local cloud). */
 /**
  * `extra.events`: the command's own sinks of the run's events (progress, jsonl); notice lines go to

@@ -1,12 +1,13 @@
 // moor apply: plan, confirm, then make live resources match, recording each change in state.
-import { setMaxListeners } from 'node:events';
+import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { UserError } from '../../core/diagnostics.js';
 import type { RegisterCommand } from './index.js';
-import { collect, globalOptions, lockTimeoutArg, parseOutput, requireNotify, withSession } from '../session-options.js';
-import type { ApplyOutput } from '../apply-report.js';
+import { collect, globalOptions, lockTimeoutArg, parseOutput, withSession } from '../session-options.js';
+import type { OutputFormat } from '../reporters/reporter.js';
 import type { IoHost } from '../io-host.js';
 
+type ApplyOutput = Extract<OutputFormat, 'text' | 'jsonl' | 'github'>;
 const APPLY_OUTPUT_FORMATS: readonly ApplyOutput[] = ['text', 'jsonl', 'github'];
 
 interface ApplyFlags {
@@ -58,85 +59,36 @@ function parallelismOf(flags: ApplyFlags, command: Command): number | undefined 
 }
 
 async function runApply(io: IoHost, paths: string[], flags: ApplyFlags, command: Command): Promise<number> {
-  // An event stream is for programs: it never prompts.
-  const interactive = Boolean(io.stdinIsTTY && io.stdout.isTTY) && flags.output !== 'jsonl';
-  const { preparePlan, applyPrepared, refreshPrepared, kindContext } = await import('../../engine/workflow.js');
-  const { checkSavedFolder, readSavedPlan } = await import('../../engine/plan/saved-plan.js');
-  const { holdToSaved } = await import('../../engine/plan/hold-to-saved.js');
+  const { reporterFor } = await import('../reporters/reporter.js');
+  const { reportingFailure } = await import('../reporters/reporting-failure.js');
   const { planInputs, refuseWithSavedPlan, savedPlanStack, withApplyConfirmations } = await import('../plan-inputs.js');
-  const { hasChanges } = await import('../../engine/plan/types.js');
-  const { blockingErrors } = await import('../../engine/plan/unknown-outcome.js');
-  const { applyReport } = await import('../apply-report.js');
-  const { reportingFailure } = await import('../unplanned.js');
-  const { cancelled } = await import('../confirm.js');
+  const { readSavedPlan, checkSavedFolder } = await import('../../engine/plan/saved-plan.js');
+  const { apply } = await import('../../engine/operations/apply-operation.js');
+  const terminal = Boolean(io.stdinIsTTY && io.stdout.isTTY);
+  const reporter = reporterFor(io, flags.output, { terminal, applying: true });
+  // An event stream is for programs: it never prompts.
+  const interactive = terminal && !reporter.forPrograms;
   // Arguments are checked before the session starts (and the local cloud says it is there); a
   // refusal still ends a jsonl stream with its failed summary (and annotates with github).
-  const { parallelismFlag, saved, inputs } = await reportingFailure(io, flags.output, 'apply', async () => {
+  const { parallelismFlag, saved, inputs } = await reportingFailure(reporter, 'apply', async () => {
     if (!flags.autoApprove && !flags.plan && !interactive) {
       throw new UserError('apply needs --auto-approve when it is not run from a terminal (or apply a saved plan with --plan FILE)');
     }
     const parallelismFlag = parallelismOf(flags, command);
     if (flags.plan) refuseWithSavedPlan(paths, flags);
-    const saved = flags.plan ? readSavedPlan(flags.plan) : undefined;
-    if (saved) checkSavedFolder(flags.plan!, saved, io.cwd);
+    const saved = flags.plan ? { file: flags.plan, plan: readSavedPlan(resolve(io.cwd, flags.plan), flags.plan) } : undefined;
+    if (saved) checkSavedFolder(saved.file, saved.plan, io.cwd);
     const g = globalOptions(command);
-    const stack = saved ? savedPlanStack(flags.plan!, saved.inputs.stack, g.stack, g.stackGiven) : g.stack;
-    return { parallelismFlag, saved, inputs: saved ? saved.inputs : planInputs(paths, flags, stack) };
+    const stack = saved ? savedPlanStack(saved.file, saved.plan.inputs.stack, g.stack, g.stackGiven) : g.stack;
+    return { parallelismFlag, saved, inputs: saved ? saved.plan.inputs : planInputs(paths, flags, stack) };
   });
-  const report = applyReport(io, flags.output, interactive, inputs.stack);
-
-  return reportingFailure(io, flags.output, 'apply', () => withSession(io, command, async (session) => {
-    requireNotify(session, flags.notify);
-    const parallelism = parallelismFlag ?? session.parallelism;
-    const lock = await session.backend.lock('moor apply', (flags.lockTimeout ?? 0) * 1000);
-    try {
-      const planned = await preparePlan(session, { ...withApplyConfirmations(inputs, flags), cwd: io.cwd, env: io.env });
-      const prepared = saved ? await holdToSaved(kindContext(session), flags.plan!, saved, planned) : planned;
-      report.plan(prepared.plan, inputs.refreshOnly ? 'drift' : 'plan');
-      // An unknown outcome is an error that blocks only its dependents: the rest is applied.
-      if (blockingErrors(prepared.plan.diagnostics).length > 0) return 1;
-      if (hasChanges(prepared.plan) && !flags.autoApprove && !saved) {
-        const answer = await io.confirm();
-        if (answer !== 'yes') {
-          const { line, code } = cancelled(answer);
-          io.stderr.write(line + '\n');
-          return code;
-        }
-      }
-      if (inputs.refreshOnly) {
-        const outcomes = await refreshPrepared(session, { prepared, cwd: io.cwd, env: io.env, run: { command: 'apply --refresh-only', paths: inputs.paths } });
-        report.refreshSummary(outcomes);
-        if (flags.notify) await (await import('../notify-run.js')).notifyRun(io, session, 'apply', prepared.plan, outcomes, inputs.paths);
-        return outcomes.some((o) => o.status !== 'done') ? 1 : 0;
-      }
-      const controller = new AbortController();
-      // Every step waiting on its operation listens on this one signal (and stops listening when its
-      // wait ends): hundreds at once is the design, not a leak, so Node's warning past 10 is noise.
-      setMaxListeners(0, controller.signal);
-      const onSignal = () => {
-        if (controller.signal.aborted) return;
-        io.stderr.write('\nInterrupted: finishing the changes in flight and recording them; no new change starts.\n');
-        controller.abort();
-      };
-      // A closed terminal or session (SIGHUP) stops the run as SIGTERM does: in flight recorded, lock released.
-      const stopListening = io.onSignals(['SIGINT', 'SIGTERM', 'SIGHUP'], onSignal);
-      const progress = await report.progress(prepared.plan, () => session.scheduler.stats());
-      try {
-        const outcomes = await applyPrepared(session, {
-          prepared, parallelism, signal: controller.signal, cwd: io.cwd, env: io.env, run: { command: saved ? 'apply --plan' : 'apply', paths: inputs.paths },
-        });
-        await progress.done();
-        report.summary(outcomes);
-        if (flags.notify) {
-          const { notifyRun } = await import('../notify-run.js');
-          await notifyRun(io, session, 'apply', prepared.plan, outcomes, inputs.paths);
-        }
-        return outcomes.some((o) => o.status !== 'done') ? 1 : 0;
-      } finally {
-        stopListening();
-      }
-    } finally {
-      await session.backend.unlock(lock);
-    }
-  }, { events: report.events, retryLines: report.retryLines, stack: inputs.stack }));
+  return reportingFailure(reporter, 'apply', () => withSession(io, command, async (session) => apply(session, {
+    inputs: withApplyConfirmations(inputs, flags),
+    saved,
+    autoApprove: flags.autoApprove === true,
+    parallelism: parallelismFlag ?? session.parallelism,
+    lockTimeoutMs: (flags.lockTimeout ?? 0) * 1000,
+    notify: flags.notify ? (await import('../notify-run.js')).notifierOf(io, session, inputs.paths) : undefined,
+  }, { cwd: io.cwd, env: io.env, events: reporter.events, confirm: () => io.confirm(), onSignals: (signals, listener) => io.onSignals(signals, listener) }),
+  { events: reporter.events, retryLines: reporter.retryLines, stack: inputs.stack }));
 }

@@ -1,11 +1,12 @@
 // moor drift: did live resources move away from the last apply? Exit 0 none, 2 drift, 1 error.
 import { Option, type Command } from 'commander';
 import type { RegisterCommand } from './index.js';
-import { globalOptions, parseOutput, requireNotify, withSession } from '../session-options.js';
+import { globalOptions, parseOutput, withSession } from '../session-options.js';
 import type { Session } from '../../engine/session.js';
-import type { Plan } from '../../engine/plan/types.js';
 import type { JsonObject } from '../../core/json.js';
-import { OUTPUT_FORMATS, printPlan, type OutputFormat } from '../plan-output.js';
+import type { DriftOperationResult } from '../../engine/operations/drift-operation.js';
+import type { RunSink } from '../../engine/operations/run-events.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../plan-output.js';
 import type { IoHost } from '../io-host.js';
 
 interface DriftFlags {
@@ -28,26 +29,19 @@ export const registerDrift: RegisterCommand = (program, io, setExit) => {
 };
 
 async function runDrift(io: IoHost, paths: string[], flags: DriftFlags, command: Command): Promise<number> {
-  const { reportingFailure } = await import('../unplanned.js');
   if (flags.allStacks) return driftAllStacks(io, paths, flags, command);
-  return reportingFailure(io, flags.output, 'drift', () => withSession(io, command, async (session) => {
-    return (await driftStack(io, session, paths, flags, (drift) => printPlan(io, drift, flags.output, 'drift', session.config.stack?.name))).code;
-  }));
+  const { reporterFor } = await import('../reporters/reporter.js');
+  const { reportingFailure } = await import('../reporters/reporting-failure.js');
+  const reporter = reporterFor(io, flags.output, { terminal: false, applying: false });
+  return reportingFailure(reporter, 'drift', () => withSession(io, command, async (session) =>
+    (await driftStack(io, session, paths, flags, reporter.events)).code));
 }
 
-/** One stack's drift (or the manifests' without stacks): `show` prints it, then it is notified. Exit 0 none, 2 drift, 1 errors. */
-async function driftStack(io: IoHost, session: Session, paths: string[], flags: DriftFlags, show: (drift: Plan) => void): Promise<{ drift: Plan; code: number }> {
-  const { preparePlan, driftReport } = await import('../../engine/workflow.js');
-  const { hasErrors } = await import('../../core/diagnostics.js');
-  requireNotify(session, flags.notify);
-  const prepared = await preparePlan(session, { paths, cwd: io.cwd, env: io.env });
-  const drift = driftReport(prepared, session.backend.location);
-  show(drift);
-  if (flags.notify) {
-    const { notifyRun } = await import('../notify-run.js');
-    await notifyRun(io, session, 'drift', drift, undefined, paths);
-  }
-  return { drift, code: hasErrors(drift.diagnostics) ? 1 : drift.changes.length > 0 ? 2 : 0 };
+/** One stack's drift (or the manifests' without stacks) through the engine's drift operation; `events` gets its result. */
+async function driftStack(io: IoHost, session: Session, paths: string[], flags: DriftFlags, events: RunSink): Promise<DriftOperationResult> {
+  const { drift } = await import('../../engine/operations/drift-operation.js');
+  const notify = flags.notify ? (await import('../notify-run.js')).notifierOf(io, session, paths) : undefined;
+  return drift(session, { paths, notify }, { cwd: io.cwd, env: io.env, events });
 }
 
 /** drift --all-stacks: every stack in turn, one report, the worst exit code. */
@@ -59,8 +53,10 @@ async function driftAllStacks(io: IoHost, paths: string[], flags: DriftFlags, co
   const g = globalOptions(command);
   if (g.stack !== undefined && !g.stackGiven?.startsWith('MOOR_STACK=')) throw new UserError('--all-stacks checks every stack: do not also give --stack');
   const stacks = stacksOf(loadConfig(g.config, io.cwd, io.env));
+  // Each stack's drift is reported with the others' once all are checked (printStackRuns), not as it is ready.
+  const later: RunSink = () => undefined;
   const runs = await eachStack(stacks, (stack) => withSession(io, command, async (session) => {
-    const { drift, code } = await driftStack(io, session, paths, flags, () => undefined);
+    const { drift, code } = await driftStack(io, session, paths, flags, later);
     return { stack, plan: drift, document: JSON.parse(renderPlanJson(drift)) as JsonObject, code };
   }, { stack }));
   for (const r of runs) for (const d of r.plan.diagnostics) io.stderr.write(formatDiagnostic(namingStack(d, r.stack)) + '\n');

@@ -1,14 +1,14 @@
 // moor plan: what apply would change, as text, JSON or markdown; optionally saved for apply --plan.
 import { Option, type Command } from 'commander';
 import type { RegisterCommand } from './index.js';
-import { booleanArg, collect, globalOptions, lockTimeoutArg, parseOutput, requireNotify, withSession } from '../session-options.js';
-import { PLAN_OUTPUT_FORMATS, printPlan, printPlanDocument, type OutputFormat } from '../plan-output.js';
+import { booleanArg, collect, globalOptions, lockTimeoutArg, parseOutput, withSession } from '../session-options.js';
+import { PLAN_OUTPUT_FORMATS, type OutputFormat } from '../plan-output.js';
 import { UserError } from '../../core/diagnostics.js';
-import type { JsonObject } from '../../core/json.js';
 import type { Session } from '../../engine/session.js';
-import type { Plan } from '../../engine/plan/types.js';
 import type { PlanInputs } from '../../engine/plan/plan-document.js';
-import { stdoutText, type IoHost } from '../io-host.js';
+import type { PlanOperationResult } from '../../engine/operations/plan-operation.js';
+import type { RunSink } from '../../engine/operations/run-events.js';
+import type { IoHost } from '../io-host.js';
 
 interface PlanFlags {
   out?: string;
@@ -53,54 +53,28 @@ export const registerPlan: RegisterCommand = (program, io, setExit) => {
 
 async function runPlan(io: IoHost, paths: string[], flags: PlanFlags, command: Command): Promise<number> {
   const { planInputs } = await import('../plan-inputs.js');
-  const { reportingFailure } = await import('../unplanned.js');
-  const { jsonlSink, jsonlWriter } = await import('../jsonl-output.js');
-  const emit = flags.output === 'jsonl' ? jsonlWriter(stdoutText(io)) : undefined;
-  // A kind's progress while planning (KindContext.log), retries and throttles come as events.
-  const events = emit && jsonlSink(emit);
   // Arguments are checked before the session starts (and the local cloud says it is there).
   const inputs = planInputs(paths, flags, globalOptions(command).stack);
   if (flags.allStacks) return planAllStacks(io, paths, flags, command);
-  return reportingFailure(io, flags.output, 'plan', () => withSession(io, command, async (session) => {
-    const show = (plan: Plan, document?: JsonObject) => (document ? printPlanDocument(io, document, plan) : printPlan(io, plan, flags.output, inputs.refreshOnly ? 'drift' : 'plan', session.config.stack?.name));
-    return (await planStack(io, session, inputs, flags, paths, show)).code;
-  }, { events }));
+  const { reporterFor } = await import('../reporters/reporter.js');
+  const { reportingFailure } = await import('../reporters/reporting-failure.js');
+  const reporter = reporterFor(io, flags.output, { terminal: false, applying: false });
+  // A kind's progress while planning (KindContext.log), retries and throttles come as events.
+  return reportingFailure(reporter, 'plan', () => withSession(io, command, async (session) =>
+    (await planStack(io, session, inputs, flags, reporter.events, reporter.wantsDocument)).code, { events: reporter.events }));
 }
 
-/**
- * Plans one stack (or the manifests without stacks): `show` prints it (the JSON document when the
- * output is JSON), then it is notified (--notify) and saved (--out). Returns the plan, its JSON
- * document and the exit code it calls for.
- */
-async function planStack(io: IoHost, session: Session, inputs: PlanInputs, flags: PlanFlags, paths: string[], show: (plan: Plan, document?: JsonObject) => void): Promise<{ plan: Plan; document?: JsonObject; code: number }> {
-  const { preparePlan, kindContext } = await import('../../engine/workflow.js');
-  const { writeSavedPlan } = await import('../../engine/plan/saved-plan.js');
-  const { liveVersions, planDocument } = await import('../../engine/plan/plan-document.js');
-  const { hasChanges } = await import('../../engine/plan/types.js');
-  const { hasErrors } = await import('../../core/diagnostics.js');
-  requireNotify(session, flags.notify);
-  const { underPlanLock } = await import('../plan-lock.js');
-  const prepared = await underPlanLock(io, session, flags, () =>
-    preparePlan(session, { ...inputs, cwd: io.cwd, env: io.env }));
-  const { plan } = prepared;
-  const versions = flags.out || flags.output === 'json' ? await liveVersions(prepared, kindContext(session)) : new Map<string, string>();
-  const document = flags.output === 'json' ? planDocument(prepared, versions, inputs, 'mask') : undefined;
-  show(plan, document);
-  if (flags.notify) {
-    const { notifyRun } = await import('../notify-run.js');
-    await notifyRun(io, session, 'plan', plan, undefined, paths);
-  }
-  if (hasErrors(plan.diagnostics)) {
-    if (flags.out) io.stderr.write(`The plan has errors: it was not saved to ${flags.out}.\n`);
-    return { plan, document, code: 1 };
-  }
-  if (flags.out) {
-    // The folder too: apply --plan elsewhere would read other files (saved-plan.ts, checkSavedFolder).
-    writeSavedPlan(flags.out, { ...planDocument(prepared, versions, inputs, 'hash'), workingDirectory: io.cwd });
-    const of = inputs.stack === undefined ? '' : ` (stack ${inputs.stack})`;
-    io.stderr.write(`Saved the plan${of} to ${flags.out}; apply it with: moor apply --plan ${flags.out}\n`);
-  }
-  return { plan, document, code: flags.detailedExitcode && hasChanges(plan) ? 2 : 0 };
+/** Plans one stack (or the manifests without stacks) through the engine's plan operation; `events` gets its result. */
+async function planStack(io: IoHost, session: Session, inputs: PlanInputs, flags: PlanFlags, events: RunSink, document: boolean): Promise<PlanOperationResult> {
+  const { plan } = await import('../../engine/operations/plan-operation.js');
+  return plan(session, {
+    inputs,
+    lock: { take: flags.lock, timeoutMs: (flags.lockTimeout ?? 0) * 1000 },
+    out: flags.out,
+    document,
+    detailedExitcode: flags.detailedExitcode,
+    notify: flags.notify ? (await import('../notify-run.js')).notifierOf(io, session, inputs.paths) : undefined,
+  }, { cwd: io.cwd, env: io.env, events });
 }
 
 /** plan --all-stacks: every stack in turn, one report; a saved plan is one stack's, so --out is refused. */
@@ -115,8 +89,10 @@ async function planAllStacks(io: IoHost, paths: string[], flags: PlanFlags, comm
   if (flags.out) throw new UserError('--all-stacks cannot save a plan (--out): a saved plan is one stack\'s; plan --stack NAME --out FILE');
   if (flags.output === 'jsonl') throw new UserError('--all-stacks prints text, json, markdown or github, not jsonl');
   const stacks = stacksOf(loadConfig(g.config, io.cwd, io.env));
+  // Each stack's plan is reported with the others' once all are planned (printStackRuns), not as it is ready.
+  const later: RunSink = () => undefined;
   const runs = await eachStack(stacks, (stack) => withSession(io, command, async (session) => {
-    const { plan, document, code } = await planStack(io, session, planInputs(paths, flags, stack), flags, paths, () => undefined);
+    const { plan, document, code } = await planStack(io, session, planInputs(paths, flags, stack), flags, later, flags.output === 'json');
     return { stack, plan, document, code };
   }, { stack }));
   // The JSON and markdown carry every stack's errors; a pipeline log still wants them on stderr, each naming its stack.

@@ -1,8 +1,9 @@
 // moor show FILE: renders a saved plan (what apply --plan would do) as text, JSON or markdown.
+import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { RegisterCommand } from './index.js';
 import { parseOutput } from '../session-options.js';
-import { OUTPUT_FORMATS, printPlan, printPlanDocument, type OutputFormat } from '../plan-output.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../plan-output.js';
 import type { IoHost } from '../io-host.js';
 
 interface ShowFlags {
@@ -24,14 +25,15 @@ async function runShow(io: IoHost, file: string, flags: ShowFlags): Promise<numb
   const { readPlanDocument } = await import('../../engine/plan/saved-plan.js');
   const { maskHashes, planOfDocument } = await import('../../engine/plan/plan-document.js');
   const { isObject } = await import('../../core/json.js');
-  const doc = readPlanDocument(file);
-  const plan = planOfDocument(doc);
-  if (flags.output === 'json') {
-    printPlanDocument(io, maskHashes(doc) as typeof doc, plan);
-    return 0;
-  }
-  const refreshOnly = isObject(doc.inputs) && doc.inputs.refreshOnly === true;
-  const stack = isObject(doc.inputs) && typeof doc.inputs.stack === 'string' ? doc.inputs.stack : undefined;
-  printPlan(io, plan, flags.output, refreshOnly ? 'drift' : 'plan', stack);
+  const { reporterFor } = await import('../reporters/reporter.js');
+  const doc = readPlanDocument(resolve(io.cwd, file), file);
+  const inputs = isObject(doc.inputs) ? doc.inputs : {};
+  const reporter = reporterFor(io, flags.output, { terminal: false, applying: false });
+  await reporter.events({
+    type: 'plan_ready', mode: inputs.refreshOnly === true ? 'drift' : 'plan', plan: planOfDocument(doc),
+    // The document as saved, its secrets' hashes masked (what `--output json` of plan printed).
+    ...(reporter.wantsDocument ? { document: maskHashes(doc) as typeof doc } : {}),
+    ...(typeof inputs.stack === 'string' ? { stack: inputs.stack } : {}),
+  });
   return 0;
 }

@@ -35,9 +35,9 @@ export interface SavedPlan {
  * Writes the document readable by its owner only (also when the file already existed). Bodies hold
  * secrets as hashes only; the masker catches a secret a service echoed into a diagnostic's message.
  */
-export function writeSavedPlan(file: string, document: JsonObject, m = masker): void {
+export function writeSavedPlan(file: string, document: JsonObject, m = masker, shownAs = file): void {
   if (lstatSync(file, { throwIfNoEntry: false })?.isDirectory()) {
-    throw new UserError(`--out ${file} is a directory; give the plan a file name, e.g. ${join(file, 'plan.json')}`);
+    throw new UserError(`--out ${shownAs} is a directory; give the plan a file name, e.g. ${join(shownAs, 'plan.json')}`);
   }
   // A new file, readable by its owner only, moved over the old one: nothing that exists is
   // chmodded (not a folder given by mistake, not what a symbolic link points to).
@@ -48,32 +48,33 @@ export function writeSavedPlan(file: string, document: JsonObject, m = masker): 
   } catch (err) {
     rmSync(fresh, { force: true });
     // Named as the user gave it, not by the temporary file's name.
-    const message = fileErrorMessage(err, file, 'write');
+    const message = fileErrorMessage(err, shownAs, 'write');
     throw message ? new UserError(message) : err;
   }
 }
 
-export function readPlanDocument(file: string): JsonObject {
+/** `file`: where to read it; `shownAs`: how messages name it (as the user gave it, relative to the run's folder). */
+export function readPlanDocument(file: string, shownAs = file): JsonObject {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new UserError(fileErrorMessage(err, `saved plan ${file}`) ?? `cannot read saved plan ${file}: ${(err as Error).message}`);
+    throw new UserError(fileErrorMessage(err, `saved plan ${shownAs}`) ?? `cannot read saved plan ${shownAs}: ${(err as Error).message}`);
   }
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw new UserError(`cannot read saved plan ${file}: ${notJsonMessage(text, err as Error)}`);
+    throw new UserError(`cannot read saved plan ${shownAs}: ${notJsonMessage(text, err as Error)}`);
   }
   if (!isObject(doc) || doc.format !== 'moor-plan/1' || !Array.isArray(doc.changes)) {
-    throw new UserError(`${file} is not a moor plan (moor-plan/1 document)`);
+    throw new UserError(`${shownAs} is not a moor plan (moor-plan/1 document)`);
   }
   return doc;
 }
 
-export function readSavedPlan(file: string): SavedPlan {
-  const doc = readPlanDocument(file);
+export function readSavedPlan(path: string, file = path): SavedPlan {
+  const doc = readPlanDocument(path, file);
   const inputs = doc.inputs;
   if (typeof doc.serial !== 'number' || typeof doc.manifestsDigest !== 'string' || !isObject(inputs) || !Array.isArray(inputs.paths)) {
     throw new UserError(`${file} is not a plan saved by 'moor plan --out' (it pins no manifests or inputs); run 'moor plan --out' again`);

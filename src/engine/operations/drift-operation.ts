@@ -1,0 +1,27 @@
+// moor drift as an operation: plan, keep only what moved live, send it as `plan_ready` (mode
+// drift), notify. Exit 0 none, 2 drift, 1 errors.
+import { hasErrors } from '../../core/diagnostics.js';
+import type { Plan } from '../plan/types.js';
+import type { Session } from '../session.js';
+import { driftReport, preparePlan } from '../workflow.js';
+import { stackOf, type OperationHost } from './operation-host.js';
+import { requireNotifyTarget, type Notifier } from './notifier.js';
+
+export interface DriftOperationRequest {
+  readonly paths: readonly string[];
+  readonly notify?: Notifier;
+}
+
+export interface DriftOperationResult {
+  readonly drift: Plan;
+  readonly code: number;
+}
+
+export async function drift(session: Session, request: DriftOperationRequest, host: OperationHost): Promise<DriftOperationResult> {
+  requireNotifyTarget(session, request.notify);
+  const prepared = await preparePlan(session, { paths: request.paths, cwd: host.cwd, env: host.env });
+  const report = driftReport(prepared, session.backend.location);
+  await host.events({ type: 'plan_ready', mode: 'drift', plan: report, ...stackOf(session) });
+  await request.notify?.('drift', report);
+  return { drift: report, code: hasErrors(report.diagnostics) ? 1 : report.changes.length > 0 ? 2 : 0 };
+}

@@ -1,0 +1,35 @@
+// What an operation needs of whoever runs it (the CLI's io host, moor watch, a test): the folder and
+// environment, the sink of its results, a person's confirmation, and the signals that stop it.
+import type { Session } from '../session.js';
+import type { RunSink } from './run-events.js';
+
+/** 'interrupted': Ctrl-C at the question; 'closed': Ctrl-D or end of input. */
+export type Confirmation = 'yes' | 'no' | 'interrupted' | 'closed';
+
+/** The signals that stop a run: Ctrl-C, a kill, a closed terminal. */
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+
+export interface OperationHost {
+  /** The folder relative paths (manifests, a saved plan) are read from. */
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** The operation's results (core events come through the session's own stream). */
+  readonly events: RunSink;
+  /** Asks whether to apply the plan shown; only asked when the request does not approve itself. */
+  confirm?(): Promise<Confirmation>;
+  /** Calls `listener` on each of `signals` until the returned function is called. */
+  onSignals?(signals: readonly StopSignal[], listener: (signal: StopSignal) => void): () => void;
+}
+
+/** The line (on stderr) and exit code of an apply that was not approved. */
+export function notApproved(answer: Exclude<Confirmation, 'yes'>): { line: string; code: number } {
+  if (answer === 'interrupted') return { line: '\nApply cancelled (interrupted); nothing was changed.', code: 130 };
+  if (answer === 'closed') return { line: '\nApply cancelled: no answer (end of input); nothing was changed.', code: 1 };
+  return { line: 'Apply cancelled; nothing was changed.', code: 1 };
+}
+
+/** The stack a result names (`{}` without one), as the session selected it. */
+export function stackOf(session: Session): { stack?: string } {
+  const name = session.config.stack?.name;
+  return name === undefined ? {} : { stack: name };
+}

@@ -1,0 +1,31 @@
+// What an operation (plan, apply, drift) adds to the run's event stream: its results. The engine's
+// and providers' events (core/events.ts) say what happens; these say what came of it, so one
+// reporter per output format renders both from one stream.
+import type { MoorEvent, StepOutcome } from '../../core/events.js';
+import type { JsonObject } from '../../core/json.js';
+import type { UserError } from '../../core/diagnostics.js';
+import type { SchedulerStats } from '../../providers/request-scheduler.js';
+import type { Plan } from '../plan/types.js';
+
+/** plan: what apply would do; drift: only what moved live (drift, and plan/apply --refresh-only). */
+export type PlanMode = 'plan' | 'drift';
+
+export type ResultEvent =
+  /** A plan (or drift report) is decided; `document`: its JSON document, when the request asked for it; `stack`: the stack's name, when the run has one. */
+  | { readonly type: 'plan_ready'; readonly mode: PlanMode; readonly plan: Plan; readonly document?: JsonObject; readonly stack?: string }
+  /** Apply starts its steps (after the confirmation); `stats`: the request scheduler's counts, for a status line. */
+  | { readonly type: 'apply_started'; readonly plan: Plan; readonly stats: () => SchedulerStats }
+  /** Every step has ended; `refresh`: apply --refresh-only's outcomes (state accepted what drifted). */
+  | { readonly type: 'apply_done'; readonly outcomes: readonly StepOutcome[]; readonly refresh: boolean; readonly stack?: string }
+  /** The run ended on a user's error (bad input, a lock held, a refused saved plan) before its result. */
+  | { readonly type: 'run_failed'; readonly command: 'plan' | 'apply' | 'drift'; readonly error: UserError };
+
+export type RunEvent = MoorEvent | ResultEvent;
+
+export type RunEventOf<T extends RunEvent['type']> = Extract<RunEvent, { type: T }>;
+
+/**
+ * Where an operation's results go, and with them the run's other events (the CLI hands one reporter
+ * in as both). An operation awaits each result it sends: a display may finish drawing first.
+ */
+export type RunSink = (event: RunEvent) => void | Promise<void>;
