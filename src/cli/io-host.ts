@@ -1,7 +1,7 @@
 // What one CLI run reads and writes: its output streams, environment, folder, terminal and signals.
 // `main` takes it as a value, so the CLI can run twice in one process (tests, an embedding
 // program) and only the bin's host (process-io.ts) touches the process.
-import type { OutputStream } from '../core/masker.js';
+import type { Masker, OutputStream } from '../core/masker.js';
 import type { Confirmation, StopSignal } from '../engine/operations/operation-host.js';
 
 export type { OutputStream, StopSignal };
@@ -17,6 +17,11 @@ export interface IoHost {
   readonly stdinIsTTY: boolean;
   /** Asks whether to apply (only when stdinIsTTY). */
   confirm(): Promise<Confirmation>;
+  /**
+   * The run's masker, set by main for each run: the secrets found during it (its session's too) are
+   * registered there and its output streams are masked with it. Two runs never share one.
+   */
+  readonly masker?: Masker;
   /** Calls `listener` on each of `signals` until the returned function is called. */
   onSignals(signals: readonly StopSignal[], listener: (signal: StopSignal) => void): () => void;
 }

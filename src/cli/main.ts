@@ -1,6 +1,6 @@
 // The moor command line: parses flags with commander, runs one command, renders errors once.
 import { Command, CommanderError } from 'commander';
-import { masker, maskedOutput, registerSecret } from '../core/masker.js';
+import { Masker, maskedOutput } from '../core/masker.js';
 import { COMMANDS } from './commands/index.js';
 import { bindEnvironment } from './env-options.js';
 import type { IoHost } from './io-host.js';
@@ -12,10 +12,11 @@ import { addExamples } from './examples.js';
 /** Runs the CLI with `io` (the process's in bin/moor.js) and resolves to the exit code. */
 export async function main(argv: readonly string[], host: IoHost): Promise<number> {
   // Secrets found during the run (resolved placeholders, tokens, URL passwords) never reach the output.
-  registerSecret(host.env.MOOR_TOKEN);
+  const masker = new Masker();
+  masker.register(host.env.MOOR_TOKEN);
   // --no-color is NO_COLOR for everything that prints: the run's own environment, never the process's.
   const env: NodeJS.ProcessEnv = { ...host.env };
-  const io: IoHost = { ...host, env, stdout: maskedOutput(host.stdout, masker), stderr: maskedOutput(host.stderr, masker) };
+  const io: IoHost = { ...host, env, masker, stdout: maskedOutput(host.stdout, masker), stderr: maskedOutput(host.stderr, masker) };
   let exitCode = 0;
   const program = new Command('moor')
     .description('A declarative reconciler for container groups, auth contexts, push datasets and database jobs.')

@@ -72,6 +72,7 @@ export async function withSession<T>(io: IoHost, command: Command, fn: (session:
     guard: policyGuard,
     // Imported only when used, so a run against real services never loads the local cloud.
     startLocalCloud: async (options) => (await import('../localcloud/server.js')).startLocalCloud(options),
+    masker: io.masker,
   });
   try {
     return await fn(session);

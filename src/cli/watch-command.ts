@@ -2,7 +2,6 @@
 import type { Command } from 'commander';
 import { UserError } from '../core/diagnostics.js';
 import { fanOut, noticeSink } from '../core/events.js';
-import { registerSecret } from '../core/masker.js';
 import { lineText } from '../core/foreign-text.js';
 import type { StartLocalCloud, Session } from '../engine/session.js';
 import { globalOptions } from './session-options.js';
@@ -30,7 +29,7 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
   const intervalMs = parseDuration(flags.interval, '--interval');
   const address = flags.listen !== undefined ? parseListen(flags.listen) : undefined;
   if (address) requireToken(address, flags.listenToken);
-  registerSecret(flags.listenToken);
+  io.masker?.register(flags.listenToken);
   if ((flags.prune || flags.allowDestructive?.length) && !flags.selfHeal) throw new UserError(`${flags.prune ? '--prune' : '--allow-destructive'} changes what --self-heal applies: give --self-heal too`);
 
   const g = globalOptions(command);
@@ -59,7 +58,7 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
     for (const name of names) {
       const session = await openSession({
         configFile: g.config, state: g.state, stack: name, stackGiven: name === undefined ? undefined : `stack ${name}`,
-        cwd: io.cwd, env: io.env, events: fanOut(events, feed.engineEvents(name ?? '')), kinds: BUILT_IN_KINDS, startLocalCloud: startLocalCloud.start,
+        cwd: io.cwd, env: io.env, events: fanOut(events, feed.engineEvents(name ?? '')), kinds: BUILT_IN_KINDS, startLocalCloud: startLocalCloud.start, masker: io.masker,
       });
       sessions.push(session);
       stacks.push({

@@ -10,7 +10,7 @@ export const MASK = '***';
 export const MIN_SECRET_LENGTH = 6;
 
 /** A set of secret texts and the replacement of each in a text. */
-export class Masker {
+export class Masker implements SecretRegistry {
   private readonly secrets = new Set<string>();
   private pattern: RegExp | undefined;
 
@@ -69,14 +69,12 @@ function escapeRegExp(s: string): string {
 }
 
 /**
- * The process's masker: secrets are found deep in a run (placeholders resolved, tokens obtained,
- * URLs parsed) and output is written at the CLI's edge, so both sides share this one.
+ * Where a run's secrets are registered as they are found (placeholders resolved, tokens obtained,
+ * URLs parsed): the run's masker, owned by its session, which its output edge masks with. Two runs
+ * in one process have two.
  */
-export const masker = new Masker();
-
-/** Registers a secret with the process's masker. */
-export function registerSecret(value: string | undefined): void {
-  masker.register(value);
+export interface SecretRegistry {
+  register(value: string | undefined): void;
 }
 
 /** A stream a run writes text to (stdout, stderr); a terminal's also has its width. */
@@ -87,7 +85,7 @@ export interface OutputStream {
 }
 
 /** `stream` with every write masked by `m`: the run's output edge (the stream itself is left as it is). */
-export function maskedOutput(stream: OutputStream, m: Masker = masker): OutputStream {
+export function maskedOutput(stream: OutputStream, m: Masker): OutputStream {
   return {
     write: (chunk, encoding) => stream.write(maskChunk(chunk, encoding, m), encoding),
     get isTTY() { return stream.isTTY; },

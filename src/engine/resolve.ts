@@ -1,4 +1,5 @@
 // Resolves ${env:}, ${file:} and ${ref:} placeholders of a manifest's spec for plan and apply.
+import type { SecretRegistry } from '../core/masker.js';
 import { dirname } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { fromPointer, getAt, isObject, type JsonObject, type JsonPath, type JsonValue } from '../core/json.js';
@@ -20,6 +21,8 @@ export interface ResolveContext {
   readonly files?: FilePolicy;
   /** The live outputs of an applied resource, or undefined while it is not applied yet. */
   outputs(address: string): JsonObject | undefined;
+  /** The run's masker: the resolved values of sensitive fields are registered there (secret-registration.ts). */
+  readonly secrets?: SecretRegistry;
 }
 
 export interface ResolvedSpec {

@@ -1,13 +1,14 @@
 // The values at a kind's sensitive paths become masked secrets; other values do not.
 import { describe, expect, it } from 'vitest';
-import { masker } from '../core/masker.js';
+import { Masker } from '../core/masker.js';
 import { registerResolvedSecrets } from './secret-registration.js';
 
+const masker = new Masker();
 const SENSITIVE = ['properties/containers/*/properties/environmentVariables/*/secureValue', 'properties/imageRegistryCredentials/*/password'];
 
 describe('registerResolvedSecrets', () => {
   it('registers the values at sensitive paths, and nothing else', () => {
-    registerResolvedSecrets(SENSITIVE, {
+    registerResolvedSecrets(masker, SENSITIVE, {
       location: 'westeurope-region',
       properties: {
         containers: [{ name: 'app', properties: { environmentVariables: [{ name: 'PW', secureValue: 'env-secret-4711' }, { name: 'MODE', value: 'production-mode' }] } }],
@@ -19,7 +20,7 @@ describe('registerResolvedSecrets', () => {
   });
 
   it('registers nothing without sensitive paths', () => {
-    registerResolvedSecrets([], { secureValue: 'no-pattern-secret' });
+    registerResolvedSecrets(masker, [], { secureValue: 'no-pattern-secret' });
     expect(masker.mask('no-pattern-secret')).toBe('no-pattern-secret');
   });
 });

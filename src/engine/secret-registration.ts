@@ -1,13 +1,13 @@
 // Registers the resolved values of a spec's sensitive fields with the masker, so no output shows them.
 import { isObject, type JsonObject, type JsonValue } from '../core/json.js';
-import { registerSecret } from '../core/masker.js';
+import type { SecretRegistry } from '../core/masker.js';
 import { mapSensitive } from './secrets.js';
 
 /** Every text at or under a sensitive path (the kind's `sensitive` patterns) becomes a masked secret. */
-export function registerResolvedSecrets(sensitive: readonly string[], spec: JsonObject): void {
-  if (sensitive.length === 0) return;
+export function registerResolvedSecrets(secrets: SecretRegistry | undefined, sensitive: readonly string[], spec: JsonObject): void {
+  if (!secrets || sensitive.length === 0) return;
   mapSensitive(spec, sensitive, (value) => {
-    eachText(value, registerSecret);
+    eachText(value, (text) => secrets.register(text));
     return value;
   });
 }

@@ -12,6 +12,7 @@ import { SERVICE_NAMES, type ServiceName } from '../core/services.js';
 import type { KindCatalog } from '../core/kind-catalog.js';
 import { RequestScheduler } from '../providers/request-scheduler.js';
 import type { EventSink } from '../core/events.js';
+import { Masker } from '../core/masker.js';
 import type { Guard } from './guard.js';
 
 export interface SessionOptions {
@@ -36,6 +37,8 @@ export interface SessionOptions {
   readonly guard?: Guard;
   /** Starts the built-in local cloud when no endpoint is configured; handed in so the engine never loads it. */
   readonly startLocalCloud: StartLocalCloud;
+  /** The run's masker (the CLI masks the run's output with it); a new one when not given. */
+  readonly masker?: Masker;
 }
 
 /** What a session needs of the local cloud: start one, get its address, close it. */
@@ -56,6 +59,11 @@ export interface Session {
   readonly pollIntervalMs?: number;
   /** The run's one event stream (the options' `events`): the planner, the applier and notify emit into it. */
   readonly events: EventSink;
+  /**
+   * The secrets found in this run (resolved sensitive values, tokens, the state URL's password),
+   * masked in whatever it writes: output, history, saved plans, notifications, the dashboard.
+   */
+  readonly masker: Masker;
   close(): Promise<void>;
 }
 
@@ -67,14 +75,16 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const config = loadConfig(options.configFile, options.cwd, options.env, options.stack, options.stackGiven);
   if (!options.anyStack) requireStackChoice(config);
   const { events } = options;
-  const backend = openStackState(options.state, config, options.cwd, events);
+  const masker = options.masker ?? new Masker();
+  masker.register(options.env.MOOR_TOKEN);
+  const backend = openStackState(options.state, config, options.cwd, events, masker);
   if (config.stack) events({ type: 'notice', message: `moor: stack ${config.stack.name} (state ${backend.location})` });
   const parallelism = config.parallelism ?? DEFAULT_PARALLELISM;
   // Fencing: a run that lost its state lock sends no write request (GETs are harmless).
   const beforeWrite = async () => backend.assertLockHeld?.();
   // Limits from MOOR_MAX_*, and every long wait shown as one notice line.
   const { maxRetryAfterMs, ...limits } = transportSettings(options.env);
-  const transport = { limits, maxRetryAfterMs, events: withWaitNotices(events) };
+  const transport = { limits, maxRetryAfterMs, events: withWaitNotices(events), secrets: masker };
   const scheduler = new RequestScheduler({ concurrency: parallelism });
   if (!usesLocalCloud(config)) {
     const providers = createProviders({
@@ -88,7 +98,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       ...transport,
       scheduler,
     });
-    return { config, kinds: options.kinds, guard: options.guard, providers, backend, parallelism, scheduler, pollIntervalMs: pollInterval(options.env), events, close: () => backend.close() };
+    return { config, kinds: options.kinds, guard: options.guard, providers, backend, parallelism, scheduler, pollIntervalMs: pollInterval(options.env), events, masker, close: () => backend.close() };
   }
   const dataFile = resolve(options.cwd, LOCAL_CLOUD_DATA);
   mkdirSync(resolve(options.cwd, '.moor'), { recursive: true });
@@ -112,6 +122,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     scheduler,
     pollIntervalMs,
     events,
+    masker,
     localCloudUrl: cloud.url,
     close: async () => {
       await backend.close();

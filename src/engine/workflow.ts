@@ -63,7 +63,7 @@ export async function preparePlan(session: Session, request: PlanRequest): Promi
     state,
     ctx: kindContext(session),
     events: session.events,
-    resolve: { env: request.env, files: session.config.files },
+    resolve: { env: request.env, files: session.config.files, secrets: session.masker },
     targets: request.targets,
     prune: request.prune,
     allowMassDelete: request.allowMassDelete,
@@ -116,7 +116,7 @@ export async function applyPrepared(session: Session, request: ApplyRequest): Pr
     manifests: prepared.manifests,
     recorder,
     ctx: kindContext(session),
-    resolve: { env: request.env, files: session.config.files },
+    resolve: { env: request.env, files: session.config.files, secrets: session.masker },
     parallelism: request.parallelism,
     events: session.events,
     signal: request.signal,
@@ -137,7 +137,7 @@ export async function refreshPrepared(session: Session, request: Omit<ApplyReque
 
 function historyOf(session: Session, request: Pick<ApplyRequest, 'run' | 'cwd' | 'env'>) {
   const stack = request.run.stack ?? session.config.stack?.name;
-  return { ...request.run, ...(stack ? { stack } : {}), cwd: request.cwd, env: request.env, keep: session.config.history?.keep ?? DEFAULT_HISTORY_KEEP };
+  return { ...request.run, ...(stack ? { stack } : {}), cwd: request.cwd, env: request.env, keep: session.config.history?.keep ?? DEFAULT_HISTORY_KEEP, masker: session.masker };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { MoorConfig, NotifyConfig } from '../engine/config.js';
 import { UserError } from '../core/diagnostics.js';
 import { createConnectorClient } from '../providers/providers.js';
 import type { ConnectorClient } from '../providers/connector.js';
+import type { SecretRegistry } from '../core/masker.js';
 
 /** The notify section, or a UserError telling how to add one. */
 export function requireNotify(config: MoorConfig): NotifyConfig {
@@ -19,9 +20,9 @@ export function requireNotify(config: MoorConfig): NotifyConfig {
  * cloud included). The token comes from notify.tokenEnv/tokenCommand, else credentials.connector,
  * else MOOR_TOKEN.
  */
-export function notifyConnector(config: MoorConfig, env: NodeJS.ProcessEnv): ConnectorClient {
+export function notifyConnector(config: MoorConfig, env: NodeJS.ProcessEnv, secrets?: SecretRegistry): ConnectorClient {
   const notify = requireNotify(config);
   const own = notify.tokenEnv || notify.tokenCommand ? { tokenEnv: notify.tokenEnv, tokenCommand: notify.tokenCommand, configKey: 'notify' } : undefined;
   const source = own ?? config.credentials.connector;
-  return createConnectorClient(notify.serviceUrl, { credentials: source ? { connector: source } : {}, defaultToken: env.MOOR_TOKEN, env });
+  return createConnectorClient(notify.serviceUrl, { credentials: source ? { connector: source } : {}, defaultToken: env.MOOR_TOKEN, env, secrets });
 }

@@ -5,7 +5,7 @@ import type { ConnectorBody, ConnectorClient } from '../providers/connector.js';
 import { ServiceError } from '../providers/service-error.js';
 import { CARD_CONTENT_TYPE } from '../providers/vendor.js';
 import type { JsonObject } from '../core/json.js';
-import { masker } from '../core/masker.js';
+import type { Masker } from '../core/masker.js';
 import { adaptiveCard } from './adaptive-card.js';
 import type { ThreadRecord } from './notify-threads.js';
 import { reportMarkdown, shortMarkdown } from './report-markdown.js';
@@ -54,9 +54,9 @@ export interface PostResult {
   readonly record?: ThreadRecord;
 }
 
-export async function postReport(connector: NotifyConnector, target: NotifyTarget, unmasked: RunReport, previous: ThreadRecord | undefined, now: Date): Promise<PostResult> {
-  // A chat message is output too: secrets echoed in service messages are masked as on stderr.
-  const report = masker.maskDeep(unmasked);
+/** `masker`: the run's; a chat message is output too, so secrets echoed in service messages are masked as on stderr. */
+export async function postReport(connector: NotifyConnector, target: NotifyTarget, unmasked: RunReport, previous: ThreadRecord | undefined, now: Date, masker?: Masker): Promise<PostResult> {
+  const report = masker ? masker.maskDeep(unmasked) : unmasked;
   const text = reportMarkdown(report);
   const card = adaptiveCard(report);
   const contentHash = createHash('sha256').update(text).update(JSON.stringify(card)).digest('hex');

@@ -31,9 +31,9 @@ export async function sendNotification(session: Session, r: NotificationRequest)
   const target = requireNotify(session.config);
   const stack = stackIdentity({ configFile: session.config.file, paths: r.paths, cwd: r.cwd, stack: session.config.stack?.name });
   const previous = readThread(await session.backend.read(), stack.id);
-  const connector = r.connector ?? notifyConnector(session.config, r.env);
+  const connector = r.connector ?? notifyConnector(session.config, r.env, session.masker);
   const report = runReport(r.run, stack, r.plan, r.outcomes);
-  const result = await postReport(connector, target, report, previous, r.now ?? new Date());
+  const result = await postReport(connector, target, report, previous, r.now ?? new Date(), session.masker);
   // apply runs under the state lock; plan and drift take it only for this write.
   const remembered = result.record ? await saveThread(session.backend, stack.id, result.record, { lockHeld: r.run === 'apply', events: session.events }) : true;
   return { ...result, conversationId: target.conversationId, stackId: stack.id, remembered };

@@ -16,6 +16,7 @@ import { createTokenSource, type CommandRunner, type CredentialSource } from './
 import type { ResponseLimits } from './response-limits.js';
 import type { Sleep } from '../core/abortable-wait.js';
 import type { EventSink } from '../core/events.js';
+import type { SecretRegistry } from '../core/masker.js';
 import { Transport } from './transport.js';
 
 /** One client per service; the engine hands this to kind handlers in KindContext. */
@@ -68,6 +69,8 @@ export interface ProviderOptions {
   readonly fetch?: typeof fetch;
   /** One per run: requests in flight per service, pacing, 429 pauses (unset: requests go at once). */
   readonly scheduler?: RequestScheduler;
+  /** The run's masker: tokens are registered as they are used (core/masker.ts). */
+  readonly secrets?: SecretRegistry;
 }
 
 /**
@@ -138,7 +141,7 @@ function makeTransport(service: ServiceName, o: Omit<ProviderOptions, 'endpoints
     service, baseUrl,
     token: createTokenSource({ service, source: o.credentials?.[service], defaultToken: o.defaultToken, env: o.env, run: o.runCommand }),
     timeoutMs: o.timeoutMs, maxAttempts: o.maxAttempts, baseDelayMs: o.baseDelayMs, maxDelayMs: o.maxDelayMs, events: o.events,
-    sleep: o.sleep, random: o.random, fetch: o.fetch, beforeWrite: o.beforeWrite, ...o.limits, maxRetryAfterMs: o.maxRetryAfterMs, scheduler: o.scheduler,
+    sleep: o.sleep, random: o.random, fetch: o.fetch, beforeWrite: o.beforeWrite, ...o.limits, maxRetryAfterMs: o.maxRetryAfterMs, scheduler: o.scheduler, secrets: o.secrets,
     retryStatuses: service === 'connector' ? CONNECTOR_RETRY_STATUSES : undefined,
   });
 }

@@ -1,6 +1,6 @@
 // One HTTP transport for every service: auth, timeouts, retries with backoff, Retry-After, errors as values.
 import type { EventSink } from '../core/events.js';
-import { registerSecret } from '../core/masker.js';
+import type { SecretRegistry } from '../core/masker.js';
 import type { ServiceName } from '../core/services.js';
 import { invalidAnswer, parseJsonAnswer } from './answer-shape.js';
 import { parseErrorBody } from './error-body.js';
@@ -47,6 +47,8 @@ export interface TransportOptions extends RetryOptions, ResponseLimits {
   readonly beforeWrite?: () => Promise<void>;
   /** Paces and orders the requests of every service of a run (request-scheduler.ts). */
   readonly scheduler?: RequestScheduler;
+  /** The run's masker: each token used is registered, so no output of the run shows it. */
+  readonly secrets?: SecretRegistry;
 }
 
 export interface TransportRequest {
@@ -159,7 +161,7 @@ export class Transport {
       req, url, label: req.label ?? url.pathname, token,
       idempotent: req.idempotent ?? req.method !== 'POST', context,
     };
-    registerSecret(call.token);
+    this.o.secrets?.register(call.token);
     const maxAttempts = Math.max(1, this.o.maxAttempts ?? DEFAULT_RETRY.maxAttempts);
     // Time spent: attempts by the clock, waits as asked (the sleep may be a test's, which takes none).
     let spent = 0;

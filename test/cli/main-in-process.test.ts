@@ -49,6 +49,27 @@ describe('main(argv, io)', () => {
     expect(writes.join('')).not.toContain('lib-quiet');
   });
 
+  test("one run's secrets are no secrets of the next, and a saved plan is read from the run's folder, as two processes do", async () => {
+    // The first run applies a group whose secureValue is SECRET: its own output masks it.
+    const applied = await moorInProcess(project('secret', 'c44'), cloud, ['apply', 'm', '--auto-approve']);
+    expect(applied.code).toBe(0);
+    expect(applied.stdout + applied.stderr).not.toContain(SECRET);
+    // The next runs name that text as an auth context's display name: no secret of theirs, so shown
+    // (a masker shared by the runs of one process would print *** where a process prints the text).
+    const shown = (id: string) => workdir({ 'm/auth.yaml': authManifest(id, { displayName: SECRET, isAvailable: true }) });
+    const [inside, outside] = [shown('c45'), shown('c46')];
+    // plan --out, show and apply --plan name plan.json relative to the run's folder, not this process's.
+    for (const args of [['plan', 'm', '--out', 'plan.json'], ['show', 'plan.json'], ['apply', '--plan', 'plan.json']]) {
+      const a = await moorInProcess(inside, cloud, args);
+      const b = await moor(outside, cloud, args);
+      // The same but for the other folder's address and how long each step took.
+      const same = (text: string) => text.replaceAll('c46', 'c45').replace(/after \d+\.\ds/g, 'after N s');
+      expect({ args, code: a.code, stdout: same(a.stdout), stderr: same(a.stderr) }).toEqual({ args, code: b.code, stdout: same(b.stdout), stderr: same(b.stderr) });
+      expect(a.code).toBe(0);
+      if (args[0] !== 'apply') expect(a.stdout).toContain(SECRET);
+    }
+  });
+
   test('a second run starts clean: the first one\'s exit code and options do not carry over', async () => {
     const failing = await moorInProcess(workdir({ 'bad.yaml': 'apiVersion: moor/v1\nkind: Nope\n' }), cloud, ['validate', '.']);
     expect(failing.code).toBe(1);

@@ -23,7 +23,7 @@ async function runNotifyTest(io: IoHost, command: Command): Promise<number> {
   const g = globalOptions(command);
   const config = loadConfig(g.config, io.cwd, io.env, g.stack, g.stackGiven);
   const target = requireNotify(config);
-  const id = await sendTestMessage(notifyConnector(config, io.env), target, new Date())
+  const id = await sendTestMessage(notifyConnector(config, io.env, io.masker), target, new Date())
     .catch((err: unknown) => { throw notifyFailure(err, `sending a test message to conversation ${target.conversationId}`); });
   io.stderr.write(`moor: sent a test message to conversation ${target.conversationId}\n`);
   io.stdout.write(id + '\n');

@@ -43,7 +43,7 @@ export const registerState: RegisterCommand = (program, io, setExit) => {
         // A stack's state moves to its own workspace of a PostgreSQL database unless --to names one.
         const to = config.stack ? withStackWorkspace(flags.to, config.stack.name) : flags.to;
         const { guardStack } = await import('../../engine/state/stack-state.js');
-        const target = guardStack(openStateBackend(to, io.cwd), config.stack?.name);
+        const target = guardStack(openStateBackend(to, io.cwd, undefined, io.masker), config.stack?.name);
         try {
           return await migrateState(io, source, target);
         } finally {
@@ -64,7 +64,7 @@ export async function withBackend(io: IoHost, command: Command, fn: (backend: St
   const { openStackState } = await import('../../engine/state/stack-state.js');
   const config = await runConfig(io, command);
   const { noticeSink } = await import('../../core/events.js');
-  const backend = openStackState(globalOptions(command).state, config, io.cwd, noticeSink((line) => io.stderr.write(line + '\n')));
+  const backend = openStackState(globalOptions(command).state, config, io.cwd, noticeSink((line) => io.stderr.write(line + '\n')), io.masker);
   try {
     return await fn(backend, config);
   } finally {

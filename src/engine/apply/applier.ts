@@ -189,7 +189,7 @@ function notSent(intent: 'create' | 'update', err: unknown): unknown {
 function resolveNow(step: PlannedStep, options: ApplyOptions): JsonObject {
   const outputs = (a: string) => options.recorder.record(a)?.outputs;
   const resolved = resolveSpec(step.manifest!, { ...options.resolve, outputs }, step.kind.specSchema);
-  registerResolvedSecrets(sensitivePatterns(step.kind, step.manifest), resolved.spec);
+  registerResolvedSecrets(options.resolve.secrets, sensitivePatterns(step.kind, step.manifest), resolved.spec);
   const errors = resolved.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) throw new UserError(errors.map((d) => d.message).join('; '));
   if (resolved.pending) throw new UserError('a ${ref:} target has no outputs yet');

@@ -1,6 +1,6 @@
 // History: appends an apply's run to the state backend's history, fenced by the same lock as its state writes.
 import type { EventSink, StepOutcome } from '../../core/events.js';
-import { masker } from '../../core/masker.js';
+import type { Masker } from '../../core/masker.js';
 import { UserError } from '../../core/diagnostics.js';
 import type { StateBackend } from '../state/types.js';
 import { historyRun, runJson } from './history-run.js';
@@ -17,6 +17,8 @@ export interface RunDescription {
   readonly stack?: string;
   /** history.keep of the config. */
   readonly keep: number;
+  /** The run's masker: a service's error text may echo a secret. */
+  readonly masker: Masker;
 }
 
 /**
@@ -29,7 +31,7 @@ export async function recordRun(backend: StateBackend, description: RunDescripti
   const run = historyRun({ ...origin, ...(description.stack ? { stack: description.stack } : {}) }, description.command, startedAt, outcomes);
   try {
     // Error texts come from services, which may echo a value: masked as any output is.
-    await backend.appendHistory([masker.maskDeep(runJson(run))], description.keep);
+    await backend.appendHistory([description.masker.maskDeep(runJson(run))], description.keep);
   } catch (err) {
     if (!(err instanceof UserError)) throw err;
     events({ type: 'notice', message: `moor: this apply was not recorded in the history: ${err.message}` });

@@ -2,7 +2,6 @@
 // asked) as `plan_ready`; notify; save it for apply --plan. The exit code is the operation's too.
 import { resolve } from 'node:path';
 import { hasErrors } from '../../core/diagnostics.js';
-import { masker } from '../../core/masker.js';
 import type { JsonObject } from '../../core/json.js';
 import { writeSavedPlan } from '../plan/saved-plan.js';
 import { liveVersions, planDocument, type PlanInputs } from '../plan/plan-document.js';
@@ -48,7 +47,7 @@ export async function plan(session: Session, request: PlanOperationRequest, host
   }
   if (out) {
     // The folder too: apply --plan elsewhere would read other files (saved-plan.ts, checkSavedFolder).
-    writeSavedPlan(resolve(host.cwd, out), { ...planDocument(prepared, versions, inputs, 'hash'), workingDirectory: host.cwd }, masker, out);
+    writeSavedPlan(resolve(host.cwd, out), { ...planDocument(prepared, versions, inputs, 'hash'), workingDirectory: host.cwd }, session.masker, out);
     const of = inputs.stack === undefined ? '' : ` (stack ${inputs.stack})`;
     session.events({ type: 'notice', message: `Saved the plan${of} to ${out}; apply it with: moor apply --plan ${out}` });
   }

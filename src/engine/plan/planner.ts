@@ -116,7 +116,7 @@ async function planManifest(
   const kind = options.kinds.kindNamed(manifest.kind);
   if (!kind) return undefined;
   const resolved = resolvedSpec(manifest);
-  registerResolvedSecrets(sensitivePatterns(kind, manifest), resolved.spec);
+  registerResolvedSecrets(options.resolve.secrets, sensitivePatterns(kind, manifest), resolved.spec);
   diagnostics.push(...resolved.diagnostics);
   if (resolved.diagnostics.some((d) => d.severity === 'error')) return undefined;
   if (!resolved.pending) {

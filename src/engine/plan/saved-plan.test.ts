@@ -4,6 +4,7 @@ import { chmodSync, lstatSync, mkdtempSync, mkdirSync, readdirSync, readFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Masker } from '../../core/masker.js';
 import { readPlanDocument, writeSavedPlan } from './saved-plan.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'moor-saved-plan-'));
@@ -40,7 +41,7 @@ describe('writeSavedPlan', () => {
   it('refuses a directory given as --out, leaving its mode alone (it made the folder 0600)', () => {
     const folder = mkdtempSync(join(tmpdir(), 'moor-out-folder-'));
     chmodSync(folder, 0o755);
-    expect(() => writeSavedPlan(folder, { format: 'moor-plan/1' })).toThrow(`--out ${folder} is a directory; give the plan a file name, e.g. ${join(folder, 'plan.json')}`);
+    expect(() => writeSavedPlan(folder, { format: 'moor-plan/1' }, new Masker())).toThrow(`--out ${folder} is a directory; give the plan a file name, e.g. ${join(folder, 'plan.json')}`);
     expect(mode(folder)).toBe(0o755);
   });
 
@@ -48,7 +49,7 @@ describe('writeSavedPlan', () => {
     const folder = mkdtempSync(join(tmpdir(), 'moor-out-'));
     const file = join(folder, 'plan.json');
     writeFileSync(file, '{}', { mode: 0o644 });
-    writeSavedPlan(file, { format: 'moor-plan/1' });
+    writeSavedPlan(file, { format: 'moor-plan/1' }, new Masker());
     expect(mode(file)).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ format: 'moor-plan/1' });
     expect(readdirSync(folder)).toEqual(['plan.json']);
@@ -56,7 +57,7 @@ describe('writeSavedPlan', () => {
 
   it('names the plan file as given when its folder does not exist', () => {
     const file = join(dir, 'no-such-folder', 'plan.json');
-    expect(() => writeSavedPlan(file, { format: 'moor-plan/1' })).toThrow(`cannot write ${file}: no such file or directory`);
+    expect(() => writeSavedPlan(file, { format: 'moor-plan/1' }, new Masker())).toThrow(`cannot write ${file}: no such file or directory`);
   });
 
   it('never chmods what a symbolic link given as --out points to', () => {
@@ -65,7 +66,7 @@ describe('writeSavedPlan', () => {
     writeFileSync(target, 'not a plan', { mode: 0o644 });
     const link = join(folder, 'plan.json');
     symlinkSync(target, link);
-    writeSavedPlan(link, { format: 'moor-plan/1' });
+    writeSavedPlan(link, { format: 'moor-plan/1' }, new Masker());
     expect(mode(target)).toBe(0o644);
     expect(lstatSync(link).isSymbolicLink()).toBe(false);
     expect(mode(link)).toBe(0o600);

@@ -6,7 +6,7 @@ import { existsSync, lstatSync, readFileSync, realpathSync, renameSync, rmSync, 
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../../core/diagnostics.js';
 import { isObject, type JsonObject } from '../../core/json.js';
-import { masker } from '../../core/masker.js';
+import type { Masker } from '../../core/masker.js';
 import { notJsonMessage } from '../../core/json-syntax.js';
 import { fileErrorMessage } from '../file-errors.js';
 import type { PlanInputs } from './plan-document.js';
@@ -35,7 +35,7 @@ export interface SavedPlan {
  * Writes the document readable by its owner only (also when the file already existed). Bodies hold
  * secrets as hashes only; the masker catches a secret a service echoed into a diagnostic's message.
  */
-export function writeSavedPlan(file: string, document: JsonObject, m = masker, shownAs = file): void {
+export function writeSavedPlan(file: string, document: JsonObject, m: Masker, shownAs = file): void {
   if (lstatSync(file, { throwIfNoEntry: false })?.isDirectory()) {
     throw new UserError(`--out ${shownAs} is a directory; give the plan a file name, e.g. ${join(shownAs, 'plan.json')}`);
   }

@@ -1,6 +1,5 @@
 // The --state postgres:// URL: the workspace it names, the URL pg connects with, and the redacted form for messages.
 import { UserError } from '../../core/diagnostics.js';
-import { registerSecret } from '../../core/masker.js';
 
 export const DEFAULT_WORKSPACE = 'default';
 const MAX_WORKSPACE = 200;
@@ -27,8 +26,6 @@ export function parsePostgresUrl(text: string): PostgresTarget {
     throw new UserError(`invalid PostgreSQL state URL ${redactLoose(text)}: expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?workspace=NAME]`);
   }
   const secrets = unique([...(url.password ? [url.password, safeDecode(url.password)] : []), ...paramSecrets(url)]);
-  // Every output of the run masks them too, whatever message a driver or server composes.
-  secrets.forEach(registerSecret);
   const redacted = redactUrl(url);
   const workspaces = url.searchParams.getAll('workspace');
   if (workspaces.length > 1) throw new UserError(`state URL ${redacted} names more than one workspace`);

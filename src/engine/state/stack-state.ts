@@ -1,6 +1,7 @@
 // The state of a stack: its own location (a file, or its workspace of a PostgreSQL database) and a
 // guard that records the stack's name in the state and refuses a state that records another's.
 import type { EventSink } from '../../core/events.js';
+import type { SecretRegistry } from '../../core/masker.js';
 import { UserError } from '../../core/diagnostics.js';
 import type { MoorConfig } from '../config.js';
 import { withStackWorkspace } from '../config-stacks.js';
@@ -15,10 +16,10 @@ export const STACK_EXTRAS_KEY = 'stack';
  * own, see config.ts), guarded by the selected stack's name. A PostgreSQL URL given for a stack
  * without `?workspace=` uses the stack's name as its workspace.
  */
-export function openStackState(given: string | undefined, config: MoorConfig, cwd: string, events?: EventSink): StateBackend {
+export function openStackState(given: string | undefined, config: MoorConfig, cwd: string, events?: EventSink, secrets?: SecretRegistry): StateBackend {
   const stack = config.stack?.name;
   const location = given ?? config.state;
-  return guardStack(openStateBackend(stack && location ? withStackWorkspace(location, stack) : location, cwd, events), stack);
+  return guardStack(openStateBackend(stack && location ? withStackWorkspace(location, stack) : location, cwd, events, secrets), stack);
 }
 
 /** The stack a state document records, if any. */

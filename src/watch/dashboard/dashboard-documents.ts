@@ -1,6 +1,5 @@
 // The dashboard's data documents, made from what the watch loops last saw: a resource's detail (its
 // change rendered by plan's own renderer), the laid-out graph, the history and the request rates.
-import { masker } from '../../core/masker.js';
 import { listedRuns } from '../../engine/history/history-store.js';
 import { renderChangeText } from '../../engine/render/index.js';
 import type { Session } from '../../engine/session.js';
@@ -35,7 +34,7 @@ export async function resourceDetail(stack: DashboardStack, address: string): Pr
     drift: change.drift,
     diff: change.action === 'no-op' ? [] : renderChangeText(change, 'plan'),
     // State keeps outputs with the kind's secrets masked already; a resolved secret that turns up anyway is masked here.
-    outputs: record?.outputs ? masker.maskDeep(record.outputs) : null,
+    outputs: record?.outputs ? stack.session.masker.maskDeep(record.outputs) : null,
     dependsOn: report?.graph?.dependenciesOf(address) ?? [],
     dependents: report?.graph?.dependentsOf(address) ?? [],
   };
@@ -56,5 +55,5 @@ export function graphLayout(stack: DashboardStack): Promise<GraphLayout> {
 
 export async function historyDocument(stack: DashboardStack): Promise<HistoryDocument> {
   const entries = (await stack.session.backend.readHistory?.()) ?? [];
-  return { format: 'moor-dashboard-history/1', stack: stack.name || null, runs: masker.maskDeep(listedRuns(entries)) };
+  return { format: 'moor-dashboard-history/1', stack: stack.name || null, runs: stack.session.masker.maskDeep(listedRuns(entries)) };
 }
