@@ -58,7 +58,7 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
     for (const name of names) {
       const session = await openSession({
         configFile: g.config, state: g.state, stack: name, stackGiven: name === undefined ? undefined : `stack ${name}`,
-        cwd: io.cwd, env: io.env, events: fanOut(events, feed.engineEvents(name ?? '')), kinds: BUILT_IN_KINDS, startLocalCloud: startLocalCloud.start, masker: io.masker,
+        cwd: io.cwd, env: io.env, events: fanOut(events, metrics.stackEvents(name ?? 'default'), feed.engineEvents(name ?? '')), kinds: BUILT_IN_KINDS, startLocalCloud: startLocalCloud.start, masker: io.masker,
       });
       sessions.push(session);
       stacks.push({

@@ -59,7 +59,7 @@ export interface AnswerEvent {
 }
 
 export type MoorEvent =
-  /** The planner decided a change (no-ops and checks included); a later one of the same address supersedes it (--replace). */
+  /** The planner decided a change (no-ops and checks included); a later one of the same address supersedes it (--replace). moor watch counts them (moor_planned_changes_total). */
   | { readonly type: 'planned'; readonly address: string; readonly action: string }
   | { readonly type: 'step_started'; readonly address: string; readonly action: string }
   /** A kind's progress line (KindContext.log), during plan or apply; never secrets. */

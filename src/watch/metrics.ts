@@ -22,6 +22,7 @@ export class WatchMetrics {
   private readonly throttled = new Counter({ name: 'moor_throttled_requests_total', help: 'Requests a service refused with 429 (throttled).', labelNames: ['service'], registers: [this.registry] });
   private readonly throttleWait = new Counter({ name: 'moor_throttle_wait_seconds_total', help: 'Time spent waiting out throttling (429 Retry-After and pacing), per service.', labelNames: ['service'], registers: [this.registry] });
   private readonly lease = new Gauge({ name: 'moor_stack_lease', help: 'Whether this replica holds the stack\'s lease and reconciles it (1) or stands by while another replica does (0).', labelNames: ['stack'], registers: [this.registry] });
+  private readonly planned = new Counter({ name: 'moor_planned_changes_total', help: 'Changes the planner decided, by stack and action (no-ops not counted), in every cycle, applied or not.', labelNames: ['stack', 'action'], registers: [this.registry] });
   private readonly retries = new Counter({ name: 'moor_request_retries_total', help: 'Requests sent again after a failure other than throttling, per service.', labelNames: ['service'], registers: [this.registry] });
 
   /** The kind and status series of moor_resources set for each stack. */
@@ -38,6 +39,13 @@ export class WatchMetrics {
       this.retries.inc({ service: e.service });
     }
   };
+
+  /** A listener of one stack's event stream: each change the planner decides (its `planned` events). */
+  stackEvents(stack: string): EventSink {
+    return (e) => {
+      if (e.type === 'planned' && e.action !== 'no-op') this.planned.inc({ stack, action: e.action });
+    };
+  }
 
   /** A finished cycle of a stack: its result, how long it took, and its resources now. */
   cycle(stack: string, result: string, seconds: number, resources: readonly ResourceStatus[] | undefined): void {

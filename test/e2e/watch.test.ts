@@ -36,6 +36,9 @@ describe('moor watch', () => {
       const runs = async () => (await watch.sample('moor_reconcile_runs_total', { stack: 'default', result: 'drifted' })) ?? 0;
       await waitFor(async () => (await runs()) >= 3, 30_000, () => `cycles stopped: ${watch.stderr()}`);
       expect(watch.stderr().match(/drift found: AuthContext\/c11: drifted \(update\)/g)).toHaveLength(1);
+      // Every cycle's plan decides the update again (not applied without --self-heal); nothing else was planned.
+      expect(await watch.sample('moor_planned_changes_total', { stack: 'default', action: 'update' })).toBeGreaterThanOrEqual(3);
+      expect(await watch.sample('moor_planned_changes_total', { stack: 'default', action: 'create' })).toBeUndefined();
       expect(await displayName(cloud, 'c11')).toBe('changed by hand');
 
       await cloudRequest(cloud, 'PATCH', AUTH_PATH('c11'), { displayName: 'Eleven' });
