@@ -103,6 +103,19 @@ export interface ListReader {
   /** The listed bodies hold everything the diff needs; when false, a found resource is read again with `read`. */
   readonly complete: boolean;
   readAll(ctx: KindContext, targets: readonly ReadTarget[], answered?: (index: number, answer: ListAnswer) => void): Promise<ListAnswer[]>;
+  /**
+   * Optional: reading that starts before every target is known (plan lists while manifests still
+   * load). Answers as readAll's, by the order targets were added; `answered` as readAll's.
+   */
+  begin?(ctx: KindContext, answered?: (index: number, answer: ListAnswer) => void): ListRun;
+}
+
+/** A ListReader's reading in progress: targets are added as they become known, a listing may start at once. */
+export interface ListRun {
+  /** Adds the next target (its index is the number added before it). */
+  add(target: ReadTarget): void;
+  /** Every target is added: the answers once every listing is back. */
+  finish(): Promise<ListAnswer[]>;
 }
 
 /**

@@ -1,11 +1,15 @@
 // Loading and validating the manifests of one run as its config says: the selected stack's paths
 // (base, then overlays) and `${var:}` values, the config's own files passed over.
 import type { KindCatalog } from '../core/kind-catalog.js';
+import type { Manifest } from './manifest.js';
 import { configFiles, type MoorConfig } from './config.js';
 import { manifestPaths } from './config-stacks.js';
 import { loadAndValidate, type Guarding, type ValidationResult } from './validate/index.js';
 
-/** `paths`: those given on the command line (none: the stack's, else the current folder); `guarding`: policies to check them against. */
-export function loadRunManifests(config: MoorConfig, paths: readonly string[], kinds: KindCatalog, cwd: string, guarding?: Guarding): Promise<ValidationResult> {
-  return loadAndValidate(manifestPaths(config.stack, paths), kinds, { cwd, skip: configFiles(config, cwd), stack: config.stack }, guarding);
+/**
+ * `paths`: those given on the command line (none: the stack's, else the current folder); `guarding`:
+ * policies to check them against; `onValid`: hears each manifest valid on its own as it loads.
+ */
+export function loadRunManifests(config: MoorConfig, paths: readonly string[], kinds: KindCatalog, cwd: string, guarding?: Guarding, onValid?: (m: Manifest) => void): Promise<ValidationResult> {
+  return loadAndValidate(manifestPaths(config.stack, paths), kinds, { cwd, skip: configFiles(config, cwd), stack: config.stack, onValid }, guarding);
 }

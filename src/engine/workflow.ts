@@ -3,6 +3,7 @@ import { hasErrors, UserError, type Diagnostic } from '../core/diagnostics.js';
 import type { Manifest } from './manifest.js';
 import { loadRunManifests } from './run-manifests.js';
 import { makePlan, type PlanResult } from './plan/planner.js';
+import { beginReads } from './plan/early-reads.js';
 import { forceReplace } from './plan/force-replace.js';
 import { summarize, type Plan, type PlannedChange, type PlanSummary } from './plan/types.js';
 import { blockingErrors } from './plan/unknown-outcome.js';
@@ -50,20 +51,32 @@ export interface PreparedPlan extends PlanResult {
 export async function preparePlan(session: Session, request: PlanRequest): Promise<PreparedPlan> {
   const context: GuardContext = { stack: session.config.stack?.name ?? '' };
   const guarding = session.guard ? { guard: session.guard, context } : undefined;
-  const validated = await loadRunManifests(session.config, request.paths, session.kinds, request.cwd, guarding);
+  // State is read while the manifests load, and each manifest valid on its own starts its listing
+  // then (a read, under the lock): the requests overlap start-up. --target reads only what it selects.
+  const reading = session.backend.read();
+  const resolve = { env: request.env, files: session.config.files, secrets: session.masker };
+  const early = request.targets?.length ? undefined : beginReads({ state: reading, kinds: session.kinds, ctx: kindContext(session), resolve });
+  const validated = await loadRunManifests(session.config, request.paths, session.kinds, request.cwd, guarding, early?.add).catch(async (err: unknown) => {
+    await reading.catch(() => undefined);
+    throw err;
+  });
   const { manifests, graph, guard } = validated;
   // The guard's findings on the manifests as written come again, on each planned change, below.
   const diagnostics = validated.diagnostics.filter((d) => !isGuardFinding(d));
-  if (hasErrors(diagnostics)) throw new UserError(`the manifests have ${diagnostics.filter((d) => d.severity === 'error').length} error(s); nothing was planned`, diagnostics);
-  const state = await session.backend.read();
+  if (hasErrors(diagnostics)) {
+    await reading.catch(() => undefined); // invalid manifests are told first, whatever state holds
+    throw new UserError(`the manifests have ${diagnostics.filter((d) => d.severity === 'error').length} error(s); nothing was planned`, diagnostics);
+  }
+  const state = await reading;
   const made = await makePlan({
+    begun: await early?.begun(),
     manifests,
     graph,
     kinds: session.kinds,
     state,
     ctx: kindContext(session),
     events: session.events,
-    resolve: { env: request.env, files: session.config.files, secrets: session.masker },
+    resolve,
     targets: request.targets,
     prune: request.prune,
     allowMassDelete: request.allowMassDelete,

@@ -25,17 +25,34 @@ export interface LoadOptions {
   readonly skip?: ReadonlySet<string>;
   /** The selected stack, whose values `${var:}` placeholders take. */
   readonly stack?: StackValues;
+  /**
+   * Hears each resource manifest as soon as its file is read (with a stack: once every file is,
+   * as overlays merge them), so a caller may start on it while later files still load.
+   */
+  readonly onManifest?: (manifest: Manifest) => void;
 }
 
 /** Reads the manifests of `paths` (files or folders); problems come back as diagnostics, never thrown. */
-export async function loadManifests(paths: readonly string[], kinds: KindCatalog, { cwd, skip, stack }: LoadOptions): Promise<LoadResult> {
+export async function loadManifests(paths: readonly string[], kinds: KindCatalog, { cwd, skip, stack, onManifest }: LoadOptions): Promise<LoadResult> {
   const roots = paths.length > 0 ? paths : ['.'];
   const found = await findManifestFiles(roots, cwd, skip);
   const diagnostics: Diagnostic[] = [...found.diagnostics];
   if (found.files.length === 0 && found.diagnostics.length === 0) {
     diagnostics.push({ severity: 'warning', message: `no *.yaml or *.yml files under ${roots.join(', ')}`, code: 'load.none' });
   }
-  const documents: LayeredDocument[] = [];
+  const manifests: Manifest[] = [];
+  const nonResources: Manifest[] = [];
+  const take = (doc: LayeredDocument): void => {
+    const manifest = readHeader(doc.value, doc.source, diagnostics, kinds);
+    if (!manifest) return;
+    if (kinds.documentNamed(manifest.kind)) return void nonResources.push({ ...manifest, root: doc.root });
+    const resource = { ...manifest, root: doc.root };
+    manifests.push(resource);
+    onManifest?.(resource);
+  };
+  // A stack's later paths overlay its earlier ones, so its documents are taken once all are read;
+  // without a stack, paths are only read together and each file's documents are taken at once.
+  const layered: LayeredDocument[] = [];
   const given = roots.map((r) => resolve(cwd, r));
   for (const abs of found.files) {
     const file = relative(cwd, abs) || abs;
@@ -47,17 +64,12 @@ export async function loadManifests(paths: readonly string[], kinds: KindCatalog
     const root = rootOf(abs, given);
     const layer = stack ? layerOf(abs, given) : 0;
     for (const doc of parsed.documents) {
-      documents.push({ value: substituteStackVars(doc.value, doc.source, stack, diagnostics), source: doc.source, root, layer });
+      const document = { value: substituteStackVars(doc.value, doc.source, stack, diagnostics), source: doc.source, root, layer };
+      if (stack) layered.push(document);
+      else take(document);
     }
   }
-  // A stack's later paths overlay its earlier ones; without a stack, paths are only read together.
-  const manifests: Manifest[] = [];
-  const nonResources: Manifest[] = [];
-  for (const doc of stack ? applyOverlays(documents, kinds) : documents) {
-    const manifest = readHeader(doc.value, doc.source, diagnostics, kinds);
-    if (!manifest) continue;
-    (kinds.documentNamed(manifest.kind) ? nonResources : manifests).push({ ...manifest, root: doc.root });
-  }
+  if (stack) applyOverlays(layered, kinds).forEach(take);
   return { manifests, documents: nonResources, diagnostics, files: found.files.length };
 }
 

@@ -9,7 +9,7 @@ import { buildGraph, type DependencyGraph } from '../graph.js';
 import { diffResource } from '../diff/three-way.js';
 import { createFields, resentFields, shownSpec } from '../diff/after-values.js';
 import { patchOf } from '../diff/patch.js';
-import { resolveSpec, type ResolveContext, type ResolvedSpec } from '../resolve.js';
+import type { ResolveContext, ResolvedSpec } from '../resolve.js';
 import { registerResolvedSecrets } from '../secret-registration.js';
 import { sensitivePatterns } from '../placeholder-secrets.js';
 import { validateResolved } from '../validate/validate-resolved.js';
@@ -22,7 +22,9 @@ import { selectTargets } from './targets.js';
 import { massDeleteRefusal } from './prune-guard.js';
 import { inDeleteOrder } from './delete-listing.js';
 import { isUnknown, noteBlockedDependents, recheckUnknown, resolvedAsFailed, unknownOutcomeDiagnostic, unresolvedMessage } from './unknown-outcome.js';
-import { prefetchReads, readTarget, type Prefetched } from './prefetch.js';
+import { prefetchReads, readTarget, type Prefetched, type PrefetchRun } from './prefetch.js';
+import type { BegunReads } from './early-reads.js';
+import { specResolver } from './spec-resolver.js';
 import { protectedChangeError } from './protected-change.js';
 import { untrackedLiveDiagnostics } from './untracked-live.js';
 import { foreignStateDiagnostics } from './foreign-state.js';
@@ -56,6 +58,8 @@ export interface PlanOptions {
   readonly diagnostics?: readonly Diagnostic[];
   /** The manifests' dependency graph when validation built it already. */
   readonly graph?: DependencyGraph;
+  /** Reads begun while the manifests loaded (early-reads.ts), from this very state. */
+  readonly begun?: BegunReads;
 }
 
 export interface PlanResult {
@@ -73,17 +77,10 @@ export async function makePlan(given: PlanOptions): Promise<PlanResult> {
   const graph = options.graph ?? buildGraph(options.manifests);
   const selected = selectTargets(options.manifests, options.targets, graph);
   const limit = pLimit(options.parallelism);
-  const outputs = (address: string) => state.resources[address]?.outputs;
-  // Prefetch and planning need the same resolved spec: resolve each manifest once (its files read once).
-  const resolvedSpecs = new Map<Manifest, ResolvedSpec>();
-  const resolved = (m: Manifest): ResolvedSpec => {
-    const known = resolvedSpecs.get(m);
-    if (known) return known;
-    const spec = resolveSpec(m, { ...options.resolve, outputs }, options.kinds.kindNamed(m.kind)?.specSchema);
-    resolvedSpecs.set(m, spec);
-    return spec;
-  };
-  const reads = prefetchReads(selected, { ...options, resolved });
+  // Reads begun while the manifests loaded were made from state before any move: moved, read again.
+  const begun = moves.size === 0 && !options.targets?.length && options.begun?.state === given.state ? options.begun : undefined;
+  const resolved = begun?.resolved ?? specResolver(state, options.resolve, options.kinds);
+  const reads = begun ? finishReads(begun.reads, selected) : prefetchReads(selected, { ...options, resolved });
   const announce = (step: PlannedStep | undefined) => {
     if (step) options.events?.({ type: 'planned', address: step.change.address, action: step.change.action });
     return step;
@@ -98,6 +95,13 @@ export async function makePlan(given: PlanOptions): Promise<PlanResult> {
   const changes = steps.map((s) => s.change);
   const located = locateAtManifests(diagnostics, options.manifests);
   return { plan: { format: 'moor-plan/1', serial: state.serial, changes, summary: summarize(changes), diagnostics: located }, steps, graph };
+}
+
+/** The begun reads with every selected manifest added (those already added are not read twice). */
+function finishReads(reads: PrefetchRun, selected: readonly Manifest[]): Prefetched {
+  for (const m of selected) reads.add(m);
+  reads.finish();
+  return reads;
 }
 
 /** The step of a manifest whose record moves from a former address (metadata.movedFrom) says so. */

@@ -6,7 +6,7 @@ import type { JsonObject } from '../../core/json.js';
 import type { Manifest } from '../manifest.js';
 import type { ResolvedSpec } from '../resolve.js';
 import type { KindCatalog } from '../../core/kind-catalog.js';
-import type { KindContext, ListAnswer, ResourceKind, Observed, ReadTarget } from '../../core/kind.js';
+import type { KindContext, ListAnswer, ListReader, ListRun, ResourceKind, Observed, ReadTarget } from '../../core/kind.js';
 import type { ResourceRecord, StateDocument } from '../state/types.js';
 
 export interface PrefetchOptions {
@@ -41,39 +41,73 @@ interface Pending {
   settle?: (listed: Listed) => void;
 }
 
-/** Starts every kind's listings and returns at once; each address's answer settles as its listing arrives. */
-export function prefetchReads(manifests: readonly Manifest[], o: PrefetchOptions): Prefetched {
-  const byKind = new Map<ResourceKind, Pending[]>();
-  for (const m of manifests) {
-    const kind = o.kinds.kindNamed(m.kind);
-    if (kind?.category !== 'resource' || !kind.resource.list) continue;
-    const resolved = o.resolved(m);
-    // Planning reports what does not resolve; such a manifest is not read at all.
-    if (resolved.pending || resolved.diagnostics.some((d) => d.severity === 'error')) continue;
-    const list = byKind.get(kind) ?? [];
-    list.push({ address: m.address, target: readTarget(m, resolved.spec, o.state.resources[m.address]) });
-    byKind.set(kind, list);
-  }
-  const answers = new Map<string, Promise<Listed>>();
-  for (const items of byKind.values()) {
-    for (const item of items) answers.set(item.address, new Promise<Listed>((resolve) => { item.settle = resolve; }));
-  }
-  for (const [kind, items] of byKind) void listKind(kind, items, o.ctx);
-  return { listed: (address) => answers.get(address) };
+/** Reads by listing that start as manifests become known: `add` each, then `finish` once all are added. */
+export interface PrefetchRun extends Prefetched {
+  /** Starts reading `manifest` when its kind lists (a listing may start at once, see ListReader.begin). */
+  add(manifest: Manifest): void;
+  /** Every manifest is added: what no listing started for is listed now, and every answer settles. */
+  finish(): void;
 }
 
-/** Lists one kind's targets; every target is settled once, whatever the listing does (a failure: read one by one). */
-async function listKind(kind: ResourceKind, items: Pending[], ctx: KindContext): Promise<void> {
-  const reader = kind.resource.list!;
-  const settle = (i: number, a: ListAnswer): void => {
+/** One kind's targets so far, and its reading when the kind can read before all are known. */
+interface KindReading {
+  readonly kind: ResourceKind;
+  readonly items: Pending[];
+  readonly run?: ListRun;
+}
+
+/** Starts every kind's listings and returns at once; each address's answer settles as its listing arrives. */
+export function prefetchReads(manifests: readonly Manifest[], o: PrefetchOptions): Prefetched {
+  const run = startPrefetch(o);
+  for (const m of manifests) run.add(m);
+  run.finish();
+  return run;
+}
+
+/** A prefetch whose manifests are added one by one (plan adds each as it loads, valid on its own). */
+export function startPrefetch(o: PrefetchOptions): PrefetchRun {
+  const byKind = new Map<ResourceKind, KindReading>();
+  const answers = new Map<string, Promise<Listed>>();
+  const settle = (items: Pending[], reader: ListReader) => (i: number, a: ListAnswer): void => {
     const item = items[i];
     if (!item?.settle) return;
     item.settle(a === 'read' || (a !== undefined && !reader.complete) ? 'read' : { observed: a });
     item.settle = undefined;
   };
+  const readingOf = (kind: ResourceKind): KindReading => {
+    const known = byKind.get(kind);
+    if (known) return known;
+    const items: Pending[] = [];
+    const reader = kind.resource.list!;
+    const reading = { kind, items, run: reader.begin?.(o.ctx, settle(items, reader)) };
+    byKind.set(kind, reading);
+    return reading;
+  };
+  return {
+    add(m) {
+      const kind = o.kinds.kindNamed(m.kind);
+      if (kind?.category !== 'resource' || !kind.resource.list || answers.has(m.address)) return;
+      const resolved = o.resolved(m);
+      // Planning reports what does not resolve; such a manifest is not read at all.
+      if (resolved.pending || resolved.diagnostics.some((d) => d.severity === 'error')) return;
+      const item: Pending = { address: m.address, target: readTarget(m, resolved.spec, o.state.resources[m.address]) };
+      answers.set(item.address, new Promise<Listed>((resolve) => { item.settle = resolve; }));
+      const reading = readingOf(kind);
+      reading.items.push(item);
+      reading.run?.add(item.target);
+    },
+    finish() {
+      for (const reading of byKind.values()) void listKind(reading, o.ctx, settle(reading.items, reading.kind.resource.list!));
+    },
+    listed: (address) => answers.get(address),
+  };
+}
+
+/** Lists one kind's targets; every target is settled once, whatever the listing does (a failure: read one by one). */
+async function listKind({ kind, items, run }: KindReading, ctx: KindContext, settle: (i: number, a: ListAnswer) => void): Promise<void> {
   let answers: ListAnswer[] = [];
   try {
-    answers = await reader.readAll(ctx, items.map((i) => i.target), settle);
+    answers = await (run ? run.finish() : kind.resource.list!.readAll(ctx, items.map((i) => i.target), settle));
   } catch {
     // the one-by-one reads that follow report the service's error where it belongs
   }

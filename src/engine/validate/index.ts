@@ -1,5 +1,5 @@
 // Step 2 of manifest -> validate -> plan -> apply: every rule checked, every problem a diagnostic.
-import { sortDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
+import { hasErrors, sortDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
 import type { Manifest } from '../manifest.js';
 import { buildGraph, type DependencyGraph } from '../graph.js';
 import type { KindCatalog } from '../../core/kind-catalog.js';
@@ -34,16 +34,34 @@ export interface Guarding {
   readonly context: GuardContext;
 }
 
+/** Where loading and validating take their files from, and who hears of each manifest valid on its own. */
+export interface ValidateOptions extends Omit<LoadOptions, 'onManifest'> {
+  /**
+   * Hears each manifest as soon as it is loaded and its own rules hold (schema, placeholders, its
+   * kind's rules), before the rules across manifests (addresses, references, cycles) are checked:
+   * plan starts reading it while later files still load.
+   */
+  readonly onValid?: (manifest: Manifest) => void;
+}
+
 /**
  * Loads and validates the manifests under `paths` (default '.'); nothing is resolved, no secret needed.
  * `options.skip`: configuration files under those paths that are not manifests (configFiles of the config).
  * `options.stack`: the selected stack (its `${var:}` values); without one a `${var:}` is an error.
  * `guarding`: its documents are compiled and its rules that need no planned change are evaluated.
  */
-export async function loadAndValidate(paths: readonly string[], kinds: KindCatalog, options: LoadOptions, guarding?: Guarding): Promise<ValidationResult> {
-  const loaded = await loadManifests(paths, kinds, options);
+export async function loadAndValidate(paths: readonly string[], kinds: KindCatalog, options: ValidateOptions, guarding?: Guarding): Promise<ValidationResult> {
+  const { onValid, ...load } = options;
+  // Each manifest's own rules are checked as it loads, while later files are still read.
+  const own: Diagnostic[] = [];
+  const onManifest = (m: Manifest): void => {
+    const found = validateManifest(m, kinds);
+    own.push(...found);
+    if (!hasErrors(found)) onValid?.(m);
+  };
+  const loaded = await loadManifests(paths, kinds, { ...load, onManifest });
   const graph = buildGraph(loaded.manifests);
-  const diagnostics = [...loaded.diagnostics, ...validateManifests(loaded.manifests, kinds, graph)];
+  const diagnostics = [...loaded.diagnostics, ...own, ...checkAddresses(loaded.manifests, graph)];
   const documents = validateDocuments(loaded.documents, kinds);
   diagnostics.push(...documents.diagnostics);
   const guard = guarding?.guard.prepare(documents.valid, kinds);

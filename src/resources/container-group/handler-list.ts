@@ -1,7 +1,7 @@
 // Plan and drift read container groups by listing each resource group (one paged list instead
 // of one GET per group); the list holds every property the diff compares.
 import type { ContainerGroupBody } from '../../providers/arm.js';
-import type { KindContext, ListAnswer, ListReader, Observed, ReadTarget } from '../../core/kind.js';
+import type { KindContext, ListAnswer, ListReader, ListRun, Observed, ReadTarget } from '../../core/kind.js';
 import type { GroupCoordinates } from './mapping.js';
 
 export interface ListDeps {
@@ -13,35 +13,57 @@ export interface ListDeps {
 /** A resource group with one target is read with a GET: a list may be many pages long. */
 const LIST_FROM = 2;
 
+type Answered = (index: number, answer: ListAnswer) => void;
+
+/** One resource group's targets, and its listing once it has enough of them to be worth one. */
+interface GroupReading {
+  readonly first: GroupCoordinates;
+  readonly targets: Array<{ index: number; at: GroupCoordinates }>;
+  /** Live groups by lower-cased name (ARM names are case-insensitive); undefined until listed. */
+  byName?: Map<string, ContainerGroupBody>;
+  listing?: Promise<void>;
+}
+
 export function listReader(deps: ListDeps): ListReader {
+  const begin = (ctx: KindContext, answered?: Answered): ListRun => {
+    const out: ListAnswer[] = [];
+    const groups = new Map<string, GroupReading>();
+    const answer = (group: GroupReading, t: { index: number; at: GroupCoordinates }): void => {
+      const live = group.byName!.get(t.at.name.toLowerCase());
+      out[t.index] = live ? deps.observed(t.at, live) : undefined;
+      answered?.(t.index, out[t.index]);
+    };
+    const list = (group: GroupReading): Promise<void> =>
+      ctx.providers.arm.listContainerGroups(group.first.subscriptionId, group.first.resourceGroup).then((listed) => {
+        group.byName = new Map(listed.map((g) => [String(g.name ?? '').toLowerCase(), g]));
+        for (const t of group.targets) answer(group, t);
+      }, () => undefined); // a failed listing leaves its targets to read(), which reports the service's error
+    return {
+      add(target) {
+        const index = out.push('read') - 1;
+        // A target that cannot be located is left to read(), which reports why.
+        let at: GroupCoordinates;
+        try { at = deps.locate(target); } catch { return; }
+        const key = `${at.subscriptionId}/${at.resourceGroup}`.toLowerCase();
+        const group = groups.get(key) ?? { first: at, targets: [] };
+        groups.set(key, group);
+        group.targets.push({ index, at });
+        if (group.byName) answer(group, { index, at });
+        else if (!group.listing && group.targets.length >= LIST_FROM) group.listing = list(group);
+      },
+      async finish() {
+        await Promise.all([...groups.values()].map((g) => g.listing));
+        return out;
+      },
+    };
+  };
   return {
     complete: true,
-    async readAll(ctx: KindContext, targets: readonly ReadTarget[], answered?: (index: number, answer: ListAnswer) => void) {
-      // A target that cannot be located is left to read(), which reports why.
-      const located = targets.map((t) => { try { return deps.locate(t); } catch { return undefined; } });
-      const byGroup = new Map<string, number[]>();
-      located.forEach((c, i) => {
-        if (!c) return;
-        const key = `${c.subscriptionId}/${c.resourceGroup}`.toLowerCase();
-        const indexes = byGroup.get(key);
-        if (indexes) indexes.push(i);
-        else byGroup.set(key, [i]);
-      });
-      const out: ListAnswer[] = targets.map(() => 'read');
-      await Promise.all([...byGroup.values()].map(async (indexes) => {
-        if (indexes.length < LIST_FROM) return;
-        const first = located[indexes[0]]!;
-        const listed = await ctx.providers.arm.listContainerGroups(first.subscriptionId, first.resourceGroup);
-        // Names are case-insensitive in ARM, and it may answer with another casing than was sent.
-        const byName = new Map(listed.map((g) => [String(g.name ?? '').toLowerCase(), g]));
-        for (const i of indexes) {
-          const c = located[i]!;
-          const live = byName.get(c.name.toLowerCase());
-          out[i] = live ? deps.observed(c, live) : undefined;
-          answered?.(i, out[i]);
-        }
-      }));
-      return out;
+    begin,
+    readAll(ctx, targets, answered) {
+      const run = begin(ctx, answered);
+      for (const t of targets) run.add(t);
+      return run.finish();
     },
   };
 }
