@@ -53,6 +53,21 @@ describe('appendChanges', () => {
     expect(onDisk.resources['ContainerGroup/b']).toEqual(rec('b'));
   });
 
+  it('folds at unlock the document it read and appended to, without reading the file and journal back, and leaves the read document as it was', async () => {
+    const backend = backendAt(path);
+    await backend.write({ version: 1, resources: { 'ContainerGroup/a': rec('a') } });
+    const lock = await backend.lock('apply');
+    const read = await backend.read();
+    await backend.appendChanges([{ op: 'put', address: 'ContainerGroup/b', record: rec('b') }, { op: 'remove', address: 'ContainerGroup/a' }]);
+    await backend.appendChanges([{ op: 'extras', key: 'k', value: 1 }]);
+    // A line no run of ours wrote: a fold that read the journal back would take it in.
+    await appendFile(`${path}.journal`, JSON.stringify({ serial: 9, changes: [{ op: 'put', address: 'ContainerGroup/z', record: rec('z') }] }) + '\n');
+    await backend.unlock(lock);
+    expect(existsSync(`${path}.journal`)).toBe(false);
+    expect(JSON.parse(await readFile(path, 'utf8'))).toEqual({ version: 1, serial: 3, resources: { 'ContainerGroup/b': rec('b') }, extras: { k: 1 } });
+    expect(read).toEqual({ version: 1, serial: 1, resources: { 'ContainerGroup/a': rec('a') } });
+  });
+
   it('a whole-document write replaces the journal', async () => {
     const backend = backendAt(path);
     await backend.lock('apply');

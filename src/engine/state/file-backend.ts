@@ -11,7 +11,7 @@ import { JournalWriter, readJournal, replay } from './journal.js';
 import { HistoryFile } from './history-file.js';
 import type { JsonObject } from '../../core/json.js';
 import { compactChunks, emptyState, parseState } from './state-document.js';
-import type { LockInfo, StateBackend, UnreadableLock, StateChange, StateDocument, StateLease, WholeDocument, WriteOptions } from './types.js';
+import type { LockInfo, ResourceRecord, StateBackend, UnreadableLock, StateChange, StateDocument, StateLease, WholeDocument, WriteOptions } from './types.js';
 
 export const DEFAULT_STATE_FILE = '.moor/state.json';
 
@@ -45,6 +45,14 @@ export class FileStateBackend implements StateBackend {
   private journalSuspect = true;
   private journal: JournalWriter;
   private readonly history: HistoryFile;
+  /**
+   * The document as the file plus the journal hold it, as of our last read or write and the changes
+   * appended since (trusted only while we hold the lock and the journal is sound): the fold at
+   * unlock writes it instead of reading back and parsing the file and a journal.
+   */
+  private known: StateDocument | undefined;
+  /** Whether `known.resources` is our own copy (the read document is the caller's: never changed). */
+  private knownOwned = false;
 
   /**
    * @param path absolute (or cwd-relative) path of the state file
@@ -97,9 +105,11 @@ export class FileStateBackend implements StateBackend {
       await this.journal.close().catch(() => undefined);
       this.journalSuspect = true;
       this.knownSerial = undefined;
+      this.known = undefined;
       throw err;
     }
     this.knownSerial = serial;
+    this.appendKnown(serial, changes);
     this.journalBytes += bytes;
     if (this.journalBytes > Math.max(FOLD_MIN_BYTES, FOLD_FACTOR * this.lastFullBytes)) {
       // The caller's document spares reading back the file and a journal twice its size.
@@ -122,6 +132,7 @@ export class FileStateBackend implements StateBackend {
     const info = await acquireFileLock(this.lockPath, operation, waitMs, this.events);
     this.held = info;
     this.knownSerial = undefined;
+    this.known = undefined;
     await sweepTempFiles(this.path);
     await this.measureFiles();
     return info;
@@ -170,10 +181,33 @@ export class FileStateBackend implements StateBackend {
     this.journalSuspect = this.journalBytes > 0 && !(await endsWithNewline(this.journalPath, this.journalBytes));
   }
 
-  /** Rewrites the state file with the journal folded in (same serial) and removes the journal. */
+  /**
+   * Rewrites the state file with the journal folded in (same serial) and removes the journal: from
+   * the document we know while the lock and the journal are sound, else read back from disk.
+   */
   private async fold(compact: boolean): Promise<void> {
-    if (await exists(this.journalPath)) await this.writeFull(await this.read(), compact);
+    if (await exists(this.journalPath)) {
+      const trusted = this.held !== undefined && !this.journalSuspect && this.known?.serial === this.knownSerial ? this.known : undefined;
+      await this.writeFull(trusted ?? (await this.read()), compact);
+    }
     this.journalSuspect = false;
+  }
+
+  /** The changes just appended, applied to the known document (its records are replaced, never changed). */
+  private appendKnown(serial: number, changes: readonly StateChange[]): void {
+    const known = this.known;
+    if (!known) return;
+    if (!this.knownOwned) {
+      this.known = { ...known, resources: { ...known.resources } };
+      this.knownOwned = true;
+    }
+    const doc = this.known as { serial: number; resources: Record<string, ResourceRecord>; extras?: StateDocument['extras'] };
+    for (const c of changes) {
+      if (c.op === 'put') doc.resources[c.address] = c.record;
+      else if (c.op === 'remove') delete doc.resources[c.address];
+      else doc.extras = { ...(doc.extras ?? {}), [c.key]: c.value };
+    }
+    doc.serial = serial;
   }
 
   private async writeFull(doc: StateDocument, compact: boolean): Promise<void> {
@@ -204,6 +238,8 @@ export class FileStateBackend implements StateBackend {
 
   private remember(doc: StateDocument): StateDocument {
     this.knownSerial = doc.serial;
+    this.known = doc;
+    this.knownOwned = false;
     return doc;
   }
 }
