@@ -20,7 +20,7 @@ export default defineConfig({
     sequence: { sequencer: SlowestFirstSequencer },
     // `npm run coverage`: what the tests run in vitest's own workers (a CLI or local cloud they spawn is
     // not measured, so moving a test in-process raises the figure without proving more).
-    coverage: { provider: 'v8', include: ['src/**/*.ts'], exclude: ['src/**/*.test.ts'], reporter: ['text-summary', 'json-summary'], reportsDirectory: 'test-output/coverage' },
+    coverage: { provider: 'v8', include: ['src/**/*.ts'], exclude: ['src/**/*.test.ts'], reporter: ['text-summary', 'json-summary'], reportsDirectory: 'test-output/coverage', reportOnFailure: true },
     // The projects share one pool of workers; a run without PostgreSQL tests starts no server.
     projects: [
       {
