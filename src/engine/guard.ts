@@ -4,7 +4,7 @@
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { KindCatalog } from '../core/kind-catalog.js';
 import type { Manifest } from './manifest.js';
-import type { PlannedStep } from './plan/steps.js';
+import type { StepFacts } from './plan/steps.js';
 
 /** What every evaluation of a run shares. */
 export interface GuardContext {
@@ -26,7 +26,7 @@ export interface PreparedGuard {
   /** Findings on the manifests as written, from the rules that need no planned change (validate). */
   checkManifests(manifests: readonly Manifest[], context: GuardContext): Diagnostic[];
   /** Findings on each planned change (plan and apply); each names the change's address. */
-  checkChanges(steps: readonly PlannedStep[], context: GuardContext): Diagnostic[];
+  checkChanges(steps: readonly StepFacts[], context: GuardContext): Diagnostic[];
 }
 
 /** Whether a diagnostic is a guard's finding: it refuses its own change, not the whole apply. */

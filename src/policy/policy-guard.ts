@@ -4,7 +4,7 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import type { KindCatalog } from '../core/kind-catalog.js';
 import type { Guard, GuardContext, PreparedGuard } from '../engine/guard.js';
 import type { Manifest } from '../engine/manifest.js';
-import type { PlannedStep } from '../engine/plan/steps.js';
+import type { StepFacts } from '../engine/plan/steps.js';
 import { compilePolicy, type CompiledPolicy } from './compile-policy.js';
 import { evaluatePolicies, policyMatches, type Phase } from './evaluate.js';
 import { POLICY_KIND } from './policy-document.js';
@@ -28,7 +28,7 @@ export function preparedPolicies(policies: readonly CompiledPolicy[], kinds: Kin
         return findings(policies, manifestSubject(m, kind), context, 'validate');
       });
     },
-    checkChanges(steps: readonly PlannedStep[], context: GuardContext) {
+    checkChanges(steps: readonly StepFacts[], context: GuardContext) {
       if (policies.length === 0) return [];
       return steps.flatMap((s) => findings(policies, stepSubject(s), context, 'plan'));
     },

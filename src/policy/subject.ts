@@ -4,7 +4,7 @@ import type { JsonObject, JsonPath, JsonValue } from '../core/json.js';
 import type { SourceLocation } from '../core/diagnostics.js';
 import type { KindDefinition } from '../core/kind.js';
 import type { Manifest } from '../engine/manifest.js';
-import type { PlannedStep } from '../engine/plan/steps.js';
+import type { StepFacts } from '../engine/plan/steps.js';
 import { API_VERSION } from '../engine/manifest.js';
 import { maskSensitive } from '../engine/secrets.js';
 import { sensitivePatterns } from '../engine/placeholder-secrets.js';
@@ -32,7 +32,7 @@ export function manifestSubject(manifest: Manifest, kind: KindDefinition): Subje
 }
 
 /** A planned step: the manifest after placeholders (or the state record of a delete) and its change. */
-export function stepSubject(step: PlannedStep): Subject {
+export function stepSubject(step: StepFacts): Subject {
   const { change, manifest, kind, record } = step;
   const sensitive = sensitivePatterns(kind, manifest);
   const after = step.desired && change.action !== 'delete' ? asObject(shownSpec(step.desired, sensitive)) : null;

@@ -195,7 +195,7 @@ describe('policies on planned changes', () => {
     const result = await validateWithPolicies({ 'p.yaml': policy('p', rules) });
     const kind = (await import('../../src/cli/catalog.js')).CATALOG.kindNamed('ContainerGroup')!;
     const record = { kind: 'ContainerGroup', name: 'old', id: 'x', lastApplied: { resourceGroup: 'rg-old' }, updatedAt: '2026-01-01T00:00:00Z' };
-    const step = { kind, record, changedPaths: [], change: { address: 'ContainerGroup/old', kind: 'ContainerGroup', action: 'delete' as const, fields: [], patch: [], drift: false, destructive: false } };
+    const step = { kind, record, change: { address: 'ContainerGroup/old', kind: 'ContainerGroup', action: 'delete' as const, fields: [], patch: [], drift: false, destructive: false } };
     expect(result.guard!.checkChanges([step], { stack: '' })).toEqual([]);
     const other = { ...step, record: { ...record, lastApplied: { resourceGroup: 'rg-prod' } } };
     const findings = result.guard!.checkChanges([other], { stack: '' });

@@ -3,7 +3,7 @@ import { loadAndValidate, type ValidationResult } from '../../src/engine/validat
 import { CATALOG } from '../../src/cli/catalog.js';
 import { policyGuard } from '../../src/policy/policy-guard.js';
 import type { PlannedChange } from '../../src/engine/plan/types.js';
-import type { PlannedStep } from '../../src/engine/plan/steps.js';
+import type { StepFacts } from '../../src/engine/plan/steps.js';
 import type { JsonObject } from '../../src/core/json.js';
 import { writeTree } from '../validate/helpers.js';
 
@@ -14,14 +14,13 @@ export async function validateWithPolicies(files: Record<string, string>, stack 
 }
 
 /** A planned step of the manifest at `address`, with the change given (the rest as for an update). */
-export function stepOf(result: ValidationResult, address: string, change: Partial<PlannedChange>, live?: JsonObject): PlannedStep {
+export function stepOf(result: ValidationResult, address: string, change: Partial<PlannedChange>, live?: JsonObject): StepFacts {
   const manifest = result.manifests.find((m) => m.address === address)!;
   const kind = CATALOG.kindNamed(manifest.kind)!;
   return {
     kind,
     manifest,
     desired: manifest.spec,
-    changedPaths: [],
     ...(live ? { observed: { id: address, spec: live, outputs: live } } : {}),
     change: { address, kind: manifest.kind, action: 'update', fields: [], patch: [], drift: false, destructive: false, ...change },
   };

@@ -21,8 +21,8 @@ export async function acceptDrift(plan: Plan, steps: readonly PlannedStep[], rec
   for (const change of plan.changes) {
     const step = byAddress.get(change.address);
     if (!step || step.kind.category !== 'resource' || !step.record) continue;
-    if (step.refused) {
-      outcomes.push({ address: change.address, action: 'refresh', status: 'failed', error: step.refused });
+    if (step.intent === 'refused') {
+      outcomes.push({ address: change.address, action: 'refresh', status: 'failed', error: step.why });
       continue;
     }
     if (!step.observed) {

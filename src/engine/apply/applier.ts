@@ -11,9 +11,9 @@ import { diffResource } from '../diff/three-way.js';
 import { deepEqual } from '../diff/equal.js';
 import { resolveSpec, type ResolveContext } from '../resolve.js';
 import { registerResolvedSecrets } from '../secret-registration.js';
-import type { PlannedStep } from '../plan/steps.js';
+import { unknownIntent, type BlockingStep, type CreateStep, type DeleteStep, type NoopStep, type PlannedStep, type ReplaceStep, type RunStep, type SettleStep, type UpdateStep } from '../plan/steps.js';
 import type { StateRecorder } from '../state/recorder.js';
-import type { JobKind, JobRecord, KindContext, Observed, ResourceKind } from '../../core/kind.js';
+import type { JobRecord, KindContext, Observed } from '../../core/kind.js';
 import type { ResourceRecord } from '../state/types.js';
 import type { EventSink, StepOutcome } from '../../core/events.js';
 import { isInterruption } from '../../core/interrupted.js';
@@ -98,12 +98,33 @@ async function runStep(step: PlannedStep, options: ApplyOptions, reportOutcome: 
   const { address, action } = step.change;
   // A no-op that follows an earlier write ends as that write does: its outcome says so (the reports count it).
   const report = action === 'no-op' && step.change.inProgress !== undefined ? (o: StepOutcome) => reportOutcome({ ...o, followsEarlierWrite: true }) : reportOutcome;
-  if (step.unresolved) return report({ address, action, status: 'failed', error: step.unresolved });
-  if (step.refused) return report({ address, action, status: 'failed', error: step.refused });
-  if (action === 'no-op' && !step.change.inProgress) {
-    await recordNoop(step, options);
-    return report({ address, action, status: 'done', blocks: step.blocksDependents });
+  switch (step.intent) {
+    case 'unresolved':
+    case 'refused':
+      return report({ address, action, status: 'failed', error: step.why });
+    case 'no-op':
+      await recordNoop(step, options);
+      return report({ address, action, status: 'done' });
+    case 'blocks':
+      await recordNoop(step, options);
+      return report({ address, action, status: 'done', blocks: step.why });
+    case 'create':
+    case 'update':
+    case 'replace':
+    case 'delete':
+    case 'run':
+    case 'settle':
+      return carryOut(step, options, report, priority, bugs);
+    default:
+      return unknownIntent(step);
   }
+}
+
+/** The steps that send requests. */
+type ActiveStep = CreateStep | UpdateStep | ReplaceStep | DeleteStep | RunStep | SettleStep;
+
+async function carryOut(step: ActiveStep, options: ApplyOptions, report: (o: StepOutcome) => StepOutcome, priority: number, bugs: unknown[]): Promise<StepOutcome> {
+  const { address, action } = step.change;
   const durable: Array<Promise<void>> = [];
   const interrupted = () => report({ address, action, status: 'skipped', rootCause: 'interrupted' });
   if (options.signal?.aborted) return interrupted();
@@ -128,54 +149,69 @@ async function runStep(step: PlannedStep, options: ApplyOptions, reportOutcome: 
 }
 
 /** Carries out a step; `defer` takes the final state write, which the caller awaits before reporting the step done. */
-async function execute(step: PlannedStep, options: ApplyOptions, ctx: KindContext, defer: (write: Promise<void>) => void): Promise<void> {
-  const { address, action } = step.change;
-  if (action === 'delete') {
-    if (step.record?.id && step.kind.category === 'resource') await step.kind.resource.delete(ctx, step.record.id, step.record.lastApplied);
-    await options.recorder.remove(address);
-    return;
+async function execute(step: ActiveStep, options: ApplyOptions, ctx: KindContext, defer: (write: Promise<void>) => void): Promise<void> {
+  const { address } = step.change;
+  switch (step.intent) {
+    case 'delete':
+      if (step.record.id) await step.kind.resource.delete(ctx, step.record.id, step.record.lastApplied);
+      await options.recorder.remove(address);
+      return;
+    case 'settle':
+      return awaitSettled(step, options, ctx, defer);
+    case 'run':
+      return runJob(step, resolveNow(step, options), options, ctx);
+    case 'create':
+    case 'update':
+    case 'replace': {
+      const desired = resolveNow(step, options);
+      const observed = await writeResource(step, desired, options, ctx);
+      if (observed) defer(options.recorder.put(address, appliedRecord(step.manifest, step.kind, desired, observed)));
+      return;
+    }
+    default:
+      return unknownIntent(step);
   }
-  if (action === 'no-op') return awaitSettled(step, options, ctx, defer);
-  const desired = resolveNow(step, options);
-  if (step.kind.category === 'job') return runJob(step, step.kind, desired, options, ctx);
-  if (step.kind.category !== 'resource') throw new Error(`${address}: a ${step.kind.category} has nothing to apply`);
-  const observed = await writeResource(step, step.kind, desired, options, ctx);
-  if (observed) defer(options.recorder.put(address, appliedRecord(step.manifest!, step.kind, desired, observed)));
 }
 
-/** A no-op whose earlier write the service still carries out: followed to its end through the kind, then recorded. */
-async function awaitSettled(step: PlannedStep, options: ApplyOptions, ctx: KindContext, defer: (write: Promise<void>) => void): Promise<void> {
-  const { manifest, observed, desired } = step;
-  if (step.kind.category !== 'resource' || !step.kind.resource.awaitSettled || !manifest || !observed || !desired) return;
-  const final = await step.kind.resource.awaitSettled(ctx, observed);
-  defer(options.recorder.put(step.change.address, appliedRecord(manifest, step.kind, desired, final)));
+/** Follows the earlier write the service still carries out to its end through the kind, then records it. */
+async function awaitSettled(step: SettleStep, options: ApplyOptions, ctx: KindContext, defer: (write: Promise<void>) => void): Promise<void> {
+  const { manifest, observed, desired, kind } = step;
+  if (!kind.resource.awaitSettled) return;
+  const final = await kind.resource.awaitSettled(ctx, observed);
+  defer(options.recorder.put(step.change.address, appliedRecord(manifest, kind, desired, final)));
 }
 
 /** Create, replace or update; undefined when an update turns out to change nothing. */
-async function writeResource(step: PlannedStep, kind: ResourceKind, desired: JsonObject, options: ApplyOptions, ctx: KindContext): Promise<Observed | undefined> {
+async function writeResource(step: CreateStep | UpdateStep | ReplaceStep, desired: JsonObject, options: ApplyOptions, ctx: KindContext): Promise<Observed | undefined> {
   const { recorder } = options;
-  const { address, action } = step.change;
-  const manifest = step.manifest!;
+  const { manifest, kind } = step;
+  const { address } = step.change;
   const handler = kind.resource;
   // The intent goes to state first; where a repeated write could duplicate, it must be durable before sending.
   const recordIntent = async (intent: 'create' | 'update', previous: ResourceRecord | undefined) => {
-    const written = recorder.put(address, pendingRecord(manifest, step.kind, desired, previous, intent));
+    const written = recorder.put(address, pendingRecord(manifest, kind, desired, previous, intent));
     if (handler.idempotentWrites) written.catch(() => undefined); // a failed write resurfaces in the next put
     else await written.catch((err: unknown) => { throw notSent(intent, err); });
   };
-  if (action === 'update') {
-    const changed = deepEqual(desired, step.desired) ? step.changedPaths : recomputeChanges(step, kind, desired);
-    if (changed.length === 0) return undefined;
-    await recordIntent('update', step.record);
-    return handler.update(ctx, manifest.name, desired, step.observed!, changed);
+  switch (step.intent) {
+    case 'update': {
+      const changed = deepEqual(desired, step.desired) ? step.changedPaths : recomputeChanges(step, desired);
+      if (changed.length === 0) return undefined;
+      await recordIntent('update', step.record);
+      return handler.update(ctx, manifest.name, desired, step.observed, changed);
+    }
+    case 'replace':
+      await recorder.put(address, pendingRecord(manifest, kind, desired, step.record, 'replace'));
+      await handler.delete(ctx, step.observed.id, step.record?.lastApplied ?? desired);
+      // After the delete the old record describes nothing live any more.
+      await recordIntent('create', undefined);
+      return handler.create(ctx, manifest.name, desired);
+    case 'create':
+      await recordIntent('create', step.record);
+      return handler.create(ctx, manifest.name, desired);
+    default:
+      return unknownIntent(step);
   }
-  if (action === 'replace' && step.observed) {
-    await recorder.put(address, pendingRecord(manifest, step.kind, desired, step.record, 'replace'));
-    await handler.delete(ctx, step.observed.id, step.record?.lastApplied ?? desired);
-  }
-  // After a replace's delete the old record describes nothing live any more.
-  await recordIntent('create', action === 'replace' ? undefined : step.record);
-  return handler.create(ctx, manifest.name, desired);
 }
 
 /** The failure of a step whose intent state could not record: its request stayed unsent, and the message says so. */
@@ -186,9 +222,9 @@ function notSent(intent: 'create' | 'update', err: unknown): unknown {
 }
 
 /** Resolves again at apply time: `${ref:}` values of resources applied in this run are known now. */
-function resolveNow(step: PlannedStep, options: ApplyOptions): JsonObject {
+function resolveNow(step: CreateStep | UpdateStep | ReplaceStep | RunStep, options: ApplyOptions): JsonObject {
   const outputs = (a: string) => options.recorder.record(a)?.outputs;
-  const resolved = resolveSpec(step.manifest!, { ...options.resolve, outputs }, step.kind.specSchema);
+  const resolved = resolveSpec(step.manifest, { ...options.resolve, outputs }, step.kind.specSchema);
   registerResolvedSecrets(options.resolve.secrets, sensitivePatterns(step.kind, step.manifest), resolved.spec);
   const errors = resolved.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) throw new UserError(errors.map((d) => d.message).join('; '));
@@ -196,12 +232,13 @@ function resolveNow(step: PlannedStep, options: ApplyOptions): JsonObject {
   return resolved.spec;
 }
 
-function recomputeChanges(step: PlannedStep, kind: ResourceKind, desired: JsonObject) {
-  return diffResource({ desired, last: step.record?.lastApplied, live: step.observed!.spec, rules: kind.diff, sensitive: sensitivePatterns(kind, step.manifest) }).map((f) => f.desiredPath);
+function recomputeChanges(step: UpdateStep, desired: JsonObject) {
+  const { kind } = step;
+  return diffResource({ desired, last: step.record?.lastApplied, live: step.observed.spec, rules: kind.diff, sensitive: sensitivePatterns(kind, step.manifest) }).map((f) => f.desiredPath);
 }
 
-async function runJob(step: PlannedStep, kind: JobKind, desired: JsonObject, options: ApplyOptions, ctx: KindContext): Promise<void> {
-  const manifest = step.manifest!;
+async function runJob(step: RunStep, desired: JsonObject, options: ApplyOptions, ctx: KindContext): Promise<void> {
+  const { manifest, kind } = step;
   const previousRuns = (step.record?.runs ?? []) as JobRecord[];
   const revision = kind.job.revision(desired);
   const last = previousRuns.at(-1);
@@ -224,15 +261,16 @@ async function runJob(step: PlannedStep, kind: JobKind, desired: JsonObject, opt
 }
 
 /** A no-op still brings state up to date: adopt a resource found live without a record, keep protect and dependencies. */
-async function recordNoop(step: PlannedStep, options: ApplyOptions): Promise<void> {
+async function recordNoop(step: NoopStep | BlockingStep, options: ApplyOptions): Promise<void> {
   const { manifest, observed, record, desired } = step;
-  if (manifest && record && step.kind.category === 'job') {
+  if (step.kind.category === 'job') {
+    if (!record) return;
     // A job's record outlives its manifest (prune keeps run history): it must say whether it is protected.
     const stale = Boolean(record.protect) !== manifest.protect || dependenciesChanged(record, manifest);
     if (stale) await options.recorder.put(step.change.address, { ...record, protect: manifest.protect || undefined, dependsOn: recordedDependencies(manifest), updatedAt: new Date().toISOString() });
     return;
   }
-  if (!manifest || !observed || !desired || step.kind.category !== 'resource') return;
+  if (!observed || step.kind.category !== 'resource') return;
   const stale = !record || record.pending || record.id !== observed.id || Boolean(record.protect) !== manifest.protect || dependenciesChanged(record, manifest)
     || holdsSecretsInClear(record.lastApplied, sensitivePatterns(step.kind, manifest));
   if (stale) await options.recorder.put(step.change.address, appliedRecord(manifest, step.kind, desired, observed));

@@ -46,8 +46,9 @@ function fakeKind(scheduler: RequestScheduler, sent: string[], typicalStepSecond
 }
 
 function createStep(kind: KindDefinition, m: Manifest): PlannedStep {
+  if (kind.category !== 'resource') throw new Error('only resources are created');
   return {
-    kind, manifest: m, desired: {}, changedPaths: [],
+    intent: 'create', kind, manifest: m, desired: {},
     change: { address: m.address, kind: m.kind, action: 'create', fields: [], patch: [], drift: false, destructive: false },
   };
 }

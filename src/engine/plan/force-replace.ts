@@ -4,6 +4,7 @@ import { UserError, type Diagnostic } from '../../core/diagnostics.js';
 import { summarize, type PlannedChange } from './types.js';
 import type { PlanResult } from './planner.js';
 import { protectedChangeError } from './protected-change.js';
+import type { PlannedStep, ReplaceStep } from './steps.js';
 
 export function forceReplace<T extends Pick<PlanResult, 'plan' | 'steps'>>(result: T, addresses: readonly string[]): Omit<T, 'plan' | 'steps'> & Pick<PlanResult, 'plan' | 'steps'> {
   if (addresses.length === 0) return result;
@@ -15,16 +16,24 @@ export function forceReplace<T extends Pick<PlanResult, 'plan' | 'steps'>>(resul
     if (step.kind.category !== 'resource') throw new UserError(`--replace ${a}: only resources can be replaced (a job runs again when its revision changes)`);
   }
   const diagnostics: Diagnostic[] = [...result.plan.diagnostics];
-  const steps = result.steps.map((step) => {
-    const { change } = step;
-    if (!wanted.has(change.address) || !step.observed || (change.action !== 'update' && change.action !== 'no-op')) return step;
-    const reason = change.reason ? `${change.reason}; replace forced by --replace` : 'replace forced by --replace';
-    const forced: PlannedChange = { ...change, action: 'replace', reason, destructive: step.kind.category === 'resource' && step.kind.resource.replaceIsDestructive === true };
-    const next = { ...step, change: forced };
+  const steps = result.steps.map((step): PlannedStep => {
+    if (!wanted.has(step.change.address)) return step;
+    const next = forcedReplace(step);
+    if (!next) return step;
     const refused = protectedChangeError(next);
     if (refused) diagnostics.push(refused);
     return next;
   });
   const changes = steps.map((s) => s.change);
   return { ...result, steps, plan: { ...result.plan, changes, summary: summarize(changes), diagnostics } };
+}
+
+/** The replace of a live resource that would be updated or left alone; undefined for any other step. */
+function forcedReplace(step: PlannedStep): ReplaceStep | undefined {
+  if (step.intent !== 'update' && step.intent !== 'no-op' && step.intent !== 'settle') return undefined;
+  const { kind, manifest, desired, observed, record, change } = step;
+  if (kind.category !== 'resource' || !observed) return undefined;
+  const reason = change.reason ? `${change.reason}; replace forced by --replace` : 'replace forced by --replace';
+  const forced: PlannedChange = { ...change, action: 'replace', reason, destructive: kind.resource.replaceIsDestructive === true };
+  return { intent: 'replace', kind, manifest, desired, observed, record, change: forced };
 }

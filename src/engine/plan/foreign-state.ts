@@ -4,13 +4,13 @@
 // replace that moves a resource out of where state records it is refused unless --replace names it.
 import type { Diagnostic } from '../../core/diagnostics.js';
 import { isObject, type JsonValue } from '../../core/json.js';
-import type { PlannedStep } from './steps.js';
+import type { PlannedStep, ReplaceStep } from './steps.js';
 
 /** Code of these refusals (plan and apply; drift compares live with this very state, so it has none). */
 export const FOREIGN_STATE = 'state.foreign';
 
 interface Moved {
-  readonly step: PlannedStep;
+  readonly step: ReplaceStep;
   /** The addressing fields that differ: field, where state records it, where the manifest puts it. */
   readonly fields: ReadonlyArray<{ field: string; recorded: string; desired: string }>;
 }
@@ -30,7 +30,7 @@ export function foreignStateDiagnostics(steps: readonly PlannedStep[], replace: 
       : 'the state may be another environment\'s';
     return {
       severity: 'error', code: FOREIGN_STATE, address: step.change.address,
-      location: step.manifest!.source.locate(['spec', fields[0].field]),
+      location: step.manifest.source.locate(['spec', fields[0].field]),
       message: `${step.change.address}: state records it at ${where('recorded')}, the manifests put it at ${where('desired')}, so the replace would delete the resource state records and create another there; ` +
         `${looks}: point --state (MOOR_STATE, or the stack) at the state these manifests were applied with, or give --replace ${step.change.address} to move it on purpose`,
     };
@@ -39,7 +39,7 @@ export function foreignStateDiagnostics(steps: readonly PlannedStep[], replace: 
 
 /** The addressing fields (the name aside: a rename is planned as one) a replace would move the resource across. */
 function movedOf(step: PlannedStep): Moved | undefined {
-  if (step.change.action !== 'replace' || step.kind.category !== 'resource') return undefined;
+  if (step.intent !== 'replace') return undefined;
   const last = step.record?.lastApplied;
   if (!isObject(last)) return undefined;
   const nameField = step.kind.resource.nameField;
@@ -47,7 +47,7 @@ function movedOf(step: PlannedStep): Moved | undefined {
     .filter((field) => field !== nameField)
     .flatMap((field) => {
       const recorded = last[field];
-      const desired = step.desired?.[field];
+      const desired = step.desired[field];
       return typeof recorded === 'string' && typeof desired === 'string' && !sameId(recorded, desired) ? [{ field, recorded, desired }] : [];
     });
   return fields.length > 0 ? { step, fields } : undefined;

@@ -4,7 +4,7 @@
 import type { GuardContext, PreparedGuard } from '../guard.js';
 import type { PlanResult } from './planner.js';
 import type { PlannedChange } from './types.js';
-import type { PlannedStep } from './steps.js';
+import { refusedStep, type PlannedStep } from './steps.js';
 
 export function reviewPlan(result: PlanResult, guard: PreparedGuard, context: GuardContext): PlanResult {
   const findings = guard.checkChanges(result.steps, context);
@@ -20,7 +20,7 @@ export function reviewPlan(result: PlanResult, guard: PreparedGuard, context: Gu
     const refused = refusals.get(address);
     if (refused) {
       const why = `refused by ${refused.join('; ')}`;
-      return { ...s, refused: why, change: { ...s.change, reason: joined(s.change.reason, why) } };
+      return refusedStep(s, { ...s.change, reason: joined(s.change.reason, why) }, why);
     }
     const root = held.get(address);
     if (root === undefined || s.change.action === 'no-op') return s;

@@ -20,7 +20,7 @@ export async function holdToSaved(ctx: KindContext, file: string, saved: SavedPl
   const held = holdToSavedPlan(fresh.steps.filter((s) => shown.has(s.change.address)), saved.changes, versions, warnings);
   const byAddress = new Map(held.map((s) => [s.change.address, s]));
   const steps = fresh.steps.map((s) => byAddress.get(s.change.address) ?? s);
-  const refused = new Map(steps.filter((s) => s.refused).map((s) => [s.change.address, s.change]));
+  const refused = new Map(steps.filter((s) => s.intent === 'refused').map((s) => [s.change.address, s.change]));
   const changes = fresh.plan.changes.map((c) => refused.get(c.address) ?? c);
   return { ...fresh, steps, plan: { ...fresh.plan, changes, diagnostics: [...fresh.plan.diagnostics, ...warnings] } };
 }

@@ -81,13 +81,13 @@ export async function makePlan(given: PlanOptions): Promise<PlanResult> {
   const begun = moves.size === 0 && !options.targets?.length && options.begun?.state === given.state ? options.begun : undefined;
   const resolved = begun?.resolved ?? specResolver(state, options.resolve, options.kinds);
   const reads = begun ? finishReads(begun.reads, selected) : prefetchReads(selected, { ...options, resolved });
-  const announce = (step: PlannedStep | undefined) => {
+  const announce = <T extends PlannedStep | undefined>(step: T): T => {
     if (step) options.events?.({ type: 'planned', address: step.change.address, action: step.change.action });
     return step;
   };
   const planned = await Promise.all(selected.map((m) => limit(async () => announce(movedStep(await planManifest(m, options, resolved, diagnostics, reads), moves)))));
   const steps = planned.filter((s): s is PlannedStep => s !== undefined);
-  steps.push(...inDeleteOrder(planOrphans(options, diagnostics)).map((s) => announce(s)!));
+  steps.push(...inDeleteOrder(planOrphans(options, diagnostics)).map(announce));
   noteBlockedDependents(steps, graph);
   diagnostics.push(...untrackedLiveDiagnostics(steps, options.allowUntracked));
   diagnostics.push(...foreignStateDiagnostics(steps, options.replace));
@@ -146,7 +146,6 @@ async function planResource(kind: ResourceKind, manifest: Manifest, desired: Jso
   const handler = kind.resource;
   const listed = (await reads.listed(manifest.address)) ?? 'read';
   const observed = listed !== 'read' ? listed.observed : await handler.read(ctx, readTarget(manifest, desired, record));
-  const base = { kind, manifest, record, desired, observed };
   const sensitive = sensitivePatterns(kind, manifest);
   if (!observed) {
     const vanished = record !== undefined && record.pending?.action !== 'create';
@@ -154,7 +153,7 @@ async function planResource(kind: ResourceKind, manifest: Manifest, desired: Jso
     // A create shows what it will make: every field set, secrets masked, unknowns marked.
     const after = shownSpec(desired, sensitive);
     const fields = createFields(desired, kind.diff, sensitive, vanished ? 'drift' : 'manifest');
-    return { ...base, changedPaths: [], change: { ...change(manifest, 'create', { drift: vanished, reason }), fields, after, patch: [{ op: 'add', path: '', value: after }] } };
+    return { intent: 'create', kind, manifest, record, desired, change: { ...change(manifest, 'create', { drift: vanished, reason }), fields, after, patch: [{ op: 'add', path: '', value: after }] } };
   }
   let fields = diffResource({ desired, last: record?.lastApplied, live: observed.spec, rules: kind.diff, sensitive });
   const replace = fields.some((f) => f.forcesReplace);
@@ -171,51 +170,50 @@ async function planResource(kind: ResourceKind, manifest: Manifest, desired: Jso
   // Found live under the manifest's identity with no record in state: adopted, but said so (state may be lost).
   const untracked = record === undefined ? { untracked: true } : {};
   const resent = action === 'update' ? resentFields(desired, kind.diff, shown) : [];
-  if (action === 'no-op' && (observed.inProgress || observed.failed) && handler.awaitSettled) return settlingStep(base, manifest, observed, diagnostics);
-  return {
-    ...base,
-    changedPaths: fields.map((f) => f.desiredPath),
-    change: {
-      ...change(manifest, action, { drift: fields.some((f) => f.cause === 'drift'), destructive, reason: replace ? `${forcing.join(', ')} cannot change in place` : undefined, ...untracked }),
-      fields: shown,
-      patch: patchOf(shown),
-      ...(action === 'replace' ? { after: shownSpec(desired, sensitive) } : {}),
-      ...(resent.length > 0 ? { resent } : {}),
-    },
+  const base = { kind, manifest, record, desired, observed };
+  if (action === 'no-op' && (observed.inProgress || observed.failed) && handler.awaitSettled) return settlingStep(base, diagnostics);
+  const planned: PlannedChange = {
+    ...change(manifest, action, { drift: fields.some((f) => f.cause === 'drift'), destructive, reason: replace ? `${forcing.join(', ')} cannot change in place` : undefined, ...untracked }),
+    fields: shown,
+    patch: patchOf(shown),
+    ...(action === 'replace' ? { after: shownSpec(desired, sensitive) } : {}),
+    ...(resent.length > 0 ? { resent } : {}),
   };
+  if (action === 'update') return { ...base, intent: 'update', changedPaths: fields.map((f) => f.desiredPath), change: planned };
+  return { ...base, intent: action, change: planned };
 }
 
 async function planJob(kind: JobKind, manifest: Manifest, desired: JsonObject, record: ResourceRecord | undefined, ctx: KindContext, diagnostics: Diagnostic[]): Promise<PlannedStep> {
   const job = kind.job;
   const revision = job.revision(desired);
   const last = record?.runs?.at(-1) as JobRecord | undefined;
-  const base = { kind, manifest, record, desired, changedPaths: [] };
+  const base = { kind, manifest, record, desired };
   if (last?.revision === revision) {
     if (isUnknown(last) || job.lostAnswer?.(last)) {
       // What the service can tell settles it; otherwise the job blocks its dependents until the user resolves it.
       const found = await recheckUnknown(job, ctx, desired, last);
       if (found) {
         const runs = [...(record?.runs ?? []).slice(0, -1), found];
-        return { ...base, record: { ...record!, runs }, change: change(manifest, 'run', { destructive: job.destructive, reason: `resumes following the run of revision ${revision}: its outcome was unknown, the service knows it now` }) };
+        return { ...base, intent: 'run', record: record && { ...record, runs }, change: change(manifest, 'run', { destructive: job.destructive, reason: `resumes following the run of revision ${revision}: its outcome was unknown, the service knows it now` }) };
       }
       diagnostics.push(unknownOutcomeDiagnostic(manifest, revision, last));
-      return { ...base, unresolved: unresolvedMessage(manifest.address, revision), change: change(manifest, 'no-op', { reason: `the outcome of revision ${revision} is unknown` }) };
+      return { ...base, intent: 'unresolved', why: unresolvedMessage(manifest.address, revision), change: change(manifest, 'no-op', { reason: `the outcome of revision ${revision} is unknown` }) };
     }
     if (resolvedAsFailed(last)) {
-      return { ...base, change: change(manifest, 'run', { destructive: job.destructive, reason: `revision ${revision} was resolved as failed (moor state resolve): it runs again` }) };
+      return { ...base, intent: 'run', change: change(manifest, 'run', { destructive: job.destructive, reason: `revision ${revision} was resolved as failed (moor state resolve): it runs again` }) };
     }
     if (last.status === 'started') {
-      return { ...base, change: change(manifest, 'run', { destructive: job.destructive, reason: `resumes following the run of revision ${revision} started earlier` }) };
+      return { ...base, intent: 'run', change: change(manifest, 'run', { destructive: job.destructive, reason: `resumes following the run of revision ${revision} started earlier` }) };
     }
     if (last.status === 'failed') {
       const why = last.message ? ` (${String(last.message)})` : '';
       diagnostics.push({ severity: 'warning', address: manifest.address, location: manifest.source.locate(['spec', 'revision']), message: `${manifest.address}: revision ${revision} failed earlier and is not retried blindly: change spec.revision to run it again${why}` });
-      return { ...base, blocksDependents: `revision ${revision} failed`, change: change(manifest, 'no-op', {}) };
+      return { ...base, intent: 'blocks', why: `revision ${revision} failed`, change: change(manifest, 'no-op', {}) };
     }
-    return { ...base, change: change(manifest, 'no-op', {}) };
+    return { ...base, intent: 'no-op', change: change(manifest, 'no-op', {}) };
   }
   const reason = last ? `revision changed from ${last.revision} to ${revision}` : `never run (revision ${revision})`;
-  return { ...base, change: change(manifest, 'run', { destructive: job.destructive, reason }) };
+  return { ...base, intent: 'run', change: change(manifest, 'run', { destructive: job.destructive, reason }) };
 }
 
 async function planCheck(kind: CheckKind, manifest: Manifest, desired: JsonObject, ctx: KindContext, diagnostics: Diagnostic[]): Promise<PlannedStep> {
@@ -228,10 +226,10 @@ async function planCheck(kind: CheckKind, manifest: Manifest, desired: JsonObjec
     // The service could not answer: the check did not pass, and the request's failure is an error whatever the severity.
     diagnostics.push(failure(manifest, err));
     const message = `could not be evaluated: ${err instanceof Error ? err.message : String(err)}`;
-    return { kind, manifest, desired, changedPaths: [], change: { ...change(manifest, 'no-op', {}), check: { passed: false, severity, message } } };
+    return { intent: 'no-op', kind, manifest, desired, change: { ...change(manifest, 'no-op', {}), check: { passed: false, severity, message } } };
   }
   if (!result.passed) diagnostics.push({ severity, address: manifest.address, location: manifest.source.locate(['spec']), message: `check failed: ${result.message}`, code: 'check' });
-  return { kind, manifest, desired, changedPaths: [], change: { ...change(manifest, 'no-op', {}), check: { passed: result.passed, severity, message: result.message } } };
+  return { intent: 'no-op', kind, manifest, desired, change: { ...change(manifest, 'no-op', {}), check: { passed: result.passed, severity, message: result.message } } };
 }
 
 /**
@@ -254,7 +252,7 @@ function planOrphans(options: PlanOptions, diagnostics: Diagnostic[]): PlannedSt
     } else if (kind.category === 'job') {
       diagnostics.push({ severity: 'warning', address, message: 'is a job no longer in the manifests: prune keeps its run history in state, so the same revision does not run again if it returns; `moor state rm` forgets it' });
     } else {
-      steps.push({ kind, record, changedPaths: [], change: { ...blank(address, record.kind), action: 'delete', reason: 'not in manifests (--prune)', destructive: kind.resource.replaceIsDestructive === true } });
+      steps.push({ intent: 'delete', kind, record, change: { ...blank(address, record.kind), action: 'delete', reason: 'not in manifests (--prune)', destructive: kind.resource.replaceIsDestructive === true } });
     }
   }
   // Resources only: the records of retired jobs stay in state for good and must not tip the balance.

@@ -9,7 +9,7 @@ import type { KindDefinition } from '../../core/kind.js';
 import { compileRules } from '../diff/compiled-rules.js';
 import { namedPath, namedSegmentsOf } from '../diff/named-path.js';
 import type { Diagnostic } from '../../core/diagnostics.js';
-import type { PlannedStep } from './steps.js';
+import { refusedStep, type PlannedStep } from './steps.js';
 import type { SavedChange } from './saved-plan.js';
 
 /** The steps to apply: a step that no longer matches the saved plan carries why it is refused. */
@@ -31,7 +31,7 @@ export function holdToSavedPlan(
     if (!why) return step;
     const action = step.change.action !== 'no-op' ? step.change.action : (savedBy.get(step.change.address)?.action as PlannedStep['change']['action']);
     // The plan shows why, under the change; apply fails it with the same words (its report names the address).
-    return { ...step, change: { ...step.change, action, reason: `refused: ${why}` }, refused: `refused: ${why}; run 'moor plan --out' again and review it` };
+    return refusedStep(step, { ...step.change, action, reason: `refused: ${why}` }, `refused: ${why}; run 'moor plan --out' again and review it`);
   });
 }
 

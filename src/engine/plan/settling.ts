@@ -2,12 +2,11 @@
 // interrupted apply), or ended failed: nothing to send, but apply follows it through the kind to its
 // end before what depends on it starts, records how it ended, or fails it and skips its dependents.
 import type { Diagnostic } from '../../core/diagnostics.js';
-import type { Observed } from '../../core/kind.js';
-import type { Manifest } from '../manifest.js';
-import type { PlannedStep } from './steps.js';
+import type { SettleStep } from './steps.js';
 
-/** The no-op step that waits: its reason and a warning say so (plan text and JSON). */
-export function settlingStep(base: Omit<PlannedStep, 'change' | 'changedPaths'>, manifest: Manifest, observed: Observed, diagnostics: Diagnostic[]): PlannedStep {
+/** The step that waits: its reason and a warning say so (plan text and JSON show a no-op). */
+export function settlingStep(base: Omit<SettleStep, 'intent' | 'change'>, diagnostics: Diagnostic[]): SettleStep {
+  const { manifest, observed } = base;
   const inProgress = observed.inProgress ?? observed.failed ?? 'its last write has not ended';
   const reason = observed.inProgress
     ? `${observed.inProgress}: apply waits for it to finish before what depends on it starts`
@@ -15,7 +14,7 @@ export function settlingStep(base: Omit<PlannedStep, 'change' | 'changedPaths'>,
   diagnostics.push({ severity: 'warning', address: manifest.address, message: reason, code: 'in-progress' });
   return {
     ...base,
-    changedPaths: [],
+    intent: 'settle',
     change: { address: manifest.address, kind: manifest.kind, action: 'no-op', fields: [], patch: [], drift: false, destructive: false, reason, inProgress },
   };
 }

@@ -4,7 +4,7 @@ import { isUserFailure, type Diagnostic } from '../../core/diagnostics.js';
 import type { JsonObject } from '../../core/json.js';
 import type { DependencyGraph } from '../graph.js';
 import type { Manifest } from '../manifest.js';
-import type { PlannedStep } from './steps.js';
+import { holdsDependents, type PlannedStep } from './steps.js';
 import type { JobHandler, JobRecord, KindContext } from '../../core/kind.js';
 import { isGuardFinding } from '../guard.js';
 
@@ -68,7 +68,7 @@ export function unknownOutcomeDiagnostic(manifest: Manifest, revision: string, r
  * skips them. Costs nothing when no step is unresolved.
  */
 export function noteBlockedDependents(steps: PlannedStep[], graph: DependencyGraph): void {
-  const unresolved = steps.filter((s) => s.unresolved || s.blocksDependents).map((s) => s.change.address);
+  const unresolved = steps.filter((s) => holdsDependents(s) !== undefined).map((s) => s.change.address);
   if (unresolved.length === 0) return;
   const blockedBy = new Map<string, string>();
   for (const root of unresolved) {
@@ -81,8 +81,8 @@ export function noteBlockedDependents(steps: PlannedStep[], graph: DependencyGra
   }
   for (const [i, s] of steps.entries()) {
     const root = blockedBy.get(s.change.address);
-    if (!root || s.change.action === 'no-op' || s.unresolved) continue;
-    const waitsFor = steps.find((r) => r.change.address === root)?.blocksDependents ? `${root} runs successfully (change its revision)` : `the outcome of ${root} is resolved`;
+    if (!root || s.change.action === 'no-op' || s.intent === 'unresolved') continue;
+    const waitsFor = steps.find((r) => r.change.address === root)?.intent === 'blocks' ? `${root} runs successfully (change its revision)` : `the outcome of ${root} is resolved`;
     const reason = `${s.change.reason ? `${s.change.reason}; ` : ''}skipped until ${waitsFor}`;
     steps[i] = { ...s, change: { ...s.change, reason, heldBackBy: root } };
   }

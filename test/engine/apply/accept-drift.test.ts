@@ -6,7 +6,8 @@ import { diffResource } from '../../../src/engine/diff/three-way.js';
 import { ContainerGroup } from '../../../src/resources/container-group/index.js';
 import type { StateRecorder } from '../../../src/engine/state/recorder.js';
 import type { ResourceRecord } from '../../../src/engine/state/types.js';
-import type { PlannedStep } from '../../../src/engine/plan/steps.js';
+import { refusedStep, type PlannedStep } from '../../../src/engine/plan/steps.js';
+import type { Manifest } from '../../../src/engine/manifest.js';
 import { acceptDrift } from '../../../src/engine/apply/accept-drift.js';
 
 function spec(image: string, extra: JsonObject = {}): JsonObject {
@@ -39,10 +40,12 @@ describe('acceptDrift', () => {
   const desired = spec('nginx:1.27');
   const record: ResourceRecord = { kind: 'ContainerGroup', name: 'web', id: 'id', lastApplied: hashSensitive(desired, ContainerGroup.sensitive), updatedAt: 'then' };
   const change = { address: 'ContainerGroup/web', kind: 'ContainerGroup', action: 'update' as const, fields: [], patch: [], drift: true, destructive: false };
+  // No placeholders: the kind's own secrets are all there is to protect.
+  const manifest = { apiVersion: 'moor/v1', kind: 'ContainerGroup', name: 'web', address: 'ContainerGroup/web', dependsOn: [], protect: false, spec: {} } as unknown as Manifest;
 
   it('records live as last applied, so drift is quiet and restoring the manifest is a manifest change', async () => {
     const observed = { id: 'id', spec: live('nginx:tampered'), outputs: { image: 'nginx:tampered' } };
-    const step: PlannedStep = { kind: ContainerGroup, manifest: undefined, record, observed, desired, changedPaths: [], change };
+    const step: PlannedStep = { intent: 'update', kind: ContainerGroup, manifest, record, observed, desired, changedPaths: [], change };
     const { recorder, records } = fakeRecorder();
     const outcomes = await acceptDrift({ format: 'moor-plan/1', serial: 1, changes: [change], summary: { create: 0, update: 1, replace: 0, delete: 0, run: 0, noop: 0 }, diagnostics: [] }, [step], recorder);
     expect(outcomes).toEqual([{ address: 'ContainerGroup/web', action: 'refresh', status: 'done' }]);
@@ -62,7 +65,7 @@ describe('acceptDrift', () => {
     const observed = { id: 'id', spec: { ...live('nginx:1.27'), tags: { owner: 'alice' } }, outputs: {} };
     const before = diffResource({ desired, last: record.lastApplied, live: observed.spec, rules: ContainerGroup.diff!, sensitive: ContainerGroup.sensitive });
     expect(before.filter((f) => f.cause === 'drift').length).toBeGreaterThan(0);
-    const step: PlannedStep = { kind: ContainerGroup, record, observed, desired, changedPaths: [], change };
+    const step: PlannedStep = { intent: 'update', kind: ContainerGroup, manifest, record, observed, desired, changedPaths: [], change };
     const { recorder, records } = fakeRecorder();
     await acceptDrift({ format: 'moor-plan/1', serial: 1, changes: [change], summary: { create: 0, update: 1, replace: 0, delete: 0, run: 0, noop: 0 }, diagnostics: [] }, [step], recorder);
     const after = diffResource({ desired, last: records['ContainerGroup/web']!.lastApplied, live: observed.spec, rules: ContainerGroup.diff!, sensitive: ContainerGroup.sensitive });
@@ -71,8 +74,8 @@ describe('acceptDrift', () => {
   });
 
   it('forgets a resource deleted outside moor, and fails a refused one', async () => {
-    const gone: PlannedStep = { kind: ContainerGroup, record, desired, changedPaths: [], change: { ...change, action: 'create' } };
-    const refused: PlannedStep = { ...gone, observed: { id: 'id', spec: live('x'), outputs: {} }, change: { ...change, address: 'ContainerGroup/api' }, refused: 'ContainerGroup/api: refused: the live resource changed since the plan' };
+    const gone: PlannedStep = { intent: 'create', kind: ContainerGroup, manifest, record, desired, change: { ...change, action: 'create' } };
+    const refused = refusedStep({ ...gone, observed: { id: 'id', spec: live('x'), outputs: {} } }, { ...change, address: 'ContainerGroup/api' }, 'ContainerGroup/api: refused: the live resource changed since the plan');
     const { recorder, records } = fakeRecorder();
     const plan = { format: 'moor-plan/1' as const, serial: 1, changes: [gone.change, refused.change], summary: { create: 1, update: 1, replace: 0, delete: 0, run: 0, noop: 0 }, diagnostics: [] };
     const outcomes = await acceptDrift(plan, [gone, refused], recorder);

@@ -9,7 +9,7 @@ function del(address: string, dependsOn?: string[]): PlannedStep {
   return {
     kind: AuthContext,
     record: { kind: 'AuthContext', name: address, id: address, lastApplied: {}, dependsOn, updatedAt: '' },
-    changedPaths: [],
+    intent: 'delete',
     change: { address, kind: 'AuthContext', action: 'delete', fields: [], patch: [], drift: false, destructive: false },
   };
 }

@@ -17,7 +17,7 @@ const change: PlannedChange = {
   fields: [{ path: '/properties/containers/0/properties/image', op: 'replace', before: 'nginx:1.27', after: 'nginx:1.28', cause: 'manifest', sensitive: false, forcesReplace: false }],
   patch: [{ op: 'replace', path: '/properties/containers/0/properties/image', value: 'nginx:1.28' }],
 };
-const step: PlannedStep = { kind: ContainerGroup, manifest, desired, changedPaths: [], observed: { id: 'id', spec: desired, outputs: {} }, change };
+const step: PlannedStep = { intent: 'update', kind: ContainerGroup, manifest, desired, changedPaths: [], observed: { id: 'id', spec: desired, outputs: {} }, change };
 const material = { plan: { format: 'moor-plan/1' as const, serial: 4, changes: [change], summary: summarize([change]), diagnostics: [{ severity: 'warning' as const, message: 'w', address: 'ContainerGroup/web' }] }, steps: [step], manifests: [manifest] };
 const inputs: PlanInputs = { paths: ['m'], targets: [], prune: false, replace: [], refreshOnly: false };
 const versions = new Map([['ContainerGroup/web', 'sha256:abc']]);

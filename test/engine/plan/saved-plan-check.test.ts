@@ -6,8 +6,8 @@ import { ContainerGroup } from '../../../src/resources/container-group/index.js'
 import type { Observed } from '../../../src/core/kind.js';
 import { bodyDifference, holdToSavedPlan } from '../../../src/engine/plan/saved-plan-check.js';
 import { liveVersion } from '../../../src/engine/plan/live-version.js';
-import type { PlannedStep } from '../../../src/engine/plan/steps.js';
-import type { Action } from '../../../src/engine/plan/types.js';
+import { refusalOf, type PlannedStep } from '../../../src/engine/plan/steps.js';
+import type { Manifest } from '../../../src/engine/manifest.js';
 
 const SECRET_PATH = '/properties/containers/0/properties/environmentVariables/0/secureValue';
 
@@ -16,8 +16,15 @@ function body(image: string, secret = 's3cret'): JsonObject {
 }
 const reviewed = hashSensitive(body('nginx:1.28'), ContainerGroup.sensitive);
 
-function step(action: Action, desired = body('nginx:1.28')): PlannedStep {
-  return { kind: ContainerGroup, desired, changedPaths: [], change: { address: 'ContainerGroup/web', kind: 'ContainerGroup', action, fields: [], patch: [], drift: false, destructive: false } };
+const manifest = { apiVersion: 'moor/v1', kind: 'ContainerGroup', name: 'web', address: 'ContainerGroup/web', dependsOn: [], protect: false, spec: {}, source: { file: 'web.yaml', path: '/web.yaml', locate: () => undefined } } as unknown as Manifest;
+const observed: Observed = { id: 'id', spec: body('nginx:1.27'), outputs: {} };
+
+function step(action: 'create' | 'update' | 'replace' | 'no-op', desired = body('nginx:1.28')): PlannedStep {
+  const change = { address: 'ContainerGroup/web', kind: 'ContainerGroup', action, fields: [], patch: [], drift: false, destructive: false };
+  const facts = { kind: ContainerGroup, manifest, desired, change };
+  if (action === 'update') return { ...facts, intent: action, observed, changedPaths: [] };
+  if (action === 'replace') return { ...facts, intent: action, observed };
+  return { ...facts, intent: action };
 }
 
 describe('bodyDifference', () => {
@@ -64,34 +71,34 @@ describe('holdToSavedPlan', () => {
 
   it('leaves a step that matches the saved plan alone', () => {
     const [s] = holdToSavedPlan([step('update')], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: version }], versions, []);
-    expect(s.refused).toBeUndefined();
+    expect(refusalOf(s)).toBeUndefined();
   });
 
   it('refuses a step whose live resource changed since the plan', () => {
     const [s] = holdToSavedPlan([step('update')], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: 'sha256:older' }], versions, []);
-    expect(s.refused).toMatch(/^refused: the live resource changed since the plan/);
+    expect(refusalOf(s)).toMatch(/^refused: the live resource changed since the plan/);
   });
 
   it('refuses a step whose action changed, and one the saved plan did not have', () => {
     const [changed] = holdToSavedPlan([step('replace')], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: version }], versions, []);
-    expect(changed.refused).toContain('the saved plan would update it, but it would replace now');
+    expect(refusalOf(changed)).toContain('the saved plan would update it, but it would replace now');
     const [extra] = holdToSavedPlan([step('update')], [], versions, []);
-    expect(extra.refused).toContain('it was not in the saved plan');
+    expect(refusalOf(extra)).toContain('it was not in the saved plan');
     const [noop] = holdToSavedPlan([step('no-op')], [], versions, []);
-    expect(noop.refused).toBeUndefined();
+    expect(refusalOf(noop)).toBeUndefined();
   });
 
   it('refuses a step whose body is no longer the reviewed one, keeping the action', () => {
     const [s] = holdToSavedPlan([step('update', body('evil:latest'))], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: version }], versions, []);
-    expect(s.refused).toContain('/properties/containers/0/properties/image');
+    expect(refusalOf(s)).toContain('/properties/containers/0/properties/image');
     expect(s.change.action).toBe('update');
   });
 
   it('refuses a change the file pins no live version or body for (an edited plan file)', () => {
     const [noVersion] = holdToSavedPlan([step('update')], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed }], versions, []);
-    expect(noVersion.refused).toContain('pins no live version');
+    expect(refusalOf(noVersion)).toContain('pins no live version');
     const [noBody] = holdToSavedPlan([step('update')], [{ address: 'ContainerGroup/web', action: 'update', liveVersion: version }], versions, []);
-    expect(noBody.refused).toContain('holds no desired body');
+    expect(refusalOf(noBody)).toContain('holds no desired body');
   });
 
   it('warns about a saved change with nothing to do now', () => {
