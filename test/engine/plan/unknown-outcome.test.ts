@@ -13,7 +13,7 @@ import { StateRecorder } from '../../../src/engine/state/recorder.js';
 import type { StateBackend } from '../../../src/engine/state/types.js';
 import { makePlan } from '../../../src/engine/plan/planner.js';
 import { blockingErrors, UNKNOWN_OUTCOME } from '../../../src/engine/plan/unknown-outcome.js';
-import { holdsDependents } from '../../../src/engine/plan/steps.js';
+import type { PlannedStep } from '../../../src/engine/plan/steps.js';
 import { BUILT_IN_KINDS } from '../../../src/resources/registry.js';
 
 const MANIFEST = `apiVersion: moor/v1
@@ -75,12 +75,15 @@ function memoryBackend(initial: StateDocument): StateBackend {
 const lostSend: JobRecord = { revision: '1', status: 'failed', outcome: 'unknown', message: 'the answer was lost', steps: [{ operation: 'export', environmentId: 'env-test', status: 'Sending', at: 't' }] };
 const lostStatus: JobRecord = { revision: '1', status: 'failed', outcome: 'unknown', steps: [{ operation: 'export', environmentId: 'env-test', activityId: 'op-1', status: 'Unknown', at: 't' }] };
 
+/** What apply reports for a step whose outcome is unknown; undefined for any other step. */
+const unresolvedOf = (s: PlannedStep): string | undefined => (s.intent === 'unresolved' ? s.why : undefined);
+
 describe('planning an unknown outcome', () => {
   it('the service cannot tell: an unknown-outcome error naming state resolve, and an unresolved no-op step', async () => {
     const { plan, steps, reads } = await planWith(lostSend);
     expect(reads).toEqual([]);
     expect(plan.changes[0]).toMatchObject({ address: 'DatabaseExport/nightly', action: 'no-op' });
-    expect(holdsDependents(steps[0])).toMatch(/outcome of revision 1 is unknown.*moor state resolve DatabaseExport\/nightly --succeeded/);
+    expect(unresolvedOf(steps[0])).toMatch(/outcome of revision 1 is unknown.*moor state resolve DatabaseExport\/nightly --succeeded/);
     expect(plan.diagnostics).toEqual([expect.objectContaining({ severity: 'error', code: UNKNOWN_OUTCOME, address: 'DatabaseExport/nightly' })]);
     expect(plan.diagnostics[0].location?.line).toBe(9);
     // It fails plan and drift, but does not refuse the apply of everything else.
@@ -91,7 +94,7 @@ describe('planning an unknown outcome', () => {
     const { plan, steps, reads } = await planWith({ revision: '1', status: 'started', steps: [{ operation: 'export', environmentId: 'env-test', status: 'Sending', at: 't' }] });
     expect(reads).toEqual([]);
     expect(plan.changes[0].action).toBe('no-op');
-    expect(holdsDependents(steps[0])).toBeDefined();
+    expect(unresolvedOf(steps[0])).toBeDefined();
     expect(plan.diagnostics[0]).toMatchObject({ code: UNKNOWN_OUTCOME, message: expect.stringContaining('the answer to its request was lost in a crash') });
   });
 
@@ -136,7 +139,7 @@ spec:
     expect(reads).toEqual(['op-1']);
     expect(plan.diagnostics).toEqual([]);
     expect(plan.changes[0]).toMatchObject({ action: 'run', reason: expect.stringMatching(/outcome was unknown, the service knows it now/) });
-    expect(holdsDependents(steps[0])).toBeUndefined();
+    expect(unresolvedOf(steps[0])).toBeUndefined();
     expect(steps[0].record?.runs?.at(-1)).toMatchObject({ status: 'started', steps: [{ activityId: 'op-1', status: 'Completed' }] });
   });
 
@@ -157,7 +160,7 @@ spec:
   it('a failed run with a known outcome stays a warning and is not retried', async () => {
     const { plan, steps } = await planWith({ revision: '1', status: 'failed', message: 'ended Failed' });
     expect(plan.changes[0].action).toBe('no-op');
-    expect(holdsDependents(steps[0])).toBeUndefined();
+    expect(unresolvedOf(steps[0])).toBeUndefined();
     expect(plan.diagnostics).toEqual([expect.objectContaining({ severity: 'warning' })]);
   });
 
