@@ -71,6 +71,13 @@ describe('architecture: the import lines keep the floors apart', () => {
     expect(wrong.map((e) => `${e.file} -> ${e.specifier}`)).toEqual([]);
   });
 
+  test('nothing under src/engine imports src/providers but the run\'s wiring (the applier binds requests through KindContext)', () => {
+    // session.ts builds the run's clients and request scheduler; config.ts checks `apis:` against the settings the clients take.
+    const wiring = ['src/engine/session.ts', 'src/engine/config.ts'];
+    const wrong = edges.filter((e) => e.from === 'engine' && e.to === 'providers' && !wiring.includes(e.file));
+    expect(wrong.map((e) => `${e.file} -> ${e.specifier}`)).toEqual([]);
+  });
+
   test("a kind reaches no other kind's folder (shared code sits in a *-shared folder)", () => {
     const kindFolder = (path: string) => path.split('/')[2];
     const across = sourceFiles(join(SRC, 'resources')).flatMap((abs) => importSpecifiers(readFileSync(abs, 'utf8'))

@@ -1,6 +1,7 @@
 // The contract between the engine and one kind: validation rules, diff rules, and the calls
 // that read and change it. The engine knows no kind; a kind knows no HTTP (it calls providers).
 import type { JsonObject, JsonPath, JsonValue } from './json.js';
+import type { RequestContext } from './request-context.js';
 
 /** resource: read/create/update/delete; job: runs once per revision; check: evaluated in plan. */
 export type KindCategory = KindDefinition['category'];
@@ -49,10 +50,18 @@ export type ValueComparison = 'location' | 'ignoreCase';
  * The service clients a kind calls. The ground floor names no provider: providers/providers.ts
  * fills this interface in by declaration merging, so kinds see the real clients.
  */
-export interface ServiceClients {}
+export interface ServiceClients {
+  /**
+   * The same clients with every request attributed to one step (its priority in the request
+   * queues, its interruption): apply hands each step's kind these, beside the step's `requests`.
+   */
+  forRequests(requests: RequestContext): ServiceClients;
+}
 
 export interface KindContext {
   readonly providers: ServiceClients;
+  /** The step the kind works for (apply sets it; planning's reads belong to no step). */
+  readonly requests?: RequestContext;
   /** Progress for humans (listr2 / plain lines); never secrets. */
   log(message: string): void;
   /** Wait between status reads of an operation the kind follows (set small for a local cloud). */

@@ -1,6 +1,6 @@
 // The analytics client: push datasets and their tables (seed 002 plus the siblings in SERVICES.md).
 import { expectArray, expectItems, expectObject, expectSame, expectString } from './answer-shape.js';
-import type { Transport, TransportResponse } from './transport.js';
+import type { RequestSender, TransportResponse } from './transport.js';
 
 /** A table as created or as PUT (columns and measures replace the existing schema). */
 export interface DatasetTable {
@@ -33,7 +33,7 @@ export interface DatasetBody {
 const enc = encodeURIComponent;
 
 export class AnalyticsClient {
-  constructor(private readonly t: Transport) {}
+  constructor(private readonly t: RequestSender) {}
 
   private datasets(groupId: string): string {
     return `/v1.0/myorg/groups/${enc(groupId)}/datasets`;

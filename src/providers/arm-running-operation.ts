@@ -2,7 +2,7 @@
 // (AnotherOperationInProgress): wait for that operation to end, then send the write again.
 import { followOperation, type PollOptions } from './long-running.js';
 import { ServiceError } from './service-error.js';
-import type { Transport, TransportRequest, TransportResponse } from './transport.js';
+import type { RequestSender, TransportRequest, TransportResponse } from './transport.js';
 
 /** How many times a write waits for someone else's operation before the 409 is the answer. */
 const MAX_WAITS = 5;
@@ -17,7 +17,7 @@ export function isOperationInProgress(err: unknown): err is ServiceError {
  * Sends `req` (a PUT of `resourcePath`); on 409 AnotherOperationInProgress follows the running
  * operation through the resource's provisioningState until it ends, then sends again.
  */
-export async function sendAfterRunningOperation(t: Transport, req: TransportRequest, resourcePath: string, poll: PollOptions): Promise<TransportResponse> {
+export async function sendAfterRunningOperation(t: RequestSender, req: TransportRequest, resourcePath: string, poll: PollOptions): Promise<TransportResponse> {
   for (let waits = 0; ; waits++) {
     try {
       return await t.request(req);
@@ -28,7 +28,7 @@ export async function sendAfterRunningOperation(t: Transport, req: TransportRequ
   }
 }
 
-async function waitForRunningOperation(t: Transport, resourcePath: string, label: string, poll: PollOptions): Promise<void> {
+async function waitForRunningOperation(t: RequestSender, resourcePath: string, label: string, poll: PollOptions): Promise<void> {
   const current = await t.request({ method: 'GET', path: resourcePath, label, accept: [404] });
   if (current.status === 404) return;
   try {

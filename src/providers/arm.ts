@@ -4,7 +4,7 @@ import { expectArray, expectBoolean, expectObject, expectSame, expectString, inv
 import { followOperation, type PollOptions } from './long-running.js';
 import { sendAfterRunningOperation } from './arm-running-operation.js';
 import { listByNextLink } from './paging.js';
-import type { Transport, TransportResponse } from './transport.js';
+import type { RequestSender, TransportResponse } from './transport.js';
 import type { ContainerGroupBody, NameAvailability, Usage } from './arm-types.js';
 
 export type { ContainerGroupBody, NameAvailability, Usage } from './arm-types.js';
@@ -23,7 +23,7 @@ export function containerGroupId(subscriptionId: string, resourceGroup: string, 
 
 export class ArmClient {
   constructor(
-    private readonly t: Transport,
+    private readonly t: RequestSender,
     private readonly poll: PollOptions = {},
     private readonly apis: Pick<ApiSettings, 'containerInstance' | 'sql'> = DEFAULT_API_SETTINGS,
   ) {}

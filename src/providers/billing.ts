@@ -3,7 +3,7 @@ import { UserError } from '../core/diagnostics.js';
 import { DEFAULT_API_SETTINGS, type ApiSettings } from './api-settings.js';
 import { expectObject } from './answer-shape.js';
 import { listByNextLink } from './paging.js';
-import type { Transport } from './transport.js';
+import type { RequestSender } from './transport.js';
 
 export const BILLING_API_VERSION = DEFAULT_API_SETTINGS.billing.apiVersion;
 /** The service's largest page (seed 002). */
@@ -42,7 +42,7 @@ export interface TransactionQuery {
 const enc = encodeURIComponent;
 
 export class BillingClient {
-  constructor(private readonly t: Transport, private readonly api: ApiSettings['billing'] = DEFAULT_API_SETTINGS.billing) {}
+  constructor(private readonly t: RequestSender, private readonly api: ApiSettings['billing'] = DEFAULT_API_SETTINGS.billing) {}
 
   /** Every transaction of the invoice, following nextLink to the last page. */
   listTransactions(account: string, invoice: string, q: TransactionQuery = {}): Promise<Transaction[]> {

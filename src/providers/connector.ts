@@ -1,7 +1,7 @@
 // The conversation-connector client (seed 000): conversations, activities, members, attachments.
 import { expectArrayBody, expectItems, expectObject, expectString } from './answer-shape.js';
 import { listByContinuation } from './paging.js';
-import type { Transport, TransportResponse } from './transport.js';
+import type { RequestSender, TransportResponse } from './transport.js';
 
 /** Status codes the connector asks to retry with backoff (SERVICES.md). */
 export const CONNECTOR_RETRY_STATUSES: readonly number[] = [429, 502, 504];
@@ -69,7 +69,7 @@ const conv = (id: string): string => `/v3/conversations/${enc(id)}`;
  * on a lost answer (a duplicate message is possible); 429 is retried.
  */
 export class ConnectorClient {
-  constructor(private readonly t: Transport) {}
+  constructor(private readonly t: RequestSender) {}
 
   private async call<T>(shape: Shape<T>, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, label: string, body?: unknown): Promise<T> {
     const res = await this.t.request({ method, path, body, label });

@@ -1,7 +1,7 @@
 // The Fabric client: eventstreams of a workspace, every page (seed 002).
 import { expectItems, expectSame } from './answer-shape.js';
 import { listByContinuation } from './paging.js';
-import type { Transport } from './transport.js';
+import type { RequestSender } from './transport.js';
 
 /** An eventstream item as listed. */
 export interface Eventstream {
@@ -21,7 +21,7 @@ export interface EventstreamQuery {
 }
 
 export class FabricClient {
-  constructor(private readonly t: Transport) {}
+  constructor(private readonly t: RequestSender) {}
 
   /** Every eventstream of the workspace; 429 waits as Retry-After says (the transport's retries). */
   listEventstreams(workspaceId: string, q: EventstreamQuery = {}): Promise<Eventstream[]> {

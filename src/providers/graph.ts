@@ -1,7 +1,7 @@
 // The Graph client: authentication-context class references (seed 000, beta).
 import { expectObject, expectSame, expectString } from './answer-shape.js';
 import { listByNextLink } from './paging.js';
-import type { Transport } from './transport.js';
+import type { RequestSender } from './transport.js';
 
 /** An authentication-context class reference as Graph returns it. */
 export interface AuthContextBody {
@@ -21,7 +21,7 @@ export interface AuthContextPatch {
 const BASE = '/beta/identity/conditionalAccess/authenticationContextClassReferences';
 
 export class GraphClient {
-  constructor(private readonly t: Transport) {}
+  constructor(private readonly t: RequestSender) {}
 
   private path(id: string): string {
     return `${BASE}/${encodeURIComponent(id)}`;

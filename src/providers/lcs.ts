@@ -1,7 +1,7 @@
 // The database-movement client (seed 000): export, refresh, and the status of an operation.
 import { DEFAULT_API_SETTINGS, type ApiSettings } from './api-settings.js';
 import { expectBoolean, expectObject, expectString, type JsonRecord } from './answer-shape.js';
-import type { Transport, TransportResponse } from './transport.js';
+import type { RequestSender, TransportResponse } from './transport.js';
 
 /** The API version the refresh and status calls require in the `x-vendor-version` header. */
 export const LCS_API_VERSION = DEFAULT_API_SETTINGS.lcs.apiVersion;
@@ -24,7 +24,7 @@ const JSON_CONTENT = { 'content-type': 'application/json' };
 export class LcsClient {
   private readonly versioned: Record<string, string>;
 
-  constructor(private readonly t: Transport, api: ApiSettings['lcs'] = DEFAULT_API_SETTINGS.lcs) {
+  constructor(private readonly t: RequestSender, api: ApiSettings['lcs'] = DEFAULT_API_SETTINGS.lcs) {
     this.versioned = { [api.versionHeader]: api.apiVersion };
   }
 

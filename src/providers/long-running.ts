@@ -5,7 +5,7 @@ import { parseErrorBody } from './error-body.js';
 import { resolveUrl } from './endpoint.js';
 import { ServiceError } from './service-error.js';
 import { retryAfterMs } from './retry-policy.js';
-import type { Transport, TransportResponse } from './transport.js';
+import type { RequestSender, TransportResponse } from './transport.js';
 
 export interface PollOptions {
   /** When set, the longest wait between polls (caps Retry-After); tests set it small. */
@@ -39,7 +39,7 @@ export interface Operation {
  * resource body seen when polling the resource itself (so the caller need not GET it again),
  * or undefined; throws ServiceError when the operation failed or was canceled.
  */
-export async function followOperation(t: Transport, op: Operation, first: TransportResponse, o: PollOptions = {}): Promise<unknown> {
+export async function followOperation(t: RequestSender, op: Operation, first: TransportResponse, o: PollOptions = {}): Promise<unknown> {
   const poller = new Poller(t, op, o);
   const asyncOp = first.headers.get('azure-asyncoperation');
   // Only when the PUT answered the resource itself (200/201 with a provisioningState); a bare 202 is followed as usual.
@@ -57,7 +57,7 @@ export async function followOperation(t: Transport, op: Operation, first: Transp
 class Poller {
   private waited = 0;
 
-  constructor(private readonly t: Transport, private readonly op: Operation, private readonly o: PollOptions) {}
+  constructor(private readonly t: RequestSender, private readonly op: Operation, private readonly o: PollOptions) {}
 
   async asyncOperation(url: string, first: TransportResponse): Promise<unknown> {
     let last = first;

@@ -1,6 +1,6 @@
 // Follows every page of a listing: nextLink (ARM, billing), continuationUri/Token (Fabric, connector).
 import { expectArray, expectObject, invalidAnswer } from './answer-shape.js';
-import type { Transport, TransportRequest, TransportResponse } from './transport.js';
+import type { RequestSender, TransportRequest, TransportResponse } from './transport.js';
 
 /** Checks one item of a page (throws invalidAnswer with the page's context). */
 export type ItemCheck = (item: unknown, page: TransportResponse, index: number) => void;
@@ -25,7 +25,7 @@ class PageGuard {
   private readonly seen = new Set<string>();
   private pages = 0;
 
-  constructor(private readonly t: Transport) {}
+  constructor(private readonly t: RequestSender) {}
 
   next(res: TransportResponse, link: string): void {
     const max = this.t.limits.maxPages;
@@ -36,7 +36,7 @@ class PageGuard {
 }
 
 /** GETs the first page, then each absolute `nextLink` (kept on the endpoint's origin); concatenates `value`. */
-export async function listByNextLink<T>(transport: Transport, first: TransportRequest, check?: ItemCheck): Promise<T[]> {
+export async function listByNextLink<T>(transport: RequestSender, first: TransportRequest, check?: ItemCheck): Promise<T[]> {
   const out: T[] = [];
   const guard = new PageGuard(transport);
   let req: TransportRequest | undefined = first;
@@ -55,7 +55,7 @@ export async function listByNextLink<T>(transport: Transport, first: TransportRe
  * Continuation paging: follows `continuationUri` when given (absolute, same origin), otherwise
  * repeats the first request with `continuationToken`; `field` names the array of each page.
  */
-export async function listByContinuation<T>(transport: Transport, first: TransportRequest, field = 'value', check?: ItemCheck): Promise<T[]> {
+export async function listByContinuation<T>(transport: RequestSender, first: TransportRequest, field = 'value', check?: ItemCheck): Promise<T[]> {
   const out: T[] = [];
   const guard = new PageGuard(transport);
   let req: TransportRequest | undefined = first;

@@ -10,17 +10,22 @@ import { checkEndpoint } from './endpoint.js';
 import { FabricClient } from './fabric.js';
 import { GraphClient } from './graph.js';
 import { LcsClient } from './lcs.js';
-import type { RequestContext } from './request-context.js';
+import type { RequestContext } from '../core/request-context.js';
 import type { RequestScheduler } from './request-scheduler.js';
 import { createTokenSource, type CommandRunner, type CredentialSource } from './token-source.js';
 import type { ResponseLimits } from './response-limits.js';
 import type { Sleep } from '../core/abortable-wait.js';
 import type { EventSink } from '../core/events.js';
 import type { SecretRegistry } from '../core/masker.js';
-import { Transport } from './transport.js';
+import { Transport, type RequestSender } from './transport.js';
 
 /** One client per service; the engine hands this to kind handlers in KindContext. */
-export interface Providers {
+export interface Providers extends ServiceSet {
+  /** The same clients (transports, tokens, scheduler shared), every request attributed to `requests`. */
+  forRequests(requests: RequestContext): Providers;
+}
+
+interface ServiceSet {
   readonly arm: ArmClient;
   readonly billing: BillingClient;
   readonly graph: GraphClient;
@@ -94,39 +99,32 @@ export function createProviders(options: ProviderOptions): Providers {
   };
   const poll = { pollIntervalMs: options.pollIntervalMs };
   const apis = apiSettings(options.apis);
-  const clients = (t: (service: ServiceName) => Transport): Providers => lazy({
-    arm: () => new ArmClient(t('arm'), poll, apis),
-    billing: () => new BillingClient(t('arm'), apis.billing),
-    graph: () => new GraphClient(t('graph')),
-    analytics: () => new AnalyticsClient(t('analytics')),
-    fabric: () => new FabricClient(t('fabric')),
-    lcs: () => new LcsClient(t('lcs'), apis.lcs),
-    connector: () => new ConnectorClient(t('connector')),
-  });
-  return bindable(clients(transport), (ctx) => clients((s) => boundTransport(transport(s), ctx)));
+  const clients = (t: (service: ServiceName) => RequestSender): Providers => {
+    const set = lazy<ServiceSet>({
+      arm: () => new ArmClient(t('arm'), poll, apis),
+      billing: () => new BillingClient(t('arm'), apis.billing),
+      graph: () => new GraphClient(t('graph')),
+      analytics: () => new AnalyticsClient(t('analytics')),
+      fabric: () => new FabricClient(t('fabric')),
+      lcs: () => new LcsClient(t('lcs'), apis.lcs),
+      connector: () => new ConnectorClient(t('connector')),
+    });
+    const forRequests = (requests: RequestContext) => clients((s) => boundSender(transport(s), requests));
+    return Object.assign(set, { forRequests });
+  };
+  return clients(transport);
 }
 
-const FOR_CONTEXT = Symbol('providers for a request context');
-type Bindable = Providers & { [FOR_CONTEXT]?: (ctx: RequestContext) => Providers };
-
-/** `providers` that can hand out clients bound to one step's request context (see providersFor). */
-export function bindable<T extends object>(providers: T, forContext: (ctx: RequestContext) => T): T {
-  Object.defineProperty(providers, FOR_CONTEXT, { value: forContext });
-  return providers;
-}
-
-/** Clients whose every request is attributed to `ctx` (its priority, its interruption); the same clients when they cannot be bound. */
-export function providersFor(providers: Providers, ctx: RequestContext): Providers {
-  return (providers as Bindable)[FOR_CONTEXT]?.(ctx) ?? providers;
-}
-
-/** The same transport (state, token, scheduler), with `ctx` on every request. */
-function boundTransport(t: Transport, ctx: RequestContext): Transport {
-  const bound = Object.create(t) as Transport;
-  bound.request = (req) => t.request(req, ctx);
-  // Poll waits carry the step's address and end when the step is interrupted (the sent operation goes on; the next plan reads it).
-  bound.wait = (ms, poll, context) => t.wait(ms, poll, context ?? ctx);
-  return bound;
+/** The transport's sending (its state, token and scheduler shared), with `requests` on every request and poll wait. */
+function boundSender(t: Transport, requests: RequestContext): RequestSender {
+  return {
+    service: t.service,
+    baseUrl: t.baseUrl,
+    get limits() { return t.limits; },
+    request: (req) => t.request(req, requests),
+    // Poll waits carry the step's address and end when the step is interrupted (the sent operation goes on; the next plan reads it).
+    wait: (ms, poll, context) => t.wait(ms, poll, context ?? requests),
+  };
 }
 
 /** The connector client alone, at an address of its own (notifications), built as createProviders builds it. */

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { RequestScheduler, type Answer, type SchedulerClock } from './request-scheduler.js';
-import { newRequestContext, NotStartedError, WriteNotSentError, type RequestContext } from './request-context.js';
+import { NotStartedError, WriteNotSentError } from './request-context.js';
+import { newRequestContext, type RequestContext } from '../core/request-context.js';
 import { isInterruption } from '../core/interrupted.js';
 
 /** A clock that moves only when the test says so. */

@@ -5,7 +5,8 @@
 // pauses the whole bucket. Waiting requests go most urgent first (critical path).
 // Pacing is per service, not per subscription: whether subscriptions share a bucket (the local
 // cloud) or not (ARM), pacing them together never overruns it; a full bucket is not slowed.
-import { markStarted, NotStartedError, WriteNotSentError, type RequestContext } from './request-context.js';
+import { NotStartedError, WriteNotSentError } from './request-context.js';
+import { markStarted, type RequestContext } from '../core/request-context.js';
 import { Pace } from './request-pace.js';
 import { PriorityQueue } from '../core/priority-queue.js';
 import { retryAfterMs } from './retry-policy.js';

@@ -2,8 +2,8 @@
 // each carrying the address of the step whose request it was (its RequestContext).
 import { describe, expect, test } from 'vitest';
 import { recordingSink } from '../core/events.js';
-import { createProviders, providersFor } from './providers.js';
-import { newRequestContext } from './request-context.js';
+import { createProviders } from './providers.js';
+import { newRequestContext } from '../core/request-context.js';
 import { Transport } from './transport.js';
 
 const BASE = 'https://arm.test';
@@ -58,7 +58,7 @@ describe("the transport's events", () => {
     expect(events.every((e) => !('address' in e))).toBe(true);
   });
 
-  test("the poll waits of a step's clients (providersFor) carry its address", async () => {
+  test("the poll waits of a step's clients (forRequests) carry its address", async () => {
     const { sink, events } = recordingSink();
     const providers = createProviders({
       endpoints: { arm: BASE, graph: '', analytics: '', fabric: '', lcs: '', connector: '' }, defaultToken: TOKEN, events: sink, sleep: async () => undefined,
@@ -70,7 +70,7 @@ describe("the transport's events", () => {
       ]),
     });
     const step = newRequestContext(1, undefined, undefined, 'ContainerGroup/web');
-    await providersFor(providers, step).arm.putContainerGroup('s1', 'rg', 'web', {});
+    await providers.forRequests(step).arm.putContainerGroup('s1', 'rg', 'web', {});
     const polls = events.filter((e) => e.type === 'poll_wait');
     expect(polls).toHaveLength(2);
     for (const p of polls) expect(p).toMatchObject({ service: 'arm', method: 'PUT', label: 'containerGroups/web', delayMs: 20_000, address: 'ContainerGroup/web' });

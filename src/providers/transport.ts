@@ -9,7 +9,8 @@ import { followRedirects, RefusedUrlError, type FollowResult, type Hop } from '.
 import { BodyTooLargeError, DEFAULT_LIMITS, MAX_ERROR_BODY_BYTES, readLimited, type ResponseLimits } from './response-limits.js';
 import { ServiceError, type ServiceErrorInfo } from './service-error.js';
 import type { Answer, RequestScheduler } from './request-scheduler.js';
-import { InterruptedWaitError, type RequestContext } from './request-context.js';
+import { InterruptedWaitError } from './request-context.js';
+import type { RequestContext } from '../core/request-context.js';
 import { interruption } from '../core/interrupted.js';
 import { sleep, waitUnlessAborted, type Sleep } from '../core/abortable-wait.js';
 import type { TokenSource } from './token-source.js';
@@ -103,6 +104,9 @@ interface Call {
 type Attempt = { readonly done: true; readonly response: TransportResponse } | { readonly done: false; readonly delayMs: number; readonly failure: ServiceErrorInfo };
 
 const REQUEST_ID_HEADERS = ['x-ms-request-id', 'request-id', 'x-ms-correlation-request-id', 'requestid', 'x-correlating-operationid'];
+
+/** What a service client needs of its transport: where it sends, and sending (a step's clients attribute it to the step). */
+export type RequestSender = Pick<Transport, 'service' | 'baseUrl' | 'limits' | 'request' | 'wait'>;
 
 /** Sends requests to one service. Errors are ServiceError values; nothing logs headers. */
 export class Transport {

@@ -2,8 +2,8 @@
 // operation, or before a retry, stops waiting at once; what was sent is not sent again.
 import { describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { providersFor } from '../../src/providers/providers.js';
-import { InterruptedWaitError, newRequestContext } from '../../src/providers/request-context.js';
+import { InterruptedWaitError } from '../../src/providers/request-context.js';
+import { newRequestContext } from '../../src/core/request-context.js';
 import { ServiceError } from '../../src/providers/service-error.js';
 import { isInterruption } from '../../src/core/interrupted.js';
 import { ENDPOINTS, failure, harness, mswServer } from './helpers.js';
@@ -37,7 +37,7 @@ describe('interrupted waits', () => {
     const sleeps: number[] = [];
     const h = harness({ sleep: interruptingSleep(controller, sleeps) });
     const step = newRequestContext(1, controller.signal);
-    const err = await failure(providersFor(h.providers, step).arm.putContainerGroup(SUB, 'rg', 'web', { location: 'westeurope', properties: { containers: [] } }));
+    const err = await failure(h.providers.forRequests(step).arm.putContainerGroup(SUB, 'rg', 'web', { location: 'westeurope', properties: { containers: [] } }));
     expect(err).toBeInstanceOf(InterruptedWaitError);
     expect(err.message).toContain('interrupted while waiting for the operation to finish');
     expect(isInterruption(err)).toBe(true); // apply reports the step as interrupted, not failed
@@ -51,7 +51,7 @@ describe('interrupted waits', () => {
     const controller = new AbortController();
     const h = harness({ sleep: interruptingSleep(controller, []) });
     const step = newRequestContext(1, controller.signal);
-    const err = await failure(providersFor(h.providers, step).arm.getContainerGroup(SUB, 'rg', 'web'));
+    const err = await failure(h.providers.forRequests(step).arm.getContainerGroup(SUB, 'rg', 'web'));
     expect(err).toBeInstanceOf(ServiceError);
     expect(err.status).toBe(503);
     expect(err.message).toContain('interrupted before trying again');
@@ -66,7 +66,7 @@ describe('interrupted waits', () => {
       : HttpResponse.json({ name: 'web', location: 'westeurope', properties: { containers: [] } }))));
     const h = harness();
     const step = newRequestContext(1, new AbortController().signal);
-    await providersFor(h.providers, step).arm.getContainerGroup(SUB, 'rg', 'web');
+    await h.providers.forRequests(step).arm.getContainerGroup(SUB, 'rg', 'web');
     expect(gets).toBe(2);
     expect(h.sleeps).toEqual([1000]);
   });

@@ -22,8 +22,7 @@ import { runDeletesInOrder } from './delete-order.js';
 import { criticalPathWeights } from './critical-path.js';
 import { ExclusiveRuns } from './exclusive-runs.js';
 import { walkGraph } from './graph-walk.js';
-import { markStarted, newRequestContext } from '../../providers/request-context.js';
-import { providersFor } from '../../providers/providers.js';
+import { markStarted, newRequestContext } from '../../core/request-context.js';
 import { holdsSecretsInClear, sensitivePatterns } from '../placeholder-secrets.js';
 
 export interface ApplyOptions {
@@ -130,8 +129,8 @@ async function carryOut(step: ActiveStep, options: ApplyOptions, report: (o: Ste
   if (options.signal?.aborted) return interrupted();
   const requests = newRequestContext(priority, options.signal, () => options.events?.({ type: 'step_started', address, action }), address);
   try {
-    const providers = providersFor(options.ctx.providers, requests);
-    const ctx: KindContext = { ...options.ctx, providers, signal: options.signal, log: (message) => options.events?.({ type: 'progress', address, message }) };
+    const providers = options.ctx.providers.forRequests(requests);
+    const ctx: KindContext = { ...options.ctx, providers, requests, signal: options.signal, log: (message) => options.events?.({ type: 'progress', address, message }) };
     await execute(step, options, ctx, (p) => durable.push(p));
     markStarted(requests); // a step that sent nothing (or ran without a scheduler) still starts before it ends
     await Promise.all(durable);

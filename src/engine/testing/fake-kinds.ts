@@ -7,8 +7,7 @@ import { kindCatalog, type KindCatalog } from '../../core/kind-catalog.js';
 import type { CheckKind, JobKind, JobRecord, KindContext, Observed, ResourceHandler, ResourceKind } from '../../core/kind.js';
 import { applyPlan } from '../apply/applier.js';
 import type { StepOutcome } from '../../core/events.js';
-import { bindable } from '../../providers/providers.js';
-import { markStarted } from '../../providers/request-context.js';
+import { markStarted } from '../../core/request-context.js';
 import { addressOf, API_VERSION, type Manifest } from '../manifest.js';
 import { makePlan, type PlanResult } from '../plan/planner.js';
 import { StateRecorder } from '../state/recorder.js';
@@ -100,18 +99,14 @@ export function memoryBackend(initial: StateDocument): StateBackend {
 
 export const EMPTY_STATE: StateDocument = { version: 1, serial: 0, resources: {} };
 
-const SENT = Symbol('a fake request was sent');
-type FakeProviders = KindContext['providers'] & { [SENT]?: () => void };
-
-// Fake kinds call no provider; bound to a step, the providers only let a kind say it sent something (sentRequest).
-const CTX: KindContext = {
-  providers: bindable({} as FakeProviders, (requests) => Object.assign({} as FakeProviders, { [SENT]: () => markStarted(requests) })),
-  log: () => undefined,
-};
+// Fake kinds call no provider: their clients are no clients, whichever step they work for.
+// (the kinds' type names the real clients: this object has none of them, and fake kinds call none).
+const NO_CLIENTS = { forRequests: () => NO_CLIENTS } as unknown as KindContext['providers'];
+const CTX: KindContext = { providers: NO_CLIENTS, log: () => undefined };
 
 /** What sending a request does for a step: from now on it has started (an interruption no longer skips it). */
 export function sentRequest(ctx: KindContext): void {
-  (ctx.providers as FakeProviders)[SENT]?.();
+  if (ctx.requests) markStarted(ctx.requests);
 }
 
 export function planWith(catalog: KindCatalog, manifests: readonly Manifest[], state: StateDocument = EMPTY_STATE, options: { prune?: boolean; events?: EventSink } = {}): Promise<PlanResult> {

@@ -56,7 +56,9 @@ async function planWith(run: JobRecord, status?: string, extra = '') {
     refreshDatabase: async (_p: string, _s: string, target: string) => { sent.push(`refresh:${target}`); return { IsSuccess: true, OperationActivityId: `new-${sent.length}` }; },
   };
   // Only the LCS client is used by this kind.
-  const ctx: KindContext = { providers: { lcs } as unknown as Providers, log: () => undefined, pollIntervalMs: 0 };
+  // Only the LCS client, the same whichever step calls it.
+  const providers = { lcs, forRequests: () => providers } as unknown as Providers;
+  const ctx: KindContext = { providers, log: () => undefined, pollIntervalMs: 0 };
   const state: StateDocument = { version: 1, serial: 4, resources: { 'DatabaseExport/nightly': { kind: 'DatabaseExport', name: 'nightly', lastApplied: { revision: '1' }, runs: [run], updatedAt: 't' } } };
   const result = await makePlan({ manifests, kinds: BUILT_IN_KINDS, state, ctx, resolve: { env: {} }, parallelism: 1 });
   return { ...result, reads, sent, manifests, ctx, state, dir };

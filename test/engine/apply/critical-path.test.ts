@@ -1,17 +1,15 @@
 // Critical path first: chains weigh what waits on them, and apply sends a long chain's requests
 // before a wide set of independent leaves when only a few requests may be in flight.
 import { describe, expect, test } from 'vitest';
-import type { Manifest } from '../manifest.js';
-import { buildGraph } from '../graph.js';
-import type { PlannedStep } from '../plan/steps.js';
-import type { StateBackend, StateDocument } from '../state/types.js';
-import { StateRecorder } from '../state/recorder.js';
-import type { KindDefinition } from '../../core/kind.js';
-import { RequestScheduler } from '../../providers/request-scheduler.js';
-import type { RequestContext } from '../../providers/request-context.js';
-import { bindable, type Providers } from '../../providers/providers.js';
-import { criticalPathWeights } from './critical-path.js';
-import { applyPlan } from './applier.js';
+import type { Manifest } from '../../../src/engine/manifest.js';
+import { buildGraph } from '../../../src/engine/graph.js';
+import type { PlannedStep } from '../../../src/engine/plan/steps.js';
+import type { StateBackend, StateDocument } from '../../../src/engine/state/types.js';
+import { StateRecorder } from '../../../src/engine/state/recorder.js';
+import type { KindContext, KindDefinition } from '../../../src/core/kind.js';
+import { RequestScheduler } from '../../../src/providers/request-scheduler.js';
+import { criticalPathWeights } from '../../../src/engine/apply/critical-path.js';
+import { applyPlan } from '../../../src/engine/apply/applier.js';
 
 function manifest(address: string, dependsOn: string[] = []): Manifest {
   const [kind, name] = address.split('/');
@@ -20,6 +18,9 @@ function manifest(address: string, dependsOn: string[] = []): Manifest {
     source: { file: 'm.yaml', path: '/m.yaml', locate: () => ({ file: 'm.yaml', line: 1, col: 1 }) },
   };
 }
+
+// No clients (the kinds' type names the real ones; the fake kind calls none).
+const NO_CLIENTS = { forRequests: () => NO_CLIENTS } as unknown as KindContext['providers'];
 
 /** A kind whose create is one request through the scheduler, logged in the order sent. */
 function fakeKind(scheduler: RequestScheduler, sent: string[], typicalStepSeconds?: number, kind = 'Fake'): KindDefinition {
@@ -31,7 +32,7 @@ function fakeKind(scheduler: RequestScheduler, sent: string[], typicalStepSecond
       read: async () => undefined,
       create: async (ctx, name) => {
         // The fake "providers" carry the step's request context, as real bound clients do.
-        const { requests } = ctx.providers as unknown as { requests?: RequestContext };
+        const { requests } = ctx;
         await scheduler.run('arm', 'PUT', new URL(`http://x/subscriptions/s/${name}`), async () => {
           sent.push(name);
           await new Promise((r) => setImmediate(r));
@@ -89,8 +90,8 @@ describe('critical path', () => {
     const outcomes = await applyPlan({
       steps: manifests.map((m) => createStep(kind, m)), manifests,
       recorder: new StateRecorder(backend, await backend.read()),
-      // The fake kind reaches no client: its "providers" only carry the request context.
-      ctx: { providers: bindable({} as Providers, (requests) => ({ requests }) as unknown as Providers), log: () => undefined },
+      // The fake kind reaches no client: it sends through the scheduler with the step's request context.
+      ctx: { providers: NO_CLIENTS, log: () => undefined },
       resolve: { env: {} }, parallelism: 1,
     });
     expect(outcomes.every((o) => o.status === 'done')).toBe(true);
