@@ -1,7 +1,11 @@
-// moor watch: one reconcile cycle of one stack — plan, and with --self-heal apply — through the engine's own operations.
-import { UserError } from '../core/diagnostics.js';
+// moor watch: one reconcile cycle of one stack — plan, and with --self-heal apply — through the engine's operations, as moor plan and moor apply run them.
+import { UserError, type Diagnostic } from '../core/diagnostics.js';
 import type { StepOutcome } from '../core/events.js';
-import { applyPrepared, preparePlan, type PreparedPlan } from '../engine/workflow.js';
+import type { PreparedPlan } from '../engine/workflow.js';
+import { apply } from '../engine/operations/apply-operation.js';
+import { plan } from '../engine/operations/plan-operation.js';
+import type { OperationHost } from '../engine/operations/operation-host.js';
+import type { PlanInputs } from '../engine/plan/plan-document.js';
 import { hasChanges, type Plan, type PlannedChange } from '../engine/plan/types.js';
 import { blockingErrors } from '../engine/plan/unknown-outcome.js';
 import type { Session } from '../engine/session.js';
@@ -41,54 +45,66 @@ export interface CycleReport {
 
 /** One cycle under the stack's state lock. A held lock is no failure: the cycle is skipped (another run is applying). */
 export async function reconcileOnce(session: Session, options: ReconcileOptions): Promise<CycleReport> {
-  let lock;
   try {
-    lock = await session.backend.lock('moor watch', 0);
+    return options.selfHeal ? await heal(session, options) : await report(session, options);
   } catch (err) {
     if (err instanceof UserError && err.message.startsWith('state is locked by')) return { result: 'locked', findings: [], error: err.message };
     throw err;
   }
-  try {
-    return await planAndHeal(session, options);
-  } finally {
-    await session.backend.unlock(lock);
-  }
 }
 
-async function planAndHeal(session: Session, options: ReconcileOptions): Promise<CycleReport> {
-  const request = { paths: options.paths, prune: options.prune, allowDestructive: options.allowDestructive, cwd: options.cwd, env: options.env };
-  let prepared = await preparePlan(session, request);
-  // The whole stack's plan: a narrowed apply (what is held left out) still reports every resource.
-  const full = prepared.plan;
+/** The engine's operations run for the watch: its inputs, its lock (never waited for), no person to ask. */
+const WATCH_LOCK = { timeoutMs: 0, holder: 'moor watch' };
+const quietHost = (options: ReconcileOptions): OperationHost => ({ cwd: options.cwd, env: options.env, events: () => undefined });
+
+function inputsOf(options: ReconcileOptions): PlanInputs {
+  return { paths: options.paths, targets: [], prune: options.prune, replace: [], refreshOnly: false, allowDestructive: options.allowDestructive };
+}
+
+/** Without --self-heal: the plan operation, and what it found. */
+async function report(session: Session, options: ReconcileOptions): Promise<CycleReport> {
+  const { prepared } = await plan(session, { inputs: inputsOf(options), lock: WATCH_LOCK }, quietHost(options));
   const errors = blockingErrors(prepared.plan.diagnostics);
-  if (errors.length > 0) return failed(prepared, errors.map((d) => (d.address && !d.message.startsWith(d.address) ? `${d.address}: ${d.message}` : d.message)));
+  if (errors.length > 0) return failed(prepared, errors);
   const held = heldBack(prepared.plan.changes, options.prune, options.allowDestructive);
-  if (!hasChanges(prepared.plan)) return { result: 'in_sync', resources: resourceStatuses(prepared.plan, [], new Set(), prepared.state), findings: [], plan: prepared.plan, graph: prepared.graph };
-  const findings = findingsOf(prepared.plan);
-  if (!options.selfHeal) {
-    const drifted = prepared.plan.changes.some((c) => c.drift);
-    return { result: drifted ? 'drifted' : 'pending', resources: resourceStatuses(prepared.plan, [], held, prepared.state), findings, plan: prepared.plan, graph: prepared.graph };
-  }
-  if (held.size > 0) {
+  if (!hasChanges(prepared.plan)) return inSync(prepared);
+  const drifted = prepared.plan.changes.some((c) => c.drift);
+  return { result: drifted ? 'drifted' : 'pending', resources: resourceStatuses(prepared.plan, [], held, prepared.state), findings: findingsOf(prepared.plan), plan: prepared.plan, graph: prepared.graph };
+}
+
+/** With --self-heal: the apply operation, reviewing its plan as a person would not be there to (what is held, nothing when in sync). */
+async function heal(session: Session, options: ReconcileOptions): Promise<CycleReport> {
+  let held = new Set<string>();
+  const review = async (prepared: PreparedPlan, replan: (targets: readonly string[]) => Promise<PreparedPlan>): Promise<PreparedPlan | undefined> => {
+    held = heldBack(prepared.plan.changes, options.prune, options.allowDestructive);
+    if (!hasChanges(prepared.plan)) return undefined;
+    if (held.size === 0) return prepared;
     const safe = prepared.plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'delete' && !held.has(c.address)).map((c) => c.address);
     // Only what depends on nothing held: a target brings its dependencies along.
-    if (safe.length === 0) return { result: 'pending', resources: resourceStatuses(prepared.plan, [], held, prepared.state), findings, plan: prepared.plan, graph: prepared.graph };
-    const narrowed = await preparePlan(session, { ...request, targets: safe });
-    if (narrowed.plan.changes.some((c) => held.has(c.address) && c.action !== 'no-op')) {
-      return { result: 'pending', resources: resourceStatuses(prepared.plan, [], held, prepared.state), findings, plan: prepared.plan, graph: prepared.graph };
-    }
-    prepared = { ...narrowed, plan: narrowed.plan };
-  }
-  const outcomes = await applyPrepared(session, {
-    prepared, parallelism: session.parallelism, signal: options.signal, cwd: options.cwd, env: options.env, run: { command: 'watch', paths: options.paths },
-  });
+    if (safe.length === 0) return undefined;
+    const narrowed = await replan(safe);
+    return narrowed.plan.changes.some((c) => held.has(c.address) && c.action !== 'no-op') ? undefined : narrowed;
+  };
+  const { prepared, applied, outcomes } = await apply(session, {
+    inputs: inputsOf(options), autoApprove: true, parallelism: session.parallelism, lock: WATCH_LOCK, command: 'watch', signal: options.signal, review,
+  }, quietHost(options));
+  const errors = blockingErrors(prepared.plan.diagnostics);
+  if (errors.length > 0) return failed(prepared, errors);
+  if (!hasChanges(prepared.plan)) return inSync(prepared);
+  const findings = findingsOf(prepared.plan);
+  if (!applied || !outcomes) return { result: 'pending', resources: resourceStatuses(prepared.plan, [], held, prepared.state), findings, plan: prepared.plan, graph: prepared.graph };
   const failures = outcomes.filter((o) => o.status === 'failed' || o.status === 'interrupted');
-  const resources = resourceStatuses(full, outcomes, held, prepared.state);
+  // The whole stack's plan: a narrowed apply (what is held left out) still reports every resource.
+  const resources = resourceStatuses(prepared.plan, outcomes, held, applied.state);
   if (failures.length > 0) {
-    return { result: 'failed', resources, findings: failures.map((o) => `${o.address}: ${o.error ?? o.status}`), plan: prepared.plan, graph: prepared.graph, outcomes, error: failures.map((o) => `${o.address}: ${o.error ?? o.status}`).join('; ') };
+    return { result: 'failed', resources, findings: failures.map((o) => `${o.address}: ${o.error ?? o.status}`), plan: applied.plan, graph: applied.graph, outcomes, error: failures.map((o) => `${o.address}: ${o.error ?? o.status}`).join('; ') };
   }
   // What was healed is still told once (found, and repaired); the next cycle in sync tells it resolved.
-  return { result: held.size > 0 ? 'pending' : 'healed', resources, findings, plan: prepared.plan, graph: prepared.graph, outcomes };
+  return { result: held.size > 0 ? 'pending' : 'healed', resources, findings, plan: applied.plan, graph: applied.graph, outcomes };
+}
+
+function inSync(prepared: PreparedPlan): CycleReport {
+  return { result: 'in_sync', resources: resourceStatuses(prepared.plan, [], new Set(), prepared.state), findings: [], plan: prepared.plan, graph: prepared.graph };
 }
 
 /** Destructive changes --self-heal leaves alone: those not named with --allow-destructive (a --prune delete was asked for). */
@@ -101,6 +117,7 @@ function findingsOf(plan: Plan): string[] {
   return plan.changes.filter((c) => c.action !== 'no-op' && !c.check).map((c) => `${c.address}: ${c.drift ? 'drifted' : 'manifest changed'} (${c.action})`).sort();
 }
 
-function failed(prepared: PreparedPlan, errors: readonly string[]): CycleReport {
+function failed(prepared: PreparedPlan, diagnostics: readonly Diagnostic[]): CycleReport {
+  const errors = diagnostics.map((d) => (d.address && !d.message.startsWith(d.address) ? `${d.address}: ${d.message}` : d.message));
   return { result: 'failed', resources: resourceStatuses(prepared.plan, [], new Set(), prepared.state), findings: [...errors].sort(), plan: prepared.plan, graph: prepared.graph, error: errors.join('; ') };
 }

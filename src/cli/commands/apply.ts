@@ -65,7 +65,7 @@ async function runApply(io: IoHost, paths: string[], flags: ApplyFlags, command:
   const { readSavedPlan, checkSavedFolder } = await import('../../engine/plan/saved-plan.js');
   const { apply } = await import('../../engine/operations/apply-operation.js');
   const terminal = Boolean(io.stdinIsTTY && io.stdout.isTTY);
-  const reporter = reporterFor(io, flags.output, { terminal, applying: true });
+  const reporter = await reporterFor(io, flags.output, { terminal, applying: true });
   // An event stream is for programs: it never prompts.
   const interactive = terminal && !reporter.forPrograms;
   // Arguments are checked before the session starts (and the local cloud says it is there); a
@@ -82,13 +82,13 @@ async function runApply(io: IoHost, paths: string[], flags: ApplyFlags, command:
     const stack = saved ? savedPlanStack(saved.file, saved.plan.inputs.stack, g.stack, g.stackGiven) : g.stack;
     return { parallelismFlag, saved, inputs: saved ? saved.plan.inputs : planInputs(paths, flags, stack) };
   });
-  return reportingFailure(reporter, 'apply', () => withSession(io, command, async (session) => apply(session, {
+  return reportingFailure(reporter, 'apply', () => withSession(io, command, async (session) => (await apply(session, {
     inputs: withApplyConfirmations(inputs, flags),
     saved,
     autoApprove: flags.autoApprove === true,
     parallelism: parallelismFlag ?? session.parallelism,
-    lockTimeoutMs: (flags.lockTimeout ?? 0) * 1000,
+    lock: { timeoutMs: (flags.lockTimeout ?? 0) * 1000 },
     notify: flags.notify ? (await import('../notify-run.js')).notifierOf(io, session, inputs.paths) : undefined,
-  }, { cwd: io.cwd, env: io.env, events: reporter.events, confirm: () => io.confirm(), onSignals: (signals, listener) => io.onSignals(signals, listener) }),
+  }, { cwd: io.cwd, env: io.env, events: reporter.events, confirm: () => io.confirm(), onSignals: (signals, listener) => io.onSignals(signals, listener) })).code,
   { events: reporter.events, retryLines: reporter.retryLines, stack: inputs.stack }));
 }

@@ -32,7 +32,7 @@ async function runDrift(io: IoHost, paths: string[], flags: DriftFlags, command:
   if (flags.allStacks) return driftAllStacks(io, paths, flags, command);
   const { reporterFor } = await import('../reporters/reporter.js');
   const { reportingFailure } = await import('../reporters/reporting-failure.js');
-  const reporter = reporterFor(io, flags.output, { terminal: false, applying: false });
+  const reporter = await reporterFor(io, flags.output, { terminal: false, applying: false });
   return reportingFailure(reporter, 'drift', () => withSession(io, command, async (session) =>
     (await driftStack(io, session, paths, flags, reporter.events)).code));
 }

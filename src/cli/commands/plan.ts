@@ -58,7 +58,7 @@ async function runPlan(io: IoHost, paths: string[], flags: PlanFlags, command: C
   if (flags.allStacks) return planAllStacks(io, paths, flags, command);
   const { reporterFor } = await import('../reporters/reporter.js');
   const { reportingFailure } = await import('../reporters/reporting-failure.js');
-  const reporter = reporterFor(io, flags.output, { terminal: false, applying: false });
+  const reporter = await reporterFor(io, flags.output, { terminal: false, applying: false });
   // A kind's progress while planning (KindContext.log), retries and throttles come as events.
   return reportingFailure(reporter, 'plan', () => withSession(io, command, async (session) =>
     (await planStack(io, session, inputs, flags, reporter.events, reporter.wantsDocument)).code, { events: reporter.events }));

@@ -28,7 +28,7 @@ async function runShow(io: IoHost, file: string, flags: ShowFlags): Promise<numb
   const { reporterFor } = await import('../reporters/reporter.js');
   const doc = readPlanDocument(resolve(io.cwd, file), file);
   const inputs = isObject(doc.inputs) ? doc.inputs : {};
-  const reporter = reporterFor(io, flags.output, { terminal: false, applying: false });
+  const reporter = await reporterFor(io, flags.output, { terminal: false, applying: false });
   await reporter.events({
     type: 'plan_ready', mode: inputs.refreshOnly === true ? 'drift' : 'plan', plan: planOfDocument(doc),
     // The document as saved, its secrets' hashes masked (what `--output json` of plan printed).

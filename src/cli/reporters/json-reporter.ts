@@ -5,7 +5,7 @@ import { renderPlanJson } from '../../engine/render/index.js';
 import type { RunEvent } from '../../engine/operations/run-events.js';
 import type { IoHost } from '../io-host.js';
 import { unplanned } from '../unplanned.js';
-import { diagnosticLines } from './text-reporter.js';
+import { diagnosticLines } from './diagnostic-lines.js';
 import type { Reporter } from './reporter.js';
 
 export function jsonReporter(io: IoHost): Reporter {

@@ -6,7 +6,7 @@ import { stdoutText, type IoHost } from '../io-host.js';
 import { applySummaryEvent, diagnosticEvent, emitPlan, jsonlSink, jsonlWriter } from '../jsonl-output.js';
 import { refreshSummary, refreshSummaryEvent } from '../refresh-summary.js';
 import { unplanned } from '../unplanned.js';
-import { diagnosticLines } from './text-reporter.js';
+import { diagnosticLines } from './diagnostic-lines.js';
 import type { Reporter } from './reporter.js';
 
 export function jsonlReporter(io: IoHost): Reporter {

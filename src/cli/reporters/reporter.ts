@@ -2,11 +2,6 @@
 // once per command; commands never ask which format they print.
 import type { RunSink } from '../../engine/operations/run-events.js';
 import type { IoHost } from '../io-host.js';
-import { githubReporter } from './github-reporter.js';
-import { jsonReporter } from './json-reporter.js';
-import { jsonlReporter } from './jsonl-reporter.js';
-import { markdownReporter } from './markdown-reporter.js';
-import { textReporter } from './text-reporter.js';
 
 export type OutputFormat = 'text' | 'json' | 'markdown' | 'github' | 'jsonl';
 
@@ -28,14 +23,17 @@ export interface ReporterOptions {
   readonly applying: boolean;
 }
 
-const REPORTERS: Readonly<Record<OutputFormat, (io: IoHost, options: ReporterOptions) => Reporter>> = {
-  text: textReporter,
-  github: githubReporter,
-  json: jsonReporter,
-  markdown: markdownReporter,
-  jsonl: jsonlReporter,
+type MakeReporter = (io: IoHost, options: ReporterOptions) => Reporter;
+
+/** Each loaded only when chosen (start-up: a run loads one format's renderers). */
+const REPORTERS: Readonly<Record<OutputFormat, () => Promise<MakeReporter>>> = {
+  text: async () => (await import('./text-reporter.js')).textReporter,
+  github: async () => (await import('./github-reporter.js')).githubReporter,
+  json: async () => (await import('./json-reporter.js')).jsonReporter,
+  markdown: async () => (await import('./markdown-reporter.js')).markdownReporter,
+  jsonl: async () => (await import('./jsonl-reporter.js')).jsonlReporter,
 };
 
-export function reporterFor(io: IoHost, format: OutputFormat, options: ReporterOptions): Reporter {
-  return REPORTERS[format](io, options);
+export async function reporterFor(io: IoHost, format: OutputFormat, options: ReporterOptions): Promise<Reporter> {
+  return (await REPORTERS[format]())(io, options);
 }

@@ -1,7 +1,6 @@
 // The text report: the plan as Terraform prints it, apply's progress (listr2 on a terminal, plain
 // lines otherwise) and its closing summary naming the stack.
 import type { EventSink } from '../../core/events.js';
-import { formatDiagnostic } from '../../core/diagnostics.js';
 import { renderPlanText } from '../../engine/render/index.js';
 import { stackNamed } from '../../engine/render/summary-line.js';
 import type { RunEvent, RunEventOf } from '../../engine/operations/run-events.js';
@@ -36,7 +35,7 @@ export function textReporter(io: IoHost, options: ReporterOptions, extra?: (e: R
   return { events, retryLines: plainWaits, wantsDocument: false, forPrograms: false };
 }
 
-export function planText(io: IoHost, e: RunEventOf<'plan_ready'>): string {
+function planText(io: IoHost, e: RunEventOf<'plan_ready'>): string {
   return renderPlanText(e.plan, { color: useColor(io.stdout, io.env), mode: e.mode, stack: e.stack }).trimEnd();
 }
 
@@ -46,9 +45,4 @@ function namedLast(text: string, stack: string | undefined): string {
   const lines = text.split('\n');
   lines[lines.length - 1] = stackNamed(stack) + lines[lines.length - 1];
   return lines.join('\n');
-}
-
-/** Diagnostics on stderr, one line each: the machine formats carry them on stdout, a pipeline log still wants them. */
-export function diagnosticLines(io: IoHost, e: RunEventOf<'plan_ready'>): void {
-  for (const d of e.plan.diagnostics) io.stderr.write(formatDiagnostic(d) + '\n');
 }

@@ -13,7 +13,7 @@ import type { Session } from '../session.js';
 import { applyPrepared, kindContext, preparePlan, refreshPrepared, type PreparedPlan } from '../workflow.js';
 import { notApproved, stackOf, type OperationHost } from './operation-host.js';
 import { requireNotifyTarget, type Notifier } from './notifier.js';
-import { underStateLock } from './state-lock.js';
+import { underStateLock, type LockRequest } from './state-lock.js';
 
 export interface ApplyOperationRequest {
   /** What to plan (a saved plan's own inputs for apply --plan). */
@@ -23,30 +23,56 @@ export interface ApplyOperationRequest {
   /** Apply without asking (--auto-approve); a saved plan was reviewed already and is never asked about. */
   readonly autoApprove: boolean;
   readonly parallelism: number;
-  readonly lockTimeoutMs: number;
+  readonly lock: LockRequest;
   readonly notify?: Notifier;
+  /** What the run's history calls it (default: apply, apply --plan, apply --refresh-only). */
+  readonly command?: string;
+  /** The caller's stop (moor watch's SIGTERM), besides the host's signals: steps in flight finish and are recorded. */
+  readonly signal?: AbortSignal;
+  /**
+   * Decides, instead of a person, what of the plan goes ahead (moor watch: nothing when in sync,
+   * destructive changes held back): the plan itself, a narrower one made by `replan` for some
+   * targets, or undefined to apply nothing.
+   */
+  readonly review?: (prepared: PreparedPlan, replan: (targets: readonly string[]) => Promise<PreparedPlan>) => Promise<PreparedPlan | undefined>;
 }
 
-export async function apply(session: Session, request: ApplyOperationRequest, host: OperationHost): Promise<number> {
+export interface ApplyOperationResult {
+  /** 0; 1 for errors in the plan or a step that did not succeed; 130 for a confirmation interrupted. */
+  readonly code: number;
+  /** The whole plan, as made (or held to the saved one). */
+  readonly prepared: PreparedPlan;
+  /** What was applied (the review's choice), and how each step ended; absent when nothing was. */
+  readonly applied?: PreparedPlan;
+  readonly outcomes?: readonly StepOutcome[];
+}
+
+export async function apply(session: Session, request: ApplyOperationRequest, host: OperationHost): Promise<ApplyOperationResult> {
   requireNotifyTarget(session, request.notify);
-  return underStateLock(session, 'moor apply', { timeoutMs: request.lockTimeoutMs }, async () => {
+  return underStateLock(session, 'moor apply', request.lock, async () => {
     const prepared = await planOrHold(session, request, host);
     await host.events({ type: 'plan_ready', mode: request.inputs.refreshOnly ? 'drift' : 'plan', plan: prepared.plan, ...stackOf(session) });
     // An unknown outcome is an error that blocks only its dependents: the rest is applied.
-    if (blockingErrors(prepared.plan.diagnostics).length > 0) return 1;
-    if (hasChanges(prepared.plan) && !request.autoApprove && !request.saved) {
-      const answer = host.confirm ? await host.confirm() : 'closed';
-      if (answer !== 'yes') {
-        const { line, code } = notApproved(answer);
-        session.events({ type: 'notice', message: line });
-        return code;
-      }
-    }
-    const outcomes = request.inputs.refreshOnly ? await acceptDrift(session, request, host, prepared) : await applySteps(session, request, host, prepared);
+    if (blockingErrors(prepared.plan.diagnostics).length > 0) return { code: 1, prepared };
+    const chosen = await approved(session, request, host, prepared);
+    if (typeof chosen === 'number') return { code: chosen, prepared };
+    if (chosen === undefined) return { code: 0, prepared };
+    const outcomes = request.inputs.refreshOnly ? await acceptDrift(session, request, host, chosen) : await applySteps(session, request, host, chosen);
     await host.events({ type: 'apply_done', outcomes, refresh: request.inputs.refreshOnly, ...stackOf(session) });
-    await request.notify?.('apply', prepared.plan, outcomes);
-    return outcomes.some((o) => o.status !== 'done') ? 1 : 0;
+    await request.notify?.('apply', chosen.plan, outcomes);
+    return { code: outcomes.some((o) => o.status !== 'done') ? 1 : 0, prepared, applied: chosen, outcomes };
   });
+}
+
+/** The plan to apply: as reviewed by the caller, or as a person confirmed it; a number: the exit code of an apply not approved. */
+async function approved(session: Session, request: ApplyOperationRequest, host: OperationHost, prepared: PreparedPlan): Promise<PreparedPlan | undefined | number> {
+  if (request.review) return request.review(prepared, (targets) => preparePlan(session, { ...request.inputs, targets, cwd: host.cwd, env: host.env }));
+  if (!hasChanges(prepared.plan) || request.autoApprove || request.saved) return prepared;
+  const answer = host.confirm ? await host.confirm() : 'closed';
+  if (answer === 'yes') return prepared;
+  const { line, code } = notApproved(answer);
+  session.events({ type: 'notice', message: line });
+  return code;
 }
 
 async function planOrHold(session: Session, request: ApplyOperationRequest, host: OperationHost): Promise<PreparedPlan> {
@@ -56,7 +82,7 @@ async function planOrHold(session: Session, request: ApplyOperationRequest, host
 
 /** For the run's history: what applied and the manifest paths (their git commit). */
 function runLabel(request: ApplyOperationRequest, command: string) {
-  return { command, paths: request.inputs.paths };
+  return { command: request.command ?? command, paths: request.inputs.paths };
 }
 
 function acceptDrift(session: Session, request: ApplyOperationRequest, host: OperationHost, prepared: PreparedPlan): Promise<StepOutcome[]> {
@@ -76,6 +102,10 @@ async function applySteps(session: Session, request: ApplyOperationRequest, host
   };
   // A closed terminal or session (SIGHUP) stops the run as SIGTERM does: in flight recorded, lock released.
   const stopListening = host.onSignals?.(['SIGINT', 'SIGTERM', 'SIGHUP'], onSignal);
+  // The caller's own stop says nothing: the caller tells of it in its own words.
+  const stopQuietly = () => controller.abort();
+  if (request.signal?.aborted) stopQuietly();
+  request.signal?.addEventListener('abort', stopQuietly);
   try {
     await host.events({ type: 'apply_started', plan: prepared.plan, stats: () => session.scheduler.stats() });
     return await applyPrepared(session, {
@@ -84,5 +114,6 @@ async function applySteps(session: Session, request: ApplyOperationRequest, host
     });
   } finally {
     stopListening?.();
+    request.signal?.removeEventListener('abort', stopQuietly);
   }
 }

@@ -7,7 +7,7 @@ import { writeSavedPlan } from '../plan/saved-plan.js';
 import { liveVersions, planDocument, type PlanInputs } from '../plan/plan-document.js';
 import { hasChanges, type Plan } from '../plan/types.js';
 import type { Session } from '../session.js';
-import { kindContext, preparePlan } from '../workflow.js';
+import { kindContext, preparePlan, type PreparedPlan } from '../workflow.js';
 import { stackOf, type OperationHost } from './operation-host.js';
 import { requireNotifyTarget, type Notifier } from './notifier.js';
 import { underStateLock, type LockRequest } from './state-lock.js';
@@ -25,6 +25,8 @@ export interface PlanOperationRequest {
 }
 
 export interface PlanOperationResult {
+  /** The plan and what it was made from (manifests, graph, state, steps). */
+  readonly prepared: PreparedPlan;
   readonly plan: Plan;
   readonly document?: JsonObject;
   /** 0, 1 when the plan has errors, 2 for changes with detailedExitcode. */
@@ -43,7 +45,7 @@ export async function plan(session: Session, request: PlanOperationRequest, host
   await request.notify?.('plan', planned);
   if (hasErrors(planned.diagnostics)) {
     if (out) session.events({ type: 'notice', message: `The plan has errors: it was not saved to ${out}.` });
-    return { plan: planned, document, code: 1 };
+    return { prepared, plan: planned, document, code: 1 };
   }
   if (out) {
     // The folder too: apply --plan elsewhere would read other files (saved-plan.ts, checkSavedFolder).
@@ -51,5 +53,5 @@ export async function plan(session: Session, request: PlanOperationRequest, host
     const of = inputs.stack === undefined ? '' : ` (stack ${inputs.stack})`;
     session.events({ type: 'notice', message: `Saved the plan${of} to ${out}; apply it with: moor apply --plan ${out}` });
   }
-  return { plan: planned, document, code: request.detailedExitcode && hasChanges(planned) ? 2 : 0 };
+  return { prepared, plan: planned, document, code: request.detailedExitcode && hasChanges(planned) ? 2 : 0 };
 }

@@ -6,14 +6,16 @@ export interface LockRequest {
   readonly timeoutMs: number;
   /** false: plan reads state without the lock (plan --lock=false), and says what that risks. */
   readonly take?: boolean;
+  /** Who holds it, as another run's refusal names it (default: the operation, `moor plan` or `moor apply`). */
+  readonly holder?: string;
 }
 
-export async function underStateLock<T>(session: Session, holder: string, lock: LockRequest, body: () => Promise<T>): Promise<T> {
+export async function underStateLock<T>(session: Session, operation: string, lock: LockRequest, body: () => Promise<T>): Promise<T> {
   if (lock.take === false) {
     session.events({ type: 'notice', message: 'moor: warning: planning without the state lock (--lock=false); a run changing state meanwhile makes this plan stale' });
     return body();
   }
-  const held = await session.backend.lock(holder, lock.timeoutMs);
+  const held = await session.backend.lock(lock.holder ?? operation, lock.timeoutMs);
   try {
     return await body();
   } finally {
