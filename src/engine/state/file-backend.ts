@@ -11,7 +11,7 @@ import { JournalWriter, readJournal, replay } from './journal.js';
 import { HistoryFile } from './history-file.js';
 import type { JsonObject } from '../../core/json.js';
 import { compactChunks, emptyState, parseState } from './state-document.js';
-import type { LockInfo, ResourceRecord, StateBackend, UnreadableLock, StateChange, StateDocument, StateLease, WholeDocument, WriteOptions } from './types.js';
+import type { LockInfo, StateBackend, UnreadableLock, StateChange, StateDocument, StateLease, WholeDocument, WriteOptions } from './types.js';
 
 export const DEFAULT_STATE_FILE = '.moor/state.json';
 
@@ -46,13 +46,12 @@ export class FileStateBackend implements StateBackend {
   private journal: JournalWriter;
   private readonly history: HistoryFile;
   /**
-   * The document as the file plus the journal hold it, as of our last read or write and the changes
-   * appended since (trusted only while we hold the lock and the journal is sound): the fold at
-   * unlock writes it instead of reading back and parsing the file and a journal.
+   * The document of our last read or write, and the changes appended since: together what the file
+   * and the journal hold (trusted only while we hold the lock and the journal is sound). The fold
+   * at unlock writes them instead of reading back and parsing the file and a journal; the changes
+   * are kept apart so recording one costs the change, not a copy of every record.
    */
-  private known: StateDocument | undefined;
-  /** Whether `known.resources` is our own copy (the read document is the caller's: never changed). */
-  private knownOwned = false;
+  private known: { readonly doc: StateDocument; readonly appended: StateChange[] } | undefined;
 
   /**
    * @param path absolute (or cwd-relative) path of the state file
@@ -109,7 +108,7 @@ export class FileStateBackend implements StateBackend {
       throw err;
     }
     this.knownSerial = serial;
-    this.appendKnown(serial, changes);
+    for (const c of changes) this.known?.appended.push(c);
     this.journalBytes += bytes;
     if (this.journalBytes > Math.max(FOLD_MIN_BYTES, FOLD_FACTOR * this.lastFullBytes)) {
       // The caller's document spares reading back the file and a journal twice its size.
@@ -187,27 +186,11 @@ export class FileStateBackend implements StateBackend {
    */
   private async fold(compact: boolean): Promise<void> {
     if (await exists(this.journalPath)) {
-      const trusted = this.held !== undefined && !this.journalSuspect && this.known?.serial === this.knownSerial ? this.known : undefined;
-      await this.writeFull(trusted ?? (await this.read()), compact);
+      const known = this.held !== undefined && !this.journalSuspect ? this.known : undefined;
+      const trusted = known && replay(known.doc, [{ serial: this.knownSerial ?? known.doc.serial, changes: known.appended }]);
+      await this.writeFull(trusted !== undefined && trusted.serial === this.knownSerial ? trusted : await this.read(), compact);
     }
     this.journalSuspect = false;
-  }
-
-  /** The changes just appended, applied to the known document (its records are replaced, never changed). */
-  private appendKnown(serial: number, changes: readonly StateChange[]): void {
-    const known = this.known;
-    if (!known) return;
-    if (!this.knownOwned) {
-      this.known = { ...known, resources: { ...known.resources } };
-      this.knownOwned = true;
-    }
-    const doc = this.known as { serial: number; resources: Record<string, ResourceRecord>; extras?: StateDocument['extras'] };
-    for (const c of changes) {
-      if (c.op === 'put') doc.resources[c.address] = c.record;
-      else if (c.op === 'remove') delete doc.resources[c.address];
-      else doc.extras = { ...(doc.extras ?? {}), [c.key]: c.value };
-    }
-    doc.serial = serial;
   }
 
   private async writeFull(doc: StateDocument, compact: boolean): Promise<void> {
@@ -238,8 +221,7 @@ export class FileStateBackend implements StateBackend {
 
   private remember(doc: StateDocument): StateDocument {
     this.knownSerial = doc.serial;
-    this.known = doc;
-    this.knownOwned = false;
+    this.known = { doc, appended: [] };
     return doc;
   }
 }
