@@ -7,7 +7,7 @@ import { fixturesFile, loadConfig, requireStackChoice, usesLocalCloud, type Moor
 import { openStackState } from './state/stack-state.js';
 import { transportSettings, withWaitNotices } from './transport-settings.js';
 import type { StateBackend } from './state/types.js';
-import { createProviders, type Providers } from '../providers/providers.js';
+import { createProviders, type ProviderOptions, type Providers } from '../providers/providers.js';
 import { SERVICE_NAMES, type ServiceName } from '../core/services.js';
 import type { KindCatalog } from '../core/kind-catalog.js';
 import { RequestScheduler } from '../providers/request-scheduler.js';
@@ -84,34 +84,21 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const beforeWrite = async () => backend.assertLockHeld?.();
   // Limits from MOOR_MAX_*, and every long wait shown as one notice line.
   const { maxRetryAfterMs, ...limits } = transportSettings(options.env);
-  const transport = { limits, maxRetryAfterMs, events: withWaitNotices(events), secrets: masker };
+  const target = usesLocalCloud(config) ? await builtInCloud(options, config) : configuredServices(config, options.env);
   const scheduler = new RequestScheduler({ concurrency: parallelism });
-  if (!usesLocalCloud(config)) {
-    const providers = createProviders({
-      endpoints: config.endpoints as Record<ServiceName, string>,
-      credentials: config.credentials,
-      apis: config.apis,
-      defaultToken: options.env.MOOR_TOKEN,
-      env: options.env,
-      pollIntervalMs: pollInterval(options.env),
-      beforeWrite,
-      ...transport,
-      scheduler,
-    });
-    return { config, kinds: options.kinds, guard: options.guard, providers, backend, parallelism, scheduler, pollIntervalMs: pollInterval(options.env), events, masker, close: () => backend.close() };
-  }
-  const dataFile = resolve(options.cwd, LOCAL_CLOUD_DATA);
-  mkdirSync(resolve(options.cwd, '.moor'), { recursive: true });
-  const token = randomBytes(16).toString('hex');
-  const provisioning = options.env.MOOR_PROVISIONING_MS;
-  const provisioningMs = provisioning && /^\d+$/.test(provisioning) ? Number(provisioning) : undefined;
-  const fixtures = fixturesFile(config, options.cwd);
-  const cloud = await options.startLocalCloud({ port: 0, dataFile, token, provisioningMs, fixtures });
-  events({ type: 'notice', message: `moor: no endpoints configured; using the built-in local cloud at ${cloud.url} (data in ${LOCAL_CLOUD_DATA})` });
-  const endpoints = Object.fromEntries(SERVICE_NAMES.map((s) => [s, cloud.url])) as Record<ServiceName, string>;
-  // The local cloud answers fast: poll it often, or a quick start waits on timers.
-  const pollIntervalMs = pollInterval(options.env) ?? LOCAL_POLL_MS;
-  const providers = createProviders({ endpoints, defaultToken: token, env: options.env, pollIntervalMs, beforeWrite, apis: config.apis, ...transport, scheduler });
+  const providers = createProviders({
+    ...target.services,
+    apis: config.apis,
+    env: options.env,
+    pollIntervalMs: target.pollIntervalMs,
+    beforeWrite,
+    limits,
+    maxRetryAfterMs,
+    events: withWaitNotices(events),
+    secrets: masker,
+    scheduler,
+  });
+  const { cloud } = target;
   return {
     config,
     kinds: options.kinds,
@@ -120,15 +107,42 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     backend,
     parallelism,
     scheduler,
-    pollIntervalMs,
+    pollIntervalMs: target.pollIntervalMs,
     events,
     masker,
-    localCloudUrl: cloud.url,
+    ...(cloud ? { localCloudUrl: cloud.url } : {}),
     close: async () => {
       await backend.close();
-      await cloud.close();
+      await cloud?.close();
     },
   };
+}
+
+/** Where the run's requests go and with which tokens; the built-in local cloud when it serves the run. */
+interface Target {
+  readonly services: Pick<ProviderOptions, 'endpoints' | 'credentials' | 'defaultToken'>;
+  readonly pollIntervalMs?: number;
+  readonly cloud?: { readonly url: string; close(): Promise<void> };
+}
+
+function configuredServices(config: MoorConfig, env: NodeJS.ProcessEnv): Target {
+  const services = { endpoints: config.endpoints as Record<ServiceName, string>, credentials: config.credentials, defaultToken: env.MOOR_TOKEN };
+  return { services, pollIntervalMs: pollInterval(env) };
+}
+
+/** Starts the built-in local cloud in-process, its data under .moor, with a token of this run's own. */
+async function builtInCloud(options: SessionOptions, config: MoorConfig): Promise<Target> {
+  const dataFile = resolve(options.cwd, LOCAL_CLOUD_DATA);
+  mkdirSync(resolve(options.cwd, '.moor'), { recursive: true });
+  const token = randomBytes(16).toString('hex');
+  const provisioning = options.env.MOOR_PROVISIONING_MS;
+  const provisioningMs = provisioning && /^\d+$/.test(provisioning) ? Number(provisioning) : undefined;
+  const fixtures = fixturesFile(config, options.cwd);
+  const cloud = await options.startLocalCloud({ port: 0, dataFile, token, provisioningMs, fixtures });
+  options.events({ type: 'notice', message: `moor: no endpoints configured; using the built-in local cloud at ${cloud.url} (data in ${LOCAL_CLOUD_DATA})` });
+  const endpoints = Object.fromEntries(SERVICE_NAMES.map((s) => [s, cloud.url])) as Record<ServiceName, string>;
+  // The local cloud answers fast: poll it often, or a quick start waits on timers.
+  return { services: { endpoints, defaultToken: token }, pollIntervalMs: pollInterval(options.env) ?? LOCAL_POLL_MS, cloud };
 }
 
 function pollInterval(env: NodeJS.ProcessEnv): number | undefined {

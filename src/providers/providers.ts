@@ -11,13 +11,9 @@ import { FabricClient } from './fabric.js';
 import { GraphClient } from './graph.js';
 import { LcsClient } from './lcs.js';
 import type { RequestContext } from '../core/request-context.js';
-import type { RequestScheduler } from './request-scheduler.js';
 import { createTokenSource, type CommandRunner, type CredentialSource } from './token-source.js';
 import type { ResponseLimits } from './response-limits.js';
-import type { Sleep } from '../core/abortable-wait.js';
-import type { EventSink } from '../core/events.js';
-import type { SecretRegistry } from '../core/masker.js';
-import { Transport, type RequestSender } from './transport.js';
+import { Transport, type RequestSender, type TransportOptions } from './transport.js';
 
 /** One client per service; the engine hands this to kind handlers in KindContext. */
 export interface Providers extends ServiceSet {
@@ -40,42 +36,26 @@ declare module '../core/kind.js' {
   interface ServiceClients extends Providers {}
 }
 
-export interface ProviderOptions {
+/** What all transports of a run share (retries, timeouts, events, scheduler, masker, test seams): passed through to each as it is. */
+export type SharedTransportSettings = Omit<TransportOptions, 'service' | 'baseUrl' | 'token' | 'retryStatuses' | keyof ResponseLimits>;
+
+export interface ProviderOptions extends SharedTransportSettings {
   /** Base URL per service (http:// only on loopback). */
   readonly endpoints: Readonly<Record<ServiceName, string>>;
   /** Per-service token sources; a service without one uses defaultToken. */
   readonly credentials?: Partial<Record<ServiceName, CredentialSource>>;
   /** The token of every service without its own source (the CLI passes MOOR_TOKEN). */
   readonly defaultToken?: string;
-  /** api-version, namespace and version header per API (moor.config.yaml `apis:`); the seeds' values by default. */
+  /** api-version, namespace and version header per API (moor.config.yaml `apis:`); the documented values by default. */
   readonly apis?: ApiSettingsOverrides;
-  /** Per-attempt timeout in ms (default 30 000). */
-  readonly timeoutMs?: number;
-  /** Attempts per request, first included (default 6). */
-  readonly maxAttempts?: number;
-  /** First backoff step and its cap, in ms (defaults 200 and 10 000). */
-  readonly baseDelayMs?: number;
-  readonly maxDelayMs?: number;
   /** Caps the wait between long-running-operation polls (tests, fast local clouds). */
   readonly pollIntervalMs?: number;
-  /** Body size, pages, time per request (response-limits.ts); and the longest Retry-After waited, in ms. */
+  /** Body size, pages, time per request (response-limits.ts). */
   readonly limits?: ResponseLimits;
-  readonly maxRetryAfterMs?: number;
-  /** Where the transports tell answers, retries, throttles and poll waits (core/events.ts). */
-  readonly events?: EventSink;
-  /** Called before every request that is not a GET (e.g. the state-lock check); throwing stops the request unsent. */
-  readonly beforeWrite?: () => Promise<void>;
   /** The run's environment (credentials' tokenEnv is read there). */
   readonly env?: Readonly<NodeJS.ProcessEnv>;
-  /** Test seams: waits, jitter, the tokenCommand runner, fetch. */
-  readonly sleep?: Sleep;
-  readonly random?: () => number;
+  /** Test seam: the tokenCommand runner. */
   readonly runCommand?: CommandRunner;
-  readonly fetch?: typeof fetch;
-  /** One per run: requests in flight per service, pacing, 429 pauses (unset: requests go at once). */
-  readonly scheduler?: RequestScheduler;
-  /** The run's masker: tokens are registered as they are used (core/masker.ts). */
-  readonly secrets?: SecretRegistry;
 }
 
 /**
@@ -135,11 +115,13 @@ export function createConnectorClient(endpoint: string, options: Omit<ProviderOp
 function makeTransport(service: ServiceName, o: Omit<ProviderOptions, 'endpoints'>, bases: ReadonlyMap<ServiceName, URL>): Transport {
   const baseUrl = bases.get(service);
   if (!baseUrl) throw new UserError(`no endpoint configured for service '${service}' (endpoints.${service} in moor.config.yaml, or MOOR_ENDPOINT)`);
+  const { credentials, defaultToken, env, runCommand, apis: _apis, pollIntervalMs: _poll, limits, ...shared } = o;
   return new Transport({
-    service, baseUrl,
-    token: createTokenSource({ service, source: o.credentials?.[service], defaultToken: o.defaultToken, env: o.env, run: o.runCommand }),
-    timeoutMs: o.timeoutMs, maxAttempts: o.maxAttempts, baseDelayMs: o.baseDelayMs, maxDelayMs: o.maxDelayMs, events: o.events,
-    sleep: o.sleep, random: o.random, fetch: o.fetch, beforeWrite: o.beforeWrite, ...o.limits, maxRetryAfterMs: o.maxRetryAfterMs, scheduler: o.scheduler, secrets: o.secrets,
+    ...shared,
+    ...limits,
+    service,
+    baseUrl,
+    token: createTokenSource({ service, source: credentials?.[service], defaultToken, env, run: runCommand }),
     retryStatuses: service === 'connector' ? CONNECTOR_RETRY_STATUSES : undefined,
   });
 }
