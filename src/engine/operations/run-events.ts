@@ -4,8 +4,11 @@
 import type { MoorEvent, StepOutcome } from '../../core/events.js';
 import type { JsonObject } from '../../core/json.js';
 import type { UserError } from '../../core/diagnostics.js';
-import type { SchedulerStats } from '../../providers/request-scheduler.js';
 import type { Plan } from '../plan/types.js';
+import type { Session } from '../session.js';
+
+/** The run's request counts (in flight, queued, throttled), as the session's scheduler keeps them. */
+export type RequestStats = ReturnType<Session['scheduler']['stats']>;
 
 /** plan: what apply would do; drift: only what moved live (drift, and plan/apply --refresh-only). */
 export type PlanMode = 'plan' | 'drift';
@@ -14,7 +17,7 @@ export type ResultEvent =
   /** A plan (or drift report) is decided; `document`: its JSON document, when the request asked for it; `stack`: the stack's name, when the run has one. */
   | { readonly type: 'plan_ready'; readonly mode: PlanMode; readonly plan: Plan; readonly document?: JsonObject; readonly stack?: string }
   /** Apply starts its steps (after the confirmation); `stats`: the request scheduler's counts, for a status line. */
-  | { readonly type: 'apply_started'; readonly plan: Plan; readonly stats: () => SchedulerStats }
+  | { readonly type: 'apply_started'; readonly plan: Plan; readonly stats: () => RequestStats }
   /** Every step has ended; `refresh`: apply --refresh-only's outcomes (state accepted what drifted). */
   | { readonly type: 'apply_done'; readonly outcomes: readonly StepOutcome[]; readonly refresh: boolean; readonly stack?: string }
   /** The run ended on a user's error (bad input, a lock held, a refused saved plan) before its result. */
