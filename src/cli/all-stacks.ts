@@ -6,17 +6,14 @@ import type { JsonObject } from '../core/json.js';
 import type { Plan } from '../engine/plan/types.js';
 import { renderPlanJson, renderPlanMarkdown, renderPlanText } from '../engine/render/index.js';
 import { appendStepSummary, writeAnnotations } from './github-output.js';
-import type { OutputFormat } from './plan-output.js';
+import type { StackResult } from '../engine/operations/run-events.js';
 import { useColor } from './session-options.js';
 import { unplanned } from './unplanned.js';
 import { jsonText } from '../core/foreign-text.js';
 import { stdoutLine, type IoHost } from './io-host.js';
 
 /** One stack's outcome: its plan (or an empty one carrying why it could not plan), the JSON document, the exit code. */
-export interface StackRun {
-  readonly stack: string;
-  readonly plan: Plan;
-  readonly document?: JsonObject;
+export interface StackRun extends StackResult {
   readonly code: number;
 }
 
@@ -50,33 +47,29 @@ export function namingStack(d: Diagnostic, stack: string): Diagnostic {
   return { ...d, message: `${d.message} (stack ${stack})` };
 }
 
-export function printStackRuns(io: IoHost, runs: readonly StackRun[], format: OutputFormat, mode: 'plan' | 'drift'): void {
-  if (format === 'json') {
-    const stacks = runs.map((r) => {
-      const { format: _format, ...rest } = r.document ?? planOnly(r.plan);
-      return { stack: r.stack, ...rest };
-    });
-    io.stdout.write(jsonText({ format: 'moor-plan/1', stacks }, 2) + '\n');
-    return;
-  }
-  if (format === 'markdown') {
-    io.stdout.write(stacksMarkdown(runs, mode));
-    return;
-  }
-  for (const r of runs) {
-    io.stdout.write(`\n=== stack ${r.stack} ===\n\n`);
-    io.stdout.write(renderPlanText(r.plan, { color: useColor(io.stdout, io.env), mode }).trimEnd() + '\n');
-  }
-  // The last lines say what happened to each stack, each naming it.
-  io.stdout.write('\n' + runs.map((r) => `stack ${r.stack}: ${lastLine(r.plan, mode)}`).join('\n') + '\n');
-  if (format === 'github') {
-    writeAnnotations(runs.flatMap((r) => r.plan.diagnostics.map((d) => namingStack(d, r.stack))), stdoutLine(io));
-    appendStepSummary(stacksMarkdown(runs, mode), io.env);
-  }
+/** JSON: one document with a `stacks` array, each stack's plan document (or its errors) named. */
+export function stacksJson(runs: readonly StackResult[]): string {
+  const stacks = runs.map((r) => {
+    const { format: _format, ...rest } = r.document ?? planOnly(r.plan);
+    return { stack: r.stack, ...rest };
+  });
+  return jsonText({ format: 'moor-plan/1', stacks }, 2) + '\n';
+}
+
+/** Text: a heading and the plan per stack; the last lines say what happened to each stack, each naming it. */
+export function stacksText(io: IoHost, runs: readonly StackResult[], mode: 'plan' | 'drift'): string {
+  const parts = runs.map((r) => `\n=== stack ${r.stack} ===\n\n` + renderPlanText(r.plan, { color: useColor(io.stdout, io.env), mode }).trimEnd() + '\n');
+  return parts.join('') + '\n' + runs.map((r) => `stack ${r.stack}: ${lastLine(r.plan, mode)}`).join('\n') + '\n';
+}
+
+/** github: each stack's diagnostics as annotations naming the stack, and one job summary. */
+export function annotateStacks(io: IoHost, runs: readonly StackResult[], mode: 'plan' | 'drift'): void {
+  writeAnnotations(runs.flatMap((r) => r.plan.diagnostics.map((d) => namingStack(d, r.stack))), stdoutLine(io));
+  appendStepSummary(stacksMarkdown(runs, mode), io.env);
 }
 
 /** One comment: a section per stack, under one heading. */
-function stacksMarkdown(runs: readonly StackRun[], mode: 'plan' | 'drift'): string {
+export function stacksMarkdown(runs: readonly StackResult[], mode: 'plan' | 'drift'): string {
   const sections = runs.map((r) => renderPlanMarkdown(r.plan, { mode, title: `moor ${mode} · stack ${r.stack}` }).trimEnd());
   return [`## moor ${mode}: ${runs.length} stack${runs.length === 1 ? '' : 's'}`, '', ...sections.flatMap((s) => [s, ''])].join('\n').trimEnd() + '\n';
 }

@@ -46,20 +46,21 @@ async function driftStack(io: IoHost, session: Session, paths: string[], flags: 
 
 /** drift --all-stacks: every stack in turn, one report, the worst exit code. */
 async function driftAllStacks(io: IoHost, paths: string[], flags: DriftFlags, command: Command): Promise<number> {
-  const { eachStack, namingStack, printStackRuns, stacksOf, worstExitCode } = await import('../all-stacks.js');
+  const { eachStack, namingStack, stacksOf, worstExitCode } = await import('../all-stacks.js');
+  const { reporterFor } = await import('../reporters/reporter.js');
   const { formatDiagnostic, UserError } = await import('../../core/diagnostics.js');
   const { renderPlanJson } = await import('../../engine/render/index.js');
   const { loadConfig } = await import('../../engine/config.js');
   const g = globalOptions(command);
   if (g.stack !== undefined && !g.stackGiven?.startsWith('MOOR_STACK=')) throw new UserError('--all-stacks checks every stack: do not also give --stack');
   const stacks = stacksOf(loadConfig(g.config, io.cwd, io.env));
-  // Each stack's drift is reported with the others' once all are checked (printStackRuns), not as it is ready.
+  // Each stack's drift is reported with the others' once all are checked (stacks_ready), not as it is ready.
   const later: RunSink = () => undefined;
   const runs = await eachStack(stacks, (stack) => withSession(io, command, async (session) => {
     const { drift, code } = await driftStack(io, session, paths, flags, later);
     return { stack, plan: drift, document: JSON.parse(renderPlanJson(drift)) as JsonObject, code };
   }, { stack }));
   for (const r of runs) for (const d of r.plan.diagnostics) io.stderr.write(formatDiagnostic(namingStack(d, r.stack)) + '\n');
-  printStackRuns(io, runs, flags.output, 'drift');
+  await (await reporterFor(io, flags.output, { terminal: false, applying: false })).events({ type: 'stacks_ready', mode: 'drift', runs });
   return worstExitCode(runs.map((r) => r.code));
 }

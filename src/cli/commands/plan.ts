@@ -79,7 +79,9 @@ async function planStack(io: IoHost, session: Session, inputs: PlanInputs, flags
 
 /** plan --all-stacks: every stack in turn, one report; a saved plan is one stack's, so --out is refused. */
 async function planAllStacks(io: IoHost, paths: string[], flags: PlanFlags, command: Command): Promise<number> {
-  const { eachStack, printStackRuns, stacksOf, worstExitCode } = await import('../all-stacks.js');
+  const { eachStack, stacksOf, worstExitCode } = await import('../all-stacks.js');
+  const { reporterFor } = await import('../reporters/reporter.js');
+  const reporter = await reporterFor(io, flags.output, { terminal: false, applying: false });
   const { formatDiagnostic } = await import('../../core/diagnostics.js');
   const { namingStack } = await import('../all-stacks.js');
   const { planInputs } = await import('../plan-inputs.js');
@@ -87,16 +89,16 @@ async function planAllStacks(io: IoHost, paths: string[], flags: PlanFlags, comm
   const g = globalOptions(command);
   if (g.stack !== undefined && !g.stackGiven?.startsWith('MOOR_STACK=')) throw new UserError('--all-stacks plans every stack: do not also give --stack');
   if (flags.out) throw new UserError('--all-stacks cannot save a plan (--out): a saved plan is one stack\'s; plan --stack NAME --out FILE');
-  if (flags.output === 'jsonl') throw new UserError('--all-stacks prints text, json, markdown or github, not jsonl');
+  if (reporter.forPrograms) throw new UserError('--all-stacks prints text, json, markdown or github, not jsonl');
   const stacks = stacksOf(loadConfig(g.config, io.cwd, io.env));
-  // Each stack's plan is reported with the others' once all are planned (printStackRuns), not as it is ready.
+  // Each stack's plan is reported with the others' once all are planned (stacks_ready), not as it is ready.
   const later: RunSink = () => undefined;
   const runs = await eachStack(stacks, (stack) => withSession(io, command, async (session) => {
-    const { plan, document, code } = await planStack(io, session, planInputs(paths, flags, stack), flags, later, flags.output === 'json');
+    const { plan, document, code } = await planStack(io, session, planInputs(paths, flags, stack), flags, later, reporter.wantsDocument);
     return { stack, plan, document, code };
   }, { stack }));
   // The JSON and markdown carry every stack's errors; a pipeline log still wants them on stderr, each naming its stack.
   for (const r of runs) for (const d of r.plan.diagnostics) io.stderr.write(formatDiagnostic(namingStack(d, r.stack)) + '\n');
-  printStackRuns(io, runs, flags.output, flags.refreshOnly ? 'drift' : 'plan');
+  await reporter.events({ type: 'stacks_ready', mode: flags.refreshOnly ? 'drift' : 'plan', runs });
   return worstExitCode(runs.map((r) => r.code));
 }

@@ -7,6 +7,7 @@ import { appendStepSummary, writeAnnotations } from '../github-output.js';
 import { stdoutLine, type IoHost } from '../io-host.js';
 import { refreshSummary } from '../refresh-summary.js';
 import { unplanned } from '../unplanned.js';
+import { annotateStacks } from '../all-stacks.js';
 import { textReporter } from './text-reporter.js';
 import type { Reporter, ReporterOptions } from './reporter.js';
 
@@ -16,7 +17,8 @@ export function githubReporter(io: IoHost, options: ReporterOptions): Reporter {
       // The log keeps the text; each diagnostic becomes an annotation; the job summary gets the markdown.
       writeAnnotations(e.plan.diagnostics, stdoutLine(io));
       appendStepSummary(renderPlanMarkdown(e.plan, { mode: e.mode, stack: e.stack }), io.env);
-    } else if (e.type === 'apply_done') {
+    } else if (e.type === 'stacks_ready') annotateStacks(io, e.runs, e.mode);
+    else if (e.type === 'apply_done') {
       if (e.refresh) reportRefreshToGitHub(io, e.outcomes, refreshSummary(e.outcomes));
       else reportApplyToGitHub(io, e.outcomes);
     } else if (e.type === 'run_failed') {

@@ -5,6 +5,7 @@ import { renderPlanJson } from '../../engine/render/index.js';
 import type { RunEvent } from '../../engine/operations/run-events.js';
 import type { IoHost } from '../io-host.js';
 import { unplanned } from '../unplanned.js';
+import { stacksJson } from '../all-stacks.js';
 import { diagnosticLines } from './diagnostic-lines.js';
 import type { Reporter } from './reporter.js';
 
@@ -13,7 +14,8 @@ export function jsonReporter(io: IoHost): Reporter {
     if (e.type === 'plan_ready') {
       io.stdout.write((e.document ? jsonText(e.document, 2) : renderPlanJson(e.plan).trimEnd()) + '\n');
       diagnosticLines(io, e);
-    } else if (e.type === 'run_failed' && e.command !== 'apply') io.stdout.write(renderPlanJson(unplanned(e.error)));
+    } else if (e.type === 'stacks_ready') io.stdout.write(stacksJson(e.runs));
+    else if (e.type === 'run_failed' && e.command !== 'apply') io.stdout.write(renderPlanJson(unplanned(e.error)));
   };
   return { events, retryLines: false, wantsDocument: true, forPrograms: false };
 }

@@ -26,7 +26,7 @@ export function jsonlReporter(io: IoHost): Reporter {
       const { diagnostics } = unplanned(e.error);
       for (const d of diagnostics) emit(diagnosticEvent(d));
       emit({ type: `${e.command}_summary`, status: 'failed', errors: diagnostics.filter((d) => d.severity === 'error').length, message: e.error.message });
-    } else if (e.type !== 'apply_started') steps(e);
+    } else if (e.type !== 'apply_started' && e.type !== 'stacks_ready') steps(e);
   };
   return { events, retryLines: false, wantsDocument: false, forPrograms: true };
 }

@@ -9,6 +9,7 @@ import type { IoHost } from '../io-host.js';
 import { plainProgress, terminalProgress, type Progress } from '../progress.js';
 import { refreshSummary } from '../refresh-summary.js';
 import { useColor } from '../session-options.js';
+import { stacksText } from '../all-stacks.js';
 import { waitLine } from '../wait-line.js';
 import type { Reporter, ReporterOptions } from './reporter.js';
 
@@ -23,6 +24,7 @@ export function textReporter(io: IoHost, options: ReporterOptions, extra?: (e: R
   let progress: Progress | undefined;
   const events = async (e: RunEvent): Promise<void> => {
     if (e.type === 'plan_ready') io.stdout.write(planText(io, e) + '\n');
+    else if (e.type === 'stacks_ready') io.stdout.write(stacksText(io, e.runs, e.mode));
     else if (e.type === 'apply_started') {
       progress = options.terminal ? await terminalProgress(io, e.plan.changes, e.stats) : plainProgress(line);
       display = progress.sink;

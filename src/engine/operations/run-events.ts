@@ -20,8 +20,17 @@ export type ResultEvent =
   | { readonly type: 'apply_started'; readonly plan: Plan; readonly stats: () => RequestStats }
   /** Every step has ended; `refresh`: apply --refresh-only's outcomes (state accepted what drifted). */
   | { readonly type: 'apply_done'; readonly outcomes: readonly StepOutcome[]; readonly refresh: boolean; readonly stack?: string }
+  /** Every stack's plan (or drift) of a run over all stacks, reported together once all are made. */
+  | { readonly type: 'stacks_ready'; readonly mode: PlanMode; readonly runs: readonly StackResult[] }
   /** The run ended on a user's error (bad input, a lock held, a refused saved plan) before its result. */
   | { readonly type: 'run_failed'; readonly command: 'plan' | 'apply' | 'drift'; readonly error: UserError };
+
+/** One stack's result in a run over all stacks: its plan (or an empty one carrying why it could not plan), and its JSON document when asked for. */
+export interface StackResult {
+  readonly stack: string;
+  readonly plan: Plan;
+  readonly document?: JsonObject;
+}
 
 export type RunEvent = MoorEvent | ResultEvent;
 
