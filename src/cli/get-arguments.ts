@@ -1,4 +1,4 @@
-// moor get: checks of the read commands' arguments before anything is sent (seed 001 and 002 formats).
+// moor get: checks of the read commands' arguments before anything is sent (the formats of container-group, invoice and workspace names).
 import { UserError } from '../core/diagnostics.js';
 import { MAX_TOP } from '../providers/billing.js';
 

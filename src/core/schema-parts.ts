@@ -75,7 +75,7 @@ export const resourceGroup = patterned(
   { minLength: 1, maxLength: 90 },
 );
 
-/** Tags: keys and values at most 256 characters, keys non-empty and without < > % & \ ? / (seed 002). */
+/** Tags: keys and values at most 256 characters, keys non-empty and without < > % & \ ? / (the analytics and ARM tag rules). */
 export const tags: JsonObject = {
   type: 'object',
   propertyNames: patterned('^[^<>%&\\\\?/]+$', 'tag keys must not contain < > % & \\ ? /', { minLength: 1, maxLength: 256 }),

@@ -4,7 +4,7 @@ import { ServiceError } from '../providers/service-error.js';
 
 /**
  * Wraps a connector ServiceError so the message says what failed and names the
- * X-Correlating-OperationId (seed 000: callers capture it and pass it to support). Other errors pass through.
+ * X-Correlating-OperationId (the connector's contract: callers capture it and pass it to support). Other errors pass through.
  */
 export function notifyFailure(err: unknown, what: string): unknown {
   if (!(err instanceof ServiceError)) return err;

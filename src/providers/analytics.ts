@@ -1,4 +1,4 @@
-// The analytics client: push datasets and their tables (seed 002 plus the siblings in SERVICES.md).
+// The analytics client: push datasets and their tables (and the sibling dataset operations SERVICES.md lists).
 import { expectArray, expectItems, expectObject, expectSame, expectString } from './answer-shape.js';
 import type { RequestSender, TransportResponse } from './transport.js';
 
@@ -13,7 +13,7 @@ export interface DatasetTable {
   readonly [field: string]: unknown;
 }
 
-/** CreateDatasetRequest of seed 002. */
+/** The analytics service's CreateDatasetRequest. */
 export interface CreateDatasetRequest {
   readonly name: string;
   readonly tables: readonly DatasetTable[];

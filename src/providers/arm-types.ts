@@ -1,4 +1,4 @@
-// Bodies of the ARM operations moor uses (seed 001), as the service sends and takes them.
+// Bodies of the ARM operations moor uses (container groups, usage and name availability), as the service sends and takes them.
 
 /** A container group as PUT and returned; moor passes the body through untouched. */
 export interface ContainerGroupBody {

@@ -9,9 +9,9 @@ import type { ContainerGroupBody, NameAvailability, Usage } from './arm-types.js
 
 export type { ContainerGroupBody, NameAvailability, Usage } from './arm-types.js';
 
-/** api-version of container groups and usage (seed 001). */
+/** api-version of container groups and usage. */
 export const CONTAINER_API_VERSION = DEFAULT_API_SETTINGS.containerInstance.apiVersion;
-/** api-version of name availability (seed 001). */
+/** api-version of name availability. */
 export const NAME_API_VERSION = DEFAULT_API_SETTINGS.sql.apiVersion;
 
 const enc = encodeURIComponent;

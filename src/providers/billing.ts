@@ -1,4 +1,4 @@
-// The billing client (ARM endpoint): every transaction of an invoice, over all pages (seed 002).
+// The billing client (ARM endpoint): every transaction of an invoice, over all pages.
 import { UserError } from '../core/diagnostics.js';
 import { DEFAULT_API_SETTINGS, type ApiSettings } from './api-settings.js';
 import { expectObject } from './answer-shape.js';
@@ -6,7 +6,7 @@ import { listByNextLink } from './paging.js';
 import type { RequestSender } from './transport.js';
 
 export const BILLING_API_VERSION = DEFAULT_API_SETTINGS.billing.apiVersion;
-/** The service's largest page (seed 002). */
+/** The service's largest page ($top at most 50). */
 export const MAX_TOP = 50;
 
 /** An amount in a currency. */

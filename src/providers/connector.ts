@@ -1,4 +1,4 @@
-// The conversation-connector client (seed 000): conversations, activities, members, attachments.
+// The conversation-connector client: conversations, activities, members, attachments.
 import { expectArrayBody, expectItems, expectObject, expectString } from './answer-shape.js';
 import { listByContinuation } from './paging.js';
 import type { RequestSender, TransportResponse } from './transport.js';

@@ -1,4 +1,4 @@
-// The Fabric client: eventstreams of a workspace, every page (seed 002).
+// The Fabric client: eventstreams of a workspace, every page.
 import { expectItems, expectSame } from './answer-shape.js';
 import { listByContinuation } from './paging.js';
 import type { RequestSender } from './transport.js';

@@ -1,4 +1,4 @@
-// The Graph client: authentication-context class references (seed 000, beta).
+// The Graph client: authentication-context class references (the Graph beta API).
 import { expectObject, expectSame, expectString } from './answer-shape.js';
 import { listByNextLink } from './paging.js';
 import type { RequestSender } from './transport.js';

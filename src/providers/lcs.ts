@@ -1,4 +1,4 @@
-// The database-movement client (seed 000): export, refresh, and the status of an operation.
+// The database-movement client: export, refresh, and the status of an operation.
 import { DEFAULT_API_SETTINGS, type ApiSettings } from './api-settings.js';
 import { expectBoolean, expectObject, expectString, type JsonRecord } from './answer-shape.js';
 import type { RequestSender, TransportResponse } from './transport.js';

@@ -121,8 +121,8 @@ describe('arguments are checked before anything is sent', () => {
   test.each([
     ['a subscription that is not a UUID', ['usage', '--subscription', 'abc', '--location', 'westeurope'], /--subscription must be a UUID/],
     ['a workspace that is not a UUID', ['eventstreams', '--workspace', 'ws-1'], /--workspace must be a UUID/],
-    ['a billing account off the seed patterns', ['transactions', '--billing-account', 'acct!', '--invoice', INVOICE], /--billing-account must be/],
-    ['an invoice off the seed patterns', ['transactions', '--billing-account', ACCOUNT, '--invoice', 'g01'], /--invoice must be an invoice name/],
+    ['a billing account off the billing service\'s patterns', ['transactions', '--billing-account', 'acct!', '--invoice', INVOICE], /--billing-account must be/],
+    ['an invoice off the billing service\'s patterns', ['transactions', '--billing-account', ACCOUNT, '--invoice', 'g01'], /--invoice must be an invoice name/],
     ['a page size above 50', ['transactions', '--billing-account', ACCOUNT, '--invoice', INVOICE, '--top', '51'], /--top must be a whole number from 1 to 50/],
     ['an unknown output format', ['usage', '--subscription', SUB, '--location', 'westeurope', '--output', 'xml'], /must be one of table, json, csv/],
   ])('%s is exit 1 with a clear message and no stack', async (_reason, args, message) => {

@@ -1,4 +1,4 @@
-// Container group requests break seed 001's rules: 400 CloudError with a code and the faulty property as target.
+// Container group requests break ARM's container-group rules: 400 CloudError with a code and the faulty property as target.
 import { describe, expect, it } from 'vitest';
 import { call, cloud, groupBody, groupUrl, SUB } from './helpers.js';
 

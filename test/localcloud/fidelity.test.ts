@@ -1,6 +1,6 @@
 // Differences to the real services closed (issue 10): rate-limit headers on every ARM answer,
 // each service's error shape for an unknown path, separate conversations, uploaded thumbnails,
-// the transaction and dataset fields of seed 002.
+// the billing transaction and analytics dataset fields.
 import { describe, expect, it } from 'vitest';
 import { call, cloud, groupUrl, SUB } from './helpers.js';
 
@@ -63,7 +63,7 @@ describe('local cloud fidelity', () => {
     expect(Buffer.from(await view.arrayBuffer()).equals(thumbnail)).toBe(true);
   });
 
-  it('answers transactions with systemData, tags and the customer, part number and plan fields of seed 002', async () => {
+  it('answers transactions with systemData, tags and the customer, part number and plan fields billing transactions carry', async () => {
     const c = await cloud();
     const res = await call(`${c.url}/providers/Vendor.Billing/billingAccounts/12345678/invoices/G012345678/transactions?api-version=2024-04-01`);
     const t = res.body.value[0];
@@ -72,7 +72,7 @@ describe('local cloud fidelity', () => {
     expect(t.properties).toMatchObject({ customerId: expect.any(String), customerDisplayName: expect.any(String), partNumber: expect.any(String), vendorPlan: expect.any(String) });
   });
 
-  it('answers GET dataset with the fields of seed 002 a push dataset has', async () => {
+  it('answers GET dataset with the dataset fields a push dataset has', async () => {
     const c = await cloud();
     const group = 'f089354e-8366-4e18-aea3-4cb4a3a50b48';
     const made = await call(`${c.url}/v1.0/myorg/groups/${group}/datasets`, { method: 'POST', body: { name: 'd', defaultMode: 'Push', tables: [{ name: 'T', columns: [{ name: 'a', dataType: 'Int64' }] }] } });

@@ -1,4 +1,4 @@
-// The AuthContext kind: An authentication-context class reference (seed 000, Graph beta).
+// The AuthContext kind: An authentication-context class reference (Microsoft Graph beta).
 import type { ResourceKind } from '../../core/kind.js';
 import { specSchema } from './schema.js';
 import { checkSpec } from './rules.js';
@@ -8,7 +8,7 @@ import { diffRules, sensitive } from './diff.js';
 export const AuthContext: ResourceKind = {
   kind: 'AuthContext',
   category: 'resource',
-  description: 'An authentication-context class reference (seed 000, Graph beta).',
+  description: 'An authentication-context class reference (Microsoft Graph beta).',
   specSchema,
   sensitive,
   addressing: ['id'],

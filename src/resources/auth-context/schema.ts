@@ -1,4 +1,4 @@
-// JSON Schema of the AuthContext spec: the updatable fields of seed 000 plus the id c1..c99.
+// JSON Schema of the AuthContext spec: the fields Graph lets a PATCH change, plus the id c1..c99.
 import type { JsonObject } from '../../core/json.js';
 import { boolean, object, patterned, string } from '../../core/schema-parts.js';
 

@@ -13,7 +13,7 @@ const billingAccountName = patterned(
 /** Seed 002: H9-xxx; G/H/T/HT + 9; D + 9; E + [B-Z0-9] + 8; EA + 8 (upper-case alphanumerics). */
 const invoiceName = patterned(
   '^(H[0-9]-[A-Za-z0-9]+|(G|H|T|HT)[A-Z0-9]{9}|D[A-Z0-9]{9}|E[B-Z0-9][A-Z0-9]{8}|EA[A-Z0-9]{8})$',
-  'must be an invoice name such as G012345678 (seed 002 patterns)',
+  'must be an invoice name such as G012345678 (the billing service\'s invoice names)',
 );
 
 /** Seed 001: at most 63 lower-case letters and digits, inner hyphens allowed. */

@@ -1,4 +1,4 @@
-// The ContainerGroup kind: A group of containers sharing network, volumes and identity (seed 001).
+// The ContainerGroup kind: A group of containers sharing network, volumes and identity (ARM container instances).
 import type { ResourceKind } from '../../core/kind.js';
 import { specSchema } from './schema.js';
 import { checkSpec } from './rules.js';
@@ -8,7 +8,7 @@ import { diffRules, sensitive, transientOutputs } from './diff.js';
 export const ContainerGroup: ResourceKind = {
   kind: 'ContainerGroup',
   category: 'resource',
-  description: 'A group of containers sharing network, volumes and identity (seed 001).',
+  description: 'A group of containers sharing network, volumes and identity (ARM container instances).',
   specSchema,
   sensitive,
   addressing: ['subscriptionId', 'resourceGroup', 'name'],

@@ -1,4 +1,4 @@
-// Cross-reference rules of the ContainerGroup spec beyond JSON Schema (seed 001 "Rules for references").
+// Cross-reference rules of the ContainerGroup spec beyond JSON Schema (the service's rules for references between containers, volumes and secrets).
 import { isObject, type JsonObject, type JsonPath } from '../../core/json.js';
 import { itemsOf, literal, reportDuplicates } from '../../core/rule-helpers.js';
 import type { Report } from '../../core/kind.js';

@@ -1,4 +1,4 @@
-// JSON Schema of the ContainerGroup spec: addressing fields plus the request body of seed 001.
+// JSON Schema of the ContainerGroup spec: addressing fields plus the body of ARM's container-group PUT.
 import type { JsonObject } from '../../core/json.js';
 import {
   armId, array, base64, boolean, enumOf, int32, nonEmpty, object, openEnumOf, patterned, resourceGroup, string,

@@ -1,4 +1,4 @@
-// The DatabaseExport kind: An export of an environment's database to the asset library (seed 000).
+// The DatabaseExport kind: An export of an environment's database to the asset library (database movement).
 import type { JobKind } from '../../core/kind.js';
 import { specSchema } from './schema.js';
 import { checkSpec } from './rules.js';
@@ -7,7 +7,7 @@ import { job } from './handler.js';
 export const DatabaseExport: JobKind = {
   kind: 'DatabaseExport',
   category: 'job',
-  description: "An export of an environment's database to the asset library (seed 000).",
+  description: "An export of an environment's database to the asset library (database movement).",
   specSchema,
   sensitive: [],
   // Recorded in the runs (project, environment, revision) whatever supplies them.

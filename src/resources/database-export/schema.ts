@@ -1,4 +1,4 @@
-// JSON Schema of the DatabaseExport spec: project, environment, backup name, revision (seed 000).
+// JSON Schema of the DatabaseExport spec: project, environment, backup name, revision.
 import type { JsonObject } from '../../core/json.js';
 import { jobRevision, object, pathSegment, projectId } from '../../core/schema-parts.js';
 

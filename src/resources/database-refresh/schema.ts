@@ -1,4 +1,4 @@
-// JSON Schema of the DatabaseRefresh spec: project, source and target environments, revision (seed 000).
+// JSON Schema of the DatabaseRefresh spec: project, source and target environments, revision.
 import type { JsonObject } from '../../core/json.js';
 import { jobRevision, object, pathSegment, projectId } from '../../core/schema-parts.js';
 

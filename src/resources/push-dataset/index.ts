@@ -1,4 +1,4 @@
-// The PushDataset kind: A push dataset in a workspace (seed 002).
+// The PushDataset kind: A push dataset in a workspace of the analytics service.
 import type { ResourceKind } from '../../core/kind.js';
 import { specSchema } from './schema.js';
 import { checkSpec } from './rules.js';
@@ -8,7 +8,7 @@ import { diffRules, sensitive } from './diff.js';
 export const PushDataset: ResourceKind = {
   kind: 'PushDataset',
   category: 'resource',
-  description: 'A push dataset in a workspace (seed 002).',
+  description: 'A push dataset in a workspace of the analytics service.',
   specSchema,
   sensitive,
   addressing: ['workspaceId', 'name'],

@@ -11,7 +11,7 @@ export function datasetName(name: string, spec: JsonObject): string {
   return typeof spec.name === 'string' ? spec.name : name;
 }
 
-/** The CreateDatasetRequest of seed 002 from the spec (addressing fields left out). */
+/** The analytics service's CreateDatasetRequest from the spec (addressing fields left out). */
 export function createRequestOf(name: string, spec: JsonObject): CreateDatasetRequest {
   const body: Record<string, unknown> = { name: datasetName(name, spec) };
   for (const f of REQUEST_FIELDS) if (spec[f] !== undefined) body[f] = spec[f];

@@ -1,8 +1,8 @@
-// JSON Schema of the PushDataset spec: workspace, retention and the CreateDatasetRequest of seed 002.
+// JSON Schema of the PushDataset spec: workspace, retention and the analytics service's CreateDatasetRequest.
 import type { JsonObject } from '../../core/json.js';
 import { array, boolean, enumOf, nonEmpty, object, openEnumOf, patterned, string } from '../../core/schema-parts.js';
 
-/** Table and relationship names: 1 to 100 characters from a restricted set (seed 002). */
+/** Table and relationship names: 1 to 100 characters from a restricted set (the analytics service's naming rule). */
 const tableName = patterned(
   '^[\\p{L}\\p{N} _.()-]+$',
   'must be 1 to 100 letters, digits, spaces, "_", "-", ".", "(" or ")"',

@@ -32,7 +32,7 @@ export function groupPath(ctx: ServiceContext, groupId: string): string {
   return `${ctx.baseUrl}/v1.0/myorg/groups/${groupId}`;
 }
 
-/** The Dataset object of a GET (a subset of seed 002's fields, as for a push dataset). */
+/** The Dataset object of a GET (the subset of the service's dataset fields a push dataset has). */
 export function datasetView(ctx: ServiceContext, d: StoredDataset): Obj {
   return {
     id: d.id,

@@ -1,4 +1,4 @@
-// Local analytics service: push datasets of a workspace (seed 002) and the siblings users expect.
+// Local analytics service: push datasets of a workspace and the sibling operations users expect.
 import { randomUUID } from 'node:crypto';
 import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../../types.js';
 import {

@@ -1,4 +1,4 @@
-// Billing account and invoice name patterns of seed 002.
+// Billing account and invoice name patterns of the billing service.
 const GUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 
 const ACCOUNT_PATTERNS: readonly RegExp[] = [

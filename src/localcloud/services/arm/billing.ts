@@ -1,4 +1,4 @@
-// Billing transactions of an invoice (seed 002): name patterns, filter/orderBy/search, top <= 50, absolute nextLink pages.
+// Billing transactions of an invoice: name patterns, filter/orderBy/search, top <= 50, absolute nextLink pages.
 import { isObject, type JsonObject } from '../../../core/json.js';
 import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../../types.js';
 import { armResponseHeaders } from './cloud-error.js';

@@ -1,4 +1,4 @@
-// PUT, GET, DELETE and list of container groups (seed 001, SERVICES.md).
+// PUT, GET, DELETE and list of container groups (as README.md in src/localcloud describes them).
 import { randomUUID } from 'node:crypto';
 import type { JsonObject } from '../../../core/json.js';
 import type { LocalRequest, LocalResponse, ServiceContext } from '../../types.js';

@@ -1,4 +1,4 @@
-// Validates a container group PUT (path and body) by seed 001's rules; returns the problems found.
+// Validates a container group PUT (path and body) by ARM's container-group rules; returns the problems found.
 import { isObject, type JsonObject } from '../../../core/json.js';
 import type { CloudErrorBody } from './cloud-error.js';
 import { checkContainers, checkPorts } from './container-validation.js';

@@ -1,4 +1,4 @@
-// Container groups of seed 001 on the local cloud: PUT/GET/DELETE, lists, and their operation resources.
+// ARM container groups on the local cloud: PUT/GET/DELETE, lists, and their operation resources.
 import type { LocalService } from '../../types.js';
 import { armResponseHeaders, cloudErrorBody } from './cloud-error.js';
 import {

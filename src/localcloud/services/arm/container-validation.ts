@@ -1,4 +1,4 @@
-// Request rules of containers and init containers (seed 001): names, images, resources, env, mounts.
+// Request rules of containers and init containers, as ARM enforces them: names, images, resources, env, mounts.
 import type { JsonObject } from '../../../core/json.js';
 import type { Path, Problems } from './validation-kit.js';
 

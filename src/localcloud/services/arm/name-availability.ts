@@ -1,4 +1,4 @@
-// Server-name availability (seed 001): always 200; Invalid for names that break the rules, AlreadyExists for taken ones.
+// Server-name availability: always 200; Invalid for names that break the rules, AlreadyExists for taken ones.
 import { isObject } from '../../../core/json.js';
 import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../../types.js';
 import { checkApiVersion } from './api-version.js';

@@ -1,4 +1,4 @@
-// Usage per location (seed 001): what the container groups held here use, against the default limits.
+// Usage per location: what the container groups held here use, against the default limits.
 import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../../types.js';
 import { isObject } from '../../../core/json.js';
 import { checkApiVersion } from './api-version.js';

@@ -1,4 +1,4 @@
-// Request rules of volumes, registry credentials and secret references (seed 001).
+// Request rules of volumes, registry credentials and secret references, as ARM enforces them for container groups.
 import { isObject, type JsonObject } from '../../../core/json.js';
 import type { Path, Problems } from './validation-kit.js';
 

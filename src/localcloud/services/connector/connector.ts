@@ -1,4 +1,4 @@
-// Local conversation connector (seed 000): every operation, per-conversation throttling, correlation header.
+// Local conversation connector: every operation, per-conversation throttling, correlation header.
 import type { Handler, LocalService, Route, ServiceContext } from '../../types.js';
 import {
   deleteActivity, getActivityMembers, listActivities, replyToActivity, sendHistory, sendToConversation, updateActivity,

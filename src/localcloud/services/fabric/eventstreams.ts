@@ -1,4 +1,4 @@
-// Local Fabric service: eventstream items and folders of a workspace (seed 002), paged and rate limited.
+// Local Fabric service: eventstream items and folders of a workspace, paged and rate limited.
 import { randomUUID } from 'node:crypto';
 import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../../types.js';
 import {

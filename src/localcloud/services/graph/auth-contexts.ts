@@ -1,4 +1,4 @@
-// Local Graph (beta): authentication-context class references of conditional access (seed 000).
+// Local Graph (beta): authentication-context class references of conditional access (README.md in src/localcloud says what it promises).
 import type { Handler, LocalRequest, LocalResponse, LocalService, ServiceContext } from '../../types.js';
 
 const COLLECTION = '/beta/identity/conditionalAccess/authenticationContextClassReferences';

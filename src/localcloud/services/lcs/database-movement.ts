@@ -1,4 +1,4 @@
-// Local database movement (seed 000): export and refresh, their status, and the 3-per-day limit.
+// Local database movement: export and refresh, their status, and the 3-per-day limit.
 import { randomUUID } from 'node:crypto';
 import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../../types.js';
 import {
