@@ -12,7 +12,7 @@ const outcomes: StepOutcome[] = [
 
 describe('apply --output github', () => {
   it('annotates each failed step, and only those, with its address and the service error', () => {
-    expect(failedStepDiagnostics(outcomes).map(annotation)).toEqual([
+    expect(failedStepDiagnostics(outcomes).map((d) => annotation(d, process.cwd()))).toEqual([
       '::error::ContainerGroup/web: update failed: Conflict (409, request id r-1): busy',
     ]);
   });
@@ -25,13 +25,13 @@ describe('apply --output github', () => {
 
   it('a job of unknown outcome (a no-op that failed: nothing was sent) is annotated with its reason, not as a failed no-op', () => {
     const unknown: StepOutcome = { address: 'DatabaseExport/e', action: 'no-op', status: 'failed', error: 'the outcome of revision r1 is unknown' };
-    expect(failedStepDiagnostics([unknown]).map(annotation)).toEqual(['::error::DatabaseExport/e: the outcome of revision r1 is unknown']);
+    expect(failedStepDiagnostics([unknown]).map((d) => annotation(d, process.cwd()))).toEqual(['::error::DatabaseExport/e: the outcome of revision r1 is unknown']);
   });
 
   it('an interrupted step that had sent no change is annotated as the progress line says it, not with its raw error', () => {
     const waited: StepOutcome = { address: 'ContainerGroup/g', action: 'no-op', status: 'interrupted', error: 'containerGroups/g: interrupted while waiting for the operation to finish; it goes on at the service, and the next plan reads where it got to', sentNoChange: true };
     const queued: StepOutcome = { address: 'AuthContext/c8', action: 'update', status: 'interrupted', error: 'PUT /c8: interrupted while waiting for its turn', sentNoChange: true };
-    expect(failedStepDiagnostics([waited, queued]).map(annotation)).toEqual([
+    expect(failedStepDiagnostics([waited, queued]).map((d) => annotation(d, process.cwd()))).toEqual([
       '::warning::ContainerGroup/g: interrupted (it had sent no change; the next plan reads where things got to)',
       '::warning::AuthContext/c8: update interrupted (it had sent no change; the next plan reads where things got to)',
     ]);

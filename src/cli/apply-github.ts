@@ -28,7 +28,7 @@ export function applySummaryMarkdown(outcomes: readonly StepOutcome[]): string {
 }
 
 export function reportApplyToGitHub(io: IoHost, outcomes: readonly StepOutcome[]): void {
-  writeAnnotations(failedStepDiagnostics(outcomes), stdoutLine(io));
+  writeAnnotations(failedStepDiagnostics(outcomes), stdoutLine(io), io.cwd);
   appendStepSummary(applySummaryMarkdown(outcomes), io.env);
 }
 
@@ -40,6 +40,6 @@ export function refreshSummaryMarkdown(outcomes: readonly StepOutcome[], text: s
 }
 
 export function reportRefreshToGitHub(io: IoHost, outcomes: readonly StepOutcome[], text: string): void {
-  writeAnnotations(failedStepDiagnostics(outcomes), stdoutLine(io));
+  writeAnnotations(failedStepDiagnostics(outcomes), stdoutLine(io), io.cwd);
   appendStepSummary(refreshSummaryMarkdown(outcomes, text), io.env);
 }

@@ -21,20 +21,20 @@ function escapeProperty(text: string): string {
 }
 
 /** `::error file=F,line=L,col=C::MESSAGE` (`::warning …` for warnings); the address leads the message as in the text (addressedMessage). */
-export function annotation(d: Diagnostic): string {
+export function annotation(d: Diagnostic, cwd: string): string {
   const props = d.location
-    ? ` file=${escapeProperty(repositoryPath(d.location.file))},line=${d.location.line},col=${d.location.col}`
+    ? ` file=${escapeProperty(repositoryPath(d.location.file, cwd))},line=${d.location.line},col=${d.location.col}`
     : '';
   return `::${d.severity}${props}::${escapeData(addressedMessage(d))}`;
 }
 
 /**
  * GitHub places an annotation by its path from the repository's root; moor's paths are from the
- * folder it runs in, which may be a subfolder (the action's working-directory). The root is the
+ * folder it runs in (`cwd`), which may be a subfolder (the action's working-directory). The root is the
  * nearest folder up with a `.git` (a folder, or a file in a worktree), as the runner finds it.
  */
-function repositoryPath(file: string): string {
-  const abs = resolve(file);
+function repositoryPath(file: string, cwd: string): string {
+  const abs = resolve(cwd, file);
   const root = repositoryRoot(dirname(abs));
   return root === undefined ? file : relative(root, abs).split(sep).join('/');
 }
@@ -53,8 +53,9 @@ function repositoryRoot(start: string): string | undefined {
   return root;
 }
 
-export function writeAnnotations(diagnostics: readonly Diagnostic[], write: (line: string) => void): void {
-  for (const d of diagnostics) write(annotation(d));
+/** Annotations of `diagnostics`, whose files are relative to `cwd` (the run's folder). */
+export function writeAnnotations(diagnostics: readonly Diagnostic[], write: (line: string) => void, cwd: string): void {
+  for (const d of diagnostics) write(annotation(d, cwd));
 }
 
 /** Appends markdown to the job summary when GitHub names the file; a step outside Actions has none. */

@@ -6,7 +6,7 @@ import { stdoutLine, type IoHost } from './io-host.js';
 
 /** `stack`: the stack validated, named in the summary's heading (its annotations name it in their messages). */
 export function githubValidateReport(io: IoHost, diagnostics: readonly Diagnostic[], files: number, stack?: string): void {
-  writeAnnotations(stack === undefined ? diagnostics : diagnostics.map((d) => ({ ...d, message: `${d.message} (stack ${stack})` })), stdoutLine(io));
+  writeAnnotations(stack === undefined ? diagnostics : diagnostics.map((d) => ({ ...d, message: `${d.message} (stack ${stack})` })), stdoutLine(io), io.cwd);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
   const headline = errors > 0

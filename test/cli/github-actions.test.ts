@@ -79,8 +79,8 @@ describe('GitHub Actions output', () => {
 
   test('a message with newlines and percent signs is escaped as GitHub requires', async () => {
     const { annotation } = await import('../../src/cli/github-output.js');
-    expect(annotation({ severity: 'warning', message: '100% sure\nreally', location: { file: 'a,b:c.yaml', line: 1, col: 2 } }))
+    expect(annotation({ severity: 'warning', message: '100% sure\nreally', location: { file: 'a,b:c.yaml', line: 1, col: 2 } }, process.cwd()))
       .toBe('::warning file=a%2Cb%3Ac.yaml,line=1,col=2::100%25 sure%0Areally');
-    expect(annotation({ severity: 'error', message: 'refused', address: 'ContainerGroup/web' })).toBe('::error::ContainerGroup/web: refused');
+    expect(annotation({ severity: 'error', message: 'refused', address: 'ContainerGroup/web' }, process.cwd())).toBe('::error::ContainerGroup/web: refused');
   });
 });

@@ -90,7 +90,7 @@ const OUTPUTS: Array<[string, () => string]> = [
     for (const d of diagnostics) emit(diagnosticEvent(d));
     events(jsonlSink(emit));
   })],
-  ['github: annotations of diagnostics and failed steps', () => collect((w) => writeAnnotations([...diagnostics, ...failedStepDiagnostics(outcomes)], w))],
+  ['github: annotations of diagnostics and failed steps', () => collect((w) => writeAnnotations([...diagnostics, ...failedStepDiagnostics(outcomes)], w, process.cwd()))],
   ['github: validate annotations and step summary', () => stepSummary((io) => githubValidateReport(io, diagnostics, 2))],
   ['step summary: apply', () => applySummaryMarkdown(outcomes)],
   ['step summary: apply --refresh-only', () => refreshSummaryMarkdown(outcomes, applySummary(outcomes))],

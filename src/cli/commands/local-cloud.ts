@@ -1,4 +1,5 @@
 // moor local-cloud: runs the local cloud as a standalone server until SIGINT or SIGTERM.
+import { resolve } from 'node:path';
 import type { LocalCloudFlags } from '../../localcloud/cli-options.js';
 import type { RegisterCommand } from './index.js';
 import type { IoHost, StopSignal } from '../io-host.js';
@@ -28,13 +29,15 @@ export const registerLocalCloud: RegisterCommand = (program, io, setExit) => {
 };
 
 async function runLocalCloud(flags: LocalCloudFlags, io: IoHost): Promise<number> {
-  const { localCloudOptions } = await import('../../localcloud/cli-options.js');
+  const { DEFAULT_DATA_FILE, localCloudOptions } = await import('../../localcloud/cli-options.js');
   const { startLocalCloud } = await import('../../localcloud/server.js');
   const { UserError } = await import('../../core/diagnostics.js');
   const options = localCloudOptions(flags, io.env);
+  // Relative files are the run's folder's, not the process's (an embedding program runs many folders).
+  const fixtures = options.fixtures === undefined ? undefined : resolve(io.cwd, options.fixtures);
   let cloud;
   try {
-    cloud = await startLocalCloud(options);
+    cloud = await startLocalCloud({ ...options, dataFile: resolve(io.cwd, options.dataFile ?? DEFAULT_DATA_FILE), fixtures });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'EADDRINUSE' ? 'the address is in use' : (err as Error).message;
@@ -44,8 +47,8 @@ async function runLocalCloud(flags: LocalCloudFlags, io: IoHost): Promise<number
   io.stderr.write(`local cloud: data in ${options.dataFile}; stop with Ctrl-C\n`);
   if (cloud.certFile) io.stderr.write(`local cloud: https certificate ${cloud.certFile} (clients: NODE_EXTRA_CA_CERTS=${cloud.certFile})\n`);
   if (options.failRate) io.stderr.write(`local cloud: injecting faults at rate ${options.failRate}, seed ${options.faultSeed} (--fault-seed ${options.faultSeed} replays them)\n`);
-  const signal = await new Promise<StopSignal>((resolve) => {
-    const stopListening = io.onSignals(['SIGINT', 'SIGTERM'], (s) => { stopListening(); resolve(s); });
+  const signal = await new Promise<StopSignal>((stopped) => {
+    const stopListening = io.onSignals(['SIGINT', 'SIGTERM'], (s) => { stopListening(); stopped(s); });
   });
   await cloud.close();
   io.stderr.write(`local cloud: ${signal}, data written, stopped\n`);

@@ -15,7 +15,7 @@ export function githubReporter(io: IoHost, options: ReporterOptions): Reporter {
   const annotateResults = (e: RunEvent): void => {
     if (e.type === 'plan_ready') {
       // The log keeps the text; each diagnostic becomes an annotation; the job summary gets the markdown.
-      writeAnnotations(e.plan.diagnostics, stdoutLine(io));
+      writeAnnotations(e.plan.diagnostics, stdoutLine(io), io.cwd);
       appendStepSummary(renderPlanMarkdown(e.plan, { mode: e.mode, stack: e.stack }), io.env);
     } else if (e.type === 'stacks_ready') annotateStacks(io, e.runs, e.mode);
     else if (e.type === 'apply_done') {
@@ -23,7 +23,7 @@ export function githubReporter(io: IoHost, options: ReporterOptions): Reporter {
       else reportApplyToGitHub(io, e.outcomes);
     } else if (e.type === 'run_failed') {
       const plan = unplanned(e.error);
-      writeAnnotations(plan.diagnostics, stdoutLine(io));
+      writeAnnotations(plan.diagnostics, stdoutLine(io), io.cwd);
       appendStepSummary(renderPlanMarkdown(plan, { mode: e.command === 'drift' ? 'drift' : 'plan', title: `moor ${e.command}` }), io.env);
     }
   };
