@@ -12,6 +12,9 @@ const PROCESS_TESTS = filesNeedingAProcess(import.meta.dirname, ['src', 'test'])
 export default defineConfig({
   test: {
     testTimeout: 60_000,
+    // The built CLI that tests run in their own process (test/e2e/harness.ts) loads as bin/moor.js loads
+    // it, through Node: vitest's module runner would transform all of dist/ again in every test file.
+    server: { deps: { external: [/\/dist\//] } },
     hookTimeout: 60_000,
     // Most test files drive the CLI and a local cloud in child processes and spend half their time
     // waiting on them (provisioning, polls, Retry-After): one worker more than the cores keeps the

@@ -1,7 +1,7 @@
 // main(argv, io) is the CLI as a library: runs in one process read and write only through their io
 // host, so two of them give what two `moor` processes give, and leave the process as it was.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { authManifest, groupManifest, moor, startCloud, workdir, type Cloud } from '../e2e/harness.js';
+import { authManifest, groupManifest, moorProcess, startCloud, workdir, type Cloud } from '../e2e/harness.js';
 import { moorInProcess } from '../support/main-in-process.js';
 
 const SECRET = 'in-process-secret-4711';
@@ -24,7 +24,7 @@ describe('main(argv, io)', () => {
     const runs = [['validate', 'm'], ['plan', 'm', '--state', '.moor/state.json'], ['plan', 'm', '--output', 'json']];
     for (const args of runs) {
       const a = await moorInProcess(inside, cloud, args);
-      const b = await moor(outside, cloud, args);
+      const b = await moorProcess(outside, cloud, args);
       expect({ args, code: a.code, stdout: a.stdout, stderr: a.stderr }).toEqual({ args, code: b.code, stdout: b.stdout, stderr: b.stderr });
     }
   });

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { groupManifest, listedGroups, moor, ROOT, startCloud, workdir, type Cloud } from './harness.js';
+import { groupManifest, listedGroups, moor, moorProcess, ROOT, startCloud, workdir, type Cloud } from './harness.js';
 
 const manyGroups = (n: number) => Array.from({ length: n }, (_, i) => groupManifest(`g${String(i).padStart(3, '0')}`)).join('---\n');
 const listGroups = async (cloud: Cloud) => (await listedGroups(cloud)).map((g) => g.name);
@@ -29,7 +29,7 @@ describe('container groups under faults', () => {
   test('apply killed with SIGKILL mid-way: the next apply converges and state is intact', async () => {
     cloud = await startCloud({ latencyMs: 30 });
     const dir = workdir({ 'm/secret.txt': 's', 'm/all.yaml': manyGroups(30) });
-    const first = moor(dir, cloud, ['apply', 'm', '--auto-approve', '--parallelism', '4']);
+    const first = moorProcess(dir, cloud, ['apply', 'm', '--auto-approve', '--parallelism', '4']);
     // Kill once a few groups are recorded (state as moor reads it: the file plus its journal).
     const { FileStateBackend } = await import(join(ROOT, 'dist/engine/state/file-backend.js'));
     const backend = new FileStateBackend(join(dir, '.moor/state.json'));
@@ -54,7 +54,7 @@ describe('container groups under faults', () => {
     // lock: on a loaded machine two racing starts could otherwise run one after the other.
     cloud = await startCloud({ latencyMs: 500 });
     const dir = workdir({ 'm/secret.txt': 's', 'm/all.yaml': manyGroups(5) });
-    const first = moor(dir, cloud, ['apply', 'm', '--auto-approve']);
+    const first = moorProcess(dir, cloud, ['apply', 'm', '--auto-approve']);
     while (!existsSync(join(dir, '.moor/state.json.lock')) && first.child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
     const [a, b] = await Promise.all([first, moor(dir, cloud, ['apply', 'm', '--auto-approve'])]);
     const codes = [a.code, b.code].sort();

@@ -2,7 +2,7 @@
 // retried, and a kill -9 while following resumes the same operation. The local cloud's operation
 // log (local-only) proves how many operations each environment really took.
 import { afterEach, describe, expect, test } from 'vitest';
-import { ENV, exportManifest, moor, operationsOf, readState, refreshManifest, startCloud, workdir, writeFile, type Cloud } from './harness.js';
+import { ENV, exportManifest, moor, moorProcess, operationsOf, readState, refreshManifest, startCloud, workdir, writeFile, type Cloud } from './harness.js';
 
 interface Change { address: string; action: string; destructive: boolean }
 const changesOf = (stdout: string): Change[] => JSON.parse(stdout).changes;
@@ -119,7 +119,7 @@ describe('database jobs', () => {
     // Slow phases (NotStarted, then InProgress) so the refresh is still being followed when the apply is killed.
     const c = cloud = await startCloud({ env: { MOOR_LOCAL_CLOUD_ASYNC_MS: '1500' } });
     const dir = workdir({ 'm/refresh.yaml': refreshManifest('uat-from-prod', { revision: 'k1' }) });
-    const first = moor(dir, c, ['apply', 'm', '--auto-approve'], { MOOR_POLL_INTERVAL_MS: '20' });
+    const first = moorProcess(dir, c, ['apply', 'm', '--auto-approve'], { MOOR_POLL_INTERVAL_MS: '20' });
     let activityId: string | undefined;
     while (activityId === undefined) {
       const run = (await readState(dir).catch(() => undefined))?.resources['DatabaseRefresh/uat-from-prod']?.runs?.at(-1);

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { datasetIdsNamed, datasetManifest, moor, readState, ROOT, startCloud, workdir, writeFile, type Cloud } from './harness.js';
+import { datasetIdsNamed, datasetManifest, moor, moorProcess, readState, ROOT, startCloud, workdir, writeFile, type Cloud } from './harness.js';
 
 const NAMES = Array.from({ length: 8 }, (_, i) => `ds${i}`);
 /** Each dataset after the first depends on the one before, so their intents are recorded one at a time. */
@@ -23,7 +23,7 @@ describe('apply with state on a disk that runs full', () => {
   afterAll(async () => { await cloud?.stop(); });
 
   test('no dataset exists at the service without a durable record, and the next apply creates only the missing ones', async () => {
-    const full = await moor(dir, cloud, ['apply', 'm', '--auto-approve'], {
+    const full = await moorProcess(dir, cloud, ['apply', 'm', '--auto-approve'], {
       NODE_OPTIONS: `--import=${FULL_DISK}`,
       MOOR_TEST_FULL_DIR: join(dir, '.moor'),
       MOOR_TEST_FREE_BYTES: FREE_BYTES,

@@ -76,8 +76,27 @@ export function cliEnv(cloud: Cloud | undefined, env: NodeJS.ProcessEnv = {}): N
   };
 }
 
-/** Runs the built CLI in `cwd` against the cloud; resolves with exit code and output. */
-export function moor(cwd: string, cloud: Cloud | undefined, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> & { child: ChildProcess } {
+/** Variables Node reads once, when a process starts: a run in this process would silently ignore them. */
+const READ_AT_PROCESS_START = new Set(['NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS']);
+
+/**
+ * Runs the built CLI (dist/, as bin/moor.js loads it) in `cwd` against the cloud through main(argv, io)
+ * in this process, with the environment a child would get and no terminal; resolves with exit code and
+ * output. A process start costs more than most commands under test, so only tests that signal, kill or
+ * pipe the CLI spawn it (`moorProcess`). vitest.config.ts leaves dist/ to Node's own loader.
+ */
+export async function moor(cwd: string, cloud: Cloud | undefined, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
+  const atStart = Object.keys(env).filter((name) => READ_AT_PROCESS_START.has(name));
+  if (atStart.length > 0) throw new Error(`${atStart.join(', ')} is read when a process starts: run this CLI with moorProcess`);
+  const { main } = await import(join(ROOT, 'dist/cli/main.js')) as typeof import('../../src/cli/main.js');
+  const { memoryIo } = await import('../support/memory-io.js');
+  const io = memoryIo({ cwd, env: cliEnv(cloud, env) });
+  const code = await main(['node', 'moor', ...args], io);
+  return { code, stdout: io.out(), stderr: io.err() };
+}
+
+/** Runs the built CLI (bin/moor.js) in a child process in `cwd` against the cloud; resolves with exit code and output. */
+export function moorProcess(cwd: string, cloud: Cloud | undefined, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> & { child: ChildProcess } {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd,
     env: cliEnv(cloud, env),

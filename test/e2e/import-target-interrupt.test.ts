@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ARM_PATH, cloudRequest, groupManifest, moor, ROOT, startCloud, SUB, workdir, type Cloud } from './harness.js';
+import { ARM_PATH, cloudRequest, groupManifest, moor, moorProcess, ROOT, startCloud, SUB, workdir, type Cloud } from './harness.js';
 
 const armId = (name: string) => `/subscriptions/${SUB}/resourceGroups/rg-e2e/providers/Vendor.ContainerInstance/containerGroups/${name}`;
 
@@ -62,7 +62,7 @@ describe('import, target and interrupt', () => {
   test('Ctrl-C stops starting changes, records those in flight, releases the lock; the next apply finishes', async () => {
     const docs = Array.from({ length: 40 }, (_, i) => groupManifest(`int-${i}`)).join('---\n');
     const dir = workdir({ 'm/secret.txt': 's', 'm/all.yaml': docs });
-    const run = moor(dir, cloud, ['apply', 'm', '--auto-approve', '--parallelism', '2']);
+    const run = moorProcess(dir, cloud, ['apply', 'm', '--auto-approve', '--parallelism', '2']);
     const { FileStateBackend } = await import(join(ROOT, 'dist/engine/state/file-backend.js'));
     const backend = new FileStateBackend(join(dir, '.moor/state.json'));
     for (;;) {

@@ -1,11 +1,11 @@
 // A group left provisioning by an interrupted apply: the next apply follows it to its end before
 // what depends on it starts, and records how it ended; a group whose provisioning fails is a failure.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ARM_PATH, cloudRequest, groupManifest, moor, readState, startCloud, workdir, type Cloud, type RunResult } from './harness.js';
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
+import { ARM_PATH, cloudRequest, groupManifest, moor, moorProcess, readState, startCloud, workdir, type Cloud, type RunResult } from './harness.js';
 
 /** Starts an apply, interrupts it (SIGINT) once the service has the group, and waits for it to stop. */
 async function interruptedApply(dir: string, cloud: Cloud, group: string): Promise<RunResult> {
-  const run = moor(dir, cloud, ['apply', 'm', '--auto-approve']);
+  const run = moorProcess(dir, cloud, ['apply', 'm', '--auto-approve']);
   while ((await cloudRequest(cloud, 'GET', ARM_PATH(group))).status !== 200) await new Promise((r) => setTimeout(r, 20));
   run.child.kill('SIGINT');
   return run;
@@ -45,9 +45,12 @@ describe('a group left provisioning by an interrupted apply', () => {
   });
 
   test('interrupting the apply that waits for it: the wait sent no change, and the lines say so', async () => {
+    // A cloud of its own whose provisioning outlasts any load: the wait is interrupted, never over.
+    const cloud = await startCloud({ env: { MOOR_PROVISIONING_MS: '600000' } });
+    onTestFinished(() => cloud.stop());
     const dir = workdir({ 'm/secret.txt': 's', 'm/g.yaml': groupManifest('provw-g'), 'm/d.yaml': dependent('provw-d', 'provw-g') });
     expect((await interruptedApply(dir, cloud, 'provw-g')).code).toBe(1);
-    const run = moor(dir, cloud, ['apply', 'm', '--auto-approve', '--output', 'github']);
+    const run = moorProcess(dir, cloud, ['apply', 'm', '--auto-approve', '--output', 'github']);
     let seen = '';
     await new Promise<void>((res) => run.child.stderr!.on('data', (d: Buffer) => {
       seen += d.toString();

@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { ARM_PATH, cloudRequest, ENV, groupManifest, moor, operationsOf, readState, refreshManifest, startCloud, workdir, type Cloud } from './harness.js';
+import { ARM_PATH, cloudRequest, ENV, groupManifest, moor, moorProcess, operationsOf, readState, refreshManifest, startCloud, workdir, type Cloud } from './harness.js';
 
 const REFRESH = 'DatabaseRefresh/uat-from-prod';
 
@@ -15,7 +15,7 @@ describe('lost state lock', () => {
     // Slow phases, so the export is still being followed when the lock is taken away.
     const c = cloud = await startCloud({ env: { MOOR_LOCAL_CLOUD_ASYNC_MS: '1500' } });
     const dir = workdir({ 'm/refresh.yaml': refreshManifest('uat-from-prod', { revision: 'f1', exportFirst: 'uat-before-f1' }) });
-    const first = moor(dir, c, ['apply', 'm', '--auto-approve'], { MOOR_POLL_INTERVAL_MS: '50' });
+    const first = moorProcess(dir, c, ['apply', 'm', '--auto-approve'], { MOOR_POLL_INTERVAL_MS: '50' });
     for (;;) {
       const step = (await readState(dir).catch(() => undefined))?.resources[REFRESH]?.runs?.at(-1)?.steps?.[0];
       if (typeof step?.activityId === 'string') break;
@@ -44,7 +44,7 @@ describe('lost state lock', () => {
     const c = cloud = await startCloud({ env: { MOOR_PROVISIONING_MS: '2000' } });
     const beta = groupManifest('beta').replace('  name: beta\n', '  name: beta\n  dependsOn: [ContainerGroup/alpha]\n');
     const dir = workdir({ 'm/secret.txt': 's3cret-value\n', 'm/a.yaml': groupManifest('alpha'), 'm/b.yaml': beta });
-    const first = moor(dir, c, ['apply', 'm', '--auto-approve', '--parallelism', '1']);
+    const first = moorProcess(dir, c, ['apply', 'm', '--auto-approve', '--parallelism', '1']);
     const exists = async (name: string) => (await cloudRequest(c, 'GET', ARM_PATH(name))).status === 200;
     let created: string | undefined;
     while (created === undefined) {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { groupManifest, moor, ROOT, startCloud, SUB, TOKEN, workdir, type Cloud } from './harness.js';
+import { groupManifest, moor, moorProcess, ROOT, startCloud, SUB, TOKEN, workdir, type Cloud } from './harness.js';
 
 const run = promisify(execFile);
 
@@ -51,7 +51,7 @@ describe('official clients over https', () => {
 
   test('moor itself applies over https trusting the same certificate', async () => {
     const dir = workdir({ 'm/web.yaml': groupManifest('tls-web'), 'm/secret.txt': 's3cret-value' });
-    const apply = await moor(dir, cloud, ['apply', 'm', '--auto-approve'], { NODE_EXTRA_CA_CERTS: certFile });
+    const apply = await moorProcess(dir, cloud, ['apply', 'm', '--auto-approve'], { NODE_EXTRA_CA_CERTS: certFile });
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     expect(apply.stdout).toContain('ContainerGroup/tls-web');
   });

@@ -2,7 +2,7 @@
 // write request, so it cannot overwrite what a newer run makes (in the postgres project: a server is started).
 import { afterEach, expect, test } from 'vitest';
 import { describeWithPostgres, workspaceUrl } from '../state/postgres-env.js';
-import { ARM_PATH, cloudRequest, groupManifest, moor, startCloud, workdir, type Cloud } from './harness.js';
+import { ARM_PATH, cloudRequest, groupManifest, moor, moorProcess, startCloud, workdir, type Cloud } from './harness.js';
 
 describeWithPostgres('lost PostgreSQL state lock', () => {
   let cloud: Cloud | undefined;
@@ -17,7 +17,7 @@ describeWithPostgres('lost PostgreSQL state lock', () => {
     // slot, so independent changes would all be sent at once.
     const chained = (n: string, i: number) => (i === 0 ? groupManifest(n) : groupManifest(n).replace(`  name: ${n}\n`, `  name: ${n}\n  dependsOn: [ContainerGroup/${names[i - 1]}]\n`));
     const dir = workdir({ 'm/secret.txt': 's3cret-value\n', ...Object.fromEntries(names.map((n, i) => [`m/${n}.yaml`, chained(n, i)])) });
-    const first = moor(dir, c, ['apply', 'm', '--auto-approve', '--parallelism', '1'], { MOOR_STATE: state });
+    const first = moorProcess(dir, c, ['apply', 'm', '--auto-approve', '--parallelism', '1'], { MOOR_STATE: state });
     const exists = async (name: string) => (await cloudRequest(c, 'GET', ARM_PATH(name))).status === 200;
     const created = async () => (await Promise.all(names.map(exists))).filter(Boolean).length;
     while ((await created()) === 0) {

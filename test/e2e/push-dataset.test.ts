@@ -1,6 +1,6 @@
 // Plan, apply, replace, drift and prune of push datasets: the built CLI against a standalone local cloud.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cloudRequest, datasetIdsNamed, datasetManifest, moor, readState, startCloud, workdir, WORKSPACE, writeFile, type Cloud } from './harness.js';
+import { cloudRequest, datasetIdsNamed, datasetManifest, moor, moorProcess, readState, startCloud, workdir, WORKSPACE, writeFile, type Cloud } from './harness.js';
 
 const DATASETS = `/v1.0/myorg/groups/${WORKSPACE}/datasets`;
 
@@ -166,7 +166,7 @@ describe('push dataset create interrupted by kill -9', () => {
     // (moor reads the dataset and its tables back first).
     const c = cloud = await startCloud({ latencyMs: 250 });
     const dir = workdir({ 'm/ledger.yaml': datasetManifest('ledger') });
-    const first = moor(dir, c, ['apply', 'm', '--auto-approve']);
+    const first = moorProcess(dir, c, ['apply', 'm', '--auto-approve']);
     while ((await datasetIdsNamed(c, 'ledger')).length === 0) {
       if (first.child.exitCode !== null) throw new Error(`apply ended before the dataset was created: ${(await first).stderr}`);
     }

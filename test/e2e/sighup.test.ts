@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ARM_PATH, cloudRequest, groupManifest, moor, startCloud, workdir, type Cloud } from './harness.js';
+import { ARM_PATH, cloudRequest, groupManifest, moor, moorProcess, startCloud, workdir, type Cloud } from './harness.js';
 
 describe('apply sent SIGHUP', () => {
   let cloud: Cloud;
@@ -12,7 +12,7 @@ describe('apply sent SIGHUP', () => {
 
   test('says Interrupted, releases the lock, and the next apply finishes the work', async () => {
     const dir = workdir({ 'm/secret.txt': 's', 'm/g.yaml': groupManifest('hup-g') });
-    const run = moor(dir, cloud, ['apply', 'm', '--auto-approve']);
+    const run = moorProcess(dir, cloud, ['apply', 'm', '--auto-approve']);
     while ((await cloudRequest(cloud, 'GET', ARM_PATH('hup-g'))).status !== 200) await new Promise((r) => setTimeout(r, 20));
     run.child.kill('SIGHUP');
     const stopped = await run;

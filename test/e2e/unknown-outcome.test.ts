@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ENV, exportManifest, moor, operationsOf, readState, refreshManifest, startCloud, workdir, writeFile, type Cloud } from './harness.js';
+import { ENV, exportManifest, moor, moorProcess, operationsOf, readState, refreshManifest, startCloud, workdir, writeFile, type Cloud } from './harness.js';
 
 /** Rewrites the last run of `address` in the state file (the run has ended, so the journal is folded in). */
 function editLastRun(dir: string, address: string, edit: (run: Record<string, any>) => Record<string, any>): void { // any: a state record as JSON
@@ -30,7 +30,7 @@ describe('unknown outcomes', () => {
     });
     const run = (...args: string[]) => moor(dir, c, args);
 
-    const first = moor(dir, c, ['apply', 'm', '--auto-approve']);
+    const first = moorProcess(dir, c, ['apply', 'm', '--auto-approve']);
     for (;;) {
       const steps = (await readState(dir).catch(() => undefined))?.resources[EXPORT]?.runs?.at(-1)?.steps;
       if (steps?.[0]?.status === 'Sending') break;

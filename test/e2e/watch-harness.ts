@@ -1,6 +1,6 @@
 // End-to-end helpers of moor watch: a watch process, its endpoints read over HTTP, /metrics parsed as Prometheus text.
 import parsePrometheusTextFormat, { type ParsedFamily } from 'parse-prometheus-text-format';
-import { moor, type Cloud } from './harness.js';
+import { moor, moorProcess, type Cloud } from './harness.js';
 
 export interface WatchProcess {
   readonly url: string;
@@ -27,7 +27,7 @@ export interface WatchStatus {
 
 /** Starts `moor watch ARGS --listen 127.0.0.1:0` and waits for the line naming its URL. */
 export async function startWatch(dir: string, cloud: Cloud, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<WatchProcess> {
-  const run = moor(dir, cloud, ['watch', ...args, '--listen', '127.0.0.1:0'], env);
+  const run = moorProcess(dir, cloud, ['watch', ...args, '--listen', '127.0.0.1:0'], env);
   let err = '';
   run.child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
   const url = await waitFor(async () => /serving \S+ \S+ \S+ \S+ on (http:\/\/\S+)/.exec(err)?.[1], 30_000, () => `watch did not serve: ${err}`);
