@@ -61,7 +61,7 @@ describe('main(argv, io)', () => {
     // plan --out, show and apply --plan name plan.json relative to the run's folder, not this process's.
     for (const args of [['plan', 'm', '--out', 'plan.json'], ['show', 'plan.json'], ['apply', '--plan', 'plan.json']]) {
       const a = await moorInProcess(inside, cloud, args);
-      const b = await moor(outside, cloud, args);
+      const b = await moorProcess(outside, cloud, args);
       // The same but for the other folder's address and how long each step took.
       const same = (text: string) => text.replaceAll('c46', 'c45').replace(/after \d+\.\ds/g, 'after N s');
       expect({ args, code: a.code, stdout: same(a.stdout), stderr: same(a.stderr) }).toEqual({ args, code: b.code, stdout: same(b.stdout), stderr: same(b.stderr) });

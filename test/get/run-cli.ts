@@ -1,13 +1,14 @@
-// Runs the built CLI (bin/moor.js, after `npm run build`) against a local cloud over real HTTP.
-import { execFile } from 'node:child_process';
+// Runs the built CLI (dist/, after `npm run build`) against a local cloud over real HTTP.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 import { startLocalCloud, type LocalCloud, type LocalCloudOptions } from '../../src/localcloud/server.js';
+import { memoryIo } from '../support/memory-io.js';
 
-export const BIN = fileURLToPath(new URL('../../bin/moor.js', import.meta.url));
+/** The built CLI's entry module; vitest.config.ts leaves dist/ to Node's loader. */
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 // Long enough that the transport's redaction of the token in service messages leaves the words alone.
 export const TOKEN = 'moor-e2e-token';
 
@@ -33,14 +34,16 @@ export function tempDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'moor-cli-'));
 }
 
-/** `node bin/moor.js ...args` in `cwd`, with MOOR_ENDPOINT and MOOR_TOKEN and no other MOOR_* of the caller. */
-export function moor(args: readonly string[], o: { cwd: string; endpoint: string; env?: Record<string, string> }): Promise<CliResult> {
+/**
+ * The built CLI (dist/, as bin/moor.js loads it) run through main(argv, io) in this process, in `cwd`,
+ * with MOOR_ENDPOINT and MOOR_TOKEN and no other MOOR_* of the caller: what `node bin/moor.js ...args`
+ * prints and exits with, without a process start per command.
+ */
+export async function moor(args: readonly string[], o: { cwd: string; endpoint: string; env?: Record<string, string> }): Promise<CliResult> {
   const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MOOR_')));
   Object.assign(env, { MOOR_ENDPOINT: o.endpoint, MOOR_TOKEN: TOKEN, MOOR_POLL_INTERVAL_MS: '20', NO_COLOR: '1' }, o.env);
-  return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: o.cwd, env, maxBuffer: 32 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-      done({ code, stdout, stderr });
-    });
-  });
+  const { main } = await import(MAIN) as typeof import('../../src/cli/main.js');
+  const io = memoryIo({ cwd: o.cwd, env });
+  const code = await main(['node', 'moor', ...args], io);
+  return { code, stdout: io.out(), stderr: io.err() };
 }
