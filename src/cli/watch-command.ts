@@ -53,12 +53,14 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
   const stopListening = io.onSignals(['SIGTERM', 'SIGINT'], stop);
   try {
     const { openSession } = await import('../engine/session.js');
-    const { BUILT_IN_KINDS } = await import('../resources/registry.js');
+    const { CATALOG } = await import('./catalog.js');
+    // The same rules as moor apply: the Policy documents among the manifests guard every cycle's plan.
+    const { policyGuard } = await import('../policy/policy-guard.js');
     const stacks: StackTarget[] = [];
     for (const name of names) {
       const session = await openSession({
         configFile: g.config, state: g.state, stack: name, stackGiven: name === undefined ? undefined : `stack ${name}`,
-        cwd: io.cwd, env: io.env, events: fanOut(events, metrics.stackEvents(name ?? 'default'), feed.engineEvents(name ?? '')), kinds: BUILT_IN_KINDS, startLocalCloud: startLocalCloud.start, masker: io.masker,
+        cwd: io.cwd, env: io.env, events: fanOut(events, metrics.stackEvents(name ?? 'default'), feed.engineEvents(name ?? '')), kinds: CATALOG, guard: policyGuard, startLocalCloud: startLocalCloud.start, masker: io.masker,
       });
       sessions.push(session);
       stacks.push({

@@ -99,6 +99,31 @@ describe('moor watch', () => {
     expect(runs[1].commit).toBe(git(dir, 'rev-parse', 'HEAD'));
   }, 240_000);
 
+  it('--self-heal applies under the Policy documents, as apply does: a change a policy forbids is refused, the rest repaired', async () => {
+    const policy = `apiVersion: moor/v1
+kind: Policy
+metadata: {name: c20-changed-by-people}
+spec:
+  match: {kinds: [AuthContext]}
+  rules:
+    - expression: "change == null || change.action != 'update' || object.metadata.name != 'c20'"
+      message: c20 is changed only by a person
+`;
+    const dir = workdir({ 'm/c20.yaml': authManifest('c20', { displayName: 'Twenty' }), 'm/c21.yaml': authManifest('c21', { displayName: 'Twenty-one' }), 'm/policy.yaml': policy });
+    const watch = await startWatch(dir, cloud, ['m', '--interval', '1s', '--self-heal']);
+    try {
+      await waitFor(async () => (await displayName(cloud, 'c20')) === 'Twenty' && (await displayName(cloud, 'c21')) === 'Twenty-one', 30_000, () => `never created: ${watch.stderr()}`);
+      await cloudRequest(cloud, 'PATCH', AUTH_PATH('c20'), { displayName: 'changed by hand' });
+      await cloudRequest(cloud, 'PATCH', AUTH_PATH('c21'), { displayName: 'changed by hand' });
+      await waitFor(async () => (await displayName(cloud, 'c21')) === 'Twenty-one', 30_000, () => `c21 not repaired: ${watch.stderr()}`);
+      await waitFor(async () => watch.stderr().includes('refused by policy c20-changed-by-people'), 30_000, () => `no refusal logged: ${watch.stderr()}`);
+      expect(await displayName(cloud, 'c20')).toBe('changed by hand');
+      expect(watch.stderr()).not.toMatch(/unknown kind|^\s+at /m);
+    } finally {
+      expect((await watch.terminate()).code).toBe(0);
+    }
+  }, 120_000);
+
   it('with a file state runs alone: a second watch on the same state is refused, naming the first, and may start once it stopped', async () => {
     const dir = workdir({ 'm/c17.yaml': authManifest('c17', { displayName: 'Seventeen' }) });
     const first = await startWatch(dir, cloud, ['m', '--interval', '5s']);
