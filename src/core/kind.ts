@@ -3,9 +3,6 @@
 import type { JsonObject, JsonPath, JsonValue } from './json.js';
 import type { RequestContext } from './request-context.js';
 
-/** resource: read/create/update/delete; job: runs once per revision; check: evaluated in plan. */
-export type KindCategory = KindDefinition['category'];
-
 /** Reports a problem at a path relative to `spec` (e.g. ['properties','volumes',0,'name']). */
 export type Report = (
   path: JsonPath,

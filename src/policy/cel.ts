@@ -2,9 +2,6 @@
 // change; each expression parsed and type-checked once, its problems returned as values.
 import { Environment, type ASTNode, type ParseResult } from '@marcbachmann/cel-js';
 
-/** The variables every policy expression sees. */
-export const POLICY_VARIABLES = ['object', 'stack', 'change'] as const;
-
 let base: Environment | undefined;
 
 function policyEnvironment(): Environment {

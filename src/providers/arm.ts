@@ -9,11 +9,6 @@ import type { ContainerGroupBody, NameAvailability, Usage } from './arm-types.js
 
 export type { ContainerGroupBody, NameAvailability, Usage } from './arm-types.js';
 
-/** api-version of container groups and usage. */
-export const CONTAINER_API_VERSION = DEFAULT_API_SETTINGS.containerInstance.apiVersion;
-/** api-version of name availability. */
-export const NAME_API_VERSION = DEFAULT_API_SETTINGS.sql.apiVersion;
-
 const enc = encodeURIComponent;
 
 /** The ARM id of a container group. */

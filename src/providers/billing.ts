@@ -5,7 +5,6 @@ import { expectObject } from './answer-shape.js';
 import { listByNextLink } from './paging.js';
 import type { RequestSender } from './transport.js';
 
-export const BILLING_API_VERSION = DEFAULT_API_SETTINGS.billing.apiVersion;
 /** The service's largest page ($top at most 50). */
 export const MAX_TOP = 50;
 

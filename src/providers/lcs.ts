@@ -3,9 +3,6 @@ import { DEFAULT_API_SETTINGS, type ApiSettings } from './api-settings.js';
 import { expectBoolean, expectObject, expectString, type JsonRecord } from './answer-shape.js';
 import type { RequestSender, TransportResponse } from './transport.js';
 
-/** The API version the refresh and status calls require in the `x-vendor-version` header. */
-export const LCS_API_VERSION = DEFAULT_API_SETTINGS.lcs.apiVersion;
-
 /** The result object: the service answers 200 whatever happened; read IsSuccess. */
 export interface MovementResult {
   readonly IsSuccess: boolean;

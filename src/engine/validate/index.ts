@@ -69,7 +69,3 @@ export async function loadAndValidate(paths: readonly string[], kinds: KindCatal
   return { manifests: loaded.manifests, documents: loaded.documents, diagnostics: sortDiagnostics(diagnostics), files: loaded.files, graph, guard };
 }
 
-/** Every spec and cross-manifest rule over manifests already loaded. */
-export function validateManifests(manifests: readonly Manifest[], kinds: KindCatalog, graph: DependencyGraph = buildGraph(manifests)): Diagnostic[] {
-  return [...manifests.flatMap((m) => validateManifest(m, kinds)), ...checkAddresses(manifests, graph)];
-}

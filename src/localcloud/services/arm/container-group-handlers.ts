@@ -14,12 +14,10 @@ import { refuseProfile } from './container-group-profiles.js';
 import { renderGroup } from './container-group-view.js';
 import { operationUrls } from './container-group-operations.js';
 import { pageOf } from './paging.js';
-import { DEFAULT_QUOTAS, quotasFor } from './quotas.js';
+import { quotasFor } from './quotas.js';
 import { Problems } from './validation-kit.js';
 import { API_VERSIONS, CONTAINER_GROUP_TYPE } from './vendor.js';
 
-/** Container groups per subscription and location (SERVICES.md "Quotas"). */
-export const CONTAINER_GROUP_QUOTA = DEFAULT_QUOTAS.containerGroups;
 const LIST_PAGE_SIZE = 50;
 const MAX_OPERATIONS = 5000;
 
