@@ -302,6 +302,12 @@ ${lines}
 `;
 }
 
+/** A Policy document: its name, what it matches (flow YAML, e.g. `{kinds: [AuthContext]}`) and its rules. */
+export function policyManifest(name: string, match: string, rules: Array<{ expression: string; message: string; fieldPath?: string }>): string {
+  const ruleLines = rules.map((r) => [`    - expression: ${JSON.stringify(r.expression)}`, `      message: ${r.message}`, ...(r.fieldPath ? [`      fieldPath: ${r.fieldPath}`] : [])].join('\n'));
+  return `apiVersion: moor/v1\nkind: Policy\nmetadata: {name: ${name}}\nspec:\n  match: ${match}\n  rules:\n${ruleLines.join('\n')}\n`;
+}
+
 export const AUTH_PATH = (id: string) => `/beta/identity/conditionalAccess/authenticationContextClassReferences/${id}`;
 
 /** State as moor reads it (the file plus its journal), through the built backend. */

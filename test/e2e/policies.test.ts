@@ -4,28 +4,18 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cloudRequest, groupManifest, moor, ROOT, startCloud, SUB, workdir, type Cloud } from './harness.js';
+import { cloudRequest, groupManifest, moor, policyManifest, ROOT, startCloud, SUB, workdir, type Cloud } from './harness.js';
 
-const REGISTRY_POLICY = `apiVersion: moor/v1
-kind: Policy
-metadata: {name: images-from-our-registry}
-spec:
-  match: {kinds: [ContainerGroup]}
-  rules:
-    - expression: "object.spec.properties.containers.all(c, c.properties.image.startsWith('registry.example.net/'))"
-      message: container images must come from registry.example.net
-      fieldPath: spec.properties.containers
-`;
+const REGISTRY_POLICY = policyManifest('images-from-our-registry', '{kinds: [ContainerGroup]}', [{
+  expression: "object.spec.properties.containers.all(c, c.properties.image.startsWith('registry.example.net/'))",
+  message: 'container images must come from registry.example.net',
+  fieldPath: 'spec.properties.containers',
+}]);
 
-const NO_REPLACE_IN_PROD = `apiVersion: moor/v1
-kind: Policy
-metadata: {name: no-replace-in-prod}
-spec:
-  match: {stacks: [prod]}
-  rules:
-    - expression: "change == null || change.action != 'replace'"
-      message: no replace in prod; do it in a maintenance window
-`;
+const NO_REPLACE_IN_PROD = policyManifest('no-replace-in-prod', '{stacks: [prod]}', [{
+  expression: "change == null || change.action != 'replace'",
+  message: 'no replace in prod; do it in a maintenance window',
+}]);
 
 const STACKS = `stacks:
   dev: {paths: [m], vars: {rg: rg-pol-dev}}

@@ -2,7 +2,7 @@
 // edit applied without waiting for the interval, history of watch applies, and a clean SIGTERM.
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_PATH, authManifest, cloudRequest, ENV, moor, operationsOf, refreshManifest, startCloud, workdir, writeFile, type Cloud } from './harness.js';
+import { AUTH_PATH, authManifest, cloudRequest, ENV, moor, operationsOf, policyManifest, refreshManifest, startCloud, workdir, writeFile, type Cloud } from './harness.js';
 import { startWatch, waitFor, type WatchProcess } from './watch-harness.js';
 
 const displayName = async (cloud: Cloud, id: string) => (await cloudRequest(cloud, 'GET', AUTH_PATH(id))).body?.displayName as string | undefined;
@@ -100,15 +100,10 @@ describe('moor watch', () => {
   }, 240_000);
 
   it('--self-heal applies under the Policy documents, as apply does: a change a policy forbids is refused, the rest repaired', async () => {
-    const policy = `apiVersion: moor/v1
-kind: Policy
-metadata: {name: c20-changed-by-people}
-spec:
-  match: {kinds: [AuthContext]}
-  rules:
-    - expression: "change == null || change.action != 'update' || object.metadata.name != 'c20'"
-      message: c20 is changed only by a person
-`;
+    const policy = policyManifest('c20-changed-by-people', '{kinds: [AuthContext]}', [{
+      expression: "change == null || change.action != 'update' || object.metadata.name != 'c20'",
+      message: 'c20 is changed only by a person',
+    }]);
     const dir = workdir({ 'm/c20.yaml': authManifest('c20', { displayName: 'Twenty' }), 'm/c21.yaml': authManifest('c21', { displayName: 'Twenty-one' }), 'm/policy.yaml': policy });
     const watch = await startWatch(dir, cloud, ['m', '--interval', '1s', '--self-heal']);
     try {
