@@ -44,6 +44,18 @@ describe('GitHub Actions output', () => {
     expect(readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8')).toContain('❌ Plan failed: 1 error');
   });
 
+  test('show --output github prints a saved plan and appends it to the job summary', async () => {
+    const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
+    expect((await moor(dir, undefined, ['plan', 'm', '--out', 'p.json'])).code).toBe(0);
+    const env = inActions(dir);
+    const r = await moor(dir, undefined, ['show', 'p.json', '--output', 'github'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Plan: 1 to create');
+    const summary = readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8');
+    expect(summary).toContain('### moor plan');
+    expect(summary).toContain('`AuthContext/c1`');
+  });
+
   test('apply appends the plan and then the apply summary to the job summary', async () => {
     const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
     const env = inActions(dir);

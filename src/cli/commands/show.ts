@@ -15,7 +15,7 @@ export const registerShow: RegisterCommand = (program, io, setExit) => {
     .command('show')
     .description('render a plan saved by `moor plan --out` (secrets stay masked)')
     .argument('<file>', 'the saved plan')
-    .addOption(new Option('--output <format>', 'text, json or markdown').default('text').argParser((v) => parseOutput(v, OUTPUT_FORMATS)))
+    .addOption(new Option('--output <format>', 'text, json, markdown or github (annotations and the job summary)').default('text').argParser((v) => parseOutput(v, OUTPUT_FORMATS)))
     .action(async (file: string, flags: ShowFlags, _command: Command) => {
       setExit(await runShow(io, file, flags));
     });
