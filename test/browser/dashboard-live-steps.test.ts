@@ -2,31 +2,31 @@
 // (the engine's step events, live) and in sync once the cycle that applied it ends, without a reload.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { groupManifest, moor, startCloud, workdir, writeFile, type Cloud } from '../e2e/harness.js';
-import { startWatch, waitFor, type WatchProcess } from '../e2e/watch-harness.js';
-import { launchBrowser } from './launch-browser.js';
-import { rowStatus, screenshot, SECRET } from './dashboard-page.js';
+import { groupManifest, moor, workdir, writeFile } from '../e2e/harness.js';
+import { waitFor, type WatchProcess } from '../e2e/watch-harness.js';
+import { rowStatus, screenshot, SECRET, startWatchedDashboard, type WatchedDashboard } from './dashboard-page.js';
 
 describe('the dashboard during a --self-heal apply', () => {
-  let cloud: Cloud;
   let browser: Browser;
   let watch: WatchProcess;
   let dir: string;
+  let dashboard: WatchedDashboard | undefined;
 
   beforeAll(async () => {
     // A group takes 5 s to provision: long enough for the page to show the step in flight.
-    [cloud, browser] = await Promise.all([startCloud({ env: { MOOR_PROVISIONING_MS: '5000' } }), launchBrowser()]);
-    dir = workdir({ 'm/web.yaml': groupManifest('live-web'), 'm/secret.txt': SECRET });
-    expect((await moor(dir, cloud, ['apply', 'm', '--auto-approve'])).code).toBe(0);
-    watch = await startWatch(dir, cloud, ['m', '--interval', '30s', '--self-heal']);
-    await waitFor(async () => (await watch.get('/readyz')).status === 200, 60_000, () => `never ready: ${watch.stderr()}`);
+    dashboard = await startWatchedDashboard({
+      cloudEnv: { MOOR_PROVISIONING_MS: '5000' },
+      prepare: async (c) => {
+        const d = workdir({ 'm/web.yaml': groupManifest('live-web'), 'm/secret.txt': SECRET });
+        expect((await moor(d, c, ['apply', 'm', '--auto-approve'])).code).toBe(0);
+        return d;
+      },
+      watchArgs: ['m', '--interval', '30s', '--self-heal'],
+    });
+    ({ browser, watch, dir } = dashboard);
   }, 240_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    if (watch) await watch.terminate();
-    await cloud?.stop();
-  });
+  afterAll(async () => { await dashboard?.stop(); });
 
   it('shows the row in progress while its update runs, then in sync', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

@@ -2,8 +2,10 @@
 // a page that records every response body it received (to prove no secret ever reached the browser).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { authManifest, groupManifest, moor, ROOT, workdir, type Cloud } from '../e2e/harness.js';
+import type { Browser, Page } from 'playwright-core';
+import { authManifest, groupManifest, moor, ROOT, startCloud, workdir, type Cloud } from '../e2e/harness.js';
+import { startWatch, waitFor, type WatchProcess } from '../e2e/watch-harness.js';
+import { launchBrowser } from './launch-browser.js';
 
 /** Screenshots for people to look at: git-ignored, beside the other test output. */
 export const SCREENSHOTS = join(ROOT, 'test-output', 'dashboard');
@@ -51,4 +53,38 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export async function rowStatus(page: Page, stack: string, address: string): Promise<string | undefined> {
   const row = page.locator(`tr[data-stack="${stack}"][data-address="${address}"]`);
   return (await row.count()) === 1 ? (await row.getAttribute('data-status')) ?? undefined : undefined;
+}
+
+/** A local cloud, a browser and a moor watch serving the dashboard, as each browser test starts them. */
+export interface WatchedDashboard {
+  readonly cloud: Cloud;
+  readonly browser: Browser;
+  readonly watch: WatchProcess;
+  readonly dir: string;
+  /** Closes the browser, stops the watch, then the cloud. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the cloud (with `cloudEnv`) and the browser, lets `prepare` write and apply the workspace,
+ * then watches it with `watchArgs` until /readyz answers (with `token` when the watch needs one).
+ * What started is stopped again when a later step fails.
+ */
+export async function startWatchedDashboard(options: { cloudEnv?: Record<string, string>; prepare: (cloud: Cloud) => Promise<string>; watchArgs: string[]; token?: string }): Promise<WatchedDashboard> {
+  const [cloud, browser] = await Promise.all([startCloud({ env: options.cloudEnv }), launchBrowser()]);
+  let watch: WatchProcess | undefined;
+  const stop = async () => {
+    await browser.close();
+    if (watch) await watch.terminate();
+    await cloud.stop();
+  };
+  try {
+    const dir = await options.prepare(cloud);
+    const started = watch = await startWatch(dir, cloud, options.watchArgs);
+    await waitFor(async () => (await started.get('/readyz', options.token)).status === 200, 60_000, () => `never ready: ${started.stderr()}`);
+    return { cloud, browser, watch: started, dir, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
 }

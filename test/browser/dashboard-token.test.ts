@@ -2,31 +2,31 @@
 // server) and then as a bearer header, the live stream included; without it the page asks for it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { authManifest, moor, startCloud, workdir, type Cloud } from '../e2e/harness.js';
-import { startWatch, waitFor, type WatchProcess } from '../e2e/watch-harness.js';
-import { launchBrowser } from './launch-browser.js';
-import { rowStatus, screenshot } from './dashboard-page.js';
+import { authManifest, moor, workdir } from '../e2e/harness.js';
+import { waitFor, type WatchProcess } from '../e2e/watch-harness.js';
+import { rowStatus, screenshot, startWatchedDashboard, type WatchedDashboard } from './dashboard-page.js';
 
 const TOKEN = 'dashboard-token-5k2m';
 
 describe('the dashboard with a listen token', () => {
-  let cloud: Cloud;
   let browser: Browser;
   let watch: WatchProcess;
+  let dashboard: WatchedDashboard | undefined;
 
   beforeAll(async () => {
-    [cloud, browser] = await Promise.all([startCloud(), launchBrowser()]);
-    const dir = workdir({ 'm/c44.yaml': authManifest('c44', { displayName: 'Forty-four' }) });
-    expect((await moor(dir, cloud, ['apply', 'm', '--auto-approve'])).code).toBe(0);
-    watch = await startWatch(dir, cloud, ['m', '--interval', '3s', '--listen-token', TOKEN]);
-    await waitFor(async () => (await watch.get('/readyz', TOKEN)).status === 200, 60_000, () => `never ready: ${watch.stderr()}`);
+    dashboard = await startWatchedDashboard({
+      prepare: async (cloud) => {
+        const dir = workdir({ 'm/c44.yaml': authManifest('c44', { displayName: 'Forty-four' }) });
+        expect((await moor(dir, cloud, ['apply', 'm', '--auto-approve'])).code).toBe(0);
+        return dir;
+      },
+      watchArgs: ['m', '--interval', '3s', '--listen-token', TOKEN],
+      token: TOKEN,
+    });
+    ({ browser, watch } = dashboard);
   }, 240_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    if (watch) await watch.terminate();
-    await cloud?.stop();
-  });
+  afterAll(async () => { await dashboard?.stop(); });
 
   it('works with the token in the fragment, sends it as a bearer header, and keeps it out of the address bar', async () => {
     const page = await browser.newPage();

@@ -5,10 +5,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { AUTH_PATH, cloudRequest, moor, startCloud, writeFile, groupManifest, type Cloud } from '../e2e/harness.js';
-import { startWatch, waitFor, type WatchProcess } from '../e2e/watch-harness.js';
-import { launchBrowser } from './launch-browser.js';
-import { applyStacks, recordResponses, rowStatus, screenshot, SECRET, twoStacks } from './dashboard-page.js';
+import { AUTH_PATH, cloudRequest, moor, writeFile, groupManifest, type Cloud } from '../e2e/harness.js';
+import { waitFor, type WatchProcess } from '../e2e/watch-harness.js';
+import { applyStacks, recordResponses, rowStatus, screenshot, SECRET, startWatchedDashboard, twoStacks, type WatchedDashboard } from './dashboard-page.js';
 
 const INTERVAL_S = 4;
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -20,23 +19,24 @@ describe('the dashboard in a browser', () => {
   let dir: string;
   let page: Page;
   let bodies: string[];
+  let dashboard: WatchedDashboard | undefined;
 
   beforeAll(async () => {
-    [cloud, browser] = await Promise.all([startCloud(), launchBrowser()]);
-    dir = twoStacks();
-    await applyStacks(dir, cloud);
-    watch = await startWatch(dir, cloud, ['--all-stacks', '--interval', `${INTERVAL_S}s`]);
-    await waitFor(async () => (await watch.get('/readyz')).status === 200, 60_000, () => `never ready: ${watch.stderr()}`);
+    dashboard = await startWatchedDashboard({
+      prepare: async (c) => {
+        const d = twoStacks();
+        await applyStacks(d, c);
+        return d;
+      },
+      watchArgs: ['--all-stacks', '--interval', `${INTERVAL_S}s`],
+    });
+    ({ cloud, browser, watch, dir } = dashboard);
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     bodies = recordResponses(page);
     await page.goto(watch.url + '/');
   }, 240_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    if (watch) await watch.terminate();
-    await cloud?.stop();
-  });
+  afterAll(async () => { await dashboard?.stop(); });
 
   it('lists both stacks with their health and every resource with its status', async () => {
     await page.locator('tr[data-address]').first().waitFor({ timeout: 30_000 });
