@@ -20,10 +20,16 @@ function escapeProperty(text: string): string {
   return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-/** `::error file=F,line=L,col=C::MESSAGE` (`::warning …` for warnings); the address leads the message as in the text (addressedMessage). */
-export function annotation(d: Diagnostic, cwd: string): string {
+/** Folder -> its repository root (undefined: none), for one batch of annotations. */
+type RepositoryRoots = Map<string, string | undefined>;
+
+/**
+ * `::error file=F,line=L,col=C::MESSAGE` (`::warning …` for warnings); the address leads the message as in the text (addressedMessage).
+ * `roots` lets a batch walk each folder up once.
+ */
+export function annotation(d: Diagnostic, cwd: string, roots: RepositoryRoots = new Map()): string {
   const props = d.location
-    ? ` file=${escapeProperty(repositoryPath(d.location.file, cwd))},line=${d.location.line},col=${d.location.col}`
+    ? ` file=${escapeProperty(repositoryPath(d.location.file, cwd, roots))},line=${d.location.line},col=${d.location.col}`
     : '';
   return `::${d.severity}${props}::${escapeData(addressedMessage(d))}`;
 }
@@ -33,29 +39,28 @@ export function annotation(d: Diagnostic, cwd: string): string {
  * folder it runs in (`cwd`), which may be a subfolder (the action's working-directory). The root is the
  * nearest folder up with a `.git` (a folder, or a file in a worktree), as the runner finds it.
  */
-function repositoryPath(file: string, cwd: string): string {
+function repositoryPath(file: string, cwd: string, roots: RepositoryRoots): string {
   const abs = resolve(cwd, file);
-  const root = repositoryRoot(dirname(abs));
+  const root = repositoryRoot(dirname(abs), roots);
   return root === undefined ? file : relative(root, abs).split(sep).join('/');
 }
 
-/** Folder -> its repository root (undefined: none); a run's annotations share folders, so each is walked up once. */
-const ROOTS = new Map<string, string | undefined>();
-
-function repositoryRoot(start: string): string | undefined {
-  if (ROOTS.has(start)) return ROOTS.get(start);
+// Remembered per batch, not per process: a long-lived process (moor watch) must see a .git made later.
+function repositoryRoot(start: string, roots: RepositoryRoots): string | undefined {
+  if (roots.has(start)) return roots.get(start);
   let root: string | undefined;
   for (let dir = start; ; dir = dirname(dir)) {
     if (existsSync(join(dir, '.git'))) { root = dir; break; }
     if (dirname(dir) === dir) break;
   }
-  ROOTS.set(start, root);
+  roots.set(start, root);
   return root;
 }
 
 /** Annotations of `diagnostics`, whose files are relative to `cwd` (the run's folder). */
 export function writeAnnotations(diagnostics: readonly Diagnostic[], write: (line: string) => void, cwd: string): void {
-  for (const d of diagnostics) write(annotation(d, cwd));
+  const roots: RepositoryRoots = new Map();
+  for (const d of diagnostics) write(annotation(d, cwd, roots));
 }
 
 /** Appends markdown to the job summary when GitHub names the file; a step outside Actions has none. */

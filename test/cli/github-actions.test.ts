@@ -1,5 +1,5 @@
 // --output github: annotations for diagnostics and the markdown report in $GITHUB_STEP_SUMMARY.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { authManifest, moor, workdir, INVALID_AUTH_CONTEXT } from '../e2e/harness.js';
@@ -94,5 +94,14 @@ describe('GitHub Actions output', () => {
     expect(annotation({ severity: 'warning', message: '100% sure\nreally', location: { file: 'a,b:c.yaml', line: 1, col: 2 } }, process.cwd()))
       .toBe('::warning file=a%2Cb%3Ac.yaml,line=1,col=2::100%25 sure%0Areally');
     expect(annotation({ severity: 'error', message: 'refused', address: 'ContainerGroup/web' }, process.cwd())).toBe('::error::ContainerGroup/web: refused');
+  });
+
+  test('a repository made while the process runs places the next annotations from its root', async () => {
+    const { annotation } = await import('../../src/cli/github-output.js');
+    const dir = workdir({ 'sub/m/x.yaml': '' });
+    const bad = { severity: 'error' as const, message: 'bad', location: { file: 'm/x.yaml', line: 1, col: 2 } };
+    annotation(bad, join(dir, 'sub'));
+    mkdirSync(join(dir, '.git'));
+    expect(annotation(bad, join(dir, 'sub'))).toBe('::error file=sub/m/x.yaml,line=1,col=2::bad');
   });
 });
