@@ -42,7 +42,7 @@ export interface SessionOptions {
 }
 
 /** What a session needs of the local cloud: start one, get its address, close it. */
-export type StartLocalCloud = (options: { port: number; dataFile: string; token: string; provisioningMs?: number; fixtures?: string }) => Promise<{ readonly url: string; close(): Promise<void> }>;
+export type StartLocalCloud = (options: { port: number; dataFile: string; token: string; provisioningMs?: number; operationPhaseMs?: number; fixtures?: string }) => Promise<{ readonly url: string; close(): Promise<void> }>;
 
 export interface Session {
   readonly config: MoorConfig;
@@ -135,10 +135,10 @@ async function builtInCloud(options: SessionOptions, config: MoorConfig): Promis
   const dataFile = resolve(options.cwd, LOCAL_CLOUD_DATA);
   mkdirSync(resolve(options.cwd, '.moor'), { recursive: true });
   const token = randomBytes(16).toString('hex');
-  const provisioning = options.env.MOOR_PROVISIONING_MS;
-  const provisioningMs = provisioning && /^\d+$/.test(provisioning) ? Number(provisioning) : undefined;
+  const provisioningMs = milliseconds(options.env.MOOR_PROVISIONING_MS);
+  const operationPhaseMs = milliseconds(options.env.MOOR_LOCAL_CLOUD_ASYNC_MS);
   const fixtures = fixturesFile(config, options.cwd);
-  const cloud = await options.startLocalCloud({ port: 0, dataFile, token, provisioningMs, fixtures });
+  const cloud = await options.startLocalCloud({ port: 0, dataFile, token, provisioningMs, operationPhaseMs, fixtures });
   options.events({ type: 'notice', message: `moor: no endpoints configured; using the built-in local cloud at ${cloud.url} (data in ${LOCAL_CLOUD_DATA})` });
   const endpoints = Object.fromEntries(SERVICE_NAMES.map((s) => [s, cloud.url])) as Record<ServiceName, string>;
   // The local cloud answers fast: poll it often, or a quick start waits on timers.
@@ -146,6 +146,10 @@ async function builtInCloud(options: SessionOptions, config: MoorConfig): Promis
 }
 
 function pollInterval(env: NodeJS.ProcessEnv): number | undefined {
-  const v = env.MOOR_POLL_INTERVAL_MS;
-  return v && /^\d+$/.test(v) ? Number(v) : undefined;
+  return milliseconds(env.MOOR_POLL_INTERVAL_MS);
+}
+
+/** A whole number of milliseconds from a variable, or undefined when unset or not one. */
+function milliseconds(text: string | undefined): number | undefined {
+  return text && /^\d+$/.test(text) ? Number(text) : undefined;
 }

@@ -17,6 +17,8 @@ export interface LocalCloudFlags {
   rateLimit?: string;
   provisioningMs?: string;
   rateWindowMs?: string;
+  operationPhaseMs?: string;
+  faultRetryAfter?: string;
   seed?: boolean;
   tls?: boolean;
   brandWord?: string;
@@ -45,6 +47,8 @@ export function localCloudOptions(flags: LocalCloudFlags, environment: Env = pro
   const rateLimit = numberFlag(flags.rateLimit ?? env.MOOR_RATE_LIMIT, '--rate-limit', (n) => n > 0, 'a number of requests per second, more than 0');
   const provisioningMs = numberFlag(flags.provisioningMs ?? env.MOOR_PROVISIONING_MS, '--provisioning-ms', (n) => n >= 0, 'a number of milliseconds, 0 or more');
   const rateWindowMs = numberFlag(flags.rateWindowMs ?? env.MOOR_LOCAL_CLOUD_RATE_WINDOW_MS, '--rate-window-ms', (n) => n > 0, 'a number of milliseconds, more than 0');
+  const operationPhaseMs = numberFlag(flags.operationPhaseMs ?? env.MOOR_LOCAL_CLOUD_ASYNC_MS, '--operation-phase-ms', (n) => n >= 0, 'a number of milliseconds, 0 or more');
+  const faultRetryAfterSeconds = numberFlag(flags.faultRetryAfter ?? env.MOOR_FAULT_RETRY_AFTER, '--fault-retry-after', (n) => n >= 0, 'a number of seconds, 0 or more');
   const brandWord = flags.brandWord ?? env.MOOR_LOCAL_CLOUD_BRAND_WORD;
   if (brandWord !== undefined && !BRAND_WORD.test(brandWord)) throw new UserError(`--brand-word must be one word of letters and digits (e.g. Microsoft); got '${brandWord}'`);
   const token = flags.token ?? env.MOOR_TOKEN;
@@ -62,6 +66,8 @@ export function localCloudOptions(flags: LocalCloudFlags, environment: Env = pro
     rateLimit,
     provisioningMs,
     rateWindowMs,
+    operationPhaseMs,
+    faultRetryAfterSeconds,
     seed: flags.seed ?? true,
     brandWord,
     fixtures: flags.fixtures ?? env.MOOR_LOCAL_CLOUD_FIXTURES,

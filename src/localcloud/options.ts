@@ -28,6 +28,10 @@ export interface LocalCloudOptions {
   seed?: boolean;
   /** How long asynchronous provisioning takes, in ms; default 1000. */
   provisioningMs?: number;
+  /** How long each phase (NotStarted, then InProgress) of a database-movement operation lasts, in ms; default provisioningMs. */
+  operationPhaseMs?: number;
+  /** The Retry-After (seconds) of an injected 429; default 1. Tests set 0 so a throttled retry does not wait a real second. */
+  faultRetryAfterSeconds?: number;
   /** The window of the eventstreams workspace limit (50 requests per window), in ms; default the service's 10 s. Tests shorten it. */
   rateWindowMs?: number;
   /** Seed of fault injection's generator: the same seed, the same faults in request order. Default: a new random one. */
@@ -41,8 +45,9 @@ export interface LocalCloudOptions {
 export const DEFAULT_TOKEN = 'local-dev-token';
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PROVISIONING_MS = 1000;
+export const DEFAULT_FAULT_RETRY_AFTER_SECONDS = 1;
 
-export type ResolvedOptions = Required<Omit<LocalCloudOptions, 'dataFile' | 'rateLimit' | 'brandWord' | 'fixtures' | 'rateWindowMs'>> & Pick<LocalCloudOptions, 'dataFile' | 'rateLimit' | 'brandWord' | 'fixtures' | 'rateWindowMs'>;
+export type ResolvedOptions = Required<Omit<LocalCloudOptions, 'dataFile' | 'rateLimit' | 'brandWord' | 'fixtures' | 'rateWindowMs' | 'operationPhaseMs'>> & Pick<LocalCloudOptions, 'dataFile' | 'rateLimit' | 'brandWord' | 'fixtures' | 'rateWindowMs' | 'operationPhaseMs'>;
 
 export function resolveOptions(o: LocalCloudOptions): ResolvedOptions {
   const faultSeed = o.faultSeed ?? newFaultSeed();
@@ -61,6 +66,8 @@ export function resolveOptions(o: LocalCloudOptions): ResolvedOptions {
     rateWindowMs: o.rateWindowMs && o.rateWindowMs > 0 ? o.rateWindowMs : undefined,
     seed: o.seed ?? true,
     provisioningMs: Math.max(0, o.provisioningMs ?? DEFAULT_PROVISIONING_MS),
+    operationPhaseMs: o.operationPhaseMs === undefined ? undefined : Math.max(0, o.operationPhaseMs),
+    faultRetryAfterSeconds: Math.max(0, o.faultRetryAfterSeconds ?? DEFAULT_FAULT_RETRY_AFTER_SECONDS),
     faultSeed,
     random: o.random ?? seededRandom(faultSeed),
     now: o.now ?? (() => new Date()),

@@ -82,7 +82,7 @@ export function createPipeline(router: Router, store: DataStore, options: Resolv
     if (refusal) return refuse(refusal);
     if (match.kind !== 'found') return; // unreachable: gate refuses a wrong method
     const faults = planFault(options.failRate, match.route.faultAfterCommit === true, options.random);
-    if (faults.before) return refuse(faultRefusal(faults.before));
+    if (faults.before) return refuse(faultRefusal(faults.before, options.faultRetryAfterSeconds));
     const request = toLocalRequest(req, method, url, match.params, body);
     if ('status' in request) return refuse(request);
 
@@ -120,6 +120,7 @@ function serviceContext(store: DataStore, service: LocalService, options: Resolv
     requestId,
     now: options.now,
     provisioningMs: options.provisioningMs,
+    operationPhaseMs: options.operationPhaseMs,
     rateWindowMs: options.rateWindowMs,
   };
 }
@@ -134,10 +135,10 @@ async function runHandler(route: Route, req: LocalRequest, ctx: ServiceContext, 
   }
 }
 
-function faultRefusal(fault: Fault): Refusal {
+function faultRefusal(fault: Fault, retryAfterSeconds: number): Refusal {
   if (fault.kind === 'drop') return 'drop';
   if (fault.kind === 'throttle') {
-    return { status: 429, code: 'TooManyRequests', message: 'The request was throttled (injected fault). Retry after the number of seconds in Retry-After.', headers: { 'retry-after': '1' } };
+    return { status: 429, code: 'TooManyRequests', message: 'The request was throttled (injected fault). Retry after the number of seconds in Retry-After.', headers: { 'retry-after': String(retryAfterSeconds) } };
   }
   return { status: fault.status, code: fault.code, message: fault.message };
 }

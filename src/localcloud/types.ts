@@ -32,6 +32,8 @@ export interface ServiceContext {
   now(): Date;
   /** How long asynchronous work (provisioning, deletion, jobs) takes before it is done, in ms. */
   readonly provisioningMs?: number;
+  /** How long each phase of a database-movement operation lasts, in ms, when it differs from provisioningMs. */
+  readonly operationPhaseMs?: number;
   /** The window of a service's own request limit (the eventstreams workspace limit), in ms, instead of the service's. */
   readonly rateWindowMs?: number;
 }

@@ -37,7 +37,7 @@ export async function startCloud(options: CloudOptions = {}): Promise<Cloud> {
   args.push(...(options.args ?? []));
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, MOOR_PROVISIONING_MS: '100', MOOR_LOCAL_CLOUD_ASYNC_MS: '100', ...options.env },
+    env: { ...process.env, MOOR_PROVISIONING_MS: '100', MOOR_LOCAL_CLOUD_ASYNC_MS: '100', MOOR_FAULT_RETRY_AFTER: '0', ...options.env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((res, rej) => {

@@ -13,6 +13,12 @@ describe('local-cloud options', () => {
     expect(localCloudOptions({}, env)).toMatchObject({ port: 4010, dataFile: 'x.json', token: 't', latencyMs: 20, failRate: 0.3, rateLimit: 5 });
   });
 
+  it('reads the pace of database-movement operations and of injected throttling from flags or their variables', () => {
+    expect(localCloudOptions({}, { MOOR_LOCAL_CLOUD_ASYNC_MS: '20', MOOR_FAULT_RETRY_AFTER: '0' })).toMatchObject({ operationPhaseMs: 20, faultRetryAfterSeconds: 0 });
+    expect(localCloudOptions({ operationPhaseMs: '5', faultRetryAfter: '2' }, { MOOR_LOCAL_CLOUD_ASYNC_MS: '20' })).toMatchObject({ operationPhaseMs: 5, faultRetryAfterSeconds: 2 });
+    expect(localCloudOptions({}, {})).toMatchObject({ operationPhaseMs: undefined, faultRetryAfterSeconds: undefined });
+  });
+
   it('lets a flag win over its variable and treats an empty variable as unset', () => {
     expect(localCloudOptions({ port: '5000' }, { MOOR_LOCAL_CLOUD_PORT: '4010', MOOR_TOKEN: '' })).toMatchObject({ port: 5000, token: undefined });
   });
@@ -24,6 +30,8 @@ describe('local-cloud options', () => {
     [{ failRate: '1.5' }, '--fail-rate'],
     [{ latency: '-3' }, '--latency'],
     [{ rateLimit: '0' }, '--rate-limit'],
+    [{ operationPhaseMs: '-1' }, '--operation-phase-ms'],
+    [{ faultRetryAfter: 'soon' }, '--fault-retry-after'],
     [{ token: 'has space' }, '--token'],
   ])('refuses %o naming the flag', (flags, flag) => {
     expect(() => localCloudOptions(flags, {})).toThrow(UserError);

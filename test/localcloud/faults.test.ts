@@ -49,6 +49,14 @@ describe('fault injection', () => {
     expect(throttled.body.error.code).toBe('TooManyRequests');
   });
 
+  it('answers an injected 429 with the Retry-After it is given (tests give 0, so a retry waits no real second)', async () => {
+    const { service } = counter();
+    const c = await cloud({ failRate: 1, faultRetryAfterSeconds: 0, random: () => 0.6 }, [service]);
+    const res = await call(`${c.url}/count`, { method: 'PUT', body: {} });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('0');
+  });
+
   it('drops some answers after the handler ran on routes flagged faultAfterCommit', async () => {
     const seq = [0, 0.1, 0.9]; // fault, after commit, (unused)
     let i = 0;

@@ -78,7 +78,6 @@ describe('database movement over HTTP', () => {
 
   it('refreshes once, follows the status to Completed after a restart, and logs the operation', async () => {
     const dataFile = join(dir, 'lcs.json');
-    delete process.env.MOOR_LOCAL_CLOUD_ASYNC_MS; // the server's provisioningMs (0 here) applies
     const first = await cloud({ dataFile, provisioningMs: 0 });
     const started = await call(`${lcs(first.url)}/refresh/project/${PROJECT}/source/${PROD}/target/${UAT}`, { method: 'POST', headers: VERSION });
     expect(started.status).toBe(200);

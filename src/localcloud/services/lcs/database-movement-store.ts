@@ -63,14 +63,11 @@ export function seedDatabaseMovement(data: Record<string, unknown>): void {
 }
 
 /**
- * Phase length: MOOR_LOCAL_CLOUD_ASYNC_MS when set, else the server's provisioning time,
- * else one second. Stored with each operation so a restart does not change its course.
+ * Phase length: the server's operation phase when set, else its provisioning time, else one
+ * second. Stored with each operation so a restart does not change its course.
  */
 export function phaseMs(ctx: ServiceContext): number {
-  const text = process.env.MOOR_LOCAL_CLOUD_ASYNC_MS?.trim();
-  const fromEnv = Number(text);
-  if (text && Number.isFinite(fromEnv) && fromEnv >= 0) return fromEnv;
-  return ctx.provisioningMs ?? DEFAULT_ASYNC_MS;
+  return ctx.operationPhaseMs ?? ctx.provisioningMs ?? DEFAULT_ASYNC_MS;
 }
 
 /** Status computed from the stored request time: no timers, so it survives restarts. */
