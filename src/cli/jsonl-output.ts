@@ -35,6 +35,7 @@ function plannedChange(c: PlannedChange): JsonlEvent {
   return {
     type: 'planned_change', address: c.address, kind: c.kind, action: c.action, drift: c.drift, destructive: c.destructive,
     ...(c.reason !== undefined ? { reason: c.reason } : {}),
+    ...(c.reasonCode !== undefined ? { reasonCode: c.reasonCode } : {}),
     ...(c.heldBackBy !== undefined ? { heldBackBy: c.heldBackBy } : {}),
     // Paths only: values (and secrets) stay in the plan document (`--output json`).
     fields: c.fields.map((f) => ({ path: f.path, op: f.op, cause: f.cause, sensitive: f.sensitive, forcesReplace: f.forcesReplace })),

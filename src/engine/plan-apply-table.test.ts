@@ -95,7 +95,7 @@ describe('planner and applier with fake kinds', () => {
       const cloud = new FakeCloud();
       const state = stateOf({ 'Thing/a': applied(cloud, 'a', { region: 'north' }) });
       const { plan, state: after } = await planAndApply(fakeCatalog(cloud), [thing('a', { region: 'south' })], state);
-      expect(plan.plan.changes[0]).toMatchObject({ action: 'replace', reason: '/region cannot change in place' });
+      expect(plan.plan.changes[0]).toMatchObject({ action: 'replace', reason: '/region cannot change in place', reasonCode: 'immutable-field' });
       expect(cloud.calls).toEqual(['delete Thing/a', 'create Thing/a']);
       expect(after.resources['Thing/a'].lastApplied).toEqual({ region: 'south' });
     });
@@ -104,7 +104,7 @@ describe('planner and applier with fake kinds', () => {
       const cloud = new FakeCloud();
       const state = stateOf({ 'Thing/a': { kind: 'Thing', id: 'Thing/a', lastApplied: { region: 'north' } } });
       const { plan } = await planWith(fakeCatalog(cloud), [thing('a')], state);
-      expect(plan.changes[0]).toMatchObject({ action: 'create', drift: true, reason: 'deleted outside moor since the last apply' });
+      expect(plan.changes[0]).toMatchObject({ action: 'create', drift: true, reason: 'deleted outside moor since the last apply', reasonCode: 'vanished' });
     });
   });
 
@@ -123,7 +123,8 @@ describe('planner and applier with fake kinds', () => {
 
     test('with --prune it is deleted and forgotten', async () => {
       const cloud = new FakeCloud();
-      const { state } = await planAndApply(fakeCatalog(cloud), [thing('kept')], orphanState(cloud), { prune: true });
+      const { plan, state } = await planAndApply(fakeCatalog(cloud), [thing('kept')], orphanState(cloud), { prune: true });
+      expect(plan.plan.changes.find((c) => c.address === 'Thing/gone')).toMatchObject({ action: 'delete', reason: 'not in manifests (--prune)', reasonCode: 'pruned' });
       expect(cloud.calls).toEqual(['delete Thing/gone']);
       expect(Object.keys(state.resources)).toEqual(['Thing/kept']);
     });
@@ -140,11 +141,11 @@ describe('planner and applier with fake kinds', () => {
     test('a job runs once per revision', async () => {
       const cloud = new FakeCloud();
       const first = await planAndApply(fakeCatalog(cloud), [task('j', { revision: '1' })]);
-      expect(first.plan.plan.changes[0]).toMatchObject({ action: 'run', reason: 'never run (revision 1)' });
+      expect(first.plan.plan.changes[0]).toMatchObject({ action: 'run', reason: 'never run (revision 1)', reasonCode: 'never-run' });
       const again = await planWith(fakeCatalog(cloud), [task('j', { revision: '1' })], first.state);
       expect(again.plan.changes[0]).toMatchObject({ action: 'no-op' });
       const next = await planWith(fakeCatalog(cloud), [task('j', { revision: '2' })], first.state);
-      expect(next.plan.changes[0]).toMatchObject({ action: 'run', reason: 'revision changed from 1 to 2' });
+      expect(next.plan.changes[0]).toMatchObject({ action: 'run', reason: 'revision changed from 1 to 2', reasonCode: 'revision-changed' });
       expect(cloud.calls).toEqual(['run Task/j']);
     });
 

@@ -206,6 +206,8 @@ describe('saved plans, show, --replace and --refresh-only', () => {
     writeFile(dir, 'm/api.yaml', '# retired\n');
     const plan = await run('plan', 'm', '--prune', '--out', 'prune.json');
     expect(plan.stdout).toContain('1 to delete');
+    const shown = JSON.parse((await run('show', 'prune.json', '--output', 'json')).stdout);
+    expect(shown.changes.find((c: { address: string }) => c.address === 'ContainerGroup/api')).toMatchObject({ action: 'delete', reason: 'not in manifests (--prune)', reasonCode: 'pruned' });
     await tamper('api', (b) => { b.tags = { owner: 'alice' }; });
     const r = await run('apply', '--plan', 'prune.json');
     expect(r.code).toBe(1);

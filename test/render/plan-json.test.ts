@@ -18,7 +18,7 @@ describe('renderPlanJson', () => {
     for (const c of doc.changes) {
       expect(Object.keys(c)).toEqual(expect.arrayContaining(['address', 'kind', 'action', 'patch', 'drift', 'destructive', 'fields']));
     }
-    expect(doc.changes[4]).toMatchObject({ address: 'DatabaseRefresh/uat', destructive: true, reason: 'revision changed from 3 to 4' });
+    expect(doc.changes[4]).toMatchObject({ address: 'DatabaseRefresh/uat', destructive: true, reason: 'revision changed from 3 to 4', reasonCode: 'revision-changed' });
     expect(doc.changes[7].check).toEqual({ passed: false, severity: 'error', message: "name 'web' is already taken (AlreadyExists)" });
     expect(doc.diagnostics[0]).toEqual({
       file: 'manifests/web.yaml', line: 14, col: 24, severity: 'warning',

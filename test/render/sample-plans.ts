@@ -51,7 +51,7 @@ const changes: PlannedChange[] = [
     patch: [{ op: 'replace', path: '/location', value: 'northeurope' }, { op: 'replace', path: '/tags/tier', value: 'silver' }],
   },
   { ...base, address: 'ContainerGroup/old', kind: 'ContainerGroup', action: 'delete', reason: 'not in manifests (--prune)', patch: [{ op: 'remove', path: '' }] },
-  { ...base, address: 'DatabaseRefresh/uat', kind: 'DatabaseRefresh', action: 'run', destructive: true, reason: 'revision changed from 3 to 4' },
+  { ...base, address: 'DatabaseRefresh/uat', kind: 'DatabaseRefresh', action: 'run', destructive: true, reason: 'revision changed from 3 to 4', reasonCode: 'revision-changed' },
   { ...base, address: 'AuthContext/c1', kind: 'AuthContext', action: 'no-op' },
   { ...base, address: 'Check/quota', kind: 'Check', action: 'no-op', check: { passed: true, severity: 'error', message: 'westeurope: 12 of 100 container groups used' } },
   { ...base, address: 'Check/name', kind: 'Check', action: 'no-op', check: { passed: false, severity: 'error', message: "name 'web' is already taken (AlreadyExists)" } },

@@ -4,6 +4,7 @@ import { UserError, type Diagnostic } from '../../core/diagnostics.js';
 import { summarize, type PlannedChange } from './types.js';
 import type { PlanResult } from './planner.js';
 import { protectedChangeError } from './protected-change.js';
+import { withReason } from './reasons.js';
 import type { PlannedStep, ReplaceStep } from './steps.js';
 
 export function forceReplace<T extends Pick<PlanResult, 'plan' | 'steps'>>(result: T, addresses: readonly string[]): Omit<T, 'plan' | 'steps'> & Pick<PlanResult, 'plan' | 'steps'> {
@@ -33,7 +34,6 @@ function forcedReplace(step: PlannedStep): ReplaceStep | undefined {
   if (step.intent !== 'update' && step.intent !== 'no-op' && step.intent !== 'settle') return undefined;
   const { kind, manifest, desired, observed, record, change } = step;
   if (kind.category !== 'resource' || !observed) return undefined;
-  const reason = change.reason ? `${change.reason}; replace forced by --replace` : 'replace forced by --replace';
-  const forced: PlannedChange = { ...change, action: 'replace', reason, destructive: kind.resource.replaceIsDestructive === true };
+  const forced: PlannedChange = { ...withReason(change, { code: 'forced-replace', text: 'replace forced by --replace' }), action: 'replace', destructive: kind.resource.replaceIsDestructive === true };
   return { intent: 'replace', kind, manifest, desired, observed, record, change: forced };
 }

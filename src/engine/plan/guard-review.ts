@@ -5,6 +5,7 @@ import type { GuardContext, PreparedGuard } from '../guard.js';
 import type { PlanResult } from './planner.js';
 import type { PlannedChange } from './types.js';
 import { refusedStep, type PlannedStep } from './steps.js';
+import { withReason } from './reasons.js';
 
 export function reviewPlan(result: PlanResult, guard: PreparedGuard, context: GuardContext): PlanResult {
   const findings = guard.checkChanges(result.steps, context);
@@ -20,11 +21,11 @@ export function reviewPlan(result: PlanResult, guard: PreparedGuard, context: Gu
     const refused = refusals.get(address);
     if (refused) {
       const why = `refused by ${refused.join('; ')}`;
-      return refusedStep(s, { ...s.change, reason: joined(s.change.reason, why) }, why);
+      return refusedStep(s, withReason(s.change, { code: 'policy-refused', text: why }), why);
     }
     const root = held.get(address);
     if (root === undefined || s.change.action === 'no-op') return s;
-    return { ...s, change: { ...s.change, heldBackBy: root, reason: joined(s.change.reason, `skipped: it depends on ${root}, which a policy refuses`) } };
+    return { ...s, change: { ...withReason(s.change, { code: 'held-back', text: `skipped: it depends on ${root}, which a policy refuses` }), heldBackBy: root } };
   });
   const byAddress = new Map<string, PlannedChange>(steps.map((s) => [s.change.address, s.change]));
   const changes = result.plan.changes.map((c) => byAddress.get(c.address) ?? c);
@@ -43,8 +44,4 @@ function heldBack(roots: readonly string[], result: PlanResult): Map<string, str
     }
   }
   return held;
-}
-
-function joined(reason: string | undefined, more: string): string {
-  return reason ? `${reason}; ${more}` : more;
 }

@@ -30,6 +30,7 @@ import { untrackedLiveDiagnostics } from './untracked-live.js';
 import { foreignStateDiagnostics } from './foreign-state.js';
 import { plannedMoves } from './moves.js';
 import { settlingStep } from './settling.js';
+import { reasonFields, type Reason } from './reasons.js';
 import type { EventSink } from '../../core/events.js';
 
 export interface PlanOptions {
@@ -149,11 +150,11 @@ async function planResource(kind: ResourceKind, manifest: Manifest, desired: Jso
   const sensitive = sensitivePatterns(kind, manifest);
   if (!observed) {
     const vanished = record !== undefined && record.pending?.action !== 'create';
-    const reason = vanished ? 'deleted outside moor since the last apply' : undefined;
+    const reason = vanished ? reasonFields({ code: 'vanished', text: 'deleted outside moor since the last apply' }) : {};
     // A create shows what it will make: every field set, secrets masked, unknowns marked.
     const after = shownSpec(desired, sensitive);
     const fields = createFields(desired, kind.diff, sensitive, vanished ? 'drift' : 'manifest');
-    return { intent: 'create', kind, manifest, record, desired, change: { ...change(manifest, 'create', { drift: vanished, reason }), fields, after, patch: [{ op: 'add', path: '', value: after }] } };
+    return { intent: 'create', kind, manifest, record, desired, change: { ...change(manifest, 'create', { drift: vanished, ...reason }), fields, after, patch: [{ op: 'add', path: '', value: after }] } };
   }
   let fields = diffResource({ desired, last: record?.lastApplied, live: observed.spec, rules: kind.diff, sensitive });
   const replace = fields.some((f) => f.forcesReplace);
@@ -173,7 +174,7 @@ async function planResource(kind: ResourceKind, manifest: Manifest, desired: Jso
   const base = { kind, manifest, record, desired, observed };
   if (action === 'no-op' && (observed.inProgress || observed.failed) && handler.awaitSettled) return settlingStep(base, diagnostics);
   const planned: PlannedChange = {
-    ...change(manifest, action, { drift: fields.some((f) => f.cause === 'drift'), destructive, reason: replace ? `${forcing.join(', ')} cannot change in place` : undefined, ...untracked }),
+    ...change(manifest, action, { drift: fields.some((f) => f.cause === 'drift'), destructive, ...reasonFields(replace ? { code: 'immutable-field', text: `${forcing.join(', ')} cannot change in place` } : undefined), ...untracked }),
     fields: shown,
     patch: patchOf(shown),
     ...(action === 'replace' ? { after: shownSpec(desired, sensitive) } : {}),
@@ -194,16 +195,16 @@ async function planJob(kind: JobKind, manifest: Manifest, desired: JsonObject, r
       const found = await recheckUnknown(job, ctx, desired, last);
       if (found) {
         const runs = [...(record?.runs ?? []).slice(0, -1), found];
-        return { ...base, intent: 'run', record: record && { ...record, runs }, change: change(manifest, 'run', { destructive: job.destructive, reason: `resumes following the run of revision ${revision}: its outcome was unknown, the service knows it now` }) };
+        return { ...base, intent: 'run', record: record && { ...record, runs }, change: change(manifest, 'run', { destructive: job.destructive, ...reasonFields({ code: 'resumes-unknown', text: `resumes following the run of revision ${revision}: its outcome was unknown, the service knows it now` }) }) };
       }
       diagnostics.push(unknownOutcomeDiagnostic(manifest, revision, last));
-      return { ...base, intent: 'unresolved', why: unresolvedMessage(manifest.address, revision), change: change(manifest, 'no-op', { reason: `the outcome of revision ${revision} is unknown` }) };
+      return { ...base, intent: 'unresolved', why: unresolvedMessage(manifest.address, revision), change: change(manifest, 'no-op', reasonFields({ code: 'outcome-unknown', text: `the outcome of revision ${revision} is unknown` })) };
     }
     if (resolvedAsFailed(last)) {
-      return { ...base, intent: 'run', change: change(manifest, 'run', { destructive: job.destructive, reason: `revision ${revision} was resolved as failed (moor state resolve): it runs again` }) };
+      return { ...base, intent: 'run', change: change(manifest, 'run', { destructive: job.destructive, ...reasonFields({ code: 'resolved-failed', text: `revision ${revision} was resolved as failed (moor state resolve): it runs again` }) }) };
     }
     if (last.status === 'started') {
-      return { ...base, intent: 'run', change: change(manifest, 'run', { destructive: job.destructive, reason: `resumes following the run of revision ${revision} started earlier` }) };
+      return { ...base, intent: 'run', change: change(manifest, 'run', { destructive: job.destructive, ...reasonFields({ code: 'resumes-started', text: `resumes following the run of revision ${revision} started earlier` }) }) };
     }
     if (last.status === 'failed') {
       const why = last.message ? ` (${String(last.message)})` : '';
@@ -212,8 +213,8 @@ async function planJob(kind: JobKind, manifest: Manifest, desired: JsonObject, r
     }
     return { ...base, intent: 'no-op', change: change(manifest, 'no-op', {}) };
   }
-  const reason = last ? `revision changed from ${last.revision} to ${revision}` : `never run (revision ${revision})`;
-  return { ...base, intent: 'run', change: change(manifest, 'run', { destructive: job.destructive, reason }) };
+  const reason: Reason = last ? { code: 'revision-changed', text: `revision changed from ${last.revision} to ${revision}` } : { code: 'never-run', text: `never run (revision ${revision})` };
+  return { ...base, intent: 'run', change: change(manifest, 'run', { destructive: job.destructive, ...reasonFields(reason) }) };
 }
 
 async function planCheck(kind: CheckKind, manifest: Manifest, desired: JsonObject, ctx: KindContext, diagnostics: Diagnostic[]): Promise<PlannedStep> {
@@ -252,7 +253,7 @@ function planOrphans(options: PlanOptions, diagnostics: Diagnostic[]): PlannedSt
     } else if (kind.category === 'job') {
       diagnostics.push({ severity: 'warning', address, message: 'is a job no longer in the manifests: prune keeps its run history in state, so the same revision does not run again if it returns; `moor state rm` forgets it' });
     } else {
-      steps.push({ intent: 'delete', kind, record, change: { ...blank(address, record.kind), action: 'delete', reason: 'not in manifests (--prune)', destructive: kind.resource.replaceIsDestructive === true } });
+      steps.push({ intent: 'delete', kind, record, change: { ...blank(address, record.kind), action: 'delete', ...reasonFields({ code: 'pruned', text: 'not in manifests (--prune)' }), destructive: kind.resource.replaceIsDestructive === true } });
     }
   }
   // Resources only: the records of retired jobs stay in state for good and must not tip the balance.

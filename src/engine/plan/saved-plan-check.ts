@@ -11,6 +11,7 @@ import { namedPath, namedSegmentsOf } from '../diff/named-path.js';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import { refusedStep, type PlannedStep } from './steps.js';
 import type { SavedChange } from './saved-plan.js';
+import { withOnlyReason } from './reasons.js';
 
 /** The steps to apply: a step that no longer matches the saved plan carries why it is refused. */
 export function holdToSavedPlan(
@@ -31,7 +32,7 @@ export function holdToSavedPlan(
     if (!why) return step;
     const action = step.change.action !== 'no-op' ? step.change.action : (savedBy.get(step.change.address)?.action as PlannedStep['change']['action']);
     // The plan shows why, under the change; apply fails it with the same words (its report names the address).
-    return refusedStep(step, { ...step.change, action, reason: `refused: ${why}` }, `refused: ${why}; run 'moor plan --out' again and review it`);
+    return refusedStep(step, { ...withOnlyReason(step.change, { code: 'saved-plan-refused', text: `refused: ${why}` }), action }, `refused: ${why}; run 'moor plan --out' again and review it`);
   });
 }
 

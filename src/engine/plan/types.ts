@@ -1,6 +1,7 @@
 // What a plan is: the changes decided for each address, before anything is done.
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { JsonValue } from '../../core/json.js';
+import type { ReasonCode } from './reasons.js';
 
 /** The plan actions; the text renderer prints them as + ~ -/+ - ! (and nothing for no-op). */
 export type Action = 'create' | 'update' | 'replace' | 'delete' | 'run' | 'no-op';
@@ -65,6 +66,8 @@ export interface PlannedChange {
   readonly destructive: boolean;
   /** One line saying why (e.g. 'revision changed from 3 to 4', 'not in manifests (--prune)'). */
   readonly reason?: string;
+  /** The reason as a stable code (reasons.ts), set whenever `reason` is: what machines read. */
+  readonly reasonCode?: ReasonCode;
   /** For Check: the outcome. */
   readonly check?: CheckOutcome;
   /** Create and replace: the desired spec, secrets masked, unknowns as `{"unknown": true}`. */

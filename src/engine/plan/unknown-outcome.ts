@@ -7,6 +7,7 @@ import type { Manifest } from '../manifest.js';
 import { holdsDependents, type PlannedStep } from './steps.js';
 import type { JobHandler, JobRecord, KindContext } from '../../core/kind.js';
 import { isGuardFinding } from '../guard.js';
+import { withReason } from './reasons.js';
 
 /** The code of the diagnostic an unknown outcome raises: an error that blocks dependents, not the whole apply. */
 export const UNKNOWN_OUTCOME = 'unknown-outcome';
@@ -83,8 +84,7 @@ export function noteBlockedDependents(steps: PlannedStep[], graph: DependencyGra
     const root = blockedBy.get(s.change.address);
     if (!root || s.change.action === 'no-op' || s.intent === 'unresolved') continue;
     const waitsFor = steps.find((r) => r.change.address === root)?.intent === 'blocks' ? `${root} runs successfully (change its revision)` : `the outcome of ${root} is resolved`;
-    const reason = `${s.change.reason ? `${s.change.reason}; ` : ''}skipped until ${waitsFor}`;
-    steps[i] = { ...s, change: { ...s.change, reason, heldBackBy: root } };
+    steps[i] = { ...s, change: { ...withReason(s.change, { code: 'held-back', text: `skipped until ${waitsFor}` }), heldBackBy: root } };
   }
 }
 

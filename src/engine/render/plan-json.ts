@@ -32,6 +32,7 @@ function changeJson(c: PlannedChange): JsonObject {
     drift: c.drift,
     destructive: c.destructive,
     ...(c.reason !== undefined ? { reason: c.reason } : {}),
+    ...(c.reasonCode !== undefined ? { reasonCode: c.reasonCode } : {}),
     ...(c.heldBackBy !== undefined ? { heldBackBy: c.heldBackBy } : {}),
     ...(c.movedFrom !== undefined ? { movedFrom: c.movedFrom } : {}),
     ...(c.untracked ? { untracked: true } : {}),

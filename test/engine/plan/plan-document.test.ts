@@ -51,7 +51,7 @@ describe('planDocument', () => {
 describe('forceReplace', () => {
   it('turns an update into a replace and counts it', () => {
     const forced = forceReplace(material, ['ContainerGroup/web']);
-    expect(forced.plan.changes[0]).toMatchObject({ action: 'replace', reason: 'replace forced by --replace' });
+    expect(forced.plan.changes[0]).toMatchObject({ action: 'replace', reason: 'replace forced by --replace', reasonCode: 'forced-replace' });
     expect(forced.plan.summary).toMatchObject({ update: 0, replace: 1 });
     expect(forced.plan.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });

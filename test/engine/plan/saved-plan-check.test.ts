@@ -77,6 +77,7 @@ describe('holdToSavedPlan', () => {
   it('refuses a step whose live resource changed since the plan', () => {
     const [s] = holdToSavedPlan([step('update')], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: 'sha256:older' }], versions, []);
     expect(refusalOf(s)).toMatch(/^refused: the live resource changed since the plan/);
+    expect(s.change).toMatchObject({ reason: expect.stringMatching(/^refused: the live resource changed/), reasonCode: 'saved-plan-refused' });
   });
 
   it('refuses a step whose action changed, and one the saved plan did not have', () => {

@@ -102,14 +102,14 @@ describe('planning an unknown outcome', () => {
 
   it('a run a crash left started while it was being followed resumes', async () => {
     const { plan } = await planWith({ revision: '1', status: 'started', steps: [{ operation: 'export', environmentId: 'env-test', activityId: 'op-1', status: 'InProgress', at: 't' }] });
-    expect(plan.changes[0]).toMatchObject({ action: 'run', reason: expect.stringContaining('resumes following') });
+    expect(plan.changes[0]).toMatchObject({ action: 'run', reason: expect.stringContaining('resumes following'), reasonCode: 'resumes-started' });
     expect(plan.diagnostics).toEqual([]);
   });
 
   it('a dependent is planned with a reason saying it waits for the unknown outcome', async () => {
     const { plan } = await planWith(lostSend, undefined, DEPENDENT);
     const after = plan.changes.find((c) => c.address === 'DatabaseRefresh/after');
-    expect(after).toMatchObject({ action: 'run', reason: 'never run (revision 1); skipped until the outcome of DatabaseExport/nightly is resolved' });
+    expect(after).toMatchObject({ action: 'run', reason: 'never run (revision 1); skipped until the outcome of DatabaseExport/nightly is resolved', reasonCode: 'held-back' });
   });
 
   it('apply fails the unresolved job, skips what depends on it, and applies the rest', async () => {
@@ -140,7 +140,7 @@ spec:
     const { plan, steps, reads } = await planWith(lostStatus, 'Completed');
     expect(reads).toEqual(['op-1']);
     expect(plan.diagnostics).toEqual([]);
-    expect(plan.changes[0]).toMatchObject({ action: 'run', reason: expect.stringMatching(/outcome was unknown, the service knows it now/) });
+    expect(plan.changes[0]).toMatchObject({ action: 'run', reason: expect.stringMatching(/outcome was unknown, the service knows it now/), reasonCode: 'resumes-unknown' });
     expect(unresolvedOf(steps[0])).toBeUndefined();
     expect(steps[0].record?.runs?.at(-1)).toMatchObject({ status: 'started', steps: [{ activityId: 'op-1', status: 'Completed' }] });
   });
@@ -149,11 +149,12 @@ spec:
     const { plan, reads } = await planWith(lostStatus);
     expect(reads).toEqual(['op-1']);
     expect(plan.diagnostics.map((d) => d.code)).toEqual([UNKNOWN_OUTCOME]);
+    expect(plan.changes[0]).toMatchObject({ action: 'no-op', reason: 'the outcome of revision 1 is unknown', reasonCode: 'outcome-unknown' });
   });
 
   it('a run the user resolved as failed runs again; one resolved as succeeded is done', async () => {
     const failed = await planWith({ revision: '1', status: 'failed', resolved: 'failed', steps: [] });
-    expect(failed.plan.changes[0]).toMatchObject({ action: 'run', reason: expect.stringMatching(/resolved as failed/) });
+    expect(failed.plan.changes[0]).toMatchObject({ action: 'run', reason: expect.stringMatching(/resolved as failed/), reasonCode: 'resolved-failed' });
     const succeeded = await planWith({ revision: '1', status: 'succeeded', resolved: 'succeeded', steps: [] });
     expect(succeeded.plan.changes[0].action).toBe('no-op');
     expect(succeeded.plan.diagnostics).toEqual([]);
@@ -170,7 +171,7 @@ spec:
     const failedExport: JobRecord = { revision: '1', status: 'failed', message: 'ended Failed' };
     const p = await planWith(failedExport, undefined, DEPENDENT);
     expect(p.plan.changes.find((c) => c.address === 'DatabaseRefresh/after')).toMatchObject({
-      action: 'run', reason: 'never run (revision 1); skipped until DatabaseExport/nightly runs successfully (change its revision)',
+      action: 'run', reason: 'never run (revision 1); skipped until DatabaseExport/nightly runs successfully (change its revision)', reasonCode: 'held-back',
     });
     const recorder = new StateRecorder(memoryBackend(p.state), p.state);
     const outcomes = await applyPlan({ steps: p.steps, manifests: p.manifests, recorder, ctx: p.ctx, resolve: { env: {} }, parallelism: 4 });
