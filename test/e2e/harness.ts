@@ -1,4 +1,4 @@
-// End-to-end harness: a standalone `moor local-cloud` process and the built CLI, over real HTTP.
+// End-to-end harness: `moor local-cloud` and the built CLI, over real HTTP.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,6 @@ export const TOKEN = 'e2e-token';
 
 export interface Cloud {
   readonly url: string;
-  readonly process: ChildProcess;
   stop(): Promise<void>;
 }
 
@@ -22,28 +21,69 @@ export interface CloudOptions {
   readonly rateLimit?: number;
   /** More `moor local-cloud` flags (e.g. --expiring-tokens). */
   readonly args?: readonly string[];
-  /** Extra environment of the cloud process (e.g. MOOR_LOCAL_CLOUD_ASYNC_MS), over the harness's defaults. */
+  /** Extra environment of the cloud's run (e.g. MOOR_LOCAL_CLOUD_ASYNC_MS), over the harness's defaults. */
   readonly env?: NodeJS.ProcessEnv;
 }
 
-/** Starts `moor local-cloud --port 0` and waits for its `listening on URL` line. */
-export async function startCloud(options: CloudOptions = {}): Promise<Cloud> {
+/** The pace of a test's cloud: short provisioning and operations, and an injected 429 that asks for no wait. */
+const CLOUD_ENV: NodeJS.ProcessEnv = { MOOR_PROVISIONING_MS: '100', MOOR_LOCAL_CLOUD_ASYNC_MS: '100', MOOR_FAULT_RETRY_AFTER: '0' };
+
+/** The `moor local-cloud --port 0 ...` arguments of a test's cloud, its data in a file of its own. */
+function cloudArgs(options: CloudOptions): string[] {
   // Every cloud keeps its data in its own file, never in the repository's .moor/.
   const dataFile = options.dataFile ?? join(mkdtempSync(join(tmpdir(), 'moor-cloud-')), 'cloud.json');
-  const args = [BIN, 'local-cloud', '--port', '0', '--token', TOKEN, '--data', dataFile];
+  const args = ['local-cloud', '--port', '0', '--token', TOKEN, '--data', dataFile];
   if (options.failRate !== undefined) args.push('--fail-rate', String(options.failRate));
   if (options.latencyMs !== undefined) args.push('--latency', String(options.latencyMs));
   if (options.rateLimit !== undefined) args.push('--rate-limit', String(options.rateLimit));
-  args.push(...(options.args ?? []));
-  const child = spawn(process.execPath, args, {
+  return [...args, ...(options.args ?? [])];
+}
+
+/** The address in the `listening on URL` line the local cloud prints first. */
+const LISTENING = /listening on (https?:\/\/\S+)/;
+
+/**
+ * Starts the local cloud as `moor local-cloud --port 0` does, in this process (main(argv, io) of the
+ * built CLI: the same flags, variables and real HTTP server), and waits for its `listening on URL` line.
+ * stop() sends the run SIGTERM, as the process variant does, so the data is written before it resolves.
+ * A process start costs more than most tests' use of the cloud; `startCloudProcess` is for a test that
+ * needs the cloud in a process of its own.
+ */
+export async function startCloud(options: CloudOptions = {}): Promise<Cloud> {
+  const { main } = await import(join(ROOT, 'dist/cli/main.js')) as typeof import('../../src/cli/main.js');
+  const { memoryIo } = await import('../support/memory-io.js');
+  const io = memoryIo({ cwd: ROOT, env: { ...process.env, ...CLOUD_ENV, ...options.env } });
+  const url = new Promise<string>((res) => {
+    const write = io.stdout.write.bind(io.stdout);
+    io.stdout.write = (chunk) => {
+      const written = write(chunk);
+      const m = LISTENING.exec(io.out());
+      if (m) res(m[1]);
+      return written;
+    };
+  });
+  const run = main(['node', 'moor', ...cloudArgs(options)], io);
+  const exited = run.then((code) => { throw new Error(`local cloud exited with ${code}: ${io.err().trim()}`); });
+  const address = await Promise.race([url, exited]);
+  exited.catch(() => undefined); // a later exit is stop()'s, awaited there
+  let stopped: Promise<void> | undefined;
+  return {
+    url: address,
+    stop: () => stopped ??= (io.signal('SIGTERM'), run.then(() => undefined)),
+  };
+}
+
+/** Starts `moor local-cloud --port 0` in a child process and waits for its `listening on URL` line. */
+export async function startCloudProcess(options: CloudOptions = {}): Promise<Cloud & { readonly process: ChildProcess }> {
+  const child = spawn(process.execPath, [BIN, ...cloudArgs(options)], {
     cwd: ROOT,
-    env: { ...process.env, MOOR_PROVISIONING_MS: '100', MOOR_LOCAL_CLOUD_ASYNC_MS: '100', MOOR_FAULT_RETRY_AFTER: '0', ...options.env },
+    env: { ...process.env, ...CLOUD_ENV, ...options.env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((res, rej) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', (line) => {
-      const m = /listening on (https?:\/\/\S+)/.exec(line);
+      const m = LISTENING.exec(line);
       if (m) res(m[1]); else rej(new Error(`unexpected first line: ${line}`));
     });
     child.once('exit', (code) => rej(new Error(`local cloud exited with ${code}`)));

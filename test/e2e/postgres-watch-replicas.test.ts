@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, expect, test } from 'vitest';
 import { describeWithPostgres, PG_URL } from '../state/postgres-env.js';
-import { ARM_PATH, cloudRequest, datasetIdsNamed, datasetManifest, groupManifest, operationsOf, startCloud, SUB, workdir, writeFile, type Cloud } from './harness.js';
+import { ARM_PATH, cloudRequest, datasetIdsNamed, datasetManifest, groupManifest, operationsOf, startCloudProcess, SUB, workdir, writeFile, type Cloud } from './harness.js';
 import { startWatch, waitFor, type WatchProcess, type WatchStatus } from './watch-harness.js';
 
 const INTERVAL_MS = 5_000;
@@ -91,7 +91,9 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
     });
     const dir = workdir(files);
     // Slow enough that the first replica's applies are still in flight (groups provisioning, exports running) when it is killed.
-    const c = cloud = await startCloud({ args: ['--fixtures', join(dir, 'fixtures.yaml')], env: { MOOR_PROVISIONING_MS: '20000', MOOR_LOCAL_CLOUD_ASYNC_MS: '4000' } });
+    // The takeover is timed in wall-clock: the cloud answers from a process of its own, not from the event
+    // loop of this test, which polls the replicas and the database meanwhile.
+    const c = cloud = await startCloudProcess({ args: ['--fixtures', join(dir, 'fixtures.yaml')], env: { MOOR_PROVISIONING_MS: '20000', MOOR_LOCAL_CLOUD_ASYNC_MS: '4000' } });
     const env = { MOOR_STATE: PG_URL! };
     const args = ['--all-stacks', '--interval', `${INTERVAL_MS / 1000}s`, '--self-heal'];
 
@@ -160,7 +162,8 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
     const run = randomBytes(3).toString('hex');
     const stack = `p${run}`;
     const dir = workdir({ 'moor.config.yaml': `stacks:\n  ${stack}: {paths: [m]}\n`, 'm/secret.txt': 's3cret-value\n' });
-    const c = cloud = await startCloud({ env: { MOOR_PROVISIONING_MS: '15000' } });
+    // Leases are timed in wall-clock, as above: the cloud in a process of its own.
+    const c = cloud = await startCloudProcess({ env: { MOOR_PROVISIONING_MS: '15000' } });
     const env = { MOOR_STATE: PG_URL! };
     const args = ['--all-stacks', '--interval', `${INTERVAL_MS / 1000}s`, '--self-heal'];
     const paused = await startWatch(dir, c, args, env);
