@@ -53,6 +53,9 @@ export async function startCloud(options: CloudOptions = {}): Promise<Cloud> {
   const { main } = await import(join(ROOT, 'dist/cli/main.js')) as typeof import('../../src/cli/main.js');
   const { memoryIo } = await import('../support/memory-io.js');
   const io = memoryIo({ cwd: ROOT, env: { ...process.env, ...CLOUD_ENV, ...options.env } });
+  // Its stderr reaches the test's, as a child's inherited stderr did: the fault seed that replays a failure.
+  const writeErr = io.stderr.write.bind(io.stderr);
+  io.stderr.write = (chunk) => { process.stderr.write(chunk); return writeErr(chunk); };
   const url = new Promise<string>((res) => {
     const write = io.stdout.write.bind(io.stdout);
     io.stdout.write = (chunk) => {
