@@ -14,6 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { groupManifest, PER_SUBSCRIPTION, subscription } from './group-manifest.js';
 import { startCloud, TOKEN } from './local-cloud.js';
 import { startPostgres } from './postgres.js';
+import { summarizeTimeline, timelineLine } from './timeline-summary.js';
 
 const RESOURCE_GROUPS = 1000;
 const RATE = 20;
@@ -23,6 +24,7 @@ const BOUND_RECORDS = 100_000;
 const PAGE = 50;
 const BIN = fileURLToPath(new URL('../bin/moor.js', import.meta.url));
 const PEAK_RSS = fileURLToPath(new URL('peak-rss.cjs', import.meta.url));
+const TIMELINE = fileURLToPath(new URL('request-timeline.cjs', import.meta.url));
 const dist = (p) => import(new URL(`../dist/${p}`, import.meta.url).href);
 
 /** Group i of n: its subscription holds at most the quota, its resource group one of 1,000. */
@@ -40,17 +42,22 @@ function writeManifests(dir, n) {
   }
 }
 
-/** Runs `moor ARGS` in `cwd` against the cloud; its wall time and peak RSS; throws on an unexpected exit code. */
-function moor(cwd, cloud, args, expectCode = 0) {
+/**
+ * Runs `moor ARGS` in `cwd` against the cloud; its wall time and peak RSS (and with `timeline`, its
+ * requests' timeline, bench/request-timeline.cjs); throws on an unexpected exit code.
+ */
+function moor(cwd, cloud, args, expectCode = 0, { timeline = false } = {}) {
   const rssFile = join(cwd, '.peak-rss');
-  const env = { ...process.env, MOOR_ENDPOINT: cloud.url, MOOR_TOKEN: TOKEN, BENCH_PEAK_RSS_FILE: rssFile, NO_COLOR: '1' };
+  const timelineFile = join(cwd, '.timeline.json');
+  const env = { ...process.env, MOOR_ENDPOINT: cloud.url, MOOR_TOKEN: TOKEN, BENCH_PEAK_RSS_FILE: rssFile, NO_COLOR: '1', ...(timeline ? { BENCH_TIMELINE_FILE: timelineFile } : {}) };
+  const preload = ['--require', PEAK_RSS, ...(timeline ? ['--require', TIMELINE] : [])];
   const start = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--require', PEAK_RSS, BIN, ...args], { cwd, env, maxBuffer: 1 << 30 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [...preload, BIN, ...args], { cwd, env, maxBuffer: 1 << 30 }, (err, stdout, stderr) => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       const code = err ? err.code : 0;
       if (code !== expectCode) return reject(new Error(`moor ${args.join(' ')} exited ${code}: ${String(stdout).slice(0, 3000)}${String(stderr).slice(-2000)}`));
-      resolve({ ms, peakMB: Number(readFileSync(rssFile, 'utf8')) });
+      resolve({ ms, peakMB: Number(readFileSync(rssFile, 'utf8')), ...(timeline ? { timeline: JSON.parse(readFileSync(timelineFile, 'utf8')) } : {}) });
     });
   });
 }
@@ -163,11 +170,11 @@ async function throttledPlan(ws) {
   await ws.cloud.close(); // its data file is written on close; a throttled cloud starts from it
   const cloud = await startCloud({ latencyMs: 0, rateLimit: RATE, dataFile: ws.cloud.dataFile });
   ws.cloud = cloud;
-  const plan = await moor(ws.dir, cloud, ['plan', 'manifests', '--detailed-exitcode']);
+  const plan = await moor(ws.dir, cloud, ['plan', 'manifests', '--detailed-exitcode'], 0, { timeline: true });
   const perGroup = Math.max(1, Math.floor(ws.n / RESOURCE_GROUPS));
   const pages = Math.ceil(ws.n / perGroup) * Math.ceil(perGroup / PAGE);
   const floorMs = (Math.max(0, pages - RATE * 10) / RATE) * 1000; // the burst of 10 s' worth, then the refill
-  return { ...plan, pages, floorMs };
+  return { ...plan, pages, floorMs, timeline: summarizeTimeline(plan.timeline, { burst: RATE * 10, rate: RATE }) };
 }
 
 const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
@@ -204,6 +211,7 @@ export async function run(sizes = [10_000, 30_000, 100_000], print = () => undef
       }
       const throttled = await throttledPlan(ws);
       say(`  no-op plan of ${k(n)} under --rate-limit ${RATE}: ${s(throttled.ms)}   floor ${s(throttled.floorMs)} (${k(throttled.pages)} pages less the burst, over the refill)   ratio ${(throttled.ms / throttled.floorMs).toFixed(2)} (bound 1.1)`);
+      say(`    its ${timelineLine(throttled.timeline)}`);
     } finally {
       await ws.cloud.close();
       rmSync(ws.dir, { recursive: true, force: true });

@@ -1,0 +1,48 @@
+// Preloaded (node --require) into a moor process a benchmark runs: when BENCH_TIMELINE_FILE is set,
+// it writes there at exit, as JSON, when each request went out and came back (fetch), when the
+// state file and the manifest files were read, and the process's CPU time, all in ms since the
+// process started. A throttled run's overhead is then told apart: the start-up before the first
+// request, gaps while requests could have gone out, and the tail after the last answer.
+const fs = require('node:fs');
+const fsp = require('node:fs/promises');
+const { syncBuiltinESMExports } = require('node:module');
+const { performance } = require('node:perf_hooks');
+
+const file = process.env.BENCH_TIMELINE_FILE;
+if (file) {
+  const now = () => Math.round(performance.now());
+  const requests = [];
+  const reads = { state: [], manifests: [] };
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = async (url, init) => {
+    const entry = { start: now(), end: undefined, status: undefined };
+    requests.push(entry);
+    try {
+      const res = await realFetch(url, init);
+      entry.status = res.status;
+      return res;
+    } finally {
+      entry.end = now();
+    }
+  };
+  // The state file (state.json and its journal) and the manifests (*.yaml) as they are read.
+  const kindOf = (path) => {
+    const p = String(path);
+    if (/state\.json(\.journal)?$/.test(p)) return 'state';
+    return /\.ya?ml$/.test(p) ? 'manifests' : undefined;
+  };
+  const realReadFile = fsp.readFile;
+  fsp.readFile = async (path, ...rest) => {
+    const kind = kindOf(path);
+    const start = now();
+    const out = await realReadFile(path, ...rest);
+    if (kind) reads[kind].push({ start, end: now() });
+    return out;
+  };
+  syncBuiltinESMExports();
+  process.on('exit', () => {
+    const { userCPUTime, systemCPUTime } = process.resourceUsage();
+    const cpuMs = { user: Math.round(userCPUTime / 1000), system: Math.round(systemCPUTime / 1000) };
+    fs.writeFileSync(file, JSON.stringify({ exitAt: now(), cpuMs, reads, requests }));
+  });
+}
