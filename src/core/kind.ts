@@ -120,6 +120,13 @@ export interface ListReader {
 export interface ListRun {
   /** Adds the next target (its index is the number added before it). */
   add(target: ReadTarget): void;
+  /**
+   * Optional: a target likely to be added later, known from its manifest alone (plan has not read
+   * state yet, so it carries no recorded id or last-applied spec). A listing may start for it, so
+   * the requests overlap reading state; nothing is answered from it: only added targets are, each
+   * from the listing of where it really is.
+   */
+  foresee?(target: ReadTarget): void;
   /** Every target is added: the answers once every listing is back. */
   finish(): Promise<ListAnswer[]>;
 }

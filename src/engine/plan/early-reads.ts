@@ -1,14 +1,17 @@
-// Plan's reads begun while the manifests still load: each manifest valid on its own is handed to
-// the prefetch as soon as state is read, so the listings (reads, under the state lock) overlap
-// loading and validating the rest; under a rate limit the run then costs its requests, not its
-// start-up plus its requests. Planning uses them unless the plan moves records (metadata.movedFrom):
-// then the targets depend on the moves and it reads again.
+// Plan's reads begun while the manifests still load: each manifest valid on its own starts its
+// listing from its spec at once (ListRun.foresee: a read, under the state lock, that needs no
+// state), and is handed to the prefetch as soon as state is read, which answers it from the
+// listing of where state says it is. So the listings overlap loading the rest and reading state;
+// under a rate limit the run then costs its requests, not its start-up plus its requests. Nothing
+// is planned from a listing before state is in and the manifests' rules pass. Planning uses these
+// reads unless the plan moves records (metadata.movedFrom): then the targets depend on the moves
+// and it reads again.
 import type { KindCatalog } from '../../core/kind-catalog.js';
 import type { KindContext } from '../../core/kind.js';
 import type { Manifest } from '../manifest.js';
 import type { ResolveContext, ResolvedSpec } from '../resolve.js';
 import type { StateDocument } from '../state/types.js';
-import { startPrefetch, type PrefetchRun } from './prefetch.js';
+import { KindListings, startPrefetch, type PrefetchRun } from './prefetch.js';
 import { specResolver } from './spec-resolver.js';
 
 /** The reads begun, and the resolved specs they were made from (planning resolves each manifest once). */
@@ -19,7 +22,7 @@ export interface BegunReads {
 }
 
 export interface EarlyReads {
-  /** A manifest just loaded and valid on its own: its read starts once state is read. */
+  /** A manifest just loaded and valid on its own: its listing may start now, its read once state is read. */
   add(manifest: Manifest): void;
   /** The reads begun, once state is read (rejects as reading state did). */
   begun(): Promise<BegunReads>;
@@ -35,16 +38,21 @@ export interface EarlyReadOptions {
 
 export function beginReads(o: EarlyReadOptions): EarlyReads {
   const queued: Manifest[] = [];
+  const listings = new KindListings(o.ctx, o.kinds);
   let reads: PrefetchRun | undefined;
   const ready = o.state.then((state): BegunReads => {
     const resolved = specResolver(state, o.resolve, o.kinds);
-    reads = startPrefetch({ state, ctx: o.ctx, resolved, kinds: o.kinds });
+    reads = startPrefetch({ state, ctx: o.ctx, resolved, kinds: o.kinds }, listings);
     for (const m of queued.splice(0)) reads.add(m);
     return { state, resolved, reads };
   });
   ready.catch(() => undefined); // whoever awaits the state reports why it could not be read
   return {
-    add: (m) => (reads ? reads.add(m) : void queued.push(m)),
+    add(m) {
+      if (reads) return reads.add(m);
+      listings.foresee(m);
+      queued.push(m);
+    },
     begun: () => ready,
   };
 }

@@ -1,7 +1,8 @@
 // Reads by listing while planning: a kind that can list (container groups per resource group)
 // reads many resources in a few paged requests; what a list cannot answer is read one by one.
 // Each manifest is compared as soon as its own listing is back, not after every page of every
-// listing: under a rate limit the comparing overlaps the waiting for the service's tokens.
+// listing: under a rate limit the comparing overlaps the waiting for the service's tokens. A
+// kind's listings may start before state is read, from the manifests alone (KindListings.foresee).
 import type { JsonObject } from '../../core/json.js';
 import type { Manifest } from '../manifest.js';
 import type { ResolvedSpec } from '../resolve.js';
@@ -56,6 +57,64 @@ interface KindReading {
   readonly run?: ListRun;
 }
 
+/**
+ * Each listing kind's reading, which may start before state is read: `foresee` hands a kind the
+ * manifests' own targets (ListRun.foresee), the prefetch adds the targets state gives once it is in.
+ */
+export class KindListings {
+  private readonly byKind = new Map<ResourceKind, KindReading>();
+
+  constructor(private readonly ctx: KindContext, private readonly kinds: KindCatalog) {}
+
+  /** The kind of `m` when it reads by listing. */
+  listingKind(m: Manifest): ResourceKind | undefined {
+    const kind = this.kinds.kindNamed(m.kind);
+    return kind?.category === 'resource' && kind.resource.list ? kind : undefined;
+  }
+
+  /**
+   * A manifest read later, known before state is: its listing may start from the spec as written
+   * (a top-level value with a placeholder is left out, as it is not known yet). Nothing is answered
+   * from it: its answer comes once the prefetch adds its target.
+   */
+  foresee(m: Manifest): void {
+    const kind = this.listingKind(m);
+    if (kind) this.readingOf(kind).run?.foresee?.(readTarget(m, knownValues(m.spec), undefined));
+  }
+
+  readingOf(kind: ResourceKind): KindReading {
+    const known = this.byKind.get(kind);
+    if (known) return known;
+    const items: Pending[] = [];
+    const reader = kind.resource.list!;
+    const reading = { kind, items, run: reader.begin?.(this.ctx, settler(items, reader)) };
+    this.byKind.set(kind, reading);
+    return reading;
+  }
+
+  /** Every kind's listings, each target settled once whatever its listing does. */
+  finish(): void {
+    for (const reading of this.byKind.values()) void listKind(reading, this.ctx, settler(reading.items, reading.kind.resource.list!));
+  }
+}
+
+/** The answer of the i-th item as the reader gives it (a found resource an incomplete list cannot diff: read it). */
+function settler(items: Pending[], reader: ListReader): (i: number, a: ListAnswer) => void {
+  return (i, a) => {
+    const item = items[i];
+    if (!item?.settle) return;
+    item.settle(a === 'read' || (a !== undefined && !reader.complete) ? 'read' : { observed: a });
+    item.settle = undefined;
+  };
+}
+
+/** The spec's top-level values without a placeholder (`${env:}`, `${file:}`, `${ref:}` are resolved later). */
+function knownValues(spec: JsonObject): JsonObject {
+  const known: JsonObject = {};
+  for (const [key, value] of Object.entries(spec)) if (!(typeof value === 'string' && value.includes('${'))) known[key] = value;
+  return known;
+}
+
 /** Starts every kind's listings and returns at once; each address's answer settles as its listing arrives. */
 export function prefetchReads(manifests: readonly Manifest[], o: PrefetchOptions): Prefetched {
   const run = startPrefetch(o);
@@ -64,41 +123,26 @@ export function prefetchReads(manifests: readonly Manifest[], o: PrefetchOptions
   return run;
 }
 
-/** A prefetch whose manifests are added one by one (plan adds each as it loads, valid on its own). */
-export function startPrefetch(o: PrefetchOptions): PrefetchRun {
-  const byKind = new Map<ResourceKind, KindReading>();
+/**
+ * A prefetch whose manifests are added one by one (plan adds each as it loads, valid on its own);
+ * `listings`: the kinds' readings begun before state was read (KindListings.foresee).
+ */
+export function startPrefetch(o: PrefetchOptions, listings = new KindListings(o.ctx, o.kinds)): PrefetchRun {
   const answers = new Map<string, Promise<Listed>>();
-  const settle = (items: Pending[], reader: ListReader) => (i: number, a: ListAnswer): void => {
-    const item = items[i];
-    if (!item?.settle) return;
-    item.settle(a === 'read' || (a !== undefined && !reader.complete) ? 'read' : { observed: a });
-    item.settle = undefined;
-  };
-  const readingOf = (kind: ResourceKind): KindReading => {
-    const known = byKind.get(kind);
-    if (known) return known;
-    const items: Pending[] = [];
-    const reader = kind.resource.list!;
-    const reading = { kind, items, run: reader.begin?.(o.ctx, settle(items, reader)) };
-    byKind.set(kind, reading);
-    return reading;
-  };
   return {
     add(m) {
-      const kind = o.kinds.kindNamed(m.kind);
-      if (kind?.category !== 'resource' || !kind.resource.list || answers.has(m.address)) return;
+      const kind = listings.listingKind(m);
+      if (!kind || answers.has(m.address)) return;
       const resolved = o.resolved(m);
       // Planning reports what does not resolve; such a manifest is not read at all.
       if (resolved.pending || resolved.diagnostics.some((d) => d.severity === 'error')) return;
       const item: Pending = { address: m.address, target: readTarget(m, resolved.spec, o.state.resources[m.address]) };
       answers.set(item.address, new Promise<Listed>((resolve) => { item.settle = resolve; }));
-      const reading = readingOf(kind);
+      const reading = listings.readingOf(kind);
       reading.items.push(item);
       reading.run?.add(item.target);
     },
-    finish() {
-      for (const reading of byKind.values()) void listKind(reading, o.ctx, settle(reading.items, reading.kind.resource.list!));
-    },
+    finish: () => listings.finish(),
     listed: (address) => answers.get(address),
   };
 }

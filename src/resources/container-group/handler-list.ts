@@ -19,6 +19,8 @@ type Answered = (index: number, answer: ListAnswer) => void;
 interface GroupReading {
   readonly first: GroupCoordinates;
   readonly targets: Array<{ index: number; at: GroupCoordinates }>;
+  /** Names of the groups added or foreseen here: a listing is worth it from LIST_FROM of them. */
+  readonly names: Set<string>;
   /** Live groups by lower-cased name (ARM names are case-insensitive); undefined until listed. */
   byName?: Map<string, ContainerGroupBody>;
   listing?: Promise<void>;
@@ -38,18 +40,27 @@ export function listReader(deps: ListDeps): ListReader {
         group.byName = new Map(listed.map((g) => [String(g.name ?? '').toLowerCase(), g]));
         for (const t of group.targets) answer(group, t);
       }, () => undefined); // a failed listing leaves its targets to read(), which reports the service's error
+    /** The resource group of `at`, its listing started once LIST_FROM groups are known there. */
+    const groupOf = (at: GroupCoordinates): GroupReading => {
+      const key = `${at.subscriptionId}/${at.resourceGroup}`.toLowerCase();
+      const group = groups.get(key) ?? { first: at, targets: [], names: new Set<string>() };
+      groups.set(key, group);
+      group.names.add(at.name.toLowerCase());
+      if (!group.listing && group.names.size >= LIST_FROM) group.listing = list(group);
+      return group;
+    };
     return {
       add(target) {
         const index = out.push('read') - 1;
         // A target that cannot be located is left to read(), which reports why.
         let at: GroupCoordinates;
         try { at = deps.locate(target); } catch { return; }
-        const key = `${at.subscriptionId}/${at.resourceGroup}`.toLowerCase();
-        const group = groups.get(key) ?? { first: at, targets: [] };
-        groups.set(key, group);
+        const group = groupOf(at);
         group.targets.push({ index, at });
         if (group.byName) answer(group, { index, at });
-        else if (!group.listing && group.targets.length >= LIST_FROM) group.listing = list(group);
+      },
+      foresee(target) {
+        try { groupOf(deps.locate(target)); } catch { /* added later, it is left to read() */ }
       },
       async finish() {
         await Promise.all([...groups.values()].map((g) => g.listing));
