@@ -109,10 +109,19 @@ export function resolveSpec(manifest: Manifest, ctx: ResolveContext, schema?: Js
     return part;
   };
 
+  // A subtree without placeholders is the manifest's own, not a copy (specs are never modified):
+  // most specs hold none, and a plan of 100,000 resources would otherwise hold each one twice.
   const walk = (value: JsonValue, path: JsonPath): JsonValue => {
     if (typeof value === 'string') return substitute(value, path);
-    if (Array.isArray(value)) return value.map((v, i) => walk(v, [...path, i]));
-    if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, [...path, k])]));
+    if (Array.isArray(value)) {
+      const out = value.map((v, i) => walk(v, [...path, i]));
+      return out.every((v, i) => v === value[i]) ? value : out;
+    }
+    if (isObject(value)) {
+      const entries = Object.entries(value);
+      const out = entries.map(([k, v]): [string, JsonValue] => [k, walk(v, [...path, k])]);
+      return out.every(([, v], i) => v === entries[i][1]) ? value : Object.fromEntries(out);
+    }
     return value;
   };
   const spec = walk(manifest.spec, []) as JsonObject;

@@ -86,11 +86,19 @@ function walk(
   // Only descend where some pattern can still match below: specs are mostly not secret.
   const live = patterns.filter((p) => p.length > path.length && prefixMatches(path, p));
   if (live.length === 0) return value;
-  if (Array.isArray(value)) return value.map((v, i) => walk(v, [...path, i], live, fn));
+  // What nothing sensitive changed is the input's own, not a copy: state and plans hold specs once.
+  if (Array.isArray(value)) {
+    const out = value.map((v, i) => walk(v, [...path, i], live, fn));
+    return out.every((v, i) => v === value[i]) ? value : out;
+  }
   if (isObject(value)) {
     const out: JsonObject = {};
-    for (const [k, v] of Object.entries(value)) out[k] = walk(v, [...path, k], live, fn);
-    return out;
+    let changed = false;
+    for (const [k, v] of Object.entries(value)) {
+      out[k] = walk(v, [...path, k], live, fn);
+      changed ||= out[k] !== v;
+    }
+    return changed ? out : value;
   }
   return value;
 }

@@ -7,6 +7,10 @@ import { isUnknown, markUnknowns } from '../unknown.js';
 import type { DiffRules } from '../../core/kind.js';
 import { compileRules, type CompiledRules } from './compiled-rules.js';
 import { namedPath, type NamedSegment } from './named-path.js';
+import { StringPool } from '../../core/string-pool.js';
+
+/** The field paths of creates: the same few per kind, whatever the number of resources. */
+const fieldPaths = new StringPool();
 
 interface Leaf {
   readonly dp: JsonPath;
@@ -39,8 +43,8 @@ export function createFields(desired: JsonObject, diff: DiffRules, sensitive: re
     const secret = isSensitivePath(dp, sensitive);
     const unknown = !secret && isUnknown(value);
     return {
-      path: namedPath(np),
-      pointer: toPointer(dp),
+      path: fieldPaths.intern(namedPath(np)),
+      pointer: fieldPaths.intern(toPointer(dp)),
       op: 'add',
       ...(unknown ? { unknown: true } : { after: secret ? SENSITIVE_MASK : markUnknowns(value) }),
       cause,

@@ -8,6 +8,7 @@ import { code, sweepTempFiles, writeFileAtomic } from './atomic-write.js';
 import { takeFileWatchLease } from './file-watch-lease.js';
 import { acquireFileLock, breakFileLock, checkFileLock, readLock, releaseFileLock } from './file-lock.js';
 import { JournalWriter, readJournal, replay } from './journal.js';
+import { AppendedChanges } from './appended-changes.js';
 import { HistoryFile } from './history-file.js';
 import type { JsonObject } from '../../core/json.js';
 import { compactChunks, emptyState, parseState } from './state-document.js';
@@ -51,7 +52,7 @@ export class FileStateBackend implements StateBackend {
    * at unlock writes them instead of reading back and parsing the file and a journal; the changes
    * are kept apart so recording one costs the change, not a copy of every record.
    */
-  private known: { readonly doc: StateDocument; readonly appended: StateChange[] } | undefined;
+  private known: { readonly doc: StateDocument; readonly appended: AppendedChanges } | undefined;
 
   /**
    * @param path absolute (or cwd-relative) path of the state file
@@ -108,7 +109,7 @@ export class FileStateBackend implements StateBackend {
       throw err;
     }
     this.knownSerial = serial;
-    for (const c of changes) this.known?.appended.push(c);
+    for (const c of changes) this.known?.appended.add(c);
     this.journalBytes += bytes;
     if (this.journalBytes > Math.max(FOLD_MIN_BYTES, FOLD_FACTOR * this.lastFullBytes)) {
       // The caller's document spares reading back the file and a journal twice its size.
@@ -187,7 +188,7 @@ export class FileStateBackend implements StateBackend {
   private async fold(compact: boolean): Promise<void> {
     if (await exists(this.journalPath)) {
       const known = this.held !== undefined && !this.journalSuspect ? this.known : undefined;
-      const trusted = known && replay(known.doc, [{ serial: this.knownSerial ?? known.doc.serial, changes: known.appended }]);
+      const trusted = known && replay(known.doc, [{ serial: this.knownSerial ?? known.doc.serial, changes: known.appended.list() }]);
       await this.writeFull(trusted !== undefined && trusted.serial === this.knownSerial ? trusted : await this.read(), compact);
     }
     this.journalSuspect = false;
@@ -221,7 +222,7 @@ export class FileStateBackend implements StateBackend {
 
   private remember(doc: StateDocument): StateDocument {
     this.knownSerial = doc.serial;
-    this.known = { doc, appended: [] };
+    this.known = { doc, appended: new AppendedChanges() };
     return doc;
   }
 }
