@@ -3,12 +3,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { groupManifest, moor, workdir, writeFile } from '../e2e/harness.js';
-import { waitFor, type WatchProcess } from '../e2e/watch-harness.js';
+import { waitFor, type WatchRun } from '../e2e/watch-harness.js';
 import { rowStatus, screenshot, SECRET, startWatchedDashboard, type WatchedDashboard } from './dashboard-page.js';
 
 describe('the dashboard during a --self-heal apply', () => {
   let browser: Browser;
-  let watch: WatchProcess;
+  let watch: WatchRun;
   let dir: string;
   let dashboard: WatchedDashboard | undefined;
 

@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { authManifest, groupManifest, moor, ROOT, startCloud, workdir, type Cloud } from '../e2e/harness.js';
-import { startWatch, waitFor, type WatchProcess } from '../e2e/watch-harness.js';
+import { startWatch, waitFor, type WatchRun } from '../e2e/watch-harness.js';
 import { launchBrowser } from './launch-browser.js';
 
 /** Screenshots for people to look at: git-ignored, beside the other test output. */
@@ -59,7 +59,7 @@ export async function rowStatus(page: Page, stack: string, address: string): Pro
 export interface WatchedDashboard {
   readonly cloud: Cloud;
   readonly browser: Browser;
-  readonly watch: WatchProcess;
+  readonly watch: WatchRun;
   readonly dir: string;
   /** Closes the browser, stops the watch, then the cloud. */
   stop(): Promise<void>;
@@ -72,7 +72,7 @@ export interface WatchedDashboard {
  */
 export async function startWatchedDashboard(options: { cloudEnv?: Record<string, string>; prepare: (cloud: Cloud) => Promise<string>; watchArgs: string[]; token?: string }): Promise<WatchedDashboard> {
   const [cloud, browser] = await Promise.all([startCloud({ env: options.cloudEnv }), launchBrowser()]);
-  let watch: WatchProcess | undefined;
+  let watch: WatchRun | undefined;
   const stop = async () => {
     await browser.close();
     if (watch) await watch.terminate();

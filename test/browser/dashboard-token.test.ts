@@ -3,14 +3,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { authManifest, moor, workdir } from '../e2e/harness.js';
-import { waitFor, type WatchProcess } from '../e2e/watch-harness.js';
+import { waitFor, type WatchRun } from '../e2e/watch-harness.js';
 import { rowStatus, screenshot, startWatchedDashboard, type WatchedDashboard } from './dashboard-page.js';
 
 const TOKEN = 'dashboard-token-5k2m';
 
 describe('the dashboard with a listen token', () => {
   let browser: Browser;
-  let watch: WatchProcess;
+  let watch: WatchRun;
   let dashboard: WatchedDashboard | undefined;
 
   beforeAll(async () => {

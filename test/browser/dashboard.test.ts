@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { AUTH_PATH, cloudRequest, moor, writeFile, groupManifest, type Cloud } from '../e2e/harness.js';
-import { waitFor, type WatchProcess } from '../e2e/watch-harness.js';
+import { waitFor, type WatchRun } from '../e2e/watch-harness.js';
 import { applyStacks, recordResponses, rowStatus, screenshot, SECRET, startWatchedDashboard, twoStacks, type WatchedDashboard } from './dashboard-page.js';
 
 const INTERVAL_S = 4;
@@ -15,7 +15,7 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 describe('the dashboard in a browser', () => {
   let cloud: Cloud;
   let browser: Browser;
-  let watch: WatchProcess;
+  let watch: WatchRun;
   let dir: string;
   let page: Page;
   let bodies: string[];

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterEach, expect, test } from 'vitest';
 import { describeWithPostgres, PG_URL } from '../state/postgres-env.js';
 import { ARM_PATH, cloudRequest, datasetIdsNamed, datasetManifest, groupManifest, operationsOf, startCloudProcess, SUB, workdir, writeFile, type Cloud } from './harness.js';
-import { startWatch, waitFor, type WatchProcess, type WatchStatus } from './watch-harness.js';
+import { startWatchProcess, waitFor, type WatchProcess, type WatchStatus } from './watch-harness.js';
 
 const INTERVAL_MS = 5_000;
 const STACKS = 6;
@@ -97,10 +97,10 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
     const env = { MOOR_STATE: PG_URL! };
     const args = ['--all-stacks', '--interval', `${INTERVAL_MS / 1000}s`, '--self-heal'];
 
-    const first = await startWatch(dir, c, args, env);
+    const first = await startWatchProcess(dir, c, args, env);
     watches.push(first);
     await waitFor(async () => (await first.status()).holds.length === STACKS, 60_000, () => `first replica did not take every stack: ${first.stderr()}`);
-    const others = [await startWatch(dir, c, args, env), await startWatch(dir, c, args, env)];
+    const others = [await startWatchProcess(dir, c, args, env), await startWatchProcess(dir, c, args, env)];
     watches.push(...others);
     for (const w of others) await waitFor(async () => (await w.get('/readyz')).status === 200, 60_000, () => `standby not ready: ${w.stderr()}`);
     expect((await others[0].status()).holds).toEqual([]);
@@ -166,10 +166,10 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
     const c = cloud = await startCloudProcess({ env: { MOOR_PROVISIONING_MS: '15000' } });
     const env = { MOOR_STATE: PG_URL! };
     const args = ['--all-stacks', '--interval', `${INTERVAL_MS / 1000}s`, '--self-heal'];
-    const paused = await startWatch(dir, c, args, env);
+    const paused = await startWatchProcess(dir, c, args, env);
     watches.push(paused);
     await waitFor(async () => (await paused.status()).holds.length === 1, 60_000, () => `no lease: ${paused.stderr()}`);
-    const other = await startWatch(dir, c, args, env);
+    const other = await startWatchProcess(dir, c, args, env);
     watches.push(other);
     await waitFor(async () => (await other.get('/readyz')).status === 200, 60_000, () => `standby not ready: ${other.stderr()}`);
 

@@ -1,10 +1,11 @@
-// End-to-end helpers of moor watch: a watch process, its endpoints read over HTTP, /metrics parsed as Prometheus text.
+// End-to-end helpers of moor watch: a watch run (in this process, or a process of its own), its endpoints read over HTTP, /metrics parsed as Prometheus text.
 import parsePrometheusTextFormat, { type ParsedFamily } from 'parse-prometheus-text-format';
-import { moor, moorProcess, type Cloud } from './harness.js';
+import { join } from 'node:path';
+import { cliEnv, moorProcess, ROOT, type Cloud } from './harness.js';
 
-export interface WatchProcess {
+/** A running `moor watch`: its output, its endpoints over HTTP, and how to stop it. */
+export interface WatchRun {
   readonly url: string;
-  readonly pid: number;
   stderr(): string;
   get(path: string, token?: string): Promise<{ status: number; text: string }>;
   metrics(): Promise<ParsedFamily[]>;
@@ -13,6 +14,11 @@ export interface WatchProcess {
   status(): Promise<WatchStatus>;
   /** SIGTERM, then the exit code and how long it took to exit. */
   terminate(): Promise<{ code: number; ms: number }>;
+}
+
+/** A `moor watch` in a process of its own, for what only a process undergoes. */
+export interface WatchProcess extends WatchRun {
+  readonly pid: number;
   /** kill -9: no chance to finish, record or release anything. */
   kill(): Promise<void>;
   /** Sends a signal (SIGSTOP pauses the process, SIGCONT resumes it). */
@@ -25,21 +31,17 @@ export interface WatchStatus {
   stacks: Array<{ stack: string | null; standby: boolean; runs: number; consecutiveFailures: number; result: string | null; error: string | null; resources: Array<{ address: string; status: string }> }>;
 }
 
-/** Starts `moor watch ARGS --listen 127.0.0.1:0` and waits for the line naming its URL. */
-export async function startWatch(dir: string, cloud: Cloud, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<WatchProcess> {
-  const run = moorProcess(dir, cloud, ['watch', ...args, '--listen', '127.0.0.1:0'], env);
-  let err = '';
-  run.child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
-  const url = await waitFor(async () => /serving \S+ \S+ \S+ \S+ on (http:\/\/\S+)/.exec(err)?.[1], 30_000, () => `watch did not serve: ${err}`);
+/** The address in the line `moor watch` prints once it serves. */
+const SERVING = /serving \S+ \S+ \S+ \S+ on (http:\/\/\S+)/;
+
+/** The HTTP side of a watch serving at `url`. */
+function endpoints(url: string): Pick<WatchRun, 'get' | 'metrics' | 'sample' | 'status'> {
   const get = async (path: string, token?: string) => {
     const res = await fetch(url + path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
     return { status: res.status, text: await res.text() };
   };
   const metrics = async () => parsePrometheusTextFormat((await get('/metrics')).text);
   return {
-    url,
-    pid: run.child.pid!,
-    stderr: () => err,
     get,
     metrics,
     sample: async (name, labels) => {
@@ -48,6 +50,54 @@ export async function startWatch(dir: string, cloud: Cloud, args: readonly strin
       return s?.value === undefined ? undefined : Number(s.value);
     },
     status: async () => JSON.parse((await get('/api/status')).text) as WatchStatus,
+  };
+}
+
+/**
+ * Runs `moor watch ARGS --listen 127.0.0.1:0` in this process (main(argv, io) of the built CLI, as
+ * `moor()` runs other commands) and waits for the line naming its URL; terminate() sends the run SIGTERM.
+ */
+export async function startWatch(dir: string, cloud: Cloud, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<WatchRun> {
+  const { main } = await import(join(ROOT, 'dist/cli/main.js')) as typeof import('../../src/cli/main.js');
+  const { memoryIo } = await import('../support/memory-io.js');
+  const io = memoryIo({ cwd: dir, env: cliEnv(cloud, env) });
+  const serving = new Promise<string>((res) => {
+    const write = io.stderr.write.bind(io.stderr);
+    io.stderr.write = (chunk) => {
+      const written = write(chunk);
+      const m = SERVING.exec(io.err());
+      if (m) res(m[1]);
+      return written;
+    };
+  });
+  const run = main(['node', 'moor', 'watch', ...args, '--listen', '127.0.0.1:0'], io);
+  const exited = run.then((code) => { throw new Error(`watch exited with ${code}: ${io.err()}`); });
+  const url = await Promise.race([serving, exited]);
+  exited.catch(() => undefined); // a later exit is terminate()'s, awaited there
+  return {
+    url,
+    stderr: () => io.err(),
+    ...endpoints(url),
+    terminate: async () => {
+      const started = Date.now();
+      io.signal('SIGTERM');
+      const code = await run;
+      return { code, ms: Date.now() - started };
+    },
+  };
+}
+
+/** Starts `moor watch ARGS --listen 127.0.0.1:0` in a child process and waits for the line naming its URL. */
+export async function startWatchProcess(dir: string, cloud: Cloud, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<WatchProcess> {
+  const run = moorProcess(dir, cloud, ['watch', ...args, '--listen', '127.0.0.1:0'], env);
+  let err = '';
+  run.child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
+  const url = await waitFor(async () => SERVING.exec(err)?.[1], 30_000, () => `watch did not serve: ${err}`);
+  return {
+    url,
+    pid: run.child.pid!,
+    stderr: () => err,
+    ...endpoints(url),
     terminate: async () => {
       const started = Date.now();
       run.child.kill('SIGTERM');

@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_PATH, authManifest, cloudRequest, ENV, moor, operationsOf, policyManifest, refreshManifest, startCloud, workdir, writeFile, type Cloud } from './harness.js';
-import { startWatch, waitFor, type WatchProcess } from './watch-harness.js';
+import { startWatch, waitFor, type WatchRun } from './watch-harness.js';
 
 const displayName = async (cloud: Cloud, id: string) => (await cloudRequest(cloud, 'GET', AUTH_PATH(id))).body?.displayName as string | undefined;
 
