@@ -43,7 +43,8 @@ export async function loadManifests(paths: readonly string[], kinds: KindCatalog
   const manifests: Manifest[] = [];
   const nonResources: Manifest[] = [];
   const take = (doc: LayeredDocument): void => {
-    const manifest = readHeader(doc.value, doc.source, diagnostics, kinds);
+    const { value: manifest, diagnostics: problems } = readHeader(doc.value, doc.source, kinds);
+    diagnostics.push(...problems);
     if (!manifest) return;
     if (kinds.documentNamed(manifest.kind)) return void nonResources.push({ ...manifest, root: doc.root });
     const resource = { ...manifest, root: doc.root };
@@ -64,7 +65,9 @@ export async function loadManifests(paths: readonly string[], kinds: KindCatalog
     const root = rootOf(abs, given);
     const layer = stack ? layerOf(abs, given) : 0;
     for (const doc of parsed.documents) {
-      const document = { value: substituteStackVars(doc.value, doc.source, stack, diagnostics), source: doc.source, root, layer };
+      const substituted = substituteStackVars(doc.value, doc.source, stack);
+      diagnostics.push(...substituted.diagnostics);
+      const document = { value: substituted.value, source: doc.source, root, layer };
       if (stack) layered.push(document);
       else take(document);
     }

@@ -2,6 +2,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { LineCounter, parseAllDocuments, type Document, type YAMLError } from 'yaml';
 import type { Diagnostic, Severity, SourceLocation } from '../../core/diagnostics.js';
+import { diagnosed, type Diagnosed } from '../../core/diagnosed.js';
 import type { SourceMap } from '../manifest.js';
 import { parseFast } from './fast-yaml.js';
 import { LazyFileSource, LazySourceMap } from './lazy-source-map.js';
@@ -37,14 +38,19 @@ export async function parseManifestFile(absPath: string, file: string): Promise<
   const deep = findExcessiveNesting(text, MAX_NESTING);
   if (deep) return { documents: [], diagnostics: [{ severity: 'error', message: `nesting deeper than ${MAX_NESTING} levels; not parsed`, location: { file, line: deep.line, col: deep.col }, code: 'load.nesting' }] };
   const parsed = parseFastText(text, file, absPath) ?? parseText(text, file, absPath);
-  return { documents: parsed.documents.filter((d) => isPlain(d, parsed.diagnostics)), diagnostics: parsed.diagnostics };
+  // A document is kept only when it is plain JSON; otherwise its first odd value is reported.
+  const problems = parsed.documents.map(notPlain);
+  return {
+    documents: parsed.documents.filter((_, i) => problems[i] === undefined),
+    diagnostics: [...parsed.diagnostics, ...problems.filter((d): d is Diagnostic => d !== undefined)],
+  };
 }
 
-/** Keeps a document only when it is plain JSON; otherwise reports the first odd value. */
-function isPlain(doc: ParsedDocument, diagnostics: Diagnostic[]): boolean {
+/** What keeps a document from being plain JSON (its first odd value), or undefined when it is. */
+function notPlain(doc: ParsedDocument): Diagnostic | undefined {
   const problem = findNonJson(doc.value);
-  if (problem) diagnostics.push({ severity: 'error', message: problem.path.length > 0 ? `${fieldPath(problem.path)}: ${problem.message}` : problem.message, location: doc.source.locate(problem.path), code: 'load.value' });
-  return !problem;
+  if (!problem) return undefined;
+  return { severity: 'error', message: problem.path.length > 0 ? `${fieldPath(problem.path)}: ${problem.message}` : problem.message, location: doc.source.locate(problem.path), code: 'load.value' };
 }
 
 /** The fast reader's documents, or undefined when the text needs the full `yaml` parser. */
@@ -79,7 +85,8 @@ function parseText(text: string, file: string, path: string): { documents: Parse
       diagnostics.push({ severity, message, location: source.position(e.pos[0]), code: `yaml.${e.code}` });
     }
     if (doc.errors.length > 0 || doc.contents === null) continue;
-    const value = toPlain(doc, source, diagnostics);
+    const { value, diagnostics: unreadable } = toPlain(doc, source);
+    diagnostics.push(...unreadable);
     // A bare `---` or a comment-only document holds no manifest; it is not an error.
     if (value !== undefined && value !== null) documents.push({ value, source });
   }
@@ -89,21 +96,20 @@ function parseText(text: string, file: string, path: string): { documents: Parse
   return { documents, diagnostics };
 }
 
-function toPlain(doc: Document, source: YamlSourceMap, diagnostics: Diagnostic[]): unknown {
+/** The document as plain values, or undefined with why it cannot be read (a recursive alias, an alias bomb). */
+function toPlain(doc: Document, source: YamlSourceMap): Diagnosed<unknown> {
   const recursive = findRecursiveAlias(doc);
   if (recursive) {
-    diagnostics.push({ severity: 'error', message: `the alias ${recursive.toString()} refers to a mapping or list that contains it: a manifest cannot contain itself`, location: source.position(recursive.range?.[0] ?? 0), code: 'load.alias' });
-    return undefined;
+    return diagnosed(undefined, [{ severity: 'error', message: `the alias ${recursive.toString()} refers to a mapping or list that contains it: a manifest cannot contain itself`, location: source.position(recursive.range?.[0] ?? 0), code: 'load.alias' }]);
   }
   try {
-    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    return diagnosed(doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }));
   } catch (err) {
     const text = (err as Error).message;
     const message = /Excessive alias count/.test(text)
       ? `too many alias expansions (over ${MAX_ALIAS_COUNT}): refusing a possible alias bomb`
       : `cannot read this document: ${text.split('\n')[0]}`;
-    diagnostics.push({ severity: 'error', message, location: source.locate([]), code: 'load.alias' });
-    return undefined;
+    return diagnosed(undefined, [{ severity: 'error', message, location: source.locate([]), code: 'load.alias' }]);
   }
 }
 

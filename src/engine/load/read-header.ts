@@ -1,5 +1,6 @@
 // Checks a document's header (apiVersion, kind, metadata) and turns it into a Manifest.
 import type { Diagnostic } from '../../core/diagnostics.js';
+import { diagnosed, type Diagnosed } from '../../core/diagnosed.js';
 import { isObject, type JsonObject, type JsonPath } from '../../core/json.js';
 import { API_VERSION, addressOf, parseAddress, type Manifest, type SourceMap } from '../manifest.js';
 import type { KindCatalog } from '../../core/kind-catalog.js';
@@ -8,11 +9,16 @@ export const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 const TOP_KEYS = ['apiVersion', 'kind', 'metadata', 'spec'];
 const METADATA_KEYS = ['name', 'dependsOn', 'protect', 'movedFrom'];
 
-/** The Manifest of a document, or undefined when its header is too broken to address it. */
-export function readHeader(value: unknown, source: SourceMap, diagnostics: Diagnostic[], kinds: KindCatalog): Manifest | undefined {
-  const report = (path: JsonPath, message: string, at: 'key' | 'value' = 'value') => {
+/** The Manifest of a document (undefined when its header is too broken to address it) and what is wrong with the header. */
+export function readHeader(value: unknown, source: SourceMap, kinds: KindCatalog): Diagnosed<Manifest | undefined> {
+  const diagnostics: Diagnostic[] = [];
+  const manifest = readValidHeader(value, source, kinds, (path, message, at = 'value') => {
     diagnostics.push({ severity: 'error', message, location: source.locate(path, at), code: 'manifest.header' });
-  };
+  });
+  return diagnosed(manifest, diagnostics);
+}
+
+function readValidHeader(value: unknown, source: SourceMap, kinds: KindCatalog, report: HeaderReport): Manifest | undefined {
   if (!isObject(value)) {
     report([], 'a manifest must be a mapping with apiVersion, kind, metadata and spec');
     return undefined;

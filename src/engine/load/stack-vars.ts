@@ -1,6 +1,7 @@
 // Loading: `${var:NAME}` placeholders take the selected stack's values as each document is read,
 // before overlays merge and before validation, so every stack is validated with its own values.
 import type { Diagnostic } from '../../core/diagnostics.js';
+import { diagnosed, type Diagnosed } from '../../core/diagnosed.js';
 import { isObject, type JsonPath, type JsonValue } from '../../core/json.js';
 import type { SourceMap } from '../manifest.js';
 import { locatePlaceholder } from './placeholder-location.js';
@@ -16,12 +17,13 @@ const VAR_PLACEHOLDER = /\$\{var:([^}]*)\}/g;
 const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
- * The document with its `${var:}` placeholders replaced: a placeholder that is the whole value
+ * The document with its `${var:}` placeholders replaced, and the problems of those it could not replace: a placeholder that is the whole value
  * takes the variable's type (a number stays a number), one inside a longer string its text. A
  * missing variable, or any `${var:}` without a stack, is an error at the placeholder; the value is
  * then left as written. Documents without the mark are returned as they are, untouched.
  */
-export function substituteStackVars(value: unknown, source: SourceMap, stack: StackValues | undefined, diagnostics: Diagnostic[]): unknown {
+export function substituteStackVars(value: unknown, source: SourceMap, stack: StackValues | undefined): Diagnosed<unknown> {
+  let diagnostics: Diagnostic[] | undefined; // most documents have none: no array for them
   // One path, pushed and popped as the walk goes (a copy per value would be most of the work on
   // 10,000 manifests); a placeholder's problem copies it.
   const path: Array<string | number> = [];
@@ -51,7 +53,7 @@ export function substituteStackVars(value: unknown, source: SourceMap, stack: St
   const substitute = (text: string, path: JsonPath): unknown => {
     const matches = [...text.matchAll(VAR_PLACEHOLDER)];
     const problem = (raw: string, nth: number, message: string) => {
-      diagnostics.push({ severity: 'error', message, location: locatePlaceholder(source.locate(path), raw, nth, source.path), code: 'stack.var' });
+      (diagnostics ??= []).push({ severity: 'error', message, location: locatePlaceholder(source.locate(path), raw, nth, source.path), code: 'stack.var' });
     };
     let failed = false;
     const values = matches.map((m, i) => {
@@ -68,7 +70,8 @@ export function substituteStackVars(value: unknown, source: SourceMap, stack: St
     let i = 0;
     return text.replace(VAR_PLACEHOLDER, () => String(values[i++]));
   };
-  return walk(value);
+  const substituted = walk(value);
+  return diagnosed(substituted, diagnostics);
 }
 
 function mapIfChanged<T>(list: readonly T[], fn: (item: T, i: number) => unknown): unknown {

@@ -2,6 +2,7 @@
 // Deciding is kept apart from doing (apply); nothing here changes anything.
 import pLimit from 'p-limit';
 import { isUserFailure, type Diagnostic } from '../../core/diagnostics.js';
+import { diagnosed, mergeDiagnosed, type Diagnosed } from '../../core/diagnosed.js';
 import { locateAtManifests } from './diagnostic-locations.js';
 import type { JsonObject } from '../../core/json.js';
 import type { Manifest } from '../manifest.js';
@@ -74,7 +75,6 @@ export async function makePlan(given: PlanOptions): Promise<PlanResult> {
   // metadata.movedFrom: planned against state as it is once the records moved to their new addresses.
   const { state, moves } = plannedMoves(given.manifests, given.state);
   const options: PlanOptions = { ...given, state };
-  const diagnostics: Diagnostic[] = [...(options.diagnostics ?? [])];
   const graph = options.graph ?? buildGraph(options.manifests);
   const selected = selectTargets(options.manifests, options.targets, graph);
   const limit = pLimit(options.parallelism);
@@ -86,13 +86,21 @@ export async function makePlan(given: PlanOptions): Promise<PlanResult> {
     if (step) options.events?.({ type: 'planned', address: step.change.address, action: step.change.action });
     return step;
   };
-  const planned = await Promise.all(selected.map((m) => limit(async () => announce(movedStep(await planManifest(m, options, resolved, diagnostics, reads), moves)))));
-  const steps = planned.filter((s): s is PlannedStep => s !== undefined);
-  steps.push(...inDeleteOrder(planOrphans(options, diagnostics)).map(announce));
+  const planned = mergeDiagnosed(await Promise.all(selected.map((m) => limit(async () => {
+    const step = await planManifest(m, options, resolved, reads);
+    return diagnosed(announce(movedStep(step.value, moves)), step.diagnostics);
+  }))));
+  const orphans = planOrphans(options);
+  const steps = [...planned.value.filter((s): s is PlannedStep => s !== undefined), ...inDeleteOrder(orphans.value).map(announce)];
   noteBlockedDependents(steps, graph);
-  diagnostics.push(...untrackedLiveDiagnostics(steps, options.allowUntracked));
-  diagnostics.push(...foreignStateDiagnostics(steps, options.replace));
-  await preflight(steps, options.ctx, diagnostics, options.allowDestructive);
+  const diagnostics = [
+    ...(options.diagnostics ?? []),
+    ...planned.diagnostics,
+    ...orphans.diagnostics,
+    ...untrackedLiveDiagnostics(steps, options.allowUntracked),
+    ...foreignStateDiagnostics(steps, options.replace),
+    ...(await preflight(steps, options.ctx, options.allowDestructive)),
+  ];
   const changes = steps.map((s) => s.change);
   const located = locateAtManifests(diagnostics, options.manifests);
   return { plan: { format: 'moor-plan/1', serial: state.serial, changes, summary: summarize(changes), diagnostics: located }, steps, graph };
@@ -115,35 +123,35 @@ async function planManifest(
   manifest: Manifest,
   options: PlanOptions,
   resolvedSpec: (manifest: Manifest) => ResolvedSpec,
-  diagnostics: Diagnostic[],
   reads: Prefetched,
-): Promise<PlannedStep | undefined> {
+): Promise<Diagnosed<PlannedStep | undefined>> {
   const kind = options.kinds.kindNamed(manifest.kind);
-  if (!kind) return undefined;
+  if (!kind) return diagnosed(undefined);
   const resolved = resolvedSpec(manifest);
   registerResolvedSecrets(options.resolve.secrets, sensitivePatterns(kind, manifest), resolved.spec);
-  diagnostics.push(...resolved.diagnostics);
-  if (resolved.diagnostics.some((d) => d.severity === 'error')) return undefined;
-  if (!resolved.pending) {
-    const invalid = validateResolved(manifest, kind, resolved.spec);
-    diagnostics.push(...invalid);
-    if (invalid.length > 0) return undefined;
-  }
+  if (resolved.diagnostics.some((d) => d.severity === 'error')) return diagnosed(undefined, resolved.diagnostics);
+  const invalid = resolved.pending ? [] : validateResolved(manifest, kind, resolved.spec);
+  if (invalid.length > 0) return diagnosed(undefined, [...resolved.diagnostics, ...invalid]);
+  const planned = await planKind(kind, manifest, resolved.spec, options, reads);
+  return diagnosed(planned.value, [...resolved.diagnostics, ...planned.diagnostics]);
+}
+
+/** The step of a resolved, valid manifest; a user's failure (a service's refusal) is its diagnostic. */
+async function planKind(kind: KindDefinition, manifest: Manifest, desired: JsonObject, options: PlanOptions, reads: Prefetched): Promise<Diagnosed<PlannedStep | undefined>> {
   const record = options.state.resources[manifest.address];
   const events = options.events;
   const ctx: KindContext = events ? { ...options.ctx, log: (message) => events({ type: 'progress', address: manifest.address, message }) } : options.ctx;
   try {
-    if (kind.category === 'check') return await planCheck(kind, manifest, resolved.spec, ctx, diagnostics);
-    if (kind.category === 'job') return await planJob(kind, manifest, resolved.spec, record, ctx, diagnostics);
-    return await planResource(kind, manifest, resolved.spec, record, ctx, reads, diagnostics);
+    if (kind.category === 'check') return await planCheck(kind, manifest, desired, ctx);
+    if (kind.category === 'job') return await planJob(kind, manifest, desired, record, ctx);
+    return await planResource(kind, manifest, desired, record, ctx, reads);
   } catch (err) {
     if (!isUserFailure(err)) throw err; // a bug: the CLI shows it with its stack
-    diagnostics.push(failure(manifest, err));
-    return undefined;
+    return diagnosed(undefined, [failure(manifest, err)]);
   }
 }
 
-async function planResource(kind: ResourceKind, manifest: Manifest, desired: JsonObject, record: ResourceRecord | undefined, ctx: KindContext, reads: Prefetched, diagnostics: Diagnostic[]): Promise<PlannedStep> {
+async function planResource(kind: ResourceKind, manifest: Manifest, desired: JsonObject, record: ResourceRecord | undefined, ctx: KindContext, reads: Prefetched): Promise<Diagnosed<PlannedStep>> {
   const handler = kind.resource;
   const listed = (await reads.listed(manifest.address)) ?? 'read';
   const observed = listed !== 'read' ? listed.observed : await handler.read(ctx, readTarget(manifest, desired, record));
@@ -154,7 +162,7 @@ async function planResource(kind: ResourceKind, manifest: Manifest, desired: Jso
     // A create shows what it will make: every field set, secrets masked, unknowns marked.
     const after = shownSpec(desired, sensitive);
     const fields = createFields(desired, kind.diff, sensitive, vanished ? 'drift' : 'manifest');
-    return { intent: 'create', kind, manifest, record, desired, change: { ...change(manifest, 'create', { drift: vanished, ...reason }), fields, after, patch: [{ op: 'add', path: '', value: after }] } };
+    return diagnosed({ intent: 'create', kind, manifest, record, desired, change: { ...change(manifest, 'create', { drift: vanished, ...reason }), fields, after, patch: [{ op: 'add', path: '', value: after }] } });
   }
   let fields = diffResource({ desired, last: record?.lastApplied, live: observed.spec, rules: kind.diff, sensitive });
   const replace = fields.some((f) => f.forcesReplace);
@@ -172,7 +180,7 @@ async function planResource(kind: ResourceKind, manifest: Manifest, desired: Jso
   const untracked = record === undefined ? { untracked: true } : {};
   const resent = action === 'update' ? resentFields(desired, kind.diff, shown) : [];
   const base = { kind, manifest, record, desired, observed };
-  if (action === 'no-op' && (observed.inProgress || observed.failed) && handler.awaitSettled) return settlingStep(base, diagnostics);
+  if (action === 'no-op' && (observed.inProgress || observed.failed) && handler.awaitSettled) return settlingStep(base);
   const planned: PlannedChange = {
     ...change(manifest, action, { drift: fields.some((f) => f.cause === 'drift'), destructive, ...reasonFields(replace ? { code: 'immutable-field', text: `${forcing.join(', ')} cannot change in place` } : undefined), ...untracked }),
     fields: shown,
@@ -180,11 +188,11 @@ async function planResource(kind: ResourceKind, manifest: Manifest, desired: Jso
     ...(action === 'replace' ? { after: shownSpec(desired, sensitive) } : {}),
     ...(resent.length > 0 ? { resent } : {}),
   };
-  if (action === 'update') return { ...base, intent: 'update', changedPaths: fields.map((f) => f.desiredPath), change: planned };
-  return { ...base, intent: action, change: planned };
+  if (action === 'update') return diagnosed({ ...base, intent: 'update', changedPaths: fields.map((f) => f.desiredPath), change: planned });
+  return diagnosed({ ...base, intent: action, change: planned });
 }
 
-async function planJob(kind: JobKind, manifest: Manifest, desired: JsonObject, record: ResourceRecord | undefined, ctx: KindContext, diagnostics: Diagnostic[]): Promise<PlannedStep> {
+async function planJob(kind: JobKind, manifest: Manifest, desired: JsonObject, record: ResourceRecord | undefined, ctx: KindContext): Promise<Diagnosed<PlannedStep>> {
   const job = kind.job;
   const revision = job.revision(desired);
   const last = record?.runs?.at(-1) as JobRecord | undefined;
@@ -195,29 +203,33 @@ async function planJob(kind: JobKind, manifest: Manifest, desired: JsonObject, r
       const found = await recheckUnknown(job, ctx, desired, last);
       if (found) {
         const runs = [...(record?.runs ?? []).slice(0, -1), found];
-        return { ...base, intent: 'run', record: record && { ...record, runs }, change: change(manifest, 'run', { destructive: job.destructive, ...reasonFields({ code: 'resumes-unknown', text: `resumes following the run of revision ${revision}: its outcome was unknown, the service knows it now` }) }) };
+        return diagnosed({ ...base, intent: 'run', record: record && { ...record, runs }, change: change(manifest, 'run', { destructive: job.destructive, ...reasonFields({ code: 'resumes-unknown', text: `resumes following the run of revision ${revision}: its outcome was unknown, the service knows it now` }) }) });
       }
-      diagnostics.push(unknownOutcomeDiagnostic(manifest, revision, last));
-      return { ...base, intent: 'unresolved', why: unresolvedMessage(manifest.address, revision), change: change(manifest, 'no-op', reasonFields({ code: 'outcome-unknown', text: `the outcome of revision ${revision} is unknown` })) };
+      return diagnosed(
+        { ...base, intent: 'unresolved', why: unresolvedMessage(manifest.address, revision), change: change(manifest, 'no-op', reasonFields({ code: 'outcome-unknown', text: `the outcome of revision ${revision} is unknown` })) },
+        [unknownOutcomeDiagnostic(manifest, revision, last)],
+      );
     }
     if (resolvedAsFailed(last)) {
-      return { ...base, intent: 'run', change: change(manifest, 'run', { destructive: job.destructive, ...reasonFields({ code: 'resolved-failed', text: `revision ${revision} was resolved as failed (moor state resolve): it runs again` }) }) };
+      return diagnosed({ ...base, intent: 'run', change: change(manifest, 'run', { destructive: job.destructive, ...reasonFields({ code: 'resolved-failed', text: `revision ${revision} was resolved as failed (moor state resolve): it runs again` }) }) });
     }
     if (last.status === 'started') {
-      return { ...base, intent: 'run', change: change(manifest, 'run', { destructive: job.destructive, ...reasonFields({ code: 'resumes-started', text: `resumes following the run of revision ${revision} started earlier` }) }) };
+      return diagnosed({ ...base, intent: 'run', change: change(manifest, 'run', { destructive: job.destructive, ...reasonFields({ code: 'resumes-started', text: `resumes following the run of revision ${revision} started earlier` }) }) });
     }
     if (last.status === 'failed') {
       const why = last.message ? ` (${String(last.message)})` : '';
-      diagnostics.push({ severity: 'warning', address: manifest.address, location: manifest.source.locate(['spec', 'revision']), message: `${manifest.address}: revision ${revision} failed earlier and is not retried blindly: change spec.revision to run it again${why}` });
-      return { ...base, intent: 'blocks', why: `revision ${revision} failed`, change: change(manifest, 'no-op', {}) };
+      return diagnosed(
+        { ...base, intent: 'blocks', why: `revision ${revision} failed`, change: change(manifest, 'no-op', {}) },
+        [{ severity: 'warning', address: manifest.address, location: manifest.source.locate(['spec', 'revision']), message: `${manifest.address}: revision ${revision} failed earlier and is not retried blindly: change spec.revision to run it again${why}` }],
+      );
     }
-    return { ...base, intent: 'no-op', change: change(manifest, 'no-op', {}) };
+    return diagnosed({ ...base, intent: 'no-op', change: change(manifest, 'no-op', {}) });
   }
   const reason: Reason = last ? { code: 'revision-changed', text: `revision changed from ${last.revision} to ${revision}` } : { code: 'never-run', text: `never run (revision ${revision})` };
-  return { ...base, intent: 'run', change: change(manifest, 'run', { destructive: job.destructive, ...reasonFields(reason) }) };
+  return diagnosed({ ...base, intent: 'run', change: change(manifest, 'run', { destructive: job.destructive, ...reasonFields(reason) }) });
 }
 
-async function planCheck(kind: CheckKind, manifest: Manifest, desired: JsonObject, ctx: KindContext, diagnostics: Diagnostic[]): Promise<PlannedStep> {
+async function planCheck(kind: CheckKind, manifest: Manifest, desired: JsonObject, ctx: KindContext): Promise<Diagnosed<PlannedStep>> {
   const severity = desired.severity === 'warning' ? 'warning' : 'error';
   let result: CheckResult;
   try {
@@ -225,12 +237,12 @@ async function planCheck(kind: CheckKind, manifest: Manifest, desired: JsonObjec
   } catch (err) {
     if (!isUserFailure(err)) throw err;
     // The service could not answer: the check did not pass, and the request's failure is an error whatever the severity.
-    diagnostics.push(failure(manifest, err));
     const message = `could not be evaluated: ${err instanceof Error ? err.message : String(err)}`;
-    return { intent: 'no-op', kind, manifest, desired, change: { ...change(manifest, 'no-op', {}), check: { passed: false, severity, message } } };
+    return diagnosed({ intent: 'no-op', kind, manifest, desired, change: { ...change(manifest, 'no-op', {}), check: { passed: false, severity, message } } }, [failure(manifest, err)]);
   }
-  if (!result.passed) diagnostics.push({ severity, address: manifest.address, location: manifest.source.locate(['spec']), message: `check failed: ${result.message}`, code: 'check' });
-  return { intent: 'no-op', kind, manifest, desired, change: { ...change(manifest, 'no-op', {}), check: { passed: result.passed, severity, message: result.message } } };
+  const step: PlannedStep = { intent: 'no-op', kind, manifest, desired, change: { ...change(manifest, 'no-op', {}), check: { passed: result.passed, severity, message: result.message } } };
+  if (result.passed) return diagnosed(step);
+  return diagnosed(step, [{ severity, address: manifest.address, location: manifest.source.locate(['spec']), message: `check failed: ${result.message}`, code: 'check' }]);
 }
 
 /**
@@ -238,9 +250,10 @@ async function planCheck(kind: CheckKind, manifest: Manifest, desired: JsonObjec
  * holds for every kind; a job's record (its run history) is kept, so a returning manifest with
  * the same revision does not run again; a prune that looks like the wrong folder is refused.
  */
-function planOrphans(options: PlanOptions, diagnostics: Diagnostic[]): PlannedStep[] {
+function planOrphans(options: PlanOptions): Diagnosed<PlannedStep[]> {
   const present = new Set(options.manifests.map((m) => m.address));
   const steps: PlannedStep[] = [];
+  const diagnostics: Diagnostic[] = [];
   for (const [address, record] of Object.entries(options.state.resources)) {
     if (present.has(address)) continue;
     if (options.targets?.length && !options.targets.includes(address)) continue;
@@ -265,12 +278,12 @@ function planOrphans(options: PlanOptions, diagnostics: Diagnostic[]): PlannedSt
     deletes: steps.length,
     allowMassDelete: options.allowMassDelete,
   });
-  if (refusal) diagnostics.push(refusal);
-  return steps;
+  return diagnosed(steps, refusal ? [...diagnostics, refusal] : diagnostics);
 }
 
 /** Kind-specific checks over all planned creates (e.g. quota) before anything is sent. */
-async function preflight(steps: readonly PlannedStep[], ctx: KindContext, diagnostics: Diagnostic[], allowDestructive: readonly string[] | undefined): Promise<void> {
+async function preflight(steps: readonly PlannedStep[], ctx: KindContext, allowDestructive: readonly string[] | undefined): Promise<Diagnostic[]> {
+  const diagnostics: Diagnostic[] = [];
   const byKind = new Map<ResourceKind, Array<{ address: string; spec: JsonObject }>>();
   for (const s of steps) {
     if ((s.change.action === 'create' || s.change.action === 'replace') && s.kind.category === 'resource' && s.kind.resource.preflight && s.desired) {
@@ -292,6 +305,7 @@ async function preflight(steps: readonly PlannedStep[], ctx: KindContext, diagno
     const refused = protectedChangeError(s, allowDestructive);
     if (refused) diagnostics.push(refused);
   }
+  return diagnostics;
 }
 
 function change(manifest: Manifest, action: PlannedChange['action'], extra: Partial<PlannedChange>): PlannedChange {

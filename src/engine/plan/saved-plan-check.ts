@@ -9,6 +9,7 @@ import type { KindDefinition } from '../../core/kind.js';
 import { compileRules } from '../diff/compiled-rules.js';
 import { namedPath, namedSegmentsOf } from '../diff/named-path.js';
 import type { Diagnostic } from '../../core/diagnostics.js';
+import { diagnosed, type Diagnosed } from '../../core/diagnosed.js';
 import { refusedStep, type PlannedStep } from './steps.js';
 import type { SavedChange } from './saved-plan.js';
 import { withOnlyReason } from './reasons.js';
@@ -18,22 +19,19 @@ export function holdToSavedPlan(
   steps: readonly PlannedStep[],
   saved: readonly SavedChange[],
   versions: ReadonlyMap<string, string>,
-  diagnostics: Diagnostic[],
-): PlannedStep[] {
+): Diagnosed<PlannedStep[]> {
   const savedBy = new Map(saved.map((c) => [c.address, c]));
   const fresh = new Set(steps.map((s) => s.change.address));
-  for (const c of saved) {
-    if (c.action !== 'no-op' && !fresh.has(c.address)) {
-      diagnostics.push({ severity: 'warning', address: c.address, message: `is in the saved plan (${c.action}) but has nothing to do now; it is left alone` });
-    }
-  }
-  return steps.map((step) => {
+  const warnings = saved
+    .filter((c) => c.action !== 'no-op' && !fresh.has(c.address))
+    .map((c): Diagnostic => ({ severity: 'warning', address: c.address, message: `is in the saved plan (${c.action}) but has nothing to do now; it is left alone` }));
+  return diagnosed(steps.map((step) => {
     const why = refusal(step, savedBy.get(step.change.address), versions.get(step.change.address));
     if (!why) return step;
     const action = step.change.action !== 'no-op' ? step.change.action : (savedBy.get(step.change.address)?.action as PlannedStep['change']['action']);
     // The plan shows why, under the change; apply fails it with the same words (its report names the address).
     return refusedStep(step, { ...withOnlyReason(step.change, { code: 'saved-plan-refused', text: `refused: ${why}` }), action }, `refused: ${why}; run 'moor plan --out' again and review it`);
-  });
+  }), warnings);
 }
 
 function refusal(step: PlannedStep, saved: SavedChange | undefined, version: string | undefined): string | undefined {

@@ -70,41 +70,40 @@ describe('holdToSavedPlan', () => {
   const versions = new Map([['ContainerGroup/web', version]]);
 
   it('leaves a step that matches the saved plan alone', () => {
-    const [s] = holdToSavedPlan([step('update')], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: version }], versions, []);
+    const [s] = holdToSavedPlan([step('update')], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: version }], versions).value;
     expect(refusalOf(s)).toBeUndefined();
   });
 
   it('refuses a step whose live resource changed since the plan', () => {
-    const [s] = holdToSavedPlan([step('update')], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: 'sha256:older' }], versions, []);
+    const [s] = holdToSavedPlan([step('update')], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: 'sha256:older' }], versions).value;
     expect(refusalOf(s)).toMatch(/^refused: the live resource changed since the plan/);
     expect(s.change).toMatchObject({ reason: expect.stringMatching(/^refused: the live resource changed/), reasonCode: 'saved-plan-refused' });
   });
 
   it('refuses a step whose action changed, and one the saved plan did not have', () => {
-    const [changed] = holdToSavedPlan([step('replace')], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: version }], versions, []);
+    const [changed] = holdToSavedPlan([step('replace')], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: version }], versions).value;
     expect(refusalOf(changed)).toContain('the saved plan would update it, but it would replace now');
-    const [extra] = holdToSavedPlan([step('update')], [], versions, []);
+    const [extra] = holdToSavedPlan([step('update')], [], versions).value;
     expect(refusalOf(extra)).toContain('it was not in the saved plan');
-    const [noop] = holdToSavedPlan([step('no-op')], [], versions, []);
+    const [noop] = holdToSavedPlan([step('no-op')], [], versions).value;
     expect(refusalOf(noop)).toBeUndefined();
   });
 
   it('refuses a step whose body is no longer the reviewed one, keeping the action', () => {
-    const [s] = holdToSavedPlan([step('update', body('evil:latest'))], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: version }], versions, []);
+    const [s] = holdToSavedPlan([step('update', body('evil:latest'))], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: version }], versions).value;
     expect(refusalOf(s)).toContain('/properties/containers/0/properties/image');
     expect(s.change.action).toBe('update');
   });
 
   it('refuses a change the file pins no live version or body for (an edited plan file)', () => {
-    const [noVersion] = holdToSavedPlan([step('update')], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed }], versions, []);
+    const [noVersion] = holdToSavedPlan([step('update')], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed }], versions).value;
     expect(refusalOf(noVersion)).toContain('pins no live version');
-    const [noBody] = holdToSavedPlan([step('update')], [{ address: 'ContainerGroup/web', action: 'update', liveVersion: version }], versions, []);
+    const [noBody] = holdToSavedPlan([step('update')], [{ address: 'ContainerGroup/web', action: 'update', liveVersion: version }], versions).value;
     expect(refusalOf(noBody)).toContain('holds no desired body');
   });
 
   it('warns about a saved change with nothing to do now', () => {
-    const warnings: Array<{ message: string }> = [];
-    holdToSavedPlan([], [{ address: 'ContainerGroup/gone', action: 'update' }], versions, warnings as never);
+    const warnings = holdToSavedPlan([], [{ address: 'ContainerGroup/gone', action: 'update' }], versions).diagnostics;
     expect(warnings[0].message).toContain('has nothing to do now');
   });
 });
