@@ -3,7 +3,7 @@ import type { EventSink, StepOutcome } from '../core/events.js';
 import { interruptedNote } from '../core/interrupted-note.js';
 import { lineText } from '../core/foreign-text.js';
 import type { PlannedChange } from '../engine/plan/types.js';
-import type { SchedulerStats } from '../providers/request-scheduler.js';
+import type { RequestStats } from '../core/request-pacing.js';
 import { waitLine, waitPhrase, type Wait } from './wait-line.js';
 import type { IoHost } from './io-host.js';
 import { useColor } from './session-options.js';
@@ -57,7 +57,7 @@ export function plainProgress(writeLine: (line: string) => void): Progress {
 interface Running { count: number }
 
 /** The status line: requests in flight, steps waiting on the service, throttling, and the retry or throttle now waited out. */
-export function statusLine(running: number, s: SchedulerStats, waiting?: string): string {
+export function statusLine(running: number, s: RequestStats, waiting?: string): string {
   const parts = [`${running} in flight (${s.inFlight} requests sent, ${s.queued} queued)`, `${Math.max(0, running - s.busySteps)} waiting on the service`];
   if (s.throttledMs > 0) parts.push(`throttled by the service for ${Math.ceil(s.throttledMs / 1000)} s more`);
   else if (s.throttled > 0) parts.push(`${s.throttled} throttled request(s) so far`);
@@ -74,7 +74,7 @@ export function stepTitle(address: string, doing: string, waiting?: string): str
  * listr2 tasks, one per change, settled by the engine's events; with `stats`, a status line on top.
  * A retry or throttle of a step shows on its line while the wait lasts; one of no step, on the status line.
  */
-export async function terminalProgress(io: IoHost, changes: readonly PlannedChange[], stats?: () => SchedulerStats): Promise<Progress> {
+export async function terminalProgress(io: IoHost, changes: readonly PlannedChange[], stats?: () => RequestStats): Promise<Progress> {
   const { DefaultRenderer, Listr, ListrLogger, ProcessOutput, LISTR_DEFAULT_RENDERER_STYLE } = await import('listr2');
   type Settle = { resolve: () => void; reject: (e: Error) => void; title: (t: string) => void };
   const settles = new Map<string, Settle>();

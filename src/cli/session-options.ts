@@ -56,7 +56,7 @@ export interface SessionExtras {
 export async function withSession<T>(io: IoHost, command: Command, fn: (session: Session) => Promise<T>, extra: SessionExtras = {}): Promise<T> {
   const g = globalOptions(command);
   // Loaded here: --help, --version and validate never pay for the state backends and providers.
-  const { openSession } = await import('../engine/session.js');
+  const { openSession } = await import('../session/open-session.js');
   const { CATALOG } = await import('./catalog.js');
   const { policyGuard } = await import('../policy/policy-guard.js');
   const session = await openSession({

@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import { UserError } from '../core/diagnostics.js';
 import { fanOut, noticeSink } from '../core/events.js';
 import { lineText } from '../core/foreign-text.js';
-import type { StartLocalCloud, Session } from '../engine/session.js';
+import type { Session } from '../engine/session.js';
+import type { StartLocalCloud } from '../session/open-session.js';
 import { globalOptions } from './session-options.js';
 import { planInputs } from './plan-inputs.js';
 import type { CycleReport } from '../watch/reconcile.js';
@@ -52,7 +53,7 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
   };
   const stopListening = io.onSignals(['SIGTERM', 'SIGINT'], stop);
   try {
-    const { openSession } = await import('../engine/session.js');
+    const { openSession } = await import('../session/open-session.js');
     const { CATALOG } = await import('./catalog.js');
     // The same rules as moor apply: the Policy documents among the manifests guard every cycle's plan.
     const { policyGuard } = await import('../policy/policy-guard.js');

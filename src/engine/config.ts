@@ -7,7 +7,7 @@ import { isObject, type JsonObject } from '../core/json.js';
 import { isServiceName, SERVICE_NAMES, type ServiceName } from '../core/services.js';
 import type { FilePolicy } from './placeholder-file.js';
 import { fileErrorCode, fileErrorMessage } from './file-errors.js';
-import { API_FIELDS, type ApiName, type ApiSettingsOverrides } from '../providers/api-settings.js';
+import { API_FIELDS, type ApiName, type ApiSettingsOverrides } from '../core/api-config.js';
 import { findStack, parseStacks, selectedStack, stackStateLocation, type SelectedStack, type StackDefinition } from './config-stacks.js';
 
 export interface CredentialSource { readonly tokenEnv?: string; readonly tokenCommand?: string }

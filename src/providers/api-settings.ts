@@ -2,30 +2,15 @@
 // header where the seeds name them. The defaults are the seeds' values; the real services differ
 // only here (DESIGN.md: the brand word kept in one place of configuration).
 import { NAMESPACES, VERSION_HEADER } from './vendor.js';
+import type { ApiSettings, ApiSettingsOverrides } from '../core/api-config.js';
 
-export interface ApiSettings {
-  readonly containerInstance: { readonly apiVersion: string; readonly namespace: string };
-  readonly sql: { readonly apiVersion: string; readonly namespace: string };
-  readonly billing: { readonly apiVersion: string; readonly namespace: string };
-  readonly lcs: { readonly apiVersion: string; readonly versionHeader: string };
-}
-
-export type ApiName = keyof ApiSettings;
-export type ApiSettingsOverrides = { readonly [K in ApiName]?: Partial<ApiSettings[K]> };
+export type { ApiSettings, ApiSettingsOverrides } from '../core/api-config.js';
 
 export const DEFAULT_API_SETTINGS: ApiSettings = {
   containerInstance: { apiVersion: '2026-07-01', namespace: NAMESPACES.containerInstance },
   sql: { apiVersion: '2025-01-01', namespace: NAMESPACES.sql },
   billing: { apiVersion: '2024-04-01', namespace: NAMESPACES.billing },
   lcs: { apiVersion: '2017-09-15', versionHeader: VERSION_HEADER },
-};
-
-/** The fields each API may set, with the rule a value must follow. */
-export const API_FIELDS: Readonly<Record<ApiName, Readonly<Record<string, RegExp>>>> = {
-  containerInstance: { apiVersion: /^[\w.-]{1,40}$/, namespace: /^[A-Za-z]\w*\.[A-Za-z][\w.]*$/ },
-  sql: { apiVersion: /^[\w.-]{1,40}$/, namespace: /^[A-Za-z]\w*\.[A-Za-z][\w.]*$/ },
-  billing: { apiVersion: /^[\w.-]{1,40}$/, namespace: /^[A-Za-z]\w*\.[A-Za-z][\w.]*$/ },
-  lcs: { apiVersion: /^[\w.-]{1,40}$/, versionHeader: /^[A-Za-z][\w-]{0,60}$/ },
 };
 
 /** The settings in force: each configured value over the seeds' default. */

@@ -10,6 +10,7 @@ import { markStarted, type RequestContext } from '../core/request-context.js';
 import { Pace } from './request-pace.js';
 import { PriorityQueue } from '../core/priority-queue.js';
 import { retryAfterMs } from './retry-policy.js';
+import type { RequestPacing, RequestStats } from '../core/request-pacing.js';
 
 export type RequestClass = 'reads' | 'writes' | 'deletes';
 
@@ -26,17 +27,6 @@ export interface SchedulerOptions {
   readonly clock?: SchedulerClock;
 }
 
-export interface SchedulerStats {
-  readonly inFlight: number;
-  readonly queued: number;
-  /** Steps with a request queued or in flight (the others wait on the service or a timer). */
-  readonly busySteps: number;
-  /** How long the longest throttling pause still lasts, in ms (0: not throttled). */
-  readonly throttledMs: number;
-  /** Answers received, and how many of them were 429. */
-  readonly answers: number;
-  readonly throttled: number;
-}
 
 /** What the scheduler reads of an answer. */
 export interface Answer {
@@ -116,7 +106,7 @@ export function bucketOf(service: string, url: URL): string {
   return m ? `arm/${m[1].toLowerCase()}` : 'arm';
 }
 
-export class RequestScheduler {
+export class RequestScheduler implements RequestPacing {
   private concurrency: number;
   private readonly clock: SchedulerClock;
   private readonly gates = new Map<string, Gate>();
@@ -147,7 +137,7 @@ export class RequestScheduler {
     return this.gates.get(service)?.limit ?? this.concurrency;
   }
 
-  stats(): SchedulerStats {
+  stats(): RequestStats {
     const now = this.clock.now();
     let inFlight = 0;
     let pause = 0;

@@ -5,10 +5,7 @@ import type { MoorEvent, StepOutcome } from '../../core/events.js';
 import type { JsonObject } from '../../core/json.js';
 import type { UserError } from '../../core/diagnostics.js';
 import type { Plan } from '../plan/types.js';
-import type { Session } from '../session.js';
-
-/** The run's request counts (in flight, queued, throttled), as the session's scheduler keeps them. */
-export type RequestStats = ReturnType<Session['scheduler']['stats']>;
+import type { RequestStats } from '../../core/request-pacing.js';
 
 /** plan: what apply would do; drift: only what moved live (drift, and plan/apply --refresh-only). */
 export type PlanMode = 'plan' | 'drift';
