@@ -1,7 +1,9 @@
 // moor watch: one reconcile cycle of one stack — plan, and with --self-heal apply — through the engine's operations, as moor plan and moor apply run them.
+// The cycle's report is made from the results the operations send on the event stream, as the CLI's reporters make theirs.
 import { UserError, type Diagnostic } from '../core/diagnostics.js';
 import type { StepOutcome } from '../core/events.js';
 import type { PreparedPlan } from '../engine/workflow.js';
+import type { PlanMadeFrom } from '../engine/operations/run-events.js';
 import { apply } from '../engine/operations/apply-operation.js';
 import { plan } from '../engine/operations/plan-operation.js';
 import type { OperationHost } from '../engine/operations/operation-host.js';
@@ -11,6 +13,7 @@ import { blockingErrors } from '../engine/plan/unknown-outcome.js';
 import type { Session } from '../engine/session.js';
 import type { DependencyGraph } from '../engine/graph.js';
 import { resourceStatuses, type ResourceStatus } from './stack-status.js';
+import { cycleResults, type CycleResults } from './cycle-results.js';
 
 export interface ReconcileOptions {
   readonly paths: readonly string[];
@@ -45,38 +48,29 @@ export interface CycleReport {
 
 /** One cycle under the stack's state lock. A held lock is no failure: the cycle is skipped (another run is applying). */
 export async function reconcileOnce(session: Session, options: ReconcileOptions): Promise<CycleReport> {
+  const gathered = cycleResults();
+  const host: OperationHost = { cwd: options.cwd, env: options.env, events: gathered.events };
   try {
-    return options.selfHeal ? await heal(session, options) : await report(session, options);
+    if (options.selfHeal) await heal(session, options, host);
+    else await plan(session, { inputs: inputsOf(options), lock: WATCH_LOCK }, host);
   } catch (err) {
-    if (err instanceof UserError && err.message.startsWith('state is locked by')) return { result: 'locked', findings: [], error: err.message };
-    throw err;
+    if (!(err instanceof UserError)) throw err; // a bug: the stack's loop reports it
+    await host.events({ type: 'run_failed', command: options.selfHeal ? 'apply' : 'plan', error: err });
   }
+  return reportOf(gathered.results(), options);
 }
 
 /** The engine's operations run for the watch: its inputs, its lock (never waited for), no person to ask. */
 const WATCH_LOCK = { timeoutMs: 0, holder: 'moor watch' };
-const quietHost = (options: ReconcileOptions): OperationHost => ({ cwd: options.cwd, env: options.env, events: () => undefined });
 
 function inputsOf(options: ReconcileOptions): PlanInputs {
   return { paths: options.paths, targets: [], prune: options.prune, replace: [], refreshOnly: false, allowDestructive: options.allowDestructive };
 }
 
-/** Without --self-heal: the plan operation, and what it found. */
-async function report(session: Session, options: ReconcileOptions): Promise<CycleReport> {
-  const { prepared } = await plan(session, { inputs: inputsOf(options), lock: WATCH_LOCK }, quietHost(options));
-  const errors = blockingErrors(prepared.plan.diagnostics);
-  if (errors.length > 0) return failed(prepared, errors);
-  const held = heldBack(prepared.plan.changes, options.prune, options.allowDestructive);
-  if (!hasChanges(prepared.plan)) return inSync(prepared);
-  const drifted = prepared.plan.changes.some((c) => c.drift);
-  return { result: drifted ? 'drifted' : 'pending', resources: resourceStatuses(prepared.plan, [], held, prepared.state), findings: findingsOf(prepared.plan), plan: prepared.plan, graph: prepared.graph };
-}
-
 /** With --self-heal: the apply operation, reviewing its plan as a person would not be there to (what is held, nothing when in sync). */
-async function heal(session: Session, options: ReconcileOptions): Promise<CycleReport> {
-  let held = new Set<string>();
+async function heal(session: Session, options: ReconcileOptions, host: OperationHost): Promise<void> {
   const review = async (prepared: PreparedPlan, replan: (targets: readonly string[]) => Promise<PreparedPlan>): Promise<PreparedPlan | undefined> => {
-    held = heldBack(prepared.plan.changes, options.prune, options.allowDestructive);
+    const held = heldBack(prepared.plan.changes, options);
     if (!hasChanges(prepared.plan)) return undefined;
     if (held.size === 0) return prepared;
     const safe = prepared.plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'delete' && !held.has(c.address)).map((c) => c.address);
@@ -85,31 +79,39 @@ async function heal(session: Session, options: ReconcileOptions): Promise<CycleR
     const narrowed = await replan(safe);
     return narrowed.plan.changes.some((c) => held.has(c.address) && c.action !== 'no-op') ? undefined : narrowed;
   };
-  const { prepared, applied, outcomes } = await apply(session, {
-    inputs: inputsOf(options), autoApprove: true, parallelism: session.parallelism, lock: WATCH_LOCK, command: 'watch', signal: options.signal, review,
-  }, quietHost(options));
-  const errors = blockingErrors(prepared.plan.diagnostics);
-  if (errors.length > 0) return failed(prepared, errors);
-  if (!hasChanges(prepared.plan)) return inSync(prepared);
-  const findings = findingsOf(prepared.plan);
-  if (!applied || !outcomes) return { result: 'pending', resources: resourceStatuses(prepared.plan, [], held, prepared.state), findings, plan: prepared.plan, graph: prepared.graph };
-  const failures = outcomes.filter((o) => o.status === 'failed' || o.status === 'interrupted');
-  // The whole stack's plan: a narrowed apply (what is held left out) still reports every resource.
-  const resources = resourceStatuses(prepared.plan, outcomes, held, applied.state);
-  if (failures.length > 0) {
-    return { result: 'failed', resources, findings: failures.map((o) => `${o.address}: ${o.error ?? o.status}`), plan: applied.plan, graph: applied.graph, outcomes, error: failures.map((o) => `${o.address}: ${o.error ?? o.status}`).join('; ') };
-  }
-  // What was healed is still told once (found, and repaired); the next cycle in sync tells it resolved.
-  return { result: held.size > 0 ? 'pending' : 'healed', resources, findings, plan: applied.plan, graph: applied.graph, outcomes };
+  await apply(session, { inputs: inputsOf(options), autoApprove: true, parallelism: session.parallelism, lock: WATCH_LOCK, command: 'watch', signal: options.signal, review }, host);
 }
 
-function inSync(prepared: PreparedPlan): CycleReport {
-  return { result: 'in_sync', resources: resourceStatuses(prepared.plan, [], new Set(), prepared.state), findings: [], plan: prepared.plan, graph: prepared.graph };
+/** The cycle's report from its results: found (drifted, pending), applied (healed), failed, or skipped (locked). */
+export function reportOf(results: CycleResults, options: Pick<ReconcileOptions, 'selfHeal' | 'prune' | 'allowDestructive'>): CycleReport {
+  const { plan: planned, made, failure } = results;
+  if (failure) {
+    if (failure.message.startsWith('state is locked by')) return { result: 'locked', findings: [], error: failure.message };
+    return { result: 'failed', findings: [failure.message], error: failure.message };
+  }
+  if (!planned) return { result: 'failed', findings: ['no plan was made'], error: 'no plan was made' };
+  const errors = blockingErrors(planned.diagnostics);
+  if (errors.length > 0) return failed(planned, made, errors);
+  const held = heldBack(planned.changes, options);
+  const statuses = (outcomes?: readonly StepOutcome[]) => resourceStatuses(planned, outcomes, held, made?.state);
+  if (!hasChanges(planned)) return { result: 'in_sync', resources: statuses(), findings: [], plan: planned, graph: made?.graph };
+  const findings = findingsOf(planned);
+  const { applied, outcomes } = results;
+  if (!applied || !outcomes) {
+    const drifted = !options.selfHeal && planned.changes.some((c) => c.drift);
+    return { result: drifted ? 'drifted' : 'pending', resources: statuses(), findings, plan: planned, graph: made?.graph };
+  }
+  const failures = outcomes.filter((o) => o.status === 'failed' || o.status === 'interrupted').map((o) => `${o.address}: ${o.error ?? o.status}`);
+  // The whole stack's plan: a narrowed apply (what is held left out) still reports every resource.
+  const done = { resources: statuses(outcomes), plan: applied, graph: made?.graph, outcomes };
+  if (failures.length > 0) return { result: 'failed', ...done, findings: failures, error: failures.join('; ') };
+  // What was healed is still told once (found, and repaired); the next cycle in sync tells it resolved.
+  return { result: held.size > 0 ? 'pending' : 'healed', ...done, findings };
 }
 
 /** Destructive changes --self-heal leaves alone: those not named with --allow-destructive (a --prune delete was asked for). */
-function heldBack(changes: readonly PlannedChange[], prune: boolean, allowed: readonly string[]): Set<string> {
-  return new Set(changes.filter((c) => c.destructive && c.action !== 'no-op' && !(prune && c.action === 'delete') && !allowed.includes(c.address)).map((c) => c.address));
+function heldBack(changes: readonly PlannedChange[], { prune, allowDestructive }: Pick<ReconcileOptions, 'prune' | 'allowDestructive'>): Set<string> {
+  return new Set(changes.filter((c) => c.destructive && c.action !== 'no-op' && !(prune && c.action === 'delete') && !allowDestructive.includes(c.address)).map((c) => c.address));
 }
 
 /** What a cycle found, as stable lines: a new set of lines is a new finding. */
@@ -117,7 +119,7 @@ function findingsOf(plan: Plan): string[] {
   return plan.changes.filter((c) => c.action !== 'no-op' && !c.check).map((c) => `${c.address}: ${c.drift ? 'drifted' : 'manifest changed'} (${c.action})`).sort();
 }
 
-function failed(prepared: PreparedPlan, diagnostics: readonly Diagnostic[]): CycleReport {
+function failed(plan: Plan, made: PlanMadeFrom | undefined, diagnostics: readonly Diagnostic[]): CycleReport {
   const errors = diagnostics.map((d) => (d.address && !d.message.startsWith(d.address) ? `${d.address}: ${d.message}` : d.message));
-  return { result: 'failed', resources: resourceStatuses(prepared.plan, [], new Set(), prepared.state), findings: [...errors].sort(), plan: prepared.plan, graph: prepared.graph, error: errors.join('; ') };
+  return { result: 'failed', resources: resourceStatuses(plan, [], new Set(), made?.state), findings: [...errors].sort(), plan, graph: made?.graph, error: errors.join('; ') };
 }

@@ -11,7 +11,7 @@ import { hasChanges } from '../plan/types.js';
 import { blockingErrors } from '../plan/unknown-outcome.js';
 import type { Session } from '../session.js';
 import { applyPrepared, kindContext, preparePlan, refreshPrepared, type PreparedPlan } from '../workflow.js';
-import { notApproved, stackOf, type OperationHost } from './operation-host.js';
+import { madeFrom, notApproved, stackOf, type OperationHost } from './operation-host.js';
 import { requireNotifyTarget, type Notifier } from './notifier.js';
 import { underStateLock, type LockRequest } from './state-lock.js';
 
@@ -51,7 +51,7 @@ export async function apply(session: Session, request: ApplyOperationRequest, ho
   requireNotifyTarget(session, request.notify);
   return underStateLock(session, 'moor apply', request.lock, async () => {
     const prepared = await planOrHold(session, request, host);
-    await host.events({ type: 'plan_ready', mode: request.inputs.refreshOnly ? 'drift' : 'plan', plan: prepared.plan, ...stackOf(session) });
+    await host.events({ type: 'plan_ready', mode: request.inputs.refreshOnly ? 'drift' : 'plan', plan: prepared.plan, ...stackOf(session), made: madeFrom(prepared) });
     // An unknown outcome is an error that blocks only its dependents: the rest is applied.
     if (blockingErrors(prepared.plan.diagnostics).length > 0) return { code: 1, prepared };
     const chosen = await approved(session, request, host, prepared);

@@ -1,7 +1,8 @@
 // What an operation needs of whoever runs it (the CLI's io host, moor watch, a test): the folder and
 // environment, the sink of its results, a person's confirmation, and the signals that stop it.
 import type { Session } from '../session.js';
-import type { RunSink } from './run-events.js';
+import type { PlanMadeFrom, RunSink } from './run-events.js';
+import type { PreparedPlan } from '../workflow.js';
 
 /** 'interrupted': Ctrl-C at the question; 'closed': Ctrl-D or end of input. */
 export type Confirmation = 'yes' | 'no' | 'interrupted' | 'closed';
@@ -26,6 +27,11 @@ export function notApproved(answer: Exclude<Confirmation, 'yes'>): { line: strin
   if (answer === 'interrupted') return { line: '\nApply cancelled (interrupted); nothing was changed.', code: 130 };
   if (answer === 'closed') return { line: '\nApply cancelled: no answer (end of input); nothing was changed.', code: 1 };
   return { line: 'Apply cancelled; nothing was changed.', code: 1 };
+}
+
+/** What plan_ready tells of a prepared plan's making (references, no copies). */
+export function madeFrom(prepared: Pick<PreparedPlan, 'graph' | 'state'>): PlanMadeFrom {
+  return { graph: prepared.graph, state: prepared.state };
 }
 
 /** The stack a result names (`{}` without one), as the session selected it. */

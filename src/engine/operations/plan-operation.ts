@@ -8,7 +8,7 @@ import { liveVersions, planDocument, type PlanInputs } from '../plan/plan-docume
 import { hasChanges, type Plan } from '../plan/types.js';
 import type { Session } from '../session.js';
 import { kindContext, preparePlan, type PreparedPlan } from '../workflow.js';
-import { stackOf, type OperationHost } from './operation-host.js';
+import { madeFrom, stackOf, type OperationHost } from './operation-host.js';
 import { requireNotifyTarget, type Notifier } from './notifier.js';
 import { underStateLock, type LockRequest } from './state-lock.js';
 
@@ -41,7 +41,7 @@ export async function plan(session: Session, request: PlanOperationRequest, host
   const versions = out || request.document ? await liveVersions(prepared, kindContext(session)) : new Map<string, string>();
   const document = request.document ? planDocument(prepared, versions, inputs, 'mask') : undefined;
   const { plan: planned } = prepared;
-  await host.events({ type: 'plan_ready', mode: inputs.refreshOnly ? 'drift' : 'plan', plan: planned, ...(document ? { document } : {}), ...stackOf(session) });
+  await host.events({ type: 'plan_ready', mode: inputs.refreshOnly ? 'drift' : 'plan', plan: planned, ...(document ? { document } : {}), ...stackOf(session), made: madeFrom(prepared) });
   await request.notify?.('plan', planned);
   if (hasErrors(planned.diagnostics)) {
     if (out) session.events({ type: 'notice', message: `The plan has errors: it was not saved to ${out}.` });
