@@ -30,7 +30,7 @@ function rssMb() {
 }
 
 const [{ openSession }, { reconcileOnce }, { BUILT_IN_KINDS }] = await Promise.all([
-  dist('engine/session.js'), dist('watch/reconcile.js'), dist('resources/registry.js'),
+  dist('session/open-session.js'), dist('watch/reconcile.js'), dist('resources/registry.js'),
 ]);
 
 const dir = mkdtempSync(join(tmpdir(), 'moor-bench-soak-'));
