@@ -4,7 +4,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AUTH_PATH, cloudRequest, moor, moorProcess, startCloud, workdir, writeFile, type Cloud, type RunResult } from './harness.js';
 
-/** Far above a normal run; a hang is killed here and fails the test instead of stalling the suite. */
+/**
+ * Far above a normal run; a hang is killed here and fails the test instead of stalling the suite. The
+ * runs that could hang (a self-referencing alias) or read the process itself (/proc/self/environ) are
+ * processes of their own; the rest run in this process.
+ */
 const GUARD_MS = 30_000;
 
 async function guarded(run: ReturnType<typeof moorProcess>): Promise<RunResult & { hung: boolean }> {
@@ -49,12 +53,12 @@ describe('${file:} in plan', () => {
 
   test('../ out of the manifests\' folder is refused unless moor.config.yaml allows it', async () => {
     const dir = workdir({ 'm/a.yaml': authContext('c1', '  description: ${file:../outside.txt}\n'), 'outside.txt': 'outside' });
-    const refused = await guarded(moorProcess(dir, undefined, ['plan', 'm']));
+    const refused = await moor(dir, undefined, ['plan', 'm']);
     expect(refused.code).toBe(1);
     expect(refused.stdout + refused.stderr).toContain("m/a.yaml:7:16: error: cannot read file ../outside.txt (used by ${file:../outside.txt}): outside the manifests' root");
     // The config changes what the same manifests may read.
     writeFile(dir, 'moor.config.yaml', 'files:\n  allow: [outside.txt]\n');
-    const ok = await guarded(moorProcess(dir, undefined, ['plan', 'm']));
+    const ok = await moor(dir, undefined, ['plan', 'm']);
     expect(ok.code, ok.stderr).toBe(0);
   });
 });
@@ -66,7 +70,7 @@ describe('placeholders inside longer strings', () => {
 
   test('a value with $$, $& and $1 is applied exactly as the variable holds it', async () => {
     const dir = workdir({ 'm/a.yaml': authContext('c31', '  description: "pw=${env:PW};"\n') });
-    const r = await guarded(moorProcess(dir, cloud, ['apply', 'm', '--auto-approve'], { PW: 'pa$$word$&$1${' }));
+    const r = await moor(dir, cloud, ['apply', 'm', '--auto-approve'], { PW: 'pa$$word$&$1${' });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const live = await cloudRequest(cloud, 'GET', AUTH_PATH('c31'));
     expect(live.body.description).toBe('pw=pa$$word$&$1${;');
