@@ -90,6 +90,11 @@ describe('architecture: the import lines keep the floors apart', () => {
     expect(across.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
   });
 
+  test('only the edge (cli) opens sessions: the composition root is no one else\'s to call', () => {
+    const users = edges.filter((e) => e.to === 'session' && e.from !== 'session' && !e.isTest).map((e) => e.from);
+    expect([...new Set(users)].sort()).toEqual(['cli']);
+  });
+
   test('only the edge (cli) and the registry name the built-in kinds', () => {
     const users = edges.filter((e) => e.specifier.endsWith('resources/registry.js') && !e.isTest).map((e) => e.from);
     expect([...new Set(users)].sort()).toEqual(['cli']);
