@@ -51,22 +51,23 @@ export interface PreparedPlan extends PlanResult {
 export async function preparePlan(session: Session, request: PlanRequest): Promise<PreparedPlan> {
   const context: GuardContext = { stack: session.config.stack?.name ?? '' };
   const guarding = session.guard ? { guard: session.guard, context } : undefined;
-  // State is read while the manifests load, and each manifest valid on its own starts its listing
-  // then (a read, under the lock): the requests overlap start-up. --target reads only what it selects.
-  const reading = session.backend.read();
+  // Each manifest valid on its own starts its listing as it loads (a read, under the lock, from the
+  // manifest alone): the requests overlap start-up. State is read once the manifests are valid, so
+  // parsing it holds back no request while the service's tokens would be spent, and it answers each
+  // listed manifest from where state records it. --target reads only what it selects.
+  let readState!: (state: Promise<StateDocument>) => void;
+  const reading = new Promise<StateDocument>((read) => { readState = read; });
   const resolve = { env: request.env, files: session.config.files, secrets: session.masker };
   const early = request.targets?.length ? undefined : beginReads({ state: reading, kinds: session.kinds, ctx: kindContext(session), resolve });
-  const validated = await loadRunManifests(session.config, request.paths, session.kinds, request.cwd, guarding, early?.add).catch(async (err: unknown) => {
-    await reading.catch(() => undefined);
-    throw err;
-  });
+  const validated = await loadRunManifests(session.config, request.paths, session.kinds, request.cwd, guarding, early?.add);
   const { manifests, graph, guard } = validated;
   // The guard's findings on the manifests as written come again, on each planned change, below.
   const diagnostics = validated.diagnostics.filter((d) => !isGuardFinding(d));
   if (hasErrors(diagnostics)) {
-    await reading.catch(() => undefined); // invalid manifests are told first, whatever state holds
+    // Invalid manifests are told first, whatever state holds.
     throw new UserError(`the manifests have ${diagnostics.filter((d) => d.severity === 'error').length} error(s); nothing was planned`, diagnostics);
   }
+  readState(session.backend.read());
   const state = await reading;
   const made = await makePlan({
     begun: await early?.begun(),

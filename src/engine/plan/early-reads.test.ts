@@ -49,10 +49,10 @@ describe('plan reads while manifests load', () => {
     cloud.live.set('Thing/a', { region: 'west' });
     cloud.live.set('Thing/c', { region: 'west' });
     const added: string[] = [];
-    // Once a is being read, b.yaml changes to name c: the plan sees c only if b.yaml was read after a's read began.
-    const session = sessionWith(cloud, dir, EMPTY_STATE, (name) => {
-      added.push(name);
-      if (name === 'a') writeFileSync(join(dir, 'b.yaml'), thing('c'));
+    // Once a's listing has begun (foreseen: state is read after the manifests), b.yaml changes to
+    // name c: the plan sees c only if b.yaml was read after a's read began.
+    const session = sessionWith(cloud, dir, EMPTY_STATE, (name) => added.push(name), {
+      foreseen: (t) => { if (t.name === 'a') writeFileSync(join(dir, 'b.yaml'), thing('c')); },
     });
     const prepared = await preparePlan(session, { paths: [dir], cwd: dir, env: {} });
     expect(added).toEqual(['a', 'c']);
@@ -72,7 +72,7 @@ describe('plan reads while manifests load', () => {
     expect(prepared.plan.changes.map((c) => [c.address, c.action, c.movedFrom])).toEqual([['Thing/renamed', 'no-op', 'Thing/old']]);
   });
 
-  it('starts listing from the manifests while state is still being read, and answers each from its record once it is in', async () => {
+  it('starts listing from the manifests before state is read, and answers each from its record once it is in', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'moor-early-reads-'));
     writeFileSync(join(dir, 'a.yaml'), thing('a') + '---\n' + thing('b').replace('region: west', 'region: "${env:REGION}"'));
     const cloud = new FakeCloud();

@@ -13,6 +13,10 @@ import type { ResolveContext, ResolvedSpec } from '../resolve.js';
 import type { StateDocument } from '../state/types.js';
 import { KindListings, startPrefetch, type PrefetchRun } from './prefetch.js';
 import { specResolver } from './spec-resolver.js';
+import { timeSlices } from '../../core/time-slices.js';
+
+/** Adding the manifests queued until state was read holds the event loop this long at most. */
+const ADD_SLICE_MS = 20;
 
 /** The reads begun, and the resolved specs they were made from (planning resolves each manifest once). */
 export interface BegunReads {
@@ -40,10 +44,18 @@ export function beginReads(o: EarlyReadOptions): EarlyReads {
   const queued: Manifest[] = [];
   const listings = new KindListings(o.ctx, o.kinds);
   let reads: PrefetchRun | undefined;
-  const ready = o.state.then((state): BegunReads => {
+  const ready = o.state.then(async (state): Promise<BegunReads> => {
     const resolved = specResolver(state, o.resolve, o.kinds);
-    reads = startPrefetch({ state, ctx: o.ctx, resolved, kinds: o.kinds }, listings);
-    for (const m of queued.splice(0)) reads.add(m);
+    const begun = startPrefetch({ state, ctx: o.ctx, resolved, kinds: o.kinds }, listings);
+    // Resolving every manifest loaded meanwhile takes a while: the event loop runs between slices.
+    const slice = timeSlices(ADD_SLICE_MS);
+    // Manifests loaded meanwhile join the queue: it is read to its end.
+    for (let i = 0; i < queued.length; i++) {
+      await slice();
+      begun.add(queued[i]);
+    }
+    queued.length = 0;
+    reads = begun;
     return { state, resolved, reads };
   });
   ready.catch(() => undefined); // whoever awaits the state reports why it could not be read

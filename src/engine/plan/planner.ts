@@ -33,6 +33,10 @@ import { plannedMoves } from './moves.js';
 import { settlingStep } from './settling.js';
 import { reasonFields, type Reason } from './reasons.js';
 import type { EventSink } from '../../core/events.js';
+import { timeSlices } from '../../core/time-slices.js';
+
+/** Planning holds the event loop this long at most: answers come in and requests go out between. */
+const PLAN_SLICE_MS = 20;
 
 export interface PlanOptions {
   readonly manifests: readonly Manifest[];
@@ -86,7 +90,10 @@ export async function makePlan(given: PlanOptions): Promise<PlanResult> {
     if (step) options.events?.({ type: 'planned', address: step.change.address, action: step.change.action });
     return step;
   };
+  // Manifests whose listing is in are compared one after another: the event loop runs between slices.
+  const slice = timeSlices(PLAN_SLICE_MS);
   const planned = mergeDiagnosed(await Promise.all(selected.map((m) => limit(async () => {
+    await slice();
     const step = await planManifest(m, options, resolved, reads);
     return diagnosed(announce(movedStep(step.value, moves)), step.diagnostics);
   }))));
