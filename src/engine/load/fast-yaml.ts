@@ -7,6 +7,7 @@
 // keys, odd indentation, unusual characters, keys near yaml's length limit...) it gives up and
 // the caller parses the file with `yaml` instead: when in doubt, `yaml` decides. The
 // differential tests (one-yaml-semantics.test.ts) hold it to that on damaged and generated text.
+import { StringPool } from '../../core/string-pool.js';
 
 export interface FastDocument {
   readonly value: unknown;
@@ -44,7 +45,8 @@ interface Line { start: number; end: number; indent: number; content: number }
 export function parseFast(text: string): FastDocument[] | undefined {
   if (UNUSUAL.test(text)) return undefined;
   try {
-    return splitDocuments(text).flatMap((lines) => (lines.length === 0 ? [] : [new Reader(text, lines).document()]));
+    const strings = new StringPool();
+    return splitDocuments(text).flatMap((lines) => (lines.length === 0 ? [] : [new Reader(text, lines, strings).document()]));
   } catch (err) {
     if (err instanceof Unsupported) return undefined;
     throw err;
@@ -84,7 +86,8 @@ function splitDocuments(text: string): Line[][] {
 class Reader {
   private i = 0;
 
-  constructor(private readonly text: string, private readonly lines: Line[]) {}
+  /** `strings`: the file's documents share one string per value text (100 groups in a file say `westeurope` once). */
+  constructor(private readonly text: string, private readonly lines: Line[], private readonly strings: StringPool) {}
 
   document(): FastDocument {
     const first = this.lines[0];
@@ -161,13 +164,16 @@ class Reader {
     } else if (c === '"' || c === "'") {
       ({ value, after } = this.quoted(p, end));
     } else {
-      const plain = this.plainBlock(p, end);
-      return resolvePlain(plain);
+      return this.pooled(resolvePlain(this.plainBlock(p, end)));
     }
     const spaced = this.skipSpaces(after, end);
     // A comment needs a space before it: `"x"#c` is an error to `yaml`.
     if (spaced < end && (this.text[spaced] !== '#' || spaced === after)) unsupported();
-    return value;
+    return this.pooled(value);
+  }
+
+  private pooled(value: unknown): unknown {
+    return typeof value === 'string' ? this.strings.intern(value) : value;
   }
 
   private plainBlock(p: number, end: number): string {
@@ -282,7 +288,10 @@ class Reader {
   private flowItem(p: number, end: number): { value: unknown; after: number } {
     const c = this.text[p];
     if (c === '[' || c === '{') return this.flow(p, end);
-    if (c === '"' || c === "'") return this.quoted(p, end);
+    if (c === '"' || c === "'") {
+      const q = this.quoted(p, end);
+      return { value: this.strings.intern(q.value), after: q.after };
+    }
     if (!startsPlain(this.text, p, end)) unsupported();
     let j = p;
     while (j < end && !',[]{}'.includes(this.text[j])) {
@@ -292,7 +301,7 @@ class Reader {
     }
     const raw = trimSpaces(this.text.slice(p, j));
     if (raw === '' || raw.endsWith(':')) unsupported();
-    return { value: resolvePlain(raw), after: j };
+    return { value: this.pooled(resolvePlain(raw)), after: j };
   }
 
   private skipSpaces(p: number, end: number): number {
