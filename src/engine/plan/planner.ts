@@ -90,6 +90,8 @@ export async function makePlan(given: PlanOptions): Promise<PlanResult> {
     if (step) options.events?.({ type: 'planned', address: step.change.address, action: step.change.action });
     return step;
   };
+  // What left the manifests needs no listing: found while the listings are still out, not after them.
+  const orphans = planOrphans(options);
   // Manifests whose listing is in are compared one after another: the event loop runs between slices.
   const slice = timeSlices(PLAN_SLICE_MS);
   const planned = mergeDiagnosed(await Promise.all(selected.map((m) => limit(async () => {
@@ -97,7 +99,6 @@ export async function makePlan(given: PlanOptions): Promise<PlanResult> {
     const step = await planManifest(m, options, resolved, reads);
     return diagnosed(announce(movedStep(step.value, moves)), step.diagnostics);
   }))));
-  const orphans = planOrphans(options);
   const steps = [...planned.value.filter((s): s is PlannedStep => s !== undefined), ...inDeleteOrder(orphans.value).map(announce)];
   noteBlockedDependents(steps, graph);
   const diagnostics = [
