@@ -46,7 +46,7 @@ export async function listByNextLink<T>(transport: RequestSender, first: Transpo
     const next = text(res.body, 'nextLink') ?? text(res.body, '@odata.nextLink');
     if (next) guard.next(res, next);
     // The link carries its own query (api-version, skip tokens): do not add ours again.
-    req = next ? { method: 'GET', path: next, label: first.label } : undefined;
+    req = next ? { method: 'GET', path: next, label: first.label, continues: true } : undefined;
   }
   return out;
 }
@@ -65,8 +65,8 @@ export async function listByContinuation<T>(transport: RequestSender, first: Tra
     const uri = text(res.body, 'continuationUri');
     const token = text(res.body, 'continuationToken');
     if (uri || token) guard.next(res, uri ?? `token:${token}`);
-    if (uri) req = { method: 'GET', path: uri, label: first.label, headers: first.headers };
-    else if (token) req = { ...first, query: { ...first.query, continuationToken: token } };
+    if (uri) req = { method: 'GET', path: uri, label: first.label, headers: first.headers, continues: true };
+    else if (token) req = { ...first, query: { ...first.query, continuationToken: token }, continues: true };
     else req = undefined;
   }
   return out;

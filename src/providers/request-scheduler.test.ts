@@ -155,6 +155,22 @@ describe('request scheduler', () => {
     expect(h.names()).toEqual(['blocker', 'chain', 'mid', 'leaf-1', 'leaf-2']);
   });
 
+  test("a listing's next page goes before new requests of the same priority, across subscriptions: listings end in the order they began", async () => {
+    const h = harness(1);
+    const blocker = h.request('blocker');
+    await flush();
+    const page = (name: string, sub: string, continues: boolean) =>
+      h.scheduler.run('arm', 'GET', new URL(`http://x/subscriptions/${sub}/x`), () => new Promise<Answer>((answer) => h.sent.push({ name, at: h.clock.now(), answer })), undefined, continues);
+    const waiting = [page('list-b-page-1', 'b', false), page('list-c-page-1', 'c', false), page('list-a-page-2', 'a', true), h.requestOf(newRequestContext(5), 'urgent')];
+    await flush();
+    for (const n of ['blocker', 'urgent', 'list-a-page-2', 'list-b-page-1', 'list-c-page-1']) {
+      h.answer(n);
+      await flush();
+    }
+    await Promise.all([blocker, ...waiting]);
+    expect(h.names()).toEqual(['blocker', 'urgent', 'list-a-page-2', 'list-b-page-1', 'list-c-page-1']);
+  });
+
   test('interrupted: a step that has sent nothing sends nothing; a started step finishes', async () => {
     const h = harness(1);
     const controller = new AbortController();

@@ -49,6 +49,8 @@ const realClock: SchedulerClock = {
 interface Entry {
   readonly seq: number;
   readonly priority: number;
+  /** A later page of a listing already begun: it goes before new work of the same priority. */
+  readonly continues: boolean;
   readonly ctx: RequestContext | undefined;
   readonly pace: Pace;
   /** What an interruption refuses if this entry is still waiting (undefined: it is sent anyway). */
@@ -66,7 +68,17 @@ class Lane {
 }
 
 function queue(): PriorityQueue<Entry> {
-  return new PriorityQueue<Entry>((a, b) => a.priority > b.priority || (a.priority === b.priority && a.seq < b.seq));
+  return new PriorityQueue<Entry>(before);
+}
+
+/**
+ * Most urgent first; then a listing's next page before a new request, so listings end in the order
+ * they began (under a rate limit each one's answers can be used early, not all at the end); then first come.
+ */
+function before(a: Entry, b: Entry): boolean {
+  if (a.priority !== b.priority) return a.priority > b.priority;
+  if (a.continues !== b.continues) return a.continues;
+  return a.seq < b.seq;
 }
 
 class Gate {
@@ -150,9 +162,10 @@ export class RequestScheduler implements RequestPacing {
 
   /**
    * Sends a request when its service and bucket allow, most urgent first; `send` must resolve with
-   * the answer (status and headers steer the pacing) or reject when no answer came.
+   * the answer (status and headers steer the pacing) or reject when no answer came. `continues`:
+   * the request is a later page of a listing begun, sent before new requests of the same urgency.
    */
-  async run<T extends Answer>(service: string, method: string, url: URL, send: () => Promise<T>, ctx?: RequestContext): Promise<T> {
+  async run<T extends Answer>(service: string, method: string, url: URL, send: () => Promise<T>, ctx?: RequestContext, continues = false): Promise<T> {
     const gate = this.gate(service);
     const lane = gate.lane(bucketOf(service, url));
     const cls = requestClassOf(method);
@@ -161,7 +174,7 @@ export class RequestScheduler implements RequestPacing {
     if (ctx) ctx.sentChange ??= false; // known from now on: every request of the step passes here
     this.activate(ctx, +1);
     try {
-      await this.admit(gate, part, ctx, refusal);
+      await this.admit(gate, part, ctx, refusal, continues);
       let answer: T | undefined;
       try {
         answer = await send();
@@ -196,11 +209,11 @@ export class RequestScheduler implements RequestPacing {
    * nothing sends nothing, and a started step sends no further write (it may be waiting out a
    * throttling pause of a minute); a started step's reads still go, to record what its writes did.
    */
-  private admit(gate: Gate, part: { pace: Pace; queue: PriorityQueue<Entry> }, ctx: RequestContext | undefined, refusal: () => Error | undefined): Promise<void> {
+  private admit(gate: Gate, part: { pace: Pace; queue: PriorityQueue<Entry> }, ctx: RequestContext | undefined, refusal: () => Error | undefined, continues: boolean): Promise<void> {
     const refused = ctx?.signal?.aborted ? refusal() : undefined;
     if (refused) return Promise.reject(refused);
     return new Promise<void>((resolve, reject) => {
-      const entry: Entry = { seq: this.seq++, priority: ctx?.priority ?? 0, ctx, pace: part.pace, refusal, done: false, start: resolve, reject };
+      const entry: Entry = { seq: this.seq++, priority: ctx?.priority ?? 0, continues, ctx, pace: part.pace, refusal, done: false, start: resolve, reject };
       part.queue.push(entry);
       this.queued++;
       gate.waiting++;
@@ -289,7 +302,7 @@ export class RequestScheduler implements RequestPacing {
           wake = Math.min(wake, at);
           continue;
         }
-        if (!best || head.priority > best.entry.priority || (head.priority === best.entry.priority && head.seq < best.entry.seq)) best = { entry: head, queue };
+        if (!best || before(head, best.entry)) best = { entry: head, queue };
       }
     }
     if (best) best.queue.pop();

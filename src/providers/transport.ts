@@ -73,6 +73,8 @@ export interface TransportRequest {
   /** Short target name for messages ('containerGroups/web'); the URL path otherwise. */
   readonly label?: string;
   readonly signal?: AbortSignal;
+  /** A later page of a listing begun: the scheduler sends it before new requests, so listings end in the order they began. */
+  readonly continues?: boolean;
 }
 
 /** A response the caller asked for (2xx or an accepted status), naming the request for answer checks. */
@@ -240,7 +242,7 @@ export class Transport {
       const result = await followRedirects({ method: req.method, url, body }, fetchOnce, this.limits.maxRedirects);
       return { ...result, status: result.response.status, headers: result.response.headers };
     };
-    return this.o.scheduler ? this.o.scheduler.run(this.service, req.method, url, go, context) : go();
+    return this.o.scheduler ? this.o.scheduler.run(this.service, req.method, url, go, context, req.continues === true) : go();
   }
 
   /** The wait before the next attempt; a Retry-After past the ceiling fails the request at once. */
