@@ -45,7 +45,7 @@ interface Line { start: number; end: number; indent: number; content: number }
 export function parseFast(text: string): FastDocument[] | undefined {
   if (UNUSUAL.test(text)) return undefined;
   try {
-    const strings = new StringPool();
+    const strings = new StringPool({ detach: true });
     return splitDocuments(text).flatMap((lines) => (lines.length === 0 ? [] : [new Reader(text, lines, strings).document()]));
   } catch (err) {
     if (err instanceof Unsupported) return undefined;

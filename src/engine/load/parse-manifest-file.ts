@@ -5,7 +5,7 @@ import type { Diagnostic, Severity, SourceLocation } from '../../core/diagnostic
 import { diagnosed, type Diagnosed } from '../../core/diagnosed.js';
 import type { SourceMap } from '../manifest.js';
 import { parseFast } from './fast-yaml.js';
-import { LazyFileSource, LazySourceMap } from './lazy-source-map.js';
+import { LazyFileSource, LazySourceMap, manifestText } from './lazy-source-map.js';
 import { findExcessiveNesting } from './nesting-depth.js';
 import { findNonJson } from './plain-json.js';
 import { findRecursiveAlias } from './recursive-alias.js';
@@ -32,7 +32,7 @@ export async function parseManifestFile(absPath: string, file: string): Promise<
   if (size > MAX_FILE_BYTES) return fail(`file is ${mebibytes(size)}, over the ${mebibytes(MAX_FILE_BYTES)} limit for a manifest file; not read`);
   const bytes = await readFile(absPath);
   if (bytes.includes(0)) return fail('not a text file (it contains NUL bytes)');
-  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  const text = manifestText(bytes);
   const separators = text.match(/^---(?=[ \r\n]|$)/gm)?.length ?? 0;
   if (separators >= MAX_DOCUMENTS) return fail(`more than ${MAX_DOCUMENTS.toLocaleString('en-US')} documents in one file; not parsed`);
   const deep = findExcessiveNesting(text, MAX_NESTING);
