@@ -13,6 +13,7 @@ import { retryAfterMs } from './retry-policy.js';
 import type { RequestPacing, RequestStats } from '../core/request-pacing.js';
 
 export type RequestClass = 'reads' | 'writes' | 'deletes';
+const REQUEST_CLASSES: readonly RequestClass[] = ['reads', 'writes', 'deletes'];
 
 export interface SchedulerClock {
   now(): number;
@@ -291,15 +292,19 @@ export class RequestScheduler implements RequestPacing {
   private pick(gate: Gate, now: number): { entry?: Entry; wake: number } {
     let best: { entry: Entry; queue: PriorityQueue<Entry> } | undefined;
     let wake = Infinity;
+    // A class its pace holds back starts nowhere now: its queues are not looked at (a run waiting
+    // on a rate limit dispatches often, and ARM has a lane per subscription: thousands of queues).
+    const open = REQUEST_CLASSES.filter((cls) => gate.paces[cls].allows(now));
+    for (const cls of REQUEST_CLASSES) if (!open.includes(cls)) wake = Math.min(wake, gate.paces[cls].nextAt);
+    if (open.length === 0) return { wake };
     for (const lane of gate.lanes.values()) {
-      for (const [cls, queue] of Object.entries(lane.queues) as Array<[RequestClass, PriorityQueue<Entry>]>) {
-        const pace = gate.paces[cls];
+      for (const cls of open) {
+        const queue = lane.queues[cls];
         while (queue.peek()?.done) queue.pop();
         const head = queue.peek();
         if (!head) continue;
-        const at = Math.max(lane.pausedUntil, pace.allows(now) ? 0 : pace.nextAt);
-        if (at > now) {
-          wake = Math.min(wake, at);
+        if (lane.pausedUntil > now) {
+          wake = Math.min(wake, lane.pausedUntil);
           continue;
         }
         if (!best || before(head, best.entry)) best = { entry: head, queue };
