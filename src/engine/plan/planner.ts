@@ -93,12 +93,18 @@ export async function makePlan(given: PlanOptions): Promise<PlanResult> {
   // What left the manifests needs no listing: found while the listings are still out, not after them.
   const orphans = planOrphans(options);
   // Manifests whose listing is in are compared one after another: the event loop runs between slices.
+  // A manifest takes a place under the limit once its listing has answered, in the order listings
+  // answer: taken in the manifests' order, one listing still out held every place while the answered
+  // waited (a throttled plan of 100,000 compared a tenth of them after the last answer).
   const slice = timeSlices(PLAN_SLICE_MS);
-  const planned = mergeDiagnosed(await Promise.all(selected.map((m) => limit(async () => {
-    await slice();
-    const step = await planManifest(m, options, resolved, reads);
-    return diagnosed(announce(movedStep(step.value, moves)), step.diagnostics);
-  }))));
+  const planned = mergeDiagnosed(await Promise.all(selected.map(async (m) => {
+    await reads.listed(m.address);
+    return limit(async () => {
+      await slice();
+      const step = await planManifest(m, options, resolved, reads);
+      return diagnosed(announce(movedStep(step.value, moves)), step.diagnostics);
+    });
+  })));
   const steps = [...planned.value.filter((s): s is PlannedStep => s !== undefined), ...inDeleteOrder(orphans.value).map(announce)];
   noteBlockedDependents(steps, graph);
   const diagnostics = [
