@@ -33,6 +33,16 @@ function fakeClock(): SchedulerClock & { advance(ms: number): Promise<void> } {
 
 const flush = () => new Promise<void>((r) => setImmediate(r));
 
+/** Answers one request at a time (each the one just sent), once all have ended: the order they were sent in. */
+async function answeredInTurn(h: ReturnType<typeof harness>, turn: readonly string[], requests: readonly Promise<unknown>[]): Promise<string[]> {
+  for (const n of turn) {
+    h.answer(n);
+    await flush();
+  }
+  await Promise.all(requests);
+  return h.names();
+}
+
 /** Requests whose answers the test hands out one by one. */
 function harness(concurrency: number) {
   const clock = fakeClock();
@@ -147,12 +157,7 @@ describe('request scheduler', () => {
     const run = (name: string, priority: number) => h.requestOf(newRequestContext(priority), name);
     const waiting = [run('leaf-1', 1), run('leaf-2', 1), run('chain', 20), run('mid', 5)];
     await flush();
-    for (const n of ['blocker', 'chain', 'mid', 'leaf-1', 'leaf-2']) {
-      h.answer(n);
-      await flush();
-    }
-    await Promise.all([blocker, ...waiting]);
-    expect(h.names()).toEqual(['blocker', 'chain', 'mid', 'leaf-1', 'leaf-2']);
+    expect(await answeredInTurn(h, ['blocker', 'chain', 'mid', 'leaf-1', 'leaf-2'], [blocker, ...waiting])).toEqual(['blocker', 'chain', 'mid', 'leaf-1', 'leaf-2']);
   });
 
   test("a listing's next page goes before new requests of the same priority, across subscriptions: listings end in the order they began", async () => {
@@ -163,12 +168,7 @@ describe('request scheduler', () => {
       h.scheduler.run('arm', 'GET', new URL(`http://x/subscriptions/${sub}/x`), () => new Promise<Answer>((answer) => h.sent.push({ name, at: h.clock.now(), answer })), undefined, continues);
     const waiting = [page('list-b-page-1', 'b', false), page('list-c-page-1', 'c', false), page('list-a-page-2', 'a', true), h.requestOf(newRequestContext(5), 'urgent')];
     await flush();
-    for (const n of ['blocker', 'urgent', 'list-a-page-2', 'list-b-page-1', 'list-c-page-1']) {
-      h.answer(n);
-      await flush();
-    }
-    await Promise.all([blocker, ...waiting]);
-    expect(h.names()).toEqual(['blocker', 'urgent', 'list-a-page-2', 'list-b-page-1', 'list-c-page-1']);
+    expect(await answeredInTurn(h, ['blocker', 'urgent', 'list-a-page-2', 'list-b-page-1', 'list-c-page-1'], [blocker, ...waiting])).toEqual(['blocker', 'urgent', 'list-a-page-2', 'list-b-page-1', 'list-c-page-1']);
   });
 
   test('interrupted: a step that has sent nothing sends nothing; a started step finishes', async () => {

@@ -51,20 +51,12 @@ const LISTENING = /listening on (https?:\/\/\S+)/;
  */
 export async function startCloud(options: CloudOptions = {}): Promise<Cloud> {
   const { main } = await import(join(ROOT, 'dist/cli/main.js')) as typeof import('../../src/cli/main.js');
-  const { memoryIo } = await import('../support/memory-io.js');
+  const { memoryIo, written } = await import('../support/memory-io.js');
   const io = memoryIo({ cwd: ROOT, env: { ...process.env, ...CLOUD_ENV, ...options.env } });
   // Its stderr reaches the test's, as a child's inherited stderr did: the fault seed that replays a failure.
   const writeErr = io.stderr.write.bind(io.stderr);
   io.stderr.write = (chunk) => { process.stderr.write(chunk); return writeErr(chunk); };
-  const url = new Promise<string>((res) => {
-    const write = io.stdout.write.bind(io.stdout);
-    io.stdout.write = (chunk) => {
-      const written = write(chunk);
-      const m = LISTENING.exec(io.out());
-      if (m) res(m[1]);
-      return written;
-    };
-  });
+  const url = written(io, 'stdout', LISTENING).then((m) => m[1]);
   const run = main(['node', 'moor', ...cloudArgs(options)], io);
   const exited = run.then((code) => { throw new Error(`local cloud exited with ${code}: ${io.err().trim()}`); });
   const address = await Promise.race([url, exited]);

@@ -59,17 +59,9 @@ function endpoints(url: string): Pick<WatchRun, 'get' | 'metrics' | 'sample' | '
  */
 export async function startWatch(dir: string, cloud: Cloud, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<WatchRun> {
   const { main } = await import(join(ROOT, 'dist/cli/main.js')) as typeof import('../../src/cli/main.js');
-  const { memoryIo } = await import('../support/memory-io.js');
+  const { memoryIo, written } = await import('../support/memory-io.js');
   const io = memoryIo({ cwd: dir, env: cliEnv(cloud, env) });
-  const serving = new Promise<string>((res) => {
-    const write = io.stderr.write.bind(io.stderr);
-    io.stderr.write = (chunk) => {
-      const written = write(chunk);
-      const m = SERVING.exec(io.err());
-      if (m) res(m[1]);
-      return written;
-    };
-  });
+  const serving = written(io, 'stderr', SERVING).then((m) => m[1]);
   const run = main(['node', 'moor', 'watch', ...args, '--listen', '127.0.0.1:0'], io);
   const exited = run.then((code) => { throw new Error(`watch exited with ${code}: ${io.err()}`); });
   const url = await Promise.race([serving, exited]);

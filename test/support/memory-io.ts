@@ -55,3 +55,18 @@ export function memoryIo(options: MemoryIoOptions = {}): MemoryIo {
     signal: (s) => { for (const l of [...listeners]) if (l.signals.includes(s)) l.listener(s); },
   };
 }
+
+/** The first match of `pattern` in what the run writes to `stream` (its captured text so far and after). */
+export function written(io: MemoryIo, stream: 'stdout' | 'stderr', pattern: RegExp): Promise<RegExpExecArray> {
+  const target = io[stream];
+  const text = stream === 'stdout' ? io.out : io.err;
+  return new Promise((resolve) => {
+    const write = target.write.bind(target);
+    target.write = (chunk) => {
+      const wrote = write(chunk);
+      const m = pattern.exec(text());
+      if (m) resolve(m);
+      return wrote;
+    };
+  });
+}
