@@ -15,9 +15,6 @@ import { KindListings, startPrefetch, type PrefetchRun } from './prefetch.js';
 import { specResolver } from './spec-resolver.js';
 import { timeSlices } from '../../core/time-slices.js';
 
-/** Adding the manifests queued until state was read holds the event loop this long at most. */
-const ADD_SLICE_MS = 20;
-
 /** The reads begun, and the resolved specs they were made from (planning resolves each manifest once). */
 export interface BegunReads {
   readonly state: StateDocument;
@@ -48,7 +45,7 @@ export function beginReads(o: EarlyReadOptions): EarlyReads {
     const resolved = specResolver(state, o.resolve, o.kinds);
     const begun = startPrefetch({ state, ctx: o.ctx, resolved, kinds: o.kinds }, listings);
     // Resolving every manifest loaded meanwhile takes a while: the event loop runs between slices.
-    const slice = timeSlices(ADD_SLICE_MS);
+    const slice = timeSlices();
     // Manifests loaded meanwhile join the queue: it is read to its end.
     for (let i = 0; i < queued.length; i++) {
       await slice();

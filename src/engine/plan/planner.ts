@@ -35,9 +35,6 @@ import { reasonFields, type Reason } from './reasons.js';
 import type { EventSink } from '../../core/events.js';
 import { timeSlices } from '../../core/time-slices.js';
 
-/** Planning holds the event loop this long at most: answers come in and requests go out between. */
-const PLAN_SLICE_MS = 20;
-
 export interface PlanOptions {
   readonly manifests: readonly Manifest[];
   /** The kinds the manifests and state records name. */
@@ -96,7 +93,7 @@ export async function makePlan(given: PlanOptions): Promise<PlanResult> {
   // A manifest takes a place under the limit once its listing has answered, in the order listings
   // answer: taken in the manifests' order, one listing still out held every place while the answered
   // waited (a throttled plan of 100,000 compared a tenth of them after the last answer).
-  const slice = timeSlices(PLAN_SLICE_MS);
+  const slice = timeSlices();
   const planned = mergeDiagnosed(await Promise.all(selected.map(async (m) => {
     await reads.listed(m.address);
     return limit(async () => {
