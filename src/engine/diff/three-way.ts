@@ -63,7 +63,8 @@ export function diffResource(input: DiffInput): FieldDiff[] {
       ...(shownBefore !== undefined ? { before: shownBefore } : {}),
       ...(shownAfter !== undefined ? { after: shownAfter } : {}),
       ...(unknown ? { unknown: true } : {}),
-      cause,
+      // Without a record there is no last apply for live to have moved from: what differs is unverified, never drift.
+      cause: hasRecord ? cause : 'manifest',
       sensitive: isSensitivePath(at.dp, input.sensitive),
       forcesReplace: rules.isImmutable(at.dp) || (membershipChange && rules.isImmutableMembership(at.dp.slice(0, -1))),
     });

@@ -35,6 +35,14 @@ describe('a whole-body PUT: every live value the write would remove is a change'
     expect(diffGroup(spec(), live)).toMatchObject([{ op: 'remove', path: '/tags/owner', before: 'alice', cause: 'drift' }]);
   });
 
+  test('without a record (state lost) what live holds beyond the manifest is no drift: there is no last apply it moved from', () => {
+    const containers: JsonObject[] = [{ name: 'web', properties: { image: 'nginx:1', environmentVariables: [{ name: 'MODE', value: 'prod' }] } }, { name: 'sidecar', properties: { image: 'busybox' } }];
+    const live = served(spec({ tags: { team: 'core', owner: 'alice' } }, { containers }));
+    const changes = diffResource({ desired: spec(), last: undefined, live, rules: group.diffRules, sensitive: group.sensitive });
+    expect(changes.map((c) => c.path)).toEqual(expect.arrayContaining(['/tags/owner', '/properties/containers[name=sidecar]']));
+    expect(changes.every((c) => c.cause === 'manifest')).toBe(true);
+  });
+
   test('tags added out of band to a group without tags are one removal of /tags', () => {
     const desired = spec({ tags: undefined as unknown as JsonObject });
     delete desired.tags;
