@@ -57,6 +57,7 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
     const { CATALOG } = await import('./catalog.js');
     // The same rules as moor apply: the Policy documents among the manifests guard every cycle's plan.
     const { policyGuard } = await import('../policy/policy-guard.js');
+    const { FollowedConfig } = await import('../watch/followed-config.js');
     const stacks: StackTarget[] = [];
     for (const name of names) {
       const session = await openSession({
@@ -64,8 +65,12 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
         cwd: io.cwd, env: io.env, events: fanOut(events, metrics.stackEvents(name ?? 'default'), feed.engineEvents(name ?? '')), kinds: CATALOG, guard: policyGuard, startLocalCloud: startLocalCloud.start, masker: io.masker,
       });
       sessions.push(session);
+      const stackGiven = name === undefined ? undefined : `stack ${name}`;
+      const followed = new FollowedConfig(session, () => loadConfig(g.config, io.cwd, io.env, name, stackGiven), (line) => log(`${name ? `moor watch: stack ${name}: ` : 'moor watch: '}${line}`));
       stacks.push({
-        name: name ?? '', session,
+        name: name ?? '',
+        get session() { return followed.session; },
+        refreshConfig: () => followed.refresh(),
         options: { paths, selfHeal: flags.selfHeal === true, prune: flags.prune === true, allowDestructive: planInputs(paths, flags).allowDestructive ?? [], cwd: io.cwd, env: io.env },
       });
     }

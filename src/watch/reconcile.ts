@@ -10,6 +10,7 @@ import type { OperationHost } from '../engine/operations/operation-host.js';
 import type { PlanInputs } from '../engine/plan/plan-document.js';
 import { hasChanges, type Plan, type PlannedChange } from '../engine/plan/types.js';
 import { blockingErrors } from '../engine/plan/unknown-outcome.js';
+import { PROTECTED_RUN } from '../engine/plan/protected-change.js';
 import type { Session } from '../engine/session.js';
 import type { DependencyGraph } from '../engine/graph.js';
 import { resourceStatuses, type ResourceStatus } from './stack-status.js';
@@ -90,9 +91,10 @@ export function reportOf(results: CycleResults, options: Pick<ReconcileOptions, 
     return { result: 'failed', findings: [failure.message], error: failure.message };
   }
   if (!planned) return { result: 'failed', findings: ['no plan was made'], error: 'no plan was made' };
-  const errors = blockingErrors(planned.diagnostics);
-  if (errors.length > 0) return failed(planned, made, errors);
   const held = heldBack(planned.changes, options);
+  // A protected job's destructive run is refused until named: held (as --self-heal holds it), not a failed cycle.
+  const errors = blockingErrors(planned.diagnostics).filter((d) => !(d.code === PROTECTED_RUN && d.address !== undefined && held.has(d.address)));
+  if (errors.length > 0) return failed(planned, made, errors);
   const statuses = (outcomes?: readonly StepOutcome[]) => resourceStatuses(planned, outcomes, held, made?.state);
   if (!hasChanges(planned)) return { result: 'in_sync', resources: statuses(), findings: [], plan: planned, graph: made?.graph };
   const findings = findingsOf(planned);

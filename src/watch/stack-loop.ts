@@ -12,6 +12,8 @@ export interface StackTarget {
   readonly name: string;
   readonly session: Session;
   readonly options: Omit<ReconcileOptions, 'signal'>;
+  /** Reads moor.config.yaml again before each cycle (a changed variable is planned with at once); throws a UserError when it cannot. */
+  readonly refreshConfig?: () => void;
 }
 
 /** Told once per new finding of a stack and once when it is resolved, never every cycle. */
@@ -142,6 +144,7 @@ export class StackLoop {
 
   private async reconcile(): Promise<CycleReport> {
     try {
+      this.target.refreshConfig?.();
       return await reconcileOnce(this.target.session, { ...this.target.options, signal: this.options.signal });
     } catch (err) {
       // One stack's failure (bad manifests, an unreachable service, a bug) never stops the loop or the other stacks.

@@ -6,7 +6,7 @@ import { Dashboard } from './dashboard/dashboard.js';
 import type { LiveFeed } from './dashboard/live-feed.js';
 import { serveEndpoints, type RunningServer } from './http-server.js';
 import type { ListenAddress } from './listen-address.js';
-import { watchManifests } from './manifest-watcher.js';
+import { watchFile, watchManifests } from './manifest-watcher.js';
 import type { WatchMetrics } from './metrics.js';
 import { StackLeases } from './stack-leases.js';
 import { StackLoop, type FindingListener, type StackTarget } from './stack-loop.js';
@@ -74,6 +74,9 @@ async function watchStacks(run: WatchRun, leases: StackLeases): Promise<void> {
     run.onListening?.(server.url);
   }
   const closers = run.stacks.map((s, i) => watchManifests(manifestPaths(s.session.config.stack, s.options.paths), s.options.cwd, () => loops[i].changed()));
+  // A change to moor.config.yaml (a stack's variables) is planned soon, as a manifest change is.
+  const configFile = run.stacks[0]?.session.config.file;
+  if (configFile !== undefined) closers.push(watchFile(configFile, run.stacks[0].options.cwd, () => loops.forEach((l) => l.changed())));
   loops.forEach((l) => l.start());
   await new Promise<void>((resolve) => {
     if (run.signal.aborted) resolve();
