@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ARM_PATH, cloudRequest, groupManifest, moor, pages, startCloud, SUB, TOKEN, workdir, type Cloud, type RunResult } from './harness.js';
+import { ARM_PATH, cloudRequest, groupManifest, moor, pages, putBehindMoor, startCloud, SUB, TOKEN, workdir, type Cloud, type RunResult } from './harness.js';
 
 const WORKSPACE = '5d9e2b1c-7a4f-4e3b-9c2d-1f0a8b7c6d5e';
 
@@ -41,7 +41,7 @@ describe('Check kind', () => {
 
   test('quota passes with room to spare and fails when minFree exceeds what is free, counting the groups the cloud holds', async () => {
     for (const name of ['q-one', 'q-two']) {
-      const put = await cloudRequest(cloud, 'PUT', ARM_PATH(name), groupBody('northeurope'));
+      const put = await putBehindMoor(cloud, ARM_PATH(name), groupBody('northeurope'));
       expect(put.status).toBe(201);
     }
     const usage = (await pages(cloud, `/subscriptions/${SUB}/providers/Vendor.ContainerInstance/locations/northeurope/usages?api-version=2026-07-01`, 'nextLink')).flat();

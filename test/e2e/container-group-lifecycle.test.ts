@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ARM_PATH, cloudRequest, groupManifest, moor, startCloud, workdir, writeFile, type Cloud } from './harness.js';
+import { ARM_PATH, cloudRequest, groupManifest, moor, putBehindMoor, startCloud, workdir, writeFile, type Cloud } from './harness.js';
 
 const SECRET = 'e2e-very-secret-password';
 
@@ -57,7 +57,7 @@ describe('container group lifecycle', () => {
     const body = { location: live.body.location, tags: live.body.tags, properties: { ...live.body.properties } };
     body.properties.containers[0].properties.image = 'nginx:tampered';
     body.properties.containers[0].properties.environmentVariables[1].secureValue = SECRET;
-    const put = await cloudRequest(cloud, 'PUT', ARM_PATH('api'), body);
+    const put = await putBehindMoor(cloud, ARM_PATH('api'), body);
     expect(put.status).toBe(200);
     const drift = await run('drift', 'm', '--output', 'json');
     expect(drift.code).toBe(2);

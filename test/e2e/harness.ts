@@ -176,6 +176,34 @@ export async function cloudRequest(cloud: Cloud, method: string, path: string, b
   }
 }
 
+/** The provisioning states after which a resource takes writes again (ARM's terminal states). */
+const TERMINAL_PROVISIONING = new Set(['Succeeded', 'Failed', 'Canceled']);
+
+/**
+ * Waits until the resource at `path` is no longer provisioning (its provisioningState is terminal, or it
+ * is gone): a test that writes behind moor's back waits for this before and after its write, so the next
+ * write (its own or moor's) never meets the operation still running (409 AnotherOperationInProgress).
+ * A condition polled every few milliseconds; the bound only turns a stuck operation into a clear failure.
+ */
+export async function untilProvisioned(cloud: Cloud, path: string, boundMs = 30_000): Promise<void> {
+  const giveUpAt = Date.now() + boundMs;
+  for (;;) {
+    const res = await cloudRequest(cloud, 'GET', path);
+    const state = res.body?.properties?.provisioningState as string | undefined;
+    if (res.status === 404 || (res.status === 200 && (state === undefined || TERMINAL_PROVISIONING.has(state)))) return;
+    if (Date.now() > giveUpAt) throw new Error(`${path} still ${state ?? `answers ${res.status}`} after ${boundMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** An out-of-band PUT of `path` once nothing runs on it, settled before it resolves; its answer as cloudRequest gives it. */
+export async function putBehindMoor(cloud: Cloud, path: string, body: unknown): Promise<{ status: number; body: any }> { // any: test reads arbitrary JSON
+  await untilProvisioned(cloud, path);
+  const res = await cloudRequest(cloud, 'PUT', path, body);
+  if (res.status < 300) await untilProvisioned(cloud, path);
+  return res;
+}
+
 export const SUB = '8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11';
 
 /** Every page of a cloud listing, following its absolute continuationUri / nextLink. */

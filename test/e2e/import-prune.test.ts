@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   ARM_PATH, AUTH_PATH, authManifest, cloudRequest, datasetManifest, ENV, exportManifest, groupManifest, moor,
-  operationsOf, readState, startCloud, SUB, WORKSPACE, workdir, writeFile, type Cloud,
+  operationsOf, putBehindMoor, readState, startCloud, SUB, WORKSPACE, workdir, writeFile, type Cloud,
 } from './harness.js';
 
 const armId = (name: string) => `/subscriptions/${SUB}/resourceGroups/rg-e2e/providers/Vendor.ContainerInstance/containerGroups/${name}`;
@@ -19,7 +19,7 @@ describe('import verifies what it adopts', () => {
   afterAll(async () => { await cloud?.stop(); });
 
   test('a wrong id or another group\'s id is refused, state unchanged', async () => {
-    for (const name of ['imp-web', 'imp-worker']) expect((await cloudRequest(cloud, 'PUT', ARM_PATH(name), groupBody)).status).toBe(201);
+    for (const name of ['imp-web', 'imp-worker']) expect((await putBehindMoor(cloud, ARM_PATH(name), groupBody)).status).toBe(201);
     const dir = workdir({ 'm/secret.txt': 's', 'm/web.yaml': groupManifest('imp-web'), 'm/worker.yaml': groupManifest('imp-worker') });
     const garbage = await moor(dir, cloud, ['import', 'ContainerGroup/imp-worker', 'garbage', 'm']);
     expect(garbage.code).toBe(1);

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ARM_PATH, cloudRequest, groupManifest, moor, startCloud, workdir, type Cloud } from './harness.js';
+import { ARM_PATH, cloudRequest, groupManifest, moor, putBehindMoor, startCloud, workdir, type Cloud } from './harness.js';
 
 const FIRST = 'e2e-plain-field-secret-one';
 const SECOND = 'e2e-plain-field-secret-two';
@@ -65,7 +65,7 @@ describe('placeholder values in fields the kind does not mark sensitive', () => 
     const live = await cloudRequest(cloud, 'GET', ARM_PATH('web'));
     const body = { location: live.body.location, tags: { conn: 'changed-by-hand-value' }, properties: { ...live.body.properties } };
     body.properties.containers[0].properties.environmentVariables[1].secureValue = 'e2e-secure-value-secret';
-    expect((await cloudRequest(cloud, 'PUT', ARM_PATH('web'), body)).status).toBe(200);
+    expect((await putBehindMoor(cloud, ARM_PATH('web'), body)).status).toBe(200);
     const drift = await run(SECOND, 'drift', 'm');
     expect(drift.code).toBe(2);
     expect(drift.stdout).toContain('~ /tags/conn: (sensitive) → (sensitive)  (drifted)');

@@ -1,7 +1,7 @@
 // Plan and drift show every difference the next write makes: out-of-band values a whole-body PUT
 // removes, ARM's normalised answers, a create's after-values, named paths, the unknown marker.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ARM_PATH, cloudRequest, groupManifest, moor, startCloud, workdir, writeFile, type Cloud } from './harness.js';
+import { ARM_PATH, cloudRequest, groupManifest, moor, putBehindMoor, startCloud, workdir, writeFile, type Cloud } from './harness.js';
 
 const SECRET = 'e2e-plan-secret';
 
@@ -17,7 +17,7 @@ describe('plan shows every write', () => {
     expect((await run('drift', 'm')).code).toBe(0);
 
     const live = await cloudRequest(cloud, 'GET', ARM_PATH('tagged'));
-    const put = await cloudRequest(cloud, 'PUT', ARM_PATH('tagged'), { ...live.body, tags: { team: 'core', owner: 'alice' } });
+    const put = await putBehindMoor(cloud, ARM_PATH('tagged'), { ...live.body, tags: { team: 'core', owner: 'alice' } });
     expect(put.status).toBe(200);
 
     const drift = await run('drift', 'm');

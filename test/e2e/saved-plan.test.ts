@@ -2,7 +2,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ARM_PATH, cloudRequest, groupManifest, moor, startCloud, workdir, writeFile, type Cloud } from './harness.js';
+import { ARM_PATH, cloudRequest, groupManifest, moor, putBehindMoor, startCloud, workdir, writeFile, type Cloud } from './harness.js';
 
 const SECRET = 'e2e-saved-plan-secret';
 const SALTED_HASH = /sha256:[^:"\s]+:[0-9a-f]{64}/;
@@ -18,7 +18,7 @@ describe('saved plans, show, --replace and --refresh-only', () => {
     const body = { location: live.body.location, tags: live.body.tags, properties: { ...live.body.properties } };
     body.properties.containers[0].properties.environmentVariables[1].secureValue = SECRET;
     edit(body);
-    expect((await cloudRequest(cloud, 'PUT', ARM_PATH(name), body)).status).toBe(200);
+    expect((await putBehindMoor(cloud, ARM_PATH(name), body)).status).toBe(200);
   };
 
   beforeAll(async () => {
