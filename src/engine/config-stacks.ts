@@ -10,7 +10,7 @@ export type StackVarValue = string | number | boolean;
 
 /** The keys of a stack that take the place of the top-level ones of the config. */
 export const STACK_OVERRIDE_KEYS = ['endpoints', 'credentials', 'notify', 'parallelism'] as const;
-const STACK_KEYS = new Set<string>(['paths', 'vars', 'state', ...STACK_OVERRIDE_KEYS]);
+const STACK_KEYS = new Set<string>(['paths', 'vars', 'state', 'ignore', ...STACK_OVERRIDE_KEYS]);
 export const STACK_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
 const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -22,6 +22,8 @@ export interface StackDefinition {
   readonly vars: Readonly<Record<string, StackVarValue>>;
   readonly state?: string;
   readonly overrides: JsonObject;
+  /** Its `ignore:` rules as written (config-ignore.ts checks them). */
+  readonly ignore?: unknown;
 }
 
 /**
@@ -55,7 +57,7 @@ function parseStack(name: string, body: unknown, where: string): StackDefinition
   }
   if (state !== undefined && (typeof state !== 'string' || state.trim() === '')) throw new UserError(`${where}.state must be a file path or postgres:// URL`);
   const overrides = Object.fromEntries(Object.entries(spec).filter(([k]) => (STACK_OVERRIDE_KEYS as readonly string[]).includes(k)));
-  return { name, paths: paths as string[] | undefined, vars: parseVars(vars, `${where}.vars`), state: state as string | undefined, overrides };
+  return { name, paths: paths as string[] | undefined, vars: parseVars(vars, `${where}.vars`), state: state as string | undefined, overrides, ...(spec.ignore !== undefined ? { ignore: spec.ignore } : {}) };
 }
 
 function parseVars(value: unknown, where: string): Record<string, StackVarValue> {

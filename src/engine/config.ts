@@ -8,6 +8,7 @@ import { isServiceName, SERVICE_NAMES, type ServiceName } from '../core/services
 import type { FilePolicy } from './placeholder-file.js';
 import { fileErrorCode, fileErrorMessage } from './file-errors.js';
 import { API_FIELDS, type ApiName, type ApiSettingsOverrides } from '../core/api-config.js';
+import { parseIgnoreRules, type IgnoreRule } from './config-ignore.js';
 import { findStack, parseStacks, selectedStack, stackStateLocation, type SelectedStack, type StackDefinition } from './config-stacks.js';
 
 export interface CredentialSource { readonly tokenEnv?: string; readonly tokenCommand?: string }
@@ -45,9 +46,11 @@ export interface MoorConfig {
   readonly stack?: SelectedStack;
   /** `moor history`: how many runs state keeps (oldest dropped first). */
   readonly history?: { readonly keep?: number };
+  /** `ignore:` rules: the top level's, then the selected stack's (config-ignore.ts). */
+  readonly ignore?: readonly IgnoreRule[];
 }
 
-const TOP_KEYS = new Set(['endpoints', 'credentials', 'state', 'parallelism', 'notify', 'files', 'localCloud', 'apis', 'stacks', 'history']);
+const TOP_KEYS = new Set(['endpoints', 'credentials', 'state', 'parallelism', 'notify', 'files', 'localCloud', 'apis', 'stacks', 'history', 'ignore']);
 
 /**
  * The files this config consists of (absolute): the config file and the local-cloud fixtures it
@@ -79,12 +82,15 @@ export function loadConfig(explicitFile: string | undefined, cwd: string, env: R
   const config = parseConfig(raw, shown);
   const files = raw.files === undefined ? undefined : filePolicy(raw.files, shown, dirname(resolve(cwd, file ?? '.')));
   const stacks = parseStacks(raw.stacks, shown);
+  const ignore = parseIgnoreRules(raw.ignore, shown, ['ignore']);
+  const stackIgnores = new Map(stacks.map((s) => [s.name, parseIgnoreRules(s.ignore, shown, ['stacks', s.name, 'ignore'])]));
   // Every stack's own settings are checked, the selected one's or not: a mistake in prod's shows in a dev run.
   const own = new Map(stacks.map((s) => [s.name, parseConfig(s.overrides, `${shown}: stacks.${s.name}`)]));
-  const base: MoorConfig = { ...config, file, files, ...(stacks.length > 0 ? { stacks: stacks.map((s) => s.name) } : {}) };
+  const base: MoorConfig = { ...config, file, files, ...(stacks.length > 0 ? { stacks: stacks.map((s) => s.name) } : {}), ...(ignore.length > 0 ? { ignore } : {}) };
   if (stack === undefined) return applyEnvironment(base, env);
   const chosen = findStack(stacks, stack, shown, stackGiven);
-  return applyEnvironment(withStack(base, chosen, own.get(chosen.name) as MoorConfig, dirname(resolve(cwd, file ?? '.')), cwd), env);
+  const rules = [...ignore, ...(stackIgnores.get(chosen.name) ?? [])];
+  return applyEnvironment(withStack({ ...base, ...(rules.length > 0 ? { ignore: rules } : {}) }, chosen, own.get(chosen.name) as MoorConfig, dirname(resolve(cwd, file ?? '.')), cwd), env);
 }
 
 /** The config as one stack sees it: its endpoints and credentials per service over the top-level ones, its notify, parallelism and state. */

@@ -44,6 +44,8 @@ export interface Manifest {
   readonly protect: boolean;
   /** Former addresses (metadata.movedFrom): a state record under one of them moves to this address. */
   readonly movedFrom?: readonly Address[];
+  /** metadata.ignoreChanges: field paths (as plan prints them) whose live value wins; never a diff. */
+  readonly ignoreChanges?: readonly string[];
   /** The spec as written: `${env:…}`, `${file:…}`, `${ref:…}` are still unresolved strings. */
   readonly spec: JsonObject;
   readonly source: SourceMap;

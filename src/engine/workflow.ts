@@ -86,6 +86,7 @@ export async function preparePlan(session: Session, request: PlanRequest): Promi
     allowDestructive: request.allowDestructive,
     parallelism: session.parallelism,
     diagnostics,
+    ignore: session.config.ignore,
   });
   const replaced = forceReplace(made, request.replace ?? []);
   // --replace decides again: its planned event supersedes the planner's for that address.

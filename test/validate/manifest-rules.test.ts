@@ -32,7 +32,7 @@ const cases: Case[] = [
   { reason: 'metadata.name is required', from: '  name: prod\n', to: '', at: 'metadata', nth: 2, message: 'metadata: missing required field name' },
   { reason: 'metadata.name uses letters, digits, -, _ and .', from: 'name: prod', to: 'name: prod copy', at: 'prod copy', message: 'metadata.name: must be 1 to 128 letters, digits, "-", "_" or "."' },
   { reason: 'no other top-level keys', from: 'kind: DatabaseExport', to: 'kind: DatabaseExport\nstatus: {}', at: 'status', message: 'status: unknown field (allowed: apiVersion, kind, metadata, spec)' },
-  { reason: 'no other metadata keys', from: '  protect: true', to: '  protect: true\n  labels: {}', at: 'labels', message: 'metadata.labels: unknown field (allowed: name, dependsOn, protect, movedFrom)' },
+  { reason: 'no other metadata keys', from: '  protect: true', to: '  protect: true\n  labels: {}', at: 'labels', message: 'metadata.labels: unknown field (allowed: name, dependsOn, protect, movedFrom, ignoreChanges)' },
   { reason: 'protect is a boolean', from: 'protect: true', to: 'protect: "yes"', at: '"yes"', message: 'metadata.protect: must be true or false' },
   { reason: 'dependsOn holds Kind/name addresses', from: 'dependsOn: [AuthContext/c1]', to: 'dependsOn: [c1]', at: 'c1]', message: 'metadata.dependsOn[0]: must be an address Kind/name with a known kind, e.g. AuthContext/c1' },
   { reason: 'a dependsOn target exists', from: 'dependsOn: [AuthContext/c1]', to: 'dependsOn: [AuthContext/c9]', at: 'AuthContext/c9', message: 'metadata.dependsOn[0]: no manifest defines AuthContext/c9' },

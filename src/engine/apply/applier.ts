@@ -9,6 +9,8 @@ import type { Manifest } from '../manifest.js';
 import { buildGraph, type DependencyGraph } from '../graph.js';
 import { diffResource } from '../diff/three-way.js';
 import { deepEqual } from '../diff/equal.js';
+import { keepIgnoredLive } from '../diff/ignore-paths.js';
+import { compileRules } from '../diff/compiled-rules.js';
 import { resolveSpec, type ResolveContext } from '../resolve.js';
 import { registerResolvedSecrets } from '../secret-registration.js';
 import { unknownIntent, type BlockingStep, type CreateStep, type DeleteStep, type NoopStep, type PlannedStep, type ReplaceStep, type RunStep, type SettleStep, type UpdateStep } from '../plan/steps.js';
@@ -162,7 +164,7 @@ async function execute(step: ActiveStep, options: ApplyOptions, ctx: KindContext
     case 'create':
     case 'update':
     case 'replace': {
-      const desired = resolveNow(step, options);
+      const desired = keepingIgnored(step, resolveNow(step, options));
       const observed = await writeResource(step, desired, options, ctx);
       if (observed) defer(options.recorder.put(address, appliedRecord(step.manifest, step.kind, desired, observed)));
       return;
@@ -229,6 +231,12 @@ function resolveNow(step: CreateStep | UpdateStep | ReplaceStep | RunStep, optio
   if (errors.length > 0) throw new UserError(errors.map((d) => d.message).join('; '));
   if (resolved.pending) throw new UserError('a ${ref:} target has no outputs yet');
   return resolved.spec;
+}
+
+/** What a resolved spec sends: ignored fields as live holds them (the plan compared them so). */
+function keepingIgnored(step: CreateStep | UpdateStep | ReplaceStep, resolved: JsonObject): JsonObject {
+  if (!step.ignore || step.intent === 'create') return resolved;
+  return keepIgnoredLive(resolved, step.observed.spec, step.ignore, compileRules(step.kind.diff)).spec;
 }
 
 function recomputeChanges(step: UpdateStep, desired: JsonObject) {

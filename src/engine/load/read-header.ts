@@ -7,7 +7,7 @@ import type { KindCatalog } from '../../core/kind-catalog.js';
 
 export const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 const TOP_KEYS = ['apiVersion', 'kind', 'metadata', 'spec'];
-const METADATA_KEYS = ['name', 'dependsOn', 'protect', 'movedFrom'];
+const METADATA_KEYS = ['name', 'dependsOn', 'protect', 'movedFrom', 'ignoreChanges'];
 
 /** The Manifest of a document (undefined when its header is too broken to address it) and what is wrong with the header. */
 export function readHeader(value: unknown, source: SourceMap, kinds: KindCatalog): Diagnosed<Manifest | undefined> {
@@ -45,9 +45,11 @@ function readValidHeader(value: unknown, source: SourceMap, kinds: KindCatalog, 
   else spec = value.spec;
   if (!kind || name === undefined) return undefined;
   const movedFrom = readMovedFrom(metadata, report, addressOf(kind, name));
+  const ignoreChanges = readIgnoreChanges(metadata, report);
   return {
     apiVersion: API_VERSION, kind, name, address: addressOf(kind, name), dependsOn,
     protect: metadata.protect === true, spec, source, ...(movedFrom.length > 0 ? { movedFrom } : {}),
+    ...(ignoreChanges.length > 0 ? { ignoreChanges } : {}),
   };
 }
 
@@ -100,7 +102,7 @@ function readDependsOn(metadata: JsonObject, report: HeaderReport, kinds: KindCa
 
 /** A document (a Policy) is never applied: nothing can wait for it and there is nothing to protect. */
 function notForDocuments(kind: string, metadata: JsonObject, report: HeaderReport): void {
-  for (const key of ['dependsOn', 'protect', 'movedFrom']) {
+  for (const key of ['dependsOn', 'protect', 'movedFrom', 'ignoreChanges']) {
     if (metadata[key] !== undefined) report(['metadata', key], `metadata.${key}: a ${kind} is not applied, so it takes no ${key}`, 'key');
   }
 }
@@ -126,6 +128,17 @@ function readMovedFrom(metadata: JsonObject, report: HeaderReport, address: stri
     }
   });
   return out;
+}
+
+/** metadata.ignoreChanges: field paths another system owns (checked against the kind's schema by validation). */
+function readIgnoreChanges(metadata: JsonObject, report: HeaderReport): string[] {
+  const list = metadata.ignoreChanges;
+  if (list === undefined) return [];
+  if (!Array.isArray(list) || !list.every((p) => typeof p === 'string')) {
+    report(['metadata', 'ignoreChanges'], 'metadata.ignoreChanges: must be a list of field paths as plan prints them, e.g. [/tags/*]');
+    return [];
+  }
+  return list as string[];
 }
 
 function unknownKeys(obj: JsonObject, path: JsonPath, allowed: readonly string[], report: HeaderReport): void {

@@ -34,6 +34,9 @@ import { settlingStep } from './settling.js';
 import { reasonFields, type Reason } from './reasons.js';
 import type { EventSink } from '../../core/events.js';
 import { timeSlices } from '../../core/time-slices.js';
+import { ignorePathsOf, type IgnoreRule } from '../config-ignore.js';
+import { keepIgnoredLive, isUnderPlace, type IgnorePath } from '../diff/ignore-paths.js';
+import { compileRules } from '../diff/compiled-rules.js';
 
 export interface PlanOptions {
   readonly manifests: readonly Manifest[];
@@ -63,6 +66,8 @@ export interface PlanOptions {
   readonly graph?: DependencyGraph;
   /** Reads begun while the manifests loaded (early-reads.ts), from this very state. */
   readonly begun?: BegunReads;
+  /** The config's `ignore:` rules (a manifest's own metadata.ignoreChanges hold besides). */
+  readonly ignore?: readonly IgnoreRule[];
 }
 
 export interface PlanResult {
@@ -155,14 +160,15 @@ async function planKind(kind: KindDefinition, manifest: Manifest, desired: JsonO
   try {
     if (kind.category === 'check') return await planCheck(kind, manifest, desired, ctx);
     if (kind.category === 'job') return await planJob(kind, manifest, desired, record, ctx);
-    return await planResource(kind, manifest, desired, record, ctx, reads);
+    return await planResource(kind, manifest, desired, record, ctx, reads, ignorePathsOf(manifest, options.ignore ?? [], options.kinds));
   } catch (err) {
     if (!isUserFailure(err)) throw err; // a bug: the CLI shows it with its stack
     return diagnosed(undefined, [failure(manifest, err)]);
   }
 }
 
-async function planResource(kind: ResourceKind, manifest: Manifest, desired: JsonObject, record: ResourceRecord | undefined, ctx: KindContext, reads: Prefetched): Promise<Diagnosed<PlannedStep>> {
+async function planResource(kind: ResourceKind, manifest: Manifest, written: JsonObject, record: ResourceRecord | undefined, ctx: KindContext, reads: Prefetched, ignore: readonly IgnorePath[]): Promise<Diagnosed<PlannedStep>> {
+  let desired = written;
   const handler = kind.resource;
   const listed = (await reads.listed(manifest.address)) ?? 'read';
   const observed = listed !== 'read' ? listed.observed : await handler.read(ctx, readTarget(manifest, desired, record));
@@ -175,6 +181,12 @@ async function planResource(kind: ResourceKind, manifest: Manifest, desired: Jso
     const fields = createFields(desired, kind.diff, sensitive, vanished ? 'drift' : 'manifest');
     return diagnosed({ intent: 'create', kind, manifest, record, desired, change: { ...change(manifest, 'create', { drift: vanished, ...reason }), fields, after, patch: [{ op: 'add', path: '', value: after }] } });
   }
+  // Ignored fields take their live value before the comparison: never a diff, and the write carries them.
+  const kept = ignore.length > 0 ? keepIgnoredLive(desired, observed.spec, ignore, compileRules(kind.diff)) : undefined;
+  const ignored = kept && kept.places.length > 0
+    ? diffResource({ desired, last: record?.lastApplied, live: observed.spec, rules: kind.diff, sensitive }).filter((f) => isUnderPlace(f.path, kept.places)).length
+    : 0;
+  if (kept) desired = kept.spec;
   let fields = diffResource({ desired, last: record?.lastApplied, live: observed.spec, rules: kind.diff, sensitive });
   const replace = fields.some((f) => f.forcesReplace);
   // A replace creates the new resource under the name the manifest gives it (metadata.name when the
@@ -190,14 +202,18 @@ async function planResource(kind: ResourceKind, manifest: Manifest, desired: Jso
   // Found live under the manifest's identity with no record in state: adopted, but said so (state may be lost).
   const untracked = record === undefined ? { untracked: true } : {};
   const resent = action === 'update' ? resentFields(desired, kind.diff, shown) : [];
-  const base = { kind, manifest, record, desired, observed };
-  if (action === 'no-op' && (observed.inProgress || observed.failed) && handler.awaitSettled) return settlingStep(base);
+  const base = { kind, manifest, record, desired, observed, ...(ignore.length > 0 ? { ignore } : {}) };
+  if (action === 'no-op' && (observed.inProgress || observed.failed) && handler.awaitSettled) {
+    const settling = settlingStep(base);
+    return ignored > 0 ? diagnosed({ ...settling.value, change: { ...settling.value.change, ignored } }, settling.diagnostics) : settling;
+  }
   const planned: PlannedChange = {
     ...change(manifest, action, { drift: fields.some((f) => f.cause === 'drift'), destructive, ...reasonFields(replace ? { code: 'immutable-field', text: `${forcing.join(', ')} cannot change in place` } : undefined), ...untracked }),
     fields: shown,
     patch: patchOf(shown),
     ...(action === 'replace' ? { after: shownSpec(desired, sensitive) } : {}),
     ...(resent.length > 0 ? { resent } : {}),
+    ...(ignored > 0 ? { ignored } : {}),
   };
   if (action === 'update') return diagnosed({ ...base, intent: 'update', changedPaths: fields.map((f) => f.desiredPath), change: planned });
   return diagnosed({ ...base, intent: action, change: planned });

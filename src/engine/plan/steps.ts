@@ -5,6 +5,7 @@ import type { Manifest } from '../manifest.js';
 import type { JobKind, KindDefinition, Observed, ResourceKind } from '../../core/kind.js';
 import type { ResourceRecord } from '../state/types.js';
 import type { PlannedChange } from './types.js';
+import type { IgnorePath } from '../diff/ignore-paths.js';
 
 /**
  * What every step may tell, read alike by the plan's reviewers (policies, saved-plan checks, the
@@ -17,8 +18,10 @@ export interface StepFacts {
   readonly manifest?: Manifest;
   readonly record?: ResourceRecord;
   readonly observed?: Observed;
-  /** The resolved spec at plan time (secrets in clear: never written anywhere). */
+  /** The resolved spec at plan time (secrets in clear: never written anywhere); ignored fields hold their live value. */
   readonly desired?: JsonObject;
+  /** Fields whose live value the write keeps (metadata.ignoreChanges, the config's ignore rules): apply resolves again and keeps them too. */
+  readonly ignore?: readonly IgnorePath[];
 }
 
 /** Nothing lives under the manifest's identity: apply creates it. */

@@ -80,6 +80,8 @@ export interface PlannedChange {
   readonly movedFrom?: string;
   /** Found live under the manifest's identity, but state has no record of it (never applied by this state, or state lost). */
   readonly untracked?: boolean;
+  /** How many differing fields it ignored (metadata.ignoreChanges, the config's ignore rules): their live value stays. */
+  readonly ignored?: number;
   /** No-op: the service still carries out an earlier write (a group provisioning), or ended it failed; apply follows it (fails it then). */
   readonly inProgress?: string;
 }

@@ -36,6 +36,7 @@ function changeJson(c: PlannedChange): JsonObject {
     ...(c.heldBackBy !== undefined ? { heldBackBy: c.heldBackBy } : {}),
     ...(c.movedFrom !== undefined ? { movedFrom: c.movedFrom } : {}),
     ...(c.untracked ? { untracked: true } : {}),
+    ...(c.ignored ? { ignored: c.ignored } : {}),
     fields: c.fields.map(fieldJson),
     ...(c.after !== undefined ? { after: c.after } : {}),
     ...(c.resent && c.resent.length > 0 ? { resent: [...c.resent] } : {}),

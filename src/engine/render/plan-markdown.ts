@@ -7,7 +7,7 @@ import { causeLabel, fieldValue, removalNote, RESENT_LABEL } from './format-valu
 import { codeBlock, codeSpan, escapeHtml, inlineText } from './markdown-escape.js';
 import { checkChanges, checkLabel, diagnosticsBesideChecks, driftedCount, headline, unverifiedCount, shownChanges, shownFields } from './plan-view.js';
 import type { RenderMode } from './plan-view.js';
-import { driftLine, failureLine, INCOMPLETE, NO_CHANGES, summaryLine } from './summary-line.js';
+import { driftLine, failureLine, ignoredLine, INCOMPLETE, NO_CHANGES, summaryLine } from './summary-line.js';
 
 export interface MarkdownOptions {
   /** Heading text (default 'moor plan' or 'moor drift'). */
@@ -35,6 +35,8 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string
     out.push('');
     for (const c of changes) out.push(...details(c, mode));
   }
+  const ignored = ignoredLine(plan.changes);
+  if (ignored) out.push(inlineText(ignored), '');
   out.push(...checksSection(plan), ...diagnosticsSection(plan));
   return out.join('\n').trimEnd() + '\n';
 }

@@ -91,3 +91,11 @@ function causeOf(d: Diagnostic): string {
   const text = (where && !named ? `${where}: ` : '') + first;
   return text.length > CAUSE_CHARS ? text.slice(0, CAUSE_CHARS - 1) + '…' : text;
 }
+
+/** How many differing fields the plan ignored (metadata.ignoreChanges, ignore rules); empty when none. */
+export function ignoredLine(changes: readonly PlannedChange[]): string {
+  const n = changes.reduce((sum, c) => sum + (c.ignored ?? 0), 0);
+  if (n === 0) return '';
+  const resources = changes.filter((c) => (c.ignored ?? 0) > 0).length;
+  return `Ignored: ${n} ${n === 1 ? 'field differs' : 'fields differ'} live in ${resources} ${resources === 1 ? 'resource' : 'resources'} where ignoreChanges or an ignore rule lets live decide (kept as live holds ${n === 1 ? 'it' : 'them'}).`;
+}

@@ -20,6 +20,7 @@ function metadataSchema(catalog: KindCatalog, only?: KindDefinition | DocumentKi
       name: { type: 'string', pattern: `^${NAME}$`, description: 'Unique per kind; the address is Kind/name.' },
       dependsOn: { type: 'array', items: { type: 'string', pattern: `^(${kinds})/${NAME}$` }, description: 'Addresses applied before this one.' },
       movedFrom: { type: 'array', items: { type: 'string', pattern: `^(${kinds})/${NAME}$` }, description: 'Former addresses of this resource (same kind): a rename plans as a move of its state record, not create + orphan.' },
+      ignoreChanges: { type: 'array', items: { type: 'string', pattern: '^/' }, description: 'Field paths as plan prints them (/tags/*, /properties/containers[name=web]/properties/image) that another system owns: their live value is kept, never a diff.' },
       protect: { type: 'boolean', description: 'Refuse delete and replace; a destructive job runs only when apply names it (--allow-destructive ADDR).' },
     },
   };

@@ -9,6 +9,7 @@ import { validateDefaultedName, validateSpec } from './spec-validator.js';
 import type { SpecProblem } from './spec-problem.js';
 import { locatePlaceholder } from '../load/placeholder-location.js';
 import { valueFile } from '../resolve.js';
+import { checkIgnorePath } from './check-ignore-paths.js';
 
 export function validateManifest(m: Manifest, kinds: KindCatalog): Diagnostic[] {
   const kind = kinds.kindNamed(m.kind);
@@ -17,6 +18,11 @@ export function validateManifest(m: Manifest, kinds: KindCatalog): Diagnostic[] 
     ...validateSpec(kind, m.spec), ...validateDefaultedName(kind, m.name, m.spec), ...checkPlaceholders(kind, m.spec), ...ruleProblems(kind, m.spec),
     ...openValueWarnings(kind.specSchema, m.spec),
   ];
+  const ignored: SpecProblem[] = (m.ignoreChanges ?? []).flatMap((text, i) => {
+    const checked = checkIgnorePath(text, kind);
+    return typeof checked === 'string' ? [{ path: ['metadata', 'ignoreChanges', i], at: 'value' as const, message: `metadata.ignoreChanges[${i}]: ${checked}`, severity: 'error' as const, code: 'manifest.ignore' }] : [];
+  });
+  problems.push(...ignored);
   return problems.map((p) => {
     const at = m.source.locate(p.path, p.at);
     const location = p.placeholder === undefined ? at : locatePlaceholder(at, p.placeholder, 0, valueFile(m, p.path));

@@ -1,0 +1,119 @@
+// Drift, decided, end to end with stacks and overlays against the local cloud over HTTP: a field
+// another system owns is ignored (never drift, kept by later writes); a hand change is accepted into
+// the file that set it (the prod overlay, or the stack's variable in moor.config.yaml).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cloudRequest, moor, startCloud, SUB, workdir, writeFile, type Cloud } from './harness.js';
+
+const CONFIG = `# the web app's environments
+stacks:
+  dev:
+    paths: [base, dev]
+    vars: {imageTag: "1.27", rg: rg-decided-dev}
+  prod:
+    paths: [base, prod]
+    vars: {imageTag: '1.26', rg: rg-decided-prod}   # prod is pinned
+`;
+
+const BASE = `apiVersion: moor/v1
+kind: ContainerGroup
+metadata:
+  name: web
+  # the autoscaler owns the replica count
+  ignoreChanges: ["/properties/containers[name=web]/properties/environmentVariables[name=REPLICAS]"]
+spec:
+  subscriptionId: ${SUB}
+  resourceGroup: \${var:rg}
+  location: westeurope
+  properties:
+    osType: Linux
+    containers:
+      - name: web
+        properties:
+          image: "nginx:\${var:imageTag}"
+          resources: {requests: {cpu: 1, memoryInGB: 1.5}}
+          environmentVariables:
+            - {name: MODE, value: production}
+            - name: REPLICAS
+              value: "2"
+`;
+
+const DEV = `apiVersion: moor/v1
+kind: ContainerGroup
+metadata: {name: web}
+spec:
+  properties:
+    containers:
+      - name: web
+        properties:
+          environmentVariables:
+            - {name: LOG_LEVEL, value: debug}
+`;
+
+const PROD = `# prod's own settings
+apiVersion: moor/v1
+kind: ContainerGroup
+metadata: {name: web}
+spec:
+  tags: {team: web}   # who to call
+  properties:
+    containers:
+      - name: web
+        properties:
+          environmentVariables:
+            # quiet in prod
+            - name: LOG_LEVEL
+              value: warn
+`;
+
+const LONG = 240_000;
+const path = (rg: string) => `/subscriptions/${SUB}/resourceGroups/${rg}/providers/Vendor.ContainerInstance/containerGroups/web?api-version=2026-07-01`;
+
+/** Changes the live group by hand, as someone in the portal would. */
+async function handChange(cloud: Cloud, rg: string, change: (container: { properties: { image: string; environmentVariables: Array<{ name: string; value?: string }> } }) => void): Promise<void> {
+  const live = await cloudRequest(cloud, 'GET', path(rg));
+  const body = { location: live.body.location, tags: live.body.tags, properties: { ...live.body.properties } };
+  change(body.properties.containers[0]);
+  expect((await cloudRequest(cloud, 'PUT', path(rg), body)).status).toBe(200);
+}
+
+const envOf = async (cloud: Cloud, rg: string, name: string) =>
+  ((await cloudRequest(cloud, 'GET', path(rg))).body.properties.containers[0].properties.environmentVariables as Array<{ name: string; value?: string }>).find((e) => e.name === name)?.value;
+
+describe('drift, decided: ignore what others own, accept a hand change into git', () => {
+  let cloud: Cloud;
+  let dir: string;
+  beforeAll(async () => {
+    cloud = await startCloud();
+    dir = workdir({ 'moor.config.yaml': CONFIG, 'base/web.yaml': BASE, 'dev/web.yaml': DEV, 'prod/web.yaml': PROD });
+    for (const stack of ['dev', 'prod']) expect((await moor(dir, cloud, ['apply', '--stack', stack, '--auto-approve'])).code).toBe(0);
+  }, LONG);
+  afterAll(async () => { await cloud?.stop(); });
+
+  it('a hand change to an ignored environment variable is no drift, and a later apply of another change keeps its live value', async () => {
+    await handChange(cloud, 'rg-decided-prod', (c) => { c.properties.environmentVariables.find((e) => e.name === 'REPLICAS')!.value = '7'; });
+    const drift = await moor(dir, cloud, ['drift', '--stack', 'prod']);
+    expect(drift.stdout).toContain('No drift');
+    expect(drift.code).toBe(0);
+    const plan = await moor(dir, cloud, ['plan', '--stack', 'prod', '--detailed-exitcode']);
+    expect(plan.stdout).toContain('Ignored: 1 field differs live in 1 resource');
+    expect(plan.code).toBe(0);
+    writeFile(dir, 'prod/web.yaml', PROD.replace('{team: web}', '{team: web, tier: front}'));
+    const applied = await moor(dir, cloud, ['apply', '--stack', 'prod', '--auto-approve']);
+    expect(applied.code).toBe(0);
+    expect(await envOf(cloud, 'rg-decided-prod', 'REPLICAS')).toBe('7');
+    expect((await cloudRequest(cloud, 'GET', path('rg-decided-prod'))).body.tags).toEqual({ team: 'web', tier: 'front' });
+    writeFile(dir, 'prod/web.yaml', PROD);
+    expect((await moor(dir, cloud, ['apply', '--stack', 'prod', '--auto-approve'])).code).toBe(0);
+    expect(await envOf(cloud, 'rg-decided-prod', 'REPLICAS')).toBe('7');
+  }, LONG);
+
+  it('an ignore path that cannot exist in the kind is an error at its line and column', async () => {
+    const bad = workdir({ 'moor.config.yaml': 'ignore:\n  - kind: ContainerGroup\n    paths: [/tags/*, /properties/containerz]\n', 'm/web.yaml': BASE.replace('${var:rg}', 'rg-x').replace('nginx:${var:imageTag}', 'nginx:1').replace('REPLICAS]', 'REPLICAS]/nope') });
+    const r = await moor(bad, undefined, ['validate', 'm']);
+    expect(r.stdout + r.stderr).toContain('moor.config.yaml:3:22: error: ignore.0.paths[1]: /properties/containerz: /properties/containerz: no field containerz');
+    expect(r.stdout + r.stderr).toMatch(/m\/web\.yaml:6:19: error: metadata\.ignoreChanges\[0\]: .*\/nope/);
+    expect(r.code).toBe(1);
+  }, LONG);
+});
