@@ -246,6 +246,48 @@ interface KindBase {
   readonly typicalStepSeconds?: number;
 }
 
+/** Where `moor discover` looks, as its command line names it. */
+export interface DiscoveryScope {
+  /** --subscription: ARM's scope. */
+  readonly subscriptionId?: string;
+  /** --resource-group (none: every resource group of the subscription). */
+  readonly resourceGroups: readonly string[];
+  /** --workspace: the analytics workspaces. */
+  readonly workspaces: readonly string[];
+  /** --auth-contexts: the tenant's directory-wide resources. */
+  readonly tenant: boolean;
+}
+
+/** One live resource found by `moor discover`. */
+export interface Discovered {
+  readonly observed: Observed;
+  /** The name the service knows it by: its address is made from it. */
+  readonly name: string;
+  /** Where it lives (a resource group, a workspace, the tenant): the manifests of one home share a file named after it. */
+  readonly home: string;
+  /** Said when two of one name need telling apart: what this one differs by (its resource group, its id). */
+  readonly distinguishedBy: string;
+  /** What tells it apart in an address then (the resource group's name, the start of its id). */
+  readonly suffix: string;
+}
+
+/** The spec a person would write for a live resource, before discover drops service-filled fields and defaults. */
+export interface AdoptedSpec {
+  readonly spec: JsonObject;
+  /** Secrets the service hides: each gets a `${env:NAME}` at `path`; `words` make NAME readable. */
+  readonly secrets: ReadonlyArray<{ readonly path: JsonPath; readonly words: readonly string[] }>;
+  /** What the manifest cannot say, and why (never dropped silently). */
+  readonly unwritten: ReadonlyArray<{ readonly path: JsonPath; readonly reason: string }>;
+}
+
+/** How `moor discover` finds a kind's live resources and writes them as manifests. */
+export interface Adoption {
+  /** Every live resource of the kind in the scope (every page); none when the scope names nothing of its kind. `listed` hears progress. */
+  list(ctx: KindContext, scope: DiscoveryScope, listed: (count: number, where: string) => void): Promise<Discovered[]>;
+  /** The live resource as a spec a person would write: hidden secrets named, what cannot be written said. */
+  toSpec(found: Discovered): AdoptedSpec;
+}
+
 /** Lives in a service: read, created, updated, deleted; compared by its diff rules. */
 export interface ResourceKind extends KindBase {
   readonly category: 'resource';
@@ -256,6 +298,8 @@ export interface ResourceKind extends KindBase {
    * lists, the service's audit timestamps): state does not keep them, so `${ref:}` cannot read them.
    */
   readonly transientOutputs?: readonly string[];
+  /** For `moor discover`: listing the live resources of a scope and writing each as a manifest. */
+  readonly adoption?: Adoption;
 }
 
 /** Runs once per revision. */

@@ -8,7 +8,7 @@ import { readPlaceholderFile, type FilePolicy } from './placeholder-file.js';
 import { scanReferences, type Reference } from '../core/references.js';
 import { locatePlaceholder } from './load/placeholder-location.js';
 import { UNKNOWN_SENTINEL } from './unknown.js';
-import { isHashed } from './secrets.js';
+import { ADOPTED_SECRET, isHashed } from './secrets.js';
 import { filledTypeAt, typedText } from './placeholder-types.js';
 import { fieldPath } from '../core/field-path.js';
 
@@ -23,6 +23,12 @@ export interface ResolveContext {
   outputs(address: string): JsonObject | undefined;
   /** The run's masker: the resolved values of sensitive fields are registered there (secret-registration.ts). */
   readonly secrets?: SecretRegistry;
+  /**
+   * Whether the value at a spec path is a secret state records as adopted and never seen (moor
+   * discover): a `${env:}` there that is not set stands for it (ADOPTED_SECRET) instead of an error.
+   * Plan asks this; apply does not, so no write ever sends the marker.
+   */
+  adopted?(path: JsonPath): boolean;
 }
 
 export interface ResolvedSpec {
@@ -70,6 +76,7 @@ export function resolveSpec(manifest: Manifest, ctx: ResolveContext, schema?: Js
     const parts = refs.map((ref): JsonValue => {
       if (ref.type === 'env') {
         const v = ctx.env[ref.name];
+        if (v === undefined && refs.length === 1 && ref.raw === value && ctx.adopted?.(path)) return ADOPTED_SECRET;
         if (v === undefined) { fail(path, `environment variable ${ref.name} is not set (used by ${ref.raw})`, ref, refs); return ''; }
         return v;
       }

@@ -5,6 +5,18 @@ import type { JsonObject, JsonPath, JsonValue } from '../core/json.js';
 
 const HASHED = /^sha256:([^:\s]+):([0-9a-f]{64})$/;
 
+/**
+ * What state records for a secret moor adopted (moor discover) but never saw: the service hides it.
+ * Plan shows no change while the manifest gives no value for it (an unset `${env:}`, an empty map),
+ * and a change once one is given: moor cannot tell whether it equals the live one.
+ */
+export const ADOPTED_SECRET = 'moor:adopted-secret:value-unknown';
+
+/** Whether a desired value leaves an adopted secret as it is: its placeholder is not set, or the map is empty. */
+export function keepsAdoptedSecret(value: JsonValue | undefined): boolean {
+  return value === ADOPTED_SECRET || (isObject(value) && Object.keys(value).length === 0);
+}
+
 /** What renderers print in place of a secret. */
 export const SENSITIVE_MASK = '(sensitive)';
 
@@ -62,7 +74,7 @@ export function mapSensitive(
 
 /** The spec as state keeps it: every sensitive value as a salted hash (hashes already there are kept). */
 export function hashSensitive(spec: JsonObject, patterns: readonly string[]): JsonObject {
-  return mapSensitive(spec, patterns, (v) => (isHashed(v) ? v : hashSecret(secretText(v))));
+  return mapSensitive(spec, patterns, (v) => (v === ADOPTED_SECRET || isHashed(v) ? v : hashSecret(secretText(v))));
 }
 
 /** The spec as output may show it: every sensitive value as '(sensitive)'. */

@@ -41,6 +41,13 @@ export class ArmClient {
     return listByNextLink<ContainerGroupBody>(this.t, { method: 'GET', path, label: `containerGroups in ${rg}` }, checkListedGroup);
   }
 
+  /** Every container group of a subscription, across its resource groups (all pages: nextLink). */
+  listSubscriptionContainerGroups(sub: string): Promise<ContainerGroupBody[]> {
+    const ci = this.apis.containerInstance;
+    const path = `/subscriptions/${enc(sub)}/providers/${ci.namespace}/containerGroups?api-version=${enc(ci.apiVersion)}`;
+    return listByNextLink<ContainerGroupBody>(this.t, { method: 'GET', path, label: `containerGroups in subscription ${sub}` }, checkListedGroup);
+  }
+
   /** Creates or replaces the whole group, waits for a terminal state, and returns the final resource. */
   async putContainerGroup(sub: string, rg: string, name: string, body: ContainerGroupBody): Promise<ContainerGroupBody> {
     const path = this.groupPath(sub, rg, name);

@@ -11,6 +11,7 @@ import { registerApply } from './apply.js';
 import { registerDrift } from './drift.js';
 import { registerShow } from './show.js';
 import { registerImport } from './import.js';
+import { registerDiscover } from './discover.js';
 import { registerState } from './state.js';
 import { registerOutputs } from './outputs.js';
 import { registerHistory } from './history.js';
@@ -33,6 +34,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerDrift,
   registerShow,
   registerImport,
+  registerDiscover,
   registerState,
   registerOutputs,
   registerHistory,

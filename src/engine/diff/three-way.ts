@@ -5,7 +5,7 @@
 // arrays compare by key; values the service normalises (locations, ids) compare normalised.
 import type { FieldChange } from '../plan/types.js';
 import { isObject, toPointer, type JsonObject, type JsonPath, type JsonValue } from '../../core/json.js';
-import { isHashed, maskSensitive, matchesSecret, SENSITIVE_MASK, isSensitivePath } from '../secrets.js';
+import { ADOPTED_SECRET, isHashed, keepsAdoptedSecret, maskSensitive, matchesSecret, SENSITIVE_MASK, isSensitivePath } from '../secrets.js';
 import { isUnknown, markUnknowns } from '../unknown.js';
 import type { DiffRules } from '../../core/kind.js';
 import { compileRules, type CompiledRules } from './compiled-rules.js';
@@ -74,7 +74,8 @@ export function diffResource(input: DiffInput): FieldDiff[] {
     if (rules.isServer(at.dp)) return;
     if (rules.isWriteOnly(at.dp)) {
       if (!hasRecord) return; // nothing to compare with: unknown, never a perpetual diff
-      const same = isHashed(last) ? matchesSecret(d, last) : equalAt(rules, at.dp, d, last);
+      // An adopted secret moor never saw stays unchanged until the manifest gives it a value.
+      const same = last === ADOPTED_SECRET ? keepsAdoptedSecret(d) : isHashed(last) ? matchesSecret(d, last) : equalAt(rules, at.dp, d, last);
       if (!same) push(last === undefined ? 'add' : 'replace', at, last === undefined ? undefined : d, d, 'manifest');
       return;
     }

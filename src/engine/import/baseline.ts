@@ -2,18 +2,22 @@
 // so the first plan compares only what the service returns. A field the service never returns
 // (a push dataset's mode or relationships) cannot be compared: the manifest's value stands for
 // it (unless the service did return one), or the plan would replace an unchanged resource.
-// Hidden secrets stay unknown: the plan sets them.
+// Hidden secrets stay unknown: the plan sets them; or, adopted by moor discover, they are recorded
+// as adopted and never seen (ADOPTED_SECRET), so plan leaves them alone until the manifest gives them.
 import { isObject, matchesPattern, pattern, underPattern, type JsonObject, type JsonPath, type JsonValue } from '../../core/json.js';
-import { hashSensitive, isSensitivePath } from '../secrets.js';
+import { ADOPTED_SECRET, hashSensitive, isSensitivePath, keepsAdoptedSecret } from '../secrets.js';
 import type { DiffRules } from '../../core/kind.js';
 
-export function importedBaseline(desired: JsonObject, live: JsonObject, rules: DiffRules, sensitive: readonly string[]): JsonObject {
+export function importedBaseline(desired: JsonObject, live: JsonObject, rules: DiffRules, sensitive: readonly string[], adoptSecrets = false): JsonObject {
   const writeOnly = rules.writeOnly.map(pattern);
   const keys = Object.entries(rules.arrayKeys).map(([p, key]) => ({ pattern: pattern(p), key }));
   const keyFor = (path: JsonPath) => keys.find((k) => matchesPattern(path, k.pattern))?.key;
 
   const walk = (path: JsonPath, d: JsonValue, l: JsonValue | undefined): JsonValue | undefined => {
-    if (writeOnly.some((p) => underPattern(path, p))) return isSensitivePath(path, sensitive) ? undefined : (l ?? d);
+    if (writeOnly.some((p) => underPattern(path, p))) {
+      if (!isSensitivePath(path, sensitive)) return l ?? d;
+      return adoptSecrets && keepsAdoptedSecret(d) ? ADOPTED_SECRET : undefined;
+    }
     if (isObject(d) && isObject(l)) {
       const out: JsonObject = {};
       for (const [k, v] of Object.entries(d)) {

@@ -14,6 +14,7 @@ import type { Observed, ResourceHandler, ResourceKind } from '../../core/kind.js
 import type { KindCatalog } from '../../core/kind-catalog.js';
 import { importedBaseline } from './baseline.js';
 import { sensitivePatterns } from '../placeholder-secrets.js';
+import { isSensitivePath } from '../secrets.js';
 
 export interface ImportRequest {
   /** The manifest address, e.g. ContainerGroup/web. */
@@ -50,6 +51,50 @@ export async function importResource(session: Session, request: ImportRequest): 
   }
 }
 
+/** A resource moor discover wrote a manifest for, with the live resource its listing read. */
+export interface AdoptedResource {
+  readonly manifest: Manifest;
+  readonly kind: ResourceKind;
+  readonly observed: Observed;
+}
+
+/**
+ * moor discover --import: records resources already read by a listing under one lock, each with
+ * import's verification (its manifest resolves, describes this resource, neither address nor id is
+ * in state). A hidden secret whose placeholder is not set is recorded as adopted, never seen.
+ * Returns what was refused, and why; the rest is recorded.
+ */
+export async function importAdopted(session: Session, adopted: readonly AdoptedResource[], env: NodeJS.ProcessEnv): Promise<Array<{ address: string; message: string }>> {
+  const refused: Array<{ address: string; message: string }> = [];
+  if (adopted.length === 0) return refused;
+  const lock = await session.backend.lock('moor discover --import');
+  try {
+    const state = await session.backend.read();
+    const recorder = new StateRecorder(session.backend, state);
+    const puts: Array<Promise<void>> = [];
+    for (const { manifest, kind, observed } of adopted) {
+      try {
+        refuseRecorded(state, manifest.address, observed.id);
+        const secrets = sensitivePatterns(kind, manifest);
+        const resolved = resolveSpec(manifest, { env, files: session.config.files, outputs: (a) => state.resources[a]?.outputs, adopted: (path) => isSensitivePath(path, secrets) }, kind.specSchema);
+        if (hasErrors(resolved.diagnostics)) throw new UserError(`the manifest's values cannot be resolved: ${resolved.diagnostics.map((d) => d.message).join('; ')}`);
+        const mismatches = mismatchesOf(kind.resource, { name: manifest.name, spec: resolved.spec, id: observed.id }, observed);
+        if (mismatches.length > 0) throw new UserError(`${observed.id} is not the resource of ${manifest.address}: ${mismatches.join('; ')}`);
+        // Not awaited one by one: the recorder writes what was put meanwhile together.
+        puts.push(recorder.put(manifest.address, importedRecord(manifest, kind, resolved.spec, observed, true)));
+      } catch (e) {
+        if (!(e instanceof UserError)) throw e;
+        refused.push({ address: manifest.address, message: e.message });
+      }
+    }
+    await Promise.all(puts);
+    await recorder.flush();
+    return refused;
+  } finally {
+    await session.backend.unlock(lock);
+  }
+}
+
 async function importTarget(request: ImportRequest, kinds: KindCatalog, config: MoorConfig): Promise<{ manifest: Manifest; kind: ResourceKind }> {
   const { manifests, diagnostics } = await loadRunManifests(config, request.paths, kinds, request.cwd);
   if (hasErrors(diagnostics)) throw new UserError('the manifests have errors; nothing was imported', diagnostics);
@@ -75,12 +120,12 @@ function mismatchesOf(handler: ResourceHandler, target: { name: string; spec: Ma
   return observed.id === target.id ? [] : [`the service knows it as ${observed.id}`];
 }
 
-function importedRecord(manifest: Manifest, kind: ResourceKind, desired: Manifest['spec'], observed: Observed): ResourceRecord {
+function importedRecord(manifest: Manifest, kind: ResourceKind, desired: Manifest['spec'], observed: Observed, adoptSecrets = false): ResourceRecord {
   return {
     kind: manifest.kind,
     name: manifest.name,
     id: observed.id,
-    lastApplied: importedBaseline(desired, observed.spec, kind.diff, sensitivePatterns(kind, manifest)),
+    lastApplied: importedBaseline(desired, observed.spec, kind.diff, sensitivePatterns(kind, manifest), adoptSecrets),
     outputs: recordedOutputs(kind, observed, desired, sensitivePatterns(kind, manifest)),
     protect: manifest.protect || undefined,
     dependsOn: recordedDependencies(manifest),

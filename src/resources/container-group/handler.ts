@@ -1,5 +1,5 @@
 // How moor reads, creates, updates and deletes a ContainerGroup through the ARM client.
-import type { JsonObject } from '../../core/json.js';
+import { isObject, type JsonObject } from '../../core/json.js';
 import { UserError } from '../../core/diagnostics.js';
 import { isProvisioning, provisioningFailed, type ContainerGroupBody } from '../../providers/arm.js';
 import type { KindContext, Observed, ResourceHandler } from '../../core/kind.js';
@@ -23,8 +23,22 @@ function locate(name: string, spec: JsonObject, recordedId?: string): GroupCoord
 }
 
 async function put(ctx: KindContext, c: GroupCoordinates, spec: JsonObject): Promise<Observed> {
+  refuseEmptySecretVolumes(c, spec);
   const live = await ctx.providers.arm.putContainerGroup(c.subscriptionId, c.resourceGroup, c.name, bodyOf(spec));
   return observed(c, live);
+}
+
+/**
+ * A secret volume with no files is what moor discover writes where the service hid them: a PUT of it
+ * would empty the live volume, so it is refused until the manifest lists the files.
+ */
+function refuseEmptySecretVolumes(c: GroupCoordinates, spec: JsonObject): void {
+  const props = isObject(spec.properties) ? spec.properties : {};
+  const volumes = Array.isArray(props.volumes) ? props.volumes.filter(isObject) : [];
+  const empty = volumes.filter((v) => isObject(v.secret) && Object.keys(v.secret).length === 0 && v.secretReference === undefined);
+  if (empty.length > 0) {
+    throw new UserError(`ContainerGroup/${c.name}: the secret volume ${empty.map((v) => String(v.name)).join(', ')} lists no files; the write sends the whole group and would empty it: list its files (each as FILE: \${env:NAME}) first`);
+  }
 }
 
 export const resource: ResourceHandler = {

@@ -3,6 +3,7 @@ import type { ResourceKind } from '../../core/kind.js';
 import { specSchema } from './schema.js';
 import { checkSpec } from './rules.js';
 import { resource } from './handler.js';
+import { adoption } from './adoption.js';
 import { diffRules, sensitive, transientOutputs } from './diff.js';
 
 export const ContainerGroup: ResourceKind = {
@@ -15,6 +16,7 @@ export const ContainerGroup: ResourceKind = {
   diff: diffRules,
   checkSpec,
   resource,
+  adoption,
   typicalStepSeconds: 30, // provisioning takes tens of seconds
   transientOutputs,
 };

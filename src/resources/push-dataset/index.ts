@@ -3,6 +3,7 @@ import type { ResourceKind } from '../../core/kind.js';
 import { specSchema } from './schema.js';
 import { checkSpec } from './rules.js';
 import { resource } from './handler.js';
+import { adoption } from './adoption.js';
 import { diffRules, sensitive } from './diff.js';
 
 export const PushDataset: ResourceKind = {
@@ -15,4 +16,5 @@ export const PushDataset: ResourceKind = {
   diff: diffRules,
   checkSpec,
   resource,
+  adoption,
 };
