@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { AUTH_PATH, cloudRequest, groupManifest, moor, startCloud, SUB, WORKSPACE, workdir, type Cloud } from './harness.js';
+import { AUTH_PATH, cloudRequest, groupManifest, moor, putBehindMoor, startCloud, SUB, WORKSPACE, workdir, type Cloud } from './harness.js';
 
 const NS = 'Vendor.ContainerInstance';
 const groupPath = (rg: string, name: string) => `/subscriptions/${SUB}/resourceGroups/${rg}/providers/${NS}/containerGroups/${name}?api-version=2026-07-01`;
@@ -69,7 +69,7 @@ describe('moor discover --import adopts what was made outside moor', () => {
     cloud = await startCloud({ args: ['--fixtures', `${fixtures}/fixtures.yaml`] });
     dir = workdir();
     for (const [rg, name, body] of [['rg-disc-a', 'api', API], ['rg-disc-a', 'worker', WORKER], ['rg-disc-b', 'pooled', POOLED]] as const) {
-      const put = await cloudRequest(cloud, 'PUT', groupPath(rg, name), body);
+      const put = await putBehindMoor(cloud, groupPath(rg, name), body);
       expect(put.status, JSON.stringify(put.body)).toBeLessThan(300);
     }
     // Made by another moor state that is gone since: only the live group is left.
@@ -150,7 +150,7 @@ describe('moor discover --import adopts what was made outside moor', () => {
   });
 
   test('a second discover adds only what is new and says what it left alone', async () => {
-    expect((await cloudRequest(cloud, 'PUT', groupPath('rg-disc-a', 'late'), WORKER)).status).toBeLessThan(300);
+    expect((await putBehindMoor(cloud, groupPath('rg-disc-a', 'late'), WORKER)).status).toBeLessThan(300);
     const again = await run('discover', '--subscription', SUB, '--resource-group', 'rg-disc-a', '--out', 'adopted', '--import');
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect(again.stdout).toContain('+ ContainerGroup/late  adopted/rg-disc-a.2.yaml  (imported)');
@@ -162,7 +162,7 @@ describe('moor discover --import adopts what was made outside moor', () => {
 
   test('a later hand change is drift of that resource only', async () => {
     const changed = { ...WORKER, properties: { containers: [{ name: 'worker', properties: { image: 'busybox:1.37', resources: requests } }] } };
-    expect((await cloudRequest(cloud, 'PUT', groupPath('rg-disc-a', 'worker'), changed)).status).toBeLessThan(300);
+    expect((await putBehindMoor(cloud, groupPath('rg-disc-a', 'worker'), changed)).status).toBeLessThan(300);
     const drift = await run('drift', 'adopted', '--output', 'json');
     expect(drift.code, drift.stderr).toBe(2);
     const drifted = JSON.parse(drift.stdout).changes.filter((c: { action: string }) => c.action !== 'no-op');
