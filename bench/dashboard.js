@@ -113,8 +113,9 @@ const session = { backend: { read: async () => ({ resources: {} }), readHistory:
 const dashboard = new Dashboard(() => stacks.map((s) => ({ name: s.name, session, state: () => ({ name: s.name, runs: 1, failures: 0, standby: false, lastReport: s.report }) })), new WatchMetrics(), new LiveFeed());
 // As the watch serves it: made once per change of the stacks (here: one cycle each), then served as it is.
 const status = new CachedJson(() => 'after one cycle', () => statusDocument(stacks));
-const server = await serveEndpoints({ host: '127.0.0.1', port: 0 }, undefined, {
-  healthy: () => true, ready: () => true, metrics: async () => ({ contentType: 'text/plain', text: '' }),
+const { Masker } = await dist('core/masker.js');
+const server = await serveEndpoints({ address: { host: '127.0.0.1', port: 0, loopback: true }, masker: new Masker() }, {
+  healthy: () => true, notReady: () => undefined, metrics: async () => ({ contentType: 'text/plain', text: '' }),
   status: () => status.answer(), dashboard,
 });
 const browser = await launch();

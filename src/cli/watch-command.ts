@@ -19,18 +19,24 @@ export interface WatchCommandFlags {
   readonly allowDestructive?: string[];
   readonly listen?: string;
   readonly listenToken?: string;
+  readonly listenHost?: string[];
 }
 
 export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchCommandFlags, command: Command): Promise<number> {
   const { parseDuration } = await import('../watch/duration.js');
-  const { parseListen, requireToken } = await import('../watch/listen-address.js');
+  const { parseListen, parseListenHost, requireToken } = await import('../watch/listen-address.js');
+  const { Masker } = await import('../core/masker.js');
   const { WatchMetrics } = await import('../watch/metrics.js');
   const { runWatch, prefix } = await import('../watch/watch-runner.js');
   const { loadConfig } = await import('../engine/config.js');
   const intervalMs = parseDuration(flags.interval, '--interval');
   const address = flags.listen !== undefined ? parseListen(flags.listen) : undefined;
   if (address) requireToken(address, flags.listenToken);
-  io.masker?.register(flags.listenToken);
+  const hosts = (flags.listenHost ?? []).flatMap((h) => h.split(',')).map(parseListenHost);
+  if (hosts.length > 0 && !address) throw new UserError('--listen-host names the --listen address: give --listen too');
+  // One masker for every stack's session and the listener: what it serves shows no secret any stack found.
+  const masker = io.masker ?? new Masker();
+  masker.register(flags.listenToken);
   if ((flags.prune || flags.allowDestructive?.length) && !flags.selfHeal) throw new UserError(`${flags.prune ? '--prune' : '--allow-destructive'} changes what --self-heal applies: give --self-heal too`);
 
   const g = globalOptions(command);
@@ -62,7 +68,7 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
     for (const name of names) {
       const session = await openSession({
         configFile: g.config, state: g.state, stack: name, stackGiven: name === undefined ? undefined : `stack ${name}`,
-        cwd: io.cwd, env: io.env, events: fanOut(events, metrics.stackEvents(name ?? 'default'), feed.engineEvents(name ?? '')), kinds: CATALOG, guard: policyGuard, startLocalCloud: startLocalCloud.start, masker: io.masker,
+        cwd: io.cwd, env: io.env, events: fanOut(events, metrics.stackEvents(name ?? 'default'), feed.engineEvents(name ?? '')), kinds: CATALOG, guard: policyGuard, startLocalCloud: startLocalCloud.start, masker,
       });
       sessions.push(session);
       const stackGiven = name === undefined ? undefined : `stack ${name}`;
@@ -80,7 +86,7 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
       `state ${states.join(', ')}: ${shared ? 'replicas share the stacks, each reconciled by the one holding its lease' : 'this watch runs alone (a second watch on this state is refused)'}`);
     await runWatch({
       stacks, intervalMs, metrics, log, feed, signal: controller.signal,
-      ...(address ? { listen: { address, token: flags.listenToken } } : {}),
+      ...(address ? { listen: { address, masker, hosts, ...(flags.listenToken ? { token: flags.listenToken } : {}) } } : {}),
       onListening: (url) => log(`moor watch: serving /healthz /readyz /metrics /api/status on ${url}${flags.listenToken ? ' (bearer token required)' : ''} and the dashboard at ${url}/${flags.listenToken ? ' (open it as ' + url + '/#token=TOKEN)' : ''}`),
       onFinding: async (stack, change, report) => {
         log(prefix(stack) + findingLine(change, report));

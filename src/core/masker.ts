@@ -13,11 +13,16 @@ export const MIN_SECRET_LENGTH = 6;
 export class Masker implements SecretRegistry {
   private readonly secrets = new Set<string>();
   private pattern: RegExp | undefined;
+  private registered = 0;
 
-  /** Registers a secret: its text and the forms output may show it in (JSON-escaped, URL-encoded). */
+  /**
+   * Registers a secret: its text and the forms output may show it in (JSON-escaped, also twice: a
+   * service's message that echoes a JSON body, served inside a JSON document; URL-encoded).
+   */
   register(value: string | undefined): void {
     if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) return;
-    const forms = [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)];
+    const escaped = JSON.stringify(value).slice(1, -1);
+    const forms = [value, escaped, JSON.stringify(escaped).slice(1, -1), encodeURIComponent(value)];
     let added = false;
     for (const f of forms) {
       if (!this.secrets.has(f)) {
@@ -25,7 +30,15 @@ export class Masker implements SecretRegistry {
         added = true;
       }
     }
-    if (added) this.pattern = undefined;
+    if (added) {
+      this.pattern = undefined;
+      this.registered++;
+    }
+  }
+
+  /** Grows with every secret registered: a text masked at an earlier generation is masked again. */
+  get generation(): number {
+    return this.registered;
   }
 
   /** Whether any secret is registered (the output edge skips work otherwise). */

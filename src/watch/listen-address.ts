@@ -28,3 +28,34 @@ export function requireToken(address: ListenAddress, token: string | undefined):
     throw new UserError(`--listen ${address.host}:${address.port} serves beyond this machine: give --listen-token TOKEN (clients send Authorization: Bearer TOKEN), or listen on 127.0.0.1`);
   }
 }
+
+/**
+ * A name given with --listen-host: a host name (`watch.example.com`, answered on any port, as a proxy
+ * in front forwards it) or `NAME:PORT` (that port only).
+ */
+export function parseListenHost(text: string): string {
+  const name = text.trim().toLowerCase();
+  if (!/^(?:\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9.-]*[a-z0-9])?)(?::\d{1,5})?$/.test(name)) {
+    throw new UserError(`--listen-host must be a host name, optionally with :PORT (e.g. watch.example.com), not '${text}'`);
+  }
+  return name;
+}
+
+/**
+ * Whether a request's Host names this listener: its own address (on a loopback one also localhost,
+ * 127.0.0.1 and [::1]) with its port, or a --listen-host name. Any other name is what a DNS-rebinding
+ * page sends (its own name, resolved to this address). A listener beyond loopback without
+ * --listen-host answers any Host: machines have many names, and its bearer token is what a page
+ * cannot have.
+ */
+export function hostAllowed(header: string | undefined, address: ListenAddress, port: number, names: readonly string[]): boolean {
+  if (!address.loopback && names.length === 0) return true;
+  if (!header) return false;
+  const host = header.trim().toLowerCase();
+  const own = [address.host.includes(':') ? `[${address.host}]` : address.host];
+  if (address.loopback) own.push('127.0.0.1', 'localhost', '[::1]');
+  // A browser leaves out port 80.
+  if (own.some((h) => host === `${h}:${port}` || (port === 80 && host === h))) return true;
+  const bare = host.replace(/:\d+$/, '');
+  return names.some((n) => n === host || n === bare);
+}

@@ -4,8 +4,7 @@ import { manifestPaths } from '../engine/config-stacks.js';
 import { CachedJson, identityOf } from './cached-json.js';
 import { Dashboard } from './dashboard/dashboard.js';
 import type { LiveFeed } from './dashboard/live-feed.js';
-import { serveEndpoints, type RunningServer } from './http-server.js';
-import type { ListenAddress } from './listen-address.js';
+import { serveEndpoints, type ListenOptions, type RunningServer } from './http-server.js';
 import { watchFile, watchManifests } from './manifest-watcher.js';
 import type { WatchMetrics } from './metrics.js';
 import { StackLeases } from './stack-leases.js';
@@ -16,7 +15,8 @@ export interface WatchRun {
   readonly stacks: readonly StackTarget[];
   readonly intervalMs: number;
   readonly metrics: WatchMetrics;
-  readonly listen?: { readonly address: ListenAddress; readonly token?: string };
+  /** Where to serve the endpoints, and the masker every answer passes. */
+  readonly listen?: ListenOptions;
   /** The dashboard's live stream; it already listens to each stack's engine events, and hears each cycle here. */
   readonly feed?: LiveFeed;
   readonly log: (line: string) => void;
@@ -63,10 +63,10 @@ async function watchStacks(run: WatchRun, leases: StackLeases): Promise<void> {
   const status = new CachedJson(() => statusKey(loops, leases), () => statusDocument(loops, leases));
   let server: RunningServer | undefined;
   if (run.listen) {
-    server = await serveEndpoints(run.listen.address, run.listen.token, {
+    server = await serveEndpoints(run.listen, {
       // Liveness: the process answers and is not shutting down (a long apply is no reason to restart it).
       healthy: () => !run.signal.aborted,
-      ready: () => loops.every((l) => l.completedOnce),
+      notReady: () => (loops.every((l) => l.completedOnce) ? undefined : 'not every stack has been reconciled yet'),
       metrics: async () => ({ contentType: run.metrics.contentType, text: await run.metrics.text() }),
       status: () => status.answer(),
       ...(dashboard ? { dashboard } : {}),

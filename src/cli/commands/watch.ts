@@ -11,6 +11,7 @@ interface WatchFlags {
   allowDestructive?: string[];
   listen?: string;
   listenToken?: string;
+  listenHost?: string[];
 }
 
 export const registerWatch: RegisterCommand = (program, io, setExit) => {
@@ -25,6 +26,7 @@ export const registerWatch: RegisterCommand = (program, io, setExit) => {
     .option('--allow-destructive <address>', 'with --self-heal, make this destructive change too (a refresh job, a replace that loses data; a protected job runs only when named) (repeatable)', collect)
     .option('--listen <host:port>', 'serve the dashboard (/), /healthz, /readyz, /metrics and /api/status here (e.g. 127.0.0.1:9464; port 0 picks one)')
     .option('--listen-token <token>', 'bearer token every request to --listen must carry; required beyond loopback')
+    .option('--listen-host <name>', 'a host name requests to --listen may give as Host besides its address (a proxy or DNS name in front; NAME or NAME:PORT); others get 421 (repeatable)', collect)
     .action(async (paths: string[], flags: WatchFlags, command: Command) => {
       const { runWatchCommand } = await import('../watch-command.js');
       setExit(await runWatchCommand(io, paths, flags, command));

@@ -1,9 +1,8 @@
 // The dashboard behind moor watch's listener: the page (public: code, no data) and its data
 // documents and live stream (behind the listener's token, like /api/status).
-import type { ServerResponse } from 'node:http';
 import type { WatchMetrics } from '../metrics.js';
 import { findStack, graphLayout, historyDocument, resourceDetail, type DashboardStack } from './dashboard-documents.js';
-import { LiveFeed } from './live-feed.js';
+import { LiveFeed, type EventClient } from './live-feed.js';
 import { RequestRates } from './request-rates.js';
 import { StaticAssets, type StaticFile } from './static-assets.js';
 
@@ -31,7 +30,7 @@ export class Dashboard {
   }
 
   /** /api/events: the live stream. */
-  stream(res: ServerResponse): void {
+  stream(res: EventClient): void {
     this.feed.open(res);
   }
 

@@ -1,17 +1,17 @@
 // The dashboard's live stream: what the watch loop and a stack's engine events become for open pages.
 import { EventEmitter } from 'node:events';
-import type { ServerResponse } from 'node:http';
 import { describe, expect, test } from 'vitest';
-import { LiveFeed } from './live-feed.js';
+import { LiveFeed, type EventClient } from './live-feed.js';
 
 /** A response that keeps what is written to it and can be closed like a page going away. */
-function fakeResponse(): { res: ServerResponse; written: string[]; close(): void } {
+function fakeResponse(): { res: EventClient; written: string[]; close(): void } {
   const emitter = new EventEmitter();
   const written: string[] = [];
-  const res = Object.assign(emitter, {
-    writeHead: () => res,
+  const res: EventClient = {
+    openStream: () => undefined,
     write: (chunk: string) => { written.push(chunk); return true; },
-  }) as unknown as ServerResponse;
+    onClose: (listener) => { emitter.on('close', listener); },
+  };
   return { res, written, close: () => emitter.emit('close') };
 }
 

@@ -1,14 +1,21 @@
 // The dashboard's live updates: what the watch loop and the engine's event stream tell, passed on to
 // every open page as server-sent events. It listens; it never asks the engine or a service anything.
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { EventSink } from '../../core/events.js';
 import type { LiveMessage } from './api-types.js';
 
 /** A comment line every so often keeps proxies and the browser from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;
 
+/** An open page's stream, as the listener serves it (its output edge masks what is written). */
+export interface EventClient {
+  openStream(headers: OutgoingHttpHeaders): void;
+  write(chunk: string): boolean;
+  onClose(listener: () => void): void;
+}
+
 export class LiveFeed {
-  private readonly clients = new Set<ServerResponse>();
+  private readonly clients = new Set<EventClient>();
   private heartbeat: NodeJS.Timeout | undefined;
 
   /** A listener of the engine's event stream of one stack: apply's steps and throttled requests. */
@@ -28,11 +35,11 @@ export class LiveFeed {
   }
 
   /** Holds `res` open as an event stream until the page goes away. */
-  open(res: ServerResponse): void {
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+  open(res: EventClient): void {
+    res.openStream({ 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
     res.write(': moor watch live updates\n\n');
     this.clients.add(res);
-    res.on('close', () => {
+    res.onClose(() => {
       this.clients.delete(res);
       if (this.clients.size === 0) this.stopHeartbeat();
     });
