@@ -179,6 +179,18 @@ export interface ResourceHandler {
    * id), one short phrase each; empty when it is that resource. Without it the ids are compared.
    */
   identityMismatches?(target: { name: string; spec: JsonObject; id: string }, observed: Observed): string[];
+  /**
+   * Where the service assigns the identifier and names are not unique (a dataset's name in its
+   * workspace): the live resources a create would stand beside, looked up by name. Asked only for a
+   * create state has no record of, so a lost state does not make a second one silently.
+   */
+  namesakes?(ctx: KindContext, name: string, spec: JsonObject): Promise<Namesakes | undefined>;
+}
+
+/** Live resources of the name a create would use: what they are, for messages, and their ids (for moor import). */
+export interface Namesakes {
+  readonly what: string;
+  readonly ids: readonly string[];
 }
 
 /** What state keeps of a job's run, updated after every step so a crash loses nothing. */

@@ -1,8 +1,10 @@
 // A missing or wrong --state while the manifests' resources exist live (the usual first run of a
 // cron on a fresh runner, or a CI job pointed at the wrong state): drift must not say "No drift",
 // and plan/apply must not run jobs again or create duplicates until imported or confirmed.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_PATH, ENV, authManifest, cloudRequest, datasetIdsNamed, datasetManifest, exportManifest, moor, operationsOf, startCloud, workdir, type Cloud } from './harness.js';
+import { AUTH_PATH, ENV, WORKSPACE, authManifest, cloudRequest, datasetIdsNamed, datasetManifest, exportManifest, moor, operationsOf, startCloud, workdir, type Cloud } from './harness.js';
 
 describe('state missing while the manifests\' resources exist live', () => {
   let cloud: Cloud;
@@ -56,4 +58,38 @@ describe('state missing while the manifests\' resources exist live', () => {
     expect(await operationsOf(cloud, ENV.test)).toHaveLength(2);
     expect(await datasetIdsNamed(cloud, 'sales')).toHaveLength(2);
   });
+});
+
+describe('a lone dataset whose state is lost', () => {
+  let cloud: Cloud;
+  beforeAll(async () => { cloud = await startCloud(); });
+  afterAll(async () => { await cloud.stop(); });
+
+  it('is looked up by its name in its workspace: apply refuses a second create, naming moor import with its id; --allow-untracked confirms one', async () => {
+    const dir = workdir({ 'm/dataset.yaml': datasetManifest('lone') });
+    const first = await moor(dir, cloud, ['apply', 'm', '--auto-approve']);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    const [id] = await datasetIdsNamed(cloud, 'lone');
+    rmSync(join(dir, '.moor/state.json'));
+
+    const again = await moor(dir, cloud, ['apply', 'm', '--auto-approve']);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toMatch(new RegExp(`m/dataset\\.yaml:\\d+:\\d+: error: PushDataset/lone: state has no record of it, but workspace ${WORKSPACE} already has a dataset named 'lone' \\(${id}\\), so creating it would make a second one`));
+    expect(again.stdout).toContain(`adopt the one that exists with 'moor import PushDataset/lone ${id}', or give --allow-untracked if another one is meant`);
+    expect(await datasetIdsNamed(cloud, 'lone')).toEqual([id]);
+    expect((await moor(dir, cloud, ['plan', 'm'])).code).toBe(1);
+
+    // Adopted as the message says: nothing left to create.
+    const imported = await moor(dir, cloud, ['import', 'PushDataset/lone', id, 'm']);
+    expect(imported.code, imported.stdout + imported.stderr).toBe(0);
+    const plan = await moor(dir, cloud, ['plan', 'm', '--detailed-exitcode']);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    expect(await datasetIdsNamed(cloud, 'lone')).toEqual([id]);
+
+    rmSync(join(dir, '.moor/state.json'));
+    const confirmed = await moor(dir, cloud, ['apply', 'm', '--auto-approve', '--allow-untracked']);
+    expect(confirmed.code, confirmed.stdout + confirmed.stderr).toBe(0);
+    expect(confirmed.stdout + confirmed.stderr).toContain('--allow-untracked creates another one beside it');
+    expect(await datasetIdsNamed(cloud, 'lone')).toHaveLength(2);
+  }, 120_000);
 });

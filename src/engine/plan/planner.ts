@@ -27,7 +27,7 @@ import { prefetchReads, readTarget, type Prefetched, type PrefetchRun } from './
 import type { BegunReads } from './early-reads.js';
 import { specResolver } from './spec-resolver.js';
 import { protectedChangeError } from './protected-change.js';
-import { untrackedLiveDiagnostics } from './untracked-live.js';
+import { namesakeDiagnostics, untrackedLiveDiagnostics } from './untracked-live.js';
 import { foreignStateDiagnostics } from './foreign-state.js';
 import { plannedMoves } from './moves.js';
 import { settlingStep } from './settling.js';
@@ -114,6 +114,7 @@ export async function makePlan(given: PlanOptions): Promise<PlanResult> {
     ...planned.diagnostics,
     ...orphans.diagnostics,
     ...untrackedLiveDiagnostics(steps, options.allowUntracked),
+    ...(await namesakeDiagnostics(steps, options.ctx, options.allowUntracked)),
     ...foreignStateDiagnostics(steps, options.replace),
     ...(await preflight(steps, options.ctx, options.allowDestructive)),
   ];

@@ -3,6 +3,8 @@
 // Then a job with no record may well have run already, and a create of a resource whose id the
 // service assigns would make a duplicate: both are refused until imported or confirmed.
 import type { Diagnostic } from '../../core/diagnostics.js';
+import type { KindContext, Namesakes } from '../../core/kind.js';
+import type { Manifest } from '../manifest.js';
 import type { PlannedStep } from './steps.js';
 
 /** The flag that confirms runs and creates state has no record of, while state looks lost. */
@@ -44,4 +46,35 @@ function duplicateRisk(s: PlannedStep): string | undefined {
   // A kind addressed by an id moor derives finds what exists (and plans no create); one whose id the service assigns cannot.
   if (s.change.action === 'create' && s.kind.category === 'resource' && !s.kind.resource.idempotentWrites) return 'creating it may make a second one beside the one made before';
   return undefined;
+}
+
+/**
+ * Creates state has no record of, of kinds whose names are not unique (a dataset in its workspace),
+ * while nothing else says state looks lost (a lone dataset): each is looked up by name, and one the
+ * service already has would be made a second time. Refused (a warning with --allow-untracked),
+ * naming the ids to import.
+ */
+export async function namesakeDiagnostics(steps: readonly PlannedStep[], ctx: KindContext, allowUntracked: boolean | undefined): Promise<Diagnostic[]> {
+  // When other resources were found live without a record, the diagnostics above already speak of these creates.
+  if (steps.some((s) => s.change.untracked)) return [];
+  const found = await Promise.all(steps.map(async (s) => {
+    if (s.record || s.change.action !== 'create' || s.kind.category !== 'resource' || !s.manifest || !s.desired) return [];
+    const namesakes = await s.kind.resource.namesakes?.(ctx, s.manifest.name, s.desired);
+    return namesakes ? [namesakeDiagnostic(s, s.manifest, namesakes, allowUntracked)] : [];
+  }));
+  return found.flat();
+}
+
+function namesakeDiagnostic(step: PlannedStep, manifest: Manifest, found: Namesakes, allowUntracked: boolean | undefined): Diagnostic {
+  const address = step.change.address;
+  const ids = found.ids.slice(0, 5).join(', ') + (found.ids.length > 5 ? ` and ${found.ids.length - 5} more` : '');
+  const base = { address, code: UNTRACKED_LIVE, location: manifest.source.locate(['metadata', 'name']) };
+  if (allowUntracked) {
+    return { ...base, severity: 'warning', message: `${address}: state has no record of it and ${found.what} (${ids}): ${ALLOW_UNTRACKED_FLAG} creates another one beside ${found.ids.length === 1 ? 'it' : 'them'}` };
+  }
+  return {
+    ...base, severity: 'error',
+    message: `${address}: state has no record of it, but ${found.what} (${ids}), so creating it would make a second one: state is missing, empty or not the one it was applied with (check --state); ` +
+      `adopt the one that exists with 'moor import ${address} ${found.ids[0]}', or give ${ALLOW_UNTRACKED_FLAG} if another one is meant`,
+  };
 }

@@ -3,7 +3,7 @@ import { isLostAnswer } from '../../providers/service-error.js';
 import type { AnalyticsClient, CreateDatasetRequest, DatasetBody } from '../../providers/analytics.js';
 
 /** The ids of the workspace's datasets with this name. */
-async function idsNamed(analytics: AnalyticsClient, workspaceId: string, name: string): Promise<Set<string>> {
+export async function idsNamed(analytics: AnalyticsClient, workspaceId: string, name: string): Promise<Set<string>> {
   const all = await analytics.listDatasets(workspaceId);
   return new Set(all.filter((d) => d.name === name).map((d) => d.id));
 }

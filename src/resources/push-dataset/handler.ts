@@ -2,7 +2,7 @@
 import type { JsonObject, JsonPath } from '../../core/json.js';
 import { isObject } from '../../core/json.js';
 import type { KindContext, Observed, ResourceHandler } from '../../core/kind.js';
-import { createOnce, findCreatedSince } from './handler-create.js';
+import { createOnce, findCreatedSince, idsNamed } from './handler-create.js';
 import { createRequestOf, datasetName, outputsOf, specOf, tableBodyOf } from './mapping.js';
 
 function workspaceOf(spec: JsonObject): string {
@@ -73,6 +73,14 @@ export const resource: ResourceHandler = {
   async delete(ctx, id, lastSpec) {
     const { workspaceId, id: datasetId } = splitRecorded(id, lastSpec);
     await ctx.providers.analytics.deleteDataset(workspaceId, datasetId);
+  },
+
+  // Dataset names are not unique in a workspace: a create with no record in state (state lost) would make a second one.
+  async namesakes(ctx, name, spec) {
+    const workspaceId = workspaceOf(spec);
+    const named = datasetName(name, spec);
+    const ids = [...(await idsNamed(ctx.providers.analytics, workspaceId, named))];
+    return ids.length === 0 ? undefined : { what: `workspace ${workspaceId} already has ${ids.length === 1 ? 'a dataset' : `${ids.length} datasets`} named '${named}'`, ids };
   },
 
   // Workspace ids are GUIDs (any case); dataset names are compared as written.
