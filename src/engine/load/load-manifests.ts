@@ -7,7 +7,7 @@ import { parseManifestFile } from './parse-manifest-file.js';
 import { readHeader } from './read-header.js';
 import type { KindCatalog } from '../../core/kind-catalog.js';
 import { substituteStackVars, type StackValues } from './stack-vars.js';
-import { applyOverlays, type LayeredDocument } from './overlays.js';
+import { applyOverlays, type LayeredDocument, type UnreadLayeredDocument } from './overlays.js';
 
 export interface LoadResult {
   manifests: Manifest[];
@@ -54,16 +54,19 @@ export async function loadManifests(paths: readonly string[], kinds: KindCatalog
   // A stack's later paths overlay its earlier ones, so its documents are taken once all are read;
   // without a stack, paths are only read together and each file's documents are taken at once.
   const layered: LayeredDocument[] = [];
+  const unread: UnreadLayeredDocument[] = [];
   const given = roots.map((r) => resolve(cwd, r));
   for (const abs of found.files) {
     const file = relative(cwd, abs) || abs;
     const parsed = await parseManifestFile(abs, file).catch((err: NodeJS.ErrnoException) => ({
       documents: [],
       diagnostics: [{ severity: 'error' as const, message: `cannot read file: ${err.code ?? err.message}`, location: { file, line: 1, col: 1 } }],
+      unread: [{}],
     }));
     diagnostics.push(...parsed.diagnostics);
     const root = rootOf(abs, given);
     const layer = stack ? layerOf(abs, given) : 0;
+    if (stack) unread.push(...parsed.unread.map((u) => ({ ...u, layer })));
     for (const doc of parsed.documents) {
       const substituted = substituteStackVars(doc.value, doc.source, stack);
       diagnostics.push(...substituted.diagnostics);
@@ -72,7 +75,7 @@ export async function loadManifests(paths: readonly string[], kinds: KindCatalog
       else take(document);
     }
   }
-  if (stack) applyOverlays(layered, kinds).forEach(take);
+  if (stack) applyOverlays(layered, kinds, unread).forEach(take);
   return { manifests, documents: nonResources, diagnostics, files: found.files.length };
 }
 

@@ -14,11 +14,19 @@ export interface LayeredDocument {
   readonly layer: number;
 }
 
+/** A document of a path that could not be read (a YAML error), with the address its header names if any. */
+export interface UnreadLayeredDocument {
+  readonly address?: { readonly kind: string; readonly name: string };
+  readonly layer: number;
+}
+
 /**
  * The documents with overlays applied, in the order of their first appearance, base first. Two
  * documents of one address in the same path are both kept: validation reports the duplicate.
+ * An overlay whose base may be a document that failed to parse is left out: checked alone it
+ * would only repeat that error as missing fields (the parse error is already reported).
  */
-export function applyOverlays(documents: readonly LayeredDocument[], kinds: KindCatalog): LayeredDocument[] {
+export function applyOverlays(documents: readonly LayeredDocument[], kinds: KindCatalog, unread: readonly UnreadLayeredDocument[] = []): LayeredDocument[] {
   const ordered = [...documents].sort((a, b) => a.layer - b.layer);
   const out: LayeredDocument[] = [];
   const merged = new Map<number, MergedDocument>();
@@ -27,6 +35,7 @@ export function applyOverlays(documents: readonly LayeredDocument[], kinds: Kind
   for (const doc of ordered) {
     const address = addressOfDocument(doc.value);
     const at = address === undefined ? undefined : byAddress.get(address);
+    if (at === undefined && address !== undefined && mayOverlayUnread(address, doc.layer, unread)) continue;
     if (at === undefined || out[at].layer >= doc.layer) {
       if (address !== undefined && at === undefined) byAddress.set(address, out.length);
       out.push(doc);
@@ -38,6 +47,11 @@ export function applyOverlays(documents: readonly LayeredDocument[], kinds: Kind
   }
   for (const [at, doc] of merged) out[at] = { ...out[at], value: doc.value, source: doc.sourceMap() };
   return out;
+}
+
+/** Whether a document of `layer` with no base may overlay an earlier path's unread document: one of its address, or one whose address is unknown. */
+function mayOverlayUnread(address: { kind: string; name: string }, layer: number, unread: readonly UnreadLayeredDocument[]): boolean {
+  return unread.some((u) => u.layer < layer && (u.address === undefined || (u.address.kind === address.kind && u.address.name === address.name)));
 }
 
 /** The kind and name of a document whose header says so plainly; other documents are never overlaid. */
