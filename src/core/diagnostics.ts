@@ -63,9 +63,13 @@ export function sortDiagnostics(diags: readonly Diagnostic[]): Diagnostic[] {
  * without a stack. Anything else that reaches the CLI is a bug and prints its stack.
  */
 export class UserError extends Error {
-  constructor(message: string, readonly diagnostics: readonly Diagnostic[] = [], options?: { cause?: unknown }) {
+  /** moor's own lines shown under the one-line message (an example to copy), never foreign text. */
+  readonly example?: string;
+
+  constructor(message: string, readonly diagnostics: readonly Diagnostic[] = [], options?: { cause?: unknown; example?: string }) {
     super(message, options);
     this.name = 'UserError';
+    this.example = options?.example;
   }
 }
 

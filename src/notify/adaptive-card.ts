@@ -1,6 +1,7 @@
 // Notifications: the Adaptive Card (version 1.5) of a run report: title, summary, a FactSet of changes, failures.
 import type { JsonObject } from '../core/json.js';
 import type { RunReport } from './run-report.js';
+import { stackLabel } from './stack-identity.js';
 
 export const CARD_SCHEMA = 'http://adaptivecards.io/schemas/adaptive-card.json';
 export const CARD_VERSION = '1.5';
@@ -32,7 +33,7 @@ export function adaptiveCard(r: RunReport, fullReport?: { readonly name: string;
     body.push(textBlock('Failures', { weight: 'Bolder', color: 'Attention', spacing: 'Medium' }));
     for (const f of r.failures) body.push(textBlock(f, { color: 'Attention' }));
   }
-  body.push(textBlock(`stack ${r.stack.id}`, { isSubtle: true, size: 'Small' }));
+  body.push(textBlock(stackLabel(r.stack), { isSubtle: true, size: 'Small' }));
   const card: JsonObject = { type: 'AdaptiveCard', $schema: CARD_SCHEMA, version: CARD_VERSION, body };
   if (fullReport) card.actions = [{ type: 'Action.OpenUrl', title: 'Full report', url: fullReport.url }];
   return card;

@@ -12,7 +12,8 @@ function code(text: string): string {
 }
 
 function header(r: RunReport): string[] {
-  return [`**${escape(r.title)}** (stack ${code(r.stack.id)})`, '', escape(r.summaryLine)];
+  const stack = r.stack.stack === undefined ? 'no stack' : `stack ${code(r.stack.stack)}`;
+  return [`**${escape(r.title)}** (${stack})`, '', escape(r.summaryLine)];
 }
 
 /** The whole report: header, every entry with its fields, every failure. */

@@ -17,6 +17,13 @@ export interface StackIdentity {
   readonly id: string;
   /** What a reader of the chat sees: the folder name, plus the paths when not the whole folder. */
   readonly name: string;
+  /** The stack of moor.config.yaml, when the run has one. */
+  readonly stack?: string;
+}
+
+/** How a message names the stack: `stack dev`, or `no stack` for a run of plain paths (the hash is a thread key, not a name). */
+export function stackLabel(identity: StackIdentity): string {
+  return identity.stack === undefined ? 'no stack' : `stack ${identity.stack}`;
 }
 
 /**
@@ -41,5 +48,5 @@ export function stackIdentity(input: StackInput): StackIdentity {
 function namedStackIdentity(input: StackInput, stack: string): StackIdentity {
   const config = input.configFile ? resolve(input.cwd, input.configFile) : resolve(input.cwd, 'moor.config.yaml');
   const id = createHash('sha256').update(JSON.stringify({ config, stack })).digest('hex').slice(0, 12);
-  return { id, name: `${stack} (${basename(resolve(input.cwd)) || '/'})` };
+  return { id, name: `${stack} (${basename(resolve(input.cwd)) || '/'})`, stack };
 }

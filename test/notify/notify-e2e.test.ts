@@ -228,6 +228,12 @@ describe('moor notify test', () => {
     expect(r.stderr).toMatch(/notifications need a notify: section in moor\.config\.yaml/);
   });
 
+  test('the example of a notify: section is printed as lines of YAML, not with escaped newlines', async () => {
+    const r = await run('notify', 'test');
+    expect(r.stderr).not.toContain('\\n');
+    expect(r.stderr).toContain('for example:\n  notify:\n    serviceUrl: https://connector.example.net/\n');
+  });
+
   test('a connector error shows its code and X-Correlating-OperationId', async () => {
     await writeConfig('19:no-such-conversation');
     const r = await run('notify', 'test');

@@ -145,3 +145,18 @@ describe('stack identity', () => {
     expect(prod.name).toBe('prod (ops)');
   });
 });
+
+describe('the stack a message names', () => {
+  test('is the stack of the config, never the thread key (a hash); a run of plain paths says it has no stack', () => {
+    const dev = stackIdentity({ paths: ['base', 'dev'], cwd: '/srv/ops', configFile: '/srv/ops/moor.config.yaml', stack: 'dev' });
+    const withStack = runReport('plan', dev, planOf([create]));
+    const card = JSON.stringify(adaptiveCard(withStack));
+    expect(card).toContain('"text":"stack dev"');
+    expect(card + reportMarkdown(withStack)).not.toContain(dev.id);
+    expect(reportMarkdown(withStack)).toContain('(stack `dev`)');
+
+    const plain = runReport('plan', stackIdentity({ paths: [], cwd: '/srv/ops' }), planOf([create]));
+    expect(JSON.stringify(adaptiveCard(plain))).toContain('"text":"no stack"');
+    expect(reportMarkdown(plain)).toContain('(no stack)');
+  });
+});

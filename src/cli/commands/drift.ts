@@ -1,7 +1,7 @@
 // moor drift: did live resources move away from the last apply? Exit 0 none, 2 drift, 1 error.
 import { Option, type Command } from 'commander';
 import type { RegisterCommand } from './index.js';
-import { globalOptions, parseOutput, withSession } from '../session-options.js';
+import { booleanArg, globalOptions, lockTimeoutArg, parseOutput, withSession } from '../session-options.js';
 import type { Session } from '../../engine/session.js';
 import type { JsonObject } from '../../core/json.js';
 import type { DriftOperationResult } from '../../engine/operations/drift-operation.js';
@@ -13,6 +13,8 @@ interface DriftFlags {
   output: OutputFormat;
   notify?: boolean;
   allStacks?: boolean;
+  lock: boolean;
+  lockTimeout?: number;
 }
 
 export const registerDrift: RegisterCommand = (program, io, setExit) => {
@@ -23,6 +25,8 @@ export const registerDrift: RegisterCommand = (program, io, setExit) => {
     .addOption(new Option('--output <format>', 'text, json, markdown or github (annotations and the job summary)').default('text').argParser((v) => parseOutput(v, OUTPUT_FORMATS)))
     .option('--notify', 'post the drift report to the configured conversation')
     .option('--all-stacks', 'check every stack of moor.config.yaml and report each (exit code the worst)')
+    .addOption(new Option('--lock [bool]', 'take the state lock while reading state; --lock=false checks read-only, without it').default(true).argParser(booleanArg))
+    .option('--lock-timeout <seconds>', "wait this long for another run's state lock (default: fail at once)", lockTimeoutArg)
     .action(async (paths: string[], flags: DriftFlags, command: Command) => {
       setExit(await runDrift(io, paths, flags, command));
     });
@@ -41,7 +45,7 @@ async function runDrift(io: IoHost, paths: string[], flags: DriftFlags, command:
 async function driftStack(io: IoHost, session: Session, paths: string[], flags: DriftFlags, events: RunSink): Promise<DriftOperationResult> {
   const { drift } = await import('../../engine/operations/drift-operation.js');
   const notify = flags.notify ? (await import('../notify-run.js')).notifierOf(io, session, paths) : undefined;
-  return drift(session, { paths, notify }, { cwd: io.cwd, env: io.env, events });
+  return drift(session, { paths, notify, lock: { take: flags.lock, timeoutMs: (flags.lockTimeout ?? 0) * 1000 } }, { cwd: io.cwd, env: io.env, events });
 }
 
 /** drift --all-stacks: every stack in turn, one report, the worst exit code. */
