@@ -2,6 +2,7 @@
 import { ACTION_GLYPH, type Action } from '../engine/plan/types.js';
 import type { HistoryRun } from '../engine/history/history-run.js';
 import { lineText } from '../core/foreign-text.js';
+import { DIRTY } from '../engine/history/run-origin.js';
 
 /** `--output json`: {"format":"moor-history/1","runs":[…]} (newest first). */
 export function historyJson(runs: readonly HistoryRun[]): string {
@@ -17,8 +18,14 @@ export function historyText(runs: readonly HistoryRun[], address: string | undef
   return runs.map(runText).join('\n');
 }
 
+/** The first 12 digits of the commit, with its `+dirty` mark kept. */
+function shortCommit(commit: string): string {
+  const dirty = commit.endsWith(DIRTY);
+  return (dirty ? commit.slice(0, -DIRTY.length) : commit).slice(0, 12) + (dirty ? DIRTY : '');
+}
+
 function runText(run: HistoryRun): string {
-  const where = [run.stack ? `stack ${run.stack}` : '', run.commit ? `commit ${run.commit.slice(0, 12)}` : '', run.ci?.url ?? ''].filter(Boolean);
+  const where = [run.stack ? `stack ${run.stack}` : '', run.commit ? `commit ${shortCommit(run.commit)}` : '', run.ci?.url ?? ''].filter(Boolean);
   const head = `${run.startedAt}  ${run.command}  ${run.result}  by ${run.by}${where.length ? '  ' + where.join('  ') : ''}`;
   const c = run.counts;
   const counts = `  ${c.created} created, ${c.updated} updated, ${c.replaced} replaced, ${c.deleted} deleted, ${c.run} run` +

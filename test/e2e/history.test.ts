@@ -119,6 +119,41 @@ describe('moor history', () => {
     expect(prod.stdout).toBe('No runs in the history yet: it starts with the next apply.\n');
   });
 
+  it('marks the commit +dirty when the manifests had changes not committed, in JSON and text', async () => {
+    writeFile(dir, 'moor.config.yaml', 'history: {keep: 10}\n');
+    writeFile(dir, 'm/c2.yaml', authManifest('c2', { displayName: 'Two, not committed' }));
+    const dirty = await run(['apply', 'm', '--auto-approve']);
+    expect(dirty.code, dirty.stderr).toBe(0);
+    const head = git(dir, 'rev-parse', 'HEAD');
+    expect((await runs())[0].commit).toBe(`${head}+dirty`);
+    const text = await run(['history', 'AuthContext/c2']);
+    expect(text.stdout.split('\n')[0]).toContain(`commit ${head.slice(0, 12)}+dirty`);
+
+    git(dir, 'add', '.');
+    git(dir, 'commit', '-qm', 'everything');
+    writeFile(dir, 'm/c2.yaml', authManifest('c2', { displayName: 'Two, committed' }));
+    git(dir, 'commit', '-qam', 'rename c2 again');
+    const clean = await run(['apply', 'm', '--auto-approve']);
+    expect(clean.code, clean.stderr).toBe(0);
+    expect((await runs())[0].commit).toBe(git(dir, 'rev-parse', 'HEAD'));
+  });
+
+  it('without --stack on a config with stacks, lists every stack\'s runs newest first, each naming its stack', async () => {
+    const stacked = workdir({
+      'base/c11.yaml': authManifest('c11', { displayName: '${var:label}' }),
+      'moor.config.yaml': 'stacks:\n  dev: {paths: [base], vars: {label: dev}}\n  prod: {paths: [base], vars: {label: prod}}\n',
+    });
+    const dev = await moor(stacked, cloud, ['apply', '--stack', 'dev', '--auto-approve'], LOCAL);
+    expect(dev.code, dev.stderr).toBe(0);
+    const prod = await moor(stacked, cloud, ['apply', '--stack', 'prod', '--auto-approve'], LOCAL);
+    expect(prod.code, prod.stderr).toBe(0);
+    const all = await moor(stacked, cloud, ['history'], LOCAL);
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stdout.split('\n').filter((l) => /^\S+Z /.test(l)).map((l) => /stack (\w+)/.exec(l)?.[1])).toEqual(['prod', 'dev']);
+    const json = await moor(stacked, cloud, ['history', '--output', 'json'], LOCAL);
+    expect((JSON.parse(json.stdout) as { runs: Array<{ stack: string }> }).runs.map((r) => r.stack)).toEqual(['prod', 'dev']);
+  });
+
   it('refuses a history.keep that is not a positive integer', async () => {
     writeFile(dir, 'moor.config.yaml', 'history: {keep: 0}\n');
     const bad = await run(['history']);

@@ -10,17 +10,24 @@ export interface RunOrigin {
   readonly by: string;
   /** The CI run (GitHub Actions: repository, workflow, run id and its URL), when in one. */
   readonly ci?: { readonly system: string; readonly runId?: string; readonly url?: string; readonly workflow?: string; readonly repository?: string };
-  /** The git commit the manifests were at, when they live in a repository. */
+  /**
+   * The git commit the manifests were at, when they live in a repository; `<sha>+dirty` (as `git
+   * describe --dirty` marks it) when the manifests had changes not committed, new files included.
+   */
   readonly commit?: string;
   readonly stack?: string;
 }
 
 const GIT_TIMEOUT_MS = 5_000;
+/** What a commit is marked with when the manifests differ from it. */
+export const DIRTY = '+dirty';
 
 /** Who and which commit, from the environment and the manifests' repository (no git: no commit). */
 export async function runOrigin(env: NodeJS.ProcessEnv, paths: readonly string[], cwd: string): Promise<RunOrigin> {
   const ci = githubRun(env);
-  const commit = await gitCommit(manifestsFolder(paths, cwd)) ?? env.GITHUB_SHA;
+  const folder = manifestsFolder(paths, cwd);
+  const head = await gitCommit(folder);
+  const commit = head === undefined ? env.GITHUB_SHA : (await manifestsChanged(folder, paths, cwd)) ? `${head}${DIRTY}` : head;
   return { by: ci?.actor ?? localUser(env), ...(ci ? { ci: ci.run } : {}), ...(commit ? { commit } : {}) };
 }
 
@@ -65,6 +72,19 @@ function gitCommit(folder: string): Promise<string | undefined> {
     execFile('git', ['-C', folder, 'rev-parse', '--verify', '--quiet', 'HEAD'], { timeout: GIT_TIMEOUT_MS, windowsHide: true }, (err, stdout) => {
       const sha = stdout?.trim();
       res(!err && /^[0-9a-f]{40,64}$/.test(sha) ? sha : undefined);
+    });
+  });
+}
+
+/**
+ * Whether the manifests under `paths` differ from HEAD: changed, staged, deleted or new files
+ * (moor's own .moor folders left out). When git cannot tell, they count as unchanged.
+ */
+function manifestsChanged(folder: string, paths: readonly string[], cwd: string): Promise<boolean> {
+  const pathspecs = (paths.length > 0 ? paths : ['.']).map((p) => resolve(cwd, p));
+  return new Promise((res) => {
+    execFile('git', ['-C', folder, 'status', '--porcelain', '--', ...pathspecs, ':(exclude,glob)**/.moor/**'], { timeout: GIT_TIMEOUT_MS, windowsHide: true }, (err, stdout) => {
+      res(!err && typeof stdout === 'string' && stdout.trim() !== '');
     });
   });
 }
