@@ -1,6 +1,8 @@
 // moor policy test: runs the `tests:` of the Policy documents, as `conftest verify` runs a policy's tests.
 import type { Command } from 'commander';
-import { runConfig } from '../session-options.js';
+import { globalOptions } from '../session-options.js';
+import type { Manifest } from '../../engine/manifest.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
 import type { RegisterCommand } from './index.js';
 import type { IoHost } from '../io-host.js';
 
@@ -15,14 +17,12 @@ export const registerPolicy: RegisterCommand = (program, io, setExit) => {
 };
 
 async function runPolicyTest(io: IoHost, paths: string[], command: Command): Promise<number> {
-  const { loadRunManifests } = await import('../../engine/run-manifests.js');
   const { CATALOG } = await import('../catalog.js');
   const { compilePolicy } = await import('../../policy/compile-policy.js');
   const { runPolicyTests } = await import('../../policy/policy-tests.js');
   const { POLICY_KIND } = await import('../../policy/policy-document.js');
   const { formatDiagnostic, hasErrors, sortDiagnostics } = await import('../../core/diagnostics.js');
-  const config = await runConfig(io, command);
-  const loaded = await loadRunManifests(config, paths, CATALOG, io.cwd);
+  const loaded = await policyDocuments(io, command, paths);
   const documents = loaded.documents.filter((d) => d.kind === POLICY_KIND);
   const compiled = documents.map((d) => compilePolicy(d, CATALOG));
   // Only what concerns the policies stops their tests: a file that does not parse, a broken Policy.
@@ -44,4 +44,27 @@ async function runPolicyTest(io: IoHost, paths: string[], command: Command): Pro
   }
   io.stdout.write(`${results.length} ${results.length === 1 ? 'test' : 'tests'}, ${failed} failed\n`);
   return failed > 0 ? 1 : 0;
+}
+
+/**
+ * The documents and problems of the manifests the tests run over: the chosen stack's; with stacks
+ * and none chosen, every stack's (each case names its own stack), a Policy shared by several
+ * stacks taken once.
+ */
+async function policyDocuments(io: IoHost, command: Command, paths: string[]): Promise<{ documents: Manifest[]; diagnostics: Diagnostic[] }> {
+  const { loadConfig } = await import('../../engine/config.js');
+  const { loadRunManifests } = await import('../../engine/run-manifests.js');
+  const { CATALOG } = await import('../catalog.js');
+  const { formatDiagnostic } = await import('../../core/diagnostics.js');
+  const g = globalOptions(command);
+  const config = loadConfig(g.config, io.cwd, io.env, g.stack, g.stackGiven);
+  if (config.stacks === undefined || config.stack !== undefined) return loadRunManifests(config, paths, CATALOG, io.cwd);
+  const documents = new Map<string, Manifest>();
+  const diagnostics = new Map<string, Diagnostic>();
+  for (const stack of config.stacks) {
+    const loaded = await loadRunManifests(loadConfig(g.config, io.cwd, io.env, stack, `--stack ${stack}`), paths, CATALOG, io.cwd);
+    for (const d of loaded.documents) documents.set(JSON.stringify([d.kind, d.name, d.spec]), d);
+    for (const d of loaded.diagnostics) diagnostics.set(formatDiagnostic(d), d);
+  }
+  return { documents: [...documents.values()], diagnostics: [...diagnostics.values()] };
 }
