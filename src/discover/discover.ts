@@ -149,8 +149,13 @@ export async function discover(session: Session, request: DiscoverRequest): Prom
   };
 }
 
+/** By home, name and id: the order of the files' documents, the same on every run (code points, not the locale's). */
 function compare(a: Found, b: Found): number {
-  return a.item.home.localeCompare(b.item.home) || a.item.name.localeCompare(b.item.name) || a.item.observed.id.localeCompare(b.item.observed.id);
+  return order(a.item.home, b.item.home) || order(a.item.name, b.item.name) || order(a.item.observed.id, b.item.observed.id);
+}
+
+function order(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function shown(cwd: string, file: string): string {

@@ -33,14 +33,33 @@ export function namedFieldPath(spec: JsonObject, path: JsonPath): string {
 export function shapeSpec(kind: ResourceKind, adopted: AdoptedSpec, metadataName: string, placeholder: (index: number) => string): ShapedSpec {
   let spec = structuredClone(adopted.spec);
   adopted.secrets.forEach((s, i) => setAt(spec, s.path, placeholder(i)));
-  const server = kind.diff.serverPopulated.map(pattern);
-  const defaults = Object.entries(kind.diff.defaults ?? {}).map(([p, value]) => ({ at: pattern(p), value, how: kind.diff.compare?.[p] }));
+  const { server, defaults } = rulesOf(kind);
   spec = prune(spec, [], (path, value) => server.some((p) => matchesPattern(path, p))
     || defaults.some((d) => matchesPattern(path, d.at) && sameValue(value, d.value, d.how))) as JsonObject;
   const nameField = kind.resource.nameField;
   if (nameField && spec[nameField] === metadataName) delete spec[nameField];
   const unwritten: Unwritten[] = [...adopted.unwritten];
   return { spec: ordered(spec, kind.specSchema, [], unwritten) as JsonObject, unwritten };
+}
+
+interface DropRules {
+  readonly server: ReadonlyArray<string[]>;
+  readonly defaults: ReadonlyArray<{ at: string[]; value: JsonValue; how: 'location' | 'ignoreCase' | undefined }>;
+}
+
+const compiled = new WeakMap<ResourceKind, DropRules>();
+
+/** The kind's service-filled paths and defaults as parsed patterns, parsed once per kind. */
+function rulesOf(kind: ResourceKind): DropRules {
+  let rules = compiled.get(kind);
+  if (!rules) {
+    rules = {
+      server: kind.diff.serverPopulated.map(pattern),
+      defaults: Object.entries(kind.diff.defaults ?? {}).map(([p, value]) => ({ at: pattern(p), value, how: kind.diff.compare?.[p] })),
+    };
+    compiled.set(kind, rules);
+  }
+  return rules;
 }
 
 function sameValue(a: JsonValue, b: JsonValue, how: 'location' | 'ignoreCase' | undefined): boolean {
