@@ -9,6 +9,7 @@ import { ResourceDetail } from './resource-detail.js';
 import { GraphView } from './graph-view.js';
 import { HistoryView } from './history-view.js';
 import { RatesView } from './rates-view.js';
+import { FleetView } from './fleet-view.js';
 import { RESULTS, When } from './status.js';
 
 const html = htm.bind(h);
@@ -147,6 +148,7 @@ function App() {
     <main>
       ${error ? html`<p role="alert" class="error">${error}</p>` : null}
       ${status ? html`<${Stacks} status=${status} />` : html`<p aria-busy="true">Waiting for the first cycle…</p>`}
+      ${status?.fleet ? html`<${FleetView} fleet=${status.fleet} />` : null}
       <div class=${selected ? 'with-detail' : ''}>
         <div class="view">
           ${view === 'resources' && status ? html`<${ResourceTable} rows=${rows} stacks=${stacks} selected=${selected?.key} onSelect=${select} />` : null}

@@ -20,6 +20,7 @@ export interface WatchCommandFlags {
   readonly listen?: string;
   readonly listenToken?: string;
   readonly listenHost?: string[];
+  readonly replicaId?: string;
 }
 
 export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchCommandFlags, command: Command): Promise<number> {
@@ -43,6 +44,12 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
   const plain = loadConfig(g.config, io.cwd, io.env);
   const names = stackNames(plain.stacks, g.stack, flags.allStacks);
   const metrics = new WatchMetrics();
+  const { replicaCard } = await import('../watch/replica-id.js');
+  const replica = replicaCard(flags.replicaId ?? io.env.MOOR_REPLICA_ID, address, flags.replicaId !== undefined ? '--replica-id' : 'MOOR_REPLICA_ID');
+  const { moorVersion } = await import('./version.js');
+  const agent = `moor/${moorVersion()}`;
+  // Each stack's requests name the replica and the stack's lease (its fencing token), as a service's request log shows them.
+  const leases = new Map<string, number>();
   const { LiveFeed } = await import('../watch/dashboard/live-feed.js');
   const feed = new LiveFeed();
   // Every log line may carry foreign text (services' error codes and messages, lock holders, paths):
@@ -69,6 +76,10 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
       const session = await openSession({
         configFile: g.config, state: g.state, stack: name, stackGiven: name === undefined ? undefined : `stack ${name}`,
         cwd: io.cwd, env: io.env, events: fanOut(events, metrics.stackEvents(name ?? 'default'), feed.engineEvents(name ?? '')), kinds: CATALOG, guard: policyGuard, startLocalCloud: startLocalCloud.start, masker,
+        userAgent: () => {
+          const lease = leases.get(name ?? '');
+          return `${agent} (watch; replica ${replica.id}${name !== undefined ? `; stack ${name}` : ''}${lease !== undefined ? `; lease ${lease}` : ''})`;
+        },
       });
       sessions.push(session);
       const stackGiven = name === undefined ? undefined : `stack ${name}`;
@@ -83,9 +94,10 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
     const states = [...new Set(sessions.map((s) => s.backend.location))];
     const shared = sessions.every((s) => s.backend.replicas === true);
     log(`moor watch: ${stacks.length === 1 ? 'one stack' : `${stacks.length} stacks`} every ${flags.interval} (${flags.selfHeal ? 'self-heal: applying what drifts' : 'report only; --self-heal repairs'}); ` +
-      `state ${states.join(', ')}: ${shared ? 'replicas share the stacks, each reconciled by the one holding its lease' : 'this watch runs alone (a second watch on this state is refused)'}`);
+      `state ${states.join(', ')}: ${shared ? `replicas share the stacks fairly, each reconciled by the one holding its lease; this is replica ${replica.id}` : 'this watch runs alone (a second watch on this state is refused)'}`);
     await runWatch({
-      stacks, intervalMs, metrics, log, feed, signal: controller.signal,
+      stacks, intervalMs, metrics, log, feed, signal: controller.signal, replica,
+      onLease: (stack, epoch) => { if (epoch === undefined) leases.delete(stack.name); else leases.set(stack.name, epoch); },
       ...(address ? { listen: { address, masker, hosts, ...(flags.listenToken ? { token: flags.listenToken } : {}) } } : {}),
       onListening: (url) => log(`moor watch: serving /healthz /readyz /metrics /api/status on ${url}${flags.listenToken ? ' (bearer token required)' : ''} and the dashboard at ${url}/${flags.listenToken ? ' (open it as ' + url + '/#token=TOKEN)' : ''}`),
       onFinding: async (stack, change, report) => {

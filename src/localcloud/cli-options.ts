@@ -23,6 +23,7 @@ export interface LocalCloudFlags {
   tls?: boolean;
   brandWord?: string;
   fixtures?: string;
+  requestLog?: string;
 }
 
 export const DEFAULT_DATA_FILE = '.moor/local-cloud.json';
@@ -71,6 +72,7 @@ export function localCloudOptions(flags: LocalCloudFlags, environment: Env = pro
     seed: flags.seed ?? true,
     brandWord,
     fixtures: flags.fixtures ?? env.MOOR_LOCAL_CLOUD_FIXTURES,
+    requestLog: flags.requestLog ?? env.MOOR_LOCAL_CLOUD_REQUEST_LOG,
     tls: flags.tls ?? (env.MOOR_LOCAL_CLOUD_TLS === '1' || env.MOOR_LOCAL_CLOUD_TLS === 'true'),
   };
 }

@@ -40,6 +40,8 @@ export interface LocalCloudOptions {
   random?: () => number;
   /** The clock services see (tests move it instead of waiting). */
   now?: () => Date;
+  /** A file the request log is appended to (request-log.ts): one JSON line per request. */
+  requestLog?: string;
 }
 
 export const DEFAULT_TOKEN = 'local-dev-token';
@@ -47,7 +49,7 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PROVISIONING_MS = 1000;
 export const DEFAULT_FAULT_RETRY_AFTER_SECONDS = 1;
 
-export type ResolvedOptions = Required<Omit<LocalCloudOptions, 'dataFile' | 'rateLimit' | 'brandWord' | 'fixtures' | 'rateWindowMs' | 'operationPhaseMs'>> & Pick<LocalCloudOptions, 'dataFile' | 'rateLimit' | 'brandWord' | 'fixtures' | 'rateWindowMs' | 'operationPhaseMs'>;
+export type ResolvedOptions = Required<Omit<LocalCloudOptions, 'dataFile' | 'rateLimit' | 'brandWord' | 'fixtures' | 'rateWindowMs' | 'operationPhaseMs' | 'requestLog'>> & Pick<LocalCloudOptions, 'dataFile' | 'rateLimit' | 'brandWord' | 'fixtures' | 'rateWindowMs' | 'operationPhaseMs' | 'requestLog'>;
 
 export function resolveOptions(o: LocalCloudOptions): ResolvedOptions {
   const faultSeed = o.faultSeed ?? newFaultSeed();
@@ -71,5 +73,6 @@ export function resolveOptions(o: LocalCloudOptions): ResolvedOptions {
     faultSeed,
     random: o.random ?? seededRandom(faultSeed),
     now: o.now ?? (() => new Date()),
+    requestLog: o.requestLog,
   };
 }

@@ -8,6 +8,7 @@ import { parseJsonBody, readBody, sendResponse, type BodyResult } from './http-i
 import type { ResolvedOptions } from './options.js';
 import { RateLimiter, requestClass } from './rate-limiter.js';
 import { RateLimitMeter } from './rate-limit-meter.js';
+import type { RequestLog } from './request-log.js';
 import { createTokenCheck } from './token-check.js';
 import type { RouteMatch, Router } from './router.js';
 import type { LocalRequest, LocalResponse, LocalService, Route, ServiceContext } from './types.js';
@@ -21,7 +22,7 @@ type Refusal = { status: number; code: string; message: string; headers?: Record
 
 type Found = Extract<RouteMatch, { kind: 'found' | 'method-not-allowed' }>;
 
-export function createPipeline(router: Router, store: DataStore, options: ResolvedOptions, fallbackBase: () => string): Pipeline {
+export function createPipeline(router: Router, store: DataStore, options: ResolvedOptions, fallbackBase: () => string, log?: RequestLog): Pipeline {
   const limiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined;
   const meter = new RateLimitMeter();
   const checkToken = createTokenCheck(options);
@@ -66,6 +67,7 @@ export function createPipeline(router: Router, store: DataStore, options: Resolv
     const base = req.headers.host ? `${options.tls ? 'https' : 'http'}://${req.headers.host}` : fallbackBase();
     const url = new URL(req.url ?? '/', base);
     const method = (req.method ?? 'GET').toUpperCase();
+    log?.record(req, res, method, url.pathname, requestId);
     const body = await readBody(req);
     if (options.latencyMs > 0) await sleep(options.latencyMs);
 

@@ -6,6 +6,7 @@ import { DataStore } from './data-store.js';
 import { applyFixtures, readFixtures } from './fixtures.js';
 import { resolveOptions, type LocalCloudOptions } from './options.js';
 import { createPipeline } from './request-pipeline.js';
+import { RequestLog } from './request-log.js';
 import { createRouter } from './router.js';
 import { SERVICES } from './services/index.js';
 import { loadOrCreateCertificate } from './tls-certificate.js';
@@ -31,7 +32,8 @@ export async function startLocalCloud(options: LocalCloudOptions = {}, services:
   if (fixtures) applyFixtures(store, fixtures);
 
   let url = '';
-  const pipeline = createPipeline(createRouter(services), store, opts, () => url);
+  const requestLog = opts.requestLog ? new RequestLog(opts.requestLog) : undefined;
+  const pipeline = createPipeline(createRouter(services), store, opts, () => url, requestLog);
   const listener: RequestListener = (req, res) => {
     pipeline.handle(req, res).catch((err: unknown) => {
       if (req.destroyed && !req.complete) return; // the client left; nobody to answer
@@ -62,6 +64,7 @@ export async function startLocalCloud(options: LocalCloudOptions = {}, services:
         server.closeAllConnections();
         await stopped;
         await store.close();
+        await requestLog?.close();
       })();
       return closing;
     },

@@ -50,6 +50,8 @@ export interface TransportOptions extends RetryOptions, ResponseLimits {
   readonly scheduler?: RequestScheduler;
   /** The run's masker: each token used is registered, so no output of the run shows it. */
   readonly secrets?: SecretRegistry;
+  /** The User-Agent of every request (services log it: a replica of moor watch names itself and its stack's lease). */
+  readonly userAgent?: () => string;
 }
 
 export interface TransportRequest {
@@ -223,6 +225,7 @@ export class Transport {
   private async send(req: TransportRequest, url: URL, token: string | undefined, remainingMs: number, context?: RequestContext): Promise<FollowResult> {
     const headers: Record<string, string> = { accept: req.binary ? '*/*' : 'application/json', ...req.headers };
     if (token) headers.authorization = `Bearer ${token}`;
+    if (this.o.userAgent) headers['user-agent'] = this.o.userAgent();
     let body: string | undefined;
     if (req.body !== undefined) {
       headers['content-type'] ??= 'application/json';

@@ -40,6 +40,8 @@ export interface SessionOptions {
   readonly startLocalCloud: StartLocalCloud;
   /** The run's masker (the CLI masks the run's output with it); a new one when not given. */
   readonly masker?: Masker;
+  /** The User-Agent of the run's requests, asked for each request (moor watch: the replica, the stack and its lease). */
+  readonly userAgent?: () => string;
 }
 
 /** What a session needs of the local cloud: start one, get its address, close it. */
@@ -75,6 +77,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     events: withWaitNotices(events),
     secrets: masker,
     scheduler,
+    ...(options.userAgent ? { userAgent: options.userAgent } : {}),
   });
   const { cloud } = target;
   return {

@@ -23,10 +23,18 @@ export class WatchMetrics {
   private readonly throttleWait = new Counter({ name: 'moor_throttle_wait_seconds_total', help: 'Time spent waiting out throttling (429 Retry-After and pacing), per service.', labelNames: ['service'], registers: [this.registry] });
   private readonly lease = new Gauge({ name: 'moor_stack_lease', help: 'Whether this replica holds the stack\'s lease and reconciles it (1) or stands by while another replica does (0).', labelNames: ['stack'], registers: [this.registry] });
   private readonly planned = new Counter({ name: 'moor_planned_changes_total', help: 'Changes the planner decided, by stack and action (no-ops not counted), in every cycle, applied or not.', labelNames: ['stack', 'action'], registers: [this.registry] });
+  private readonly replicaCount = new Gauge({ name: 'moor_replicas', help: 'Live replicas of moor watch sharing the stacks, as this replica saw them at its last look (1 without replicas).', registers: [this.registry] });
+  private readonly handovers = new Counter({ name: 'moor_stack_handovers_total', help: 'Stacks this replica took over (in) or handed over to another replica between cycles to share the stacks fairly (out).', labelNames: ['direction'], registers: [this.registry] });
   private readonly retries = new Counter({ name: 'moor_request_retries_total', help: 'Requests sent again after a failure other than throttling, per service.', labelNames: ['service'], registers: [this.registry] });
 
   /** The kind and status series of moor_resources set for each stack. */
   private readonly shown = new Map<string, Set<string>>();
+
+  constructor() {
+    this.replicaCount.set(1);
+    this.handovers.inc({ direction: 'in' }, 0);
+    this.handovers.inc({ direction: 'out' }, 0);
+  }
 
   /** A listener of the engine's event stream: request, 429, throttle-wait and retry counters per service. */
   readonly events: EventSink = (e) => {
@@ -66,6 +74,16 @@ export class WatchMetrics {
   /** Whether this replica holds a stack's lease, as its last try found. */
   leaseOf(stack: string, held: boolean): void {
     this.lease.set({ stack }, held ? 1 : 0);
+  }
+
+  /** How many live replicas share the stacks. */
+  replicas(live: number): void {
+    this.replicaCount.set(live);
+  }
+
+  /** A stack this replica took over (in) or handed over (out). */
+  handover(direction: 'in' | 'out'): void {
+    this.handovers.inc({ direction });
   }
 
   /** The request counters per service as they stand (the dashboard's rates). */

@@ -73,6 +73,16 @@ export class StackLoop {
     await this.running;
   }
 
+  /** A cycle is in flight (planning or applying): its lease is not handed over now. */
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** This replica just took the stack's lease: reconcile it now rather than at the next interval. */
+  wake(): void {
+    if (!this.running && !this.options.signal.aborted) this.schedule(0);
+  }
+
   get completedOnce(): boolean {
     return this.runs > 0 || this.standby;
   }

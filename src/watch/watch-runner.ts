@@ -1,5 +1,4 @@
 // moor watch: runs the loops of every stack, serves the endpoints, and stops cleanly on SIGTERM/SIGINT.
-import { hostname } from 'node:os';
 import { manifestPaths } from '../engine/config-stacks.js';
 import { CachedJson, identityOf } from './cached-json.js';
 import { Dashboard } from './dashboard/dashboard.js';
@@ -7,7 +6,8 @@ import type { LiveFeed } from './dashboard/live-feed.js';
 import { serveEndpoints, type ListenOptions, type RunningServer } from './http-server.js';
 import { watchFile, watchManifests } from './manifest-watcher.js';
 import type { WatchMetrics } from './metrics.js';
-import { StackLeases } from './stack-leases.js';
+import { ReplicaFleet } from './replica-fleet.js';
+import type { ReplicaCard } from '../engine/state/types.js';
 import { StackLoop, type FindingListener, type StackTarget } from './stack-loop.js';
 import type { CycleReport } from './reconcile.js';
 
@@ -25,22 +25,38 @@ export interface WatchRun {
   readonly signal: AbortSignal;
   /** Called with the URL once the endpoints are served. */
   readonly onListening?: (url: string) => void;
+  /** This replica as the others see it (replicas on PostgreSQL share the stacks by it). */
+  readonly replica: ReplicaCard;
+  /** The lease's fencing token of a stack while this replica holds it (its requests carry it), undefined once not. */
+  readonly onLease?: (stack: StackTarget, epoch: number | undefined) => void;
 }
 
 /** Runs until `signal` is aborted, then waits for the cycles in flight and closes the endpoints. */
 export async function runWatch(run: WatchRun): Promise<void> {
-  // Silent for half an interval (paused, cut off), a replica's leases go: standbys take over within two intervals.
-  const leases = new StackLeases(run.intervalMs / 2, (s, line) => run.log(prefix(s) + line));
-  await leases.start(run.stacks);
+  const loops = new Map<StackTarget, StackLoop>();
+  // Silent for half an interval (paused, cut off), a replica's membership and leases go: the others take over within two intervals.
+  const fleet = new ReplicaFleet({
+    replica: run.replica, intervalMs: run.intervalMs, ttlMs: run.intervalMs / 2,
+    log: (s, line) => run.log(s ? prefix(s) + line : line),
+    busy: (s) => loops.get(s)?.busy ?? false,
+    wake: (s) => loops.get(s)?.wake(),
+    onLease: (s, epoch) => {
+      run.metrics.leaseOf(s.name || 'default', epoch !== undefined);
+      run.onLease?.(s, epoch);
+    },
+    onHandover: (direction) => run.metrics.handover(direction),
+    onReplicas: (live) => run.metrics.replicas(live),
+  });
+  await fleet.start(run.stacks);
   try {
-    await watchStacks(run, leases);
+    await watchStacks(run, fleet, loops);
   } finally {
-    // After the cycles in flight ended and recorded what they did: the other replicas take the stacks at their next try.
-    await leases.releaseAll();
+    // After the cycles in flight ended and recorded what they did: the other replicas share the stacks without this one.
+    await fleet.stop();
   }
 }
 
-async function watchStacks(run: WatchRun, leases: StackLeases): Promise<void> {
+async function watchStacks(run: WatchRun, leases: ReplicaFleet, byStack: Map<StackTarget, StackLoop>): Promise<void> {
   const claim = async (s: StackTarget) => {
     const held = await leases.claim(s);
     run.metrics.leaseOf(s.name || 'default', held);
@@ -60,7 +76,8 @@ async function watchStacks(run: WatchRun, leases: StackLeases): Promise<void> {
       if (report.result === 'locked') run.log(`${prefix(s)}skipped this cycle: ${report.error ?? 'the state lock is held'}`);
     },
   }));
-  const status = new CachedJson(() => statusKey(loops, leases), () => statusDocument(loops, leases));
+  loops.forEach((l) => byStack.set(l.target, l));
+  const status = new CachedJson(() => statusKey(loops, leases), () => statusDocument(loops, leases, run.replica));
   let server: RunningServer | undefined;
   if (run.listen) {
     server = await serveEndpoints(run.listen, {
@@ -92,20 +109,23 @@ export function prefix(stack: StackTarget): string {
 }
 
 /** What /api/status shows changes only with these: a cycle, a schedule, a failure count, a lease. */
-function statusKey(loops: readonly StackLoop[], leases: StackLeases): string {
-  return JSON.stringify(loops.map((l) => {
+function statusKey(loops: readonly StackLoop[], leases: ReplicaFleet): string {
+  return JSON.stringify([leases.status()?.surveyedAt, loops.map((l) => {
     const s = l.state();
     return [s.runs, s.failures, s.standby, s.lastRunAt, s.lastSuccessAt, s.nextRunAt, leases.holds(l.target), identityOf(s.lastReport)];
-  }));
+  })]);
 }
 
 /** /api/status: every stack, its last cycle and its resources. */
-function statusDocument(loops: readonly StackLoop[], leases: StackLeases): unknown {
+function statusDocument(loops: readonly StackLoop[], leases: ReplicaFleet, replica: ReplicaCard): unknown {
+  const fleet = leases.status();
   return {
     format: 'moor-watch-status/1',
     // This replica and the stacks whose lease it holds (the others are reconciled by other replicas).
-    replica: { host: hostname(), pid: process.pid },
+    replica: { id: replica.id, host: replica.host, pid: replica.pid },
     holds: loops.filter((l) => leases.holds(l.target)).map((l) => l.target.name || null),
+    // Replicas on PostgreSQL: every replica this one saw at its last look, its heartbeat and the stacks it holds.
+    ...(fleet ? { fleet: { replicas: fleet.replicas.map((r) => ({ ...r, holds: r.holds.map((h) => h || null) })), stacks: fleet.stacks, surveyedAt: fleet.surveyedAt } } : {}),
     stacks: loops.map((l) => {
       const s = l.state();
       const r: CycleReport | undefined = s.lastReport;

@@ -1,9 +1,12 @@
 // moor watch replicas on one PostgreSQL state (in the postgres project: a server is started), over HTTP
-// against the local cloud: three replicas share six stacks through leases; kill -9 of the replica in the
-// middle of its applies hands its stacks to the others within two intervals, and every stack converges
-// with nothing created twice and no job run twice; SIGTERM of a replica exits 0 within 10 s and leaves
-// no lease and no lock behind, even in the middle of an apply.
+// against the local cloud: replicas share the stacks fairly through leases (4±1 of 12 each over three,
+// within two intervals of a join, a kill -9 or a restart, moving only what they must); kill -9 of a replica
+// in the middle of its applies hands its stacks to the others within two intervals, and every stack
+// converges with nothing created twice, no job run twice and no write without the stack's lease (the local
+// cloud's request log); SIGTERM of a replica exits 0 within 10 s and leaves no lease and no lock behind,
+// even in the middle of an apply.
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, expect, test } from 'vitest';
@@ -11,7 +14,10 @@ import { describeWithPostgres, PG_URL } from '../state/postgres-env.js';
 import { ARM_PATH, cloudRequest, datasetIdsNamed, datasetManifest, groupManifest, operationsOf, startCloudProcess, SUB, workdir, writeFile, type Cloud } from './harness.js';
 import { startWatchProcess, waitFor, type WatchProcess, type WatchStatus } from './watch-harness.js';
 
-const INTERVAL_MS = 5_000;
+const INTERVAL_MS = 2_000;
+/** The shortest interval whose lease time (half an interval, at least 5 s) the fleet's looks (a quarter of the interval) keep well inside. */
+const FLEET_INTERVAL_MS = 2_000;
+const FLEET_STACKS = 12;
 const STACKS = 6;
 const PROJECT_ID = '7654321';
 /** One sandbox environment per stack, so the stacks' export jobs never wait on each other. */
@@ -67,6 +73,35 @@ async function stateLocksOf(pid: number): Promise<number> {
   }
 }
 
+/**
+ * Writes the local cloud's request log shows without the stack's lease: every request but a GET must name
+ * its replica, stack and lease (User-Agent), and per stack the leases must follow each other (a write of
+ * an older lease after one of a newer is a replica writing after it lost the stack), each lease one replica's.
+ */
+function writesWithoutTheLease(log: string, stacks: readonly string[]): string[] {
+  const lines = log.trim().split('\n').map((l) => JSON.parse(l) as { seq: number; method: string; path: string; userAgent: string | null }).sort((a, b) => a.seq - b.seq);
+  const problems: string[] = [];
+  const newest = new Map<string, { lease: number; replica: string }>();
+  let writes = 0;
+  for (const line of lines) {
+    if (line.method === 'GET') continue;
+    writes++;
+    const m = /\(watch; replica (\S+); stack (\S+); lease (\d+)\)/.exec(line.userAgent ?? '');
+    if (!m || !stacks.includes(m[2])) {
+      problems.push(`${line.method} ${line.path} without a lease: ${line.userAgent}`);
+      continue;
+    }
+    const [, replica, stack, lease] = m;
+    const seen = newest.get(stack);
+    if (seen && (Number(lease) < seen.lease || (Number(lease) === seen.lease && replica !== seen.replica))) {
+      problems.push(`${line.method} ${line.path} by ${replica} under lease ${lease} of ${stack}, after lease ${seen.lease} of ${seen.replica}`);
+    }
+    if (!seen || Number(lease) > seen.lease) newest.set(stack, { lease: Number(lease), replica });
+  }
+  if (writes < stacks.length) problems.push(`only ${writes} writes logged`);
+  return problems;
+}
+
 const provisioningState = async (cloud: Cloud, name: string) => (await cloudRequest(cloud, 'GET', ARM_PATH(name))).body?.properties?.provisioningState as string | undefined;
 
 describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
@@ -90,31 +125,36 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
       files[`s${i}/dataset.yaml`] = datasetManifest('sales', { datasetName: `ds-${run}-${i}` });
     });
     const dir = workdir(files);
-    // Slow enough that the first replica's applies are still in flight (groups provisioning, exports running) when it is killed.
+    // Slow enough that a replica's applies are still in flight (groups provisioning, exports running) when it is killed.
     // The takeover is timed in wall-clock: the cloud answers from a process of its own, not from the event
     // loop of this test, which polls the replicas and the database meanwhile.
-    const c = cloud = await startCloudProcess({ args: ['--fixtures', join(dir, 'fixtures.yaml')], env: { MOOR_PROVISIONING_MS: '20000', MOOR_LOCAL_CLOUD_ASYNC_MS: '4000' } });
+    const c = cloud = await startCloudProcess({ args: ['--fixtures', join(dir, 'fixtures.yaml')], env: { MOOR_PROVISIONING_MS: '8000', MOOR_LOCAL_CLOUD_ASYNC_MS: '2000' } });
     const env = { MOOR_STATE: PG_URL! };
-    const args = ['--all-stacks', '--interval', `${INTERVAL_MS / 1000}s`, '--self-heal'];
+    const args = (id: string) => ['--all-stacks', '--interval', `${INTERVAL_MS / 1000}s`, '--self-heal', '--replica-id', id];
 
-    const first = await startWatchProcess(dir, c, args, env);
+    const first = await startWatchProcess(dir, c, args(`first-${run}`), env);
     watches.push(first);
     await waitFor(async () => (await first.status()).holds.length === STACKS, 60_000, () => `first replica did not take every stack: ${first.stderr()}`);
-    const others = [await startWatchProcess(dir, c, args, env), await startWatchProcess(dir, c, args, env)];
+    const others = [await startWatchProcess(dir, c, args(`second-${run}`), env), await startWatchProcess(dir, c, args(`third-${run}`), env)];
     watches.push(...others);
-    for (const w of others) await waitFor(async () => (await w.get('/readyz')).status === 200, 60_000, () => `standby not ready: ${w.stderr()}`);
-    expect((await others[0].status()).holds).toEqual([]);
-    expect((await others[0].status()).stacks.every((s) => s.standby)).toBe(true);
-    expect(await others[1].sample('moor_stack_lease', { stack: stacks[0] })).toBe(0);
+    const all = [first, ...others];
+    // Replicas that join take their share from the first: two stacks each.
+    await waitFor(async () => (await Promise.all(all.map((w) => w.status()))).every((s) => s.holds.length === STACKS / 3), 60_000, () => `not shared: ${all.map((w) => w.stderr()).join('\n---\n')}`);
+    for (const w of others) await waitFor(async () => (await w.get('/readyz')).status === 200, 60_000, () => `replica not ready: ${w.stderr()}`);
+    const firstHolds = (await first.status()).holds;
+    expect((await first.status()).stacks.filter((s) => s.standby).length).toBe(STACKS - STACKS / 3);
+    expect(await first.sample('moor_stack_lease', { stack: firstHolds[0]! })).toBe(1);
+    expect(await first.sample('moor_stack_handovers_total', { direction: 'out' })).toBe(STACKS - STACKS / 3);
 
-    // The slow part comes once every replica is up (starting them can outlast a provisioning on a loaded machine):
-    // the first replica applies the edit, and is killed in the middle of it, every group sent and still provisioning.
+    // The slow part comes once every replica holds its share: each applies the edit, and the first is killed in the
+    // middle of it, every group sent and its own still provisioning.
     stacks.forEach((_, i) => {
       writeFile(dir, `s${i}/group.yaml`, groupManifest(`g-${run}-${i}`));
       writeFile(dir, `s${i}/export.yaml`, exportManifest(i));
     });
+    const killedStacks = firstHolds.map((s) => stacks.indexOf(s!));
     await waitFor(async () => (await Promise.all(stacks.map((_, i) => provisioningState(c, `g-${run}-${i}`)))).every((p) => p !== undefined), 60_000, () => `groups not sent: ${first.stderr()}`);
-    const inFlight = await Promise.all(stacks.map((_, i) => provisioningState(c, `g-${run}-${i}`)));
+    const inFlight = await Promise.all(killedStacks.map((i) => provisioningState(c, `g-${run}-${i}`)));
     expect(inFlight.filter((p) => p !== 'Succeeded').length, `applies already done before the kill: ${first.stderr()}`).toBeGreaterThan(0);
     const killedAt = Date.now();
     await first.kill();
@@ -123,8 +163,9 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
     await waitFor(async () => new Set(await holders()).size === STACKS, 60_000, () => `not taken over: ${others.map((w) => w.stderr()).join('\n---\n')}`);
     const takeoverMs = Date.now() - killedAt;
     expect(takeoverMs, `takeover took ${takeoverMs} ms`).toBeLessThan(2 * INTERVAL_MS);
-    // Each stack is reconciled by exactly one replica.
+    // Each stack is reconciled by exactly one replica, three each.
     expect((await holders()).length).toBe(STACKS);
+    for (const w of others) expect((await w.status()).holds).toHaveLength(STACKS / 2);
 
     const inSync = (statuses: WatchStatus[]) => stacks.every((name) => statuses.some((s) => s.holds.includes(name) && s.stacks.find((t) => t.stack === name)?.result === 'in_sync'));
     await waitFor(async () => inSync(await Promise.all(others.map((w) => w.status()))), 240_000, () => `not converged: ${others.map((w) => w.stderr()).join('\n---\n')}`);
@@ -156,14 +197,14 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
     await waitFor(async () => (await staying.status()).stacks.find((s) => s.stack === stacks[edited])?.result === 'in_sync', 60_000, () => `edited stack not in sync: ${staying.stderr()}`);
     expect((await staying.terminate()).code).toBe(0);
     expect(await leaseSessionsOf(staying.pid)).toBe(0);
-  }, 480_000);
+  }, 300_000);
 
   test('a replica paused in the middle of an apply loses its lease; another takes the stack over, and the paused one, resumed, writes nothing and stands by', async () => {
     const run = randomBytes(3).toString('hex');
     const stack = `p${run}`;
     const dir = workdir({ 'moor.config.yaml': `stacks:\n  ${stack}: {paths: [m]}\n`, 'm/secret.txt': 's3cret-value\n' });
     // Leases are timed in wall-clock, as above: the cloud in a process of its own.
-    const c = cloud = await startCloudProcess({ env: { MOOR_PROVISIONING_MS: '15000' } });
+    const c = cloud = await startCloudProcess({ env: { MOOR_PROVISIONING_MS: '8000' } });
     const env = { MOOR_STATE: PG_URL! };
     const args = ['--all-stacks', '--interval', `${INTERVAL_MS / 1000}s`, '--self-heal'];
     const paused = await startWatchProcess(dir, c, args, env);
@@ -189,4 +230,86 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
     expect((await paused.terminate()).code).toBe(0);
     expect((await other.terminate()).code).toBe(0);
   }, 300_000);
+  test('12 stacks over three replicas: 4±1 each within two intervals of the last join, 6±1 after a kill -9, 4±1 again after its restart with at most 5 stacks moved; every dataset once, no write without the lease', async () => {
+    const run = randomBytes(3).toString('hex');
+    const stacks = Array.from({ length: FLEET_STACKS }, (_, i) => `f${run}-${i}`);
+    const files: Record<string, string> = { 'moor.config.yaml': `stacks:\n${stacks.map((s, i) => `  ${s}: {paths: [s${i}]}`).join('\n')}\n` };
+    stacks.forEach((_, i) => { files[`s${i}/dataset.yaml`] = datasetManifest('sales', { datasetName: `ds-${run}-${i}` }); });
+    const dir = workdir(files);
+    const requestLog = join(dir, 'requests.jsonl');
+    // Handovers are timed in wall-clock: the cloud answers from a process of its own.
+    const c = cloud = await startCloudProcess({ args: ['--request-log', requestLog] });
+    const env = { MOOR_STATE: PG_URL! };
+    const args = (id: string) => ['--all-stacks', '--interval', `${FLEET_INTERVAL_MS / 1000}s`, '--self-heal', '--replica-id', id];
+    const ids = [`a-${run}`, `b-${run}`, `c-${run}`];
+    const replicas = new Map<string, WatchProcess>();
+    const start = async (id: string) => {
+      const w = await startWatchProcess(dir, c, args(id), env);
+      watches.push(w);
+      replicas.set(id, w);
+      return w;
+    };
+    /** Stack -> the replica holding it, as each replica says; a stack two replicas claim fails the test. */
+    const holders = async () => {
+      const out = new Map<string, string>();
+      for (const [id, w] of replicas) {
+        for (const s of (await w.status()).holds) {
+          expect(out.has(s!), `stack ${s} held by ${out.get(s!)} and ${id}`).toBe(false);
+          out.set(s!, id);
+        }
+      }
+      return out;
+    };
+    const balanced = (lo: number, hi: number) => async () => {
+      const h = await holders();
+      if (h.size !== FLEET_STACKS) return false;
+      const counts = [...replicas.keys()].map((id) => [...h.values()].filter((r) => r === id).length);
+      return counts.every((n) => n >= lo && n <= hi) ? h : false;
+    };
+    const why = () => [...replicas].map(([id, w]) => `--- ${id}\n${w.stderr()}`).join('\n');
+
+    for (const id of ids) await start(id);
+    const joined = Date.now();
+    await waitFor(balanced(3, 5), 60_000, () => `not shared 4±1 after the last join: ${why()}`);
+    const shareMs = Date.now() - joined;
+    expect(shareMs, `shared after ${shareMs} ms`).toBeLessThan(2 * FLEET_INTERVAL_MS);
+    const inSync = async () => {
+      const statuses = await Promise.all([...replicas.values()].map((w) => w.status()));
+      return stacks.every((name) => statuses.some((s) => s.holds.includes(name) && s.stacks.find((t) => t.stack === name)?.result === 'in_sync'));
+    };
+    await waitFor(inSync, 60_000, () => `not in sync: ${why()}`);
+    const fleet = (await replicas.get(ids[0])!.status()).fleet!;
+    expect(fleet.replicas.filter((r) => r.live).map((r) => r.id).sort()).toEqual([...ids].sort());
+    expect(await replicas.get(ids[0])!.sample('moor_replicas', {})).toBe(3);
+
+    // kill -9: its session ends with it, and the two others share its stacks.
+    const killed = replicas.get(ids[1])!;
+    await killed.kill();
+    replicas.delete(ids[1]);
+    const killedAt = Date.now();
+    await waitFor(balanced(5, 7), 60_000, () => `not shared 6±1 after kill -9: ${why()}`);
+    const takeoverMs = Date.now() - killedAt;
+    expect(takeoverMs, `taken over after ${takeoverMs} ms`).toBeLessThan(2 * FLEET_INTERVAL_MS);
+    const beforeRestart = await holders();
+    const handedOver = async () => (await Promise.all([ids[0], ids[2]].map((id) => replicas.get(id)!.sample('moor_stack_handovers_total', { direction: 'out' })))).reduce((a, b) => a! + b!, 0)!;
+    const outBefore = await handedOver();
+
+    // Back with its id: it takes its share again, and only that moves.
+    await start(ids[1]);
+    const restarted = Date.now();
+    const after = await waitFor(balanced(3, 5), 60_000, () => `not shared 4±1 after the restart: ${why()}`);
+    const restartMs = Date.now() - restarted;
+    expect(restartMs, `shared after ${restartMs} ms`).toBeLessThan(2 * FLEET_INTERVAL_MS);
+    const moved = stacks.filter((s) => after.get(s) !== beforeRestart.get(s));
+    expect(moved.length, `moved: ${moved.join(', ')}`).toBeLessThanOrEqual(5);
+    expect((await handedOver()) - outBefore).toBeLessThanOrEqual(5);
+    await waitFor(inSync, 60_000, () => `not in sync after the restart: ${why()}`);
+
+    for (let i = 0; i < FLEET_STACKS; i++) expect(await datasetIdsNamed(c, `ds-${run}-${i}`)).toHaveLength(1);
+    for (const w of replicas.values()) expect((await w.terminate()).code).toBe(0);
+    replicas.clear();
+    await c.stop();
+    cloud = undefined;
+    expect(writesWithoutTheLease(readFileSync(requestLog, 'utf8'), stacks)).toEqual([]);
+  }, 240_000);
 });

@@ -28,6 +28,8 @@ export interface WatchProcess extends WatchRun {
 export interface WatchStatus {
   /** The stacks whose lease this replica holds. */
   holds: Array<string | null>;
+  /** Replicas on PostgreSQL: the replicas this one saw at its last look. */
+  fleet?: { replicas: Array<{ id: string; live: boolean; self: boolean; heartbeatAt: string; holds: Array<string | null> }>; stacks: number };
   stacks: Array<{ stack: string | null; standby: boolean; runs: number; consecutiveFailures: number; result: string | null; error: string | null; resources: Array<{ address: string; status: string }> }>;
 }
 

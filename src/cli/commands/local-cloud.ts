@@ -24,6 +24,7 @@ export const registerLocalCloud: RegisterCommand = (program, io, setExit) => {
     .option('--no-seed', 'start without demo data')
     .option('--fixtures <file>', 'add your own projects, environments, quotas, workspaces and conversations (YAML; env MOOR_LOCAL_CLOUD_FIXTURES)')
     .option('--brand-word <word>', "also route ARM namespaces of this word (e.g. Microsoft) as the seeds' Vendor, for official clients (env MOOR_LOCAL_CLOUD_BRAND_WORD)")
+    .option('--request-log <file>', 'append one JSON line per request to FILE: time, method, path, status, request id and User-Agent (env MOOR_LOCAL_CLOUD_REQUEST_LOG)')
     .option('--tls', 'serve https with a self-signed certificate kept beside the data file (env MOOR_LOCAL_CLOUD_TLS=1)')
     .action(async (flags: LocalCloudFlags) => {
       setExit(await runLocalCloud(flags, io));
@@ -39,7 +40,10 @@ async function runLocalCloud(flags: LocalCloudFlags, io: IoHost): Promise<number
   const fixtures = options.fixtures === undefined ? undefined : resolve(io.cwd, options.fixtures);
   let cloud;
   try {
-    cloud = await startLocalCloud({ ...options, dataFile: resolve(io.cwd, options.dataFile ?? DEFAULT_DATA_FILE), fixtures });
+    cloud = await startLocalCloud({
+      ...options, dataFile: resolve(io.cwd, options.dataFile ?? DEFAULT_DATA_FILE), fixtures,
+      ...(options.requestLog !== undefined ? { requestLog: resolve(io.cwd, options.requestLog) } : {}),
+    });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'EADDRINUSE' ? 'the address is in use' : (err as Error).message;

@@ -12,6 +12,7 @@ interface WatchFlags {
   listen?: string;
   listenToken?: string;
   listenHost?: string[];
+  replicaId?: string;
 }
 
 export const registerWatch: RegisterCommand = (program, io, setExit) => {
@@ -27,6 +28,7 @@ export const registerWatch: RegisterCommand = (program, io, setExit) => {
     .option('--listen <host:port>', 'serve the dashboard (/), /healthz, /readyz, /metrics and /api/status here (e.g. 127.0.0.1:9464; port 0 picks one)')
     .option('--listen-token <token>', 'bearer token every request to --listen must carry; required beyond loopback')
     .option('--listen-host <name>', 'a host name requests to --listen may give as Host besides its address (a proxy or DNS name in front; NAME or NAME:PORT); others get 421 (repeatable)', collect)
+    .option('--replica-id <id>', 'with a PostgreSQL state, this replica\'s id among the replicas sharing the stacks; one that restarts with its id gets its stacks back (default: MOOR_REPLICA_ID, else the host name and the --listen port)')
     .action(async (paths: string[], flags: WatchFlags, command: Command) => {
       const { runWatchCommand } = await import('../watch-command.js');
       setExit(await runWatchCommand(io, paths, flags, command));

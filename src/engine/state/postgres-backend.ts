@@ -9,14 +9,15 @@ import {
   advisoryUnlock, clearHolder, findHolder, holderText, holdsAdvisoryLock, lockedError, newLockInfo, prepareLockSession, recordHolder,
   terminateHolder, tryAdvisoryLock, type Holder,
 } from './postgres-lock.js';
-import { LeaseSession, MIN_LEASE_TTL_MS, prepareLeaseSession } from './postgres-lease.js';
+import { LeaseSession, MIN_LEASE_TTL_MS, prepareLeaseSession, type HeldLease } from './postgres-lease.js';
+import { joinPostgresFleet, PostgresFleet } from './postgres-fleet.js';
 import { ensureSchema, watchLeaseKey, workspaceLockKey, type AdvisoryKey } from './postgres-schema.js';
 import {
   APPEND_HISTORY_SQL, appendChangesSql, READ_HISTORY_SQL, READ_SQL, SERIAL_SQL, TRIM_HISTORY_SQL, writeDocumentSql,
 } from './postgres-statements.js';
 import { parsePostgresUrl, type PostgresTarget } from './postgres-url.js';
 import { emptyState } from './state-document.js';
-import type { LockInfo, StateBackend, StateChange, StateDocument, StateLease } from './types.js';
+import type { FleetMembership, FleetSeat, LockInfo, ReplicaCard, StateBackend, StateChange, StateDocument, StateLease } from './types.js';
 import { sleep } from '../../core/abortable-wait.js';
 
 const RETRY_MS = 200;
@@ -39,7 +40,7 @@ export class PostgresStateBackend implements StateBackend {
   private readonly key: AdvisoryKey;
   private readonly leaseKey: AdvisoryKey;
   /** moor watch's lease on the workspace while this process holds it; the state lock is then taken on its connection. */
-  private lease: LeaseSession | undefined;
+  private lease: HeldLease | undefined;
   /** For reads and writes without the lock, and for forceUnlock; reconnected when it drops. */
   private plain: pg.Client | undefined;
   private lockClient: pg.Client | undefined;
@@ -167,29 +168,53 @@ export class PostgresStateBackend implements StateBackend {
    * (idle_session_timeout), so a paused or cut-off replica loses the lease, and the state lock taken
    * through it, while a live one keeps it. Undefined while another replica holds it.
    */
-  async takeLease(operation: string, ttlMs: number): Promise<StateLease | undefined> {
+  async takeLease(operation: string, ttlMs: number, fleet?: FleetMembership): Promise<StateLease | undefined> {
     if (this.lease && !this.lease.lost) return this.lease;
     if (this.lease) await this.dropLease();
-    // Named with the process, so an operator (and a test) sees in pg_stat_activity which process holds what.
-    const client = await this.connect(`taking the lease for ${operation}`, `${operation} lease (pid ${process.pid})`);
-    try {
-      await prepareLeaseSession(client, Math.max(MIN_LEASE_TTL_MS, ttlMs));
-      if (!(await tryAdvisoryLock(client, this.leaseKey))) {
-        await client.end().catch(() => undefined);
-        return undefined;
-      }
-    } catch (err) {
-      await client.end().catch(() => undefined);
-      throw this.fail(err, `taking the lease for ${operation}`);
-    }
-    const lease = new LeaseSession(client, this.leaseKey, Math.max(MIN_LEASE_TTL_MS, ttlMs), (why) => {
+    const ttl = Math.max(MIN_LEASE_TTL_MS, ttlMs);
+    const onLost = (client: pg.Client) => (why: string) => {
       if (this.lockClient === client) this.lockLost ??= `the watch lease was lost: ${why}`;
-    });
+    };
+    let lease: HeldLease;
+    if (fleet instanceof PostgresFleet && fleet.store === this.target.connectionString) {
+      // On the replica's session, beside its membership and its other leases: one connection for all its stacks.
+      try {
+        const taken = await fleet.takeLease(this.workspace, onLost(fleet.client));
+        if (!taken) return undefined;
+        lease = taken;
+      } catch (err) {
+        throw this.fail(err, `taking the lease for ${operation}`);
+      }
+    } else {
+      // Named with the process, so an operator (and a test) sees in pg_stat_activity which process holds what.
+      const client = await this.connect(`taking the lease for ${operation}`, `${operation} lease (pid ${process.pid})`);
+      try {
+        await prepareLeaseSession(client, ttl);
+        if (!(await tryAdvisoryLock(client, this.leaseKey))) {
+          await client.end().catch(() => undefined);
+          return undefined;
+        }
+      } catch (err) {
+        await client.end().catch(() => undefined);
+        throw this.fail(err, `taking the lease for ${operation}`);
+      }
+      lease = new LeaseSession(client, this.leaseKey, ttl, onLost(client));
+    }
     this.lease = lease;
     return {
       held: () => (this.lease === lease ? lease.held() : Promise.resolve(false)),
       release: async () => { if (this.lease === lease) await this.dropLease(); },
+      ...(lease.epoch !== undefined ? { epoch: lease.epoch } : {}),
     };
+  }
+
+  /** moor watch: this process's membership of the replicas sharing this database, as `replica`. */
+  async joinFleet(replica: ReplicaCard, ttlMs: number): Promise<FleetSeat> {
+    const membership = await joinPostgresFleet(this.target.connectionString, replica, Math.max(MIN_LEASE_TTL_MS, ttlMs), {
+      connect: (doing, application) => this.connect(doing, application),
+      fail: (err, doing) => this.fail(err, doing),
+    });
+    return { membership, name: this.workspace };
   }
 
   /** Gives up the lease (after the state lock taken through it, if still held). */

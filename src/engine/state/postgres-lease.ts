@@ -33,8 +33,14 @@ export async function prepareLeaseSession(client: pg.Client, ttlMs: number): Pro
   }
 }
 
-/** A held lease: its connection, the heartbeat that keeps it, and why it was lost (once it is). */
-export class LeaseSession implements StateLease {
+/** A watch lease as the backend holds it: the connection the state lock is then taken on, and why it was lost (once it is). */
+export interface HeldLease extends StateLease {
+  readonly client: pg.Client;
+  readonly lost: string | undefined;
+}
+
+/** A lease on a connection of its own: the heartbeat that keeps it, and why it was lost (once it is). */
+export class LeaseSession implements HeldLease {
   private lostWhy: string | undefined;
   private readonly heartbeat: NodeJS.Timeout;
   private released = false;
@@ -88,7 +94,7 @@ export class LeaseSession implements StateLease {
  * One query at a time on the lease's connection: the heartbeat runs beside the cycle's reads, writes
  * and fencing checks on the same connection, and pg deprecates issuing a query while another runs.
  */
-function serializeQueries(client: pg.Client): void {
+export function serializeQueries(client: pg.Client): void {
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
   let tail: Promise<unknown> = Promise.resolve();
   const queued = (...args: unknown[]): Promise<unknown> => {

@@ -21,6 +21,14 @@ import type pg from 'pg';
  * moor_history: the runs of `moor history`, one row per run (seq orders them), trimmed to the newest
  * `history.keep` as runs are added. Apart from moor_state, so recording a run moves no serial.
  *
+ * moor_watch_replica: the replicas of moor watch sharing the stacks (postgres-fleet.ts), one row per replica id.
+ *   heartbeat_at moves every quarter of the lease time; backend_pid is the replica's fleet session, which holds
+ *   the advisory lock (lock_classid, lock_objid) of its id while it runs. A replica is live while its heartbeat
+ *   is recent and that session holds the lock; rows of replicas gone long ago are deleted by the next to join.
+ *
+ * moor_watch_lease: how many times each workspace's watch lease was taken (epoch, a fencing token) and by which
+ *   replica last. The lease itself is the advisory lock of watchLeaseKey(workspace).
+ *
  * To forget a workspace: DELETE its rows from moor_state and moor_resource (and moor_lock, moor_history).
  */
 export const SCHEMA_SQL = `
@@ -54,22 +62,53 @@ CREATE TABLE IF NOT EXISTS moor_history (
   PRIMARY KEY (workspace, seq)
 );`;
 
+/** The tables of moor watch's replicas, created when the first replica joins (runs without watch never have them). */
+export const FLEET_SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS moor_watch_replica (
+  id           text PRIMARY KEY,
+  host         text NOT NULL,
+  pid          integer NOT NULL,
+  listen       text,
+  started_at   timestamptz NOT NULL,
+  heartbeat_at timestamptz NOT NULL,
+  backend_pid  integer NOT NULL,
+  lock_classid bigint NOT NULL,
+  lock_objid   bigint NOT NULL
+);
+CREATE TABLE IF NOT EXISTS moor_watch_lease (
+  workspace   text PRIMARY KEY,
+  epoch       bigint NOT NULL,
+  replica     text NOT NULL,
+  since       timestamptz NOT NULL
+);`;
+
 const TABLES = ['moor_state', 'moor_resource', 'moor_lock', 'moor_history'];
+const FLEET_TABLES = ['moor_watch_replica', 'moor_watch_lease'];
 
 /** Serialises concurrent schema creation (CREATE TABLE IF NOT EXISTS races on a fresh database). */
 const SCHEMA_LOCK_KEY = keyOf('moor-schema');
 
-/** Creates the tables if they are missing (a no-op apart from one round trip when they exist). */
+/** Creates the state's tables if they are missing (a no-op apart from one round trip when they exist). */
 export async function ensureSchema(client: pg.Client): Promise<void> {
+  await ensureTables(client, TABLES, SCHEMA_SQL);
+}
+
+/** The state's tables and the replicas' (moor watch joining a fleet). */
+export async function ensureFleetSchema(client: pg.Client): Promise<void> {
+  await ensureTables(client, TABLES, SCHEMA_SQL);
+  await ensureTables(client, FLEET_TABLES, FLEET_SCHEMA_SQL);
+}
+
+async function ensureTables(client: pg.Client, tables: readonly string[], sql: string): Promise<void> {
   const present = await client.query<{ n: string }>(
     `SELECT count(*) AS n FROM pg_catalog.pg_tables WHERE tablename = ANY ($1::text[]) AND schemaname = ANY (current_schemas(false))`,
-    [TABLES],
+    [tables],
   );
-  if (Number(present.rows[0]?.n) === TABLES.length) return;
+  if (Number(present.rows[0]?.n) === tables.length) return;
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [SCHEMA_LOCK_KEY.key]);
-    await client.query(SCHEMA_SQL);
+    await client.query(sql);
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -97,6 +136,11 @@ export function workspaceLockKey(workspace: string): AdvisoryKey {
  */
 export function watchLeaseKey(workspace: string): AdvisoryKey {
   return keyOf(`moor-watch-lease\u0000${workspace}`);
+}
+
+/** The advisory-lock key a replica of moor watch holds while it runs: one process per replica id. */
+export function replicaKey(id: string): AdvisoryKey {
+  return keyOf(`moor-watch-replica\u0000${id}`);
 }
 
 function keyOf(text: string): AdvisoryKey {

@@ -105,9 +105,15 @@ export interface StateBackend {
    * UserError naming the holder instead). While the lease is held, the state lock is taken through it, so a
    * process that loses its lease (ended, paused past `ttlMs`, cut off) has lost its lock too and writes nothing.
    */
-  takeLease?(operation: string, ttlMs: number): Promise<StateLease | undefined>;
+  takeLease?(operation: string, ttlMs: number, fleet?: FleetMembership): Promise<StateLease | undefined>;
   /** Several processes may share the workspaces of this backend through leases (PostgreSQL); else one at a time. */
   readonly replicas?: boolean;
+  /**
+   * moor watch replicas: joins the fleet of replicas sharing this backend's store (or returns this process's
+   * membership, shared by every backend of the same store and replica). A lease taken with the membership
+   * lives on its session, so a replica that dies or goes silent loses its membership and its leases at once.
+   */
+  joinFleet?(replica: ReplicaCard, ttlMs: number): Promise<FleetSeat>;
   /** Clears a stale lock; without force, only one whose holder process is gone. */
   forceUnlock(force: boolean): Promise<LockInfo | UnreadableLock | undefined>;
   close(): Promise<void>;
@@ -119,4 +125,52 @@ export interface StateLease {
   held(): Promise<boolean>;
   /** Gives the lease up (any state lock taken through it must be released first). */
   release(): Promise<void>;
+  /** Leases taken through a fleet: how many times the workspace's lease was taken, this one included (a fencing token). */
+  readonly epoch?: number;
+}
+
+/** A replica of moor watch as it introduces itself to the fleet. */
+export interface ReplicaCard {
+  /** Stable across restarts (--replica-id): a replica that comes back with its id gets its stacks back. */
+  readonly id: string;
+  readonly host: string;
+  readonly pid: number;
+  /** Where it serves /api/status and the dashboard, when it does. */
+  readonly listen?: string;
+}
+
+/** A backend's place in the fleet: the membership (shared by the backends of one store) and its workspace's name in it. */
+export interface FleetSeat {
+  readonly membership: FleetMembership;
+  readonly name: string;
+}
+
+/** One process's membership of the fleet of replicas sharing a store: a heartbeat, and a look at the others. */
+export interface FleetMembership {
+  /** The store (the database, without the workspace); backends of one store share one membership. */
+  readonly store: string;
+  readonly replica: ReplicaCard;
+  /** Why the membership's session ended (every lease taken through it went with it); undefined while it lasts. */
+  readonly lost: string | undefined;
+  /** The replicas (live, and those gone recently) and which replica holds the lease of each of `names`. */
+  survey(names: readonly string[]): Promise<FleetSurvey>;
+  /** Leaves the fleet (after the leases were released): the others share the stacks without it at once. */
+  leave(): Promise<void>;
+}
+
+export interface FleetSurvey {
+  readonly replicas: readonly FleetReplica[];
+  /** Workspace name -> id of the live replica holding its lease (free workspaces are absent). */
+  readonly holders: ReadonlyMap<string, string>;
+}
+
+export interface FleetReplica {
+  readonly id: string;
+  readonly host: string;
+  readonly pid: number;
+  readonly listen: string | null;
+  readonly startedAt: string;
+  readonly heartbeatAt: string;
+  /** Its heartbeat is recent and its session is connected: it takes part in the share. */
+  readonly live: boolean;
 }

@@ -1,0 +1,230 @@
+// moor watch replicas as a fleet: every few seconds this replica beats its heart in the store, looks at
+// the live replicas and who holds which stack, computes the fair share (fleet-share.ts) and acts on its own
+// part: it takes the free stacks given to it and hands over, between cycles and never in the middle of one,
+// the stacks it holds beyond its share. A replica that dies or goes silent loses its session, and with it its
+// membership and every lease; the others see it gone at their next look and take its stacks.
+// Stacks whose backend has no fleet (a state file) are leased as before (stack-leases.ts).
+import type { FleetMembership, FleetReplica, ReplicaCard, StateLease } from '../engine/state/types.js';
+import { shareStacks } from './fleet-share.js';
+import { StackLeases } from './stack-leases.js';
+import type { StackTarget } from './stack-loop.js';
+
+/** The operation a lease names (as locks do). */
+const OPERATION = 'moor watch';
+/** The least time between two looks at the fleet. */
+const MIN_TICK_MS = 250;
+
+export interface FleetOptions {
+  readonly replica: ReplicaCard;
+  readonly intervalMs: number;
+  /** How long a replica may stay silent (paused, cut off) before its membership and leases go. */
+  readonly ttlMs: number;
+  readonly log: (stack: StackTarget | undefined, line: string) => void;
+  /** Whether a cycle of the stack is in flight: its lease is not handed over then. */
+  readonly busy: (stack: StackTarget) => boolean;
+  /** This replica took the stack's lease: reconcile it soon. */
+  readonly wake: (stack: StackTarget) => void;
+  /** The lease's fencing token while this replica holds it (requests carry it), undefined once it does not. */
+  readonly onLease?: (stack: StackTarget, epoch: number | undefined) => void;
+  readonly onHandover?: (direction: 'in' | 'out') => void;
+  readonly onReplicas?: (live: number) => void;
+}
+
+/** One stack as the fleet keeps it. */
+interface Seat {
+  readonly stack: StackTarget;
+  membership?: FleetMembership;
+  name?: string;
+  lease?: StateLease;
+  /** The membership the lease was taken through: when its session ends, the lease is gone too. */
+  leaseVia?: FleetMembership;
+  /** Taking or giving up its lease: a cycle's claim waits for it. */
+  op: Promise<unknown>;
+  /** When the stack was first seen with no holder (a stack nobody takes is taken anyway after an interval). */
+  freeSince?: number;
+}
+
+export interface FleetStatus {
+  readonly replica: string;
+  readonly replicas: ReadonlyArray<FleetReplica & { readonly self: boolean; readonly holds: readonly string[] }>;
+  readonly stacks: number;
+  readonly surveyedAt: string | null;
+}
+
+export class ReplicaFleet {
+  private readonly seats = new Map<StackTarget, Seat>();
+  private readonly standalone: StackLeases;
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+  private stopping = false;
+  private lastLook: { replicas: readonly FleetReplica[]; holders: Map<string, string>; at: Date } | undefined;
+  private readonly lostTold = new Set<FleetMembership>();
+
+  constructor(private readonly o: FleetOptions) {
+    this.standalone = new StackLeases(o.ttlMs, (s, line) => o.log(s, line));
+  }
+
+  get tickMs(): number {
+    return Math.max(MIN_TICK_MS, Math.floor(Math.min(this.o.intervalMs, this.o.ttlMs) / 4));
+  }
+
+  /** Joins the fleet of each store, takes this replica's first share, and looks again every tick. */
+  async start(stacks: readonly StackTarget[]): Promise<void> {
+    const fleetless = stacks.filter((s) => !s.session.backend.joinFleet);
+    await this.standalone.start(fleetless);
+    for (const stack of stacks) if (stack.session.backend.joinFleet) this.seats.set(stack, { stack, op: Promise.resolve() });
+    if (this.seats.size === 0) return;
+    await this.tick();
+    this.timer = setInterval(() => { void this.tick(); }, this.tickMs);
+  }
+
+  /** Whether this replica reconciles the stack now: it holds its lease (a lease lost is said once and dropped). */
+  async claim(stack: StackTarget): Promise<boolean> {
+    const seat = this.seats.get(stack);
+    if (!seat) return this.standalone.claim(stack);
+    await seat.op;
+    const lease = seat.lease;
+    if (!lease) return false;
+    if (await lease.held()) return true;
+    if (seat.lease === lease) await this.drop(seat, 'lost the lease (this replica was silent past the lease time, or its database session ended); another replica may reconcile the stack now');
+    return false;
+  }
+
+  holds(stack: StackTarget): boolean {
+    const seat = this.seats.get(stack);
+    return seat ? seat.lease !== undefined : this.standalone.holds(stack);
+  }
+
+  /** After the cycles in flight ended: every lease goes, and the replica leaves (the others share the stacks at once). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.ticking;
+    const seats = [...this.seats.values()];
+    await Promise.all(seats.map((seat) => seat.op.then(() => this.drop(seat))));
+    const memberships = new Set(seats.map((s) => s.membership).filter((m): m is FleetMembership => m !== undefined));
+    await Promise.all([...memberships].map((m) => m.leave().catch(() => undefined)));
+    await this.standalone.releaseAll();
+  }
+
+  /** /api/status: the replicas this one saw at its last look, their heartbeats and the stacks each holds. */
+  status(): FleetStatus | undefined {
+    if (this.seats.size === 0) return undefined;
+    const look = this.lastLook;
+    const holds = new Map<string, string[]>();
+    for (const seat of this.seats.values()) {
+      const holder = seat.name !== undefined ? look?.holders.get(seat.name) : undefined;
+      if (holder !== undefined) holds.set(holder, [...(holds.get(holder) ?? []), seat.stack.name]);
+    }
+    return {
+      replica: this.o.replica.id,
+      replicas: (look?.replicas ?? []).map((r) => ({ ...r, self: r.id === this.o.replica.id, holds: holds.get(r.id) ?? [] })),
+      stacks: this.seats.size,
+      surveyedAt: look?.at.toISOString() ?? null,
+    };
+  }
+
+  /** One look at the fleet and this replica's part of the share; ticks never overlap. */
+  private tick(): Promise<void> {
+    if (this.ticking || this.stopping) return this.ticking ?? Promise.resolve();
+    this.ticking = this.rebalance()
+      .catch((err: unknown) => this.o.log(undefined, `moor watch: could not look at the other replicas: ${err instanceof Error ? err.message : String(err)}`))
+      .finally(() => { this.ticking = undefined; });
+    return this.ticking;
+  }
+
+  private async rebalance(): Promise<void> {
+    await this.seatAll();
+    const groups = new Map<FleetMembership, Seat[]>();
+    for (const seat of this.seats.values()) {
+      if (!seat.membership) continue;
+      groups.set(seat.membership, [...(groups.get(seat.membership) ?? []), seat]);
+    }
+    for (const [membership, seats] of groups) await this.rebalanceStore(membership, seats);
+  }
+
+  /** Joins (again, after the session ended) the fleet of each stack's store. */
+  private async seatAll(): Promise<void> {
+    for (const seat of this.seats.values()) {
+      const m = seat.membership;
+      if (m && m.lost === undefined) continue;
+      if (m && !this.lostTold.has(m)) {
+        this.lostTold.add(m);
+        this.o.log(undefined, `moor watch: this replica's session with the state ended (${m.lost}): its leases went with it; joining the replicas again`);
+      }
+      const joined = await seat.stack.session.backend.joinFleet!(this.o.replica, this.o.ttlMs);
+      seat.membership = joined.membership;
+      seat.name = joined.name;
+    }
+  }
+
+  private async rebalanceStore(membership: FleetMembership, seats: readonly Seat[]): Promise<void> {
+    const names = seats.map((s) => s.name!);
+    const look = await membership.survey(names);
+    const me = this.o.replica.id;
+    const holders = new Map(look.holders);
+    for (const seat of seats) if (seat.lease && seat.leaseVia?.lost === undefined) holders.set(seat.name!, me);
+    const live = look.replicas.filter((r) => r.live).map((r) => r.id);
+    if (!live.includes(me)) live.push(me);
+    this.lastLook = { replicas: look.replicas, holders, at: new Date() };
+    this.o.onReplicas?.(live.length);
+    const share = shareStacks({ stacks: names, replicas: live, holders });
+    const now = Date.now();
+    await Promise.all(seats.map((seat) => {
+      const owner = share.get(seat.name!);
+      const holder = holders.get(seat.name!);
+      if (holder !== undefined) seat.freeSince = undefined;
+      else seat.freeSince ??= now;
+      // A lease whose session ended is dropped between cycles (a cycle in flight is fenced: it writes nothing more).
+      if (seat.lease && seat.leaseVia?.lost !== undefined) {
+        return this.o.busy(seat.stack) ? undefined : this.serial(seat, () => this.drop(seat, 'lost the lease with this replica\'s session; taking the share again'));
+      }
+      if (seat.lease && owner !== me && !this.o.busy(seat.stack) && !this.stopping) {
+        return this.serial(seat, () => this.handOver(seat, owner, live.length));
+      }
+      // A stack no replica took for an interval (its owner does not watch it, or cannot reach it) is taken anyway.
+      const unclaimed = seat.freeSince !== undefined && now - seat.freeSince >= this.o.intervalMs;
+      if (!seat.lease && holder === undefined && (owner === me || unclaimed)) return this.serial(seat, () => this.take(seat, membership));
+      return undefined;
+    }));
+  }
+
+  /** Runs `op` on the seat after the one in flight (a cycle's claim waits for it too). */
+  private serial(seat: Seat, op: () => Promise<void>): Promise<void> {
+    const run = seat.op.then(op).catch((err: unknown) => this.o.log(seat.stack, `could not take or hand over the lease: ${err instanceof Error ? err.message : String(err)}`));
+    seat.op = run;
+    return run;
+  }
+
+  private async take(seat: Seat, membership: FleetMembership): Promise<void> {
+    if (seat.lease || this.stopping || membership.lost !== undefined) return;
+    const lease = await seat.stack.session.backend.takeLease!(OPERATION, this.o.ttlMs, membership);
+    if (!lease) return;
+    seat.lease = lease;
+    seat.leaseVia = membership;
+    seat.freeSince = undefined;
+    this.o.onLease?.(seat.stack, lease.epoch);
+    this.o.onHandover?.('in');
+    this.o.log(seat.stack, `took the lease${lease.epoch !== undefined ? ` (lease ${lease.epoch})` : ''}: this replica reconciles the stack`);
+    this.o.wake(seat.stack);
+  }
+
+  /** Between cycles: the lease goes, and the replica the share names takes the stack at its next look. */
+  private async handOver(seat: Seat, to: string | undefined, replicas: number): Promise<void> {
+    if (!seat.lease || this.o.busy(seat.stack) || this.stopping) return;
+    // Another look may have found the stack this replica's again meanwhile; the next one decides.
+    await this.drop(seat);
+    this.o.onHandover?.('out');
+    this.o.log(seat.stack, `handed the stack over${to ? ` to replica ${to}` : ''} (${replicas} replicas share the stacks)`);
+  }
+
+  private async drop(seat: Seat, why?: string): Promise<void> {
+    const lease = seat.lease;
+    if (!lease) return;
+    seat.lease = undefined;
+    seat.leaseVia = undefined;
+    this.o.onLease?.(seat.stack, undefined);
+    if (why) this.o.log(seat.stack, why);
+    await lease.release().catch(() => undefined);
+  }
+}
