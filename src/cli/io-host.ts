@@ -22,6 +22,12 @@ export interface IoHost {
    * registered there and its output streams are masked with it. Two runs never share one.
    */
   readonly masker?: Masker;
+  /**
+   * The run's clock; the system's when absent. A program that embeds the CLI, or a test that moves time
+   * instead of waiting it, gives its own: the local cloud it serves reads provisioning, operation phases
+   * and token expiry from it.
+   */
+  readonly now?: () => Date;
   /** Calls `listener` on each of `signals` until the returned function is called. */
   onSignals(signals: readonly StopSignal[], listener: (signal: StopSignal) => void): () => void;
 }

@@ -2,7 +2,7 @@
 // variables set: arguments split as a shell would but never evaluated, each diagnostic annotated
 // once, state where the state input says, the saved plan applied on merge, and one pull-request
 // comment edited in place on every push (found by its marker), with `gh` stubbed on PATH.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -15,12 +15,16 @@ const script = (id: string) => steps.find((s) => s.id === id)!.run!;
 
 interface Run { code: number; stdout: string; outputs: Record<string, string>; markdown?: string }
 
-function runStep(dir: string, id: string, env: Record<string, string>): Run {
+/**
+ * Runs one step's script as the runner does. Not spawnSync: a worker blocked for the seconds a step's
+ * CLI runs take on a loaded machine cannot answer vitest (its RPC times out) nor time the test.
+ */
+async function runStep(dir: string, id: string, env: Record<string, string>): Promise<Run> {
   const files = { summary: join(dir, 'summary.md'), output: join(dir, 'output.txt') };
   if (!existsSync(files.summary)) writeFileSync(files.summary, '');
   writeFileSync(files.output, '');
-  const r = spawnSync('bash', ['-c', script(id)], {
-    cwd: dir, encoding: 'utf8',
+  const child = spawn('bash', ['-c', script(id)], {
+    cwd: dir, stdio: ['ignore', 'pipe', 'ignore'],
     env: {
       ...process.env, NO_COLOR: '1', CI: 'true', GITHUB_ACTIONS: 'true', MOOR_POLL_INTERVAL_MS: '50',
       GITHUB_ACTION_PATH: ROOT, RUNNER_TEMP: dir, GITHUB_STEP_SUMMARY: files.summary, GITHUB_OUTPUT: files.output,
@@ -28,10 +32,13 @@ function runStep(dir: string, id: string, env: Record<string, string>): Run {
       ...env,
     },
   });
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
+  const status = await new Promise<number | null>((res) => child.on('close', (code) => res(code)));
   const lines = readFileSync(files.output, 'utf8').trim().split('\n').filter(Boolean);
   const outputs = Object.fromEntries(lines.map((l) => l.split(/=(.*)/s).slice(0, 2) as [string, string]));
   const markdown = outputs.markdown && existsSync(outputs.markdown) ? readFileSync(outputs.markdown, 'utf8') : undefined;
-  return { code: r.status ?? -1, stdout: r.stdout, outputs, markdown };
+  return { code: status ?? -1, stdout, outputs, markdown };
 }
 
 const LITERAL_SECRET = `apiVersion: moor/v1
@@ -54,47 +61,47 @@ spec:
 `;
 
 describe('the composite action in a pipeline', () => {
-  test('args are split as a shell would (a quoted path with a space stays one argument) and never evaluated', () => {
+  test('args are split as a shell would (a quoted path with a space stays one argument) and never evaluated', async () => {
     const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }), 'conf dir/prod.yml': 'parallelism: 4\n' });
-    const r = runStep(dir, 'run', { ACTION_ARGS: `--config "conf dir/prod.yml" --target 'AuthContext/c1'`, ACTION_PATHS: '"m"' });
+    const r = await runStep(dir, 'run', { ACTION_ARGS: `--config "conf dir/prod.yml" --target 'AuthContext/c1'`, ACTION_PATHS: '"m"' });
     expect(r.outputs.exitcode, r.stdout).toBe('2');
-    const evil = runStep(dir, 'run', { ACTION_ARGS: '--target "$(touch pwned)"' });
+    const evil = await runStep(dir, 'run', { ACTION_ARGS: '--target "$(touch pwned)"' });
     expect(evil.outputs.exitcode).toBe('1');
     expect(existsSync(join(dir, 'pwned'))).toBe(false);
   });
 
-  test('each diagnostic is annotated once: a literal secret warning by plan only, a YAML error by validate only', () => {
+  test('each diagnostic is annotated once: a literal secret warning by plan only, a YAML error by validate only', async () => {
     const dir = workdir({ 'm/web.yaml': LITERAL_SECRET });
-    const r = runStep(dir, 'run', {});
+    const r = await runStep(dir, 'run', {});
     expect(r.outputs.exitcode, r.stdout).toBe('2');
     expect(r.stdout.split('\n').filter((l) => l.startsWith('::warning file=m/web.yaml'))).toHaveLength(1);
     const broken = workdir({ 'm/web.yaml': LITERAL_SECRET.replace('"literal-pass-123"', '${env:DB_PASSWORD}') });
-    const b = runStep(broken, 'run', {});
+    const b = await runStep(broken, 'run', {});
     expect(b.code).toBe(1);
     expect(b.stdout.split('\n').filter((l) => l.startsWith('::error'))).toHaveLength(1);
   });
 
-  test('plan on the pull request with the state input, the plan as an artifact, apply --plan on merge', () => {
+  test('plan on the pull request with the state input, the plan as an artifact, apply --plan on merge', async () => {
     const pr = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
     const state = join(pr, 'shared-state', 'state.json');
     mkdirSync(join(pr, 'shared-state'));
-    const plan = runStep(pr, 'run', { ACTION_STATE: state });
+    const plan = await runStep(pr, 'run', { ACTION_STATE: state });
     expect(plan.outputs.exitcode, plan.stdout).toBe('2');
     expect(plan.markdown).toMatch(/^<!-- moor report: plan in \. -->\n### moor plan/);
     // The merge job: the same checkout, the plan downloaded as an artifact; no plan file is refused.
     const merge = join(pr, 'merge');
     mkdirSync(merge);
-    const missing = runStep(pr, 'run', { ACTION_COMMAND: 'apply', ACTION_STATE: state, ACTION_PLAN_FILE: 'merge/none.json' });
+    const missing = await runStep(pr, 'run', { ACTION_COMMAND: 'apply', ACTION_STATE: state, ACTION_PLAN_FILE: 'merge/none.json' });
     expect(missing.code).toBe(1);
     expect(missing.stdout).toContain("::error::moor apply: no saved plan at 'merge/none.json'");
     copyFileSync(join(pr, 'moor-plan.json'), join(merge, 'plan.json'));
-    const apply = runStep(pr, 'run', { ACTION_COMMAND: 'apply', ACTION_STATE: state, ACTION_PLAN_FILE: 'merge/plan.json' });
+    const apply = await runStep(pr, 'run', { ACTION_COMMAND: 'apply', ACTION_STATE: state, ACTION_PLAN_FILE: 'merge/plan.json' });
     expect(apply.outputs.exitcode, apply.stdout).toBe('0');
     expect(Object.keys(JSON.parse(readFileSync(state, 'utf8')).resources)).toEqual(['AuthContext/c1']);
     expect(existsSync(join(pr, '.moor', 'state.json'))).toBe(false);
   });
 
-  test('the pull-request comment is posted once and then edited in place, found by its marker', () => {
+  test('the pull-request comment is posted once and then edited in place, found by its marker', async () => {
     const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
     const bin = join(dir, 'bin');
     mkdirSync(bin);
@@ -112,9 +119,9 @@ echo 42 > "$FAKE_GH_COMMENT"
       FAKE_GH_LOG: join(dir, 'gh.log'), FAKE_GH_COMMENT: join(dir, 'comments.txt'), FAKE_GH_BODY: join(dir, 'body.md'),
     };
     for (let push = 0; push < 2; push++) {
-      const run = runStep(dir, 'run', env);
+      const run = await runStep(dir, 'run', env);
       expect(run.outputs.exitcode).toBe('2');
-      const comment = runStep(dir, 'comment', { ...env, MARKDOWN: run.outputs.markdown });
+      const comment = await runStep(dir, 'comment', { ...env, MARKDOWN: run.outputs.markdown });
       expect(comment.code, comment.stdout).toBe(0);
     }
     const calls = readFileSync(env.FAKE_GH_LOG, 'utf8').trim().split('\n');
@@ -131,9 +138,9 @@ describe('the action with stacks', () => {
   const STACKS = 'stacks:\n  dev:\n    paths: [m]\n    vars: {name: Dev}\n  prod:\n    paths: [m]\n    vars: {name: Prod}\n';
   const manifest = 'apiVersion: moor/v1\nkind: AuthContext\nmetadata:\n  name: c1\nspec:\n  displayName: ${var:name}\n';
 
-  test('by default a config with stacks plans every stack: one comment with a section per stack, no saved plan', () => {
+  test('by default a config with stacks plans every stack: one comment with a section per stack, no saved plan', async () => {
     const dir = workdir({ 'moor.config.yaml': STACKS, 'm/c1.yaml': manifest });
-    const r = runStep(dir, 'run', { ACTION_PATHS: '.' });
+    const r = await runStep(dir, 'run', { ACTION_PATHS: '.' });
     expect(r.outputs.exitcode, r.stdout).toBe('2');
     expect(r.markdown).toMatch(/^<!-- moor report: plan in \. -->\n## moor plan: 2 stacks\n/);
     expect(r.markdown).toContain('### moor plan · stack dev');
@@ -141,9 +148,9 @@ describe('the action with stacks', () => {
     expect(existsSync(join(dir, 'moor-plan.json'))).toBe(false);
   });
 
-  test('a validation error in one stack: the step fails and the comment is validate\'s report of every stack', () => {
+  test('a validation error in one stack: the step fails and the comment is validate\'s report of every stack', async () => {
     const dir = workdir({ 'moor.config.yaml': STACKS.replace('vars: {name: Prod}', 'vars: {other: x}'), 'm/c1.yaml': manifest });
-    const r = runStep(dir, 'run', { ACTION_PATHS: '.' });
+    const r = await runStep(dir, 'run', { ACTION_PATHS: '.' });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('::error file=m/c1.yaml,line=6,col=16::variable name is not set for stack prod (used by ${var:name}; add it to stacks.prod.vars) (stack prod)');
     expect(r.markdown).toMatch(/^<!-- moor report: plan in \. -->\n## moor validate: 2 stacks\n/);
@@ -151,13 +158,13 @@ describe('the action with stacks', () => {
     expect(r.markdown).toContain('### moor validate · stack prod');
   });
 
-  test('the stack input plans that stack alone, saves its plan, and apply on merge applies it to that stack', () => {
+  test('the stack input plans that stack alone, saves its plan, and apply on merge applies it to that stack', async () => {
     const dir = workdir({ 'moor.config.yaml': STACKS, 'm/c1.yaml': manifest });
-    const plan = runStep(dir, 'run', { ACTION_PATHS: '.', ACTION_STACK: 'prod' });
+    const plan = await runStep(dir, 'run', { ACTION_PATHS: '.', ACTION_STACK: 'prod' });
     expect(plan.outputs.exitcode, plan.stdout).toBe('2');
     expect(plan.markdown).toMatch(/^<!-- moor report: plan in \. \(stack prod\) -->\n### moor plan · stack prod\n/);
     expect(JSON.parse(readFileSync(join(dir, 'moor-plan.json'), 'utf8')).inputs.stack).toBe('prod');
-    const apply = runStep(dir, 'run', { ACTION_COMMAND: 'apply' });
+    const apply = await runStep(dir, 'run', { ACTION_COMMAND: 'apply' });
     expect(apply.outputs.exitcode, apply.stdout).toBe('0');
     expect(apply.stdout).toContain('stack prod: Apply complete: 1 created');
     expect(existsSync(join(dir, '.moor', 'stacks', 'prod', 'state.json'))).toBe(true);

@@ -1,7 +1,7 @@
 // The composite action (action.yml) run as GitHub runs its step: its bash script with the runner's
 // variables, against the built CLI. Its outputs feed a pull-request comment, so the markdown file
 // must exist and hold the report that decided the step, a validation failure included.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -13,29 +13,31 @@ interface ActionStep { id?: string; run?: string; env?: Record<string, string> }
 const steps = (parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: { steps: ActionStep[] } }).runs.steps;
 const script = steps.find((s) => s.id === 'run')!.run!;
 
-function runAction(dir: string, command: string, paths = 'm', args = ''): { code: number; outputs: Record<string, string>; markdown: string | undefined } {
+/** Runs the step's script; not spawnSync, which would block the worker (and vitest's RPC to it) on a loaded machine. */
+async function runAction(dir: string, command: string, paths = 'm', args = ''): Promise<{ code: number; outputs: Record<string, string>; markdown: string | undefined }> {
   const files = { summary: join(dir, 'summary.md'), output: join(dir, 'output.txt') };
   writeFileSync(files.summary, '');
   writeFileSync(files.output, '');
-  const r = spawnSync('bash', ['-c', script], {
+  const child = spawn('bash', ['-c', script], {
     cwd: dir,
-    encoding: 'utf8',
+    stdio: 'ignore',
     env: {
       ...process.env, NO_COLOR: '1', CI: 'true', GITHUB_ACTIONS: 'true', MOOR_POLL_INTERVAL_MS: '50',
       GITHUB_ACTION_PATH: ROOT, RUNNER_TEMP: dir, GITHUB_STEP_SUMMARY: files.summary, GITHUB_OUTPUT: files.output,
       ACTION_COMMAND: command, ACTION_PATHS: paths, ACTION_ARGS: args, ACTION_PLAN_FILE: 'moor-plan.json',
     },
   });
+  const status = await new Promise<number | null>((res) => child.on('close', (code) => res(code)));
   const outputs = Object.fromEntries(readFileSync(files.output, 'utf8').trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2) as [string, string]));
   const markdown = outputs.markdown && existsSync(outputs.markdown) ? readFileSync(outputs.markdown, 'utf8') : undefined;
-  return { code: r.status ?? -1, outputs, markdown };
+  return { code: status ?? -1, outputs, markdown };
 }
 
 
 describe('the composite action', () => {
-  test('a pull request with a validation error: the step fails and the markdown output is the validation report', () => {
+  test('a pull request with a validation error: the step fails and the markdown output is the validation report', async () => {
     const dir = workdir({ 'm/bad.yaml': INVALID_AUTH_CONTEXT });
-    const r = runAction(dir, 'plan');
+    const r = await runAction(dir, 'plan');
     expect(r.code).toBe(1);
     expect(r.outputs.exitcode).toBe('1');
     expect(r.markdown).toBeDefined();
@@ -43,9 +45,9 @@ describe('the composite action', () => {
     expect(r.markdown).toContain('m/bad.yaml:6:16: error');
   });
 
-  test('a plan with changes: exit code 2 does not fail the step and the markdown is the plan alone', () => {
+  test('a plan with changes: exit code 2 does not fail the step and the markdown is the plan alone', async () => {
     const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
-    const r = runAction(dir, 'plan');
+    const r = await runAction(dir, 'plan');
     expect(r.code).toBe(0);
     expect(r.outputs.exitcode).toBe('2');
     expect(r.markdown).toContain('### moor plan');
@@ -53,18 +55,18 @@ describe('the composite action', () => {
     expect(existsSync(join(dir, 'moor-plan.json'))).toBe(true);
   });
 
-  test('a config given in args (--config) reaches validate too, which then does not read it as a manifest', () => {
+  test('a config given in args (--config) reaches validate too, which then does not read it as a manifest', async () => {
     const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }), 'conf/prod.yml': 'parallelism: 4\n' });
     for (const args of ['--config conf/prod.yml', '--config=conf/prod.yml']) {
-      const r = runAction(dir, 'plan', '.', args);
+      const r = await runAction(dir, 'plan', '.', args);
       expect(r.outputs.exitcode, args).toBe('2');
       expect(r.markdown).toContain('### moor plan');
     }
   });
 
-  test('command validate: the markdown output is the validation report', () => {
+  test('command validate: the markdown output is the validation report', async () => {
     const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
-    const r = runAction(dir, 'validate');
+    const r = await runAction(dir, 'validate');
     expect(r.code).toBe(0);
     expect(r.outputs.exitcode).toBe('0');
     expect(r.markdown).toContain('### moor validate');

@@ -4,6 +4,8 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { StopSignal } from '../../src/cli/io-host.js';
+import type { TestClock } from '../support/test-clock.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'bin/moor.js');
@@ -23,6 +25,11 @@ export interface CloudOptions {
   readonly args?: readonly string[];
   /** Extra environment of the cloud's run (e.g. MOOR_LOCAL_CLOUD_ASYNC_MS), over the harness's defaults. */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * The clock the cloud reads (test/support/test-clock.ts): with a long MOOR_PROVISIONING_MS or
+   * MOOR_LOCAL_CLOUD_ASYNC_MS, what the cloud runs stays running until the test advances it. In process only.
+   */
+  readonly clock?: TestClock;
 }
 
 /** The pace of a test's cloud: short provisioning and operations, and an injected 429 that asks for no wait. */
@@ -52,7 +59,7 @@ const LISTENING = /listening on (https?:\/\/\S+)/;
 export async function startCloud(options: CloudOptions = {}): Promise<Cloud> {
   const { main } = await import(join(ROOT, 'dist/cli/main.js')) as typeof import('../../src/cli/main.js');
   const { memoryIo, written } = await import('../support/memory-io.js');
-  const io = memoryIo({ cwd: ROOT, env: { ...process.env, ...CLOUD_ENV, ...options.env } });
+  const io = memoryIo({ cwd: ROOT, env: { ...process.env, ...CLOUD_ENV, ...options.env }, now: options.clock?.now });
   // Its stderr reaches the test's, as a child's inherited stderr did: the fault seed that replays a failure.
   const writeErr = io.stderr.write.bind(io.stderr);
   io.stderr.write = (chunk) => { process.stderr.write(chunk); return writeErr(chunk); };
@@ -70,6 +77,7 @@ export async function startCloud(options: CloudOptions = {}): Promise<Cloud> {
 
 /** Starts `moor local-cloud --port 0` in a child process and waits for its `listening on URL` line. */
 export async function startCloudProcess(options: CloudOptions = {}): Promise<Cloud & { readonly process: ChildProcess }> {
+  if (options.clock) throw new Error('a cloud in its own process cannot read a test clock: use startCloud');
   const child = spawn(process.execPath, [BIN, ...cloudArgs(options)], {
     cwd: ROOT,
     env: { ...process.env, ...CLOUD_ENV, ...options.env },
@@ -117,17 +125,43 @@ const READ_AT_PROCESS_START = new Set(['NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS']);
 /**
  * Runs the built CLI (dist/, as bin/moor.js loads it) in `cwd` against the cloud through main(argv, io)
  * in this process, with the environment a child would get and no terminal; resolves with exit code and
- * output. A process start costs more than most commands under test, so only tests that signal, kill or
- * pipe the CLI spawn it (`moorProcess`). vitest.config.ts leaves dist/ to Node's own loader.
+ * output. A process start costs more than most commands under test, so only tests that kill or pipe the
+ * CLI, or need its own process, spawn it (`moorProcess`). vitest.config.ts leaves dist/ to Node's own loader.
  */
-export async function moor(cwd: string, cloud: Cloud | undefined, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
+export function moor(cwd: string, cloud: Cloud | undefined, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
+  return startMoor(cwd, cloud, args, env);
+}
+
+/** A run of the CLI in this process that the test watches while it runs. */
+export interface MoorRun extends Promise<RunResult> {
+  /** The first match of `pattern` in what the run has written, or writes later, to stdout or stderr. */
+  written(pattern: RegExp): Promise<RegExpExecArray>;
+  /** Sends the run a stop signal, as Ctrl-C or a kill would to the process. */
+  signal(signal: StopSignal): void;
+}
+
+/** `moor` that the test can watch and signal while it runs (its output so far, SIGINT). */
+export function startMoor(cwd: string, cloud: Cloud | undefined, args: readonly string[], env: NodeJS.ProcessEnv = {}): MoorRun {
   const atStart = Object.keys(env).filter((name) => READ_AT_PROCESS_START.has(name));
-  if (atStart.length > 0) throw new Error(`${atStart.join(', ')} is read when a process starts: run this CLI with moorProcess`);
-  const { main } = await import(join(ROOT, 'dist/cli/main.js')) as typeof import('../../src/cli/main.js');
-  const { memoryIo } = await import('../support/memory-io.js');
-  const io = memoryIo({ cwd, env: cliEnv(cloud, env) });
-  const code = await main(['node', 'moor', ...args], io);
-  return { code, stdout: io.out(), stderr: io.err() };
+  const started = (async () => {
+    if (atStart.length > 0) throw new Error(`${atStart.join(', ')} is read when a process starts: run this CLI with moorProcess`);
+    const { main } = await import(join(ROOT, 'dist/cli/main.js')) as typeof import('../../src/cli/main.js');
+    const support = await import('../support/memory-io.js');
+    return { main, support, io: support.memoryIo({ cwd, env: cliEnv(cloud, env) }) };
+  })();
+  const done = started.then(async ({ main, io }) => {
+    const code = await main(['node', 'moor', ...args], io);
+    return { code, stdout: io.out(), stderr: io.err() };
+  });
+  return Object.assign(done, {
+    written: async (pattern: RegExp) => {
+      const { support, io } = await started;
+      return Promise.race([support.written(io, 'stdout', pattern), support.written(io, 'stderr', pattern), done.then((r) => {
+        throw new Error(`the run ended (exit ${r.code}) without writing ${pattern}:\n${r.stdout}${r.stderr}`);
+      })]);
+    },
+    signal: (signal: StopSignal) => { void started.then(({ io }) => io.signal(signal)); },
+  });
 }
 
 /** Runs the built CLI (bin/moor.js) in a child process in `cwd` against the cloud; resolves with exit code and output. */

@@ -1,13 +1,35 @@
 // A group left provisioning by an interrupted apply: the next apply follows it to its end before
 // what depends on it starts, and records how it ended; a group whose provisioning fails is a failure.
-import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
-import { ARM_PATH, cloudRequest, groupManifest, moor, moorProcess, readState, startCloud, workdir, type Cloud, type RunResult } from './harness.js';
+// The cloud reads a test clock and provisioning lasts an hour of it: a group provisions until the test
+// moves the clock on, so nothing depends on how fast this machine is.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { testClock } from '../support/test-clock.js';
+import { ARM_PATH, cloudRequest, groupManifest, moor, moorProcess, readState, startCloud, startMoor, workdir, type Cloud, type RunResult } from './harness.js';
 
-/** Starts an apply, interrupts it (SIGINT) once the service has the group, and waits for it to stop. */
-async function interruptedApply(dir: string, cloud: Cloud, group: string): Promise<RunResult> {
-  const run = moorProcess(dir, cloud, ['apply', 'm', '--auto-approve']);
-  while ((await cloudRequest(cloud, 'GET', ARM_PATH(group))).status !== 200) await new Promise((r) => setTimeout(r, 20));
-  run.child.kill('SIGINT');
+const PROVISIONING_MS = 3_600_000;
+const WAITING = /ContainerGroup\/\S+: waiting for the service to finish its earlier write/;
+
+/** Until the service has the group; a failure when the run ends first. */
+async function untilCreated(cloud: Cloud, group: string, run: Promise<RunResult>): Promise<void> {
+  let ended: RunResult | undefined;
+  void run.then((r) => { ended = r; });
+  while ((await cloudRequest(cloud, 'GET', ARM_PATH(group))).status !== 200) {
+    if (ended) throw new Error(`apply ended before the service had ${group}: ${ended.stdout}${ended.stderr}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Starts an apply, interrupts it (SIGINT) once the service has the group, and waits for it to stop; `process`: a real signal to a CLI process. */
+async function interruptedApply(dir: string, cloud: Cloud, group: string, { process = false } = {}): Promise<RunResult> {
+  if (process) {
+    const run = moorProcess(dir, cloud, ['apply', 'm', '--auto-approve']);
+    await untilCreated(cloud, group, run);
+    run.child.kill('SIGINT');
+    return run;
+  }
+  const run = startMoor(dir, cloud, ['apply', 'm', '--auto-approve']);
+  await untilCreated(cloud, group, run);
+  run.signal('SIGINT');
   return run;
 }
 
@@ -15,13 +37,27 @@ const dependent = (name: string, on: string) => groupManifest(name).replace(`  n
 
 describe('a group left provisioning by an interrupted apply', () => {
   let cloud: Cloud;
-  // Provisioning must outlast the interrupted apply and the plan after it (on a loaded machine 3 s did not).
-  beforeAll(async () => { cloud = await startCloud({ env: { MOOR_PROVISIONING_MS: '8000' } }); });
+  const clock = testClock();
+  /**
+   * An apply that meets a group still provisioning: once it says it waits, the provisioning ends; each
+   * of `creates`, once the service has it, ends its provisioning too.
+   */
+  const applyEndingTheWait = async (dir: string, creates: readonly string[] = []): Promise<RunResult> => {
+    const run = startMoor(dir, cloud, ['apply', 'm', '--auto-approve']);
+    await run.written(WAITING);
+    clock.advance(PROVISIONING_MS);
+    for (const group of creates) {
+      await untilCreated(cloud, group, run);
+      clock.advance(PROVISIONING_MS);
+    }
+    return run;
+  };
+  beforeAll(async () => { cloud = await startCloud({ clock, env: { MOOR_PROVISIONING_MS: String(PROVISIONING_MS) } }); });
   afterAll(async () => { await cloud?.stop(); });
 
   test('the next plan says it is still provisioning; apply waits for it, records its final outputs, then starts its dependent', async () => {
     const dir = workdir({ 'm/secret.txt': 's', 'm/g.yaml': groupManifest('prov-g'), 'm/d.yaml': dependent('prov-d', 'prov-g') });
-    const stopped = await interruptedApply(dir, cloud, 'prov-g');
+    const stopped = await interruptedApply(dir, cloud, 'prov-g', { process: true });
     expect(stopped.code).toBe(1);
     expect(stopped.stderr).toMatch(/ContainerGroup\/prov-g: interrupted after \d+\.\ds \(what it sent goes on at the service; the next plan reads where it got to\)/);
     // The summary says it once, as the progress line does (not 'ContainerGroup/prov-g: containerGroups/prov-g: …').
@@ -32,7 +68,7 @@ describe('a group left provisioning by an interrupted apply', () => {
     const changes = JSON.parse(plan.stdout).changes as Array<{ address: string; action: string; reason?: string }>;
     expect(changes.find((c) => c.address === 'ContainerGroup/prov-g')).toMatchObject({ action: 'no-op', reason: expect.stringContaining('still provisioning (provisioningState Pending): apply waits for it') });
 
-    const applied = await moor(dir, cloud, ['apply', 'm', '--auto-approve']);
+    const applied = await applyEndingTheWait(dir, ['prov-d']);
     expect(applied.code, applied.stderr).toBe(0);
     const out = applied.stdout + applied.stderr;
     const finished = out.indexOf('ContainerGroup/prov-g: finished at the service');
@@ -45,18 +81,12 @@ describe('a group left provisioning by an interrupted apply', () => {
   });
 
   test('interrupting the apply that waits for it: the wait sent no change, and the lines say so', async () => {
-    // A cloud of its own whose provisioning outlasts any load: the wait is interrupted, never over.
-    const cloud = await startCloud({ env: { MOOR_PROVISIONING_MS: '600000' } });
-    onTestFinished(() => cloud.stop());
+    // The clock is not moved while this test runs: the wait is interrupted, never over.
     const dir = workdir({ 'm/secret.txt': 's', 'm/g.yaml': groupManifest('provw-g'), 'm/d.yaml': dependent('provw-d', 'provw-g') });
     expect((await interruptedApply(dir, cloud, 'provw-g')).code).toBe(1);
-    const run = moorProcess(dir, cloud, ['apply', 'm', '--auto-approve', '--output', 'github']);
-    let seen = '';
-    await new Promise<void>((res) => run.child.stderr!.on('data', (d: Buffer) => {
-      seen += d.toString();
-      if (seen.includes('ContainerGroup/provw-g: waiting for the service to finish its earlier write...')) res();
-    }));
-    run.child.kill('SIGINT');
+    const run = startMoor(dir, cloud, ['apply', 'm', '--auto-approve', '--output', 'github']);
+    await run.written(/ContainerGroup\/provw-g: waiting for the service to finish its earlier write\.\.\./);
+    run.signal('SIGINT');
     const stopped = await run;
     expect(stopped.code).toBe(1);
     expect(stopped.stderr).toMatch(/ContainerGroup\/provw-g: interrupted after \d+\.\ds \(it had sent no change; the next plan reads where things got to\)/);
@@ -70,7 +100,7 @@ describe('a group left provisioning by an interrupted apply', () => {
   test('a group whose provisioning ends Failed fails that apply, and its dependent is skipped', async () => {
     const dir = workdir({ 'm/secret.txt': 's', 'm/g.yaml': groupManifest('provf-g', { image: 'nginx-moor-fail-provisioning:1' }), 'm/d.yaml': dependent('provf-d', 'provf-g') });
     expect((await interruptedApply(dir, cloud, 'provf-g')).code).toBe(1);
-    const applied = await moor(dir, cloud, ['apply', 'm', '--auto-approve']);
+    const applied = await applyEndingTheWait(dir);
     expect(applied.code).toBe(1);
     expect(applied.stdout + applied.stderr).toMatch(/ContainerGroup\/provf-g: .*ended Failed.*\(skipped because of it: ContainerGroup\/provf-d\)/);
     // The wait that ended Failed is a failed write: the closing line counts it.

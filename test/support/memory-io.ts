@@ -19,6 +19,8 @@ export interface MemoryIoOptions {
   readonly tty?: boolean;
   /** The answer to apply's confirmation. */
   readonly answer?: Confirmation;
+  /** The run's clock (a test clock's `now`); the system's when absent. */
+  readonly now?: () => Date;
 }
 
 function memoryStream(tty: boolean): OutputStream & { text: string } {
@@ -45,6 +47,7 @@ export function memoryIo(options: MemoryIoOptions = {}): MemoryIo {
     cwd: options.cwd ?? process.cwd(),
     stdinIsTTY: options.tty ?? false,
     confirm: async () => options.answer ?? 'closed',
+    ...(options.now ? { now: options.now } : {}),
     onSignals: (signals, listener) => {
       const entry = { signals, listener };
       listeners.add(entry);
@@ -61,6 +64,8 @@ export function written(io: MemoryIo, stream: 'stdout' | 'stderr', pattern: RegE
   const target = io[stream];
   const text = stream === 'stdout' ? io.out : io.err;
   return new Promise((resolve) => {
+    const already = pattern.exec(text());
+    if (already) return resolve(already);
     const write = target.write.bind(target);
     target.write = (chunk) => {
       const wrote = write(chunk);

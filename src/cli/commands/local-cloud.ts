@@ -43,6 +43,7 @@ async function runLocalCloud(flags: LocalCloudFlags, io: IoHost): Promise<number
     cloud = await startLocalCloud({
       ...options, dataFile: resolve(io.cwd, options.dataFile ?? DEFAULT_DATA_FILE), fixtures,
       ...(options.requestLog !== undefined ? { requestLog: resolve(io.cwd, options.requestLog) } : {}),
+      ...(io.now ? { now: io.now } : {}),
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
