@@ -10,7 +10,7 @@ import { GraphView } from './graph-view.js';
 import { HistoryView } from './history-view.js';
 import { RatesView } from './rates-view.js';
 import { FleetView } from './fleet-view.js';
-import { RESULTS, When } from './status.js';
+import { plural, RESULTS, statusLabel, When } from './status.js';
 
 const html = htm.bind(h);
 
@@ -29,6 +29,30 @@ const VIEWS = [['resources', 'Resources'], ['graph', 'Graph'], ['history', 'Hist
 function viewFromHash() {
   const v = /^#\/(\w+)/.exec(location.hash)?.[1];
   return VIEWS.some(([id]) => id === v) ? v : 'resources';
+}
+
+/** The resource a link opens: `#/resources?stack=prod&address=AuthContext%2Fc42`. */
+function selectedFromHash() {
+  const query = new URLSearchParams(location.hash.split('?')[1] ?? '');
+  const address = query.get('address');
+  if (!address) return null;
+  const stack = query.get('stack') ?? '';
+  return { stack, address, key: `${stack}\u0000${address}` };
+}
+
+/** The address of a view, with the open resource when there is one: a link to share that reopens it. */
+function hashOf(view, selected) {
+  return `#/${view}` + (selected ? `?${new URLSearchParams({ stack: selected.stack, address: selected.address })}` : '');
+}
+
+/** Graph and history open on the stack that most needs a look: failing, then drifted or changed, else the first. */
+const URGENCY = ['failed', 'drifted', 'pending'];
+function mostUrgentStack(status) {
+  for (const result of URGENCY) {
+    const found = status.stacks.find((s) => s.result === result && !s.standby);
+    if (found) return found.stack ?? '';
+  }
+  return status.stacks[0]?.stack ?? '';
 }
 
 /** One row per resource of every stack; `key` tells two stacks' resources of one address apart. */
@@ -51,7 +75,7 @@ function App() {
   const [needToken, setNeedToken] = useState(false);
   const [connection, setConnection] = useState('connecting');
   const [steps, setSteps] = useState(new Map());
-  const [selected, setSelected] = useState(null);
+  const [selected, setSelected] = useState(selectedFromHash());
   const [detail, setDetail] = useState({ doc: null, error: null });
   const [graphStack, setGraphStack] = useState(null);
   const [graph, setGraph] = useState({ doc: null, error: null });
@@ -61,7 +85,7 @@ function App() {
 
   const stacks = useMemo(() => (status ? status.stacks.map((s) => s.stack ?? '') : []), [status]);
   const rows = useMemo(() => (status ? flatten(status, steps) : []), [status, steps]);
-  const shownStack = graphStack ?? stacks[0] ?? '';
+  const shownStack = graphStack ?? (status ? mostUrgentStack(status) : '');
 
   const guard = useCallback(async (load, set) => {
     try {
@@ -73,7 +97,11 @@ function App() {
   }, []);
 
   useEffect(() => {
-    const onHash = () => setView(viewFromHash());
+    const onHash = () => {
+      setView(viewFromHash());
+      const next = selectedFromHash();
+      setSelected((old) => (old?.key === next?.key ? old : next));
+    };
     addEventListener('hashchange', onHash);
     return () => removeEventListener('hashchange', onHash);
   }, []);
@@ -105,6 +133,9 @@ function App() {
     }, (state) => (state === 'unauthorized' ? setNeedToken(true) : setConnection(state)));
   }, [needToken]);
 
+  // Another resource opened: the last one's detail is not shown under its name meanwhile.
+  useEffect(() => setDetail({ doc: null, error: null }), [selected?.key]);
+
   useEffect(() => {
     if (!selected || needToken) return;
     const q = new URLSearchParams({ stack: selected.stack, address: selected.address });
@@ -126,10 +157,9 @@ function App() {
     guard(() => getJson('/api/dashboard/rates'), setRates);
   }, [view, revision, needToken]);
 
-  const select = useCallback((r) => {
-    setDetail({ doc: null, error: null });
-    setSelected({ stack: r.stack, address: r.address, key: `${r.stack}\u0000${r.address}` });
-  }, []);
+  // Opening a resource changes the address (the hashchange listener opens it): the link reopens it.
+  const select = useCallback((r) => { location.hash = hashOf(viewFromHash(), r); }, []);
+  const close = useCallback(() => { location.hash = hashOf(viewFromHash(), null); }, []);
 
   useEffect(() => {
     if (detail.doc) document.getElementById('detail-heading')?.focus();
@@ -143,11 +173,12 @@ function App() {
       <span class=${`connection connection-${connection}`} role="status" data-testid="connection">${connection === 'live' ? '● live' : connection === 'reconnecting' ? '○ reconnecting…' : '○ connecting…'}</span>
     </header>
     <nav aria-label="Views"><ul class="tabs">
-      ${VIEWS.map(([id, label]) => html`<li><a href=${`#/${id}`} aria-current=${view === id ? 'page' : undefined}>${label}</a></li>`)}
+      ${VIEWS.map(([id, label]) => html`<li><a href=${hashOf(id, selected)} aria-current=${view === id ? 'page' : undefined}>${label}</a></li>`)}
     </ul></nav>
     <main>
       ${error ? html`<p role="alert" class="error">${error}</p>` : null}
-      ${status ? html`<${Stacks} status=${status} />` : html`<p aria-busy="true">Waiting for the first cycle…</p>`}
+      ${status && connection === 'reconnecting' ? html`<p role="alert" class="stale-note" data-testid="stale">The watch is not answering: what is shown is from before it stopped and may be out of date.</p>` : null}
+      ${status ? html`<${Stacks} status=${status} stale=${connection === 'reconnecting'} />` : html`<p aria-busy="true">Waiting for the first cycle…</p>`}
       ${status?.fleet ? html`<${FleetView} fleet=${status.fleet} />` : null}
       <div class=${selected ? 'with-detail' : ''}>
         <div class="view">
@@ -156,25 +187,30 @@ function App() {
           ${view === 'history' ? html`<${HistoryView} history=${history.doc} error=${history.error} stacks=${stacks} stack=${shownStack} onStack=${setGraphStack} />` : null}
           ${view === 'rates' ? html`<${RatesView} rates=${rates.doc} error=${rates.error} />` : null}
         </div>
-        ${selected ? html`<${ResourceDetail} detail=${detail.doc} error=${detail.error} onSelect=${select} onClose=${() => setSelected(null)} />` : null}
+        ${selected ? html`<${ResourceDetail} detail=${detail.doc} error=${detail.error} onSelect=${select} onClose=${close} />` : null}
       </div>
     </main>`;
 }
 
-function Stacks({ status }) {
+/** A card while the watch does not answer: its last result may no longer hold, so it says unknown. */
+const STALE = { label: 'unknown: the watch is not answering', status: 'unknown' };
+
+function Stacks({ status, stale }) {
   return html`
     <section aria-labelledby="stacks-heading">
       <h2 id="stacks-heading" class="visually-hidden">Stacks</h2>
       <ul class="stacks">${status.stacks.map((s) => {
-        const result = s.standby ? { label: 'another replica reconciles it', status: 'held' } : RESULTS[s.result] ?? { label: 'first cycle running', status: 'in_progress' };
+        const known = s.standby ? { label: 'another replica reconciles it', status: 'held' } : RESULTS[s.result] ?? { label: 'first cycle running', status: 'in_progress' };
+        const result = stale ? STALE : known;
         const counts = {};
         for (const r of s.resources) counts[r.status] = (counts[r.status] ?? 0) + 1;
         return html`
-          <li class="stack" data-stack=${s.stack ?? ''}>
+          <li class=${stale ? 'stack stale' : 'stack'} data-stack=${s.stack ?? ''} data-stale=${stale ? 'true' : undefined}>
             <h3>${s.stack ?? 'manifests'}</h3>
-            <p><span class=${`badge status-${result.status}`} data-health=${s.result ?? ''}>${result.label}</span></p>
-            <p class="muted">${s.resources.length} resources${Object.entries(counts).filter(([k]) => k !== 'in_sync').map(([k, n]) => `, ${n} ${k.replace('_', ' ')}`).join('')}</p>
-            <p class="muted">last run <${When} iso=${s.lastRunAt} />${s.consecutiveFailures ? `, ${s.consecutiveFailures} failures in a row` : ''}</p>
+            <p><span class=${`badge status-${result.status}`} data-health=${stale ? 'unknown' : s.result ?? ''}>${result.label}</span></p>
+            ${stale ? html`<p class="muted">last known: ${known.label}</p>` : null}
+            <p class="muted" data-testid="stack-counts">${plural(s.resources.length, 'resource')}${Object.entries(counts).filter(([k]) => k !== 'in_sync').map(([k, n]) => `, ${n} ${statusLabel(k)}`).join('')}</p>
+            <p class="muted">last run <${When} iso=${s.lastRunAt} />${s.consecutiveFailures ? `, ${plural(s.consecutiveFailures, 'failure')} in a row` : ''}</p>
             ${s.error ? html`<p class="stack-error">${s.error}</p>` : null}
           </li>`;
       })}</ul>

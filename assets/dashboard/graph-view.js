@@ -6,8 +6,15 @@ import { STATUSES, StackPicker } from './status.js';
 
 const html = htm.bind(h);
 
-function shortAddress(a) {
-  return a.length > 30 ? a.slice(0, 29) + '…' : a;
+/** Space between a box's edge and its labels. */
+const PAD = 12;
+/** The width of a character of the labels' font (12 px monospace is 0.6 em, 7.2 px; bold a little more). */
+const CHAR_WIDTH = 7.5;
+
+/** The address cut to fit its box with PAD to spare on either side. */
+function shortAddress(a, width) {
+  const fits = Math.max(4, Math.floor((width - 2 * PAD) / CHAR_WIDTH));
+  return a.length > fits ? a.slice(0, fits - 1) + '…' : a;
 }
 
 function path(points) {
@@ -49,8 +56,8 @@ function drawing(graph, onSelect) {
                onClick=${() => onSelect({ stack: graph.stack ?? '', address: n.address })}
                onKeyDown=${(e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onSelect({ stack: graph.stack ?? '', address: n.address }); } }}>
               <rect width=${n.width} height=${n.height} rx="6" />
-              <text x="10" y="18" class="node-address">${shortAddress(n.address)}</text>
-              <text x="10" y="35" class="node-status">${s.glyph} ${s.label}</text>
+              <text x=${PAD} y="18" class="node-address">${shortAddress(n.address, n.width)}</text>
+              <text x=${PAD} y="35" class="node-status">${s.glyph} ${s.label}</text>
             </g>`;
         })}
       </svg>

@@ -3,7 +3,7 @@
 import { h } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
-import { STATUSES, StatusBadge, When } from './status.js';
+import { plural, STATUSES, StatusBadge, When } from './status.js';
 
 const html = htm.bind(h);
 const ROW_HEIGHT = 36;
@@ -43,7 +43,7 @@ export function ResourceTable({ rows, stacks, selected, onSelect }) {
             ${kinds.map((k) => html`<option value=${k}>${k}</option>`)}
           </select>
         </label>
-        <span class="count" aria-live="polite" data-testid="row-count">${shown.length === rows.length ? `${rows.length} resources` : `${shown.length} of ${rows.length} resources`}</span>
+        <span class="count" aria-live="polite" data-testid="row-count">${shown.length === rows.length ? plural(rows.length, 'resource') : `${shown.length} of ${plural(rows.length, 'resource')}`}</span>
       </div>
       <${VirtualRows} rows=${shown} multiStack=${stacks.length > 1} selected=${selected} onSelect=${onSelect} />
     </section>`;

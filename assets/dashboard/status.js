@@ -1,5 +1,6 @@
 // How each status reads: a word and a glyph beside its colour, so colour is never the only signal.
 import { h } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import htm from 'htm';
 
 const html = htm.bind(h);
@@ -11,7 +12,7 @@ export const STATUSES = {
   in_progress: { label: 'in progress', glyph: '⟳' },
   unknown: { label: 'job outcome unknown', glyph: '?' },
   pending: { label: 'manifest changed', glyph: '+' },
-  held: { label: 'held back', glyph: '!' },
+  held: { label: 'blocked', glyph: '!' },
 };
 
 /** A cycle's result, as a stack's health. */
@@ -28,6 +29,28 @@ export function statusLabel(status) {
   return STATUSES[status]?.label ?? status;
 }
 
+/** `1 resource`, `2 resources`. */
+export function plural(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+// One clock for every relative time on the page: each second, every <When> shown redraws.
+const ticking = new Set();
+let clock;
+
+function useSecondTick() {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    const redraw = () => setTick((n) => n + 1);
+    ticking.add(redraw);
+    clock ??= setInterval(() => ticking.forEach((f) => f()), 1000);
+    return () => {
+      ticking.delete(redraw);
+      if (ticking.size === 0) { clearInterval(clock); clock = undefined; }
+    };
+  }, []);
+}
+
 export function StatusBadge({ status }) {
   const s = STATUSES[status] ?? { label: status, glyph: '•' };
   return html`<span class=${`badge status-${status}`} data-status=${status}><span aria-hidden="true">${s.glyph}</span> ${s.label}</span>`;
@@ -35,6 +58,7 @@ export function StatusBadge({ status }) {
 
 /** "3 min ago", with the exact time as the element's datetime and title. */
 export function When({ iso }) {
+  useSecondTick();
   if (!iso) return html`<span class="muted">never</span>`;
   return html`<time datetime=${iso} title=${iso}>${relative(iso)}</time>`;
 }

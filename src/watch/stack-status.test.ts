@@ -47,4 +47,10 @@ describe('resourceStatuses', () => {
     const [never] = resourceStatuses(plan([change('AuthContext/c2', { action: 'create' })]), [], new Set(), state);
     expect(never.changedAt).toBeUndefined();
   });
+
+  test('a replace the plan refuses (protect) is blocked with the refusal as its detail, not "manifest changed"', () => {
+    const diagnostics = [{ severity: 'error' as const, address: 'AuthContext/c1', message: 'AuthContext/c1 is protected (metadata.protect) and would be replaced: /id changes' }];
+    const [r] = resourceStatuses(plan([change('AuthContext/c1', { action: 'replace', destructive: true })], diagnostics));
+    expect(r).toMatchObject({ status: 'held', action: 'replace', detail: 'is protected (metadata.protect) and would be replaced: /id changes' });
+  });
 });

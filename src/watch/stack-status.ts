@@ -6,8 +6,9 @@ import type { StateDocument } from '../engine/state/types.js';
 
 /**
  * in_sync: live matches the manifest; drifted: live moved since the last apply; pending: the
- * manifest changed and is not applied yet (or waits for --self-heal); held: a change watch will not
- * make by itself (destructive without --allow-destructive); failed: its last apply failed;
+ * manifest changed and is not applied yet (or waits for --self-heal); held (shown as blocked): a
+ * change watch will not make by itself (destructive without --allow-destructive) or the plan
+ * refuses (a protected replace or delete, a policy); failed: its last apply failed;
  * in_progress: the service still carries out an earlier write (a group provisioning); unknown: a
  * job whose outcome is unknown (the answer to its request was lost) until the user resolves it.
  */
@@ -32,22 +33,30 @@ export interface ResourceStatus {
 export function resourceStatuses(plan: Plan, outcomes: readonly StepOutcome[] = [], held: ReadonlySet<string> = new Set(), state?: StateDocument): ResourceStatus[] {
   const byAddress = new Map(outcomes.map((o) => [o.address, o]));
   const unknown = new Set(plan.diagnostics.filter((d) => d.code === UNKNOWN_OUTCOME && d.address).map((d) => d.address));
+  // A change the plan refuses (a protected replace or delete, a policy's refusal) is blocked, not merely "manifest changed".
+  const blocked = new Map(plan.diagnostics.filter((d) => d.severity === 'error' && d.address && d.code !== UNKNOWN_OUTCOME).map((d) => [d.address!, blockedDetail(d.address!, d.message)]));
   const appliedAt = new Date().toISOString();
   return plan.changes.filter((c) => !c.check).map((c) => {
     const outcome = byAddress.get(c.address);
     const changedAt = outcome?.status === 'done' && c.action !== 'no-op' ? appliedAt : state?.resources[c.address]?.updatedAt;
-    const status = statusOf(c, outcome, held.has(c.address), unknown.has(c.address));
+    const status = statusOf(c, outcome, held.has(c.address), unknown.has(c.address), blocked.get(c.address));
     return changedAt ? { ...status, changedAt } : status;
   });
 }
 
-function statusOf(c: PlannedChange, outcome: StepOutcome | undefined, held: boolean, unknown: boolean): ResourceStatus {
+/** The refusal's message without the address it starts with (the row already names it). */
+function blockedDetail(address: string, message: string): string {
+  return message.startsWith(`${address} `) ? message.slice(address.length + 1) : message.startsWith(`${address}: `) ? message.slice(address.length + 2) : message;
+}
+
+function statusOf(c: PlannedChange, outcome: StepOutcome | undefined, held: boolean, unknown: boolean, blockedBy?: string): ResourceStatus {
   const base = { address: c.address, kind: c.kind };
   if (unknown) return { ...base, status: 'unknown', detail: 'the outcome of its last run is unknown: moor state resolve tells moor what happened' };
   if (outcome && outcome.status === 'done') return { ...base, status: 'in_sync' };
   if (outcome && outcome.status !== 'skipped') return { ...base, status: 'failed', action: c.action, ...(outcome.error ? { detail: outcome.error } : {}) };
   if (c.inProgress) return { ...base, status: 'in_progress', detail: c.inProgress };
   if (c.action === 'no-op') return { ...base, status: 'in_sync' };
+  if (blockedBy !== undefined) return { ...base, status: 'held', action: c.action, detail: blockedBy };
   if (held) return { ...base, status: 'held', action: c.action, detail: `destructive: watch applies it only when named, --allow-destructive ${c.address}` };
   return { ...base, status: c.drift ? 'drifted' : 'pending', action: c.action };
 }
