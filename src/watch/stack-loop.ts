@@ -7,6 +7,9 @@ import { reconcileOnce, type CycleReport, type ReconcileOptions } from './reconc
 /** How soon after a manifest file changes the stack plans (changes usually come in bursts: an editor, a git pull). */
 export const CHANGE_DEBOUNCE_MS = 300;
 
+/** After this many cycles in a row that could not run (state locked or unreachable, no plan made), the watch is not ready. */
+export const STALLED_CYCLES = 3;
+
 export interface StackTarget {
   /** The stack's name; '' for the manifests given without stacks. */
   readonly name: string;
@@ -39,6 +42,8 @@ export interface StackState {
   readonly nextRunAt?: string;
   /** This replica does not hold the stack's lease: another one reconciles it. */
   readonly standby: boolean;
+  /** Cycles in a row that could not run: skipped on a held state lock, or failed before a plan was made. */
+  readonly stalled: number;
 }
 
 export class StackLoop {
@@ -53,6 +58,7 @@ export class StackLoop {
   private lastSuccessAt: Date | undefined;
   private nextRunAt: Date | undefined;
   private standby = false;
+  private stalled = 0;
 
   constructor(readonly target: StackTarget, private readonly options: StackLoopOptions) {}
 
@@ -87,10 +93,17 @@ export class StackLoop {
     return this.runs > 0 || this.standby;
   }
 
+  /** Why the stack's cycles cannot run now (for /readyz), or undefined. */
+  get stalledReason(): string | undefined {
+    if (this.stalled < STALLED_CYCLES) return undefined;
+    const why = this.lastReport?.error ?? this.lastReport?.result ?? 'unknown';
+    return `${this.stalled} cycles in a row could not run: ${why}`;
+  }
+
   state(): StackState {
     const iso = (d: Date | undefined) => d?.toISOString();
     return {
-      name: this.target.name, runs: this.runs, failures: this.failures, standby: this.standby,
+      name: this.target.name, runs: this.runs, failures: this.failures, standby: this.standby, stalled: this.stalled,
       ...(this.lastReport ? { lastReport: this.lastReport } : {}),
       ...(this.lastRunAt ? { lastRunAt: iso(this.lastRunAt) } : {}),
       ...(this.lastSuccessAt ? { lastSuccessAt: iso(this.lastSuccessAt) } : {}),
@@ -113,7 +126,11 @@ export class StackLoop {
     try {
       const claim = await this.claim();
       if (claim === false) {
+        // Another replica reconciles the stack: what this one saw last is no longer the stack's result.
         this.standby = true;
+        this.lastReport = undefined;
+        this.failures = 0;
+        this.stalled = 0;
         return;
       }
       this.standby = false;
@@ -122,6 +139,7 @@ export class StackLoop {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       this.runs++;
       this.lastReport = report;
+      this.stalled = report.result === 'locked' || (report.result === 'failed' && !report.plan) ? this.stalled + 1 : 0;
       this.lastRunAt = new Date();
       if (report.result === 'failed') {
         this.failures++;

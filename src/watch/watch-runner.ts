@@ -83,7 +83,7 @@ async function watchStacks(run: WatchRun, leases: ReplicaFleet, byStack: Map<Sta
     server = await serveEndpoints(run.listen, {
       // Liveness: the process answers and is not shutting down (a long apply is no reason to restart it).
       healthy: () => !run.signal.aborted,
-      notReady: () => (loops.every((l) => l.completedOnce) ? undefined : 'not every stack has been reconciled yet'),
+      notReady: () => notReady(loops),
       metrics: async () => ({ contentType: run.metrics.contentType, text: await run.metrics.text() }),
       status: () => status.answer(),
       ...(dashboard ? { dashboard } : {}),
@@ -102,6 +102,13 @@ async function watchStacks(run: WatchRun, leases: ReplicaFleet, byStack: Map<Sta
   closers.forEach((close) => close());
   await Promise.all(loops.map((l) => l.stop()));
   await server?.close();
+}
+
+/** /readyz: red until every stack was reconciled once, and while a stack's cycles cannot run (state locked or unreachable). */
+function notReady(loops: readonly StackLoop[]): string | undefined {
+  if (!loops.every((l) => l.completedOnce)) return 'not every stack has been reconciled yet';
+  const stalled = loops.flatMap((l) => { const why = l.stalledReason; return why ? [`${l.target.name ? `stack ${l.target.name}: ` : ''}${why}`] : []; });
+  return stalled.length > 0 ? stalled.join('; ') : undefined;
 }
 
 export function prefix(stack: StackTarget): string {

@@ -85,6 +85,35 @@ describe('stale lock taken over', () => {
   });
 });
 
+describe('a lock naming this very process', () => {
+  it('left behind by a release that failed (EMFILE) is taken over by its next run, never waited for', async () => {
+    const backend = new FileStateBackend(path);
+    const first = await backend.lock('moor watch');
+    const leftBehind = await readFile(`${path}.lock`, 'utf8');
+    await backend.unlock(first);
+    await writeFile(`${path}.lock`, leftBehind); // as if the unlink had failed
+    const { sink, events } = recordingSink();
+    const next = await new FileStateBackend(path, undefined, sink).lock('moor watch');
+    expect(next.id).not.toBe(first.id);
+    expect(events).toEqual([{ type: 'lock_taken_over', holder: expect.stringContaining(`pid ${process.pid}`) }]);
+  });
+
+  it('still held by a run of this process is a held lock', async () => {
+    await new FileStateBackend(path).lock('moor watch');
+    await expect(new FileStateBackend(path).lock('apply')).rejects.toThrow(new RegExp(`state is locked by .*pid ${process.pid}, moor watch`));
+  });
+
+  it('with this pid but another start time is a dead process whose pid was reused: stale', async () => {
+    await plantLock({ host: hostname(), pid: process.pid, started: '2001-01-01T00:00:00.000Z', id: 'reused' });
+    expect((await new FileStateBackend(path).lock('apply')).id).not.toBe('reused');
+  });
+
+  it('records the process start time', async () => {
+    const lock = await new FileStateBackend(path).lock('apply');
+    expect(new Date(lock.started!).getTime()).toBeCloseTo(performance.timeOrigin, -3);
+  });
+});
+
 describe('forceUnlock', () => {
   it('says so when no lock is held', async () => {
     expect(await new FileStateBackend(path).forceUnlock(false)).toBeUndefined();

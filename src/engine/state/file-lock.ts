@@ -14,6 +14,17 @@ import type { LockInfo, UnreadableLock } from './types.js';
 import { sleep } from '../../core/abortable-wait.js';
 
 const RETRY_MS = 200;
+/** A failed release (EMFILE in a flood of connections, a slow disk) is tried again after these waits. */
+const RELEASE_RETRY_MS = [100, 200, 400, 800, 1600];
+
+/** When this process started: with its pid, what names it in a lock file. */
+const PROCESS_STARTED = new Date(Math.round(performance.timeOrigin)).toISOString();
+
+/**
+ * The ids of the locks this process holds now. A lock file naming this process (pid and start time)
+ * whose id is not here was left behind by a release that failed: it holds nothing, and is taken over.
+ */
+const heldHere = new Set<string>();
 
 /** Takes the lock at `lockPath`, retrying until `waitMs` has passed; throws a UserError naming the holder. */
 export async function acquireFileLock(lockPath: string, operation: string, waitMs = 0, events?: EventSink): Promise<LockInfo> {
@@ -21,11 +32,15 @@ export async function acquireFileLock(lockPath: string, operation: string, waitM
   await mkdir(dirname(lockPath), { recursive: true, mode: 0o700 });
   for (;;) {
     const info = newLockInfo(operation);
-    if (await tryCreate(lockPath, info)) return info;
+    if (await tryCreate(lockPath, info)) {
+      heldHere.add(info.id);
+      return info;
+    }
     const holder = await readLock(lockPath);
     if (holder === 'missing') continue; // released between our attempt and the read: try again at once
-    // A holder that died on this host (kill -9, crash) cannot release: take its lock over.
-    if (holder !== 'unreadable' && isStale(holder)) {
+    // A holder that died on this host (kill -9, crash) cannot release, nor can an earlier run of this
+    // very process whose release failed: take the lock over.
+    if (holder !== 'unreadable' && (isStale(holder) || leftHere(holder))) {
       await takeOverStale(lockPath, holder, events);
       continue;
     }
@@ -34,10 +49,26 @@ export async function acquireFileLock(lockPath: string, operation: string, waitM
   }
 }
 
-/** Removes the lock only if it is still ours (another run may have broken it and taken it since). */
+/**
+ * Removes the lock only if it is still ours (another run may have broken it and taken it since).
+ * A failure is tried again a few times; if the file stays, this process no longer counts it as held,
+ * so its next run takes it over rather than wait for itself.
+ */
 export async function releaseFileLock(lockPath: string, lock: LockInfo): Promise<void> {
-  const holder = await readLock(lockPath);
-  if (typeof holder === 'object' && holder.id === lock.id) await unlink(lockPath).catch(ignoreMissing);
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const holder = await readLock(lockPath);
+        if (typeof holder === 'object' && holder.id === lock.id) await unlink(lockPath).catch(ignoreMissing);
+        return;
+      } catch (err) {
+        if (attempt >= RELEASE_RETRY_MS.length) throw err;
+        await sleep(RELEASE_RETRY_MS[attempt]);
+      }
+    }
+  } finally {
+    heldHere.delete(lock.id);
+  }
 }
 
 /** Fencing: throws unless the lock file still names `lock` (it may have been removed by unlock --force, or taken over). */
@@ -93,9 +124,19 @@ async function takeOverStale(lockPath: string, stale: LockInfo, events?: EventSi
   events?.({ type: 'lock_taken_over', holder: describeLock(stale) });
 }
 
-/** A lock is stale when it was taken on this host by a process that no longer runs. */
+/**
+ * A lock is stale when it was taken on this host by a process that no longer runs: its pid runs no
+ * process, or runs this one, started at another time (the pid was reused, as a container's pid 1 is).
+ */
 export function isStale(l: LockInfo): boolean {
-  return l.host === hostname() && !processAlive(l.pid);
+  if (l.host !== hostname()) return false;
+  if (l.pid === process.pid) return l.started !== undefined && l.started !== PROCESS_STARTED;
+  return !processAlive(l.pid);
+}
+
+/** A lock this very process took and no longer holds (its release failed). */
+function leftHere(l: LockInfo): boolean {
+  return l.host === hostname() && l.pid === process.pid && l.started === PROCESS_STARTED && !heldHere.has(l.id);
 }
 
 export async function readLock(lockPath: string): Promise<LockInfo | 'missing' | 'unreadable'> {
@@ -110,7 +151,7 @@ export async function readLock(lockPath: string): Promise<LockInfo | 'missing' |
     const v: unknown = JSON.parse(text);
     if (isObject(v) && typeof v.id === 'string' && typeof v.who === 'string' && typeof v.pid === 'number' &&
         typeof v.host === 'string' && typeof v.operation === 'string' && typeof v.since === 'string') {
-      return { id: v.id, who: v.who, pid: v.pid, host: v.host, operation: v.operation, since: v.since };
+      return { id: v.id, who: v.who, pid: v.pid, host: v.host, operation: v.operation, since: v.since, ...(typeof v.started === 'string' ? { started: v.started } : {}) };
     }
   } catch {
     // fall through: unreadable
@@ -120,7 +161,7 @@ export async function readLock(lockPath: string): Promise<LockInfo | 'missing' |
 
 function newLockInfo(operation: string): LockInfo {
   const host = hostname();
-  return { id: randomUUID(), who: `${userName()}@${host}`, pid: process.pid, host, operation, since: new Date().toISOString() };
+  return { id: randomUUID(), who: `${userName()}@${host}`, pid: process.pid, host, operation, since: new Date().toISOString(), started: PROCESS_STARTED };
 }
 
 /**

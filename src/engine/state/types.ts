@@ -50,6 +50,12 @@ export interface LockInfo {
   readonly host: string;
   readonly operation: string;
   readonly since: string;
+  /**
+   * When the holding process started (ISO 8601; file locks): with the pid, it names the process
+   * exactly, so a lock this very process left behind (its release failed) or a dead process whose pid
+   * was reused is recognised. Absent in older lock files.
+   */
+  readonly started?: string;
 }
 
 /** One change to a state document, as apply makes them one by one. */
