@@ -9,13 +9,14 @@ export function applySummary(outcomes: readonly StepOutcome[]): string {
   // cause, but not counted as failed (as the jsonl summary counts) — unless it followed an earlier
   // write still provisioning, and that write failed.
   const failedNoOps = outcomes.filter((o) => o.status === 'failed' && !countsAsChange(o));
-  const failed = outcomes.filter((o) => o.status === 'failed' && countsAsChange(o));
+  const failed = outcomes.filter((o) => o.status === 'failed' && countsAsChange(o) && !o.refused);
+  const refused = outcomes.filter((o) => o.status === 'failed' && o.refused);
   // Interrupted steps are root causes too, counted apart: their operations go on at the service.
   const interrupted = outcomes.filter((o) => o.status === 'interrupted');
   const skipped = outcomes.filter((o) => o.status === 'skipped');
   // The root causes first, so the last line says what happened (pipelines and people read it first).
   const lines: string[] = [];
-  for (const f of [...failedNoOps, ...failed]) {
+  for (const f of [...failedNoOps, ...failed, ...refused]) {
     const blocked = skipped.filter((s) => s.rootCause === f.address).map((s) => s.address);
     lines.push(`  ${f.address}: ${f.error}` + (blocked.length ? ` (skipped because of it: ${blocked.join(', ')})` : ''));
   }
@@ -35,6 +36,7 @@ export function applySummary(outcomes: readonly StepOutcome[]): string {
   lines.push(
     `Apply ${c.incomplete ? 'incomplete' : 'complete'}: ${c.created} created, ${c.updated} updated, ${c.replaced} replaced, ${c.deleted} deleted, ${c.run} run` +
       (failed.length ? `; ${failed.length} failed (${failed.map((f) => f.address).join(', ')})` : '') +
+      (refused.length ? `; ${refused.length} refused (${refused.map((f) => f.address).join(', ')})` : '') +
       (interrupted.length ? `; ${interrupted.length} interrupted (${interrupted.map((f) => f.address).join(', ')})` : '') + (skipped.length ? `; ${skipped.length} skipped` : '') + '.',
   );
   // An error quotes a service's text: each line stays one line.

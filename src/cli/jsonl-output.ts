@@ -86,10 +86,10 @@ function stepFinished(emit: EmitEvent, o: StepOutcome, started: boolean): void {
 }
 
 export function applySummaryEvent(outcomes: readonly StepOutcome[], line: string): JsonlEvent {
-  const { incomplete, created, updated, replaced, deleted, run, failed, interrupted, skipped } = countOutcomes(outcomes);
+  const { incomplete, created, updated, replaced, deleted, run, failed, refused, interrupted, skipped } = countOutcomes(outcomes);
   return {
     type: 'apply_summary', status: incomplete ? 'incomplete' : 'complete',
-    created, updated, replaced, deleted, run, failed, interrupted, skipped,
+    created, updated, replaced, deleted, run, failed, refused, interrupted, skipped,
     // An interrupted step is the root cause of its dependents' skips as a failed one is.
     rootCauses: outcomes.filter((o) => o.status === 'failed' || o.status === 'interrupted').map((o) => ({ address: o.address, error: o.error ?? null })),
     message: line.split('\n').pop(),

@@ -20,6 +20,8 @@ export interface StepOutcome {
   readonly blocks?: string;
   /** A no-op that followed an earlier write the service still carried out (PlannedChange.inProgress): it ends as that write did, so it counts as a change. */
   readonly followsEarlierWrite?: boolean;
+  /** failed without being tried: the plan refused it (a policy, a saved plan that no longer holds); reports count it as refused, not failed. */
+  readonly refused?: boolean;
 }
 
 /**

@@ -110,7 +110,8 @@ function summaryLine(run: RunKind, plan: Plan, changed: readonly PlannedChange[]
   // Counted as the closing line counts them (core/apply-counts).
   const c = countOutcomes(outcomes);
   const interrupted = c.interrupted > 0 ? `${c.interrupted} interrupted, ` : '';
-  return `Apply: ${changesDone(c)} done, ${c.failed} failed, ${interrupted}${c.skipped} skipped. ${planLine}`;
+  const refused = c.refused > 0 ? `${c.refused} refused, ` : '';
+  return `Apply: ${changesDone(c)} done, ${c.failed} failed, ${refused}${interrupted}${c.skipped} skipped. ${planLine}`;
 }
 
 /**

@@ -101,8 +101,9 @@ async function runStep(step: PlannedStep, options: ApplyOptions, reportOutcome: 
   const report = action === 'no-op' && step.change.inProgress !== undefined ? (o: StepOutcome) => reportOutcome({ ...o, followsEarlierWrite: true }) : reportOutcome;
   switch (step.intent) {
     case 'unresolved':
-    case 'refused':
       return report({ address, action, status: 'failed', error: step.why });
+    case 'refused':
+      return report({ address, action, status: 'failed', error: step.why, refused: true });
     case 'no-op':
       await recordNoop(step, options);
       return report({ address, action, status: 'done' });
