@@ -2,9 +2,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { testClock } from '../support/test-clock.js';
 import { groupManifest, listedGroups, moor, moorProcess, ROOT, startCloud, workdir, type Cloud } from './harness.js';
 
 const manyGroups = (n: number) => Array.from({ length: n }, (_, i) => groupManifest(`g${String(i).padStart(3, '0')}`)).join('---\n');
+const HOUR_MS = 3_600_000;
 const listGroups = async (cloud: Cloud) => (await listedGroups(cloud)).map((g) => g.name);
 
 describe('container groups under faults', () => {
@@ -50,13 +52,19 @@ describe('container groups under faults', () => {
   });
 
   test('two applies at once: one proceeds, the other stops with a clear lock message', async () => {
-    // Slow answers keep the first apply busy, and the second starts only once the first holds the
-    // lock: on a loaded machine two racing starts could otherwise run one after the other.
-    cloud = await startCloud({ latencyMs: 500 });
+    // Provisioning lasts an hour of the cloud's test clock: the first apply holds the lock until the test,
+    // once the second has run, moves the clock on (a slow cloud could be outrun by a loaded machine).
+    const clock = testClock();
+    cloud = await startCloud({ clock, env: { MOOR_PROVISIONING_MS: String(HOUR_MS) } });
     const dir = workdir({ 'm/secret.txt': 's', 'm/all.yaml': manyGroups(5) });
     const first = moorProcess(dir, cloud, ['apply', 'm', '--auto-approve']);
     while (!existsSync(join(dir, '.moor/state.json.lock')) && first.child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
-    const [a, b] = await Promise.all([first, moor(dir, cloud, ['apply', 'm', '--auto-approve'])]);
+    const b = await moor(dir, cloud, ['apply', 'm', '--auto-approve']);
+    // Each group the first apply creates provisions for an hour: move the clock on until it has ended.
+    let ended = false;
+    void first.then(() => { ended = true; });
+    while (!ended) { clock.advance(HOUR_MS); await new Promise((r) => setTimeout(r, 20)); }
+    const a = await first;
     const codes = [a.code, b.code].sort();
     expect(codes).toEqual([0, 1]);
     const loser = a.code === 1 ? a : b;

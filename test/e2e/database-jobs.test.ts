@@ -2,6 +2,7 @@
 // retried, and a kill -9 while following resumes the same operation. The local cloud's operation
 // log (local-only) proves how many operations each environment really took.
 import { afterEach, describe, expect, test } from 'vitest';
+import { testClock } from '../support/test-clock.js';
 import { ENV, exportManifest, moor, moorProcess, operationsOf, readState, refreshManifest, startCloud, workdir, writeFile, type Cloud } from './harness.js';
 
 interface Change { address: string; action: string; destructive: boolean }
@@ -116,8 +117,10 @@ describe('database jobs', () => {
   });
 
   test('kill -9 while the refresh is being followed: the next apply resumes the same operation, never a second refresh', async () => {
-    // Slow phases (NotStarted, then InProgress) so the refresh is still being followed when the apply is killed.
-    const c = cloud = await startCloud({ env: { MOOR_LOCAL_CLOUD_ASYNC_MS: '1500' } });
+    // Phases (NotStarted, then InProgress) of an hour of the cloud's test clock: the refresh is still being
+    // followed when the apply is killed, however slow the machine; the test ends them before the next apply.
+    const clock = testClock();
+    const c = cloud = await startCloud({ clock, env: { MOOR_LOCAL_CLOUD_ASYNC_MS: '3600000' } });
     const dir = workdir({ 'm/refresh.yaml': refreshManifest('uat-from-prod', { revision: 'k1' }) });
     const first = moorProcess(dir, c, ['apply', 'm', '--auto-approve'], { MOOR_POLL_INTERVAL_MS: '20' });
     let activityId: string | undefined;
@@ -138,6 +141,7 @@ describe('database jobs', () => {
     const plan = await moor(dir, c, ['plan', 'm']);
     expect(plan.stdout).toMatch(/! DatabaseRefresh\/uat-from-prod/);
     expect(plan.stdout).toContain('resumes following');
+    clock.advance(2 * 3_600_000); // the operation has ended at the service: the next apply finds it Completed
     const second = await moor(dir, c, ['apply', 'm', '--auto-approve']);
     expect(second.code, second.stdout + second.stderr).toBe(0);
     // plan takes the state lock too, so it is the first run to find the killed apply's lock.

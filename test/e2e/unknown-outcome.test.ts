@@ -1,6 +1,6 @@
 // A job whose outcome is unknown (kill -9 while its request was being sent) blocks what depends on
 // it in every later apply, keeps plan and drift failing, and is released by `moor state resolve`.
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, onTestFinished, test } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENV, exportManifest, moor, moorProcess, operationsOf, readState, refreshManifest, startCloud, workdir, writeFile, type Cloud } from './harness.js';
@@ -22,15 +22,16 @@ describe('unknown outcomes', () => {
   afterEach(async () => { await cloud?.stop(); cloud = undefined; });
 
   test('kill -9 during an export\'s send: the dependent refresh never runs until the outcome is resolved', async () => {
-    // Every answer takes 1 s, so the apply is still waiting for the export's answer when it is killed.
-    const c = cloud = await startCloud({ latencyMs: 1000 });
+    // Every answer of this first cloud takes 1 s, so the apply is still waiting for the export's answer
+    // when it is killed; the runs after the kill meet the same data in a cloud that answers at once.
+    const dataFile = join(workdir(), 'cloud.json');
+    const slow = await startCloud({ latencyMs: 1000, dataFile });
+    onTestFinished(() => slow.stop());
     const dir = workdir({
       'm/export.yaml': exportManifest('uat-backup', { environment: ENV.uat, backupName: 'uat-before-r1', revision: 'r1' }),
       'm/refresh.yaml': refreshManifest('uat-from-prod', { revision: 'r1', dependsOn: [EXPORT] }),
     });
-    const run = (...args: string[]) => moor(dir, c, args);
-
-    const first = moorProcess(dir, c, ['apply', 'm', '--auto-approve']);
+    const first = moorProcess(dir, slow, ['apply', 'm', '--auto-approve']);
     for (;;) {
       const steps = (await readState(dir).catch(() => undefined))?.resources[EXPORT]?.runs?.at(-1)?.steps;
       if (steps?.[0]?.status === 'Sending') break;
@@ -39,6 +40,9 @@ describe('unknown outcomes', () => {
     }
     first.child.kill('SIGKILL');
     await first;
+    await slow.stop();
+    const c = cloud = await startCloud({ dataFile });
+    const run = (...args: string[]) => moor(dir, c, args);
     // Known at once from the record the crash left: no pipeline reads this as converged.
     const afterKill = await run('plan', 'm', '--detailed-exitcode');
     expect(afterKill.code, afterKill.stdout + afterKill.stderr).toBe(1);
