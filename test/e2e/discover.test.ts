@@ -120,6 +120,8 @@ describe('moor discover --import adopts what was made outside moor', () => {
     const plan = await run('plan', 'adopted', '--detailed-exitcode');
     outputs.push(plan.stdout, plan.stderr);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    // Four variables and the secret volume's files.
+    expect(plan.stdout).toContain('Adopted secrets: 5 hidden values in 2 resources moor never saw are not set: kept as live holds them, no change until their ${env:} are set.');
     const drift = await run('drift', 'adopted');
     outputs.push(drift.stdout, drift.stderr);
     expect(drift.code, drift.stdout + drift.stderr).toBe(0);

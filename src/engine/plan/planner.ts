@@ -4,7 +4,8 @@ import pLimit from 'p-limit';
 import { isUserFailure, type Diagnostic } from '../../core/diagnostics.js';
 import { diagnosed, mergeDiagnosed, type Diagnosed } from '../../core/diagnosed.js';
 import { locateAtManifests } from './diagnostic-locations.js';
-import type { JsonObject } from '../../core/json.js';
+import { getAt, type JsonObject, type JsonValue } from '../../core/json.js';
+import { ADOPTED_SECRET, keepsAdoptedSecret, mapSensitive } from '../secrets.js';
 import type { Manifest } from '../manifest.js';
 import { buildGraph, type DependencyGraph } from '../graph.js';
 import { diffResource } from '../diff/three-way.js';
@@ -215,9 +216,22 @@ async function planResource(kind: ResourceKind, manifest: Manifest, written: Jso
     ...(action === 'replace' ? { after: shownSpec(desired, sensitive) } : {}),
     ...(resent.length > 0 ? { resent } : {}),
     ...(ignored > 0 ? { ignored } : {}),
+    ...adoptedSecretsKept(record, desired, sensitive),
   };
   if (action === 'update') return diagnosed({ ...base, intent: 'update', changedPaths: fields.map((f) => f.desiredPath), change: planned });
   return diagnosed({ ...base, intent: action, change: planned });
+}
+
+/** The secrets moor discover adopted unseen that the manifest still leaves unset (plan says so, once). */
+function adoptedSecretsKept(record: ResourceRecord | undefined, desired: JsonObject, sensitive: readonly string[]): { adoptedSecrets?: number } {
+  if (!record) return {};
+  let n = 0;
+  // Only along the secrets' paths: most of a spec holds none.
+  mapSensitive(record.lastApplied, sensitive, (value, path) => {
+    if (value === ADOPTED_SECRET && keepsAdoptedSecret(getAt(desired, path) as JsonValue | undefined)) n++;
+    return value;
+  });
+  return n > 0 ? { adoptedSecrets: n } : {};
 }
 
 async function planJob(kind: JobKind, manifest: Manifest, desired: JsonObject, record: ResourceRecord | undefined, ctx: KindContext): Promise<Diagnosed<PlannedStep>> {

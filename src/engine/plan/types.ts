@@ -82,6 +82,8 @@ export interface PlannedChange {
   readonly untracked?: boolean;
   /** How many differing fields it ignored (metadata.ignoreChanges, the config's ignore rules): their live value stays. */
   readonly ignored?: number;
+  /** How many secrets adopted by moor discover (never seen) the manifest still leaves unset: live keeps them. */
+  readonly adoptedSecrets?: number;
   /** No-op: the service still carries out an earlier write (a group provisioning), or ended it failed; apply follows it (fails it then). */
   readonly inProgress?: string;
 }

@@ -37,6 +37,7 @@ function changeJson(c: PlannedChange): JsonObject {
     ...(c.movedFrom !== undefined ? { movedFrom: c.movedFrom } : {}),
     ...(c.untracked ? { untracked: true } : {}),
     ...(c.ignored ? { ignored: c.ignored } : {}),
+    ...(c.adoptedSecrets ? { adoptedSecrets: c.adoptedSecrets } : {}),
     fields: c.fields.map(fieldJson),
     ...(c.after !== undefined ? { after: c.after } : {}),
     ...(c.resent && c.resent.length > 0 ? { resent: [...c.resent] } : {}),

@@ -8,7 +8,7 @@ import type { Paint } from './ansi.js';
 import { causeLabel, fieldValue, removalNote, RESENT_LABEL } from './format-value.js';
 import { checkChanges, checkLabel, diagnosticsBesideChecks, driftedCount, headline, unverifiedCount, shownChanges, shownFields } from './plan-view.js';
 import type { RenderMode } from './plan-view.js';
-import { driftLine, failureLine, ignoredLine, INCOMPLETE, NO_CHANGES, stackNamed, summaryLine } from './summary-line.js';
+import { adoptedSecretsLine, driftLine, failureLine, ignoredLine, INCOMPLETE, NO_CHANGES, stackNamed, summaryLine } from './summary-line.js';
 
 export interface TextOptions {
   /** ANSI colour; the CLI turns it on only on a TTY without NO_COLOR. */
@@ -39,6 +39,8 @@ export function renderPlanText(plan: Plan, options: TextOptions): string {
   const named = stackNamed(options.stack);
   const ignored = ignoredLine(plan.changes);
   if (ignored) out.push(paint('dim', ignored));
+  const adopted = adoptedSecretsLine(plan.changes);
+  if (adopted) out.push(paint('dim', adopted));
   // A failed drift check found no drift only because it could not look: it says it failed instead.
   if (options.mode === 'plan') out.push(paint('bold', named + summaryLine(plan.summary)));
   else if (!failed || driftedCount(plan) > 0) out.push(paint('bold', named + driftLine(driftedCount(plan), unverifiedCount(plan))));

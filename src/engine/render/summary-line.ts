@@ -92,6 +92,14 @@ function causeOf(d: Diagnostic): string {
   return text.length > CAUSE_CHARS ? text.slice(0, CAUSE_CHARS - 1) + '…' : text;
 }
 
+/** How many secrets adopted by moor discover are still unset (live keeps them); empty when none. */
+export function adoptedSecretsLine(changes: readonly PlannedChange[]): string {
+  const n = changes.reduce((sum, c) => sum + (c.adoptedSecrets ?? 0), 0);
+  if (n === 0) return '';
+  const resources = changes.filter((c) => (c.adoptedSecrets ?? 0) > 0).length;
+  return `Adopted secrets: ${n} hidden ${n === 1 ? 'value' : 'values'} in ${resources} ${resources === 1 ? 'resource' : 'resources'} moor never saw ${n === 1 ? 'is' : 'are'} not set: kept as live holds ${n === 1 ? 'it' : 'them'}, no change until ${n === 1 ? 'its' : 'their'} \${env:} ${n === 1 ? 'is' : 'are'} set.`;
+}
+
 /** How many differing fields the plan ignored (metadata.ignoreChanges, ignore rules); empty when none. */
 export function ignoredLine(changes: readonly PlannedChange[]): string {
   const n = changes.reduce((sum, c) => sum + (c.ignored ?? 0), 0);
