@@ -21,7 +21,7 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'moor apply manifests/ --auto-approve --output jsonl | jq -c .',
     'moor apply manifests/ --auto-approve --output github   # annotations and the job summary in GitHub Actions',
   ],
-  drift: ['moor drift manifests/', 'moor drift manifests/ --output markdown >> "$GITHUB_STEP_SUMMARY"', 'moor drift manifests/ --notify'],
+  drift: ['moor drift manifests/', 'moor drift manifests/ --output markdown >> "$GITHUB_STEP_SUMMARY"', 'moor drift manifests/ --notify', 'moor drift --stack prod --accept --dry-run   # the diff that would write the hand changes into the manifests'],
   import: ['moor import ContainerGroup/web /subscriptions/SUB/resourceGroups/rg-web/providers/Vendor.ContainerInstance/containerGroups/web manifests/'],
   show: ['moor show plan.json', 'moor show plan.json --output markdown > plan.md'],
   state: [

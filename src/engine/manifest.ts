@@ -33,6 +33,11 @@ export interface SourceMap {
    * document merged from overlays; absent: every value comes from `path` (and the manifest's root).
    */
   originAt?(path: JsonPath): { readonly path: string; readonly root?: string };
+  /**
+   * The file (absolute) of the document that set the value at `path` and the value's path in that
+   * document (`drift --accept` writes there); absent: `path` in this document's own file.
+   */
+  setterOf?(path: JsonPath): { readonly path: string; readonly at: JsonPath };
 }
 
 export interface Manifest {

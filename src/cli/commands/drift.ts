@@ -15,6 +15,9 @@ interface DriftFlags {
   allStacks?: boolean;
   lock: boolean;
   lockTimeout?: number;
+  /** --accept alone: every drifted resource; with addresses: those. */
+  accept?: boolean | string[];
+  dryRun?: boolean;
 }
 
 export const registerDrift: RegisterCommand = (program, io, setExit) => {
@@ -27,7 +30,11 @@ export const registerDrift: RegisterCommand = (program, io, setExit) => {
     .option('--all-stacks', 'check every stack of moor.config.yaml and report each (exit code the worst)')
     .addOption(new Option('--lock [bool]', 'take the state lock while reading state; --lock=false checks read-only, without it').default(true).argParser(booleanArg))
     .option('--lock-timeout <seconds>', "wait this long for another run's state lock (default: fail at once)", lockTimeoutArg)
+    .option('--accept [addresses...]', 'write the drifted live values (of these addresses) into the manifest files that set them, and print the diff')
+    .option('--dry-run', 'with --accept: print the diff, write nothing')
     .action(async (paths: string[], flags: DriftFlags, command: Command) => {
+      if (flags.accept !== undefined) return setExit(await runAccept(io, paths, flags, command));
+      if (flags.dryRun) throw new (await import('../../core/diagnostics.js')).UserError('--dry-run goes with --accept');
       setExit(await runDrift(io, paths, flags, command));
     });
 };
@@ -39,6 +46,21 @@ async function runDrift(io: IoHost, paths: string[], flags: DriftFlags, command:
   const reporter = await reporterFor(io, flags.output, { terminal: false, applying: false });
   return reportingFailure(reporter, 'drift', () => withSession(io, command, async (session) =>
     (await driftStack(io, session, paths, flags, reporter.events)).code));
+}
+
+/** drift --accept: the diff of the files it writes (stdout), what it cannot write (stderr, exit 1). */
+async function runAccept(io: IoHost, paths: string[], flags: DriftFlags, command: Command): Promise<number> {
+  const { UserError } = await import('../../core/diagnostics.js');
+  if (flags.allStacks) throw new UserError('--accept writes one stack\'s files: give --stack NAME, not --all-stacks');
+  if (flags.notify) throw new UserError('--accept changes files and notifies nobody: leave out --notify');
+  const { acceptOperation } = await import('../../engine/operations/accept-operation.js');
+  const { renderAccept } = await import('../accept-output.js');
+  const addresses = Array.isArray(flags.accept) ? flags.accept : [];
+  const dryRun = flags.dryRun === true;
+  return withSession(io, command, async (session) => {
+    const result = await acceptOperation(session, { paths, addresses, dryRun, lock: { take: flags.lock, timeoutMs: (flags.lockTimeout ?? 0) * 1000 } }, { cwd: io.cwd, env: { ...io.env } });
+    return renderAccept(io, result, { dryRun, stack: session.config.stack?.name });
+  });
 }
 
 /** One stack's drift (or the manifests' without stacks) through the engine's drift operation; `events` gets its result. */

@@ -101,6 +101,11 @@ class MergedSourceMap implements SourceMap {
     return node.origin.source.locate([...node.origin.path, ...path.slice(depth)], at);
   }
 
+  setterOf(path: JsonPath): { readonly path: string; readonly at: JsonPath } {
+    const { node, depth } = nodeAt(this.#merged.originTree(), path);
+    return { path: node.origin.source.path, at: [...node.origin.path, ...path.slice(depth)] };
+  }
+
   originAt(path: JsonPath): { readonly path: string; readonly root?: string } {
     const { origin } = nodeAt(this.#merged.originTree(), path).node;
     return { path: origin.source.path, root: origin.root };
