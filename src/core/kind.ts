@@ -294,8 +294,12 @@ export interface AdoptedSpec {
 
 /** How `moor discover` finds a kind's live resources and writes them as manifests. */
 export interface Adoption {
-  /** Every live resource of the kind in the scope (every page); none when the scope names nothing of its kind. `listed` hears progress. */
-  list(ctx: KindContext, scope: DiscoveryScope, listed: (count: number, where: string) => void): Promise<Discovered[]>;
+  /**
+   * Every live resource of the kind in the scope (every page); none when the scope names nothing of
+   * its kind. `listed` hears progress; `passedOver` hears what the listing holds that moor does not
+   * manage (another kind of dataset), with the reason, so nothing is dropped silently.
+   */
+  list(ctx: KindContext, scope: DiscoveryScope, listed: (count: number, where: string) => void, passedOver: (what: string, reason: string) => void): Promise<Discovered[]>;
   /** The live resource as a spec a person would write: hidden secrets named, what cannot be written said. */
   toSpec(found: Discovered): AdoptedSpec;
 }

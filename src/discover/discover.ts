@@ -47,6 +47,8 @@ export interface DiscoverReport {
   readonly unwritten: Array<{ address: string; path: string; reason: string }>;
   /** Live resources of one name given two addresses, and what told them apart. */
   readonly clashes: Array<{ name: string; addresses: Array<{ address: string; by: string }> }>;
+  /** What the listings hold that moor does not manage, and why. */
+  readonly passedOver: Array<{ what: string; reason: string }>;
   /** With --import: what import refused, and why. */
   readonly notImported: Array<{ address: string; message: string }>;
   /** What validating the written folder found (none is expected). */
@@ -58,8 +60,9 @@ interface Found { readonly kind: ResourceKind; readonly item: Discovered }
 export async function discover(session: Session, request: DiscoverRequest): Promise<DiscoverReport> {
   const kinds = session.kinds.kinds.filter((k): k is ResourceKind => k.category === 'resource' && k.adoption !== undefined);
   const ctx = kindContext(session);
+  const passedOver: DiscoverReport['passedOver'] = [];
   const listed = await Promise.all(kinds.map(async (kind) => {
-    const items = await kind.adoption!.list(ctx, request.scope, (count, where) => request.listed?.(kind.kind, count, where));
+    const items = await kind.adoption!.list(ctx, request.scope, (count, where) => request.listed?.(kind.kind, count, where), (what, reason) => passedOver.push({ what, reason }));
     return items.map((item): Found => ({ kind, item }));
   }));
   const found = listed.flat().sort((a, b) => compare(a, b));
@@ -145,6 +148,7 @@ export async function discover(session: Session, request: DiscoverRequest): Prom
     unwritten,
     clashes: [...clashes.entries()].map(([key, addresses]) => ({ name: key.slice(key.indexOf('/') + 1), addresses })),
     notImported,
+    passedOver,
     diagnostics,
   };
 }

@@ -32,6 +32,10 @@ export function renderDiscoverText(report: DiscoverReport, options: { import: bo
     lines.push(`Not written (${report.unwritten.length}):`);
     for (const u of report.unwritten) lines.push(`  ${u.address}: ${u.path}: ${u.reason}`);
   }
+  if (report.passedOver.length > 0) {
+    lines.push(`Not adopted (${report.passedOver.length}): moor does not manage them:`);
+    for (const p of report.passedOver) lines.push(`  ${p.what}: ${p.reason}`);
+  }
   for (const d of report.diagnostics) lines.push(formatDiagnostic(d));
   for (const n of report.notImported) lines.push(`Not imported: ${n.address}: ${n.message}`);
   if (options.import) {
@@ -52,6 +56,7 @@ export function renderDiscoverJson(report: DiscoverReport): string {
     unwritten: report.unwritten,
     clashes: report.clashes,
     notImported: report.notImported,
+    passedOver: report.passedOver,
     diagnostics: report.diagnostics.map((d) => ({ file: d.location?.file ?? null, line: d.location?.line ?? null, col: d.location?.col ?? null, severity: d.severity, message: d.message })),
   }, 2) + '\n';
 }

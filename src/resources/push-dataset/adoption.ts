@@ -17,9 +17,17 @@ const SERVICE_FIELDS = new Set([
 ]);
 const NEVER_RETURNED = ['defaultRetentionPolicy', 'defaultMode', 'relationships', 'datasources'] as const;
 
-async function listWorkspace(ctx: KindContext, workspaceId: string, listed: (count: number, where: string) => void): Promise<Discovered[]> {
+type PassedOver = (what: string, reason: string) => void;
+
+async function listWorkspace(ctx: KindContext, workspaceId: string, listed: (count: number, where: string) => void, passedOver: PassedOver): Promise<Discovered[]> {
   const analytics = ctx.providers.analytics;
-  const datasets = await analytics.listDatasets(workspaceId);
+  const all = await analytics.listDatasets(workspaceId);
+  // A dataset that takes no pushed rows (imported, DirectQuery) is not a push dataset: moor does not manage it.
+  const datasets = all.filter((d) => {
+    if (d.addRowsAPIEnabled !== false) return true;
+    passedOver(`dataset ${d.name} (id ${d.id}) in workspace ${workspaceId}`, 'not a push dataset (it takes no pushed rows): moor manages push datasets only');
+    return false;
+  });
   const out = await Promise.all(datasets.map(async (dataset): Promise<Discovered> => {
     const tables = await analytics.getTables(workspaceId, dataset.id);
     const observed = { id: dataset.id, spec: specOf(workspaceId, dataset, tables), outputs: outputsOf(workspaceId, dataset, tables) };
@@ -30,8 +38,8 @@ async function listWorkspace(ctx: KindContext, workspaceId: string, listed: (cou
 }
 
 export const adoption: Adoption = {
-  async list(ctx, scope, listed) {
-    return (await Promise.all(scope.workspaces.map((w) => listWorkspace(ctx, w, listed)))).flat();
+  async list(ctx, scope, listed, passedOver) {
+    return (await Promise.all(scope.workspaces.map((w) => listWorkspace(ctx, w, listed, passedOver)))).flat();
   },
   toSpec({ observed }) {
     const spec = structuredClone(observed.spec);
