@@ -170,4 +170,61 @@ describe('the action with stacks', () => {
     expect(existsSync(join(dir, '.moor', 'stacks', 'prod', 'state.json'))).toBe(true);
     expect(existsSync(join(dir, '.moor', 'stacks', 'dev', 'state.json'))).toBe(false);
   });
+
+  test('the README\'s recipe with two stacks: a plan per stack saved and applied; after a second merge the stale plan fails with instructions, or is re-planned and applied', () => {
+    // The recipe as the README shows it: a matrix per stack, an artifact per stack, an apply per stack queued and never cancelled.
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const block = /#### The pipeline with stacks[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)![1];
+    const workflow = parse(block) as { concurrency?: unknown; jobs: Record<string, { strategy: { matrix: { stack: string[] } }; concurrency?: { group: string; 'cancel-in-progress': boolean }; steps: Array<{ uses?: string; with?: Record<string, unknown> }> }> };
+    expect(workflow.concurrency).toBeUndefined();
+    expect(workflow.jobs.plan.strategy.matrix.stack).toEqual(['dev', 'prod']);
+    expect(workflow.jobs.apply.strategy.matrix.stack).toEqual(['dev', 'prod']);
+    expect(workflow.jobs.apply.concurrency).toEqual({ group: 'moor-apply-${{ matrix.stack }}', 'cancel-in-progress': false });
+    const moorStep = (job: string) => workflow.jobs[job].steps.find((st) => st.uses?.endsWith('/moor@main'))!.with!;
+    expect(moorStep('plan').stack).toBe('${{ matrix.stack }}');
+    expect(workflow.jobs.plan.steps.find((st) => st.uses?.startsWith('actions/upload-artifact'))!.with!.name).toBe('moor-plan-${{ matrix.stack }}');
+    expect(workflow.jobs.apply.steps.find((st) => st.uses?.includes('download-artifact'))!.with!.name).toBe('moor-plan-${{ matrix.stack }}');
+    expect(moorStep('apply')).toMatchObject({ command: 'apply', stack: '${{ matrix.stack }}', 'on-stale-plan': 'replan', comment: true });
+
+    // Two pull requests plan both stacks against the same state; each stack's plan is its own artifact.
+    // Each stack its own auth context (dev c31, prod c32): one tenant serves both here.
+    const config = 'stacks:\n  dev:\n    paths: [m]\n    vars: {name: Dev, id: c31}\n  prod:\n    paths: [m]\n    vars: {name: Prod, id: c32}\n';
+    const ctx = 'apiVersion: moor/v1\nkind: AuthContext\nmetadata:\n  name: ctx\nspec:\n  id: ${var:id}\n  displayName: ${var:name}\n';
+    const dir = workdir({ 'moor.config.yaml': config, 'm/c1.yaml': ctx });
+    const second = ctx + '  description: from the second pull request\n';
+    const plan = (stack: string, pr: string) => runStep(dir, 'run', { ACTION_PATHS: '.', ACTION_STACK: stack, ACTION_PLAN_FILE: `${pr}-${stack}.json` });
+    for (const stack of ['dev', 'prod']) {
+      const first = plan(stack, 'pr1');
+      expect(first.outputs.exitcode, first.stdout).toBe('2');
+      expect(JSON.parse(readFileSync(join(dir, `pr1-${stack}.json`), 'utf8')).inputs.stack).toBe(stack);
+    }
+    writeFileSync(join(dir, 'm/c1.yaml'), second);
+    for (const stack of ['dev', 'prod']) expect(plan(stack, 'pr2').outputs.exitcode).toBe('2');
+
+    // The first merge: each stack applies its own plan.
+    writeFileSync(join(dir, 'm/c1.yaml'), ctx);
+    for (const stack of ['dev', 'prod']) {
+      const apply = runStep(dir, 'run', { ACTION_COMMAND: 'apply', ACTION_STACK: stack, ACTION_PLAN_FILE: `pr1-${stack}.json` });
+      expect(apply.outputs.exitcode, apply.stdout).toBe('0');
+      expect(apply.stdout).toContain(`stack ${stack}: Apply complete: 1 created`);
+      expect(apply.markdown).toMatch(new RegExp(`^<!-- moor report: apply in \\. \\(stack ${stack}\\) -->\n### moor apply`));
+    }
+
+    // The second merge: its plans are stale. dev fails, nothing applied, saying how to recover.
+    writeFileSync(join(dir, 'm/c1.yaml'), second);
+    const stale = runStep(dir, 'run', { ACTION_COMMAND: 'apply', ACTION_STACK: 'dev', ACTION_PLAN_FILE: 'pr2-dev.json' });
+    expect(stale.code).toBe(1);
+    expect(stale.stdout).toMatch(/saved plan pr2-dev\.json is stale/);
+    expect(stale.stdout).toContain("::error::moor apply: the reviewed plan is stale (state or the manifests moved on since it was reviewed: another change was applied first); nothing was applied. Plan this commit again and apply it: re-run with on-stale-plan: replan, or run 'moor plan --stack dev --out plan.json', review it and 'moor apply --plan plan.json'");
+    const devState = JSON.parse(readFileSync(join(dir, '.moor/stacks/dev/state.json'), 'utf8'));
+    expect(devState.resources['AuthContext/ctx'].lastApplied.description).toBeUndefined();
+    // prod re-plans the merge commit and applies exactly that.
+    const replanned = runStep(dir, 'run', { ACTION_COMMAND: 'apply', ACTION_STACK: 'prod', ACTION_PLAN_FILE: 'pr2-prod.json', ACTION_ON_STALE_PLAN: 'replan' });
+    expect(replanned.outputs.exitcode, replanned.stdout).toBe('0');
+    expect(replanned.stdout).toContain('planning this commit again and applying exactly that plan');
+    expect(replanned.stdout).toContain('stack prod: Apply complete: 0 created, 1 updated');
+    expect(replanned.markdown).toMatch(/^<!-- moor report: apply in \. \(stack prod\) -->\n### moor apply/);
+    const prodState = JSON.parse(readFileSync(join(dir, '.moor/stacks/prod/state.json'), 'utf8'));
+    expect(prodState.resources['AuthContext/ctx'].lastApplied.description).toBe('from the second pull request');
+  }, 300_000);
 });

@@ -1,8 +1,8 @@
 // The composite action (action.yml) run as GitHub runs its step: its bash script with the runner's
 // variables, against the built CLI. Its outputs feed a pull-request comment, so the markdown file
 // must exist and hold the report that decided the step, a validation failure included.
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, test } from 'vitest';
@@ -70,5 +70,38 @@ describe('the composite action', () => {
     expect(r.code).toBe(0);
     expect(r.outputs.exitcode).toBe('0');
     expect(r.markdown).toContain('### moor validate');
+  });
+});
+
+describe('what the action installs', () => {
+  const all = (parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: { steps: Array<ActionStep & { uses?: string; with?: Record<string, string> }> } }).runs.steps;
+
+  test('only the run-time dependencies, through the install script, cached under a key of moor\'s sources', () => {
+    const runs = all.map((st) => st.run ?? '').join('\n');
+    expect(runs).not.toMatch(/npm (ci|install)/);
+    expect(runs).toContain('scripts/action-install.sh" install');
+    const cache = all.find((st) => st.uses?.startsWith('actions/cache@'))!;
+    expect(cache.with!.path).toContain('node_modules');
+    expect(cache.with!.path).toContain('dist');
+    expect(cache.with!.key).toBe('${{ steps.runtime.outputs.key }}');
+    const installer = readFileSync(join(ROOT, 'scripts/action-install.sh'), 'utf8');
+    expect(installer).toMatch(/npm ci --omit=dev --ignore-scripts/);
+    const dir = workdir();
+    const output = join(dir, 'output.txt');
+    writeFileSync(output, '');
+    const r = spawnSync('bash', [join(ROOT, 'scripts/action-install.sh'), 'key'], { encoding: 'utf8', env: { ...process.env, GITHUB_OUTPUT: output } });
+    expect(r.status, r.stderr).toBe(0);
+    expect(readFileSync(output, 'utf8')).toMatch(/^key=moor-runtime-\w+-node\d+-[0-9a-f]{16}\n$/);
+  });
+
+  test('a clone that was never built says so in one line, never a stack trace', () => {
+    const dir = workdir();
+    mkdirSync(join(dir, 'bin'));
+    copyFileSync(join(ROOT, 'bin/moor.js'), join(dir, 'bin/moor.js'));
+    writeFileSync(join(dir, 'package.json'), '{"type": "module"}');
+    const r = spawnSync(process.execPath, [join(dir, 'bin/moor.js'), '--version'], { encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^moor is not built: \S+\/dist\/ is missing; run 'npm ci' \(or 'npm run build'\)/);
+    expect(r.stderr).not.toMatch(/^\s+at /m);
   });
 });
