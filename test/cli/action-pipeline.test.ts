@@ -171,7 +171,7 @@ describe('the action with stacks', () => {
     expect(existsSync(join(dir, '.moor', 'stacks', 'dev', 'state.json'))).toBe(false);
   });
 
-  test('the README\'s recipe with two stacks: a plan per stack saved and applied; after a second merge the stale plan fails with instructions, or is re-planned and applied', () => {
+  test('the README\'s recipe with two stacks: a plan per stack saved and applied; after a second merge the stale plan fails with instructions, or is re-planned and applied', async () => {
     // The recipe as the README shows it: a matrix per stack, an artifact per stack, an apply per stack queued and never cancelled.
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const block = /#### The pipeline with stacks[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)![1];
@@ -192,19 +192,19 @@ describe('the action with stacks', () => {
     const ctx = 'apiVersion: moor/v1\nkind: AuthContext\nmetadata:\n  name: ctx\nspec:\n  id: ${var:id}\n  displayName: ${var:name}\n';
     const dir = workdir({ 'moor.config.yaml': config, 'm/c1.yaml': ctx });
     const second = ctx + '  description: from the second pull request\n';
-    const plan = (stack: string, pr: string) => runStep(dir, 'run', { ACTION_PATHS: '.', ACTION_STACK: stack, ACTION_PLAN_FILE: `${pr}-${stack}.json` });
+    const plan = async (stack: string, pr: string) => runStep(dir, 'run', { ACTION_PATHS: '.', ACTION_STACK: stack, ACTION_PLAN_FILE: `${pr}-${stack}.json` });
     for (const stack of ['dev', 'prod']) {
-      const first = plan(stack, 'pr1');
+      const first = await plan(stack, 'pr1');
       expect(first.outputs.exitcode, first.stdout).toBe('2');
       expect(JSON.parse(readFileSync(join(dir, `pr1-${stack}.json`), 'utf8')).inputs.stack).toBe(stack);
     }
     writeFileSync(join(dir, 'm/c1.yaml'), second);
-    for (const stack of ['dev', 'prod']) expect(plan(stack, 'pr2').outputs.exitcode).toBe('2');
+    for (const stack of ['dev', 'prod']) expect((await plan(stack, 'pr2')).outputs.exitcode).toBe('2');
 
     // The first merge: each stack applies its own plan.
     writeFileSync(join(dir, 'm/c1.yaml'), ctx);
     for (const stack of ['dev', 'prod']) {
-      const apply = runStep(dir, 'run', { ACTION_COMMAND: 'apply', ACTION_STACK: stack, ACTION_PLAN_FILE: `pr1-${stack}.json` });
+      const apply = await runStep(dir, 'run', { ACTION_COMMAND: 'apply', ACTION_STACK: stack, ACTION_PLAN_FILE: `pr1-${stack}.json` });
       expect(apply.outputs.exitcode, apply.stdout).toBe('0');
       expect(apply.stdout).toContain(`stack ${stack}: Apply complete: 1 created`);
       expect(apply.markdown).toMatch(new RegExp(`^<!-- moor report: apply in \\. \\(stack ${stack}\\) -->\n### moor apply`));
@@ -212,14 +212,14 @@ describe('the action with stacks', () => {
 
     // The second merge: its plans are stale. dev fails, nothing applied, saying how to recover.
     writeFileSync(join(dir, 'm/c1.yaml'), second);
-    const stale = runStep(dir, 'run', { ACTION_COMMAND: 'apply', ACTION_STACK: 'dev', ACTION_PLAN_FILE: 'pr2-dev.json' });
+    const stale = await runStep(dir, 'run', { ACTION_COMMAND: 'apply', ACTION_STACK: 'dev', ACTION_PLAN_FILE: 'pr2-dev.json' });
     expect(stale.code).toBe(1);
     expect(stale.stdout).toMatch(/saved plan pr2-dev\.json is stale/);
     expect(stale.stdout).toContain("::error::moor apply: the reviewed plan is stale (state or the manifests moved on since it was reviewed: another change was applied first); nothing was applied. Plan this commit again and apply it: re-run with on-stale-plan: replan, or run 'moor plan --stack dev --out plan.json', review it and 'moor apply --plan plan.json'");
     const devState = JSON.parse(readFileSync(join(dir, '.moor/stacks/dev/state.json'), 'utf8'));
     expect(devState.resources['AuthContext/ctx'].lastApplied.description).toBeUndefined();
     // prod re-plans the merge commit and applies exactly that.
-    const replanned = runStep(dir, 'run', { ACTION_COMMAND: 'apply', ACTION_STACK: 'prod', ACTION_PLAN_FILE: 'pr2-prod.json', ACTION_ON_STALE_PLAN: 'replan' });
+    const replanned = await runStep(dir, 'run', { ACTION_COMMAND: 'apply', ACTION_STACK: 'prod', ACTION_PLAN_FILE: 'pr2-prod.json', ACTION_ON_STALE_PLAN: 'replan' });
     expect(replanned.outputs.exitcode, replanned.stdout).toBe('0');
     expect(replanned.stdout).toContain('planning this commit again and applying exactly that plan');
     expect(replanned.stdout).toContain('stack prod: Apply complete: 0 created, 1 updated');
