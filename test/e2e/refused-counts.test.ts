@@ -20,6 +20,8 @@ describe('a change refused by policy', () => {
 
     const text = await moor(dir, cloud, ['apply', '--stack', 'dev', '--auto-approve']);
     expect(text.code).toBe(1);
+    // The plan apply prints first names the refused change among its counts, as the closing line counts it.
+    expect(text.stdout + text.stderr).toContain('stack dev: Plan: 0 to create, 1 to update, 0 to replace, 0 to delete, 0 to run; 1 of them refused.');
     const closing = (text.stdout + text.stderr).split('\n').find((l) => l.includes('Apply incomplete'));
     expect(closing).toBe('stack dev: Apply incomplete: 0 created, 0 updated, 0 replaced, 0 deleted, 0 run; 1 refused (ContainerGroup/web).');
 

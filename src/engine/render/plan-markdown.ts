@@ -27,7 +27,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string
   const failed = hasErrors(plan.diagnostics);
   // A pull-request comment shows a failed plan as failed, first.
   if (failed) out.push(`**❌ ${inlineText(failureLine(mode, plan.diagnostics, plan.changes))}**`, '');
-  if (mode === 'plan' || !failed || driftedCount(plan) > 0) out.push(`**${mode === 'drift' ? driftLine(driftedCount(plan), unverifiedCount(plan)) : summaryLine(plan.summary)}**`, '');
+  if (mode === 'plan' || !failed || driftedCount(plan) > 0) out.push(`**${mode === 'drift' ? driftLine(driftedCount(plan), unverifiedCount(plan)) : summaryLine(plan.summary, plan.changes)}**`, '');
   if (changes.length === 0 && mode === 'plan') out.push(hasErrors(plan.diagnostics) ? INCOMPLETE : NO_CHANGES, '');
   if (changes.length > 0) {
     out.push('| | Address | Changes | Notes |', '| :-: | --- | --- | --- |');

@@ -42,7 +42,7 @@ export function renderPlanText(plan: Plan, options: TextOptions): string {
   const adopted = adoptedSecretsLine(plan.changes);
   if (adopted) out.push(paint('dim', adopted));
   // A failed drift check found no drift only because it could not look: it says it failed instead.
-  if (options.mode === 'plan') out.push(paint('bold', named + summaryLine(plan.summary)));
+  if (options.mode === 'plan') out.push(paint('bold', named + summaryLine(plan.summary, plan.changes)));
   else if (!failed || driftedCount(plan) > 0) out.push(paint('bold', named + driftLine(driftedCount(plan), unverifiedCount(plan))));
   // It quotes the first error, which may quote a manifest or a service.
   if (failed) out.push(paint('red', named + lineText(failureLine(options.mode, plan.diagnostics, plan.changes))));

@@ -15,9 +15,15 @@ export function stackNamed(stack: string | undefined): string {
   return stack === undefined ? '' : `stack ${lineText(stack)}: `;
 }
 
-/** `Plan: 2 to create, 1 to update, 0 to replace, 0 to delete, 1 to run.` */
-export function summaryLine(s: PlanSummary): string {
-  return `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete, ${s.run} to run.`;
+/**
+ * `Plan: 2 to create, 1 to update, 0 to replace, 0 to delete, 1 to run.`; with `changes`, those the
+ * plan refuses (a policy, a saved plan that no longer holds) are named among them — `…; 1 of them
+ * refused.` — as apply then counts them refused, not done.
+ */
+export function summaryLine(s: PlanSummary, changes: readonly PlannedChange[] = []): string {
+  const refused = changes.filter((c) => c.reasonCode === 'policy-refused' || c.reasonCode === 'saved-plan-refused').length;
+  const counts = `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete, ${s.run} to run`;
+  return refused === 0 ? `${counts}.` : `${counts}; ${refused} of them refused.`;
 }
 
 /** Code of the warning drift gives a manifest state has no record of (never applied, or state lost). */
