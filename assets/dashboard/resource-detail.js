@@ -36,6 +36,7 @@ export function ResourceDetail({ detail, error, onClose, onSelect }) {
       ${detail.diff.length === 0
         ? html`<p class="muted">No change: live matches the manifest.</p>`
         : html`<pre class="diff" data-testid="diff">${detail.diff.map((line) => html`<span class=${lineClass(line)}>${line + "\n"}</span>`)}</pre>`}
+      ${detail.answers ? html`<${Answers} answers=${detail.answers} />` : null}
       <h3>Depends on</h3>
       ${links(detail.dependsOn, stack, onSelect)}
       <h3>Needed by</h3>
@@ -48,4 +49,21 @@ export function ResourceDetail({ detail, error, onClose, onSelect }) {
 function links(addresses, stack, onSelect) {
   if (addresses.length === 0) return html`<p class="muted">nothing</p>`;
   return html`<ul class="links">${addresses.map((a) => html`<li><button type="button" class="link" onClick=${() => onSelect({ stack, address: a })}>${a}</button></li>`)}</ul>`;
+}
+
+/** A drifted resource's three answers, each a command (or a manifest line) to copy. */
+function Answers({ answers }) {
+  const rows = [
+    ['Accept', 'write the live values into the manifest files that set them', answers.accept],
+    ['Revert', 'put the manifest\'s values back', answers.revert],
+    ['Ignore', 'add to the manifest\'s metadata: another system owns these fields', answers.ignore],
+  ];
+  return html`
+    <h3>Drifted: accept, revert or ignore</h3>
+    <dl class="answers" data-testid="drift-answers">
+      ${rows.map(([name, what, command]) => html`
+        <dt>${name} <span class="muted">(${what})</span></dt>
+        <dd><code data-testid=${`answer-${name.toLowerCase()}`}>${command}</code>
+          <button type="button" class="link" aria-label=${`Copy the ${name.toLowerCase()} command`} onClick=${() => navigator.clipboard?.writeText(command)}>Copy</button></dd>`)}
+    </dl>`;
 }

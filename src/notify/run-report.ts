@@ -9,6 +9,7 @@ import { nothingSentInterruption } from '../core/interrupted-note.js';
 import type { JsonValue } from '../core/json.js';
 import { ACTION_GLYPH, type FieldChange, type Plan, type PlannedChange } from '../engine/plan/types.js';
 import type { StackIdentity } from './stack-identity.js';
+import { driftAnswers } from '../engine/render/drift-answers.js';
 
 export type RunKind = 'plan' | 'apply' | 'drift';
 
@@ -41,7 +42,7 @@ const MAX_VALUE_CHARS = 60;
 export function runReport(run: RunKind, stack: StackIdentity, plan: Plan, outcomes?: readonly StepOutcome[]): RunReport {
   const changed = plan.changes.filter((c) => c.action !== 'no-op');
   const byAddress = new Map((outcomes ?? []).map((o) => [o.address, o]));
-  const entries = changed.map((c) => entryOf(run, c, byAddress.get(c.address)));
+  const entries = changed.map((c) => entryOf(run, c, byAddress.get(c.address), stack.stack));
   // Each line quotes manifests' and services' text: it stays one line in the message and the card.
   const failures = [
     ...(outcomes ?? []).filter((o) => o.status !== 'done').map((o) => outcomeFailure(o, byAddress)),
@@ -52,13 +53,16 @@ export function runReport(run: RunKind, stack: StackIdentity, plan: Plan, outcom
   return { run, stack, title: lineText(`moor ${run} · ${stack.name}`), summaryLine: lineText(summaryLine(run, plan, changed, outcomes)), entries, failures, status };
 }
 
-function entryOf(run: RunKind, c: PlannedChange, outcome: StepOutcome | undefined): ReportEntry {
+function entryOf(run: RunKind, c: PlannedChange, outcome: StepOutcome | undefined, stack: string | undefined): ReportEntry {
   // apply --refresh-only's outcomes say what it did instead (refresh, forget): nothing live changed.
   const did = outcome && REFRESH_ACTIONS.has(outcome.action) ? outcome.action : c.action;
   const action = run === 'drift' ? 'drifted' : outcome ? `${did}: ${outcome.status}` : c.action;
-  const details = c.fields.slice(0, MAX_FIELDS_PER_ENTRY).map(fieldLine);
+  const details = c.fields.slice(0, MAX_FIELDS_PER_ENTRY).map(run === 'drift' ? driftedFieldLine : fieldLine);
   if (c.fields.length > MAX_FIELDS_PER_ENTRY) details.push(`… and ${c.fields.length - MAX_FIELDS_PER_ENTRY} more`);
   if (details.length === 0 && c.reason) details.push(c.reason);
+  // A drifted resource: how to keep the hand change (the other answers are apply, or ignoreChanges).
+  const answers = run === 'drift' && c.action !== 'create' ? driftAnswers(c, stack) : undefined;
+  if (answers) details.push(`accept it into the manifests: ${answers.accept}`);
   return { glyph: ACTION_GLYPH[c.action], address: lineText(c.address), action, details: details.map(lineText) };
 }
 
@@ -67,6 +71,14 @@ function fieldLine(f: FieldChange): string {
   if (f.op === 'add') return `${path}: + ${value(f.after, f.sensitive)}`;
   if (f.op === 'remove') return `${path}: - ${value(f.before, f.sensitive)}`;
   return `${path}: ${value(f.before, f.sensitive)} → ${value(f.after, f.sensitive)}`;
+}
+
+/** A drifted field as it moved: the manifest's value before, the live one after (a secret masked). */
+function driftedFieldLine(f: FieldChange): string {
+  const path = f.path || '/';
+  const was = f.op === 'remove' ? '(not set)' : value(f.after, f.sensitive);
+  const now = f.op === 'add' ? '(gone)' : value(f.before, f.sensitive);
+  return `${path}: ${was} → ${now} (live)`;
 }
 
 /** A short rendering; a sensitive field never shows its value, whatever the plan carries. */

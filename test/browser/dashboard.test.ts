@@ -74,6 +74,11 @@ describe('the dashboard in a browser', () => {
     for (const line of shown) expect(planLines).toContain(line);
     expect(shown.join('\n')).toContain('/displayName: "changed by hand" → "Prod A"');
     await screenshot(page, 'detail-drifted');
+    // A drifted resource offers its three answers as commands to copy.
+    const answers = page.locator('[data-testid="drift-answers"]');
+    expect(await answers.locator('[data-testid="answer-accept"]').innerText()).toBe('moor drift --stack prod --accept AuthContext/c42');
+    expect(await answers.locator('[data-testid="answer-revert"]').innerText()).toBe('moor apply --stack prod --target AuthContext/c42');
+    expect(await answers.locator('[data-testid="answer-ignore"]').innerText()).toBe('ignoreChanges: ["/displayName"]');
 
     // A manifest edit of the group with a secure value: its diff and outputs reach the page, its secret does not.
     writeFile(dir, 'dev/web.yaml', groupManifest('web-dev', { image: 'nginx:1.28' }).replace('  name: web-dev\n', '  name: web-dev\n  dependsOn: [AuthContext/c41]\n'));

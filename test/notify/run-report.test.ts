@@ -106,6 +106,17 @@ describe('run reports', () => {
     expect(r.entries.map((e) => e.action)).toEqual(['refresh: done', 'forget: done']);
   });
 
+  test("a drift entry shows each field as the manifest had it and as it is live (a secret masked), and the stack's accept command", () => {
+    const secret = { ...driftChange('ContainerGroup/web', 'x', 'y'), fields: [...driftChange('ContainerGroup/web', 'x', 'y').fields, { ...secretChange.fields[0], cause: 'drift' as const }] };
+    const r = runReport('drift', { ...STACK, stack: 'prod' }, planOf([secret]));
+    expect(r.entries[0].details).toEqual([
+      '/displayName: "y" → "x" (live)',
+      '/properties/containers/0/properties/environmentVariables/0/secureValue: (sensitive) → (sensitive) (live)',
+      'accept it into the manifests: moor drift --stack prod --accept ContainerGroup/web',
+    ]);
+    expect(reportMarkdown(r) + JSON.stringify(adaptiveCard(r))).not.toContain('hunter');
+  });
+
   test('a failing check is a failure of the report', () => {
     const check: PlannedChange = { address: 'Check/quota', kind: 'Check', action: 'no-op', drift: false, destructive: false, fields: [], patch: [], check: { passed: false, severity: 'error', message: 'only 2 of 100 free' } };
     expect(runReport('plan', STACK, planOf([check])).failures).toEqual(['Check/quota: check failed: only 2 of 100 free']);
@@ -115,7 +126,7 @@ describe('run reports', () => {
     const card = adaptiveCard(runReport('drift', STACK, planOf([driftChange('AuthContext/c7', 'a', 'b')])));
     expect(card).toMatchObject({ type: 'AdaptiveCard', version: '1.5', $schema: 'http://adaptivecards.io/schemas/adaptive-card.json' });
     const facts = (card.body as Array<Record<string, unknown>>).find((b) => b.type === 'FactSet');
-    expect(facts).toEqual({ type: 'FactSet', facts: [{ title: '~ AuthContext/c7', value: 'drifted\n/displayName: "a" → "b"' }] });
+    expect(facts).toEqual({ type: 'FactSet', facts: [{ title: '~ AuthContext/c7', value: 'drifted\n/displayName: "b" → "a" (live)\naccept it into the manifests: moor drift --accept AuthContext/c7' }] });
   });
 });
 

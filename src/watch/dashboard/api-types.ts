@@ -2,6 +2,7 @@
 import type { HistoryRun } from '../../engine/history/history-run.js';
 import type { JsonValue } from '../../core/json.js';
 import type { ResourceStatus } from '../stack-status.js';
+import type { DriftAnswers } from '../../engine/render/drift-answers.js';
 
 /** GET /api/dashboard/resource?stack=S&address=A: one resource, its diff as plan prints it, its outputs. */
 export interface ResourceDetail {
@@ -13,6 +14,8 @@ export interface ResourceDetail {
   readonly drift: boolean;
   /** The change as `moor plan` prints it, line by line (sensitive values as `(sensitive)`); empty when in sync. */
   readonly diff: readonly string[];
+  /** For a drifted resource, the three answers as commands to copy (accept, revert, ignore); absent otherwise. */
+  readonly answers?: DriftAnswers;
   /** What state keeps of the live resource (secrets masked); null when never applied. */
   readonly outputs: JsonValue | null;
   readonly dependsOn: readonly string[];

@@ -6,6 +6,7 @@ import type { Session } from '../../engine/session.js';
 import type { StackState } from '../stack-loop.js';
 import type { GraphLayout, HistoryDocument, ResourceDetail } from './api-types.js';
 import { layoutGraph } from './graph-layout.js';
+import { driftAnswers } from '../../engine/render/drift-answers.js';
 
 /** One stack as the dashboard reads it. */
 export interface DashboardStack {
@@ -26,6 +27,7 @@ export async function resourceDetail(stack: DashboardStack, address: string): Pr
   const change = report?.plan?.changes.find((c) => c.address === address);
   if (!resource || !change) return undefined;
   const record = (await stack.session.backend.read()).resources[address];
+  const answers = driftAnswers(change, stack.name || undefined);
   return {
     format: 'moor-dashboard-resource/1',
     stack: stack.name || null,
@@ -33,6 +35,7 @@ export async function resourceDetail(stack: DashboardStack, address: string): Pr
     action: change.action,
     drift: change.drift,
     diff: change.action === 'no-op' ? [] : renderChangeText(change, 'plan'),
+    ...(answers ? { answers } : {}),
     // State keeps outputs with the kind's secrets masked already; a resolved secret that turns up anyway is masked here.
     outputs: record?.outputs ? stack.session.masker.maskDeep(record.outputs) : null,
     dependsOn: report?.graph?.dependenciesOf(address) ?? [],
