@@ -200,11 +200,11 @@ export class ReplicaFleet {
     if (seat.lease || this.stopping || membership.lost !== undefined) return;
     const lease = await seat.stack.session.backend.takeLease!(OPERATION, this.o.ttlMs, membership);
     if (!lease) return;
+    this.o.onHandover?.('in');
     seat.lease = lease;
     seat.leaseVia = membership;
     seat.freeSince = undefined;
     this.o.onLease?.(seat.stack, lease.epoch);
-    this.o.onHandover?.('in');
     this.o.log(seat.stack, `took the lease${lease.epoch !== undefined ? ` (lease ${lease.epoch})` : ''}: this replica reconciles the stack`);
     this.o.wake(seat.stack);
   }
@@ -213,8 +213,9 @@ export class ReplicaFleet {
   private async handOver(seat: Seat, to: string | undefined, replicas: number): Promise<void> {
     if (!seat.lease || this.o.busy(seat.stack) || this.stopping) return;
     // Another look may have found the stack this replica's again meanwhile; the next one decides.
-    await this.drop(seat);
+    // Counted as the lease is let go, so that /metrics and /api/status tell the same.
     this.o.onHandover?.('out');
+    await this.drop(seat);
     this.o.log(seat.stack, `handed the stack over${to ? ` to replica ${to}` : ''} (${replicas} replicas share the stacks)`);
   }
 

@@ -177,9 +177,9 @@ export class PostgresStateBackend implements StateBackend {
     };
     let lease: HeldLease;
     if (fleet instanceof PostgresFleet && fleet.store === this.target.connectionString) {
-      // On the replica's session, beside its membership and its other leases: one connection for all its stacks.
+      // On one of the replica's lease sessions, beside other stacks' leases: a handful of connections for all its stacks.
       try {
-        const taken = await fleet.takeLease(this.workspace, onLost(fleet.client));
+        const taken = await fleet.takeLease(this.workspace, onLost);
         if (!taken) return undefined;
         lease = taken;
       } catch (err) {

@@ -1,13 +1,16 @@
-// moor watch replicas on PostgreSQL: one database session per replica carries its membership (a row of
-// moor_watch_replica with a heartbeat, and the advisory lock of its id) and every stack lease it takes.
-// A replica that dies or goes silent loses the session, and with it its membership and all its leases at
-// once; a process watching hundreds of stacks keeps one connection for them, not one per stack.
+// moor watch replicas on PostgreSQL: a replica keeps one database session for its membership (a row of
+// moor_watch_replica with a heartbeat, and the advisory lock of its id) and a few for its stack leases
+// (each stack's lease, and the state lock taken under it, on the session its name hashes to; every lease
+// session holds its replica's session key in shared mode, so the others see whose leases they are). A
+// replica that dies or goes silent loses its sessions, and with them its membership and all its leases at
+// once (one session lost ends the others); a process watching hundreds of stacks keeps a handful of
+// connections, not two per stack, and its heartbeat never waits behind its stacks' queries.
 import type pg from 'pg';
 import { UserError } from '../../core/diagnostics.js';
 import { sleep } from '../../core/abortable-wait.js';
 import { advisoryUnlock, holdsAdvisoryLock, tryAdvisoryLock } from './postgres-lock.js';
 import { prepareLeaseSession, serializeQueries, type HeldLease } from './postgres-lease.js';
-import { ensureFleetSchema, replicaKey, watchLeaseKey, type AdvisoryKey } from './postgres-schema.js';
+import { ensureFleetSchema, replicaKey, sessionKey, watchLeaseKey, type AdvisoryKey } from './postgres-schema.js';
 import type { FleetMembership, FleetReplica, FleetSurvey, ReplicaCard } from './types.js';
 
 /** Heartbeats per lease time: a stall of up to two of them loses nothing. */
@@ -16,6 +19,8 @@ const HEARTBEATS_PER_TTL = 4;
 const FORGET_AFTER_S = 3600;
 /** How often a replica whose id is still held (its previous process not yet gone) tries again. */
 const RETRY_JOIN_MS = 250;
+/** Sessions a replica's leases are spread over (opened as stacks need them): its stacks' cycles take turns on each. */
+export const LEASE_SESSIONS = 4;
 
 export interface FleetConnector {
   /** Opens a connection named `application` in pg_stat_activity. */
@@ -63,10 +68,16 @@ SELECT r.id, r.host, r.pid, r.listen, r.started_at, r.heartbeat_at, r.backend_pi
   FROM moor_watch_replica r
  ORDER BY r.id`;
 
-const SURVEY_LEASES_SQL = `
+const SURVEY_LOCKS_SQL = `
 SELECT l.pid, l.classid::bigint AS classid, l.objid::bigint AS objid
   FROM pg_catalog.pg_locks l
- WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 AND l.pid = ANY ($1::int[])`;
+ WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1`;
+
+/** One of a replica's lease sessions: its connection and its heartbeat. */
+interface LeaseConnection {
+  readonly client: pg.Client;
+  readonly heartbeat: NodeJS.Timeout;
+}
 
 export class PostgresFleet implements FleetMembership {
   private lostWhy: string | undefined;
@@ -76,13 +87,23 @@ export class PostgresFleet implements FleetMembership {
   private readonly listeners = new Set<(why: string) => void>();
   /** Lease keys by workspace name (a hash each; surveyed every tick). */
   private readonly keys = new Map<string, AdvisoryKey>();
+  /** The lease sessions, opened on first use. */
+  private readonly sessions: Array<Promise<LeaseConnection> | undefined> = [];
 
-  private constructor(readonly store: string, readonly replica: ReplicaCard, readonly client: pg.Client, private readonly ttlMs: number) {
+  private constructor(readonly store: string, readonly replica: ReplicaCard, readonly client: pg.Client, private readonly ttlMs: number, private readonly connector: FleetConnector) {
     serializeQueries(client);
+    this.watchConnection(client);
+    this.heartbeat = setInterval(() => { void this.beat(); }, this.beatMs);
+    this.heartbeat.unref();
+  }
+
+  private get beatMs(): number {
+    return Math.max(100, Math.floor(this.ttlMs / HEARTBEATS_PER_TTL));
+  }
+
+  private watchConnection(client: pg.Client): void {
     client.on('error', (err: Error) => this.lose(`the connection failed: ${err.message}`));
     client.on('end', () => this.lose('the connection closed'));
-    this.heartbeat = setInterval(() => { void this.beat(); }, Math.max(100, Math.floor(ttlMs / HEARTBEATS_PER_TTL)));
-    this.heartbeat.unref();
   }
 
   /** Connects, takes the replica id's lock (waiting out a previous process of the same id for two lease times) and enters its row. */
@@ -109,7 +130,7 @@ export class PostgresFleet implements FleetMembership {
       await client.end().catch(() => undefined);
       throw connector.fail(err, 'joining the replicas of moor watch');
     }
-    return new PostgresFleet(store, replica, client, ttlMs);
+    return new PostgresFleet(store, replica, client, ttlMs, connector);
   }
 
   get lost(): string | undefined {
@@ -128,13 +149,22 @@ export class PostgresFleet implements FleetMembership {
       id: r.id, host: r.host, pid: r.pid, listen: r.listen,
       startedAt: r.started_at.toISOString(), heartbeatAt: r.heartbeat_at.toISOString(), live: r.live,
     }));
-    const byPid = new Map(rows.filter((r) => r.live).map((r) => [r.backend_pid, r.id]));
+    const sessionKeys = new Map(rows.filter((r) => r.live).map((r) => {
+      const key = sessionKey(r.id);
+      return [`${key.classid}:${key.objid}`, r.id];
+    }));
     const byKey = new Map(names.map((name) => {
       const key = this.keyOf(name);
       return [`${key.classid}:${key.objid}`, name];
     }));
+    const locks = (await this.client.query<{ pid: number; classid: string; objid: string }>(SURVEY_LOCKS_SQL)).rows;
+    // A lease session holds its replica's session key: whose leases its locks are.
+    const byPid = new Map<number, string>();
+    for (const l of locks) {
+      const id = sessionKeys.get(`${l.classid}:${l.objid}`);
+      if (id !== undefined) byPid.set(l.pid, id);
+    }
     const holders = new Map<string, string>();
-    const locks = (await this.client.query<{ pid: number; classid: string; objid: string }>(SURVEY_LEASES_SQL, [[...byPid.keys()]])).rows;
     for (const l of locks) {
       const name = byKey.get(`${l.classid}:${l.objid}`);
       const id = byPid.get(l.pid);
@@ -144,13 +174,14 @@ export class PostgresFleet implements FleetMembership {
   }
 
   /** The lease of workspace `name` on this session, or undefined while another replica holds it. */
-  async takeLease(name: string, onLost: (why: string) => void): Promise<HeldLease | undefined> {
+  async takeLease(name: string, onLost: (client: pg.Client) => (why: string) => void): Promise<HeldLease | undefined> {
     this.assertConnected();
     const key = this.keyOf(name);
-    if (!(await tryAdvisoryLock(this.client, key))) return undefined;
+    const { client } = await this.sessionFor(key);
+    if (!(await tryAdvisoryLock(client, key))) return undefined;
     let epoch: number;
     try {
-      const r = await this.client.query<{ epoch: string }>(
+      const r = await client.query<{ epoch: string }>(
         `INSERT INTO moor_watch_lease (workspace, epoch, replica, since) VALUES ($1, 1, $2, now())
          ON CONFLICT (workspace) DO UPDATE SET epoch = moor_watch_lease.epoch + 1, replica = excluded.replica, since = excluded.since
          RETURNING epoch`,
@@ -158,16 +189,52 @@ export class PostgresFleet implements FleetMembership {
       );
       epoch = Number(r.rows[0].epoch);
     } catch (err) {
-      await advisoryUnlock(this.client, key).catch(() => undefined);
+      await advisoryUnlock(client, key).catch(() => undefined);
       throw err;
     }
-    return new FleetLease(this, key, epoch, onLost);
+    return new FleetLease(this, client, key, epoch, onLost(client));
+  }
+
+  /** The lease session of a key (its low bits pick one of LEASE_SESSIONS), opened on first use. */
+  private sessionFor(key: AdvisoryKey): Promise<LeaseConnection> {
+    const i = key.objid % LEASE_SESSIONS;
+    let session = this.sessions[i];
+    if (!session) {
+      session = this.openSession();
+      this.sessions[i] = session;
+      session.catch(() => { if (this.sessions[i] === session) this.sessions[i] = undefined; });
+    }
+    return session;
+  }
+
+  private async openSession(): Promise<LeaseConnection> {
+    const client = await this.connector.connect('taking a lease for moor watch', `moor watch lease (pid ${process.pid})`);
+    try {
+      await prepareLeaseSession(client, this.ttlMs);
+      await client.query('SELECT pg_advisory_lock_shared($1::bigint)', [sessionKey(this.replica.id).key]);
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      throw this.connector.fail(err, 'taking a lease for moor watch');
+    }
+    if (!this.active) {
+      await client.end().catch(() => undefined);
+      throw new UserError('this replica left the fleet');
+    }
+    serializeQueries(client);
+    this.watchConnection(client);
+    // Busy sessions are not idle; a quiet one sends a query now and then so that the server keeps it.
+    const heartbeat = setInterval(() => {
+      client.query('SELECT 1').catch((err: Error) => this.lose(`a lease session's heartbeat failed: ${err.message}`));
+    }, this.beatMs);
+    heartbeat.unref();
+    return { client, heartbeat };
   }
 
   async leave(): Promise<void> {
     if (this.left) return;
     this.left = true;
     clearInterval(this.heartbeat);
+    await this.endSessions();
     try {
       if (this.lostWhy === undefined) await this.client.query('DELETE FROM moor_watch_replica WHERE id = $1 AND backend_pid = pg_backend_pid()', [this.replica.id]);
     } catch {
@@ -210,8 +277,19 @@ export class PostgresFleet implements FleetMembership {
     this.lostWhy = why;
     clearInterval(this.heartbeat);
     for (const listener of [...this.listeners]) listener(why);
-    // A session that is only half gone (a row taken over) is ended, so its locks go too.
+    // One session gone ends the others (and a session only half gone, a row taken over), so every lock goes together.
     void this.client.end().catch(() => undefined);
+    void this.endSessions();
+  }
+
+  private async endSessions(): Promise<void> {
+    const sessions = this.sessions.splice(0);
+    await Promise.all(sessions.map(async (s) => {
+      const session = await s?.catch(() => undefined);
+      if (!session) return;
+      clearInterval(session.heartbeat);
+      await session.client.end().catch(() => undefined);
+    }));
   }
 }
 
@@ -221,15 +299,11 @@ class FleetLease implements HeldLease {
   private lostWhy: string | undefined;
   private readonly unwatch: () => void;
 
-  constructor(private readonly fleet: PostgresFleet, private readonly key: AdvisoryKey, readonly epoch: number, onLost: (why: string) => void) {
+  constructor(private readonly fleet: PostgresFleet, readonly client: pg.Client, private readonly key: AdvisoryKey, readonly epoch: number, onLost: (why: string) => void) {
     this.unwatch = fleet.watch((why) => {
       this.lostWhy ??= why;
       onLost(why);
     });
-  }
-
-  get client(): pg.Client {
-    return this.fleet.client;
   }
 
   get lost(): string | undefined {
@@ -239,7 +313,7 @@ class FleetLease implements HeldLease {
   async held(): Promise<boolean> {
     if (this.released || this.lost !== undefined) return false;
     try {
-      if (await holdsAdvisoryLock(this.fleet.client, this.key)) return true;
+      if (await holdsAdvisoryLock(this.client, this.key)) return true;
       this.lostWhy ??= 'the session no longer holds the lease';
     } catch (err) {
       this.lostWhy ??= `the check failed: ${(err as Error).message}`;
@@ -253,7 +327,7 @@ class FleetLease implements HeldLease {
     this.unwatch();
     if (this.lost !== undefined) return;
     // A failed unlock on a live session would keep the lease: the session is ended then, as a lost one would be.
-    await advisoryUnlock(this.fleet.client, this.key).catch(() => this.fleet.client.end().catch(() => undefined));
+    await advisoryUnlock(this.client, this.key).catch(() => this.client.end().catch(() => undefined));
   }
 }
 

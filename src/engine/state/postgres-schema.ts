@@ -143,6 +143,11 @@ export function replicaKey(id: string): AdvisoryKey {
   return keyOf(`moor-watch-replica\u0000${id}`);
 }
 
+/** The advisory-lock key every lease session of a replica holds in shared mode: whose leases a session's locks are. */
+export function sessionKey(id: string): AdvisoryKey {
+  return keyOf(`moor-watch-replica-session\u0000${id}`);
+}
+
 function keyOf(text: string): AdvisoryKey {
   const digest = createHash('sha256').update(text).digest();
   return { key: digest.readBigInt64BE(0).toString(), classid: digest.readUInt32BE(0), objid: digest.readUInt32BE(4) };
