@@ -10,6 +10,8 @@ import type { StepFacts } from './plan/steps.js';
 export interface GuardContext {
   /** The stack the run is for ('' without stacks). */
   readonly stack: string;
+  /** The config's stack names ([] when it has none); unset when the run does not know them. */
+  readonly stacks?: readonly string[];
 }
 
 export interface Guard {
@@ -17,16 +19,16 @@ export interface Guard {
    * Reads its documents (already checked against their schema), compiling what they state once
    * per run: their own problems as diagnostics, and the rules for the rest of the run.
    */
-  prepare(documents: readonly Manifest[], kinds: KindCatalog): PreparedGuard;
+  prepare(documents: readonly Manifest[], kinds: KindCatalog, context?: GuardContext): PreparedGuard;
 }
 
 export interface PreparedGuard {
   /** Problems in the guard's own documents (an invalid expression at its line). */
   readonly diagnostics: readonly Diagnostic[];
   /** Findings on the manifests as written, from the rules that need no planned change (validate). */
-  checkManifests(manifests: readonly Manifest[], context: GuardContext): Diagnostic[];
+  checkManifests(manifests: readonly Manifest[], context: GuardContext): Promise<Diagnostic[]>;
   /** Findings on each planned change (plan and apply); each names the change's address. */
-  checkChanges(steps: readonly StepFacts[], context: GuardContext): Diagnostic[];
+  checkChanges(steps: readonly StepFacts[], context: GuardContext): Promise<Diagnostic[]>;
 }
 
 /** Whether a diagnostic is a guard's finding: it refuses its own change, not the whole apply. */

@@ -13,7 +13,9 @@ import { loadAndValidate, type Guarding, type ValidationResult } from './validat
  * policies to check them against; `onValid`: hears each manifest valid on its own as it loads.
  */
 export async function loadRunManifests(config: MoorConfig, paths: readonly string[], kinds: KindCatalog, cwd: string, guarding?: Guarding, onValid?: (m: Manifest) => void): Promise<ValidationResult> {
-  const result = await loadAndValidate(manifestPaths(config.stack, paths), kinds, { cwd, skip: configFiles(config, cwd), stack: config.stack, onValid }, guarding);
+  // The guard knows the config's stacks, so a policy naming no such stack is an error.
+  const known = guarding && { ...guarding, context: { ...guarding.context, stacks: config.stacks ?? [] } };
+  const result = await loadAndValidate(manifestPaths(config.stack, paths), kinds, { cwd, skip: configFiles(config, cwd), stack: config.stack, onValid }, known);
   // The config's `ignore:` rules are checked with the manifests: their kinds and paths must exist.
   const ignoring = ignoreRuleProblems(config.ignore ?? [], kinds, config.file, cwd);
   return ignoring.length === 0 ? result : { ...result, diagnostics: sortDiagnostics([...ignoring, ...result.diagnostics]) };

@@ -93,7 +93,7 @@ export async function preparePlan(session: Session, request: PlanRequest): Promi
   const decided = new Map(made.plan.changes.map((c) => [c.address, c.action]));
   for (const c of replaced.plan.changes) if (decided.get(c.address) !== c.action) session.events({ type: 'planned', address: c.address, action: c.action });
   // Accepting drift into state changes nothing live: there is no change for a policy to refuse.
-  const result = guard && !request.refreshOnly ? reviewPlan(replaced, guard, context) : replaced;
+  const result = guard && !request.refreshOnly ? await reviewPlan(replaced, guard, context) : replaced;
   return { ...result, plan: request.refreshOnly ? driftOf(result.plan) : result.plan, manifests, state };
 }
 

@@ -57,3 +57,23 @@ function below(at: readonly SecretTree[], key: string): readonly SecretTree[] {
   }
   return out;
 }
+
+/**
+ * Makes each value at `paths` of `root` (a CEL value, changed in place) a stand-in that calls
+ * `read(i)` when an expression reads it: validate cannot know these values, so a rule that reads
+ * one has no verdict there. A path the value does not hold (pruned: no rule reads it) is skipped.
+ */
+export function watchReads(root: CelValue, paths: readonly (readonly (string | number)[])[], read: (index: number) => void): void {
+  if (root === null || typeof root !== 'object') return;
+  paths.forEach((path, index) => {
+    let parent: object = root as object;
+    for (const seg of path.slice(0, -1)) {
+      const next = (parent as Record<string, CelValue | undefined>)[String(seg)];
+      if (next === null || next === undefined || typeof next !== 'object') return;
+      parent = next;
+    }
+    const key = String(path[path.length - 1]);
+    if (!Object.hasOwn(parent, key)) return;
+    Object.defineProperty(parent, key, { enumerable: true, configurable: true, get: () => { read(index); return SENSITIVE_MASK; } });
+  });
+}

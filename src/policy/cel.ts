@@ -6,11 +6,66 @@ let base: Environment | undefined;
 
 function policyEnvironment(): Environment {
   // Mixed literals (['a', 1]) are allowed, as in Kubernetes; `.?` chaining reads optional fields.
-  base ??= new Environment({ homogeneousAggregateLiterals: false, enableOptionalTypes: true })
+  base ??= metered(new Environment({ homogeneousAggregateLiterals: false, enableOptionalTypes: true })
     .registerVariable('object', 'map')
     .registerVariable('stack', 'string')
-    .registerVariable('change', 'dyn');
+    .registerVariable('change', 'dyn'));
   return base;
+}
+
+/**
+ * The cost limit of one evaluation of a rule on one resource (as Kubernetes limits each CEL
+ * expression): a step is one node evaluated (each element a macro visits is at least one), and a
+ * string or list a step gives costs one more per 64 characters or elements. Under a second of work,
+ * so one evaluation never holds the event loop near a watch lease's time (5 s at least).
+ */
+export const COST_LIMIT = 1_000_000;
+
+/** What the evaluation under way has left to spend (evaluation is synchronous: one at a time). */
+let meter = { left: Infinity };
+
+/** The cost-limit error: thrown inside the library, told apart from CEL's own by its class. */
+export class CostLimitExceeded extends Error {
+  constructor() { super(`exceeds the cost limit of ${COST_LIMIT.toLocaleString('en-US')}`); }
+}
+
+/**
+ * `env` with its evaluator counting steps. @marcbachmann/cel-js has structural limits for parsing
+ * but no cost limit: every node's evaluation goes through its evaluator's run(), which a function
+ * registered here reaches (a handler is called with the evaluator as `this`), and is wrapped once.
+ */
+type Evaluator = { run: (ast: ASTNode, ctx: unknown) => unknown };
+let probed: Evaluator | undefined;
+
+function metered(env: Environment, clone = false): Environment {
+  // A clone inherits the probe with the functions it copies; its evaluator is its own.
+  if (!clone) env.registerFunction('moorMeterProbe(): bool', function (this: Evaluator) { probed = this; return true; });
+  probed = undefined;
+  env.parse('moorMeterProbe()')();
+  const evaluator = probed as Evaluator | undefined;
+  if (!evaluator || typeof evaluator.run !== 'function') throw new Error('@marcbachmann/cel-js: no evaluator to meter');
+  const run = evaluator.run;
+  evaluator.run = function (this: unknown, ast: ASTNode, ctx: unknown) {
+    if (--meter.left < 0) throw new CostLimitExceeded();
+    const value = run.call(this, ast, ctx);
+    if (typeof value === 'string' || Array.isArray(value)) meter.left -= value.length >> 6;
+    return value;
+  };
+  return env;
+}
+
+/** Runs `program` under the cost limit: its value, or `exceeded` when the limit stopped it. */
+export function runMetered(program: CelProgram, variables: Record<string, unknown>): { value: unknown } | { error: unknown } | { exceeded: true } {
+  const outer = meter;
+  meter = { left: COST_LIMIT };
+  try {
+    const value: unknown = program.run(variables);
+    return meter.left < 0 ? { exceeded: true } : { value };
+  } catch (error) {
+    return meter.left < 0 || error instanceof CostLimitExceeded ? { exceeded: true } : { error };
+  } finally {
+    meter = outer;
+  }
 }
 
 export interface CelProgram {
@@ -31,7 +86,7 @@ export type Compiled =
  * variable in scope (the element of an all() whose predicate is compiled alone).
  */
 export function compileCel(source: string, result: 'bool' | 'string', iterationVariable?: string): Compiled {
-  const env = iterationVariable ? policyEnvironment().clone().registerVariable(iterationVariable, 'dyn') : policyEnvironment();
+  const env = iterationVariable ? metered(policyEnvironment().clone().registerVariable(iterationVariable, 'dyn'), true) : policyEnvironment();
   let run: ParseResult;
   try {
     run = env.parse(source);

@@ -3,11 +3,13 @@
 import type { JsonPath } from '../core/json.js';
 import { isObject } from '../core/json.js';
 import type { AllSite } from './all-sites.js';
-import { evaluationMessage } from './cel.js';
-import { celValue, secretTree, type CelValue } from './cel-value.js';
+import { COST_LIMIT, evaluationMessage, runMetered } from './cel.js';
+import { estimateCost } from './cost-estimate.js';
+import { celValue, secretTree, watchReads, type CelValue } from './cel-value.js';
 import type { CompiledPolicy, CompiledRule } from './compile-policy.js';
 import { prunedDocument, readTree, unionReads, type ReadTree } from './object-reads.js';
-import type { Subject } from './subject.js';
+import type { Subject, Unresolved } from './subject.js';
+import { fieldPath as shownPath } from '../core/field-path.js';
 
 export interface Violation {
   readonly policy: CompiledPolicy;
@@ -15,6 +17,14 @@ export interface Violation {
   readonly message: string;
   /** Where in the document it points ([]: the document itself). */
   readonly path: JsonPath;
+  /** Validate could not decide: the rule reads a value only plan knows (written through this placeholder). */
+  readonly unchecked?: Unresolved;
+  /**
+   * What kept the rule from a verdict: `error`, it cannot be evaluated on this resource (a missing
+   * key); `rule`, the rule itself is at fault (it gives no boolean, or passes its cost limit), which
+   * is said once, at the rule.
+   */
+  readonly problem?: 'error' | 'rule';
 }
 
 /** validate: only the rules that need no change; plan: every rule. */
@@ -29,24 +39,54 @@ export function policyMatches(policy: CompiledPolicy, subject: Pick<Subject, 'ki
   return !names || names.some((n) => n.test(subject.name));
 }
 
-export function evaluatePolicies(policies: readonly CompiledPolicy[], subject: Subject, stack: string, phase: Phase): Violation[] {
+/**
+ * The rules decide on the values as they are (a secret included: a placeholder must not let pass
+ * what the plain value fails); what a finding says is made from the masked values, so no secret
+ * reaches a message. A rule that reads a value validate cannot know (an unresolved placeholder) has
+ * no verdict there: it is an `unchecked` violation, never a silent pass.
+ */
+export function evaluatePolicies(policies: readonly CompiledPolicy[], subject: Subject, stack: string, phase: Phase, broken?: ReadonlySet<CompiledRule>): Violation[] {
   const applicable = policies.flatMap((policy) =>
-    policyMatches(policy, subject, stack) ? policy.rules.filter((r) => phase === 'plan' || !r.usesChange).map((rule) => ({ policy, rule })) : []);
+    policyMatches(policy, subject, stack) ? policy.rules.filter((r) => (phase === 'plan' || !r.usesChange) && !broken?.has(r)).map((rule) => ({ policy, rule })) : []);
   if (applicable.length === 0) return [];
   const document = prunedDocument(subject.document, readsOf(policies, phase));
-  const variables: Variables = {
-    object: celValue(document, subject.secrets ? [secretTree(['spec'], subject.secrets)] : []),
-    stack,
-    change: subject.change === null ? null : celValue(subject.change),
-  };
+  const read = new Set<number>();
+  const object = celValue(document);
+  if (subject.unresolved) watchReads(object, subject.unresolved.map((u) => u.path), (i) => read.add(i));
+  const variables: Variables = { object, stack, change: subject.change === null ? null : celValue(subject.change) };
+  let masked: Variables | undefined;
+  const maskedVariables = (): Variables => (masked ??= subject.secrets && subject.secrets.length > 0
+    ? {
+      object: celValue(document, [secretTree(['spec'], subject.secrets)]),
+      stack,
+      change: ((c) => (c === null ? null : celValue(c)))(subject.maskedChange ? subject.maskedChange() : subject.change),
+    }
+    : variables);
   const out: Violation[] = [];
   for (const { policy, rule } of applicable) {
-    const failure = failureOf(rule, variables);
-    if (failure === undefined) continue;
-    const message = failure === false ? messageOf(rule, variables) : failure;
-    out.push({ policy, rule, message, path: rule.fieldPath ? pointAt(rule.fieldPath, variables, rule.sites) : [] });
+    read.clear();
+    const outcome = outcomeOf(rule, variables);
+    if (read.size > 0) {
+      const unchecked = subject.unresolved![[...read][0]];
+      out.push({ policy, rule, message: `not checked until plan: the rule reads ${shownPath(unchecked.path)}, written as ${unchecked.placeholder}, which only plan resolves`, path: unchecked.path, unchecked });
+      continue;
+    }
+    if (outcome.kind === 'holds') continue;
+    if (outcome.kind === 'rule') {
+      out.push({ policy, rule, message: outcome.message, path: [], problem: 'rule' });
+      continue;
+    }
+    const message = outcome.kind !== 'error' ? messageOf(rule, maskedVariables())
+      : maskedVariables() === variables ? outcome.message : maskedFailure(rule, maskedVariables());
+    out.push({ policy, rule, message, path: rule.fieldPath ? pointAt(rule.fieldPath, variables, rule.sites) : [], ...(outcome.kind === 'error' ? { problem: 'error' as const } : {}) });
   }
   return out;
+}
+
+/** Why a rule that cannot be evaluated on the values as they are failed, in words made without them. */
+function maskedFailure(rule: CompiledRule, masked: Variables): string {
+  const outcome = outcomeOf(rule, masked);
+  return outcome.kind === 'error' ? outcome.message : 'cannot be evaluated on the value of a secret (its words are not shown)';
 }
 
 const readTrees = new WeakMap<readonly CompiledPolicy[], Map<Phase, ReadTree>>();
@@ -67,27 +107,32 @@ function readsOf(policies: readonly CompiledPolicy[], phase: Phase): ReadTree {
   return tree;
 }
 
-/** undefined: the rule holds; false: it does not; a string: it could not be evaluated (it fails then too). */
-function failureOf(rule: CompiledRule, variables: Variables): false | string | undefined {
-  let result: unknown;
-  try {
-    result = rule.program.run(variables);
-  } catch (err) {
-    return `cannot be evaluated: ${evaluationMessage(err)}`;
+type Outcome =
+  | { readonly kind: 'holds' | 'fails' }
+  /** It cannot be evaluated on this resource. */
+  | { readonly kind: 'error'; readonly message: string }
+  /** The rule is at fault whatever the resource: no boolean, or past its cost limit. */
+  | { readonly kind: 'rule'; readonly message: string };
+
+function outcomeOf(rule: CompiledRule, variables: Variables): Outcome {
+  const ran = runMetered(rule.program, variables);
+  if ('exceeded' in ran) {
+    const estimate = estimateCost(rule.program.ast, variables);
+    const figure = estimate > COST_LIMIT ? `costs about ${estimate.toLocaleString('en-US')}, over` : 'costs more than';
+    return { kind: 'rule', message: `${figure} the cost limit of ${COST_LIMIT.toLocaleString('en-US')} (stopped)` };
   }
-  if (result === true) return undefined;
-  if (result === false) return false;
-  return `gives ${typeof result === 'bigint' ? 'an int' : typeof result}, not true or false`;
+  if ('error' in ran) return { kind: 'error', message: `cannot be evaluated: ${evaluationMessage(ran.error)}` };
+  if (ran.value === true) return { kind: 'holds' };
+  if (ran.value === false) return { kind: 'fails' };
+  const result = ran.value;
+  return { kind: 'rule', message: `gives ${typeof result === 'bigint' ? 'an int' : result === null ? 'null' : Array.isArray(result) ? 'a list' : `a ${typeof result === 'object' ? 'map' : typeof result}`}, not true or false` };
 }
 
 function messageOf(rule: CompiledRule, variables: Variables): string {
   if (rule.messageProgram) {
-    try {
-      const text: unknown = rule.messageProgram.run(variables);
-      if (typeof text === 'string' && text.trim() !== '') return text;
-    } catch {
-      // A message that cannot be made falls back to the static one, as in Kubernetes.
-    }
+    // A message that cannot be made falls back to the static one, as in Kubernetes.
+    const ran = runMetered(rule.messageProgram, variables);
+    if ('value' in ran && typeof ran.value === 'string' && ran.value.trim() !== '') return ran.value;
   }
   return rule.message ?? `failed expression: ${rule.program.source}`;
 }
@@ -121,13 +166,9 @@ function failingElement(arrayPath: JsonPath, elements: readonly CelValue[], vari
   const site = sites.find((s) => s.arrayPath.length === arrayPath.length && s.arrayPath.every((seg, i) => seg === arrayPath[i]));
   if (!site) return undefined;
   for (let index = 0; index < elements.length; index++) {
-    let holds = false;
-    try {
-      holds = site.predicate.run({ ...variables, [site.element]: elements[index] }) === true;
-    } catch {
-      // An element the predicate cannot be evaluated on fails it.
-    }
-    if (!holds) return { index, site };
+    // An element the predicate cannot be evaluated on fails it.
+    const ran = runMetered(site.predicate, { ...variables, [site.element]: elements[index] });
+    if (!('value' in ran) || ran.value !== true) return { index, site };
   }
   return undefined;
 }

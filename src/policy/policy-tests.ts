@@ -13,6 +13,8 @@ export interface PolicyTestResult {
   readonly location: SourceLocation;
   /** Why it did not turn out as expected (the failing rules' messages, or that none failed). */
   readonly detail?: string;
+  /** A rule could not be evaluated on the case: neither pass nor fail, whatever it expects. */
+  readonly error?: boolean;
 }
 
 /** Every case of every policy, in the order written. */
@@ -33,6 +35,11 @@ function runCase(policy: CompiledPolicy, testCase: JsonObject, location: SourceL
   const subject = { address: `${kind}/${objectName}`, kind, name: objectName, document: object, change };
   // Without a change the case is what validate sees: the rules that read change wait for a plan.
   const violations = evaluatePolicies([policy], subject, typeof testCase.stack === 'string' ? testCase.stack : '', change ? 'plan' : 'validate');
+  // A rule that cannot be evaluated proves nothing: `expect: fail` must not pass on it.
+  const broken = violations.filter((v) => v.problem !== undefined);
+  if (broken.length > 0) {
+    return { policy: policy.address, name, passed: false, error: true, location, detail: `the rules cannot be evaluated on it: ${broken.map((v) => `spec.rules[${v.rule.index}]: ${v.message}`).join('; ')}` };
+  }
   const failed = violations.length > 0;
   const expected = testCase.expect === 'fail';
   if (failed === expected) return { policy: policy.address, name, passed: true, location };

@@ -119,7 +119,7 @@ describe('invalid policies are validation errors at the expression line', () => 
   });
 });
 
-describe('secrets are never visible to rules', () => {
+describe('secrets: rules decide on the values as they are, no message shows them', () => {
   const env = `
       - name: web
         properties:
@@ -136,14 +136,36 @@ describe('secrets are never visible to rules', () => {
       messageExpression: "string(object.spec.properties.containers[0].properties.environmentVariables)"
 `;
 
-  test('validate: a literal secret and values from secret sources read (sensitive)', async () => {
+  // Deliberately changed (issue 32.4): rules used to see every secret as '(sensitive)', so a rule
+  // failing the plain value passed the same value written through ${file:}. Now they see the value.
+  test('validate: a literal secret is seen as written; a rule reading an unresolved ${file:} is not checked until plan, and says so', async () => {
     const result = await validateWithPolicies({ 'app.yaml': app, 'secret.txt': 's3cret', 'p.yaml': policy('p', rules) });
     const findings = result.diagnostics.filter((d) => d.policy === 'p');
-    expect(findings).toHaveLength(1);
-    expect(findings[0].message).not.toMatch(/hunter2|s3cret|file:|DB_PASSWORD\}/);
+    expect(findings.map((d) => d.severity)).toEqual(['error', 'error']);
+    for (const f of findings) expect(f.message).not.toMatch(/hunter2|s3cret|file:|DB_PASSWORD\}/);
+    const reads = `  rules:
+    - expression: "object.spec.properties.containers[0].properties.environmentVariables[0].secureValue == 'hunter2'"
+    - expression: "object.spec.properties.containers[0].properties.environmentVariables[1].value != 'Public'"
+`;
+    const unresolved = await validateWithPolicies({ 'app.yaml': app, 'secret.txt': 's3cret', 'p.yaml': policy('p', reads) });
+    const at = positionOf(app, '"${file:secret.txt}"');
+    expect(located(unresolved).filter((l) => l.includes('policy p'))).toEqual([
+      `app.yaml:${at.line}:${at.col}: warning: policy p: not checked until plan: the rule reads spec.properties.containers[0].properties.environmentVariables[1].value, written as \${file:secret.txt}, which only plan resolves`,
+    ]);
   });
 
-  test('plan: resolved secrets in the object, before and after read (sensitive)', async () => {
+  test('plan: a value from ${file:} that the rule fails written plainly fails it too; the message shows no secret', async () => {
+    const result = await validateWithPolicies({ 'app.yaml': app, 'secret.txt': 'Public', 'p.yaml': policy('p', `  rules:
+    - expression: "object.spec.properties.containers[0].properties.environmentVariables[1].value != 'Public'"
+      messageExpression: "'no ' + object.spec.properties.containers[0].properties.environmentVariables[1].value"
+`) });
+    const step = stepOf(result, 'ContainerGroup/web', { action: 'update' });
+    const resolved = JSON.parse(JSON.stringify(step.desired).replace('${file:secret.txt}', 'Public').replace('${env:DB_PASSWORD}', 'pw-123'));
+    const findings = (await result.guard!.checkChanges([{ ...step, desired: resolved }], { stack: '' }));
+    expect(findings.map((d) => d.message)).toEqual(['policy p: no (sensitive)']);
+  });
+
+  test('plan: resolved secrets in the object, before and after read (sensitive) in a message', async () => {
     const result = await validateWithPolicies({ 'app.yaml': app, 'secret.txt': 's3cret', 'p.yaml': policy('p', rules) });
     const step = stepOf(result, 'ContainerGroup/web', { action: 'update' });
     const resolved = JSON.parse(JSON.stringify(step.desired).replace('${file:secret.txt}', 's3cret').replace('${env:DB_PASSWORD}', 'pw-123'));
@@ -151,7 +173,7 @@ describe('secrets are never visible to rules', () => {
     const shown = [vars('object.spec', 0, 'secureValue'), vars('object.spec', 1, 'value'), vars('object.spec', 2, 'value'), vars('change.before', 0, 'secureValue'), vars('change.before', 1, 'value'), vars('change.after', 2, 'value')];
     const leaky = `  rules:\n    - expression: "false"\n      messageExpression: "${shown.join(" + ' ' + ")}"\n`;
     const withLeaky = await validateWithPolicies({ 'app.yaml': app, 'secret.txt': 's3cret', 'p.yaml': policy('p', leaky) });
-    const findings = withLeaky.guard!.checkChanges([{ ...stepOf(withLeaky, 'ContainerGroup/web', { action: 'update' }, resolved), desired: resolved }], { stack: '' });
+    const findings = (await withLeaky.guard!.checkChanges([{ ...stepOf(withLeaky, 'ContainerGroup/web', { action: 'update' }, resolved), desired: resolved }], { stack: '' }));
     expect(findings).toHaveLength(1);
     expect(findings[0].message).toBe(`policy p: ${Array(6).fill('(sensitive)').join(' ')}`);
     expect(findings[0].message).not.toMatch(/hunter2|s3cret|pw-123/);
@@ -170,12 +192,12 @@ describe('policies on planned changes', () => {
   test('change: action and destructive, only where match.stacks holds', async () => {
     const result = await validateWithPolicies({ 'app.yaml': group('web', { web: 'x' }), 'p.yaml': policy('no-replace', noReplace) }, 'prod');
     const replace = stepOf(result, 'ContainerGroup/web', { action: 'replace', destructive: true });
-    expect(result.guard!.checkChanges([replace], { stack: 'prod' }).map((d) => d.message)).toEqual([
+    expect((await result.guard!.checkChanges([replace], { stack: 'prod' })).map((d) => d.message)).toEqual([
       'policy no-replace: no replace in prod; do it in a maintenance window',
       'policy no-replace: nothing destructive',
     ]);
-    expect(result.guard!.checkChanges([replace], { stack: 'dev' })).toEqual([]);
-    expect(result.guard!.checkChanges([stepOf(result, 'ContainerGroup/web', { action: 'update' })], { stack: 'prod' })).toEqual([]);
+    expect((await result.guard!.checkChanges([replace], { stack: 'dev' }))).toEqual([]);
+    expect((await result.guard!.checkChanges([stepOf(result, 'ContainerGroup/web', { action: 'update' })], { stack: 'prod' }))).toEqual([]);
   });
 
   test('change: drift, the changed fields, before (live) and after (desired)', async () => {
@@ -186,8 +208,8 @@ describe('policies on planned changes', () => {
     const live = { ...result.manifests[0].spec, location: 'northeurope' };
     const field = { path: '/location', op: 'replace' as const, before: 'northeurope', after: 'westeurope', cause: 'drift' as const, sensitive: false, forcesReplace: true };
     const step = stepOf(result, 'ContainerGroup/web', { action: 'replace', drift: true, fields: [field] }, live);
-    expect(result.guard!.checkChanges([step], { stack: '' })).toEqual([]);
-    expect(result.guard!.checkChanges([{ ...step, change: { ...step.change, drift: false } }], { stack: '' })).toHaveLength(1);
+    expect((await result.guard!.checkChanges([step], { stack: '' }))).toEqual([]);
+    expect((await result.guard!.checkChanges([{ ...step, change: { ...step.change, drift: false } }], { stack: '' }))).toHaveLength(1);
   });
 
   test('a delete of what left the manifests: object is the last applied spec, after is null, no location', async () => {
@@ -196,10 +218,40 @@ describe('policies on planned changes', () => {
     const kind = (await import('../../src/cli/catalog.js')).CATALOG.kindNamed('ContainerGroup')!;
     const record = { kind: 'ContainerGroup', name: 'old', id: 'x', lastApplied: { resourceGroup: 'rg-old' }, updatedAt: '2026-01-01T00:00:00Z' };
     const step = { kind, record, change: { address: 'ContainerGroup/old', kind: 'ContainerGroup', action: 'delete' as const, fields: [], patch: [], drift: false, destructive: false } };
-    expect(result.guard!.checkChanges([step], { stack: '' })).toEqual([]);
+    expect((await result.guard!.checkChanges([step], { stack: '' }))).toEqual([]);
     const other = { ...step, record: { ...record, lastApplied: { resourceGroup: 'rg-prod' } } };
-    const findings = result.guard!.checkChanges([other], { stack: '' });
+    const findings = (await result.guard!.checkChanges([other], { stack: '' }));
     expect(findings).toEqual([expect.objectContaining({ address: 'ContainerGroup/old', policy: 'p' })]);
     expect(findings[0].location).toBeUndefined();
+  });
+});
+
+describe('a rule at fault is said once, at its line', () => {
+  test('a misspelled field is an error at the expression with did-you-mean, not a finding at each resource', async () => {
+    const text = policy('typo', '  match: {kinds: [ContainerGroup]}\n  rules:\n    - expression: "object.spec.properties.containers.all(c, c.properties.imagee != \'\')"\n');
+    const result = await validateWithPolicies({ 'a.yaml': group('a', { web: 'x' }), 'b.yaml': group('b', { web: 'x' }), 'p.yaml': text });
+    const at = positionOf(text, '"object.spec');
+    expect(located(result)).toEqual([`p.yaml:${at.line}:${at.col}: error: spec.rules[0].expression: reads object.spec.properties.containers[0].properties.imagee, but ContainerGroup has no field imagee there; did you mean image?`]);
+  });
+
+  test('an expression that gives no boolean on the resources is one error at the rule, and stops the run', async () => {
+    const text = policy('nobool', '  rules:\n    - expression: "object.spec.location"\n');
+    const result = await validateWithPolicies({ 'a.yaml': group('a', { web: 'x' }), 'b.yaml': group('b', { web: 'x' }), 'p.yaml': text });
+    const at = positionOf(text, '"object.spec.location"');
+    expect(located(result)).toEqual([`p.yaml:${at.line}:${at.col}: error: spec.rules[0].expression: gives a string, not true or false (evaluated on ContainerGroup/a)`]);
+    expect(result.diagnostics[0].policy).toBeUndefined();
+  });
+
+  test('a rule past its cost limit is refused at its line, naming its cost; five nested map() stop too', async () => {
+    const tags = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`t${i}`, 'v']));
+    const app = group('web', { web: 'x' }).replace('  location: westeurope', `  location: westeurope\n  tags: ${JSON.stringify(tags)}`);
+    const all = "object.spec.tags.all(a, object.spec.tags.all(b, object.spec.tags.all(c, object.spec.tags.all(d, a + b + c + d != ''))))";
+    const map = "object.spec.tags.map(a, object.spec.tags.map(b, object.spec.tags.map(c, object.spec.tags.map(d, object.spec.tags.map(e, a + b))))).size() > 0";
+    const text = policy('costly', `  rules:\n    - expression: "${all}"\n    - expression: "${map}"\n`);
+    const result = await validateWithPolicies({ 'app.yaml': app, 'p.yaml': text });
+    expect(located(result)).toEqual([
+      `p.yaml:${positionOf(text, `"${all}"`).line}:${positionOf(text, `"${all}"`).col}: error: spec.rules[0].expression: costs about 1,004,040,403, over the cost limit of 1,000,000 (stopped) (evaluated on ContainerGroup/web)`,
+      expect.stringMatching(new RegExp(`^p\\.yaml:${positionOf(text, `"${map}"`).line}:\\d+: error: spec\\.rules\\[1\\]\\.expression: costs about [\\d,]+, over the cost limit of 1,000,000 \\(stopped\\)`)),
+    ]);
   });
 });

@@ -18,23 +18,23 @@ export const registerPolicy: RegisterCommand = (program, io, setExit) => {
 
 async function runPolicyTest(io: IoHost, paths: string[], command: Command): Promise<number> {
   const { CATALOG } = await import('../catalog.js');
-  const { compilePolicy } = await import('../../policy/compile-policy.js');
+  const { compilePolicies } = await import('../../policy/compile-policy.js');
   const { runPolicyTests } = await import('../../policy/policy-tests.js');
   const { POLICY_KIND } = await import('../../policy/policy-document.js');
   const { formatDiagnostic, hasErrors, sortDiagnostics } = await import('../../core/diagnostics.js');
   const loaded = await policyDocuments(io, command, paths);
   const documents = loaded.documents.filter((d) => d.kind === POLICY_KIND);
-  const compiled = documents.map((d) => compilePolicy(d, CATALOG));
+  const compiled = compilePolicies(documents, CATALOG, loaded.stacks);
   // Only what concerns the policies stops their tests: a file that does not parse, a broken Policy.
-  const problems = sortDiagnostics([...loaded.diagnostics.filter((d) => d.address === undefined || d.address.startsWith(`${POLICY_KIND}/`)), ...compiled.flatMap((c) => c.diagnostics)]);
+  const problems = sortDiagnostics([...loaded.diagnostics.filter((d) => d.address === undefined || d.address.startsWith(`${POLICY_KIND}/`)), ...compiled.diagnostics]);
   for (const d of problems) io.stderr.write(formatDiagnostic(d) + '\n');
   if (hasErrors(problems)) {
     io.stderr.write('the policies have errors; no test was run\n');
     return 1;
   }
-  const results = runPolicyTests(compiled.map((c) => c.policy));
+  const results = runPolicyTests(compiled.policies);
   for (const r of results) {
-    io.stdout.write(`${r.passed ? 'PASS' : 'FAIL'}  ${r.policy}: ${r.name}\n`);
+    io.stdout.write(`${r.passed ? 'PASS' : r.error ? 'ERROR' : 'FAIL'}  ${r.policy}: ${r.name}\n`);
     if (!r.passed) io.stdout.write(`      ${r.location.file}:${r.location.line}:${r.location.col}: ${r.detail}\n`);
   }
   const failed = results.filter((r) => !r.passed).length;
@@ -51,14 +51,15 @@ async function runPolicyTest(io: IoHost, paths: string[], command: Command): Pro
  * and none chosen, every stack's (each case names its own stack), a Policy shared by several
  * stacks taken once.
  */
-async function policyDocuments(io: IoHost, command: Command, paths: string[]): Promise<{ documents: Manifest[]; diagnostics: Diagnostic[] }> {
+async function policyDocuments(io: IoHost, command: Command, paths: string[]): Promise<{ documents: Manifest[]; diagnostics: Diagnostic[]; stacks: readonly string[] }> {
   const { loadConfig } = await import('../../engine/config.js');
   const { loadRunManifests } = await import('../../engine/run-manifests.js');
   const { CATALOG } = await import('../catalog.js');
   const { formatDiagnostic } = await import('../../core/diagnostics.js');
   const g = globalOptions(command);
   const config = loadConfig(g.config, io.cwd, io.env, g.stack, g.stackGiven);
-  if (config.stacks === undefined || config.stack !== undefined) return loadRunManifests(config, paths, CATALOG, io.cwd);
+  const stacks = config.stacks ?? [];
+  if (config.stacks === undefined || config.stack !== undefined) return { ...await loadRunManifests(config, paths, CATALOG, io.cwd), stacks };
   const documents = new Map<string, Manifest>();
   const diagnostics = new Map<string, Diagnostic>();
   for (const stack of config.stacks) {
@@ -66,5 +67,5 @@ async function policyDocuments(io: IoHost, command: Command, paths: string[]): P
     for (const d of loaded.documents) documents.set(JSON.stringify([d.kind, d.name, d.spec]), d);
     for (const d of loaded.diagnostics) diagnostics.set(formatDiagnostic(d), d);
   }
-  return { documents: [...documents.values()], diagnostics: [...diagnostics.values()] };
+  return { documents: [...documents.values()], diagnostics: [...diagnostics.values()], stacks };
 }

@@ -1,5 +1,5 @@
-// Loading with a stack: a document of a later path (an overlay) with the address of one of an
-// earlier path patches it (merge-patch.ts); any other document is added as it is.
+// Loading with a stack: a resource of a later path (an overlay) with the address of one of an
+// earlier path patches it (merge-patch.ts); any other document (a Policy too) is added as it is.
 import { isObject, type JsonPath, type JsonValue } from '../../core/json.js';
 import type { KindCatalog } from '../../core/kind-catalog.js';
 import { compileRules } from '../diff/compiled-rules.js';
@@ -33,7 +33,9 @@ export function applyOverlays(documents: readonly LayeredDocument[], kinds: Kind
   const byAddress = new DocumentIndex();
   const keysByKind = new Map<string, ArrayKeyOf>();
   for (const doc of ordered) {
-    const address = addressOfDocument(doc.value);
+    // A Policy is never overlaid: a later path's Policy of one name would weaken it silently, so
+    // both are kept and validation reports the second as a duplicate.
+    const address = addressOfDocument(doc.value, kinds);
     const at = address === undefined ? undefined : byAddress.get(address);
     if (at === undefined && address !== undefined && mayOverlayUnread(address, doc.layer, unread)) continue;
     if (at === undefined || out[at].layer >= doc.layer) {
@@ -54,9 +56,10 @@ function mayOverlayUnread(address: { kind: string; name: string }, layer: number
   return unread.some((u) => u.layer < layer && (u.address === undefined || (u.address.kind === address.kind && u.address.name === address.name)));
 }
 
-/** The kind and name of a document whose header says so plainly; other documents are never overlaid. */
-function addressOfDocument(value: unknown): { readonly kind: string; readonly name: string } | undefined {
+/** The kind and name of a resource whose header says so plainly; other documents (a Policy) are never overlaid. */
+function addressOfDocument(value: unknown, kinds: KindCatalog): { readonly kind: string; readonly name: string } | undefined {
   if (!isObject(value) || typeof value.kind !== 'string' || !isObject(value.metadata) || typeof value.metadata.name !== 'string') return undefined;
+  if (kinds.documentNamed(value.kind)) return undefined;
   return { kind: value.kind, name: value.metadata.name };
 }
 

@@ -7,8 +7,8 @@ import type { PlannedChange } from './types.js';
 import { refusedStep, type PlannedStep } from './steps.js';
 import { withReason } from './reasons.js';
 
-export function reviewPlan(result: PlanResult, guard: PreparedGuard, context: GuardContext): PlanResult {
-  const findings = guard.checkChanges(result.steps, context);
+export async function reviewPlan(result: PlanResult, guard: PreparedGuard, context: GuardContext): Promise<PlanResult> {
+  const findings = await guard.checkChanges(result.steps, context);
   if (findings.length === 0) return result;
   const refusals = new Map<string, string[]>();
   for (const d of findings) {

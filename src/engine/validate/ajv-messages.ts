@@ -109,7 +109,7 @@ function article(type: string): string {
 }
 
 /** "did you mean" for a misspelt key, else the allowed keys when they are few. */
-function suggest(key: string, schema: JsonObject): string {
+export function suggest(key: string, schema: JsonObject): string {
   const allowed = isObject(schema.properties) ? Object.keys(schema.properties) : [];
   if (allowed.length === 0) return ' (no fields allowed here)';
   const close = allowed
