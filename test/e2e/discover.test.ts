@@ -155,6 +155,14 @@ describe('moor discover --import adopts what was made outside moor', () => {
     expect((await putBehindMoor(cloud, groupPath('rg-disc-a', 'late'), WORKER)).status).toBeLessThan(300);
     const again = await run('discover', '--subscription', SUB, '--resource-group', 'rg-disc-a', '--out', 'adopted', '--import');
     expect(again.code, again.stdout + again.stderr).toBe(0);
+    // A third run finds nothing new; as JSON it says each is left alone, with its file.
+    const third = await run('discover', '--subscription', SUB, '--resource-group', 'rg-disc-a', '--out', 'adopted', '--import', '--output', 'json');
+    expect(third.code, third.stderr).toBe(0);
+    const report = JSON.parse(third.stdout);
+    expect(report.format).toBe('moor-discover/1');
+    expect(report.files).toEqual([]);
+    expect(report.resources.map((r: { address: string; status: string; file: string }) => `${r.address} ${r.status} ${r.file}`).sort())
+      .toEqual(['ContainerGroup/api existing adopted/rg-disc-a.yaml', 'ContainerGroup/late existing adopted/rg-disc-a.2.yaml', 'ContainerGroup/worker existing adopted/rg-disc-a.yaml']);
     expect(again.stdout).toContain('+ ContainerGroup/late  adopted/rg-disc-a.2.yaml  (imported)');
     expect(again.stdout).toMatch(/Left alone \(2\)/);
     expect(again.stdout).toContain('= ContainerGroup/api  adopted/rg-disc-a.yaml');
