@@ -11,6 +11,7 @@ stacks:
   dev:
     paths: [base, dev]
     vars: {imageTag: "1.27", rg: rg-decided-dev}
+    ignore: [{kind: ContainerGroup, paths: ["/tags/*"]}]   # the cost tool tags dev
   prod:
     paths: [base, prod]
     vars: {imageTag: '1.26', rg: rg-decided-prod}   # prod is pinned
@@ -111,6 +112,22 @@ describe('drift, decided: ignore what others own, accept a hand change into git'
     writeFile(dir, 'prod/web.yaml', PROD);
     expect((await moor(dir, cloud, ['apply', '--stack', 'prod', '--auto-approve'], ENV)).code).toBe(0);
     expect(await envOf(cloud, 'rg-decided-prod', 'REPLICAS')).toBe('7');
+  }, LONG);
+
+  it("a stack's ignore rule for a kind: a tag added by hand in dev is no drift, and dev's next write keeps it", async () => {
+    await untilProvisioned(cloud, path('rg-decided-dev'));
+    const live = await cloudRequest(cloud, 'GET', path('rg-decided-dev'));
+    expect((await putBehindMoor(cloud, path('rg-decided-dev'), { location: live.body.location, tags: { costCenter: 'cc-7' }, properties: live.body.properties })).status).toBe(200);
+    expect((await moor(dir, cloud, ['drift', '--stack', 'dev'], ENV)).code).toBe(0);
+    const plan = await moor(dir, cloud, ['plan', '--stack', 'dev', '--detailed-exitcode'], ENV);
+    expect(plan.stdout).toContain('Ignored: 1 field differs live in 1 resource');
+    expect(plan.code).toBe(0);
+    writeFile(dir, 'dev/web.yaml', DEV.replace('value: debug', 'value: info'));
+    expect((await moor(dir, cloud, ['apply', '--stack', 'dev', '--auto-approve'], ENV)).code).toBe(0);
+    expect(await envOf(cloud, 'rg-decided-dev', 'LOG_LEVEL')).toBe('info');
+    expect((await cloudRequest(cloud, 'GET', path('rg-decided-dev'))).body.tags).toEqual({ costCenter: 'cc-7' });
+    writeFile(dir, 'dev/web.yaml', DEV);
+    expect((await moor(dir, cloud, ['apply', '--stack', 'dev', '--auto-approve'], ENV)).code).toBe(0);
   }, LONG);
 
   it("a hand change to a value prod's overlay sets is accepted into the overlay only, comments intact; --dry-run only shows it", async () => {

@@ -150,7 +150,8 @@ function liveCopy(d: JsonValue | undefined, l: JsonValue | undefined, path: Json
   return l;
 }
 
-/** Whether a field's named path is an ignored place or lies under one. */
+/** Whether a field's named path is an ignored place, lies under one, or holds one (a whole `tags` removed where `/tags/*` is ignored). */
 export function isUnderPlace(fieldPath: string, places: readonly string[]): boolean {
-  return places.some((p) => fieldPath === p || fieldPath.startsWith(p + '/') || fieldPath.startsWith(p + '['));
+  const under = (a: string, b: string) => a === b || a.startsWith(b + '/') || a.startsWith(b + '[');
+  return places.some((p) => under(fieldPath, p) || under(p, fieldPath));
 }
