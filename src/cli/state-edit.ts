@@ -47,7 +47,8 @@ export async function migrateState(io: IoHost, source: StateBackend, target: Sta
       }
       await target.write({ version: 1, resources: doc.resources, ...(doc.extras ? { extras: doc.extras } : {}) });
       const history = (await source.readHistory?.()) ?? [];
-      if (history.length > 0) await target.appendHistory?.(history, history.length + ((await target.readHistory?.())?.length ?? 0));
+      // All of it (as read: the newest within the default limit); the next apply trims it to the config's.
+      if (history.length > 0) await target.appendHistory?.(history, { keep: history.length + ((await target.readHistory?.())?.length ?? 0), maxBytes: Number.MAX_SAFE_INTEGER });
       const count = Object.keys(doc.resources).length;
       io.stdout.write(`Migrated ${count} ${count === 1 ? 'record' : 'records'} from ${source.location} to ${target.location}. ` +
         `Use --state ${target.location} (or state: in moor.config.yaml) from now on; ${source.location} is left as it was.\n`);

@@ -44,8 +44,8 @@ export interface MoorConfig {
    * above are already the stack's own.
    */
   readonly stack?: SelectedStack;
-  /** `moor history`: how many runs state keeps (oldest dropped first). */
-  readonly history?: { readonly keep?: number };
+  /** `moor history`: how many runs state keeps, and how many bytes of them (oldest dropped first). */
+  readonly history?: { readonly keep?: number; readonly maxBytes?: number };
   /** `ignore:` rules: the top level's, then the selected stack's (config-ignore.ts). */
   readonly ignore?: readonly IgnoreRule[];
 }
@@ -243,9 +243,12 @@ function localCloudConfig(v: unknown, file: string): { fixtures?: string } {
   return { fixtures: v.fixtures as string | undefined };
 }
 
-function historyConfig(v: unknown, file: string): { keep?: number } {
-  if (!isObject(v) || Object.keys(v).some((k) => k !== 'keep')) throw new UserError(`${file}: history must be {keep: N}`);
-  return { keep: v.keep === undefined ? undefined : positiveInt(v.keep, `${file}: history.keep`) };
+function historyConfig(v: unknown, file: string): { keep?: number; maxBytes?: number } {
+  if (!isObject(v) || Object.keys(v).some((k) => k !== 'keep' && k !== 'maxBytes')) throw new UserError(`${file}: history must be {keep: N, maxBytes: BYTES}`);
+  return {
+    ...(v.keep === undefined ? {} : { keep: positiveInt(v.keep, `${file}: history.keep`) }),
+    ...(v.maxBytes === undefined ? {} : { maxBytes: positiveInt(v.maxBytes, `${file}: history.maxBytes`) }),
+  };
 }
 
 function positiveInt(v: unknown, where: string): number {

@@ -20,7 +20,7 @@ import { UNTRACKED_LIVE } from './plan/untracked-live.js';
 import { FOREIGN_STATE } from './plan/foreign-state.js';
 import { PROTECTED_RUN } from './plan/protected-change.js';
 import { recordRun } from './history/record-run.js';
-import { DEFAULT_HISTORY_KEEP } from './history/history-store.js';
+import { historyLimit } from './history/history-store.js';
 import { isGuardFinding, type GuardContext } from './guard.js';
 import { reviewPlan } from './plan/guard-review.js';
 
@@ -152,7 +152,7 @@ export async function refreshPrepared(session: Session, request: Omit<ApplyReque
 
 function historyOf(session: Session, request: Pick<ApplyRequest, 'run' | 'cwd' | 'env'>) {
   const stack = request.run.stack ?? session.config.stack?.name;
-  return { ...request.run, ...(stack ? { stack } : {}), cwd: request.cwd, env: request.env, keep: session.config.history?.keep ?? DEFAULT_HISTORY_KEEP, masker: session.masker };
+  return { ...request.run, ...(stack ? { stack } : {}), cwd: request.cwd, env: request.env, limit: historyLimit(session.config.history), masker: session.masker };
 }
 
 /**

@@ -23,8 +23,12 @@ export const registerHistory: RegisterCommand = (program, io, setExit) => {
       };
       const every = await everyStacksRuns(io, command, address);
       if (every) return setExit(print(every));
-      const { listedRuns } = await import('../../engine/history/history-store.js');
-      setExit(await withBackend(io, command, async (backend) => print(listedRuns((await backend.readHistory?.()) ?? [], address))));
+      const { historyLimit, listedRuns } = await import('../../engine/history/history-store.js');
+      const { loadConfig } = await import('../../engine/config.js');
+      const g = globalOptions(command);
+      // As much as the config keeps (history.keep, history.maxBytes), read from the newest end.
+      const limit = historyLimit(loadConfig(g.config, io.cwd, io.env, g.stack, g.stackGiven).history);
+      setExit(await withBackend(io, command, async (backend) => print(listedRuns((await backend.readHistory?.(limit)) ?? [], address))));
     });
 };
 
@@ -35,16 +39,17 @@ export const registerHistory: RegisterCommand = (program, io, setExit) => {
 async function everyStacksRuns(io: IoHost, command: Command, address: string | undefined): Promise<HistoryRun[] | undefined> {
   const { loadConfig } = await import('../../engine/config.js');
   const { openStackState } = await import('../../engine/state/stack-state.js');
-  const { listedRuns } = await import('../../engine/history/history-store.js');
+  const { historyLimit, listedRuns } = await import('../../engine/history/history-store.js');
   const { noticeSink } = await import('../../core/events.js');
   const g = globalOptions(command);
   const config = loadConfig(g.config, io.cwd, io.env, g.stack, g.stackGiven);
   if (config.stacks === undefined || config.stack !== undefined) return undefined;
   const runs: HistoryRun[] = [];
   for (const stack of config.stacks) {
-    const backend = openStackState(g.state, loadConfig(g.config, io.cwd, io.env, stack, `--stack ${stack}`), io.cwd, noticeSink((line) => io.stderr.write(line + '\n')), io.masker);
+    const stackConfig = loadConfig(g.config, io.cwd, io.env, stack, `--stack ${stack}`);
+    const backend = openStackState(g.state, stackConfig, io.cwd, noticeSink((line) => io.stderr.write(line + '\n')), io.masker);
     try {
-      runs.push(...listedRuns((await backend.readHistory?.()) ?? [], address).map((r) => (r.stack === undefined ? { ...r, stack } : r)));
+      runs.push(...listedRuns((await backend.readHistory?.(historyLimit(stackConfig.history))) ?? [], address).map((r) => (r.stack === undefined ? { ...r, stack } : r)));
     } finally {
       await backend.close();
     }

@@ -1,9 +1,12 @@
 // History: the runs a state backend keeps (oldest first), read back as runs and listed for `moor history`.
 import { isObject, type JsonObject } from '../../core/json.js';
 import type { HistoryRun } from './history-run.js';
+import { DEFAULT_HISTORY_LIMIT, type HistoryLimit } from '../state/types.js';
 
-/** Runs kept when the config does not say (history.keep). */
-export const DEFAULT_HISTORY_KEEP = 1000;
+/** How much history the config keeps (history.keep, history.maxBytes), the defaults where it does not say. */
+export function historyLimit(config: { readonly keep?: number; readonly maxBytes?: number } | undefined): HistoryLimit {
+  return { keep: config?.keep ?? DEFAULT_HISTORY_LIMIT.keep, maxBytes: config?.maxBytes ?? DEFAULT_HISTORY_LIMIT.maxBytes };
+}
 
 /**
  * The stored entries that are runs, oldest first. One that is not (written by hand, by another

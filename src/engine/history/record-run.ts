@@ -2,7 +2,7 @@
 import type { EventSink, StepOutcome } from '../../core/events.js';
 import type { Masker } from '../../core/masker.js';
 import { UserError } from '../../core/diagnostics.js';
-import type { StateBackend } from '../state/types.js';
+import type { HistoryLimit, StateBackend } from '../state/types.js';
 import { historyRun, runJson } from './history-run.js';
 import { runOrigin } from './run-origin.js';
 
@@ -15,8 +15,8 @@ export interface RunDescription {
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
   readonly stack?: string;
-  /** history.keep of the config. */
-  readonly keep: number;
+  /** history.keep and history.maxBytes of the config. */
+  readonly limit: HistoryLimit;
   /** The run's masker: a service's error text may echo a secret. */
   readonly masker: Masker;
 }
@@ -31,7 +31,7 @@ export async function recordRun(backend: StateBackend, description: RunDescripti
   const run = historyRun({ ...origin, ...(description.stack ? { stack: description.stack } : {}) }, description.command, startedAt, outcomes);
   try {
     // Error texts come from services, which may echo a value: masked as any output is.
-    await backend.appendHistory([description.masker.maskDeep(runJson(run))], description.keep);
+    await backend.appendHistory([description.masker.maskDeep(runJson(run))], description.limit);
   } catch (err) {
     if (!(err instanceof UserError)) throw err;
     events({ type: 'notice', message: `moor: this apply was not recorded in the history: ${err.message}` });

@@ -12,7 +12,7 @@ import { AppendedChanges } from './appended-changes.js';
 import { HistoryFile } from './history-file.js';
 import type { JsonObject } from '../../core/json.js';
 import { compactChunks, emptyState, parseState } from './state-document.js';
-import type { LockInfo, StateBackend, UnreadableLock, StateChange, StateDocument, StateLease, WholeDocument, WriteOptions } from './types.js';
+import type { HistoryLimit, LockInfo, StateBackend, UnreadableLock, StateChange, StateDocument, StateLease, WholeDocument, WriteOptions } from './types.js';
 
 export const DEFAULT_STATE_FILE = '.moor/state.json';
 
@@ -119,13 +119,13 @@ export class FileStateBackend implements StateBackend {
     return serial;
   }
 
-  readHistory(): Promise<JsonObject[]> {
-    return this.history.read();
+  readHistory(limit?: HistoryLimit): Promise<JsonObject[]> {
+    return this.history.read(limit);
   }
 
-  async appendHistory(runs: readonly JsonObject[], keep: number): Promise<void> {
+  async appendHistory(runs: readonly JsonObject[], limit: HistoryLimit): Promise<void> {
     await this.assertLockHeld();
-    await this.history.append(runs, keep);
+    await this.history.append(runs, limit);
   }
 
   async lock(operation: string, waitMs = 0): Promise<LockInfo> {

@@ -17,7 +17,7 @@ import {
 } from './postgres-statements.js';
 import { parsePostgresUrl, type PostgresTarget } from './postgres-url.js';
 import { emptyState } from './state-document.js';
-import type { FleetMembership, FleetSeat, LockInfo, ReplicaCard, StateBackend, StateChange, StateDocument, StateLease } from './types.js';
+import { DEFAULT_HISTORY_LIMIT, type FleetMembership, type FleetSeat, type HistoryLimit, type LockInfo, type ReplicaCard, type StateBackend, type StateChange, type StateDocument, type StateLease } from './types.js';
 import { sleep } from '../../core/abortable-wait.js';
 
 const RETRY_MS = 200;
@@ -112,11 +112,11 @@ export class PostgresStateBackend implements StateBackend {
     return serial;
   }
 
-  async readHistory(): Promise<JsonObject[]> {
+  async readHistory(limit: HistoryLimit = DEFAULT_HISTORY_LIMIT): Promise<JsonObject[]> {
     const client = await this.client('reading the history');
     try {
-      const r = await client.query<{ run: unknown }>(READ_HISTORY_SQL, [this.workspace]);
-      return r.rows.map((row) => row.run).filter(isObject);
+      const r = await client.query<{ run: unknown }>(READ_HISTORY_SQL, [this.workspace, limit.keep, limit.maxBytes]);
+      return r.rows.map((row) => row.run).filter(isObject).reverse();
     } catch (err) {
       if (errorCode(err) === '42P01') return []; // no table yet: nothing was ever recorded
       throw this.fail(err, 'reading the history');
@@ -124,12 +124,12 @@ export class PostgresStateBackend implements StateBackend {
   }
 
   /** Through the lock's connection while it is held, so a run that lost its lock records nothing. */
-  async appendHistory(runs: readonly JsonObject[], keep: number): Promise<void> {
+  async appendHistory(runs: readonly JsonObject[], limit: HistoryLimit): Promise<void> {
     this.expectedBase();
     const client = await this.client('recording the run in the history', true);
     try {
       await client.query(APPEND_HISTORY_SQL, [this.workspace, JSON.stringify(runs)]);
-      await client.query(TRIM_HISTORY_SQL, [this.workspace, keep]);
+      await client.query(TRIM_HISTORY_SQL, [this.workspace, limit.keep, limit.maxBytes]);
     } catch (err) {
       throw this.fail(err, 'recording the run in the history');
     }

@@ -79,16 +79,30 @@ put AS (
 SELECT serial FROM head`;
 }
 
-/** $1 workspace. The runs of the history, oldest first. */
-export const READ_HISTORY_SQL = 'SELECT run FROM moor_history WHERE workspace = $1 ORDER BY seq';
+/**
+ * $1 workspace, $2 keep, $3 max bytes. The newest runs within both (the newest one whatever its size),
+ * newest first: rows beyond them are never sent.
+ */
+export const READ_HISTORY_SQL = `
+SELECT run FROM (
+  SELECT run, row_number() OVER w AS n, sum(octet_length(run::text)) OVER w AS total
+    FROM (SELECT seq, run FROM moor_history WHERE workspace = $1 ORDER BY seq DESC LIMIT $2::bigint) newest
+  WINDOW w AS (ORDER BY seq DESC)
+) counted
+ WHERE n = 1 OR total <= $3::bigint
+ ORDER BY n`;
 
 /** $1 workspace, $2 runs (a JSON array), in order. */
 export const APPEND_HISTORY_SQL = `
 INSERT INTO moor_history (workspace, run)
 SELECT $1, e.value FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(value, n) ORDER BY e.n`;
 
-/** $1 workspace, $2 keep: drops all but the newest $2 runs. */
+/** $1 workspace, $2 keep, $3 max bytes: drops all but the newest runs within both (the newest one whatever its size). */
 export const TRIM_HISTORY_SQL = `
 DELETE FROM moor_history
  WHERE workspace = $1
-   AND seq < (SELECT min(seq) FROM (SELECT seq FROM moor_history WHERE workspace = $1 ORDER BY seq DESC LIMIT $2::bigint) newest)`;
+   AND seq < (SELECT min(seq) FROM (
+     SELECT seq, row_number() OVER w AS n, sum(octet_length(run::text)) OVER w AS total
+       FROM (SELECT seq, run FROM moor_history WHERE workspace = $1 ORDER BY seq DESC LIMIT $2::bigint) newest
+     WINDOW w AS (ORDER BY seq DESC)
+   ) counted WHERE n = 1 OR total <= $3::bigint)`;

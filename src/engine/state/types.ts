@@ -58,6 +58,18 @@ export interface LockInfo {
   readonly started?: string;
 }
 
+/**
+ * How much history is kept (history.keep, history.maxBytes): the newest runs up to both, the newest
+ * one whatever its size; reads take no more than that either, however large the store grew before.
+ */
+export interface HistoryLimit {
+  readonly keep: number;
+  readonly maxBytes: number;
+}
+
+/** What the config does not say: 1,000 runs, 8 MiB. */
+export const DEFAULT_HISTORY_LIMIT: HistoryLimit = { keep: 1000, maxBytes: 8 * 1024 * 1024 };
+
 /** One change to a state document, as apply makes them one by one. */
 export type StateChange =
   | { readonly op: 'put'; readonly address: string; readonly record: ResourceRecord }
@@ -102,9 +114,9 @@ export interface StateBackend {
    * The history of applies (moor history), oldest first: kept beside the state document, not in it,
    * so recording a run moves no serial. Backends without it keep no history.
    */
-  readHistory?(): Promise<JsonObject[]>;
-  /** Appends runs, keeping the newest `keep`; fenced like a state write (a run that lost its lock records nothing). */
-  appendHistory?(runs: readonly JsonObject[], keep: number): Promise<void>;
+  readHistory?(limit?: HistoryLimit): Promise<JsonObject[]>;
+  /** Appends runs, keeping the newest within `limit`; fenced like a state write (a run that lost its lock records nothing). */
+  appendHistory?(runs: readonly JsonObject[], limit: HistoryLimit): Promise<void>;
   /**
    * moor watch: takes this process's lease on the workspace, or returns undefined while another process
    * holds it (with `replicas`, the others stand by and try again; without, the backend refuses with a

@@ -1,6 +1,6 @@
 // The dashboard's data documents, made from what the watch loops last saw: a resource's detail (its
 // change rendered by plan's own renderer), the laid-out graph, the history and the request rates.
-import { listedRuns } from '../../engine/history/history-store.js';
+import { historyLimit, listedRuns } from '../../engine/history/history-store.js';
 import { renderChangeText } from '../../engine/render/index.js';
 import type { Session } from '../../engine/session.js';
 import type { StackState } from '../stack-loop.js';
@@ -57,6 +57,6 @@ export function graphLayout(stack: DashboardStack): Promise<GraphLayout> {
 }
 
 export async function historyDocument(stack: DashboardStack): Promise<HistoryDocument> {
-  const entries = (await stack.session.backend.readHistory?.()) ?? [];
+  const entries = (await stack.session.backend.readHistory?.(historyLimit(stack.session.config.history))) ?? [];
   return { format: 'moor-dashboard-history/1', stack: stack.name || null, runs: stack.session.masker.maskDeep(listedRuns(entries)) };
 }
