@@ -23,6 +23,7 @@ import { recordRun } from './history/record-run.js';
 import { historyLimit } from './history/history-store.js';
 import { isGuardFinding, type GuardContext } from './guard.js';
 import { reviewPlan } from './plan/guard-review.js';
+import { otherStacksOwners, ownedElsewhereDiagnostics } from './plan/owned-elsewhere.js';
 
 export interface PlanRequest {
   readonly paths: readonly string[];
@@ -88,7 +89,10 @@ export async function preparePlan(session: Session, request: PlanRequest): Promi
     diagnostics,
     ignore: session.config.ignore,
   });
-  const replaced = forceReplace(made, request.replace ?? []);
+  // A live resource another stack's state records is that stack's: planning it here is refused.
+  const others = await otherStacksOwners(session.config, request.cwd, request.env);
+  const owned = [...others.diagnostics, ...ownedElsewhereDiagnostics(made.steps, others.owners, session.config.stack?.name ?? '')];
+  const replaced = forceReplace(owned.length === 0 ? made : { ...made, plan: { ...made.plan, diagnostics: [...made.plan.diagnostics, ...owned] } }, request.replace ?? []);
   // --replace decides again: its planned event supersedes the planner's for that address.
   const decided = new Map(made.plan.changes.map((c) => [c.address, c.action]));
   for (const c of replaced.plan.changes) if (decided.get(c.address) !== c.action) session.events({ type: 'planned', address: c.address, action: c.action });
