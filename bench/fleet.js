@@ -140,7 +140,9 @@ async function main() {
       const joined = await startWatch(dir, env, id);
       const joinedAt = Date.now();
       running.push(joined);
-      await waitFor(async () => fair(await holds(running)), 120_000, `not fair after ${id} joined: ${(await holds(running)).join('/')}`);
+      await waitFor(async () => fair(await holds(running)), 120_000, `not fair after ${id} joined`).catch(async (err) => {
+        throw new Error(`${err.message}: ${(await holds(running)).join('/')}\n${running.map((r) => `--- ${r.id}\n${r.stderr().split('\n').filter((l) => !/took the lease|handed the stack/.test(l)).slice(-15).join('\n')}`).join('\n')}`);
+      });
       const ms = Date.now() - joinedAt;
       console.log(`  ${id} joins: fair (${(await holds(running)).join('/')}) ${s(ms)} after it served (${(ms / 1000 / INTERVAL_S).toFixed(2)} intervals), ${(await handedOut(running)) - before} stacks handed over`);
     }

@@ -40,6 +40,8 @@ interface Seat {
   leaseVia?: FleetMembership;
   /** Taking or giving up its lease: a cycle's claim waits for it. */
   op: Promise<unknown>;
+  /** The replica the last look's share gives the stack to. */
+  owner?: string;
   /** When the stack was first seen with no holder (a stack nobody takes is taken anyway after an interval). */
   freeSince?: number;
 }
@@ -85,6 +87,11 @@ export class ReplicaFleet {
     await seat.op;
     const lease = seat.lease;
     if (!lease) return false;
+    // A cycle about to start is between cycles: a stack the share gives to another replica goes now, not at a later look.
+    if (seat.owner !== undefined && seat.owner !== this.o.replica.id && !this.stopping) {
+      await this.serial(seat, () => this.handOver(seat, seat.owner, undefined, true));
+      return false;
+    }
     if (await lease.held()) return true;
     if (seat.lease === lease) await this.drop(seat, 'lost the lease (this replica was silent past the lease time, or its database session ended); another replica may reconcile the stack now');
     return false;
@@ -172,6 +179,7 @@ export class ReplicaFleet {
     const now = Date.now();
     await Promise.all(seats.map((seat) => {
       const owner = share.get(seat.name!);
+      seat.owner = owner;
       const holder = holders.get(seat.name!);
       if (holder !== undefined) seat.freeSince = undefined;
       else seat.freeSince ??= now;
@@ -210,13 +218,13 @@ export class ReplicaFleet {
   }
 
   /** Between cycles: the lease goes, and the replica the share names takes the stack at its next look. */
-  private async handOver(seat: Seat, to: string | undefined, replicas: number): Promise<void> {
-    if (!seat.lease || this.o.busy(seat.stack) || this.stopping) return;
+  private async handOver(seat: Seat, to: string | undefined, replicas: number | undefined, atCycleStart = false): Promise<void> {
+    if (!seat.lease || (this.o.busy(seat.stack) && !atCycleStart) || this.stopping) return;
     // Another look may have found the stack this replica's again meanwhile; the next one decides.
     // Counted as the lease is let go, so that /metrics and /api/status tell the same.
     this.o.onHandover?.('out');
     await this.drop(seat);
-    this.o.log(seat.stack, `handed the stack over${to ? ` to replica ${to}` : ''} (${replicas} replicas share the stacks)`);
+    this.o.log(seat.stack, `handed the stack over${to ? ` to replica ${to}` : ''}${replicas !== undefined ? ` (${replicas} replicas share the stacks)` : ' (the replicas share the stacks again)'}`);
   }
 
   private async drop(seat: Seat, why?: string): Promise<void> {
