@@ -140,8 +140,9 @@ describe('moor history', () => {
 
   it('without --stack on a config with stacks, lists every stack\'s runs newest first, each naming its stack', async () => {
     const stacked = workdir({
-      'base/c11.yaml': authManifest('c11', { displayName: '${var:label}' }),
-      'moor.config.yaml': 'stacks:\n  dev: {paths: [base], vars: {label: dev}}\n  prod: {paths: [base], vars: {label: prod}}\n',
+      // Each stack its own auth context: a live resource belongs to one stack.
+      'base/c11.yaml': authManifest('c11', { id: '${var:ctx}', displayName: '${var:label}' }),
+      'moor.config.yaml': 'stacks:\n  dev: {paths: [base], vars: {label: dev, ctx: c11}}\n  prod: {paths: [base], vars: {label: prod, ctx: c12}}\n',
     });
     const dev = await moor(stacked, cloud, ['apply', '--stack', 'dev', '--auto-approve'], LOCAL);
     expect(dev.code, dev.stderr).toBe(0);
