@@ -91,10 +91,9 @@ function acceptField(manifest: Manifest, f: FieldChange, editorOf: EditorOf, req
   if (f.op === 'add') {
     // The manifest sets what live no longer has: the manifest lets it go.
     if (found.rest.length > 0) return 'the manifest does not set it';
-    const target = setterOf(manifest, found.path);
-    const editor = editorOf(target.file);
-    const doc = editor.documentOf(manifest.kind, manifest.name);
-    if (doc < 0) return `its document is not found in ${shown(target.file)}`;
+    const setting = settingDocument(manifest, found.path, editorOf, shown);
+    if (typeof setting === 'string') return setting;
+    const { target, editor, doc } = setting;
     const raw = editor.valueAt(doc, target.at);
     if (typeof raw === 'string' && FOREIGN.test(raw)) return `its value comes from ${FOREIGN.exec(raw)![0]}: remove it in ${shown(target.file)} by hand`;
     editor.remove(doc, target.at);
@@ -103,10 +102,9 @@ function acceptField(manifest: Manifest, f: FieldChange, editorOf: EditorOf, req
   if (live === undefined) return 'live holds no value to accept';
   if (f.op === 'remove' && found.rest.length > 0) {
     // Live holds what the manifest never set: added where its nearest existing parent was set.
-    const target = setterOf(manifest, found.path);
-    const editor = editorOf(target.file);
-    const doc = editor.documentOf(manifest.kind, manifest.name);
-    if (doc < 0) return `its document is not found in ${shown(target.file)}`;
+    const setting = settingDocument(manifest, found.path, editorOf, shown);
+    if (typeof setting === 'string') return setting;
+    const { target, editor, doc } = setting;
     const [first, ...rest] = found.rest;
     if (first.type === 'named' && rest.length === 0) editor.append(doc, target.at, live);
     else if (found.rest.every((s) => s.type === 'key')) editor.set(doc, [...target.at, ...found.rest.map((s) => (s as { key: string }).key)], live);
@@ -114,10 +112,9 @@ function acceptField(manifest: Manifest, f: FieldChange, editorOf: EditorOf, req
     return { into: shown(target.file) };
   }
   if (found.rest.length > 0) return 'the manifest does not set it';
-  const target = setterOf(manifest, found.path);
-  const editor = editorOf(target.file);
-  const doc = editor.documentOf(manifest.kind, manifest.name);
-  if (doc < 0) return `its document is not found in ${shown(target.file)}`;
+  const setting = settingDocument(manifest, found.path, editorOf, shown);
+  if (typeof setting === 'string') return setting;
+  const { target, editor, doc } = setting;
   const raw = editor.valueAt(doc, target.at);
   const rawText = typeof raw === 'string' ? raw : isObject(raw) || Array.isArray(raw) ? JSON.stringify(raw) : '';
   const foreign = FOREIGN.exec(rawText);
@@ -184,6 +181,14 @@ function writeVars(vars: Map<string, { value: StackVarValue; from: string }>, ed
     editor.set(0, path, value);
   }
   void accepted;
+}
+
+/** The file, editor and document that set a spec path; why not, when its document is not in that file. */
+function settingDocument(manifest: Manifest, specPath: JsonPath, editorOf: EditorOf, shown: (file: string) => string): { target: { file: string; at: JsonPath }; editor: YamlFileEdit; doc: number } | string {
+  const target = setterOf(manifest, specPath);
+  const editor = editorOf(target.file);
+  const doc = editor.documentOf(manifest.kind, manifest.name);
+  return doc < 0 ? `its document is not found in ${shown(target.file)}` : { target, editor, doc };
 }
 
 /** Where a value of the merged manifest was set: its file and its path in that file's document. */

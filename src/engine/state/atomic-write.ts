@@ -1,7 +1,7 @@
 // Crash-safe file replacement: temp file in the same directory, fsync, rename, fsync the directory.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { copyFile, link, mkdir, open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { copyFile, link, mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { processAlive } from './process-alive.js';
 import { basename, dirname, join } from 'node:path';
 
@@ -107,4 +107,14 @@ function ignoreMissing(err: unknown): void {
 
 export function code(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
+}
+
+/** A file's size in bytes; 0 when it does not exist. */
+export async function sizeOf(path: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch (err) {
+    if (code(err) === 'ENOENT') return 0;
+    throw err;
+  }
 }

@@ -1,10 +1,10 @@
 // The default state backend: one JSON file written atomically, a journal of apply's changes, a backup, a lock file.
 import type { EventSink } from '../../core/events.js';
 import { existsSync } from 'node:fs';
-import { access, open, readFile, stat, unlink } from 'node:fs/promises';
+import { access, open, readFile, unlink } from 'node:fs/promises';
 import { UserError } from '../../core/diagnostics.js';
 import { fileErrorMessage } from '../file-errors.js';
-import { code, sweepTempFiles, writeFileAtomic } from './atomic-write.js';
+import { code, sizeOf, sweepTempFiles, writeFileAtomic } from './atomic-write.js';
 import { takeFileWatchLease } from './file-watch-lease.js';
 import { acquireFileLock, breakFileLock, checkFileLock, readLock, releaseFileLock } from './file-lock.js';
 import { JournalWriter, readJournal, replay } from './journal.js';
@@ -224,16 +224,6 @@ export class FileStateBackend implements StateBackend {
     this.knownSerial = doc.serial;
     this.known = { doc, appended: new AppendedChanges() };
     return doc;
-  }
-}
-
-/** A file's size in bytes; 0 when it does not exist. */
-async function sizeOf(path: string): Promise<number> {
-  try {
-    return (await stat(path)).size;
-  } catch (err) {
-    if (code(err) === 'ENOENT') return 0;
-    throw err;
   }
 }
 

@@ -1,10 +1,10 @@
 // The history of applies beside a state file: one JSON line per run, appended, trimmed to the newest
 // `keep` runs and `maxBytes` bytes. It is never read whole: reads and trims go backwards from its end.
 import { constants } from 'node:fs';
-import { mkdir, open, stat } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isObject, type JsonObject } from '../../core/json.js';
-import { code, syncDir, writeFileAtomic } from './atomic-write.js';
+import { code, sizeOf, syncDir, writeFileAtomic } from './atomic-write.js';
 import { DEFAULT_HISTORY_LIMIT, type HistoryLimit } from './types.js';
 
 /** How much of the file one read takes, going backwards. */
@@ -129,15 +129,6 @@ function runOf(line: string): JsonObject[] {
   } catch {
     // a line cut short by a crash: the run it held is lost, the others stand
     return [];
-  }
-}
-
-async function sizeOf(path: string): Promise<number> {
-  try {
-    return (await stat(path)).size;
-  } catch (err) {
-    if (code(err) === 'ENOENT') return 0;
-    throw err;
   }
 }
 
