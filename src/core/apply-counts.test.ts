@@ -17,8 +17,13 @@ describe('countOutcomes', () => {
       { address: 'A/t', action: 'no-op', status: 'skipped', rootCause: 'J/u' },
     ];
     const c = countOutcomes(outcomes);
-    expect(c).toEqual({ created: 1, updated: 1, replaced: 0, deleted: 0, run: 0, failed: 2, interrupted: 1, skipped: 2, incomplete: true });
+    expect(c).toEqual({ created: 1, updated: 1, replaced: 0, deleted: 0, run: 0, failed: 2, refused: 0, interrupted: 1, skipped: 2, incomplete: true });
     expect(changesDone(c)).toBe(2);
+  });
+
+  it('counts a change the plan refused as refused, not failed', () => {
+    const c = countOutcomes([{ address: 'A/p', action: 'update', status: 'failed', error: 'policy', refused: true }]);
+    expect(c).toMatchObject({ failed: 0, refused: 1 });
   });
 
   it('is incomplete when only a job of unknown outcome failed (it is not counted as a failed change)', () => {
