@@ -135,9 +135,12 @@ function statusDocument(loops: readonly StackLoop[], leases: ReplicaFleet, repli
     ...(fleet ? { fleet: { replicas: fleet.replicas.map((r) => ({ ...r, holds: r.holds.map((h) => h || null) })), stacks: fleet.stacks, surveyedAt: fleet.surveyedAt } } : {}),
     stacks: loops.map((l) => {
       const s = l.state();
-      const r: CycleReport | undefined = s.lastReport;
+      // A stack whose lease went to another replica is on standby here from that moment, not from this
+      // replica's next cycle: what it saw last is no longer the stack's result.
+      const standby = s.standby || !leases.holds(l.target);
+      const r: CycleReport | undefined = standby ? undefined : s.lastReport;
       return {
-        stack: s.name || null, standby: s.standby, runs: s.runs, consecutiveFailures: s.failures,
+        stack: s.name || null, standby, runs: s.runs, consecutiveFailures: s.failures,
         lastRunAt: s.lastRunAt ?? null, lastSuccessAt: s.lastSuccessAt ?? null, nextRunAt: s.nextRunAt ?? null,
         result: r?.result ?? null, error: r?.error ?? null, findings: r?.findings ?? [],
         resources: r?.resources ?? [],
