@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { subscription } from './group-manifest.js';
+import { groupManifest, subscription } from './group-manifest.js';
 import { startCloud, TOKEN } from './local-cloud.js';
 
 const GROUPS = 1_000;
@@ -19,24 +19,8 @@ const LATENCY_MS = 20;
 const BIN = fileURLToPath(new URL('../bin/moor.js', import.meta.url));
 const CPU_TIME = fileURLToPath(new URL('cpu-time.cjs', import.meta.url));
 
-const base = (i) => `apiVersion: moor/v1
-kind: ContainerGroup
-metadata: {name: g${i}}
-spec:
-  subscriptionId: ${subscription(i)}
-  resourceGroup: rg-accept
-  location: westeurope
-  tags: {team: bench}
-  properties:
-    osType: Linux
-    containers:
-      - name: app
-        properties:
-          image: "nginx:\${var:imageTag}"
-          resources: {requests: {cpu: 0.5, memoryInGB: 1}}
-          environmentVariables:
-            - {name: MODE, value: bench}
-`;
+// The base every stack reads; prod's image tag is a stack variable that accept writes back.
+const base = (i) => groupManifest({ name: `g${i}`, sub: subscription(i), rg: 'rg-accept', image: '"nginx:${var:imageTag}"' });
 
 const overlay = (i) => `apiVersion: moor/v1
 kind: ContainerGroup

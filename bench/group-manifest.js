@@ -8,7 +8,7 @@ export function subscription(i, prefix = '8f0e0c49-3b5a-4d62-9d1c') {
   return `${prefix}-${String(Math.floor(i / PER_SUBSCRIPTION)).padStart(12, '0')}`;
 }
 
-/** A ContainerGroup manifest: `g` = {name, sub, rg, dependsOn?}. */
+/** A ContainerGroup manifest: `g` = {name, sub, rg, dependsOn?, image? (default nginx:1.27, quoted as written)}. */
 export function groupManifest(g) {
   return `apiVersion: moor/v1
 kind: ContainerGroup
@@ -24,7 +24,7 @@ spec:
     containers:
       - name: app
         properties:
-          image: nginx:1.27
+          image: ${g.image ?? 'nginx:1.27'}
           ports: [{port: 80}]
           resources: {requests: {cpu: 0.5, memoryInGB: 1}}
           environmentVariables:
