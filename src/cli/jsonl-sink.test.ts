@@ -1,4 +1,4 @@
-// `--output jsonl` as a sink of the run's events: the lines each event becomes (README's format).
+// `--output jsonl` as a sink of the run's events: the lines each event becomes (the format docs/plan-and-apply.md gives).
 import { describe, expect, test } from 'vitest';
 import { applySummaryEvent, jsonlSink, type JsonlEvent } from './jsonl-output.js';
 import { applySummary } from './apply-summary.js';

@@ -1,4 +1,4 @@
-// Limits from MOOR_MAX_* variables: read in the units the README gives, bad values refused.
+// Limits from MOOR_MAX_* variables: read in the units docs/configuration.md gives, bad values refused.
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../core/diagnostics.js';
 import { transportSettings } from './transport-settings.js';

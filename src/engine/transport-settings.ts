@@ -2,7 +2,7 @@
 import { UserError } from '../core/diagnostics.js';
 import type { EventSink, MoorEvent } from '../core/events.js';
 
-/** Limits a run may set; unset ones keep the transport's defaults (README "Limits"). */
+/** Limits a run may set; unset ones keep the transport's defaults (docs/configuration.md, "What moor believes of a service, and its limits"). */
 export interface TransportSettings {
   readonly maxBodyBytes?: number;
   readonly maxPages?: number;

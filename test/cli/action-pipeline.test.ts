@@ -171,10 +171,10 @@ describe('the action with stacks', () => {
     expect(existsSync(join(dir, '.moor', 'stacks', 'dev', 'state.json'))).toBe(false);
   });
 
-  test('the README\'s recipe with two stacks: a plan per stack saved and applied; after a second merge the stale plan fails with instructions, or is re-planned and applied', async () => {
-    // The recipe as the README shows it: a matrix per stack, an artifact per stack, an apply per stack queued and never cancelled.
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const block = /#### The pipeline with stacks[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)![1];
+  test('the pipelines guide\'s recipe with two stacks: a plan per stack saved and applied; after a second merge the stale plan fails with instructions, or is re-planned and applied', async () => {
+    // The recipe as docs/pipelines.md shows it: a matrix per stack, an artifact per stack, an apply per stack queued and never cancelled.
+    const guide = readFileSync(join(ROOT, 'docs', 'pipelines.md'), 'utf8');
+    const block = /### The pipeline with stacks[\s\S]*?```yaml\n([\s\S]*?)```/.exec(guide)![1];
     const workflow = parse(block) as { concurrency?: unknown; jobs: Record<string, { strategy: { matrix: { stack: string[] } }; concurrency?: { group: string; 'cancel-in-progress': boolean }; steps: Array<{ uses?: string; with?: Record<string, unknown> }> }> };
     expect(workflow.concurrency).toBeUndefined();
     expect(workflow.jobs.plan.strategy.matrix.stack).toEqual(['dev', 'prod']);

@@ -1,5 +1,5 @@
 // Policies that cannot be got around, end to end over the built CLI and the local cloud: a value
-// written through ${file:} is judged as what it is (README's no-public-ip-in-prod on examples/stacks).
+// written through ${file:} is judged as what it is (docs/stacks.md's no-public-ip-in-prod on examples/stacks).
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,11 +1,13 @@
-// README's examples run as written, so they cannot drift from the program: the quick start (against
-// the built-in local cloud, in a copy of the examples) and the `moor outputs` example after it.
+// The documentation's examples run as written, so they cannot drift from the program: README's quick
+// start (against the built-in local cloud, in a copy of the examples) and docs/state.md's `moor outputs`
+// example after it.
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { moor, ROOT, workdir } from './harness.js';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const STATE_GUIDE = readFileSync(join(ROOT, 'docs', 'state.md'), 'utf8');
 
 /** The `npx moor …` commands of the first sh block after a heading, continuation lines joined, comments cut. */
 function commandsUnder(heading: string): string[][] {
@@ -25,7 +27,7 @@ describe('README examples', () => {
       const r = await moor(dir, undefined, args, { MOOR_ENDPOINT: '', MOOR_TOKEN: '' });
       expect(r.code, `moor ${args.join(' ')}\n${r.stdout}${r.stderr}`).toBe(0);
     }
-    const example = /`IP=\$\(moor (outputs [^)]+)\)`/.exec(README)![1].split(/\s+/);
+    const example = /`IP=\$\(moor (outputs [^)]+)\)`/.exec(STATE_GUIDE)![1].split(/\s+/);
     const ip = await moor(dir, undefined, example);
     expect(ip.code, ip.stderr).toBe(0);
     expect(ip.stdout.trim()).toMatch(/^\d+\.\d+\.\d+\.\d+$/);

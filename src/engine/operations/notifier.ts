@@ -11,6 +11,6 @@ export type Notifier = (run: 'plan' | 'apply' | 'drift', plan: Plan, outcomes?: 
 /** Refuses --notify without a notify: section before any work is done. */
 export function requireNotifyTarget(session: Session, notifier: Notifier | undefined): void {
   if (notifier && !session.config.notify) {
-    throw new UserError('--notify needs a notify: section in moor.config.yaml (serviceUrl, conversationId, bot, tokenEnv); see README "Notifications"');
+    throw new UserError('--notify needs a notify: section in moor.config.yaml (serviceUrl, conversationId, bot, tokenEnv); see docs/notifications.md');
   }
 }

@@ -9,9 +9,9 @@ import type { PlannedChange } from './types.js';
 const change: PlannedChange = { address: 'Thing/a', kind: 'Thing', action: 'run', fields: [], patch: [], drift: false, destructive: false };
 
 describe('reason codes', () => {
-  it('the README names every code programs may read', () => {
-    const readme = readFileSync(join(import.meta.dirname, '../../../README.md'), 'utf8');
-    expect(REASON_CODES.filter((code) => !readme.includes(`\`${code}\``))).toEqual([]);
+  it('the plan guide (docs/plan-and-apply.md) names every code programs may read', () => {
+    const guide = readFileSync(join(import.meta.dirname, '../../../docs/plan-and-apply.md'), 'utf8');
+    expect(REASON_CODES.filter((code) => !guide.includes(`\`${code}\``))).toEqual([]);
   });
 
   it('a further reason joins the words and its code becomes the change\'s', () => {
