@@ -57,6 +57,11 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   completion: ['moor completion bash > /etc/bash_completion.d/moor', 'source <(moor completion zsh)'],
 };
 
+/** The examples of a command by its path under the program (`plan`, `state mv`; `''`: the program's). */
+export function examplesOf(path: string): readonly string[] {
+  return EXAMPLES[path] ?? [];
+}
+
 /** Adds an Examples section after the help of the program and of every command that has one. */
 export function addExamples(program: Command): void {
   const add = (command: Command, key: string) => {
