@@ -1,0 +1,87 @@
+// The guides' shell examples run as written (against the built-in local cloud, in a copy of the
+// examples), so a guide cannot show a command the program no longer takes: the stacks guide's
+// commands and worked example, the drift guide's accept, the editor-support schema, the pipeline
+// without the action, and the `moor get` lookups.
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { moor, ROOT, workdir } from './harness.js';
+
+/** The built-in local cloud: no endpoint or token from the test's environment. */
+const BUILT_IN = { MOOR_ENDPOINT: '', MOOR_TOKEN: '' };
+
+/** The sh blocks of a guide after `marker` (its first `count`), continuation lines joined, comments cut. */
+function shLines(page: string, marker: string, count = 1): string[] {
+  const text = readFileSync(join(ROOT, 'docs', page), 'utf8');
+  const at = text.indexOf(marker);
+  expect(at, `${page}: ${marker}`).toBeGreaterThanOrEqual(0);
+  const blocks = [...text.slice(at).matchAll(/```sh\n([\s\S]*?)```/g)].slice(0, count).map((m) => m[1]);
+  return blocks.join('').replace(/\\\n\s*/g, ' ').split('\n').map((l) => l.replace(/(^|\s+)#.*$/, '').trim()).filter(Boolean);
+}
+
+/**
+ * Runs a line of `cd DIR`, `[npx] moor ARGS [> FILE]` parts joined by `&&`, in `dir` (a `cd` moves the
+ * rest); each moor run must exit `expected`. Anything else in a line is refused, so a new kind of
+ * example needs this test taught, not skipped. Returns the last run's output.
+ */
+async function run(dir: string, line: string, expected = 0): Promise<{ dir: string; stdout: string }> {
+  let stdout = '';
+  for (const part of line.split('&&').map((p) => p.trim())) {
+    const cd = /^cd (\S+)$/.exec(part);
+    if (cd) { dir = join(dir, cd[1]); continue; }
+    const command = /^(?:npx )?moor (.*?)(?: > (\S+))?$/.exec(part);
+    if (!command) throw new Error(`an example this test cannot run: ${part}`);
+    const args = command[1].replace(/\[[^\]]*\]/g, '').match(/"[^"]*"|\S+/g)!.map((a) => a.replace(/^"|"$/g, ''));
+    const r = await moor(dir, undefined, args, BUILT_IN);
+    expect(r.code, `moor ${args.join(' ')}\n${r.stdout}${r.stderr}`).toBe(expected);
+    if (command[2]) writeFileSync(join(dir, command[2]), r.stdout);
+    stdout = r.stdout;
+  }
+  return { dir, stdout };
+}
+
+describe('the guides\' examples', () => {
+  it('stacks: validate, plan and apply a stack, then the worked example of examples/stacks; drift --accept --dry-run after it', async () => {
+    const dir = workdir();
+    cpSync(join(ROOT, 'examples'), join(dir, 'examples'), { recursive: true });
+    const stacks = join(dir, 'examples', 'stacks');
+    const commands = shLines('stacks.md', '```sh\nnpx moor validate --stack dev');
+    expect(commands.map((c) => c.split(' ').slice(0, 3).join(' '))).toEqual(['npx moor validate', 'npx moor validate', 'npx moor plan', 'npx moor plan', 'npx moor apply']);
+    for (const line of commands) await run(stacks, line);
+    expect(readFileSync(join(stacks, 'plan.md'), 'utf8')).toContain('stack prod');
+
+    const [worked] = shLines('stacks.md', 'is a worked example');
+    const last = await run(dir, worked);
+    expect(last.stdout).toMatch(/stack prod: Plan: 0 to create, 0 to update/);
+
+    const [dryRun] = shLines('drift.md', '**Accept**');
+    expect(dryRun).toContain('--accept --dry-run');
+    await run(stacks, dryRun);
+  }, 300_000);
+
+  it('editor support: moor schema writes the manifests\' JSON Schema', async () => {
+    const dir = workdir();
+    const [line] = shLines('manifests.md', '## Editor support');
+    await run(dir, line);
+    const schema = JSON.parse(readFileSync(join(dir, 'moor.schema.json'), 'utf8')) as { $schema?: string };
+    expect(schema.$schema).toMatch(/json-schema/);
+  });
+
+  it('a pipeline without the action: validate, a saved plan as markdown, apply --plan', async () => {
+    const dir = workdir({ 'manifests/ctx.yaml': 'apiVersion: moor/v1\nkind: AuthContext\nmetadata:\n  name: c1\nspec:\n  displayName: Docs\n' });
+    const lines = shLines('pipelines.md', 'Without the action');
+    expect(lines).toHaveLength(3);
+    for (const line of lines) await run(dir, line);
+    expect(readFileSync(join(dir, 'plan.md'), 'utf8')).toContain('AuthContext/c1');
+    expect((await moor(dir, undefined, ['plan', 'manifests/', '--detailed-exitcode'], BUILT_IN)).code).toBe(0);
+  }, 120_000);
+
+  it('moor get: each lookup against the built-in local cloud\'s demo data', async () => {
+    const dir = workdir();
+    const lines = shLines('local-cloud.md', '## `moor get`');
+    expect(lines.map((l) => l.split(' ')[2])).toEqual(['usage', 'name-availability', 'eventstreams', 'transactions']);
+    for (const line of lines) await run(dir, line);
+    const totals = await run(dir, lines[3]);
+    expect(totals.stdout).toContain('TOTAL');
+  }, 120_000);
+});
