@@ -4,6 +4,7 @@
 // clock, the environment or the folder, so the pages are the same wherever they are made.
 import { Help, type Argument, type Command, type Option } from 'commander';
 import { examplesOf } from './examples.js';
+import { exitCodesOf } from './exit-codes.js';
 import type { IoHost } from './io-host.js';
 import { createProgram } from './program.js';
 
@@ -60,6 +61,7 @@ function programPage(program: Command): string {
     `Every option of a command also reads an environment variable, named in its table; how they combine with the command line, the exit codes and colours: [Using the command line](${GUIDES['']}).`,
     '## Commands',
     commandTable(subcommands(program)),
+    ...exitCodesSection(''),
     ...examplesSection(''),
   ].join('\n\n') + '\n';
 }
@@ -80,9 +82,15 @@ function commandPage(command: Command): string {
     ...(options.length ? ['## Options', optionTable(options)] : []),
     `Global options: see [the command reference](README.md#global-options).`,
     ...(subs.length ? ['## Commands', commandTable(subs)] : []),
+    ...exitCodesSection(path),
     ...examplesSection(path),
     ...(guide ? ['## See also', `[The guide](${guide}).`] : []),
   ].join('\n\n') + '\n';
+}
+
+function exitCodesSection(path: string): string[] {
+  const codes = exitCodesOf(path);
+  return codes.length ? ['## Exit codes', table(['code', 'meaning'], codes.map(([code, meaning]) => [String(code), cell(meaning)]))] : [];
 }
 
 function examplesSection(path: string): string[] {

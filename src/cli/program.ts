@@ -8,6 +8,7 @@ import { oneLineParseError } from './report-failure.js';
 import { useColor } from './session-options.js';
 import { versionText } from './version.js';
 import { addExamples } from './examples.js';
+import { addExitCodes } from './exit-codes.js';
 
 /**
  * The program of one run: it reads and writes through `io`, takes defaults from `env` (which --no-color
@@ -43,6 +44,7 @@ export function createProgram(io: IoHost, env: NodeJS.ProcessEnv, setExit: SetEx
   for (const register of COMMANDS) {
     register(program, io, setExit);
   }
+  addExitCodes(program);
   addExamples(program);
   program.hook('preAction', () => {
     if (program.opts<{ color?: boolean }>().color === false) env.NO_COLOR = '1';

@@ -49,5 +49,13 @@ describe('the command reference', () => {
     expect(plan).toMatch(/\| `--output <format>` \| [^\n]* \| `text` \| `MOOR_PLAN_OUTPUT` \|/);
     expect(plan).toContain('moor plan manifests/ --detailed-exitcode');
     expect(plan).toContain('(../plan-and-apply.md#moor-plan)');
+    expect(plan).toContain('## Exit codes\n\n| code | meaning |\n| --- | --- |\n| 0 | planned (with --detailed-exitcode: no changes) |');
+  });
+
+  it('help says what the exit codes mean before its examples, and the page says the same', async () => {
+    const io = memoryIo({ env: {} });
+    expect(await main(['node', 'moor', 'drift', '--help'], io)).toBe(0);
+    expect(io.out()).toMatch(/\nExit codes:\n {2}0 {3}no drift\n {2}1 {3}an error[^\n]*\n {2}2 {3}drift found\n\nExamples:\n/);
+    expect(commandPages().get('drift.md')).toContain('| 2 | drift found |');
   });
 });
