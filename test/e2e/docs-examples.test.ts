@@ -5,6 +5,7 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { moor, ROOT, workdir } from './harness.js';
 
 /** The built-in local cloud: no endpoint or token from the test's environment. */
@@ -17,6 +18,14 @@ function shLines(page: string, marker: string, count = 1): string[] {
   expect(at, `${page}: ${marker}`).toBeGreaterThanOrEqual(0);
   const blocks = [...text.slice(at).matchAll(/```sh\n([\s\S]*?)```/g)].slice(0, count).map((m) => m[1]);
   return blocks.join('').replace(/\\\n\s*/g, ' ').split('\n').map((l) => l.replace(/(^|\s+)#.*$/, '').trim()).filter(Boolean);
+}
+
+/** The first yaml block of a guide after `marker`. */
+function yamlBlock(page: string, marker: string): string {
+  const text = readFileSync(join(ROOT, 'docs', page), 'utf8');
+  const at = text.indexOf(marker);
+  expect(at, `${page}: ${marker}`).toBeGreaterThanOrEqual(0);
+  return /```yaml\n([\s\S]*?)```/.exec(text.slice(at))![1];
 }
 
 /**
@@ -74,6 +83,28 @@ describe('the guides\' examples', () => {
     for (const line of lines) await run(dir, line);
     expect(readFileSync(join(dir, 'plan.md'), 'utf8')).toContain('AuthContext/c1');
     expect((await moor(dir, undefined, ['plan', 'manifests/', '--detailed-exitcode'], BUILT_IN)).code).toBe(0);
+  }, 120_000);
+
+  it('the pipeline recipe without stacks is the flow the action tests run: plan saved as an artifact on the pull request, applied exactly on merge, one apply at a time', () => {
+    type Step = { uses?: string; with?: Record<string, unknown> };
+    const workflow = parse(yamlBlock('pipelines.md', '## A pipeline')) as { jobs: Record<string, { concurrency?: unknown; steps: Step[] }> };
+    const step = (job: string, uses: string) => workflow.jobs[job].steps.find((s) => s.uses?.includes(uses))!.with!;
+    expect(step('plan', '/moor@main')).toMatchObject({ paths: 'manifests/', comment: true });
+    expect(step('plan', 'upload-artifact')).toEqual({ name: 'moor-plan', path: 'moor-plan.json' });
+    expect(step('apply', 'download-artifact')).toMatchObject({ name: 'moor-plan' });
+    expect(step('apply', '/moor@main')).toMatchObject({ command: 'apply', comment: true });
+    expect(workflow.jobs.apply.concurrency).toEqual({ group: 'moor-apply', 'cancel-in-progress': false });
+  });
+
+  it('the configuration guide\'s and the stacks guide\'s moor.config.yaml are valid configurations; the fixtures sample loads into the built-in cloud', async () => {
+    const manifest = 'apiVersion: moor/v1\nkind: AuthContext\nmetadata:\n  name: c1\nspec:\n  displayName: Docs\n';
+    const configured = workdir({ 'moor.config.yaml': yamlBlock('configuration.md', '# Configuration'), 'manifests/ctx.yaml': manifest });
+    await run(configured, 'moor validate manifests');
+    const stacks = workdir({ 'moor.config.yaml': yamlBlock('stacks.md', '# Stacks'), 'manifests/ctx.yaml': manifest });
+    await run(stacks, 'moor validate --all-stacks');
+    const fixtures = workdir({ 'moor.config.yaml': 'localCloud: {fixtures: fixtures.yaml}\n', 'fixtures.yaml': yamlBlock('local-cloud.md', '`--fixtures FILE`') });
+    const usage = await run(fixtures, 'moor get usage --subscription 8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11 --location westeurope');
+    expect(usage.stdout).toMatch(/ContainerGroups +0 +20 /);
   }, 120_000);
 
   it('moor get: each lookup against the built-in local cloud\'s demo data', async () => {
