@@ -45,7 +45,7 @@ describe('the documentation', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     expect(readme.trimEnd().split('\n').length).toBeLessThanOrEqual(300);
     const guides = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md'));
-    expect(guides.filter((name) => !readme.includes(`](docs/${name}`))).toEqual([]);
+    expect(guides.filter((name) => !readme.includes(`](docs/${name}`)), 'guides missing from the Documentation list of README.md').toEqual([]);
   });
 
   it('every relative link leads to a file that exists, and to a heading of it when it names one', () => {
