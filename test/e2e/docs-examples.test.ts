@@ -1,7 +1,7 @@
 // The guides' shell examples run as written (against the built-in local cloud, in a copy of the
 // examples), so a guide cannot show a command the program no longer takes: the stacks guide's
-// commands and worked example, the drift guide's accept, the editor-support schema, the pipeline
-// without the action, and the `moor get` lookups.
+// commands and worked example, the drift guide's accept, discover, the editor-support schema, the
+// pipeline without the action, the `moor get` lookups, and the guides' configuration samples.
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -33,8 +33,9 @@ function yamlBlock(page: string, marker: string): string {
  * rest); each moor run must exit `expected`. Anything else in a line is refused, so a new kind of
  * example needs this test taught, not skipped. Returns the last run's output.
  */
-async function run(dir: string, line: string, expected = 0): Promise<{ dir: string; stdout: string }> {
+async function run(dir: string, line: string, expected = 0): Promise<{ dir: string; stdout: string; stderr: string }> {
   let stdout = '';
+  let stderr = '';
   for (const part of line.split('&&').map((p) => p.trim())) {
     const cd = /^cd (\S+)$/.exec(part);
     if (cd) { dir = join(dir, cd[1]); continue; }
@@ -45,8 +46,9 @@ async function run(dir: string, line: string, expected = 0): Promise<{ dir: stri
     expect(r.code, `moor ${args.join(' ')}\n${r.stdout}${r.stderr}`).toBe(expected);
     if (command[2]) writeFileSync(join(dir, command[2]), r.stdout);
     stdout = r.stdout;
+    stderr = r.stderr;
   }
-  return { dir, stdout };
+  return { dir, stdout, stderr };
 }
 
 describe('the guides\' examples', () => {
@@ -66,6 +68,20 @@ describe('the guides\' examples', () => {
     const [dryRun] = shLines('drift.md', '**Accept**');
     expect(dryRun).toContain('--accept --dry-run');
     await run(stacks, dryRun);
+  }, 300_000);
+
+  it('discover: what the example manifests made live (applied with another state) is adopted as written; validate is clean and plan has nothing to do', async () => {
+    const dir = workdir();
+    cpSync(join(ROOT, 'examples'), join(dir, 'examples'), { recursive: true });
+    const made = await moor(dir, undefined, ['apply', 'examples/manifests', '--auto-approve', '--allow-destructive', 'DatabaseRefresh/uat-from-prod', '--state', 'elsewhere.json'], BUILT_IN);
+    expect(made.code, made.stderr).toBe(0);
+    const [discover, validate, plan] = shLines('discover.md', '## `moor discover`');
+    expect(discover).toMatch(/^npx moor discover .* --import$/);
+    expect((await run(dir, discover)).stdout).toMatch(/Imported 3 resources into state/);
+    const checked = await run(dir, validate);
+    expect(checked.stdout).toMatch(/^ok: 3 manifests in 2 files are valid$/m);
+    expect(checked.stdout + checked.stderr).not.toMatch(/warning/);
+    expect((await run(dir, plan)).stdout).toMatch(/Plan: 0 to create, 0 to update, 0 to replace, 0 to delete, 0 to run\./);
   }, 300_000);
 
   it('editor support: moor schema writes the manifests\' JSON Schema', async () => {
