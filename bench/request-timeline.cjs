@@ -1,5 +1,5 @@
 // Preloaded (node --require) into a moor process a benchmark runs: when BENCH_TIMELINE_FILE is set,
-// it writes there at exit, as JSON, when each request went out and came back (fetch), when the
+// it writes there at exit, as JSON, when each request went out and came back (node:http), when the
 // state file and the manifest files were read, and the process's CPU time, all in ms since the
 // process started. A throttled run's overhead is then told apart: the start-up before the first
 // request, gaps while requests could have gone out, and the tail after the last answer.
@@ -13,18 +13,23 @@ if (file) {
   const now = () => Math.round(performance.now());
   const requests = [];
   const reads = { state: [], manifests: [] };
-  const realFetch = globalThis.fetch;
-  globalThis.fetch = async (url, init) => {
-    const entry = { start: now(), end: undefined, status: undefined };
-    requests.push(entry);
-    try {
-      const res = await realFetch(url, init);
-      entry.status = res.status;
-      return res;
-    } finally {
-      entry.end = now();
-    }
-  };
+  // moor sends over node:http(s) (src/providers/http-fetch.ts): each request, from its start to its answer's headers.
+  for (const mod of [require('node:http'), require('node:https')]) {
+    const realRequest = mod.request;
+    mod.request = function request(...args) {
+      const entry = { start: now(), end: undefined, status: undefined };
+      requests.push(entry);
+      const req = realRequest.apply(this, args);
+      req.once('response', (res) => {
+        entry.status = res.statusCode;
+        entry.end = now();
+      });
+      req.once('close', () => {
+        entry.end ??= now();
+      });
+      return req;
+    };
+  }
   // The state file (state.json and its journal) and the manifests (*.yaml) as they are read.
   const kindOf = (path) => {
     const p = String(path);

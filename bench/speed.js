@@ -30,15 +30,18 @@ const BODY = {
 };
 
 async function engine() {
-  const [{ createProviders }, { RequestScheduler }, { loadAndValidate }, { makePlan }, { applyPlan }, { openStateBackend }, { StateRecorder }, { SERVICE_NAMES }, { BUILT_IN_KINDS }] = await Promise.all([
+  const [{ createProviders }, { RequestScheduler }, { loadAndValidate }, { makePlan }, { applyPlan }, { openStateBackend }, { StateRecorder }, { SERVICE_NAMES }, { BUILT_IN_KINDS }, { defaultFetch }] = await Promise.all([
     dist('providers/providers.js'), dist('providers/request-scheduler.js'), dist('engine/validate/index.js'), dist('engine/plan/planner.js'),
     dist('engine/apply/applier.js'), dist('engine/state/open-backend.js'), dist('engine/state/recorder.js'), dist('core/services.js'), dist('resources/registry.js'),
+    dist('providers/http-fetch.js'),
   ]);
-  return { createProviders, RequestScheduler, loadAndValidate, makePlan, applyPlan, openStateBackend, StateRecorder, SERVICE_NAMES, BUILT_IN_KINDS };
+  // What moor's transport sends with when given no fetch (node:http), which the counting fetch wraps.
+  const send = defaultFetch();
+  return { createProviders, RequestScheduler, loadAndValidate, makePlan, applyPlan, openStateBackend, StateRecorder, SERVICE_NAMES, BUILT_IN_KINDS, send };
 }
 
-/** fetch that counts answers: requests, 429s from the rate limiter (its remaining header says 0), injected 429s. */
-function countingFetch() {
+/** moor's fetch (`send`), counting answers: requests, 429s from the rate limiter (its remaining header says 0), injected 429s. */
+function countingFetch(send) {
   const counts = { requests: 0, throttled: 0, injected429: 0, admittedWrites: 0 };
   /** When each request went out and was answered (performance.now()), for the timeline of scenario 1. */
   const timeline = [];
@@ -46,7 +49,7 @@ function countingFetch() {
     const t0 = Date.now();
     const entry = { method: init?.method ?? 'GET', start: performance.now(), end: undefined };
     timeline.push(entry);
-    const res = await fetch(url, init);
+    const res = await send(url, init);
     entry.end = performance.now();
     if (process.env.BENCH_TRACE) process.stderr.write(`${t0 % 100000} ${Date.now() - t0} ${init?.method ?? 'GET'} ${String(url).split('?')[0].slice(-40)} ${res.status}\n`);
     counts.requests++;
@@ -68,7 +71,7 @@ async function workspace(e, groups) {
   const backend = e.openStateBackend(join(dir, 'state.json'), dir);
   const connect = (cloud, parallelism, pollIntervalMs) => {
     const endpoints = Object.fromEntries(e.SERVICE_NAMES.map((s) => [s, cloud.url]));
-    const counting = countingFetch();
+    const counting = countingFetch(e.send);
     const scheduler = new e.RequestScheduler({ concurrency: parallelism });
     const providers = e.createProviders({ endpoints, defaultToken: TOKEN, pollIntervalMs, scheduler, fetch: counting.fetch });
     const ctx = { providers, log: () => undefined };

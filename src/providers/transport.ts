@@ -5,6 +5,7 @@ import type { ServiceName } from '../core/services.js';
 import { invalidAnswer, parseJsonAnswer } from './answer-shape.js';
 import { parseErrorBody } from './error-body.js';
 import { resolveUrl } from './endpoint.js';
+import { defaultFetch } from './http-fetch.js';
 import { followRedirects, RefusedUrlError, type FollowResult, type Hop } from './redirects.js';
 import { BodyTooLargeError, DEFAULT_LIMITS, MAX_ERROR_BODY_BYTES, readLimited, type ResponseLimits } from './response-limits.js';
 import { ServiceError, type ServiceErrorInfo } from './service-error.js';
@@ -43,6 +44,7 @@ export interface TransportOptions extends RetryOptions, ResponseLimits {
   /** Waits between attempts and polls; may end early when given an aborted signal (tests pass a fake). */
   readonly sleep?: Sleep;
   readonly random?: () => number;
+  /** Default: node:http(s) (http-fetch.ts), or the process's fetch when something replaced it. */
   readonly fetch?: typeof fetch;
   /** Called before every attempt of a request that is not a GET; throwing stops it unsent (a run that lost its state lock). */
   readonly beforeWrite?: () => Promise<void>;
@@ -186,10 +188,22 @@ export class Transport {
 
   /** One attempt: the answer, a wait before the next attempt, or a thrown ServiceError. */
   private async attempt(c: Call, attempt: number, last: boolean, remainingMs: number): Promise<Attempt> {
+    let release: (() => void) | undefined;
+    try {
+      return await this.answerOf(c, attempt, last, remainingMs, (r) => (release = r));
+    } finally {
+      release?.();
+    }
+  }
+
+  /** The attempt itself; `held` receives what ends its timer once its answer is read. */
+  private async answerOf(c: Call, attempt: number, last: boolean, remainingMs: number, held: (release: () => void) => void): Promise<Attempt> {
     let res: Response;
     let finalUrl = c.url;
     try {
-      ({ response: res, url: finalUrl } = await this.send(c.req, c.url, c.token, remainingMs, c.context));
+      const sent = await this.send(c.req, c.url, c.token, remainingMs, c.context);
+      held(sent.release);
+      ({ response: res, url: finalUrl } = sent);
       this.o.events?.({ type: 'request_answered', service: this.service, method: c.req.method, path: c.url.pathname, label: c.label, status: res.status, attempt, ...stepOf(c.context) });
       // The body is read inside the try: a connection that breaks mid-body is a lost answer too.
       if (res.ok || c.req.accept?.includes(res.status)) {
@@ -222,7 +236,7 @@ export class Transport {
     return url;
   }
 
-  private async send(req: TransportRequest, url: URL, token: string | undefined, remainingMs: number, context?: RequestContext): Promise<FollowResult> {
+  private async send(req: TransportRequest, url: URL, token: string | undefined, remainingMs: number, context?: RequestContext): Promise<FollowResult & { release: () => void }> {
     const headers: Record<string, string> = { accept: req.binary ? '*/*' : 'application/json', ...req.headers };
     if (token) headers.authorization = `Bearer ${token}`;
     if (this.o.userAgent) headers['user-agent'] = this.o.userAgent();
@@ -233,17 +247,22 @@ export class Transport {
     } else if (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') {
       headers['content-length'] = '0';
     }
-    const go = async (): Promise<FollowResult & Answer> => {
+    const go = async (): Promise<FollowResult & Answer & { release: () => void }> => {
       // Checked as it is sent, not before it waits in the scheduler's queue: the lock may be lost meanwhile.
       if (req.method !== 'GET') await this.o.beforeWrite?.();
       // One timer for the attempt, its redirects and its body: a body that drips is cut off too.
       // It starts when the request is sent, not while it waits in the scheduler's queue.
-      const timeout = AbortSignal.timeout(Math.max(1, Math.min(this.o.timeoutMs ?? 30_000, remainingMs)));
-      const signal = req.signal ? AbortSignal.any([timeout, req.signal]) : timeout;
+      const timeout = attemptTimer(Math.max(1, Math.min(this.o.timeoutMs ?? 30_000, remainingMs)));
+      const signal = req.signal ? AbortSignal.any([timeout.signal, req.signal]) : timeout.signal;
       const fetchOnce = (hop: Hop): Promise<Response> =>
-        (this.o.fetch ?? fetch)(hop.url, { method: hop.method, headers, body: hop.body, signal, redirect: 'manual' });
-      const result = await followRedirects({ method: req.method, url, body }, fetchOnce, this.limits.maxRedirects);
-      return { ...result, status: result.response.status, headers: result.response.headers };
+        (this.o.fetch ?? defaultFetch())(hop.url, { method: hop.method, headers, body: hop.body, signal, redirect: 'manual' });
+      try {
+        const result = await followRedirects({ method: req.method, url, body }, fetchOnce, this.limits.maxRedirects);
+        return { ...result, status: result.response.status, headers: result.response.headers, release: timeout.release };
+      } catch (err) {
+        timeout.release();
+        throw err;
+      }
     };
     return this.o.scheduler ? this.o.scheduler.run(this.service, req.method, url, go, context, req.continues === true) : go();
   }
@@ -330,6 +349,18 @@ export class Transport {
     const what = d.timeout ? `timed out after ${this.o.timeoutMs ?? 30_000} ms` : `connection failed (${d.code ?? redact(d.text, c.token)})`;
     return { service: this.service, method: c.req.method, path: c.url.pathname, label: c.label, status: 0, serviceMessage: what, outcomeUnknown, retriable: true };
   }
+}
+
+/**
+ * The timeout of one attempt: its signal aborts with a TimeoutError, as AbortSignal.timeout's does,
+ * but its timer is cleared once the answer is read (AbortSignal.timeout costs a transferable signal
+ * per request and keeps its timer for the whole timeout).
+ */
+function attemptTimer(ms: number): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), ms);
+  timer.unref();
+  return { signal: controller.signal, release: () => clearTimeout(timer) };
 }
 
 /** The address of the step a request belongs to, for its events; nothing when it belongs to none. */
