@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { groupManifest, PER_SUBSCRIPTION, subscription } from './group-manifest.js';
+import { groupManifest, subscription } from './group-manifest.js';
 import { startCloud, TOKEN } from './local-cloud.js';
 import { startPostgres } from './postgres.js';
 import { summarizeTimeline, timelineLine } from './timeline-summary.js';

@@ -22,7 +22,7 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
     if (e.isDirectory()) return sourceFiles(path);
-    return /\.ts$/.test(e.name) && !e.name.endsWith('.d.ts') ? [path] : [];
+    return e.name.endsWith(".ts") && !e.name.endsWith('.d.ts') ? [path] : [];
   });
 }
 

@@ -76,7 +76,7 @@ export function stepTitle(address: string, doing: string, waiting?: string): str
  */
 export async function terminalProgress(io: IoHost, changes: readonly PlannedChange[], stats?: () => RequestStats): Promise<Progress> {
   const { DefaultRenderer, Listr, ListrLogger, ProcessOutput, LISTR_DEFAULT_RENDERER_STYLE } = await import('listr2');
-  type Settle = { resolve: () => void; reject: (e: Error) => void; title: (t: string) => void };
+  interface Settle { resolve: () => void; reject: (e: Error) => void; title: (t: string) => void }
   const settles = new Map<string, Settle>();
   const ready = new Map<string, Promise<void>>();
   const shownChange = (c: PlannedChange) => c.action !== 'no-op' || c.inProgress !== undefined;

@@ -16,7 +16,7 @@ export interface GlobalOptions {
 }
 
 export function globalOptions(command: Command): GlobalOptions {
-  const o = command.optsWithGlobals() as { config?: string; state?: string; stack?: string };
+  const o = command.optsWithGlobals<{ config?: string; state?: string; stack?: string }>();
   let root = command;
   while (root.parent) root = root.parent;
   const fromEnv = root.getOptionValueSource('stack') === 'default';

@@ -115,7 +115,7 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
 }
 
 /** The stacks to watch: one unnamed (no stacks in the config), the --stack one, or all of them. */
-function stackNames(stacks: readonly string[] | undefined, chosen: string | undefined, all: boolean | undefined): Array<string | undefined> {
+function stackNames(stacks: readonly string[] | undefined, chosen: string | undefined, all: boolean | undefined): (string | undefined)[] {
   if (all) {
     if (!stacks) throw new UserError('--all-stacks: moor.config.yaml defines no stacks');
     if (chosen !== undefined) throw new UserError('give either --stack NAME or --all-stacks, not both');

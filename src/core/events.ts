@@ -81,7 +81,7 @@ export type EventSink = (event: MoorEvent) => void;
 export type MoorEventOf<T extends MoorEvent['type']> = Extract<MoorEvent, { type: T }>;
 
 /** Sends each event to every sink given (undefined ones skipped). */
-export function fanOut(...sinks: ReadonlyArray<EventSink | undefined>): EventSink {
+export function fanOut(...sinks: readonly (EventSink | undefined)[]): EventSink {
   const present = sinks.filter((s): s is EventSink => s !== undefined);
   return (e) => {
     for (const s of present) s(e);

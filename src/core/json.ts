@@ -4,7 +4,7 @@ export type JsonValue = JsonPrimitive | JsonValue[] | JsonObject;
 export interface JsonObject { [key: string]: JsonValue }
 
 /** A path into a JSON document: object keys and array indexes, from the root. */
-export type JsonPath = ReadonlyArray<string | number>;
+export type JsonPath = readonly (string | number)[];
 
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -36,13 +36,13 @@ export function getAt(doc: unknown, path: JsonPath): unknown {
  * Whether a concrete path matches a pattern of the same length, where a pattern segment
  * `*` matches any key or index: ['properties','containers','*','name'].
  */
-export function matchesPattern(path: JsonPath, pattern: ReadonlyArray<string>): boolean {
+export function matchesPattern(path: JsonPath, pattern: readonly string[]): boolean {
   if (path.length !== pattern.length) return false;
   return pattern.every((seg, i) => seg === '*' || seg === String(path[i]));
 }
 
 /** Whether the path starts with (or equals) a pattern: the pattern covers a whole subtree. */
-export function underPattern(path: JsonPath, pattern: ReadonlyArray<string>): boolean {
+export function underPattern(path: JsonPath, pattern: readonly string[]): boolean {
   if (path.length < pattern.length) return false;
   return pattern.every((seg, i) => seg === '*' || seg === String(path[i]));
 }
@@ -60,7 +60,7 @@ export function withoutPaths(value: JsonObject, patterns: readonly string[]): Js
   return patterns.length === 0 ? value : (dropAt(value, [], patterns.map(pattern)) as JsonObject);
 }
 
-function dropAt(value: JsonValue, path: JsonPath, patterns: ReadonlyArray<readonly string[]>): JsonValue {
+function dropAt(value: JsonValue, path: JsonPath, patterns: readonly (readonly string[])[]): JsonValue {
   // Only descend where some pattern can still match below.
   const live = patterns.filter((p) => p.length > path.length && p.slice(0, path.length).every((seg, i) => seg === '*' || seg === String(path[i])));
   if (live.length === 0) return value;

@@ -172,7 +172,7 @@ export interface ResourceHandler {
    * Checks before anything is sent, over every planned create of this kind
    * (e.g. a location's quota). Returns error messages keyed by address.
    */
-  preflight?(ctx: KindContext, creates: ReadonlyArray<{ address: string; spec: JsonObject }>): Promise<Array<{ address: string; message: string }>>;
+  preflight?(ctx: KindContext, creates: readonly { address: string; spec: JsonObject }[]): Promise<{ address: string; message: string }[]>;
   /**
    * For `moor import`: how the resource read by the id the user gave (`target.id`) differs from
    * the one the manifest describes (another name, resource group, subscription, workspace or
@@ -287,9 +287,9 @@ export interface Discovered {
 export interface AdoptedSpec {
   readonly spec: JsonObject;
   /** Secrets the service hides: each gets a `${env:NAME}` at `path`; `words` make NAME readable. */
-  readonly secrets: ReadonlyArray<{ readonly path: JsonPath; readonly words: readonly string[] }>;
+  readonly secrets: readonly { readonly path: JsonPath; readonly words: readonly string[] }[];
   /** What the manifest cannot say, and why (never dropped silently). */
-  readonly unwritten: ReadonlyArray<{ readonly path: JsonPath; readonly reason: string }>;
+  readonly unwritten: readonly { readonly path: JsonPath; readonly reason: string }[];
 }
 
 /** How `moor discover` finds a kind's live resources and writes them as manifests. */

@@ -5,7 +5,7 @@ import type { Report } from './kind.js';
 import { fieldPath } from './field-path.js';
 
 /** The objects of an array-valued field with their indexes (non-objects skipped: the schema reports them). */
-export function itemsOf(value: JsonValue | undefined): Array<{ item: JsonObject; index: number }> {
+export function itemsOf(value: JsonValue | undefined): { item: JsonObject; index: number }[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((item, index) => (isObject(item) ? [{ item, index }] : []));
 }
@@ -17,7 +17,7 @@ export function literal(value: JsonValue | undefined): string | undefined {
 
 /** Reports the second and later items whose `key` repeats an earlier one, at that key's value. */
 export function reportDuplicates(
-  entries: ReadonlyArray<{ item: JsonObject; path: JsonPath }>, key: string, what: string, report: Report,
+  entries: readonly { item: JsonObject; path: JsonPath }[], key: string, what: string, report: Report,
 ): void {
   const first = new Map<string, JsonPath>();
   for (const { item, path } of entries) {

@@ -44,13 +44,13 @@ export interface DiscoverReport {
   readonly files: string[];
   /** Names of the environment variables of hidden secrets (values never known). */
   readonly secrets: string[];
-  readonly unwritten: Array<{ address: string; path: string; reason: string }>;
+  readonly unwritten: { address: string; path: string; reason: string }[];
   /** Live resources of one name given two addresses, and what told them apart. */
-  readonly clashes: Array<{ name: string; addresses: Array<{ address: string; by: string }> }>;
+  readonly clashes: { name: string; addresses: { address: string; by: string }[] }[];
   /** What the listings hold that moor does not manage, and why. */
-  readonly passedOver: Array<{ what: string; reason: string }>;
+  readonly passedOver: { what: string; reason: string }[];
   /** With --import: what import refused, and why. */
-  readonly notImported: Array<{ address: string; message: string }>;
+  readonly notImported: { address: string; message: string }[];
   /** What validating the written folder found (none is expected). */
   readonly diagnostics: Diagnostic[];
 }
@@ -74,10 +74,10 @@ export async function discover(session: Session, request: DiscoverRequest): Prom
   const secrets: string[] = [];
   const envLines: string[] = [];
   const unwritten: DiscoverReport['unwritten'] = [];
-  const clashes = new Map<string, Array<{ address: string; by: string }>>();
+  const clashes = new Map<string, { address: string; by: string }[]>();
   const byFile = new Map<string, { home: string; documents: ManifestDocument[] }>();
   const resources: DiscoveredResource[] = [];
-  const fresh: Array<Found & { address: string }> = [];
+  const fresh: (Found & { address: string })[] = [];
 
   for (const kind of kinds) {
     const mine = found.filter((f) => f.kind === kind);
@@ -104,7 +104,7 @@ export async function discover(session: Session, request: DiscoverRequest): Prom
         envLines.push(`# ${address}: ${namedFieldPath(adopted.spec, s.path)}`, `${envNames[n]}=`);
       });
       for (const u of shaped.unwritten) unwritten.push({ address, path: namedFieldPath(adopted.spec, u.path), reason: u.reason });
-      const home = `${f.item.home}`;
+      const home = f.item.home;
       const group = byFile.get(home) ?? { home, documents: [] };
       group.documents.push({ kind: kind.kind, name, spec: shaped.spec });
       byFile.set(home, group);

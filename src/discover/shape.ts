@@ -43,8 +43,8 @@ export function shapeSpec(kind: ResourceKind, adopted: AdoptedSpec, metadataName
 }
 
 interface DropRules {
-  readonly server: ReadonlyArray<string[]>;
-  readonly defaults: ReadonlyArray<{ at: string[]; value: JsonValue; how: 'location' | 'ignoreCase' | undefined }>;
+  readonly server: readonly string[][];
+  readonly defaults: readonly { at: string[]; value: JsonValue; how: 'location' | 'ignoreCase' | undefined }[];
 }
 
 const compiled = new WeakMap<ResourceKind, DropRules>();
@@ -92,7 +92,7 @@ function ordered(value: JsonValue, schema: JsonValue | undefined, path: JsonPath
   }
   // An empty list the schema does not require is what the service answers for none: a person writes nothing.
   const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
-  for (const key of Object.keys(out)) if (Array.isArray(out[key]) && (out[key] as JsonValue[]).length === 0 && !required.has(key)) delete out[key];
+  for (const key of Object.keys(out)) if (Array.isArray(out[key]) && (out[key]).length === 0 && !required.has(key)) delete out[key];
   for (const [key, v] of Object.entries(value)) {
     if (props && Object.prototype.hasOwnProperty.call(props, key)) continue;
     if (extra === false && props) {
@@ -106,7 +106,7 @@ function ordered(value: JsonValue, schema: JsonValue | undefined, path: JsonPath
 
 function setAt(doc: JsonObject, path: JsonPath, value: JsonValue): void {
   let cur: JsonValue = doc;
-  for (const seg of path.slice(0, -1)) cur = (Array.isArray(cur) ? cur[Number(seg)] : (cur as JsonObject)[String(seg)]) as JsonValue;
+  for (const seg of path.slice(0, -1)) cur = (Array.isArray(cur) ? cur[Number(seg)] : (cur as JsonObject)[String(seg)]);
   const last = path[path.length - 1];
   if (Array.isArray(cur)) cur[Number(last)] = value;
   else (cur as JsonObject)[String(last)] = value;

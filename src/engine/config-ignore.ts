@@ -15,11 +15,11 @@ export interface IgnoreRule {
   readonly kind: string;
   readonly paths: readonly string[];
   /** Where the rule sits in the config file (['ignore', 0] or ['stacks', 'prod', 'ignore', 0]). */
-  readonly at: ReadonlyArray<string | number>;
+  readonly at: readonly (string | number)[];
 }
 
 /** The `ignore:` list at `at` of the config, its shape checked. */
-export function parseIgnoreRules(value: unknown, file: string, at: ReadonlyArray<string | number>): IgnoreRule[] {
+export function parseIgnoreRules(value: unknown, file: string, at: readonly (string | number)[]): IgnoreRule[] {
   if (value === undefined || value === null) return [];
   const where = `${file}: ${at.join('.')}`;
   if (!Array.isArray(value)) throw new UserError(`${where} must be a list of {kind: KIND, paths: [PATH...]}`);
@@ -27,15 +27,15 @@ export function parseIgnoreRules(value: unknown, file: string, at: ReadonlyArray
     if (!isObject(rule) || typeof rule.kind !== 'string' || !Array.isArray(rule.paths) || !rule.paths.every((p) => typeof p === 'string') || Object.keys(rule).some((k) => k !== 'kind' && k !== 'paths')) {
       throw new UserError(`${where}[${i}] must be {kind: KIND, paths: [PATH...]} (paths as plan prints them, e.g. /tags/*)`);
     }
-    return { kind: rule.kind, paths: rule.paths as string[], at: [...at, i] };
+    return { kind: rule.kind, paths: rule.paths, at: [...at, i] };
   });
 }
 
 /** The rules' unknown kinds and impossible paths, at their line:col in the config file. */
 export function ignoreRuleProblems(rules: readonly IgnoreRule[], kinds: KindCatalog, configFile: string | undefined, cwd: string): Diagnostic[] {
   const out: Diagnostic[] = [];
-  let locate: ((path: ReadonlyArray<string | number>) => SourceLocation) | undefined;
-  const at = (path: ReadonlyArray<string | number>) => (locate ??= configLocator(configFile ?? 'moor.config.yaml', cwd))(path);
+  let locate: ((path: readonly (string | number)[]) => SourceLocation) | undefined;
+  const at = (path: readonly (string | number)[]) => (locate ??= configLocator(configFile ?? 'moor.config.yaml', cwd))(path);
   for (const rule of rules) {
     const kind = kinds.kindNamed(rule.kind);
     if (!kind) {
@@ -60,7 +60,7 @@ export function ignorePathsOf(manifest: Manifest, rules: readonly IgnoreRule[], 
 }
 
 /** Finds positions in the config file (parsed again, with positions, only when a rule is wrong). */
-function configLocator(file: string, cwd: string): (path: ReadonlyArray<string | number>) => SourceLocation {
+function configLocator(file: string, cwd: string): (path: readonly (string | number)[]) => SourceLocation {
   let text = '';
   try { text = readFileSync(resolve(cwd, file), 'utf8'); } catch { /* positions fall back to the file's start */ }
   const lines = new LineCounter();

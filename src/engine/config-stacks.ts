@@ -57,7 +57,7 @@ function parseStack(name: string, body: unknown, where: string): StackDefinition
   }
   if (state !== undefined && (typeof state !== 'string' || state.trim() === '')) throw new UserError(`${where}.state must be a file path or postgres:// URL`);
   const overrides = Object.fromEntries(Object.entries(spec).filter(([k]) => (STACK_OVERRIDE_KEYS as readonly string[]).includes(k)));
-  return { name, paths: paths as string[] | undefined, vars: parseVars(vars, `${where}.vars`), state: state as string | undefined, overrides, ...(spec.ignore !== undefined ? { ignore: spec.ignore } : {}) };
+  return { name, paths: paths as string[] | undefined, vars: parseVars(vars, `${where}.vars`), state: state, overrides, ...(spec.ignore !== undefined ? { ignore: spec.ignore } : {}) };
 }
 
 function parseVars(value: unknown, where: string): Record<string, StackVarValue> {

@@ -153,7 +153,7 @@ function parseConfig(raw: JsonObject, file: string): MoorConfig {
   const parallelism = raw.parallelism === undefined ? undefined : positiveInt(raw.parallelism, `${file}: parallelism`);
   if (raw.state !== undefined && typeof raw.state !== 'string') throw new UserError(`${file}: state must be a file path or postgres:// URL`);
   return {
-    endpoints, credentials, state: raw.state as string | undefined, parallelism, notify: raw.notify === undefined ? undefined : notifyConfig(raw.notify, file),
+    endpoints, credentials, state: raw.state, parallelism, notify: raw.notify === undefined ? undefined : notifyConfig(raw.notify, file),
     localCloud: raw.localCloud === undefined ? undefined : localCloudConfig(raw.localCloud, file),
     apis: raw.apis === undefined ? undefined : apisConfig(raw.apis, file),
     history: raw.history === undefined ? undefined : historyConfig(raw.history, file),
@@ -179,7 +179,7 @@ function credentialSource(v: unknown, where: string): CredentialSource {
   }
   if (tokenEnv !== undefined && typeof tokenEnv !== 'string') throw new UserError(`${where}.tokenEnv must be a variable name`);
   if (tokenCommand !== undefined && typeof tokenCommand !== 'string') throw new UserError(`${where}.tokenCommand must be a command line`);
-  return { tokenEnv: tokenEnv as string | undefined, tokenCommand: tokenCommand as string | undefined };
+  return { tokenEnv: tokenEnv, tokenCommand: tokenCommand };
 }
 
 function notifyConfig(v: unknown, file: string): NotifyConfig {
@@ -233,14 +233,14 @@ function apisConfig(v: unknown, file: string): ApiSettingsOverrides {
       out[name][field] = text;
     }
   }
-  return out as ApiSettingsOverrides;
+  return out;
 }
 
 function localCloudConfig(v: unknown, file: string): { fixtures?: string } {
   if (!isObject(v) || Object.keys(v).some((k) => k !== 'fixtures') || (v.fixtures !== undefined && typeof v.fixtures !== 'string')) {
     throw new UserError(`${file}: localCloud must be {fixtures: FILE}`);
   }
-  return { fixtures: v.fixtures as string | undefined };
+  return { fixtures: v.fixtures };
 }
 
 function historyConfig(v: unknown, file: string): { keep?: number; maxBytes?: number } {

@@ -44,7 +44,7 @@ export function findCycle(graph: DependencyGraph): Address[] | undefined {
   const state = new Map<Address, 'open' | 'done'>();
   for (const start of graph.nodes) {
     if (state.has(start)) continue;
-    const stack: Array<{ node: Address; next: number }> = [{ node: start, next: 0 }];
+    const stack: { node: Address; next: number }[] = [{ node: start, next: 0 }];
     state.set(start, 'open');
     while (stack.length > 0) {
       const top = stack[stack.length - 1];

@@ -58,7 +58,7 @@ export function isSecretSource(ref: Reference): boolean {
 }
 
 /** The paths of strings that take a secret source; one path array is reused while walking (manifests are many). */
-function placeholderPaths(value: JsonValue, path: Array<string | number> = [], out: JsonPath[] = []): JsonPath[] {
+function placeholderPaths(value: JsonValue, path: (string | number)[] = [], out: JsonPath[] = []): JsonPath[] {
   if (typeof value === 'string') {
     if (value.includes('${') && scanReferences(value).refs.some(isSecretSource)) out.push([...path]);
   } else if (Array.isArray(value)) {

@@ -14,7 +14,7 @@ const task = (name: string, spec: JsonObject, dependsOn: string[] = []) => manif
 function stateOf(resources: Record<string, Partial<ResourceRecord> & { kind: string }>): StateDocument {
   const full = Object.fromEntries(Object.entries(resources).map(([address, r]) => [address, {
     name: address.split('/')[1], lastApplied: {}, updatedAt: 't', ...r,
-  } as ResourceRecord]));
+  }]));
   return { version: 1, serial: 1, resources: full };
 }
 

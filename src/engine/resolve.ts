@@ -101,7 +101,7 @@ export function resolveSpec(manifest: Manifest, ctx: ResolveContext, schema?: Js
     let out = '';
     let from = 0;
     refs.forEach((ref, i) => {
-      out += value.slice(from, ref.index) + (typeof parts[i] === 'string' ? (parts[i] as string) : JSON.stringify(parts[i]));
+      out += value.slice(from, ref.index) + (typeof parts[i] === 'string' ? (parts[i]) : JSON.stringify(parts[i]));
       from = ref.index + ref.raw.length;
     });
     return out + value.slice(from);

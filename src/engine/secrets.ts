@@ -91,7 +91,7 @@ export function isSensitivePath(path: JsonPath | string, patterns: readonly stri
 function walk(
   value: JsonValue,
   path: JsonPath,
-  patterns: ReadonlyArray<string[]>,
+  patterns: readonly string[][],
   fn: (value: JsonValue, path: JsonPath) => JsonValue,
 ): JsonValue {
   if (path.length > 0 && patterns.some((p) => matchesPattern(path, p))) return fn(value, path);

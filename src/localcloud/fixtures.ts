@@ -15,7 +15,7 @@ import type { EnvironmentType, ProjectRecord } from './services/lcs/database-mov
 
 export interface Fixtures {
   readonly projects: Record<string, ProjectRecord>;
-  readonly quotas: Array<{ subscriptionId: string; location: string; containerGroups?: number; standardCores?: number }>;
+  readonly quotas: { subscriptionId: string; location: string; containerGroups?: number; standardCores?: number }[];
   readonly containerGroupProfiles: ProfileRecord[];
   readonly workspaces: WorkspaceRecord[];
   readonly conversations: ConversationRecord[];
@@ -59,7 +59,7 @@ type Fail = (where: string, rule: string) => never;
 function listOf(v: unknown, where: string, fail: Fail): JsonObject[] {
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v) || !v.every(isObject)) return fail(where, 'must be a list of mappings');
-  return v as JsonObject[];
+  return v;
 }
 
 const RULES = new Map<RegExp | undefined, string>([[UUID, 'must be a UUID'], [ARM_ID, 'must be a resource id /subscriptions/{id}/resourceGroups/{group}/providers/{namespace}/{type}/{name}']]);
@@ -88,7 +88,7 @@ function projectsOf(v: unknown, fail: Fail): Record<string, ProjectRecord> {
       const at = `${where}.environments[${j}]`;
       const envId = text(e.id, `${at}.id`, fail, UUID).toLowerCase();
       if (e.type !== 'Production' && e.type !== 'Sandbox') fail(`${at}.type`, 'must be Production or Sandbox');
-      environments[envId] = { name: typeof e.name === 'string' ? e.name : envId, type: e.type as EnvironmentType };
+      environments[envId] = { name: typeof e.name === 'string' ? e.name : envId, type: e.type };
     });
     out[id] = { environments };
   });
@@ -152,7 +152,7 @@ function conversationOf(c: JsonObject, where: string, fail: Fail): ConversationR
 /** Adds the fixtures to the stores, replacing records with the same ids (activities already posted stay). */
 export function applyFixtures(store: DataStore, f: Fixtures): void {
   const lcs = store.dataFor('lcs');
-  lcs.projects = { ...(lcs.projects as Record<string, ProjectRecord> | undefined ?? {}), ...f.projects };
+  lcs.projects = { ...(lcs.projects ?? {}), ...f.projects };
   const arm = store.dataFor('arm');
   const quotas = declaredQuotas(arm);
   for (const q of f.quotas) {

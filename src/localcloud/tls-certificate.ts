@@ -47,8 +47,8 @@ function stillServes(pem: string, host: string): boolean {
 }
 
 /** Names the certificate covers: loopback always, and the listening host when it is another. */
-function altNames(host: string): Array<{ type: 2; value: string } | { type: 7; ip: string }> {
-  const names: Array<{ type: 2; value: string } | { type: 7; ip: string }> = [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }];
+function altNames(host: string): ({ type: 2; value: string } | { type: 7; ip: string })[] {
+  const names: ({ type: 2; value: string } | { type: 7; ip: string })[] = [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }];
   const isIp = /^[\d.]+$/.test(host) || host.includes(':');
   if (host !== 'localhost' && host !== '127.0.0.1' && host !== '::1' && host !== '0.0.0.0' && host !== '::') {
     names.push(isIp ? { type: 7, ip: host } : { type: 2, value: host });

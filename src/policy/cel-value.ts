@@ -66,7 +66,7 @@ function below(at: readonly SecretTree[], key: string): readonly SecretTree[] {
 export function watchReads(root: CelValue, paths: readonly (readonly (string | number)[])[], read: (index: number) => void): void {
   if (root === null || typeof root !== 'object') return;
   paths.forEach((path, index) => {
-    let parent: object = root as object;
+    let parent: object = root;
     for (const seg of path.slice(0, -1)) {
       const next = (parent as Record<string, CelValue | undefined>)[String(seg)];
       if (next === null || next === undefined || typeof next !== 'object') return;

@@ -34,7 +34,7 @@ export class CostLimitExceeded extends Error {
  * but no cost limit: every node's evaluation goes through its evaluator's run(), which a function
  * registered here reaches (a handler is called with the evaluator as `this`), and is wrapped once.
  */
-type Evaluator = { run: (ast: ASTNode, ctx: unknown) => unknown };
+interface Evaluator { run: (ast: ASTNode, ctx: unknown) => unknown }
 let probed: Evaluator | undefined;
 
 function metered(env: Environment, clone = false): Environment {

@@ -15,7 +15,7 @@ export function estimateCost(ast: ASTNode, variables: Readonly<Record<string, un
 
 function cost(node: ASTNode, bound: Bound): number {
   if (node.op === 'rcall') {
-    const [name, receiver, args] = node.args as [string, ASTNode, ASTNode[]];
+    const [name, receiver, args] = node.args;
     if (MACROS.has(name) && args.length >= 2 && args[0].op === 'id') {
       const range = valueOf(receiver, bound);
       const items = Array.isArray(range) ? range : range !== null && typeof range === 'object' ? Object.keys(range) : [undefined];
@@ -43,13 +43,13 @@ function sizeOf(value: unknown): number {
 function valueOf(node: ASTNode, bound: Bound): unknown {
   if (node.op === 'id') return bound.get(String(node.args));
   if (node.op === '.' || node.op === '.?') {
-    const [operand, key] = node.args as [ASTNode, string];
+    const [operand, key] = node.args;
     const head = valueOf(operand, bound);
     return head !== null && typeof head === 'object' && !Array.isArray(head) ? (head as Record<string, unknown>)[key] : undefined;
   }
   if (node.op === 'list') return node.args;
   if (node.op === 'rcall') {
-    const [name, receiver] = node.args as [string, ASTNode, ASTNode[]];
+    const [name, receiver] = node.args;
     // map() and filter() give (at most) as many elements as their range.
     if (name === 'map' || name === 'filter') return valueOf(receiver, bound);
   }

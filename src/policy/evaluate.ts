@@ -142,7 +142,7 @@ function messageOf(rule: CompiledRule, variables: Variables): string {
  * all() over that array fails on (and, where the path ends there, the field its predicate reads).
  */
 function pointAt(fieldPath: JsonPath, variables: Variables, sites: readonly AllSite[]): JsonPath {
-  const out: Array<string | number> = [];
+  const out: (string | number)[] = [];
   let value: CelValue | undefined = variables.object;
   for (let i = 0; i <= fieldPath.length; i++) {
     const seg = fieldPath[i];

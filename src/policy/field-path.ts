@@ -9,7 +9,7 @@ export type ParsedFieldPath = { readonly ok: true; readonly path: JsonPath } | {
 
 /** The path from the document root; a leading `object.` is allowed (the variable the rules read). */
 export function parseFieldPath(text: string): ParsedFieldPath {
-  const path: Array<string | number> = [];
+  const path: (string | number)[] = [];
   const trimmed = text.trim().replace(/^object(?=[.[])/, '');
   let rest = trimmed.startsWith('.') || trimmed.startsWith('[') ? trimmed : `.${trimmed}`;
   while (rest.length > 0) {

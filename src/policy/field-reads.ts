@@ -21,7 +21,7 @@ export function fieldReads(ast: ASTNode): JsonPath[] {
   const out: JsonPath[] = [];
   const visit = (node: ASTNode, bound: ReadonlyMap<string, JsonPath>) => {
     if (node.op === 'rcall') {
-      const [name, receiver, args] = node.args as [string, ASTNode, ASTNode[]];
+      const [name, receiver, args] = node.args;
       if (MACROS.has(name) && args.length >= 2 && args[0].op === 'id') {
         visit(receiver, bound);
         const range = chainOf(receiver, bound);
@@ -44,12 +44,12 @@ export function fieldReads(ast: ASTNode): JsonPath[] {
 function chainOf(node: ASTNode, bound: ReadonlyMap<string, JsonPath>): JsonPath | undefined {
   if (node.op === 'id') return bound.get(String(node.args));
   if (node.op === '.' || node.op === '.?') {
-    const [operand, key] = node.args as [ASTNode, string];
+    const [operand, key] = node.args;
     const head = chainOf(operand, bound);
     return head && [...head, key];
   }
   if (node.op === '[]' || node.op === '[?]') {
-    const [operand, index] = node.args as [ASTNode, ASTNode];
+    const [operand, index] = node.args;
     const head = chainOf(operand, bound);
     if (!head) return undefined;
     const v: unknown = index.op === 'value' ? index.args : undefined;

@@ -40,7 +40,7 @@ export function preparedPolicies(policies: readonly CompiledPolicy[], kinds: Kin
 }
 
 /** Every subject's findings, yielding to the event loop between subjects once a slice of time is spent. */
-async function checkAll(policies: readonly CompiledPolicy[], subjects: ReadonlyArray<() => Subject>, context: GuardContext, phase: Phase): Promise<Diagnostic[]> {
+async function checkAll(policies: readonly CompiledPolicy[], subjects: readonly (() => Subject)[], context: GuardContext, phase: Phase): Promise<Diagnostic[]> {
   const broken = new Set<CompiledRule>();
   const out: Diagnostic[] = [];
   const slice = timeSlices();

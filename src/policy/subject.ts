@@ -105,7 +105,7 @@ function unresolvedOf(manifest: Manifest): readonly Unresolved[] {
   let found = unresolvedCache.get(manifest);
   if (!found) {
     const out: Unresolved[] = [];
-    const path: Array<string | number> = ['spec'];
+    const path: (string | number)[] = ['spec'];
     const visit = (value: JsonValue) => {
       if (typeof value === 'string') {
         if (!value.includes('${')) return;

@@ -5,9 +5,9 @@ import type { RequestSender, TransportResponse } from './transport.js';
 /** A table as created or as PUT (columns and measures replace the existing schema). */
 export interface DatasetTable {
   readonly name: string;
-  readonly columns?: ReadonlyArray<Readonly<Record<string, unknown>>>;
-  readonly measures?: ReadonlyArray<Readonly<Record<string, unknown>>>;
-  readonly rows?: ReadonlyArray<Readonly<Record<string, unknown>>>;
+  readonly columns?: readonly Readonly<Record<string, unknown>>[];
+  readonly measures?: readonly Readonly<Record<string, unknown>>[];
+  readonly rows?: readonly Readonly<Record<string, unknown>>[];
   readonly isHidden?: boolean;
   readonly description?: string;
   readonly [field: string]: unknown;
@@ -17,8 +17,8 @@ export interface DatasetTable {
 export interface CreateDatasetRequest {
   readonly name: string;
   readonly tables: readonly DatasetTable[];
-  readonly relationships?: ReadonlyArray<Readonly<Record<string, unknown>>>;
-  readonly datasources?: ReadonlyArray<Readonly<Record<string, unknown>>>;
+  readonly relationships?: readonly Readonly<Record<string, unknown>>[];
+  readonly datasources?: readonly Readonly<Record<string, unknown>>[];
   readonly defaultMode?: string;
 }
 

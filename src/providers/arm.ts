@@ -106,7 +106,7 @@ function groupOf(res: TransportResponse, name: string): ContainerGroupBody {
   const body = expectObject(res, res.body, 'a container group');
   expectSame(res, 'name', expectString(res, body, 'name'), name, true);
   optionalObject(res, body, 'properties');
-  return body as ContainerGroupBody;
+  return body;
 }
 
 /** A read for a diff also needs the location and containers: a group without them would plan a replace. */

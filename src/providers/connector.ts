@@ -40,7 +40,7 @@ export interface AttachmentData {
 export interface AttachmentInfo {
   readonly name?: string;
   readonly type?: string;
-  readonly views?: ReadonlyArray<{ readonly viewId: string; readonly size?: number }>;
+  readonly views?: readonly { readonly viewId: string; readonly size?: number }[];
 }
 
 /** The bytes of one attachment view. */

@@ -65,7 +65,7 @@ export interface ProviderOptions extends SharedTransportSettings {
  */
 export function createProviders(options: ProviderOptions): Providers {
   const bases = new Map<ServiceName, URL>();
-  for (const [service, url] of Object.entries(options.endpoints) as Array<[ServiceName, string]>) {
+  for (const [service, url] of Object.entries(options.endpoints) as [ServiceName, string][]) {
     if (url) bases.set(service, checkEndpoint(service, url));
   }
   const transports = new Map<ServiceName, Transport>();
@@ -129,7 +129,7 @@ function makeTransport(service: ServiceName, o: Omit<ProviderOptions, 'endpoints
 /** An object whose properties are built on first access and then kept. */
 function lazy<T extends object>(factories: { readonly [K in keyof T]: () => T[K] }): T {
   const out = {} as T;
-  for (const key of Object.keys(factories) as Array<keyof T>) {
+  for (const key of Object.keys(factories) as (keyof T)[]) {
     let value: T[typeof key] | undefined;
     Object.defineProperty(out, key, {
       enumerable: true,

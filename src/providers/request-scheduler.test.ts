@@ -7,7 +7,7 @@ import { isInterruption } from '../core/interrupted.js';
 /** A clock that moves only when the test says so. */
 function fakeClock(): SchedulerClock & { advance(ms: number): Promise<void> } {
   let now = 0;
-  let timers: Array<{ at: number; fn: () => void }> = [];
+  let timers: { at: number; fn: () => void }[] = [];
   return {
     now: () => now,
     setTimer(ms, fn) {
@@ -47,7 +47,7 @@ async function answeredInTurn(h: ReturnType<typeof harness>, turn: readonly stri
 function harness(concurrency: number) {
   const clock = fakeClock();
   const scheduler = new RequestScheduler({ concurrency, clock });
-  const sent: Array<{ name: string; at: number; answer: (a: Answer) => void }> = [];
+  const sent: { name: string; at: number; answer: (a: Answer) => void }[] = [];
   const request = (name: string, url = 'http://x/subscriptions/a/x', method = 'GET', service = 'arm', ctx?: RequestContext) =>
     scheduler.run(service, method, new URL(url), () => new Promise<Answer>((answer) => sent.push({ name, at: clock.now(), answer })), ctx);
   const requestOf = (ctx: RequestContext, name: string) => request(name, undefined, undefined, undefined, ctx);

@@ -76,7 +76,7 @@ export function neverSent(err: unknown): boolean {
 /** Host names that are this machine: nothing listening there will start listening in a few seconds. */
 function isLoopback(url: URL): boolean {
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+  return host === 'localhost' || host === '::1' || host.startsWith("127.");
 }
 
 /**

@@ -11,7 +11,7 @@ const TOKEN = 'a-token-long-enough';
 const GROUP = '/subscriptions/s1/resourceGroups/rg/providers/Microsoft.ContainerInstance/containerGroups/web';
 
 /** A fetch answering from a list, in order; an Error in the list is thrown as a lost connection. */
-function scriptedFetch(answers: Array<Response | Error>): typeof fetch {
+function scriptedFetch(answers: (Response | Error)[]): typeof fetch {
   return async () => {
     const next = answers.shift();
     if (next === undefined) throw new Error('no answer left in the script');

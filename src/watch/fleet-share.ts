@@ -37,7 +37,7 @@ export function shareStacks(look: FleetLook): Map<string, string> {
     return holder === undefined || !held.has(holder) || excess.get(holder)! > 0;
   });
   // By rendezvous: the (stack, replica under its share) pairs of highest weight first.
-  const pairs: Array<{ stack: string; replica: string; w: Buffer }> = [];
+  const pairs: { stack: string; replica: string; w: Buffer }[] = [];
   for (const stack of movable) for (const r of replicas) if (need.get(r)! > 0) pairs.push({ stack, replica: r, w: weight(stack, r) });
   pairs.sort((a, b) => compareWeights(b.w, a.w) || (a.stack < b.stack ? -1 : 1));
   for (const p of pairs) {

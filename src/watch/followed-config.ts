@@ -7,9 +7,9 @@ import type { MoorConfig } from '../engine/config.js';
 import type { Session } from '../engine/session.js';
 
 /** What a running watch takes up from a changed config. */
-const TAKEN_UP = ['stack', 'notify', 'history'] as const satisfies ReadonlyArray<keyof MoorConfig>;
+const TAKEN_UP = ['stack', 'notify', 'history'] as const satisfies readonly (keyof MoorConfig)[];
 /** What only a restart takes up: the clients, the scheduler and the state backend were opened with them. */
-const AT_RESTART = ['endpoints', 'credentials', 'state', 'parallelism', 'apis', 'files', 'localCloud'] as const satisfies ReadonlyArray<keyof MoorConfig>;
+const AT_RESTART = ['endpoints', 'credentials', 'state', 'parallelism', 'apis', 'files', 'localCloud'] as const satisfies readonly (keyof MoorConfig)[];
 
 export class FollowedConfig {
   private current: Session;

@@ -19,7 +19,7 @@ export function parseListen(text: string): ListenAddress {
 }
 
 function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+  return host === 'localhost' || host === '::1' || host.startsWith("127.");
 }
 
 /** Another address than loopback serves the network: refused without a token. */

@@ -50,7 +50,7 @@ describe('a watch cycle reports what its operations sent', () => {
     ['a run that failed before its plan failed with its error', [{ type: 'run_failed', command: 'plan', error: new UserError('no manifests') }], REPORT, 'failed', ['no manifests']],
     ['a state lock held by another run skips the cycle', [{ type: 'run_failed', command: 'apply', error: new UserError('state is locked by moor apply') }], HEAL, 'locked', []],
   ] as const)('%s', async (_why, events, options, result, findings) => {
-    const report = await reportFrom(events as readonly RunEvent[], options);
+    const report = await reportFrom(events, options);
     expect(report.result).toBe(result);
     expect(report.findings).toEqual(findings);
   });

@@ -48,7 +48,7 @@ interface Seat {
 
 export interface FleetStatus {
   readonly replica: string;
-  readonly replicas: ReadonlyArray<FleetReplica & { readonly self: boolean; readonly holds: readonly string[] }>;
+  readonly replicas: readonly (FleetReplica & { readonly self: boolean; readonly holds: readonly string[] })[];
   readonly stacks: number;
   readonly surveyedAt: string | null;
 }

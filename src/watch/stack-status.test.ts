@@ -27,7 +27,7 @@ describe('resourceStatuses', () => {
     ['a write the service still carries out is in progress', change('ContainerGroup/web', { inProgress: 'provisioning (Pending)' }), [], 'in_progress'],
     ['a failed apply is failed', change('AuthContext/c1', { action: 'update' }), [{ address: 'AuthContext/c1', action: 'update', status: 'failed', error: 'Conflict' }], 'failed'],
     ['an applied change is in sync', change('AuthContext/c1', { action: 'update' }), [{ address: 'AuthContext/c1', action: 'update', status: 'done' }], 'in_sync'],
-  ] as Array<[string, PlannedChange, StepOutcome[], string]>)('%s', (_reason, c, outcomes, status) => {
+  ] as [string, PlannedChange, StepOutcome[], string][])('%s', (_reason, c, outcomes, status) => {
     expect(resourceStatuses(plan([c]), outcomes)[0].status).toBe(status);
   });
 

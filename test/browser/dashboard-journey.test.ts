@@ -112,7 +112,7 @@ describe('the dashboard, as a platform team read it', () => {
       const width = rect.width.baseVal.value;
       const height = rect.height.baseVal.value;
       return [...g.querySelectorAll('text')].map((t) => {
-        const box = (t as SVGTextElement).getBBox();
+        const box = (t).getBBox();
         return { text: t.textContent, left: box.x, right: width - (box.x + box.width), top: box.y, bottom: height - (box.y + box.height) };
       });
     }));

@@ -30,7 +30,7 @@ describe('the dashboard with a listen token', () => {
 
   it('works with the token in the fragment, sends it as a bearer header, and keeps it out of the address bar', async () => {
     const page = await browser.newPage();
-    const sent: Array<{ path: string; authorization?: string }> = [];
+    const sent: { path: string; authorization?: string }[] = [];
     page.on('request', (req) => sent.push({ path: new URL(req.url()).pathname + new URL(req.url()).search, authorization: req.headers().authorization }));
     await page.goto(`${watch.url}/#token=${TOKEN}`);
     await waitFor(async () => (await rowStatus(page, '', 'AuthContext/c44')) === 'in_sync', 30_000, () => 'no row');

@@ -150,7 +150,7 @@ describe('the dashboard in a browser', () => {
         if (view === 'graph') await scanned.locator('[data-testid="graph"]').waitFor({ timeout: 30_000 });
         await scanned.addScriptTag({ content: axeSource });
         const violations = await scanned.evaluate(async () => {
-          const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+          const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
           return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) }));
         });
         found.push(...violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${view}: ${v.id} (${v.impact}) at ${v.targets.join(', ')}`));

@@ -175,7 +175,7 @@ describe('the action with stacks', () => {
     // The recipe as docs/pipelines.md shows it: a matrix per stack, an artifact per stack, an apply per stack queued and never cancelled.
     const guide = readFileSync(join(ROOT, 'docs', 'pipelines.md'), 'utf8');
     const block = /### The pipeline with stacks[\s\S]*?```yaml\n([\s\S]*?)```/.exec(guide)![1];
-    const workflow = parse(block) as { concurrency?: unknown; jobs: Record<string, { strategy: { matrix: { stack: string[] } }; concurrency?: { group: string; 'cancel-in-progress': boolean }; steps: Array<{ uses?: string; with?: Record<string, unknown> }> }> };
+    const workflow = parse(block) as { concurrency?: unknown; jobs: Record<string, { strategy: { matrix: { stack: string[] } }; concurrency?: { group: string; 'cancel-in-progress': boolean }; steps: { uses?: string; with?: Record<string, unknown> }[] }> };
     expect(workflow.concurrency).toBeUndefined();
     expect(workflow.jobs.plan.strategy.matrix.stack).toEqual(['dev', 'prod']);
     expect(workflow.jobs.apply.strategy.matrix.stack).toEqual(['dev', 'prod']);

@@ -74,7 +74,7 @@ describe('the composite action', () => {
 });
 
 describe('what the action installs', () => {
-  const all = (parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: { steps: Array<ActionStep & { uses?: string; with?: Record<string, string> }> } }).runs.steps;
+  const all = (parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: { steps: (ActionStep & { uses?: string; with?: Record<string, string> })[] } }).runs.steps;
 
   test('only the run-time dependencies, through the install script, cached under a key of moor\'s sources', () => {
     const runs = all.map((st) => st.run ?? '').join('\n');

@@ -31,7 +31,7 @@ describe('what happened, in the last line', () => {
     const dir = workdir({ 'm/bad.yaml': INVALID });
     const r = await run(dir, ['drift', 'm', '--output', 'json']);
     expect(r.code).toBe(1);
-    const doc = JSON.parse(r.stdout) as { diagnostics: Array<{ severity: string; file: string }> };
+    const doc = JSON.parse(r.stdout) as { diagnostics: { severity: string; file: string }[] };
     expect(doc.diagnostics.filter((d) => d.severity === 'error')).toHaveLength(2);
   });
 

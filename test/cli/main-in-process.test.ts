@@ -34,7 +34,7 @@ describe('main(argv, io)', () => {
     const before = process.env.NO_COLOR;
     const writes: string[] = [];
     const write = process.stdout.write;
-    process.stdout.write = ((chunk: string) => { writes.push(String(chunk)); return true; }) as typeof process.stdout.write;
+    process.stdout.write = ((chunk: string) => { writes.push(String(chunk)); return true; });
     let r;
     try {
       r = await moorInProcess(dir, cloud, ['--no-color', 'apply', 'm', '--auto-approve'], { NO_COLOR: undefined });

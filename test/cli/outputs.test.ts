@@ -25,7 +25,7 @@ describe('moor outputs', () => {
   test('a missing value, a missing address and a bad address are one-line errors (exit 1)', async () => {
     const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
     expect((await moor(dir, undefined, ['apply', 'm', '--auto-approve'])).code).toBe(0);
-    const cases: Array<[string[], string]> = [
+    const cases: [string[], string][] = [
       [['outputs', 'AuthContext/c1', '/nope'], 'AuthContext/c1 has no output at /nope; it has'],
       [['outputs', 'AuthContext/zz'], 'AuthContext/zz is not in state'],
       [['outputs', 'nonsense'], 'nonsense is not an address'],

@@ -48,7 +48,7 @@ describe('state list --output json and state mv', () => {
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     expect(apply.stdout).toContain('Apply complete: 0 created, 1 updated');
     const usage = await moor(dir, undefined, ['get', 'usage', '--subscription', '8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11', '--location', 'westeurope', '--output', 'json']);
-    const groups = (JSON.parse(usage.stdout) as Array<{ name: { value: string }; currentValue: number }>).find((u) => u.name.value === 'ContainerGroups');
+    const groups = (JSON.parse(usage.stdout) as { name: { value: string }; currentValue: number }[]).find((u) => u.name.value === 'ContainerGroups');
     expect(groups?.currentValue).toBe(1);
     const state = JSON.parse(readFileSync(join(dir, '.moor/state.json'), 'utf8')) as { resources: Record<string, { id: string }> };
     expect(state.resources['ContainerGroup/web2'].id).toMatch(/\/containerGroups\/web$/);

@@ -11,7 +11,7 @@ export interface TerminalRun {
 
 export function runOnTerminal(prompt: string, answer: string, command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<TerminalRun> {
   return new Promise((done) => {
-    const term = pty.spawn(command, [...args], { cols: 160, rows: 40, cwd: options.cwd, env: options.env as Record<string, string> });
+    const term = pty.spawn(command, [...args], { cols: 160, rows: 40, cwd: options.cwd, env: options.env });
     let out = '';
     let sent = false;
     // A guard like a timeout of the test: a command that never prompts still ends.

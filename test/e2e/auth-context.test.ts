@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AUTH_PATH, authManifest, cloudRequest, moor, startCloud, workdir, writeFile, type Cloud } from './harness.js';
 
-interface Change { address: string; action: string; patch: Array<{ op: string; path: string; value?: unknown }>; drift: boolean }
+interface Change { address: string; action: string; patch: { op: string; path: string; value?: unknown }[]; drift: boolean }
 const changeOf = (stdout: string, address: string): Change | undefined =>
   (JSON.parse(stdout).changes as Change[]).find((c) => c.address === address);
 

@@ -218,7 +218,7 @@ describe('Check kind', () => {
     const json = checksOf(jsonRun);
     expect(json['Check/soft']).toMatchObject({ passed: false, severity: 'warning' });
     // JSON keeps the warning among its diagnostics.
-    expect((parseJson(jsonRun) as { diagnostics: Array<{ severity: string; message: string }> }).diagnostics).toContainEqual(expect.objectContaining({ severity: 'warning', message: expect.stringMatching(/^check failed: quota/) }));
+    expect((parseJson(jsonRun) as { diagnostics: { severity: string; message: string }[] }).diagnostics).toContainEqual(expect.objectContaining({ severity: 'warning', message: expect.stringMatching(/^check failed: quota/) }));
     const apply = await run(dir, ['apply', 'm', '--auto-approve']);
     expect(apply.code).toBe(0);
     expect(apply.stdout + apply.stderr).toContain('Apply complete: 1 created');

@@ -53,7 +53,7 @@ const POOLED = {
 const SALES = { name: 'sales', tables: [{ name: 'Orders', columns: [{ name: 'OrderID', dataType: 'Int64' }, { name: 'Amount', dataType: 'Double' }] }] };
 
 /** Every file under `dir`, with its text. */
-function filesUnder(dir: string): Array<{ file: string; text: string }> {
+function filesUnder(dir: string): { file: string; text: string }[] {
   return readdirSync(dir, { recursive: true }).map(String).filter((f) => statSync(join(dir, f)).isFile()).map((f) => ({ file: f, text: readFileSync(join(dir, f), 'utf8') }));
 }
 

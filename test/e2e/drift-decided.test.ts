@@ -75,7 +75,7 @@ const ENV = { API_URL: 'https://api.example.net' };
 const path = (rg: string) => `/subscriptions/${SUB}/resourceGroups/${rg}/providers/Vendor.ContainerInstance/containerGroups/web?api-version=2026-07-01`;
 
 /** Changes the live group by hand, as someone in the portal would. */
-async function handChange(cloud: Cloud, rg: string, change: (container: { properties: { image: string; environmentVariables: Array<{ name: string; value?: string }> } }) => void): Promise<void> {
+async function handChange(cloud: Cloud, rg: string, change: (container: { properties: { image: string; environmentVariables: { name: string; value?: string }[] } }) => void): Promise<void> {
   await untilProvisioned(cloud, path(rg));
   const live = await cloudRequest(cloud, 'GET', path(rg));
   const body = { location: live.body.location, tags: live.body.tags, properties: { ...live.body.properties } };
@@ -84,7 +84,7 @@ async function handChange(cloud: Cloud, rg: string, change: (container: { proper
 }
 
 const envOf = async (cloud: Cloud, rg: string, name: string) =>
-  ((await cloudRequest(cloud, 'GET', path(rg))).body.properties.containers[0].properties.environmentVariables as Array<{ name: string; value?: string }>).find((e) => e.name === name)?.value;
+  ((await cloudRequest(cloud, 'GET', path(rg))).body.properties.containers[0].properties.environmentVariables as { name: string; value?: string }[]).find((e) => e.name === name)?.value;
 
 describe('drift, decided: ignore what others own, accept a hand change into git', () => {
   let cloud: Cloud;

@@ -50,7 +50,7 @@ describe('drift with its state lost', () => {
     expect(said).not.toMatch(/drifted/);
     const json = JSON.parse((await moor(dir, cloud, ['drift', 'm', '--output', 'json'])).stdout) as { changes: unknown[] };
     expect(json.changes).toEqual([]);
-    const posted = (await cloudRequest(cloud, 'GET', `/v3/conversations/${encodeURIComponent(conversation)}/activities`)).body.activities as Array<{ text: string }>;
+    const posted = (await cloudRequest(cloud, 'GET', `/v3/conversations/${encodeURIComponent(conversation)}/activities`)).body.activities as { text: string }[];
     expect(posted.length).toBeGreaterThan(0);
     for (const message of posted) expect(message.text).not.toMatch(/drifted/);
     expect(posted.at(-1)!.text).toContain('holds no resources');

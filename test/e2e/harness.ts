@@ -84,7 +84,7 @@ export async function startCloudProcess(options: CloudOptions = {}): Promise<Clo
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((res, rej) => {
-    const lines = createInterface({ input: child.stdout! });
+    const lines = createInterface({ input: child.stdout });
     lines.once('line', (line) => {
       const m = LISTENING.exec(line);
       if (m) res(m[1]); else rej(new Error(`unexpected first line: ${line}`));
@@ -173,8 +173,8 @@ export function moorProcess(cwd: string, cloud: Cloud | undefined, args: readonl
   });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => { stdout += d.toString(); });
-  child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
   const done = new Promise<RunResult>((res) => child.on('close', (code, signal) => res({ code: code ?? (signal ? 137 : 1), stdout, stderr })));
   return Object.assign(done, { child });
 }
@@ -253,7 +253,7 @@ export async function pages(cloud: Cloud, path: string, link: 'continuationUri' 
 }
 
 /** Every container group the cloud lists in a resource group, as it answers them. */
-export async function listedGroups(cloud: Cloud, rg = 'rg-e2e', sub = SUB): Promise<Array<{ name: string; systemData: { createdAt: string; lastModifiedAt: string } }>> {
+export async function listedGroups(cloud: Cloud, rg = 'rg-e2e', sub = SUB): Promise<{ name: string; systemData: { createdAt: string; lastModifiedAt: string } }[]> {
   return (await pages(cloud, `/subscriptions/${sub}/resourceGroups/${rg}/providers/Vendor.ContainerInstance/containerGroups?api-version=2026-07-01`, 'nextLink')).flat();
 }
 
@@ -342,7 +342,7 @@ spec:
 /** The workspace's datasets with this name (ids). */
 export async function datasetIdsNamed(cloud: Cloud, name: string): Promise<string[]> {
   const list = await cloudRequest(cloud, 'GET', `/v1.0/myorg/groups/${WORKSPACE}/datasets`);
-  return (list.body.value as Array<{ id: string; name: string }>).filter((d) => d.name === name).map((d) => d.id);
+  return (list.body.value as { id: string; name: string }[]).filter((d) => d.name === name).map((d) => d.id);
 }
 
 
@@ -400,7 +400,7 @@ ${lines}
 }
 
 /** A Policy document: its name, what it matches (flow YAML, e.g. `{kinds: [AuthContext]}`) and its rules. */
-export function policyManifest(name: string, match: string, rules: Array<{ expression: string; message: string; fieldPath?: string }>): string {
+export function policyManifest(name: string, match: string, rules: { expression: string; message: string; fieldPath?: string }[]): string {
   const ruleLines = rules.map((r) => [`    - expression: ${JSON.stringify(r.expression)}`, `      message: ${r.message}`, ...(r.fieldPath ? [`      fieldPath: ${r.fieldPath}`] : [])].join('\n'));
   return `apiVersion: moor/v1\nkind: Policy\nmetadata: {name: ${name}}\nspec:\n  match: ${match}\n  rules:\n${ruleLines.join('\n')}\n`;
 }

@@ -28,7 +28,7 @@ describe('a plan held back by a job of unknown outcome', () => {
 
     const json = await run('plan', 'm', '--output', 'json');
     expect(json.code, json.stderr).toBe(1);
-    const changes = JSON.parse(json.stdout).changes as Array<{ address: string; heldBackBy?: string }>;
+    const changes = JSON.parse(json.stdout).changes as { address: string; heldBackBy?: string }[];
     expect(changes.find((ch) => ch.address === REFRESH)).toMatchObject({ heldBackBy: EXPORT });
     expect(changes.find((ch) => ch.address === EXPORT)).not.toHaveProperty('heldBackBy');
 

@@ -30,7 +30,7 @@ describe('a history of 600 MB', () => {
     expect(apply.code, apply.stderr).toBe(0);
     expect(apply.stderr).not.toContain('internal error');
     expect(statSync(file).size).toBeLessThanOrEqual(100_000);
-    const runs = (JSON.parse((await moor(dir, cloud, ['history', '--output', 'json'])).stdout) as { runs: Array<{ changes: Array<{ action: string }> }> }).runs;
+    const runs = (JSON.parse((await moor(dir, cloud, ['history', '--output', 'json'])).stdout) as { runs: { changes: { action: string }[] }[] }).runs;
     expect(runs.map((r) => r.changes[0].action)).toEqual(['update', 'create']);
   });
 

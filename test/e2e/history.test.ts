@@ -8,7 +8,7 @@ import { authManifest, moor, startCloud, workdir, writeFile, type Cloud } from '
 interface Run {
   by: string; commit?: string; command: string; result: string; startedAt: string;
   ci?: { system: string; url?: string; runId?: string };
-  counts: Record<string, number>; changes: Array<{ address: string; action: string; result: string; error?: string }>;
+  counts: Record<string, number>; changes: { address: string; action: string; result: string; error?: string }[];
 }
 
 /** Outside CI, whatever runs the tests: GitHub's variables would make the run a CI one. */
@@ -152,7 +152,7 @@ describe('moor history', () => {
     expect(all.code, all.stderr).toBe(0);
     expect(all.stdout.split('\n').filter((l) => /^\S+Z /.test(l)).map((l) => /stack (\w+)/.exec(l)?.[1])).toEqual(['prod', 'dev']);
     const json = await moor(stacked, cloud, ['history', '--output', 'json'], LOCAL);
-    expect((JSON.parse(json.stdout) as { runs: Array<{ stack: string }> }).runs.map((r) => r.stack)).toEqual(['prod', 'dev']);
+    expect((JSON.parse(json.stdout) as { runs: { stack: string }[] }).runs.map((r) => r.stack)).toEqual(['prod', 'dev']);
   });
 
   it('refuses a history.keep that is not a positive integer', async () => {

@@ -47,7 +47,7 @@ describe('${file:} in plan', () => {
     const r = await guarded(moorProcess(dir, undefined, ['plan', 'm', '--output', 'json', '--out', 'plan.json'], { MOOR_TOKEN: 'tok-must-not-leak' }));
     expect(r.code).toBe(1);
     expect(r.stdout + r.stderr).not.toContain('tok-must-not-leak');
-    const diagnostics = JSON.parse(r.stdout).diagnostics as Array<{ file: string; line: number; col: number; message: string }>;
+    const diagnostics = JSON.parse(r.stdout).diagnostics as { file: string; line: number; col: number; message: string }[];
     expect(diagnostics).toEqual([expect.objectContaining({ file: 'm/a.yaml', line: 7, col: 16, message: expect.stringContaining('an absolute path is not allowed') })]);
   });
 

@@ -65,7 +65,7 @@ describe('a group left provisioning by an interrupted apply', () => {
     expect((await cloudRequest(cloud, 'GET', ARM_PATH('prov-d'))).status).toBe(404);
 
     const plan = await moor(dir, cloud, ['plan', 'm', '--output', 'json']);
-    const changes = JSON.parse(plan.stdout).changes as Array<{ address: string; action: string; reason?: string }>;
+    const changes = JSON.parse(plan.stdout).changes as { address: string; action: string; reason?: string }[];
     expect(changes.find((c) => c.address === 'ContainerGroup/prov-g')).toMatchObject({ action: 'no-op', reason: expect.stringContaining('still provisioning (provisioningState Pending): apply waits for it') });
 
     const applied = await applyEndingTheWait(dir, ['prov-d']);

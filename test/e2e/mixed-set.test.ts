@@ -55,7 +55,7 @@ describe('a mixed manifest set', () => {
     const [salesId] = await datasetIdsNamed(c, 'sales');
     expect(await datasetIdsNamed(c, 'sales')).toEqual([salesId]);
     const web = await cloudRequest(c, 'GET', ARM_PATH('web'));
-    const vars = web.body.properties.containers[0].properties.environmentVariables as Array<{ name: string; value?: string }>;
+    const vars = web.body.properties.containers[0].properties.environmentVariables as { name: string; value?: string }[];
     expect(vars.find((v) => v.name === 'DATASET_ID')?.value).toBe(salesId);
     expect(await operationsOf(c, ENV.uat)).toHaveLength(1);
     expect(await operationsOf(c, ENV.test)).toHaveLength(1);

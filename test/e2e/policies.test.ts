@@ -80,7 +80,7 @@ describe('policies end to end', () => {
     const json = JSON.parse((await moor(dir, cloud, ['plan', '--stack', 'prod', '--output', 'json'])).stdout);
     expect(json.diagnostics.filter((d: { policy?: string }) => d.policy)).toEqual([expect.objectContaining({ policy: 'no-replace-in-prod', address: 'ContainerGroup/web', file: 'm/web.yaml', line: 1, col: 1, severity: 'error' })]);
     // Machines read why by code: the refused replace and the update held back behind it.
-    const codes = (changes: Array<{ address: string; reasonCode?: string }>) => Object.fromEntries(changes.map((c) => [c.address, c.reasonCode ?? null]));
+    const codes = (changes: { address: string; reasonCode?: string }[]) => Object.fromEntries(changes.map((c) => [c.address, c.reasonCode ?? null]));
     const refusedCodes = { 'ContainerGroup/web': 'policy-refused', 'ContainerGroup/worker': 'held-back', 'ContainerGroup/api': null };
     expect(codes(json.changes)).toEqual(refusedCodes);
     const jsonl = (await moor(dir, cloud, ['plan', '--stack', 'prod', '--output', 'jsonl'])).stdout.trim().split('\n').map((l) => JSON.parse(l));

@@ -19,7 +19,7 @@ describeWithPostgres('history in PostgreSQL state', () => {
     }
     const listed = await run('history', '--output', 'json');
     expect(listed.code, listed.stderr).toBe(0);
-    const runs = (JSON.parse(listed.stdout) as { runs: Array<{ changes: Array<{ action: string }> }> }).runs;
+    const runs = (JSON.parse(listed.stdout) as { runs: { changes: { action: string }[] }[] }).runs;
     expect(runs.map((r) => r.changes.map((c) => c.action))).toEqual([['update'], ['update']]);
   });
 
@@ -35,7 +35,7 @@ describeWithPostgres('history in PostgreSQL state', () => {
     }
     const listed = await run('history', '--output', 'json');
     expect(listed.code, listed.stderr).toBe(0);
-    const runs = (JSON.parse(listed.stdout) as { runs: Array<{ changes: Array<{ action: string }> }> }).runs;
+    const runs = (JSON.parse(listed.stdout) as { runs: { changes: { action: string }[] }[] }).runs;
     expect(runs.map((r) => r.changes.map((c) => c.action))).toEqual([['update']]);
   });
 });

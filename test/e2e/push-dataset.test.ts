@@ -4,7 +4,7 @@ import { cloudRequest, datasetIdsNamed, datasetManifest, moor, moorProcess, read
 
 const DATASETS = `/v1.0/myorg/groups/${WORKSPACE}/datasets`;
 
-interface Change { address: string; action: string; patch: Array<{ op: string; path: string; value?: unknown }>; drift: boolean; destructive: boolean }
+interface Change { address: string; action: string; patch: { op: string; path: string; value?: unknown }[]; drift: boolean; destructive: boolean }
 const changeOf = (stdout: string, address: string): Change => {
   const found = (JSON.parse(stdout).changes as Change[]).find((c) => c.address === address);
   if (!found) throw new Error(`no change for ${address} in ${stdout}`);

@@ -30,7 +30,7 @@ describe('a change refused by policy', () => {
     expect(summary).toMatchObject({ status: 'incomplete', failed: 0, refused: 1 });
 
     const history = await moor(dir, cloud, ['history', '--stack', 'dev', '--output', 'json']);
-    const [latest] = (JSON.parse(history.stdout) as { runs: Array<{ counts: Record<string, number> }> }).runs;
+    const [latest] = (JSON.parse(history.stdout) as { runs: { counts: Record<string, number> }[] }).runs;
     expect(latest.counts).toMatchObject({ failed: 0, refused: 1 });
     const historyText = await moor(dir, cloud, ['history', '--stack', 'dev']);
     expect(historyText.stdout).toContain('0 created, 0 updated, 0 replaced, 0 deleted, 0 run, 1 refused\n');

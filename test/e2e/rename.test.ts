@@ -23,7 +23,7 @@ describe('renaming a container group', () => {
     expect(plan.stdout).toContain('-/+ ContainerGroup/backend must be replaced');
     expect(plan.stdout).toMatch(/~ \/name: "api" → "backend"  \(manifest changed\)  # forces replacement/);
     expect(plan.stdout).toMatch(/~ \/properties\/containers\[name=app\]\/properties\/resources\/requests\/cpu: 1 → 2/);
-    const json = JSON.parse((await moor(dir, cloud, ['plan', 'm', '--output', 'json'])).stdout) as { changes: Array<{ address: string; fields: Array<{ path: string; before?: unknown; after?: unknown }> }> };
+    const json = JSON.parse((await moor(dir, cloud, ['plan', 'm', '--output', 'json'])).stdout) as { changes: { address: string; fields: { path: string; before?: unknown; after?: unknown }[] }[] };
     expect(json.changes[0].fields).toContainEqual(expect.objectContaining({ path: '/name', before: 'api', after: 'backend' }));
   });
 
@@ -40,7 +40,7 @@ describe('renaming a container group', () => {
     expect(text.stdout).toContain('ContainerGroup/frontend has moved from ContainerGroup/web (apply moves its state record)');
     expect(text.stdout).not.toContain('is in state but no longer in the manifests');
     expect(text.stdout).toContain('Plan: 0 to create, 0 to update, 0 to replace, 0 to delete, 0 to run.');
-    const json = JSON.parse((await moor(dir, cloud, ['plan', 'm', '--output', 'json'])).stdout) as { changes: Array<{ address: string; action: string; movedFrom?: string }> };
+    const json = JSON.parse((await moor(dir, cloud, ['plan', 'm', '--output', 'json'])).stdout) as { changes: { address: string; action: string; movedFrom?: string }[] };
     expect(json.changes).toEqual([expect.objectContaining({ address: 'ContainerGroup/frontend', action: 'no-op', movedFrom: 'ContainerGroup/web' })]);
     const md = await moor(dir, cloud, ['plan', 'm', '--output', 'markdown']);
     expect(md.stdout).toContain('has moved from ContainerGroup/web');

@@ -30,7 +30,7 @@ describe('examples/stacks: one base, a dev and a prod overlay', () => {
 
   it('dev and prod planned from one base differ in exactly the overlaid fields', async () => {
     const plans = await Promise.all(['dev', 'prod'].map((s) => moor(dir, cloud, ['plan', '--stack', s, '--output', 'json'])));
-    const [dev, prod] = plans.map((p) => JSON.parse(p.stdout) as { changes: Array<{ address: string; after: unknown }> });
+    const [dev, prod] = plans.map((p) => JSON.parse(p.stdout) as { changes: { address: string; after: unknown }[] });
     expect(dev.changes.map((c) => c.address)).toEqual(['AuthContext/c1', 'ContainerGroup/web']);
     expect(prod.changes.map((c) => c.address)).toEqual(['AuthContext/c1', 'ContainerGroup/web', 'PushDataset/sales']);
     const web = (p: typeof dev) => new Set(leaves(p.changes.find((c) => c.address === 'ContainerGroup/web')!.after));

@@ -76,7 +76,7 @@ describe('unknown outcomes', () => {
 
     const planned = await run('plan', 'm', '--output', 'json');
     expect(planned.code, planned.stderr).toBe(0);
-    const changes = JSON.parse(planned.stdout).changes as Array<{ address: string; action: string }>;
+    const changes = JSON.parse(planned.stdout).changes as { address: string; action: string }[];
     expect(changes.map((ch) => [ch.address, ch.action]).sort()).toEqual([[EXPORT, 'no-op'], [REFRESH, 'run']]);
     const applied = await run('apply', 'm', '--auto-approve');
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
@@ -95,7 +95,7 @@ describe('unknown outcomes', () => {
 
     const plan = await run('plan', 'm', '--output', 'json');
     expect(plan.code, plan.stderr).toBe(0);
-    const changes = JSON.parse(plan.stdout).changes as Array<{ address: string; action: string; reason?: string }>;
+    const changes = JSON.parse(plan.stdout).changes as { address: string; action: string; reason?: string }[];
     expect(changes.find((ch) => ch.address === EXPORT)).toMatchObject({ action: 'run', reason: expect.stringContaining('the service knows it now') });
     const applied = await run('apply', 'm', '--auto-approve');
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);

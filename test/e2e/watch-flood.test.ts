@@ -43,12 +43,12 @@ describe('moor watch under a connection flood with ulimit -n 256', () => {
       cwd: dir, env: cliEnv(cloud), stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
     const exited = new Promise<void>((r) => child.on('close', () => r()));
     try {
       const url = await waitFor(async () => /serving \S+ \S+ \S+ \S+ on (http:\/\/\S+)/.exec(stderr)?.[1], 30_000, () => `watch did not serve: ${stderr}`);
       const port = Number(new URL(url).port);
-      const status = async () => JSON.parse(await (await fetch(url + '/api/status')).text()) as WatchStatus & { stacks: Array<{ lastRunAt: string | null }> };
+      const status = async () => JSON.parse(await (await fetch(url + '/api/status')).text()) as WatchStatus & { stacks: { lastRunAt: string | null }[] };
       await waitFor(async () => (await status()).stacks[0].runs >= 1, 30_000, () => `no first cycle: ${stderr}`);
 
       for (let round = 0; round < ROUNDS; round++) {

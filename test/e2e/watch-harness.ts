@@ -27,10 +27,10 @@ export interface WatchProcess extends WatchRun {
 
 export interface WatchStatus {
   /** The stacks whose lease this replica holds. */
-  holds: Array<string | null>;
+  holds: (string | null)[];
   /** Replicas on PostgreSQL: the replicas this one saw at its last look. */
-  fleet?: { replicas: Array<{ id: string; live: boolean; self: boolean; heartbeatAt: string; holds: Array<string | null> }>; stacks: number };
-  stacks: Array<{ stack: string | null; standby: boolean; runs: number; consecutiveFailures: number; result: string | null; error: string | null; resources: Array<{ address: string; status: string }> }>;
+  fleet?: { replicas: { id: string; live: boolean; self: boolean; heartbeatAt: string; holds: (string | null)[] }[]; stacks: number };
+  stacks: { stack: string | null; standby: boolean; runs: number; consecutiveFailures: number; result: string | null; error: string | null; resources: { address: string; status: string }[] }[];
 }
 
 /** The address in the line `moor watch` prints once it serves. */
@@ -112,7 +112,7 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | false>, ti
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe().catch(() => undefined);
-    if (v !== undefined && v !== false) return v as T;
+    if (v !== undefined && v !== false) return v;
     if (Date.now() > deadline) throw new Error(why());
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -57,7 +57,7 @@ function readEvents(url: string): { text(): string; stop(): void } {
   let text = '';
   void fetch(url + '/api/events', { signal: controller.signal }).then(async (res) => {
     const decoder = new TextDecoder();
-    for await (const chunk of res.body!) text += decoder.decode(chunk as Uint8Array, { stream: true });
+    for await (const chunk of res.body!) text += decoder.decode(chunk, { stream: true });
   }).catch(() => undefined);
   return { text: () => text, stop: () => controller.abort() };
 }
@@ -95,7 +95,7 @@ describe('moor watch serves no secret a service echoes', () => {
         events: events.text(),
         log: watch.stderr(),
       };
-      const status = JSON.parse(documents.status) as { stacks: Array<{ result: string; error: string; findings: string[]; resources: Array<{ detail?: string }>; lastRun: Array<{ error?: string }> }> };
+      const status = JSON.parse(documents.status) as { stacks: { result: string; error: string; findings: string[]; resources: { detail?: string }[]; lastRun: { error?: string }[] }[] };
       const stack = status.stacks[0];
       expect(stack.result).toBe('failed');
       // The echoed body arrived, masked, in every field a service's text reaches.

@@ -50,7 +50,7 @@ describe('moor get eventstreams', () => {
     expect(table.code, table.stderr).toBe(0);
     expect(lines(table.stdout)[0]).toMatch(/^ID\s+DISPLAYNAME\s+FOLDERID\s+DESCRIPTION$/);
     expect(lines(table.stdout)).toHaveLength(DEMO_EVENTSTREAMS + 1);
-    const items = JSON.parse(json.stdout) as Array<{ id: string }>;
+    const items = JSON.parse(json.stdout) as { id: string }[];
     expect(new Set(items.map((i) => i.id)).size).toBe(DEMO_EVENTSTREAMS);
     expect(lines(csv.stdout)[0]).toBe('id,displayName,folderId,description');
     expect(lines(csv.stdout)).toHaveLength(DEMO_EVENTSTREAMS + 1);
@@ -58,7 +58,7 @@ describe('moor get eventstreams', () => {
 
   test('--no-recursive lists only the root of the workspace', async () => {
     const r = await run('eventstreams', '--workspace', WORKSPACE, '--no-recursive', '--output', 'json');
-    const items = JSON.parse(r.stdout) as Array<{ displayName: string; folderId?: string }>;
+    const items = JSON.parse(r.stdout) as { displayName: string; folderId?: string }[];
     expect(items.length).toBeGreaterThan(0);
     expect(items.length).toBeLessThan(DEMO_EVENTSTREAMS);
     expect(items.map((i) => i.displayName)).toContain('orders-stream');
@@ -70,7 +70,7 @@ describe('moor get transactions', () => {
   test('reads all pages of the demo invoice with --top 10 and totals them per currency in JSON', async () => {
     const r = await run('transactions', '--billing-account', ACCOUNT, '--invoice', INVOICE, '--top', '10', '--output', 'json');
     expect(r.code, r.stderr).toBe(0);
-    const doc = JSON.parse(r.stdout) as { transactions: Array<{ properties: { transactionAmount: { value: number; currency: string } } }>; totals: Record<string, number> };
+    const doc = JSON.parse(r.stdout) as { transactions: { properties: { transactionAmount: { value: number; currency: string } } }[]; totals: Record<string, number> };
     expect(doc.transactions).toHaveLength(DEMO_TRANSACTIONS);
     const sums: Record<string, number> = {};
     for (const t of doc.transactions) sums[t.properties.transactionAmount.currency] = (sums[t.properties.transactionAmount.currency] ?? 0) + t.properties.transactionAmount.value;
@@ -78,7 +78,7 @@ describe('moor get transactions', () => {
   });
 
   test('--filter and --search go to the service and narrow the list across pages', async () => {
-    const all = JSON.parse((await run('transactions', '--billing-account', ACCOUNT, '--invoice', INVOICE, '--output', 'json')).stdout) as { transactions: Array<{ properties: { billingCurrency?: string; transactionAmount: { currency: string } } }> };
+    const all = JSON.parse((await run('transactions', '--billing-account', ACCOUNT, '--invoice', INVOICE, '--output', 'json')).stdout) as { transactions: { properties: { billingCurrency?: string; transactionAmount: { currency: string } } }[] };
     const eur = all.transactions.filter((t) => t.properties.transactionAmount.currency === 'EUR').length;
     const r = await run('transactions', '--billing-account', ACCOUNT, '--invoice', INVOICE, '--top', '5', '--filter', "properties/billingCurrency eq 'EUR'", '--output', 'json');
     expect(r.code, r.stderr).toBe(0);
@@ -86,7 +86,7 @@ describe('moor get transactions', () => {
     expect(eur).toBeGreaterThan(5);
     expect(doc.transactions).toHaveLength(eur);
     expect(Object.keys(doc.totals)).toEqual(['EUR']);
-    const searched = JSON.parse((await run('transactions', '--billing-account', ACCOUNT, '--invoice', INVOICE, '--search', 'Linux', '--output', 'json')).stdout) as { transactions: Array<{ properties: { productDescription: string } }> };
+    const searched = JSON.parse((await run('transactions', '--billing-account', ACCOUNT, '--invoice', INVOICE, '--search', 'Linux', '--output', 'json')).stdout) as { transactions: { properties: { productDescription: string } }[] };
     expect(searched.transactions.length).toBeGreaterThan(0);
     expect(searched.transactions.length).toBeLessThan(DEMO_TRANSACTIONS);
   });

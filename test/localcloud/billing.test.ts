@@ -5,7 +5,7 @@ import { call, cloud } from './helpers.js';
 const txUrl = (base: string, account = '12345678', invoice = 'G012345678', query = '') =>
   `${base}/providers/Vendor.Billing/billingAccounts/${account}/invoices/${invoice}/transactions?api-version=2024-04-01${query}`;
 
-async function everyPage(first: string): Promise<{ pages: number; items: any[]; links: string[] }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answers
+async function everyPage(first: string): Promise<{ pages: number; items: any[]; links: string[] }> {  
   const items = [];
   const links: string[] = [];
   let next: string | undefined = first;

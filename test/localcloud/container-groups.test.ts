@@ -199,7 +199,7 @@ describe('container groups', () => {
     for (const name of ['c', 'a', 'b']) await call(groupUrl(c.url, name, 'RG-Web'), { method: 'PUT', body: groupBody() });
     await call(groupUrl(c.url, 'd', 'rg-other'), { method: 'PUT', body: groupBody() });
     await call(groupUrl(c.url, 'e', 'rg-web', other), { method: 'PUT', body: groupBody() });
-    const names = async (url: string) => ((await call(url)).body.value as Array<{ name: string }>).map((g) => g.name);
+    const names = async (url: string) => ((await call(url)).body.value as { name: string }[]).map((g) => g.name);
     const listOf = (rg: string, sub = SUB) => groupUrl(c.url, '', rg, sub).replace('/?', '?');
     expect(await names(listOf('rg-WEB'))).toEqual(['a', 'b', 'c']);
     expect(await names(listOf('rg-web', other))).toEqual(['e']);

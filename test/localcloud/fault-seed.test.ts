@@ -78,7 +78,7 @@ describe('--fault-seed and MOOR_FAULT_SEED', () => {
     });
     const exit = new Promise<void>((res) => child.once('exit', () => res()));
     const seedLine = new Promise<string>((res, rej) => {
-      createInterface({ input: child.stderr! }).on('line', (line) => { if (line.includes('seed')) res(line); });
+      createInterface({ input: child.stderr }).on('line', (line) => { if (line.includes('seed')) res(line); });
       child.once('exit', (code) => rej(new Error(`exited ${code} before printing the seed`)));
     });
     try {

@@ -28,10 +28,10 @@ describe('local cloud fidelity', () => {
   });
 
   it.each([
-    ['ARM', `/subscriptions/${SUB}/providers/Vendor.ContainerInstance/nothingHere`, (b: any) => expect(b.error).toMatchObject({ code: 'NotFound', details: [] })], // eslint-disable-line @typescript-eslint/no-explicit-any
-    ['database movement', '/databasemovement/v1/nothing', (b: any) => expect(b).toMatchObject({ IsSuccess: false, ErrorMessage: expect.any(String) })], // eslint-disable-line @typescript-eslint/no-explicit-any
-    ['eventstreams', '/v1/workspaces/x/nothing/here', (b: any) => expect(b).toMatchObject({ errorCode: 'NotFound', requestId: expect.any(String) })], // eslint-disable-line @typescript-eslint/no-explicit-any
-    ['connector', '/v3/nothing', (b: any) => expect(b.error).toMatchObject({ code: 'NotFound', innerHttpError: { statusCode: 404 } })], // eslint-disable-line @typescript-eslint/no-explicit-any
+    ['ARM', `/subscriptions/${SUB}/providers/Vendor.ContainerInstance/nothingHere`, (b: any) => expect(b.error).toMatchObject({ code: 'NotFound', details: [] })],  
+    ['database movement', '/databasemovement/v1/nothing', (b: any) => expect(b).toMatchObject({ IsSuccess: false, ErrorMessage: expect.any(String) })],  
+    ['eventstreams', '/v1/workspaces/x/nothing/here', (b: any) => expect(b).toMatchObject({ errorCode: 'NotFound', requestId: expect.any(String) })],  
+    ['connector', '/v3/nothing', (b: any) => expect(b.error).toMatchObject({ code: 'NotFound', innerHttpError: { statusCode: 404 } })],  
   ])('answers an unknown %s path with 404 in that service\'s error shape', async (_service, path, check) => {
     const c = await cloud();
     const res = await call(`${c.url}${path}`);

@@ -22,7 +22,7 @@ export async function cloud(options: LocalCloudOptions = {}, services?: readonly
 export interface Answer {
   status: number;
   headers: Headers;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON answers
+  body: any;  
 }
 
 /** fetch with the bearer token; the JSON body parsed (undefined when empty). */

@@ -12,7 +12,7 @@ const BIN = join(ROOT, 'bin/moor.js');
 
 function start(args: string[], cwd: string): { child: ChildProcess; firstLine: Promise<string>; exit: Promise<number | null> } {
   const child = spawn(process.execPath, [BIN, 'local-cloud', ...args], { cwd, env: { ...process.env, MOOR_TOKEN: '' } , stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines = createInterface({ input: child.stdout! });
+  const lines = createInterface({ input: child.stdout });
   const firstLine = new Promise<string>((res, rej) => {
     lines.once('line', res);
     child.once('exit', (code) => rej(new Error(`exited ${code} before printing`)));

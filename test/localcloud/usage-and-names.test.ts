@@ -6,7 +6,7 @@ const usageUrl = (base: string, location = 'westeurope', sub = SUB) =>
   `${base}/subscriptions/${sub}/providers/Vendor.ContainerInstance/locations/${location}/usages?api-version=2026-07-01`;
 const namesUrl = (base: string) => `${base}/subscriptions/${SUB}/providers/Vendor.Sql/checkNameAvailability?api-version=2025-01-01`;
 
-async function allUsages(url: string): Promise<{ pages: number; value: any[] }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answers
+async function allUsages(url: string): Promise<{ pages: number; value: any[] }> {  
   let next: string | undefined = url;
   const value = [];
   let pages = 0;

@@ -10,7 +10,7 @@ interface Activity {
   text: string;
   replyToId?: string;
   history?: unknown[];
-  attachments?: Array<{ contentType: string; contentUrl?: string; content?: Record<string, unknown> }>;
+  attachments?: { contentType: string; contentUrl?: string; content?: Record<string, unknown> }[];
 }
 
 let cloud: LocalCloud;

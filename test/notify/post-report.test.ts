@@ -26,7 +26,7 @@ describe('the first run of a stack', () => {
     expect(body.text).toContain('AuthContext/c7');
     expect(body.text).toContain('Drift: 1 resource drifted.');
     expect(body.summary).toContain('moor drift · ops');
-    const [att] = body.attachments as Array<{ contentType: string; content: Record<string, unknown> }>;
+    const [att] = body.attachments as { contentType: string; content: Record<string, unknown> }[];
     expect(att.contentType).toBe(CARD_CONTENT_TYPE);
     expect(att.content).toMatchObject({ type: 'AdaptiveCard', version: '1.5' });
     expect(JSON.stringify(att.content)).toContain('"type":"FactSet"');
@@ -121,7 +121,7 @@ describe('a report too long for one message', () => {
     const full = Buffer.from(upload.originalBase64, 'base64').toString('utf8');
     expect(full.length).toBeGreaterThan(MAX_TEXT_CHARS);
     expect(full).toContain('AuthContext/c399');
-    const msg = c.calls[1].body as { text: string; attachments: Array<Record<string, unknown>> };
+    const msg = c.calls[1].body as { text: string; attachments: Record<string, unknown>[] };
     expect(msg.text.length).toBeLessThan(2000);
     expect(msg.text).toContain('Drift: 400 resources drifted.');
     expect(msg.text).toContain('https://connector.example.net/v3/attachments/100/views/original');

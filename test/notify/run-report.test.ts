@@ -125,7 +125,7 @@ describe('run reports', () => {
   test('the card is an Adaptive Card 1.5 with a FactSet of the changes', () => {
     const card = adaptiveCard(runReport('drift', STACK, planOf([driftChange('AuthContext/c7', 'a', 'b')])));
     expect(card).toMatchObject({ type: 'AdaptiveCard', version: '1.5', $schema: 'http://adaptivecards.io/schemas/adaptive-card.json' });
-    const facts = (card.body as Array<Record<string, unknown>>).find((b) => b.type === 'FactSet');
+    const facts = (card.body as Record<string, unknown>[]).find((b) => b.type === 'FactSet');
     expect(facts).toEqual({ type: 'FactSet', facts: [{ title: '~ AuthContext/c7', value: 'drifted\n/displayName: "b" → "a" (live)\naccept it into the manifests: moor drift --accept AuthContext/c7' }] });
   });
 });

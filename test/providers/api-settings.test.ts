@@ -12,8 +12,8 @@ import { ENDPOINTS, mswServer } from './helpers.js';
 const server = mswServer();
 const SUB = '8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11';
 
-function seen(): Array<{ url: URL; headers: Headers }> {
-  const list: Array<{ url: URL; headers: Headers }> = [];
+function seen(): { url: URL; headers: Headers }[] {
+  const list: { url: URL; headers: Headers }[] = [];
   const record = ({ request }: { request: Request }) => {
     list.push({ url: new URL(request.url), headers: request.headers });
     return HttpResponse.json({ value: [], IsSuccess: true, OperationActivityId: 'a', OperationStatus: 'Completed', nameAvailable: true, available: true });

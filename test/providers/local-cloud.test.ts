@@ -76,7 +76,7 @@ describe('against the local cloud', () => {
     expect(created.spec).toMatchObject({ name: 'lc-sales', tables: [{ name: 'Orders' }] });
     const desired = { ...spec, tables: [{ name: 'Orders', columns: [{ name: 'id', dataType: 'Int64' }, { name: 'total', dataType: 'Double' }] }] };
     const updated = await pushDataset.update(ctx, 'lc-sales', desired, created, [['tables', 0, 'columns', 1]]);
-    expect((updated.spec.tables as Array<{ columns: unknown[] }>)[0].columns).toHaveLength(2);
+    expect((updated.spec.tables as { columns: unknown[] }[])[0].columns).toHaveLength(2);
     await pushDataset.delete(ctx, created.id, spec);
     await expect(pushDataset.read(ctx, { name: 'lc-sales', spec, recordedId: created.id })).resolves.toBeUndefined();
   });

@@ -88,7 +88,7 @@ describe('plain http', () => {
     let sent = 0;
     const t = new Transport({
       service: 'arm', baseUrl: new URL('http://10.0.0.1'), token: async () => TOKEN,
-      fetch: (async () => { sent++; return new Response('{}'); }) as typeof fetch,
+      fetch: (async () => { sent++; return new Response('{}'); }),
     });
     const err = await failure(t.request({ method: 'GET', path: '/x' }));
     expect(err.message).toMatch(/refusing to send a request over plain http:\/\/ to 10\.0\.0\.1/);

@@ -71,7 +71,7 @@ function stepSummary(write: (io: IoHost) => void): string {
 }
 
 const report = runReport('apply', { id: 'abc', name: HOSTILE }, plan, outcomes);
-const OUTPUTS: Array<[string, () => string]> = [
+const OUTPUTS: [string, () => string][] = [
   ['text: plan', () => renderPlanText(plan, { color: false, mode: 'plan' })],
   ['text: plan in colour', () => renderPlanText(plan, { color: true, mode: 'plan' })],
   ['text: drift', () => renderPlanText(plan, { color: false, mode: 'drift' })],

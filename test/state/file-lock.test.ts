@@ -74,7 +74,7 @@ describe('stale lock taken over', () => {
     const { sink, events } = recordingSink();
     const written: string[] = [];
     const write = process.stderr.write;
-    process.stderr.write = ((chunk: string) => { written.push(String(chunk)); return true; }) as typeof process.stderr.write;
+    process.stderr.write = ((chunk: string) => { written.push(String(chunk)); return true; });
     try {
       await new FileStateBackend(path, undefined, sink).lock('apply');
     } finally {

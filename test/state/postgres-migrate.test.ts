@@ -44,7 +44,7 @@ describeWithPostgres('state migrate between the file and PostgreSQL', () => {
     expect(Object.keys(resourcesOf('a.json'))).toHaveLength(3);
 
     // The history of the apply moves with the state, both ways.
-    const history = async (state: string) => JSON.parse((await run('history', '--output', 'json', '--state', state)).stdout) as { runs: Array<{ counts: { created: number } }> };
+    const history = async (state: string) => JSON.parse((await run('history', '--output', 'json', '--state', state)).stdout) as { runs: { counts: { created: number } }[] };
     const original = await history('a.json');
     expect(original.runs).toHaveLength(1);
     expect(original.runs[0].counts.created).toBe(2);

@@ -7,9 +7,9 @@ import type { LockInfo, ResourceRecord, StateBackend, StateChange, StateDocument
 class GatedBackend implements StateBackend {
   readonly location = 'memory';
   disk: StateDocument = { version: 1, serial: 0, resources: {} };
-  writes: Array<{ doc: StateDocument; options?: WriteOptions }> = [];
+  writes: { doc: StateDocument; options?: WriteOptions }[] = [];
   fail = false;
-  private gates: Array<() => void> = [];
+  private gates: (() => void)[] = [];
   auto = false;
 
   async read(): Promise<StateDocument> { return this.disk; }

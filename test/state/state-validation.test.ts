@@ -11,7 +11,7 @@ import { FileStateBackend } from '../../src/engine/state/file-backend.js';
 
 const good = { kind: 'ContainerGroup', name: 'web', id: '/subscriptions/x', lastApplied: {}, updatedAt: '2026-11-21T12:00:00.000Z' };
 
-const CASES: Array<[string, string, Record<string, unknown>, RegExp]> = [
+const CASES: [string, string, Record<string, unknown>, RegExp][] = [
   ['an id that is a number', 'ContainerGroup/web', { ...good, id: 123 }, /record "ContainerGroup\/web": "id" must be a string, not number 123/],
   ['a kind that does not match the address', 'ContainerGroup/web', { ...good, kind: 'PushDataset' }, /record "ContainerGroup\/web": kind "PushDataset" does not match its address/],
   ['an address with a line break', 'ContainerGroup/web\n::error::x', { ...good, name: 'web\n::error::x' }, /record "ContainerGroup\/web\\n::error::x": the address is not Kind\/name/],

@@ -34,7 +34,7 @@ describe('moor validate', () => {
   test('--output json gives the same diagnostics as a JSON array', async () => {
     const r = await moor('validate', '--output', 'json', 'test/fixtures/manifests/broken');
     expect(r.code).toBe(1);
-    const rows = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+    const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
     expect(rows).toHaveLength(5);
     expect(rows[1]).toEqual({ file: 'test/fixtures/manifests/broken/app.yaml', line: 11, col: 13, severity: 'error', message: 'spec.properties.osType: must be one of Windows, Linux' });
   });

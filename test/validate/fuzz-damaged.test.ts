@@ -98,7 +98,7 @@ describe('fuzz: damaged manifests', () => {
     expect(r.killed, 'validate hung').toBe(false);
     expect([0, 1]).toContain(r.code);
     expect(r.stderr).not.toMatch(/\n\s+at |TypeError|RangeError|Maximum call stack/);
-    const rows = JSON.parse(r.stdout) as Array<{ file: string | null; line: number | null; col: number | null; message: string }>;
+    const rows = JSON.parse(r.stdout) as { file: string | null; line: number | null; col: number | null; message: string }[];
     expect(rows.length).toBeGreaterThan(0);
     const unlocated = rows.filter((d) => typeof d.file !== 'string' || !d.file.includes('case-') || !(Number(d.line) >= 1) || !(Number(d.col) >= 1));
     expect(unlocated).toEqual([]);

@@ -35,7 +35,7 @@ export function positionOf(text: string, token: string, nth = 1): { line: number
 }
 
 /** A short view of diagnostics for assertions and failure messages. */
-export function brief(diags: readonly Diagnostic[]): Array<{ severity: string; line?: number; col?: number; message: string }> {
+export function brief(diags: readonly Diagnostic[]): { severity: string; line?: number; col?: number; message: string }[] {
   return diags.map((d) => ({ severity: d.severity, line: d.location?.line, col: d.location?.col, message: d.message }));
 }
 

@@ -36,7 +36,7 @@ spec:
 const columns = (n: number) => Array.from({ length: n }, (_, i) => `        - name: C${i}\n          dataType: Int64\n`).join('');
 const tables = (n: number) => Array.from({ length: n }, (_, i) => `    - name: T${i}\n      columns: []\n`).join('');
 
-const cases: Array<{ reason: string; from: string; to: string; at: string; message: string; nth?: number; offset?: number; severity?: 'error' | 'warning' }> = [
+const cases: { reason: string; from: string; to: string; at: string; message: string; nth?: number; offset?: number; severity?: 'error' | 'warning' }[] = [
   { reason: 'the retention policy is None or basicFIFO', from: 'defaultRetentionPolicy: None', to: 'defaultRetentionPolicy: forever', at: 'forever', message: 'spec.defaultRetentionPolicy: must be one of None, basicFIFO' },
   { reason: 'the dataset mode is one of the DatasetMode values', from: 'defaultMode: Push', to: 'defaultMode: Pull', at: 'Pull', message: 'spec.defaultMode: must be one of AsVendor, AsOnPrem, Push, Streaming, PushStreaming' },
   { reason: 'the workspace id is a UUID', from: 'workspaceId: 5d9e2b1c-7a4f-4e3b-9c2d-1f0a8b7c6d5e', to: 'workspaceId: ws-1', at: 'ws-1', message: 'spec.workspaceId: must be a UUID such as 8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11' },

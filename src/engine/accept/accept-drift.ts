@@ -34,7 +34,7 @@ export interface FileChange {
 export interface AcceptResult {
   readonly files: readonly FileChange[];
   /** Fields written, per address. */
-  readonly accepted: ReadonlyArray<{ readonly address: string; readonly path: string; readonly into: string }>;
+  readonly accepted: readonly { readonly address: string; readonly path: string; readonly into: string }[];
   /** Drifted values not written, and why (a secret, an ${env:} value, …). */
   readonly refused: readonly string[];
 }
@@ -51,7 +51,7 @@ export function acceptDrift(steps: readonly PlannedStep[], request: AcceptReques
     return e;
   };
   const shown = (file: string) => relative(request.cwd, file) || file;
-  const accepted: Array<{ address: string; path: string; into: string }> = [];
+  const accepted: { address: string; path: string; into: string }[] = [];
   const refused: string[] = [];
   const vars = new Map<string, { value: StackVarValue; from: string }>();
   const wanted = new Set(request.addresses);
@@ -167,7 +167,7 @@ function typedLike(text: string, old: StackVarValue | undefined): StackVarValue 
   return text;
 }
 
-function writeVars(vars: Map<string, { value: StackVarValue; from: string }>, editorOf: EditorOf, request: AcceptRequest, refused: string[], accepted: Array<{ address: string; path: string; into: string }>): void {
+function writeVars(vars: Map<string, { value: StackVarValue; from: string }>, editorOf: EditorOf, request: AcceptRequest, refused: string[], accepted: { address: string; path: string; into: string }[]): void {
   const { stack, configFile } = request;
   if (!stack || !configFile) return;
   const editor = editorOf(configFile);
@@ -199,8 +199,8 @@ function setterOf(manifest: Manifest, specPath: JsonPath): { file: string; at: J
 }
 
 /** The concrete path of a named path in the spec as far as it exists, and the segments beyond. */
-function resolveInSpec(spec: JsonValue, segments: readonly IgnoreSegment[]): { path: Array<string | number>; rest: IgnoreSegment[] } {
-  const path: Array<string | number> = [];
+function resolveInSpec(spec: JsonValue, segments: readonly IgnoreSegment[]): { path: (string | number)[]; rest: IgnoreSegment[] } {
+  const path: (string | number)[] = [];
   let cur: JsonValue | undefined = spec;
   for (let i = 0; i < segments.length; i++) {
     const s = segments[i];

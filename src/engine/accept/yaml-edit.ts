@@ -4,7 +4,7 @@
 import { Document, isCollection, isScalar, isSeq, parseAllDocuments, Scalar, type Node, type ParsedNode, type YAMLMap, type YAMLSeq } from 'yaml';
 import { isObject, type JsonPath, type JsonValue } from '../../core/json.js';
 
-type Path = ReadonlyArray<string | number>;
+type Path = readonly (string | number)[];
 
 export class YamlFileEdit {
   private readonly docs: Document.Parsed[];
@@ -57,7 +57,7 @@ export class YamlFileEdit {
     const { holder, rest } = this.nearest(doc, path.slice(0, -1));
     const key = path[path.length - 1];
     const created = d.createNode(value) as Node;
-    if (rest.length === 0) (holder as YAMLMap | YAMLSeq).set(key as never, created);
+    if (rest.length === 0) (holder as YAMLMap | YAMLSeq).set(key, created);
     else (holder as YAMLMap).setIn([...rest, key], created);
     this.collections.add(holder);
   }
@@ -74,7 +74,7 @@ export class YamlFileEdit {
   remove(doc: number, path: Path): void {
     const parent = this.docs[doc].getIn(path.slice(0, -1), true);
     if (!isCollection(parent)) return;
-    parent.delete(path[path.length - 1] as never);
+    parent.delete(path[path.length - 1]);
     this.collections.add(parent);
   }
 
@@ -94,7 +94,7 @@ export class YamlFileEdit {
   private nearest(doc: number, path: Path): { holder: Node; rest: Path } {
     for (let n = path.length; n >= 0; n--) {
       const node = n === 0 ? this.docs[doc].contents : this.docs[doc].getIn(path.slice(0, n), true);
-      if (isCollection(node)) return { holder: node as Node, rest: path.slice(n) };
+      if (isCollection(node)) return { holder: node, rest: path.slice(n) };
     }
     throw new Error(`no mapping to write ${path.join('.')} into`);
   }
@@ -111,7 +111,7 @@ export class YamlFileEdit {
     const start = node.range![0];
     const original = this.text.slice(start, node.range![1]);
     const column = start - (this.text.lastIndexOf('\n', start - 1) + 1);
-    const alone = new Document(node as ParsedNode);
+    const alone = new Document(node);
     let text = alone.toString({ flowCollectionPadding: false, lineWidth: 0, indentSeq: this.indentSeq });
     if (!original.endsWith('\n')) text = text.replace(/\n$/, '');
     const pad = ' '.repeat(column);

@@ -127,7 +127,7 @@ type ActiveStep = CreateStep | UpdateStep | ReplaceStep | DeleteStep | RunStep |
 
 async function carryOut(step: ActiveStep, options: ApplyOptions, report: (o: StepOutcome) => StepOutcome, priority: number, bugs: unknown[]): Promise<StepOutcome> {
   const { address, action } = step.change;
-  const durable: Array<Promise<void>> = [];
+  const durable: Promise<void>[] = [];
   const interrupted = () => report({ address, action, status: 'skipped', rootCause: 'interrupted' });
   if (options.signal?.aborted) return interrupted();
   const requests = newRequestContext(priority, options.signal, () => options.events?.({ type: 'step_started', address, action }), address);

@@ -6,7 +6,7 @@ export class ExclusiveRuns {
 
   /** Runs `work` once no earlier work holding any of `keys` is still running (at once when none is). */
   async run<T>(keys: readonly string[], work: () => Promise<T>): Promise<T> {
-    const releases: Array<() => void> = [];
+    const releases: (() => void)[] = [];
     for (const key of [...new Set(keys)].sort()) {
       const { release, after } = this.take(key);
       releases.push(release);

@@ -29,11 +29,11 @@ export function walkGraph(walk: GraphWalk): Promise<StepOutcome[]> {
 
 class Walker {
   private readonly index = new Map<string, number>();
-  private readonly outcomes: Array<StepOutcome | undefined>;
+  private readonly outcomes: (StepOutcome | undefined)[];
   /** Per step: how many of what it waits on have not finished. */
   private readonly unfinished: Int32Array;
   /** Per step: the steps waiting on it (dropped once it finished). */
-  private readonly waiters: Array<number[] | undefined>;
+  private readonly waiters: (number[] | undefined)[];
   private readonly priorities: Float64Array;
   private readonly ready: PriorityQueue<number>;
   private running = 0;

@@ -12,7 +12,7 @@ export async function recordMoves(recorder: StateRecorder, steps: readonly Plann
     if (from !== undefined && after[from] && !after[s.change.address]) after = movedRecords(after, from, s.change.address);
   }
   if (after === before) return;
-  const writes: Array<Promise<void>> = [];
+  const writes: Promise<void>[] = [];
   for (const address of Object.keys(before)) if (!(address in after)) writes.push(recorder.remove(address));
   for (const [address, record] of Object.entries(after)) if (before[address] !== record) writes.push(recorder.put(address, record));
   await Promise.all(writes);

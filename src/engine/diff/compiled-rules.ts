@@ -2,7 +2,7 @@
 import { matchesPattern, pattern, underPattern, type JsonPath, type JsonValue } from '../../core/json.js';
 import type { DiffRules, ValueComparison } from '../../core/kind.js';
 
-type Patterns = ReadonlyArray<readonly string[]>;
+type Patterns = readonly (readonly string[])[];
 
 export interface CompiledRules {
   /** Filled in by the service: never a diff. */

@@ -61,7 +61,7 @@ export function keepIgnoredLive(desired: JsonObject, live: JsonObject, paths: re
   const places: string[] = [];
   let spec: JsonValue = desired;
   for (const p of paths) spec = (take(spec, live, p.segments, 0, [], [], rules, places) as JsonObject | undefined) ?? {};
-  return { spec: spec as JsonObject, places };
+  return { spec: spec, places };
 }
 
 function take(d: JsonValue | undefined, l: JsonValue | undefined, segs: readonly IgnoreSegment[], i: number, path: (string | number)[], np: NamedSegment[], rules: CompiledRules, places: string[]): JsonValue | undefined {

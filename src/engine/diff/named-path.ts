@@ -13,7 +13,7 @@ export function namedPath(segments: readonly NamedSegment[]): string {
  * The named segments of a path into `doc`: an element of an array whose key `keyOf` names (and
  * which has that key) by its key, anything else as it is.
  */
-export function namedSegmentsOf(doc: unknown, path: readonly (string | number)[], keyOf: (arrayPath: Array<string | number>) => string | undefined): NamedSegment[] {
+export function namedSegmentsOf(doc: unknown, path: readonly (string | number)[], keyOf: (arrayPath: (string | number)[]) => string | undefined): NamedSegment[] {
   const out: NamedSegment[] = [];
   let cur: unknown = doc;
   path.forEach((seg, i) => {

@@ -224,6 +224,6 @@ function nest(path: JsonPath, value: JsonValue): JsonObject {
 
 function pick(doc: JsonValue, path: JsonPath): JsonValue {
   let cur: JsonValue = doc;
-  for (const seg of path) cur = (Array.isArray(cur) ? cur[Number(seg)] : (cur as JsonObject)[String(seg)]) as JsonValue;
+  for (const seg of path) cur = (Array.isArray(cur) ? cur[Number(seg)] : (cur as JsonObject)[String(seg)]);
   return cur;
 }

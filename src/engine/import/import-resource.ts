@@ -64,14 +64,14 @@ export interface AdoptedResource {
  * in state). A hidden secret whose placeholder is not set is recorded as adopted, never seen.
  * Returns what was refused, and why; the rest is recorded.
  */
-export async function importAdopted(session: Session, adopted: readonly AdoptedResource[], env: NodeJS.ProcessEnv): Promise<Array<{ address: string; message: string }>> {
-  const refused: Array<{ address: string; message: string }> = [];
+export async function importAdopted(session: Session, adopted: readonly AdoptedResource[], env: NodeJS.ProcessEnv): Promise<{ address: string; message: string }[]> {
+  const refused: { address: string; message: string }[] = [];
   if (adopted.length === 0) return refused;
   const lock = await session.backend.lock('moor discover --import');
   try {
     const state = await session.backend.read();
     const recorder = new StateRecorder(session.backend, state);
-    const puts: Array<Promise<void>> = [];
+    const puts: Promise<void>[] = [];
     for (const { manifest, kind, observed } of adopted) {
       try {
         refuseRecorded(state, manifest.address, observed.id);

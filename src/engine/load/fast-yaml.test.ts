@@ -9,7 +9,7 @@ function viaYaml(text: string): unknown[] {
   return parseAllDocuments(text).map((d) => d.toJS()).filter((v) => v !== null && v !== undefined);
 }
 
-const supported: Array<[string, string]> = [
+const supported: [string, string][] = [
   ['block maps and lists', 'a: 1\nb:\n  c: x\n  d:\n    - 1\n    - two\n'],
   ['a list at the same indentation as its key', 'a:\n- 1\n- 2\nb: 3\n'],
   ['compact maps in lists', 'items:\n  - name: a\n    value: 1\n  - name: b\n    nested:\n      deep: true\n'],
@@ -23,7 +23,7 @@ const supported: Array<[string, string]> = [
   ['placeholders', 'v: ${env:X}\nw: "${file:a b}"\n'],
 ];
 
-const unsupported: Array<[string, string]> = [
+const unsupported: [string, string][] = [
   ['anchors and aliases', 'a: &x 1\nb: *x\n'],
   ['tags', 'a: !!str 1\n'],
   ['block scalars', 'a: |\n  text\n'],

@@ -341,11 +341,11 @@ function resolvePlain(raw: string): unknown {
   // Most values start with a letter that no null, boolean or number can start with.
   if (raw !== '' && !SPECIAL_START.has(raw[0])) return raw;
   if (NULL.test(raw)) return null;
-  if (BOOL.test(raw)) return raw[0] === 't' || raw[0] === 'T';
+  if (BOOL.test(raw)) return raw.startsWith('t') || raw.startsWith('T');
   if (INT_OCT.test(raw)) return parseInt(raw.slice(2), 8);
   if (INT.test(raw)) return parseInt(raw, 10);
   if (INT_HEX.test(raw)) return parseInt(raw.slice(2), 16);
-  if (FLOAT_NAN.test(raw)) return raw.slice(-3).toLowerCase() === 'nan' ? NaN : raw[0] === '-' ? -Infinity : Infinity;
+  if (FLOAT_NAN.test(raw)) return raw.slice(-3).toLowerCase() === 'nan' ? NaN : raw.startsWith('-') ? -Infinity : Infinity;
   if (FLOAT_EXP.test(raw) || FLOAT.test(raw)) return parseFloat(raw);
   return raw;
 }

@@ -141,8 +141,8 @@ function mergeValue(target: JsonValue, patch: JsonValue, track: Tracking | undef
   return withoutNulls(patch);
 }
 
-function mergeObject(target: { [k: string]: JsonValue }, patch: { [k: string]: JsonValue }, track: Tracking | undefined, path: (string | number)[], keyOf: ArrayKeyOf): JsonValue {
-  const out: { [k: string]: JsonValue } = { ...target };
+function mergeObject(target: Record<string, JsonValue>, patch: Record<string, JsonValue>, track: Tracking | undefined, path: (string | number)[], keyOf: ArrayKeyOf): JsonValue {
+  const out: Record<string, JsonValue> = { ...target };
   for (const k of Object.keys(patch)) {
     const v = patch[k];
     if (v === null) {
@@ -206,7 +206,7 @@ function replaceOrigin(node: OriginNode, from: Origin): void {
 function withoutNulls(value: JsonValue): JsonValue {
   if (Array.isArray(value)) return value.map(withoutNulls);
   if (!isObject(value)) return value;
-  const out: { [k: string]: JsonValue } = {};
+  const out: Record<string, JsonValue> = {};
   for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = withoutNulls(v);
   return out;
 }

@@ -6,9 +6,9 @@ export interface PlainJsonProblem { readonly path: JsonPath; readonly message: s
 
 /** The first value that is not plain JSON, or undefined. Iterative: depth is bounded elsewhere, not here. */
 export function findNonJson(root: unknown): PlainJsonProblem | undefined {
-  const stack: Array<{ value: unknown; path: Array<string | number> }> = [{ value: root, path: [] }];
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value: root, path: [] }];
   while (stack.length > 0) {
-    const { value, path } = stack.pop() as { value: unknown; path: Array<string | number> };
+    const { value, path } = stack.pop() as { value: unknown; path: (string | number)[] };
     if (value === null || typeof value === 'string' || typeof value === 'boolean') continue;
     if (typeof value === 'number') {
       if (!Number.isFinite(value)) return { path, message: 'not a finite number (.inf and .nan are not allowed)' };

@@ -138,7 +138,7 @@ function readIgnoreChanges(metadata: JsonObject, report: HeaderReport): string[]
     report(['metadata', 'ignoreChanges'], 'metadata.ignoreChanges: must be a list of field paths as plan prints them, e.g. [/tags/*]');
     return [];
   }
-  return list as string[];
+  return list;
 }
 
 function unknownKeys(obj: JsonObject, path: JsonPath, allowed: readonly string[], report: HeaderReport): void {

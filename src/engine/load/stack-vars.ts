@@ -26,7 +26,7 @@ export function substituteStackVars(value: unknown, source: SourceMap, stack: St
   let diagnostics: Diagnostic[] | undefined; // most documents have none: no array for them
   // One path, pushed and popped as the walk goes (a copy per value would be most of the work on
   // 10,000 manifests); a placeholder's problem copies it.
-  const path: Array<string | number> = [];
+  const path: (string | number)[] = [];
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return v.includes(MARK) ? substitute(v, [...path]) : v;
     if (Array.isArray(v)) {

@@ -47,9 +47,9 @@ export function beginReads(o: EarlyReadOptions): EarlyReads {
     // Resolving every manifest loaded meanwhile takes a while: the event loop runs between slices.
     const slice = timeSlices();
     // Manifests loaded meanwhile join the queue: it is read to its end.
-    for (let i = 0; i < queued.length; i++) {
+    for (const manifest of queued) {
       await slice();
-      begun.add(queued[i]);
+      begun.add(manifest);
     }
     queued.length = 0;
     reads = begun;

@@ -12,7 +12,7 @@ export const FOREIGN_STATE = 'state.foreign';
 interface Moved {
   readonly step: ReplaceStep;
   /** The addressing fields that differ: field, where state records it, where the manifest puts it. */
-  readonly fields: ReadonlyArray<{ field: string; recorded: string; desired: string }>;
+  readonly fields: readonly { field: string; recorded: string; desired: string }[];
 }
 
 /** One error per replace that moves a resource out of where state records it; `replace`: the addresses --replace names. */

@@ -19,7 +19,7 @@ export function liveVersion(kind: KindDefinition, observed: Observed | undefined
   return 'sha256:' + createHash('sha256').update(canonicalJson(stable ?? null)).digest('hex');
 }
 
-function without(value: JsonValue, path: JsonPath, patterns: ReadonlyArray<readonly string[]>): JsonValue | undefined {
+function without(value: JsonValue, path: JsonPath, patterns: readonly (readonly string[])[]): JsonValue | undefined {
   if (path.length > 0 && patterns.some((p) => underPattern(path, p))) return undefined;
   if (Array.isArray(value)) return value.map((v, i) => without(v, [...path, i], patterns) ?? null);
   if (!isObject(value)) return value;

@@ -326,7 +326,7 @@ function planOrphans(options: PlanOptions): Diagnosed<PlannedStep[]> {
 /** Kind-specific checks over all planned creates (e.g. quota) before anything is sent. */
 async function preflight(steps: readonly PlannedStep[], ctx: KindContext, allowDestructive: readonly string[] | undefined): Promise<Diagnostic[]> {
   const diagnostics: Diagnostic[] = [];
-  const byKind = new Map<ResourceKind, Array<{ address: string; spec: JsonObject }>>();
+  const byKind = new Map<ResourceKind, { address: string; spec: JsonObject }[]>();
   for (const s of steps) {
     if ((s.change.action === 'create' || s.change.action === 'replace') && s.kind.category === 'resource' && s.kind.resource.preflight && s.desired) {
       const list = byKind.get(s.kind) ?? [];

@@ -6,7 +6,7 @@ import type { KindContext, ListAnswer, ReadTarget } from '../../core/kind.js';
 
 async function envReadsWhilePlanning(listable: boolean): Promise<number> {
   let reads = 0;
-  const env = new Proxy({ REGION: 'west' } as NodeJS.ProcessEnv, {
+  const env = new Proxy({ REGION: 'west' }, {
     get: (target, key) => { if (key === 'REGION') reads++; return Reflect.get(target, key); },
   });
   const list = { complete: false, readAll: async (_ctx: KindContext, targets: readonly unknown[]) => targets.map(() => 'read' as const) };

@@ -63,7 +63,7 @@ function fieldJson(f: FieldChange): JsonObject {
  * A patch value at or under a sensitive field is masked, and one above it has the sensitive
  * parts masked (a create's whole document), whatever the planner put there.
  */
-function patchJson(op: PatchOp, sensitive: ReadonlyArray<string[]>): JsonObject {
+function patchJson(op: PatchOp, sensitive: readonly string[][]): JsonObject {
   const path = fromPointer(op.path);
   const out: JsonObject = { op: op.op, path: op.path };
   if (op.unknown) out.unknown = true;

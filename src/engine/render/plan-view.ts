@@ -30,7 +30,7 @@ export function unverifiedCount(plan: Plan): number {
   return plan.diagnostics.filter((d) => d.code === NOT_IN_STATE).length;
 }
 
-export function checkChanges(plan: Plan): Array<PlannedChange & { check: CheckOutcome }> {
+export function checkChanges(plan: Plan): (PlannedChange & { check: CheckOutcome })[] {
   return plan.changes.filter((c): c is PlannedChange & { check: CheckOutcome } => c.check !== undefined);
 }
 

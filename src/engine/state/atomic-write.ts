@@ -106,7 +106,7 @@ function ignoreMissing(err: unknown): void {
 }
 
 export function code(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
+  return typeof err === 'object' && err !== null && 'code' in err ? String((err).code) : undefined;
 }
 
 /** A file's size in bytes; 0 when it does not exist. */

@@ -88,7 +88,7 @@ export class PostgresFleet implements FleetMembership {
   /** Lease keys by workspace name (a hash each; surveyed every tick). */
   private readonly keys = new Map<string, AdvisoryKey>();
   /** The lease sessions, opened on first use. */
-  private readonly sessions: Array<Promise<LeaseConnection> | undefined> = [];
+  private readonly sessions: (Promise<LeaseConnection> | undefined)[] = [];
 
   private constructor(readonly store: string, readonly replica: ReplicaCard, readonly client: pg.Client, private readonly ttlMs: number, private readonly connector: FleetConnector) {
     serializeQueries(client);

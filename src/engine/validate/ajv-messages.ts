@@ -39,7 +39,7 @@ export function problemsFromAjv(errors: readonly ErrorObject[], spec: JsonObject
 }
 
 function describe(e: ErrorObject, path: JsonPath): SpecProblem | undefined {
-  const schema = isObject(e.parentSchema) ? (e.parentSchema as JsonObject) : {};
+  const schema = isObject(e.parentSchema) ? (e.parentSchema) : {};
   const params = e.params as Record<string, unknown>;
   const problem = (at: JsonPath, where: 'key' | 'value', message: string): SpecProblem =>
     ({ path: at, at: where, message, severity: 'error', code: `schema.${e.keyword}` });

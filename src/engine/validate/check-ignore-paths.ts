@@ -17,7 +17,7 @@ export function checkIgnorePath(text: unknown, kind: KindDefinition): IgnorePath
 }
 
 /** Undefined when the path can exist below `schema`, else what stops it. */
-function walk(schema: unknown, segs: readonly IgnoreSegment[], i: number, path: Array<string | number>, keyOf: (p: Array<string | number>) => string | undefined): string | undefined {
+function walk(schema: unknown, segs: readonly IgnoreSegment[], i: number, path: (string | number)[], keyOf: (p: (string | number)[]) => string | undefined): string | undefined {
   if (i === segs.length) return undefined;
   if (schema === true || schema === undefined) return undefined; // open: anything may be there
   if (!isObject(schema)) return `nothing can be at ${shown(segs, i)}`;
@@ -38,7 +38,7 @@ function walk(schema: unknown, segs: readonly IgnoreSegment[], i: number, path: 
     return walk(schema.items, segs, i + 1, [...path, 0], keyOf);
   }
   if (seg.type === 'named') return `${shown(segs, i)} selects an element, but ${shown(segs, i - 1) || '/'} is no list`;
-  const properties = isObject(schema.properties) ? (schema.properties as JsonObject) : {};
+  const properties = isObject(schema.properties) ? (schema.properties) : {};
   const extra = schema.additionalProperties;
   if (schema.type !== undefined && schema.type !== 'object') return `${shown(segs, i)}: ${shown(segs, i - 1) || '/'} is a ${String(schema.type)}, not a mapping`;
   const open = extra === undefined ? true : extra;

@@ -23,7 +23,7 @@ export function checkTypedPlaceholders(manifests: readonly Manifest[], kinds: Ki
   for (const manifest of manifests) {
     const kind = kinds.kindNamed(manifest.kind);
     if (!kind) continue;
-    const filled: Array<{ path: JsonPath; value: number | boolean; ref: Reference }> = [];
+    const filled: { path: JsonPath; value: number | boolean; ref: Reference }[] = [];
     forEachString(manifest.spec, (path, text) => {
       if (!text.startsWith('${env:') || !text.endsWith('}')) return;
       const { refs } = scanReferences(text);
@@ -54,9 +54,9 @@ export function checkTypedPlaceholders(manifests: readonly Manifest[], kinds: Ki
 function typedValueProblems(
   manifest: Manifest,
   kind: KindDefinition,
-  filled: ReadonlyArray<{ path: JsonPath; value: number | boolean; ref: Reference }>,
+  filled: readonly { path: JsonPath; value: number | boolean; ref: Reference }[],
 ): Diagnostic[] {
-  const spec = structuredClone(manifest.spec) as JsonObject;
+  const spec = structuredClone<JsonObject>(manifest.spec);
   for (const f of filled) setAt(spec, f.path, f.value);
   // ajv's paths name array items by string ("0"), the walk by number: compared as text.
   const key = (path: JsonPath) => path.map(String).join('\u0000');

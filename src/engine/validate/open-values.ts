@@ -15,7 +15,7 @@ export function openValueWarnings(schema: JsonObject, spec: JsonValue, root: Jso
   return out;
 }
 
-function walk(schema: JsonObject, value: JsonValue | undefined, path: Array<string | number>, out: SpecProblem[]): void {
+function walk(schema: JsonObject, value: JsonValue | undefined, path: (string | number)[], out: SpecProblem[]): void {
   const known = schema[KNOWN_VALUES];
   if (Array.isArray(known) && typeof value === 'string') {
     if (!value.includes('${') && !known.some((k) => typeof k === 'string' && k.toLowerCase() === value.toLowerCase())) {
@@ -37,7 +37,7 @@ function walk(schema: JsonObject, value: JsonValue | undefined, path: Array<stri
   }
 }
 
-function step(schema: JsonObject, value: JsonValue | undefined, path: Array<string | number>, segment: string | number, out: SpecProblem[]): void {
+function step(schema: JsonObject, value: JsonValue | undefined, path: (string | number)[], segment: string | number, out: SpecProblem[]): void {
   path.push(segment);
   walk(schema, value, path, out);
   path.pop();

@@ -72,15 +72,15 @@ function validatorOf(kind: KindDefinition | DocumentKind): ValidateFunction {
 }
 
 /** The schemas of the spec fields that take metadata.name when left out. */
-export function defaultedFieldSchemas(kind: KindDefinition): Array<[string, JsonObject]> {
+export function defaultedFieldSchemas(kind: KindDefinition): [string, JsonObject][] {
   const props = isObject(kind.specSchema.properties) ? kind.specSchema.properties : {};
   return Object.entries(props).filter((e): e is [string, JsonObject] => isObject(e[1]) && e[1].defaultsToMetadataName === true);
 }
 
-const defaulted = new Map<string, Array<{ field: string; validate: ValidateFunction }>>();
+const defaulted = new Map<string, { field: string; validate: ValidateFunction }[]>();
 
 /** The spec fields of a kind that take metadata.name when left out, with their validators. */
-function defaultedFields(kind: KindDefinition): Array<{ field: string; validate: ValidateFunction }> {
+function defaultedFields(kind: KindDefinition): { field: string; validate: ValidateFunction }[] {
   let list = defaulted.get(kind.kind);
   if (!list) {
     list = defaultedFieldSchemas(kind).map(([field, s]) => ({ field, validate: compileOrLoad(compiledKey(kind.kind, field), s) }));

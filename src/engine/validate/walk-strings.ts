@@ -9,7 +9,7 @@ export function forEachString(value: JsonValue | undefined, visit: (path: JsonPa
   walk(value, visit, []);
 }
 
-function walk(value: JsonValue | undefined, visit: (path: JsonPath, text: string) => void, path: Array<string | number>): void {
+function walk(value: JsonValue | undefined, visit: (path: JsonPath, text: string) => void, path: (string | number)[]): void {
   if (typeof value === 'string') {
     visit(path, value);
   } else if (Array.isArray(value)) {

@@ -12,7 +12,7 @@ export const adoption: Adoption = {
     return all.map((live) => {
       const spec: JsonObject = { id: live.id };
       for (const p of PROPS) if (live[p] !== undefined && live[p] !== null) spec[p] = live[p];
-      return { observed: { id: live.id, spec, outputs: { ...live } as JsonObject }, name: live.id, home: 'auth-contexts', distinguishedBy: `id ${live.id}`, suffix: live.id };
+      return { observed: { id: live.id, spec, outputs: { ...live } }, name: live.id, home: 'auth-contexts', distinguishedBy: `id ${live.id}`, suffix: live.id };
     });
   },
   toSpec({ observed }) {

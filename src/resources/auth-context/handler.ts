@@ -18,7 +18,7 @@ function toSpec(live: AuthContextBody): JsonObject {
 }
 
 function observed(live: AuthContextBody): Observed {
-  return { id: live.id, spec: toSpec(live), outputs: { ...live } as JsonObject };
+  return { id: live.id, spec: toSpec(live), outputs: { ...live } };
 }
 
 /** What a property the manifest no longer sets goes back to: its value on a new reference. */
@@ -31,7 +31,7 @@ function patchOf(spec: JsonObject, props: readonly Prop[], clear = false): AuthC
     if (spec[p] !== undefined) patch[p] = spec[p];
     else if (clear) patch[p] = CLEARED[p];
   }
-  return patch as AuthContextPatch;
+  return patch;
 }
 
 /** PATCHes and reads back; PATCH answers 204 without a body. */

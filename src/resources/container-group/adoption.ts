@@ -37,7 +37,7 @@ const has = (o: JsonObject, key: string) => o[key] !== undefined && o[key] !== n
 function hiddenSecrets(name: string, props: JsonObject): { secrets: Secret[]; unwritten: Unwritten[] } {
   const secrets: Secret[] = [];
   const unwritten: Unwritten[] = [];
-  const at = (...path: Array<string | number>): JsonPath => ['properties', ...path];
+  const at = (...path: (string | number)[]): JsonPath => ['properties', ...path];
   for (const list of ['containers', 'initContainers'] as const) {
     items(props[list]).forEach((container, ci) => {
       const env = isObject(container.properties) ? container.properties.environmentVariables : undefined;

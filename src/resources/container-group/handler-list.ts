@@ -18,7 +18,7 @@ type Answered = (index: number, answer: ListAnswer) => void;
 /** One resource group's targets, and its listing once it has enough of them to be worth one. */
 interface GroupReading {
   readonly first: GroupCoordinates;
-  readonly targets: Array<{ index: number; at: GroupCoordinates }>;
+  readonly targets: { index: number; at: GroupCoordinates }[];
   /** Names of the groups added or foreseen here: a listing is worth it from LIST_FROM of them. */
   readonly names: Set<string>;
   /** Live groups by lower-cased name (ARM names are case-insensitive); undefined until listed. */

@@ -11,7 +11,7 @@ interface Bucket {
   readonly addresses: string[];
 }
 
-function bucketsOf(creates: ReadonlyArray<{ address: string; spec: JsonObject }>): Bucket[] {
+function bucketsOf(creates: readonly { address: string; spec: JsonObject }[]): Bucket[] {
   const buckets = new Map<string, Bucket>();
   for (const { address, spec } of creates) {
     if (typeof spec.subscriptionId !== 'string' || typeof spec.location !== 'string') continue;
@@ -28,14 +28,14 @@ function bucketsOf(creates: ReadonlyArray<{ address: string; spec: JsonObject }>
 /** An error per planned create when a location's ContainerGroups usage plus the creates exceeds its limit. */
 export async function preflight(
   ctx: KindContext,
-  creates: ReadonlyArray<{ address: string; spec: JsonObject }>,
-): Promise<Array<{ address: string; message: string }>> {
+  creates: readonly { address: string; spec: JsonObject }[],
+): Promise<{ address: string; message: string }[]> {
   // Every location at once: usage lists are paged, and each page costs a round trip.
   const results = await Promise.all(bucketsOf(creates).map((b) => quotaErrors(ctx, b)));
   return results.flat();
 }
 
-async function quotaErrors(ctx: KindContext, b: Bucket): Promise<Array<{ address: string; message: string }>> {
+async function quotaErrors(ctx: KindContext, b: Bucket): Promise<{ address: string; message: string }[]> {
   const usage = await ctx.providers.arm.listUsage(b.subscriptionId, b.location);
   const quota = usage.find((u) => u.name?.value?.toLowerCase() === QUOTA_NAME);
   const planned = b.addresses.length;

@@ -4,7 +4,7 @@ import type { JsonObject } from '../../core/json.js';
 import type { Observed } from '../../core/kind.js';
 import { coordinatesOf, parseGroupId, type GroupCoordinates } from './mapping.js';
 
-const PARTS: ReadonlyArray<[keyof GroupCoordinates, string]> = [['subscriptionId', 'subscription'], ['resourceGroup', 'resource group'], ['name', 'name']];
+const PARTS: readonly [keyof GroupCoordinates, string][] = [['subscriptionId', 'subscription'], ['resourceGroup', 'resource group'], ['name', 'name']];
 
 export function identityMismatches(target: { name: string; spec: JsonObject; id: string }, observed: Observed): string[] {
   const given = parseGroupId(target.id);

@@ -37,7 +37,7 @@ export function groupId(c: GroupCoordinates): string {
 export function bodyOf(spec: JsonObject): ContainerGroupBody {
   const body: Record<string, unknown> = {};
   for (const field of BODY_FIELDS) if (spec[field] !== undefined) body[field] = spec[field];
-  return body as ContainerGroupBody;
+  return body;
 }
 
 /**
@@ -57,5 +57,5 @@ export function specOf(c: GroupCoordinates, live: ContainerGroupBody): JsonObjec
 
 /** The service's representation as outputs (what ${ref:} reads). */
 export function outputsOf(live: ContainerGroupBody): JsonObject {
-  return isObject(live) ? (live as JsonObject) : {};
+  return isObject(live) ? (live) : {};
 }

@@ -147,7 +147,7 @@ class Runner {
   }
 
   private async save(patch: JsonObject): Promise<JobRecord> {
-    this.rec = { ...this.rec, ...patch } as JobRecord;
+    this.rec = { ...this.rec, ...patch };
     await this.checkpoint(structuredClone(this.rec));
     return this.rec;
   }

@@ -4,7 +4,7 @@ import { adoption } from './adoption.js';
 
 const WORKSPACE = '0b6f3c2e-4d1a-4f7b-9e8c-2a5d6f7e8a91';
 
-function contextWith(datasets: Array<Record<string, unknown>>): KindContext {
+function contextWith(datasets: Record<string, unknown>[]): KindContext {
   const analytics = {
     listDatasets: async () => datasets,
     getTables: async () => [{ name: 'Orders', columns: [{ name: 'OrderID', dataType: 'Int64' }] }],

@@ -13,7 +13,7 @@ interface Fake {
   ctx: KindContext;
   datasets: Map<string, DatasetBody & { tables: DatasetTable[] }>;
   posts: number;
-  puts: Array<[string, DatasetTable]>;
+  puts: [string, DatasetTable][];
   logs: string[];
 }
 

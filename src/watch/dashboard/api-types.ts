@@ -36,7 +36,7 @@ export interface GraphEdge {
   /** The resource that depends on `to`. */
   readonly from: string;
   readonly to: string;
-  readonly points: ReadonlyArray<{ readonly x: number; readonly y: number }>;
+  readonly points: readonly { readonly x: number; readonly y: number }[];
 }
 
 /** GET /api/dashboard/graph?stack=S: the dependency graph laid out (dagre), ready to draw. */

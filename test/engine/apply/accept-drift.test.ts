@@ -50,7 +50,7 @@ describe('acceptDrift', () => {
     const outcomes = await acceptDrift({ format: 'moor-plan/1', serial: 1, changes: [change], summary: { create: 0, update: 1, replace: 0, delete: 0, run: 0, noop: 0 }, diagnostics: [] }, [step], recorder);
     expect(outcomes).toEqual([{ address: 'ContainerGroup/web', action: 'refresh', status: 'done' }]);
     const last = records['ContainerGroup/web']!.lastApplied;
-    const fields = diffResource({ desired, last, live: observed.spec, rules: ContainerGroup.diff!, sensitive: ContainerGroup.sensitive });
+    const fields = diffResource({ desired, last, live: observed.spec, rules: ContainerGroup.diff, sensitive: ContainerGroup.sensitive });
     expect(fields.filter((f) => f.cause === 'drift')).toEqual([]);
     expect(fields.map((f) => [f.pointer ?? f.path, f.cause])).toEqual([['/properties/containers/0/properties/image', 'manifest']]);
     // The secret stays as the hash of what was applied; a field moor never set is not adopted.
@@ -63,12 +63,12 @@ describe('acceptDrift', () => {
 
   it('accepts a value added out of band that the next whole PUT would remove', async () => {
     const observed = { id: 'id', spec: { ...live('nginx:1.27'), tags: { owner: 'alice' } }, outputs: {} };
-    const before = diffResource({ desired, last: record.lastApplied, live: observed.spec, rules: ContainerGroup.diff!, sensitive: ContainerGroup.sensitive });
+    const before = diffResource({ desired, last: record.lastApplied, live: observed.spec, rules: ContainerGroup.diff, sensitive: ContainerGroup.sensitive });
     expect(before.filter((f) => f.cause === 'drift').length).toBeGreaterThan(0);
     const step: PlannedStep = { intent: 'update', kind: ContainerGroup, manifest, record, observed, desired, changedPaths: [], change };
     const { recorder, records } = fakeRecorder();
     await acceptDrift({ format: 'moor-plan/1', serial: 1, changes: [change], summary: { create: 0, update: 1, replace: 0, delete: 0, run: 0, noop: 0 }, diagnostics: [] }, [step], recorder);
-    const after = diffResource({ desired, last: records['ContainerGroup/web']!.lastApplied, live: observed.spec, rules: ContainerGroup.diff!, sensitive: ContainerGroup.sensitive });
+    const after = diffResource({ desired, last: records['ContainerGroup/web']!.lastApplied, live: observed.spec, rules: ContainerGroup.diff, sensitive: ContainerGroup.sensitive });
     expect(after.filter((f) => f.cause === 'drift')).toEqual([]);
     expect(after.map((f) => [f.op, f.cause])).toEqual([['remove', 'manifest']]);
   });

@@ -73,7 +73,7 @@ describe('push dataset create', () => {
     ['two tables with one name', salesBody({ tables: [{ name: 't', columns: [] }, { name: 'T', columns: [] }], relationships: [] }), {}, GROUP, 'used twice'],
   ])('refuses %s with 400 InvalidRequest naming the problem', (_reason, body, query, group, fragment) => {
     const ctx = fakeContext();
-    const res = create(ctx, body, query as Record<string, string>, group);
+    const res = create(ctx, body, query, group);
     expect(res.status).toBe(400);
     expect(errorOf(res).code).toBe('InvalidRequest');
     expect(errorOf(res).message).toContain(fragment);

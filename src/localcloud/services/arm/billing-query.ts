@@ -67,7 +67,7 @@ export function applySearch(items: readonly JsonObject[], search: string): JsonO
 
 /** Sorts by `properties/date desc` (several keys separated by commas). */
 export function applyOrderBy(items: readonly JsonObject[], text: string): Parsed<JsonObject[]> {
-  const keys: Array<{ path: string[]; desc: boolean }> = [];
+  const keys: { path: string[]; desc: boolean }[] = [];
   for (const part of text.split(',')) {
     const m = /^\s*([A-Za-z][A-Za-z0-9_/]*)\s*(asc|desc)?\s*$/i.exec(part);
     if (!m) return { ok: false, message: `The orderBy '${text}' is not supported; use e.g. properties/date desc.` };

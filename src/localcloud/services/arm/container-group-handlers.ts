@@ -180,7 +180,7 @@ function withoutInstanceViews(body: JsonObject): JsonObject {
     if (!Array.isArray(list)) continue;
     for (const c of list) {
       const cp = (c as JsonObject | null)?.properties;
-      if (cp && typeof cp === 'object' && !Array.isArray(cp)) delete (cp as JsonObject).instanceView;
+      if (cp && typeof cp === 'object' && !Array.isArray(cp)) delete (cp).instanceView;
     }
   }
   return body;

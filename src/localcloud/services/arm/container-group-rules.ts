@@ -64,7 +64,7 @@ export interface ImmutableChange {
 
 /** The first property that cannot change in place, or undefined when the update is allowed. Both bodies carry defaults. */
 export function immutableChange(before: JsonObject, after: JsonObject): ImmutableChange | undefined {
-  const simple: Array<[string, unknown, unknown]> = [
+  const simple: [string, unknown, unknown][] = [
     ['location', normalLocation(before.location), normalLocation(after.location)],
     ['zones', canonical(before.zones), canonical(after.zones)],
     ['properties.osType', canonical(props(before).osType), canonical(props(after).osType)],

@@ -6,7 +6,7 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 export const ARM_ID = /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+\/providers\/[^/]+\/[^/]+\/[^/]+(\/.*)?$/i;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-export type Path = ReadonlyArray<string | number>;
+export type Path = readonly (string | number)[];
 
 /** 'properties.containers[0].name': how ARM names a faulty property in `target`. */
 export function targetOf(path: Path): string {

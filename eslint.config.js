@@ -1,0 +1,105 @@
+// npm run lint: typescript-eslint's strict and stylistic type-checked rules over the TypeScript
+// (src/, test/, vitest.config.ts), and ESLint's recommended rules over the JavaScript that runs
+// under Node (bench/, scripts/, bin/, test fixtures) or in the browser (assets/dashboard/).
+// Every rule turned off or relaxed below says why.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const TS = ['**/*.ts'];
+const TESTS = ['test/**/*.ts', 'src/**/*.test.ts'];
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'test-output/', 'coverage/'] },
+  js.configs.recommended,
+  {
+    files: TS,
+    extends: [...tseslint.configs.strictTypeChecked, ...tseslint.configs.stylisticTypeChecked],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // Numbers and booleans print as one expects in a message; the rule stays on for objects,
+      // null, undefined and anything else that would print as '[object Object]' or 'undefined'.
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
+      // It asks for `x!` where `x as T` only drops null, which no-non-null-assertion then refuses: the
+      // two rules of the strict set contradict each other; no-non-null-assertion is the one kept.
+      '@typescript-eslint/non-nullable-type-assertion-style': 'off',
+      // A one-line arrow handed to a callback slot typed `=> void` (`() => finish('closed')`) says what
+      // it does; braces around it add nothing. A void value returned or assigned is still refused.
+      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+      // moor strips and escapes control characters in foreign text (terminal output, YAML scalars):
+      // regular expressions that match them are the point, not a slip.
+      'no-control-regex': 'off',
+    },
+  },
+  {
+    // NOT YET FIXED: the findings of these rules (count at the start) are being fixed in slices; each
+    // rule leaves this list when the code passes it.
+    files: TS,
+    rules: {
+      '@typescript-eslint/no-unnecessary-condition': 'off', // 232
+      '@typescript-eslint/no-non-null-assertion': 'off', // 77
+      '@typescript-eslint/no-base-to-string': 'off', // 71
+      '@typescript-eslint/no-confusing-void-expression': 'off', // 36
+      '@typescript-eslint/no-unused-vars': 'off', // 32
+      '@typescript-eslint/no-explicit-any': 'off', // 31
+      '@typescript-eslint/no-unsafe-member-access': 'off', // 23
+      '@typescript-eslint/prefer-optional-chain': 'off', // 16
+      '@typescript-eslint/require-await': 'off', // 15
+      '@typescript-eslint/no-unnecessary-type-conversion': 'off', // 14
+      '@typescript-eslint/no-dynamic-delete': 'off', // 14
+      '@typescript-eslint/no-unsafe-call': 'off', // 12
+      '@typescript-eslint/no-unsafe-assignment': 'off', // 11
+      '@typescript-eslint/unbound-method': 'off', // 9
+      '@typescript-eslint/restrict-plus-operands': 'off', // 8
+      '@typescript-eslint/no-unsafe-argument': 'off', // 7
+      '@typescript-eslint/no-unnecessary-boolean-literal-compare': 'off', // 6
+      '@typescript-eslint/no-misused-promises': 'off', // 4
+      '@typescript-eslint/use-unknown-in-catch-callback-variable': 'off', // 4
+      '@typescript-eslint/prefer-nullish-coalescing': 'off', // 4
+      '@typescript-eslint/no-empty-function': 'off', // 4
+      '@typescript-eslint/no-unnecessary-type-assertion': 'off', // 4
+      '@typescript-eslint/await-thenable': 'off', // 3
+      '@typescript-eslint/restrict-template-expressions': 'off', // 3
+      'no-regex-spaces': 'off', // 3
+      '@typescript-eslint/no-unsafe-class-instance-assignment': 'off', // 3
+      '@typescript-eslint/no-unnecessary-type-parameters': 'off', // 2
+      '@typescript-eslint/no-misused-spread': 'off', // 2
+      'preserve-caught-error': 'off', // 2
+      '@typescript-eslint/no-useless-default-assignment': 'off', // 1
+      '@typescript-eslint/prefer-promise-reject-errors': 'off', // 1
+      '@typescript-eslint/no-meaningless-void-operator': 'off', // 1
+      '@typescript-eslint/no-unsafe-return': 'off', // 1
+      '@typescript-eslint/no-this-alias': 'off', // 1
+      '@typescript-eslint/no-empty-object-type': 'off', // 1
+      '@typescript-eslint/no-floating-promises': 'off', // 1
+      'no-useless-assignment': 'off', // 1
+      '@typescript-eslint/no-invalid-void-type': 'off', // 1
+    },
+  },
+  {
+    files: TESTS,
+    rules: {
+      // Tests read the CLI's JSON output and the services' answers as JSON.parse gives them (any) on
+      // purpose: the expect() that follows is the check, and a cast would claim the very shape the
+      // test is there to prove.
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      // `found!` in a test is an assertion: when the thing is missing, the test fails at that line.
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      // Test doubles implement async interfaces (a client, a backend, a host) with async methods that
+      // need no await; dropping `async` would turn their thrown errors into synchronous throws.
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
+    // Plain JavaScript: ESLint's recommended rules and the globals of where it runs.
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
+  { files: ['assets/dashboard/**/*.js'], languageOptions: { globals: { ...globals.browser } } },
+);
