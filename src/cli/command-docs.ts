@@ -149,7 +149,7 @@ function pageOf(command: Command): string {
   return pathOf(command).replace(/ /g, '-') + '.md';
 }
 
-function table(head: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
   const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
   return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
 }

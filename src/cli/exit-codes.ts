@@ -2,7 +2,7 @@
 // each code means for that command (the guides say the same, docs/cli.md for every command).
 import type { Command } from 'commander';
 
-type ExitCodes = ReadonlyArray<readonly [code: number, meaning: string]>;
+type ExitCodes = readonly (readonly [code: number, meaning: string])[];
 
 const EXIT_CODES: Readonly<Record<string, ExitCodes>> = {
   '': [

@@ -102,7 +102,7 @@ describe('the guides\' examples', () => {
   }, 120_000);
 
   it('the pipeline recipe without stacks is the flow the action tests run: plan saved as an artifact on the pull request, applied exactly on merge, one apply at a time', () => {
-    type Step = { uses?: string; with?: Record<string, unknown> };
+    interface Step { uses?: string; with?: Record<string, unknown> }
     const workflow = parse(yamlBlock('pipelines.md', '## A pipeline')) as { jobs: Record<string, { concurrency?: unknown; steps: Step[] }> };
     const step = (job: string, uses: string) => workflow.jobs[job].steps.find((s) => s.uses?.includes(uses))!.with!;
     expect(step('plan', '/moor@main')).toMatchObject({ paths: 'manifests/', comment: true });
