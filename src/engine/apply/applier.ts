@@ -24,6 +24,7 @@ import { runDeletesInOrder } from './delete-order.js';
 import { criticalPathWeights } from './critical-path.js';
 import { ExclusiveRuns } from './exclusive-runs.js';
 import { walkGraph } from './graph-walk.js';
+import { TurnPacer } from './turn-pacer.js';
 import { markStarted, newRequestContext } from '../../core/request-context.js';
 import { holdsSecretsInClear, sensitivePatterns } from '../placeholder-secrets.js';
 
@@ -68,7 +69,9 @@ export async function applyPlan(given: ApplyOptions): Promise<StepOutcome[]> {
     options.events?.({ type: 'step_finished', outcome: o });
     return o;
   };
-  const run = (step: PlannedStep) => runStep(step, options, report, priority(step.change.address), bugs);
+  // The first requests go out while the other ready steps are still being prepared.
+  const pacer = new TurnPacer(Math.max(1, options.parallelism));
+  const run = (step: PlannedStep) => runStep(step, options, report, priority(step.change.address), bugs, pacer);
   const limit = stepsInFlight(options.parallelism);
 
   const forward = options.steps.filter((s) => s.change.action !== 'delete');
@@ -95,7 +98,7 @@ export async function applyPlan(given: ApplyOptions): Promise<StepOutcome[]> {
  * Runs one ready step. It starts when its first request is sent (the scheduler sends the most
  * urgent first); once interrupted, a step that has sent nothing sends nothing and is skipped.
  */
-async function runStep(step: PlannedStep, options: ApplyOptions, reportOutcome: (o: StepOutcome) => StepOutcome, priority: number, bugs: unknown[]): Promise<StepOutcome> {
+async function runStep(step: PlannedStep, options: ApplyOptions, reportOutcome: (o: StepOutcome) => StepOutcome, priority: number, bugs: unknown[], pacer: TurnPacer): Promise<StepOutcome> {
   const { address, action } = step.change;
   // A no-op that follows an earlier write ends as that write does: its outcome says so (the reports count it).
   const report = action === 'no-op' && step.change.inProgress !== undefined ? (o: StepOutcome) => reportOutcome({ ...o, followsEarlierWrite: true }) : reportOutcome;
@@ -116,7 +119,7 @@ async function runStep(step: PlannedStep, options: ApplyOptions, reportOutcome: 
     case 'delete':
     case 'run':
     case 'settle':
-      return carryOut(step, options, report, priority, bugs);
+      return carryOut(step, options, report, priority, bugs, pacer);
     default:
       return unknownIntent(step);
   }
@@ -125,10 +128,12 @@ async function runStep(step: PlannedStep, options: ApplyOptions, reportOutcome: 
 /** The steps that send requests. */
 type ActiveStep = CreateStep | UpdateStep | ReplaceStep | DeleteStep | RunStep | SettleStep;
 
-async function carryOut(step: ActiveStep, options: ApplyOptions, report: (o: StepOutcome) => StepOutcome, priority: number, bugs: unknown[]): Promise<StepOutcome> {
+async function carryOut(step: ActiveStep, options: ApplyOptions, report: (o: StepOutcome) => StepOutcome, priority: number, bugs: unknown[], pacer: TurnPacer): Promise<StepOutcome> {
   const { address, action } = step.change;
   const durable: Promise<void>[] = [];
   const interrupted = () => report({ address, action, status: 'skipped', rootCause: 'interrupted' });
+  const turn = pacer.turn(priority);
+  if (turn) await turn;
   if (options.signal?.aborted) return interrupted();
   const requests = newRequestContext(priority, options.signal, () => options.events?.({ type: 'step_started', address, action }), address);
   try {
