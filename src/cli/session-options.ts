@@ -36,7 +36,6 @@ export async function runConfig(io: IoHost, command: Command, alternatives = '')
   return config;
 }
 
-/** Opens a session for a command, runs `fn`, and always closes it (state backend, local cloud). */
 /**
  * `extra.events`: the command's own sinks of the run's events (progress, jsonl); notice lines go to
  * stderr, but for `retryLines` (the command's sink shows every retry as a line) not those of long retry waits.
@@ -51,14 +50,17 @@ export interface SessionExtras {
 }
 
 /**
- * `extra.anyStack`: the command reads no manifests or state (get), so it runs without a stack too.
+ * Opens a session for a command, runs `fn` with it and the run's events (an operation's host sends
+ * what happens there), and always closes it (state backend, local cloud).
  */
-export async function withSession<T>(io: IoHost, command: Command, fn: (session: Session) => Promise<T>, extra: SessionExtras = {}): Promise<T> {
+export async function withSession<T>(io: IoHost, command: Command, fn: (session: Session, events: EventSink) => Promise<T>, extra: SessionExtras = {}): Promise<T> {
   const g = globalOptions(command);
   // Loaded here: --help, --version and validate never pay for the state backends and providers.
   const { openSession } = await import('../session/open-session.js');
   const { CATALOG } = await import('./catalog.js');
   const { policyGuard } = await import('../policy/policy-guard.js');
+  // The run's events: notice lines on stderr and the command's own sinks; an operation's host sends them on too.
+  const events = fanOut(noticeSink((line) => io.stderr.write(line + '\n'), extra.retryLines ? { except: 'retry' } : {}), extra.events);
   const session = await openSession({
     configFile: g.config,
     state: g.state,
@@ -67,7 +69,7 @@ export async function withSession<T>(io: IoHost, command: Command, fn: (session:
     anyStack: extra.anyStack,
     cwd: io.cwd,
     env: io.env,
-    events: fanOut(noticeSink((line) => io.stderr.write(line + '\n'), extra.retryLines ? { except: 'retry' } : {}), extra.events),
+    events,
     kinds: CATALOG,
     guard: policyGuard,
     // Imported only when used, so a run against real services never loads the local cloud.
@@ -75,7 +77,7 @@ export async function withSession<T>(io: IoHost, command: Command, fn: (session:
     masker: io.masker,
   });
   try {
-    return await fn(session);
+    return await fn(session, events);
   } finally {
     await session.close();
   }

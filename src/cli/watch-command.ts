@@ -73,9 +73,11 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
     const { FollowedConfig } = await import('../watch/followed-config.js');
     const stacks: StackTarget[] = [];
     for (const name of names) {
+      // The stack's events: its session's, and its cycles' while they run (reconcile.ts hands them on).
+      const stackEvents = fanOut(events, metrics.stackEvents(name ?? 'default'), feed.engineEvents(name ?? ''));
       const session = await openSession({
         configFile: g.config, state: g.state, stack: name, stackGiven: name === undefined ? undefined : `stack ${name}`,
-        cwd: io.cwd, env: io.env, events: fanOut(events, metrics.stackEvents(name ?? 'default'), feed.engineEvents(name ?? '')), kinds: CATALOG, guard: policyGuard, startLocalCloud: startLocalCloud.start, masker,
+        cwd: io.cwd, env: io.env, events: stackEvents, kinds: CATALOG, guard: policyGuard, startLocalCloud: startLocalCloud.start, masker,
         userAgent: () => {
           const lease = leases.get(name ?? '');
           return `${agent} (watch; replica ${replica.id}${name !== undefined ? `; stack ${name}` : ''}${lease !== undefined ? `; lease ${lease}` : ''})`;
@@ -88,7 +90,7 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
         name: name ?? '',
         get session() { return followed.session; },
         refreshConfig: () => followed.refresh(),
-        options: { paths, selfHeal: flags.selfHeal === true, prune: flags.prune === true, allowDestructive: planInputs(paths, flags).allowDestructive ?? [], cwd: io.cwd, env: io.env },
+        options: { paths, selfHeal: flags.selfHeal === true, prune: flags.prune === true, allowDestructive: planInputs(paths, flags).allowDestructive ?? [], cwd: io.cwd, env: io.env, events: stackEvents },
       });
     }
     const states = [...new Set(sessions.map((s) => s.backend.location))];

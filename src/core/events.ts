@@ -73,8 +73,8 @@ export type MoorEvent =
   | ({ readonly type: 'request_answered' } & AnswerEvent)
   /** A stale lock of a process no longer running was taken over; `holder` describes it. */
   | { readonly type: 'lock_taken_over'; readonly holder: string }
-  /** A line for humans that belongs to no step (the local cloud in use, a long wait: `wait` says of what kind). */
-  | { readonly type: 'notice'; readonly message: string; readonly wait?: 'retry' | 'poll' };
+  /** A line for humans that belongs to no step (the local cloud in use, a long wait: `wait` says of what kind); `level: 'warn'` for a warning. */
+  | { readonly type: 'notice'; readonly message: string; readonly wait?: 'retry' | 'poll'; readonly level?: 'warn' };
 
 export type EventSink = (event: MoorEvent) => void;
 

@@ -23,8 +23,14 @@ export interface Session {
   readonly localCloudUrl?: string;
   /** Wait between polls of followed operations; unset: each kind's own default. */
   readonly pollIntervalMs?: number;
-  /** The run's one event stream: the planner, the applier and notify emit into it. */
+  /**
+   * The run's one event stream: the planner, the applier, the transport, the state backend and notify
+   * emit into it. It goes to the sink the session was opened with, or, while an operation runs, to
+   * that operation's host (operations/conversation.ts).
+   */
   readonly events: EventSink;
+  /** Sends `events` to `sink` instead until the returned function is called (an operation's conversation). */
+  divert(sink: EventSink): () => void;
   /**
    * The secrets found in this run (resolved sensitive values, tokens, the state URL's password),
    * masked in whatever it writes: output, history, saved plans, notifications, the dashboard.

@@ -54,7 +54,7 @@ const LOCAL_POLL_MS = 250;
 export async function openSession(options: SessionOptions): Promise<Session> {
   const config = loadConfig(options.configFile, options.cwd, options.env, options.stack, options.stackGiven);
   if (!options.anyStack) requireStackChoice(config);
-  const { events } = options;
+  const { events, divert } = eventRoute(options.events);
   const masker = options.masker ?? new Masker();
   masker.register(options.env.MOOR_TOKEN);
   const backend = openStackState(options.state, config, options.cwd, events, masker);
@@ -90,11 +90,27 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     scheduler,
     pollIntervalMs: target.pollIntervalMs,
     events,
+    divert,
     masker,
     ...(cloud ? { localCloudUrl: cloud.url } : {}),
     close: async () => {
       await backend.close();
       await cloud?.close();
+    },
+  };
+}
+
+/** The session's event stream: to the sink it was opened with, or to the latest sink diverted to (the operation running). */
+function eventRoute(opened: EventSink): Pick<Session, 'events' | 'divert'> {
+  const routes: EventSink[] = [opened];
+  return {
+    events: (e) => routes[routes.length - 1](e),
+    divert: (sink) => {
+      routes.push(sink);
+      return () => {
+        const at = routes.lastIndexOf(sink);
+        if (at > 0) routes.splice(at, 1);
+      };
     },
   };
 }

@@ -7,6 +7,7 @@ import { buildGraph } from '../engine/graph.js';
 import type { RunEvent } from '../engine/operations/run-events.js';
 import type { Plan, PlannedChange } from '../engine/plan/types.js';
 import type { StateDocument } from '../engine/state/types.js';
+import { StateLockedError } from '../engine/state/state-locked-error.js';
 import { cycleResults } from './cycle-results.js';
 import { reportOf } from './reconcile.js';
 
@@ -48,7 +49,8 @@ describe('a watch cycle reports what its operations sent', () => {
     ], HEAL, 'failed', ['AuthContext/c1: refused by the service']],
     ['a plan with errors failed', [{ type: 'plan_ready', mode: 'plan', plan: plan([], [{ severity: 'error', message: 'spec.x: bad', address: 'AuthContext/c1' }]), made }], REPORT, 'failed', ['AuthContext/c1: spec.x: bad']],
     ['a run that failed before its plan failed with its error', [{ type: 'run_failed', command: 'plan', error: new UserError('no manifests') }], REPORT, 'failed', ['no manifests']],
-    ['a state lock held by another run skips the cycle', [{ type: 'run_failed', command: 'apply', error: new UserError('state is locked by moor apply') }], HEAL, 'locked', []],
+    ['a state lock held by another run skips the cycle', [{ type: 'run_failed', command: 'apply', error: new StateLockedError('state is locked by moor apply', 'moor apply') }], HEAL, 'locked', []],
+    ['a failure that only reads like a held lock fails the cycle: the lock is told by its type, not its text', [{ type: 'run_failed', command: 'plan', error: new UserError('state is locked by a typo') }], REPORT, 'failed', ['state is locked by a typo']],
   ] as const)('%s', async (_why, events, options, result, findings) => {
     const report = await reportFrom(events, options);
     expect(report.result).toBe(result);

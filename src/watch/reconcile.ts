@@ -6,13 +6,15 @@ import type { PreparedPlan } from '../engine/workflow.js';
 import type { PlanMadeFrom } from '../engine/operations/run-events.js';
 import { apply } from '../engine/operations/apply-operation.js';
 import { plan } from '../engine/operations/plan-operation.js';
-import type { OperationHost } from '../engine/operations/operation-host.js';
+import { eventsNotify, type OperationHost } from '../engine/operations/operation-host.js';
+import type { EventSink } from '../core/events.js';
 import type { PlanInputs } from '../engine/plan/plan-document.js';
 import { hasChanges, type Plan, type PlannedChange } from '../engine/plan/types.js';
 import { blockingErrors } from '../engine/plan/unknown-outcome.js';
 import { PROTECTED_RUN } from '../engine/plan/protected-change.js';
 import type { Session } from '../engine/session.js';
 import type { DependencyGraph } from '../engine/graph.js';
+import { isStateLocked } from '../engine/state/state-locked-error.js';
 import { resourceStatuses, type ResourceStatus } from './stack-status.js';
 import { cycleResults, type CycleResults } from './cycle-results.js';
 
@@ -29,6 +31,8 @@ export interface ReconcileOptions {
   readonly env: NodeJS.ProcessEnv;
   /** Aborted on SIGTERM/SIGINT: the apply in flight finishes its steps in flight and records them. */
   readonly signal: AbortSignal;
+  /** Where the stack's events go while a cycle runs (the log's notices, metrics, the dashboard's feed): those the session was opened with. */
+  readonly events?: EventSink;
 }
 
 /** in_sync: nothing to do; drifted / pending: found, not applied; healed: applied; failed; locked: another run held the state lock. */
@@ -50,13 +54,14 @@ export interface CycleReport {
 /** One cycle under the stack's state lock. A held lock is no failure: the cycle is skipped (another run is applying). */
 export async function reconcileOnce(session: Session, options: ReconcileOptions): Promise<CycleReport> {
   const gathered = cycleResults();
-  const host: OperationHost = { cwd: options.cwd, env: options.env, events: gathered.events };
+  // The results make the report; what happens on the way goes where the stack's events go (log, metrics, dashboard).
+  const host: OperationHost = { cwd: options.cwd, env: options.env, notify: eventsNotify(options.events, gathered.events) };
   try {
     if (options.selfHeal) await heal(session, options, host);
     else await plan(session, { inputs: inputsOf(options), lock: WATCH_LOCK }, host);
   } catch (err) {
-    if (!(err instanceof UserError)) throw err; // a bug: the stack's loop reports it
-    await host.events({ type: 'run_failed', command: options.selfHeal ? 'apply' : 'plan', error: err });
+    // A user's error ended the operation, which said so (run_failed): the report tells it. A bug: the stack's loop reports it.
+    if (!(err instanceof UserError)) throw err;
   }
   return reportOf(gathered.results(), options);
 }
@@ -87,7 +92,7 @@ async function heal(session: Session, options: ReconcileOptions, host: Operation
 export function reportOf(results: CycleResults, options: Pick<ReconcileOptions, 'selfHeal' | 'prune' | 'allowDestructive'>): CycleReport {
   const { plan: planned, made, failure } = results;
   if (failure) {
-    if (failure.message.startsWith('state is locked by')) return { result: 'locked', findings: [], error: failure.message };
+    if (isStateLocked(failure)) return { result: 'locked', findings: [], error: failure.message };
     return { result: 'failed', findings: [failure.message], error: failure.message };
   }
   if (!planned) return { result: 'failed', findings: ['no plan was made'], error: 'no plan was made' };

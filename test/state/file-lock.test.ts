@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/core/diagnostics.js';
 import { FileStateBackend } from '../../src/engine/state/file-backend.js';
+import { isStateLocked, StateLockedError } from '../../src/engine/state/state-locked-error.js';
 import { recordingSink } from '../../src/core/events.js';
 import type { LockInfo } from '../../src/engine/state/types.js';
 import { JsonChild } from './child.js';
@@ -43,6 +44,9 @@ describe('lock in one process', () => {
     expect((err as Error).message).toBe(
       "state is locked by alice@host (pid 1234, moor apply) since 2026-11-21T12:00:00Z; if no run is active, run 'moor state unlock'",
     );
+    // Callers tell a held lock by its type (moor watch skips the cycle), not by this text.
+    expect(isStateLocked(err)).toBe(true);
+    expect((err as StateLockedError).holder).toBe('alice@host (pid 1234, moor apply) since 2026-11-21T12:00:00Z');
   });
 
   it('takes over a lock whose process is gone on this host (a killed run never blocks the next)', async () => {
@@ -128,6 +132,7 @@ describe('forceUnlock', () => {
   it('without force refuses a lock whose process still runs, or one from another host', async () => {
     await new FileStateBackend(path).lock('apply');
     await expect(new FileStateBackend(path).forceUnlock(false)).rejects.toThrow(/still running.*--force/);
+    await expect(new FileStateBackend(path).forceUnlock(false)).rejects.toBeInstanceOf(StateLockedError);
     await plantLock({ host: 'elsewhere' });
     await expect(new FileStateBackend(path).forceUnlock(false)).rejects.toThrow(/another host \(elsewhere\)/);
   });

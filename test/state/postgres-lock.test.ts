@@ -7,6 +7,7 @@ import { JsonChild } from './child.js';
 import { fixture } from './compile-state.js';
 import { compiledPostgresDir } from './postgres-compile.js';
 import { describeWithPostgres, workspaceUrl, backendsClosedAfterEach } from './postgres-env.js';
+import { StateLockedError } from '../../src/engine/state/state-locked-error.js';
 
 const backend = backendsClosedAfterEach();
 
@@ -126,6 +127,8 @@ describeWithPostgres('PostgreSQL state lock', () => {
     const lock = await a.lock('moor apply');
     await a.unlock({ ...lock, id: 'not-ours' });
     await expect(backend(url).lock('moor plan')).rejects.toThrow(/state is locked by/);
+    // The same type as the file backend's: callers tell a held lock apart by it, not by the text.
+    await expect(backend(url).lock('moor plan')).rejects.toBeInstanceOf(StateLockedError);
     await a.unlock(lock);
     await expect(backend(url).lock('moor plan')).resolves.toMatchObject({ operation: 'moor plan' });
   });

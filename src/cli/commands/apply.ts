@@ -64,6 +64,7 @@ async function runApply(io: IoHost, paths: string[], flags: ApplyFlags, command:
   const { planInputs, refuseWithSavedPlan, savedPlanStack, withApplyConfirmations } = await import('../plan-inputs.js');
   const { readSavedPlan, checkSavedFolder } = await import('../../engine/plan/saved-plan.js');
   const { apply } = await import('../../engine/operations/apply-operation.js');
+  const { eventsNotify } = await import('../../engine/operations/operation-host.js');
   const terminal = Boolean(io.stdinIsTTY && io.stdout.isTTY);
   const reporter = await reporterFor(io, flags.output, { terminal, applying: true });
   // An event stream is for programs: it never prompts.
@@ -82,13 +83,13 @@ async function runApply(io: IoHost, paths: string[], flags: ApplyFlags, command:
     const stack = saved ? savedPlanStack(saved.file, saved.plan.inputs.stack, g.stack, g.stackGiven) : g.stack;
     return { parallelismFlag, saved, inputs: saved ? saved.plan.inputs : planInputs(paths, flags, stack) };
   });
-  return reportingFailure(reporter, 'apply', () => withSession(io, command, async (session) => (await apply(session, {
+  return reportingFailure(reporter, 'apply', () => withSession(io, command, async (session, events) => (await apply(session, {
     inputs: withApplyConfirmations(inputs, flags),
     saved,
     autoApprove: flags.autoApprove === true,
     parallelism: parallelismFlag ?? session.parallelism,
     lock: { timeoutMs: (flags.lockTimeout ?? 0) * 1000 },
     notify: flags.notify ? (await import('../notify-run.js')).notifierOf(io, session, inputs.paths) : undefined,
-  }, { cwd: io.cwd, env: io.env, events: reporter.events, confirm: () => io.confirm(), onSignals: (signals, listener) => io.onSignals(signals, listener) })).code,
+  }, { cwd: io.cwd, env: io.env, notify: eventsNotify(events, reporter.events), confirm: () => io.confirm(), onSignals: (signals, listener) => io.onSignals(signals, listener) })).code,
   { events: reporter.events, retryLines: reporter.retryLines, stack: inputs.stack }));
 }

@@ -6,6 +6,7 @@ import type { Session } from '../../engine/session.js';
 import type { JsonObject } from '../../core/json.js';
 import type { DriftOperationResult } from '../../engine/operations/drift-operation.js';
 import type { RunSink } from '../../engine/operations/run-events.js';
+import type { EventSink } from '../../core/events.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../plan-output.js';
 import type { IoHost } from '../io-host.js';
 
@@ -44,8 +45,8 @@ async function runDrift(io: IoHost, paths: string[], flags: DriftFlags, command:
   const { reporterFor } = await import('../reporters/reporter.js');
   const { reportingFailure } = await import('../reporters/reporting-failure.js');
   const reporter = await reporterFor(io, flags.output, { terminal: false, applying: false });
-  return reportingFailure(reporter, 'drift', () => withSession(io, command, async (session) =>
-    (await driftStack(io, session, paths, flags, reporter.events)).code));
+  return reportingFailure(reporter, 'drift', () => withSession(io, command, async (session, events) =>
+    (await driftStack(io, session, paths, flags, { events, results: reporter.events })).code));
 }
 
 /** drift --accept: the diff of the files it writes (stdout), what it cannot write (stderr, exit 1). */
@@ -57,17 +58,20 @@ async function runAccept(io: IoHost, paths: string[], flags: DriftFlags, command
   const { renderAccept } = await import('../accept-output.js');
   const addresses = Array.isArray(flags.accept) ? flags.accept : [];
   const dryRun = flags.dryRun === true;
-  return withSession(io, command, async (session) => {
-    const result = await acceptOperation(session, { paths, addresses, dryRun, lock: { take: flags.lock, timeoutMs: (flags.lockTimeout ?? 0) * 1000 } }, { cwd: io.cwd, env: { ...io.env } });
+  const { eventsNotify } = await import('../../engine/operations/operation-host.js');
+  return withSession(io, command, async (session, events) => {
+    const host = { cwd: io.cwd, env: { ...io.env }, notify: eventsNotify(events, () => undefined) };
+    const result = await acceptOperation(session, { paths, addresses, dryRun, lock: { take: flags.lock, timeoutMs: (flags.lockTimeout ?? 0) * 1000 } }, host);
     return renderAccept(io, result, { dryRun, stack: session.config.stack?.name });
   });
 }
 
-/** One stack's drift (or the manifests' without stacks) through the engine's drift operation; `events` gets its result. */
-async function driftStack(io: IoHost, session: Session, paths: string[], flags: DriftFlags, events: RunSink): Promise<DriftOperationResult> {
+/** One stack's drift (or the manifests' without stacks) through the engine's drift operation; `to.results` gets its result, `to.events` the rest. */
+async function driftStack(io: IoHost, session: Session, paths: string[], flags: DriftFlags, to: { events: EventSink; results: RunSink }): Promise<DriftOperationResult> {
+  const { eventsNotify } = await import('../../engine/operations/operation-host.js');
   const { drift } = await import('../../engine/operations/drift-operation.js');
   const notify = flags.notify ? (await import('../notify-run.js')).notifierOf(io, session, paths) : undefined;
-  return drift(session, { paths, notify, lock: { take: flags.lock, timeoutMs: (flags.lockTimeout ?? 0) * 1000 } }, { cwd: io.cwd, env: io.env, events });
+  return drift(session, { paths, notify, lock: { take: flags.lock, timeoutMs: (flags.lockTimeout ?? 0) * 1000 } }, { cwd: io.cwd, env: io.env, notify: eventsNotify(to.events, to.results) });
 }
 
 /** drift --all-stacks: every stack in turn, one report, the worst exit code. */
@@ -82,8 +86,8 @@ async function driftAllStacks(io: IoHost, paths: string[], flags: DriftFlags, co
   const stacks = stacksOf(loadConfig(g.config, io.cwd, io.env));
   // Each stack's drift is reported with the others' once all are checked (stacks_ready), not as it is ready.
   const later: RunSink = () => undefined;
-  const runs = await eachStack(stacks, (stack) => withSession(io, command, async (session) => {
-    const { drift, code } = await driftStack(io, session, paths, flags, later);
+  const runs = await eachStack(stacks, (stack) => withSession(io, command, async (session, events) => {
+    const { drift, code } = await driftStack(io, session, paths, flags, { events, results: later });
     return { stack, plan: drift, document: JSON.parse(renderPlanJson(drift)) as JsonObject, code };
   }, { stack }));
   for (const r of runs) for (const d of r.plan.diagnostics) io.stderr.write(formatDiagnostic(namingStack(d, r.stack)) + '\n');

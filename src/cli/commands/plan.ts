@@ -8,6 +8,7 @@ import type { Session } from '../../engine/session.js';
 import type { PlanInputs } from '../../engine/plan/plan-document.js';
 import type { PlanOperationResult } from '../../engine/operations/plan-operation.js';
 import type { RunSink } from '../../engine/operations/run-events.js';
+import type { EventSink } from '../../core/events.js';
 import type { IoHost } from '../io-host.js';
 
 interface PlanFlags {
@@ -60,13 +61,14 @@ async function runPlan(io: IoHost, paths: string[], flags: PlanFlags, command: C
   const { reportingFailure } = await import('../reporters/reporting-failure.js');
   const reporter = await reporterFor(io, flags.output, { terminal: false, applying: false });
   // A kind's progress while planning (KindContext.log), retries and throttles come as events.
-  return reportingFailure(reporter, 'plan', () => withSession(io, command, async (session) =>
-    (await planStack(io, session, inputs, flags, reporter.events, reporter.wantsDocument)).code, { events: reporter.events }));
+  return reportingFailure(reporter, 'plan', () => withSession(io, command, async (session, events) =>
+    (await planStack(io, session, inputs, flags, { events, results: reporter.events }, reporter.wantsDocument)).code, { events: reporter.events }));
 }
 
-/** Plans one stack (or the manifests without stacks) through the engine's plan operation; `events` gets its result. */
-async function planStack(io: IoHost, session: Session, inputs: PlanInputs, flags: PlanFlags, events: RunSink, document: boolean): Promise<PlanOperationResult> {
+/** Plans one stack (or the manifests without stacks) through the engine's plan operation; `to.results` gets its result, `to.events` the rest. */
+async function planStack(io: IoHost, session: Session, inputs: PlanInputs, flags: PlanFlags, to: { events: EventSink; results: RunSink }, document: boolean): Promise<PlanOperationResult> {
   const { plan } = await import('../../engine/operations/plan-operation.js');
+  const { eventsNotify } = await import('../../engine/operations/operation-host.js');
   return plan(session, {
     inputs,
     lock: { take: flags.lock, timeoutMs: (flags.lockTimeout ?? 0) * 1000 },
@@ -74,7 +76,7 @@ async function planStack(io: IoHost, session: Session, inputs: PlanInputs, flags
     document,
     detailedExitcode: flags.detailedExitcode,
     notify: flags.notify ? (await import('../notify-run.js')).notifierOf(io, session, inputs.paths) : undefined,
-  }, { cwd: io.cwd, env: io.env, events });
+  }, { cwd: io.cwd, env: io.env, notify: eventsNotify(to.events, to.results) });
 }
 
 /** plan --all-stacks: every stack in turn, one report; a saved plan is one stack's, so --out is refused. */
@@ -93,8 +95,8 @@ async function planAllStacks(io: IoHost, paths: string[], flags: PlanFlags, comm
   const stacks = stacksOf(loadConfig(g.config, io.cwd, io.env));
   // Each stack's plan is reported with the others' once all are planned (stacks_ready), not as it is ready.
   const later: RunSink = () => undefined;
-  const runs = await eachStack(stacks, (stack) => withSession(io, command, async (session) => {
-    const { plan, document, code } = await planStack(io, session, planInputs(paths, flags, stack), flags, later, reporter.wantsDocument);
+  const runs = await eachStack(stacks, (stack) => withSession(io, command, async (session, events) => {
+    const { plan, document, code } = await planStack(io, session, planInputs(paths, flags, stack), flags, { events, results: later }, reporter.wantsDocument);
     return { stack, plan, document, code };
   }, { stack }));
   // The JSON and markdown carry every stack's errors; a pipeline log still wants them on stderr, each naming its stack.

@@ -7,6 +7,8 @@ import { preparePlan } from '../workflow.js';
 import { acceptDrift, type AcceptResult } from '../accept/accept-drift.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { underStateLock, type LockRequest } from './state-lock.js';
+import { converse } from './conversation.js';
+import type { OperationHost } from './operation-host.js';
 
 export interface AcceptOperationRequest {
   readonly paths: readonly string[];
@@ -17,7 +19,11 @@ export interface AcceptOperationRequest {
   readonly lock?: LockRequest;
 }
 
-export async function acceptOperation(session: Session, request: AcceptOperationRequest, host: { cwd: string; env: NodeJS.ProcessEnv }): Promise<AcceptResult> {
+export async function acceptOperation(session: Session, request: AcceptOperationRequest, host: OperationHost): Promise<AcceptResult> {
+  return converse(session, host, 'drift', () => accepting(session, request, host));
+}
+
+async function accepting(session: Session, request: AcceptOperationRequest, host: OperationHost): Promise<AcceptResult> {
   const prepared = await underStateLock(session, 'moor drift --accept', request.lock ?? { timeoutMs: 0 }, () =>
     preparePlan(session, { paths: request.paths, cwd: host.cwd, env: host.env }));
   const { config } = session;

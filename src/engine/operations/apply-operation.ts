@@ -14,6 +14,7 @@ import { applyPrepared, kindContext, preparePlan, refreshPrepared, type Prepared
 import { madeFrom, notApproved, stackOf, type OperationHost } from './operation-host.js';
 import { requireNotifyTarget, type Notifier } from './notifier.js';
 import { underStateLock, type LockRequest } from './state-lock.js';
+import { converse, type Tell } from './conversation.js';
 
 export interface ApplyOperationRequest {
   /** What to plan (a saved plan's own inputs for apply --plan). */
@@ -48,17 +49,21 @@ export interface ApplyOperationResult {
 }
 
 export async function apply(session: Session, request: ApplyOperationRequest, host: OperationHost): Promise<ApplyOperationResult> {
+  return converse(session, host, 'apply', (tell) => applying(session, request, host, tell));
+}
+
+async function applying(session: Session, request: ApplyOperationRequest, host: OperationHost, tell: Tell): Promise<ApplyOperationResult> {
   requireNotifyTarget(session, request.notify);
   return underStateLock(session, 'moor apply', request.lock, async () => {
     const prepared = await planOrHold(session, request, host);
-    await host.events({ type: 'plan_ready', mode: request.inputs.refreshOnly ? 'drift' : 'plan', plan: prepared.plan, ...stackOf(session), made: madeFrom(prepared) });
+    await tell({ type: 'plan_ready', mode: request.inputs.refreshOnly ? 'drift' : 'plan', plan: prepared.plan, ...stackOf(session), made: madeFrom(prepared) });
     // An unknown outcome is an error that blocks only its dependents: the rest is applied.
     if (blockingErrors(prepared.plan.diagnostics).length > 0) return { code: 1, prepared };
     const chosen = await approved(session, request, host, prepared);
     if (typeof chosen === 'number') return { code: chosen, prepared };
     if (chosen === undefined) return { code: 0, prepared };
-    const outcomes = request.inputs.refreshOnly ? await acceptDrift(session, request, host, chosen) : await applySteps(session, request, host, chosen);
-    await host.events({ type: 'apply_done', outcomes, refresh: request.inputs.refreshOnly, ...stackOf(session) });
+    const outcomes = request.inputs.refreshOnly ? await acceptDrift(session, request, host, chosen) : await applySteps(session, request, host, tell, chosen);
+    await tell({ type: 'apply_done', outcomes, refresh: request.inputs.refreshOnly, ...stackOf(session) });
     await request.notify?.('apply', chosen.plan, outcomes);
     return { code: outcomes.some((o) => o.status !== 'done') ? 1 : 0, prepared, applied: chosen, outcomes };
   });
@@ -90,7 +95,7 @@ function acceptDrift(session: Session, request: ApplyOperationRequest, host: Ope
 }
 
 /** The steps, stopped by the host's signals: what is in flight finishes and is recorded, nothing new starts. */
-async function applySteps(session: Session, request: ApplyOperationRequest, host: OperationHost, prepared: PreparedPlan): Promise<StepOutcome[]> {
+async function applySteps(session: Session, request: ApplyOperationRequest, host: OperationHost, tell: Tell, prepared: PreparedPlan): Promise<StepOutcome[]> {
   const controller = new AbortController();
   // Every step waiting on its operation listens on this one signal (and stops listening when its
   // wait ends): hundreds at once is the design, not a leak, so Node's warning past 10 is noise.
@@ -107,7 +112,7 @@ async function applySteps(session: Session, request: ApplyOperationRequest, host
   if (request.signal?.aborted) stopQuietly();
   request.signal?.addEventListener('abort', stopQuietly);
   try {
-    await host.events({ type: 'apply_started', plan: prepared.plan, stats: () => session.scheduler.stats() });
+    await tell({ type: 'apply_started', plan: prepared.plan, stats: () => session.scheduler.stats() });
     return await applyPrepared(session, {
       prepared, parallelism: request.parallelism, signal: controller.signal, cwd: host.cwd, env: host.env,
       run: runLabel(request, request.saved ? 'apply --plan' : 'apply'),

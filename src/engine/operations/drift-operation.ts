@@ -7,6 +7,7 @@ import { driftReport, preparePlan } from '../workflow.js';
 import { stackOf, type OperationHost } from './operation-host.js';
 import { requireNotifyTarget, type Notifier } from './notifier.js';
 import { underStateLock, type LockRequest } from './state-lock.js';
+import { converse, type Tell } from './conversation.js';
 
 export interface DriftOperationRequest {
   readonly paths: readonly string[];
@@ -21,11 +22,15 @@ export interface DriftOperationResult {
 }
 
 export async function drift(session: Session, request: DriftOperationRequest, host: OperationHost): Promise<DriftOperationResult> {
+  return converse(session, host, 'drift', (tell) => checking(session, request, host, tell));
+}
+
+async function checking(session: Session, request: DriftOperationRequest, host: OperationHost, tell: Tell): Promise<DriftOperationResult> {
   requireNotifyTarget(session, request.notify);
   const prepared = await underStateLock(session, 'moor drift', request.lock ?? { timeoutMs: 0 }, () =>
     preparePlan(session, { paths: request.paths, cwd: host.cwd, env: host.env }));
   const report = driftReport(prepared, session.backend.location);
-  await host.events({ type: 'plan_ready', mode: 'drift', plan: report, ...stackOf(session) });
+  await tell({ type: 'plan_ready', mode: 'drift', plan: report, ...stackOf(session) });
   await request.notify?.('drift', report);
   return { drift: report, code: hasErrors(report.diagnostics) ? 1 : report.changes.length > 0 ? 2 : 0 };
 }

@@ -11,6 +11,7 @@ import { kindContext, preparePlan, type PreparedPlan } from '../workflow.js';
 import { madeFrom, stackOf, type OperationHost } from './operation-host.js';
 import { requireNotifyTarget, type Notifier } from './notifier.js';
 import { underStateLock, type LockRequest } from './state-lock.js';
+import { converse, type Tell } from './conversation.js';
 
 export interface PlanOperationRequest {
   readonly inputs: PlanInputs;
@@ -34,6 +35,10 @@ export interface PlanOperationResult {
 }
 
 export async function plan(session: Session, request: PlanOperationRequest, host: OperationHost): Promise<PlanOperationResult> {
+  return converse(session, host, 'plan', (tell) => planning(session, request, host, tell));
+}
+
+async function planning(session: Session, request: PlanOperationRequest, host: OperationHost, tell: Tell): Promise<PlanOperationResult> {
   const { inputs, out } = request;
   requireNotifyTarget(session, request.notify);
   const prepared = await underStateLock(session, 'moor plan', request.lock, () =>
@@ -41,7 +46,7 @@ export async function plan(session: Session, request: PlanOperationRequest, host
   const versions = out || request.document ? await liveVersions(prepared, kindContext(session)) : new Map<string, string>();
   const document = request.document ? planDocument(prepared, versions, inputs, 'mask') : undefined;
   const { plan: planned } = prepared;
-  await host.events({ type: 'plan_ready', mode: inputs.refreshOnly ? 'drift' : 'plan', plan: planned, ...(document ? { document } : {}), ...stackOf(session), made: madeFrom(prepared) });
+  await tell({ type: 'plan_ready', mode: inputs.refreshOnly ? 'drift' : 'plan', plan: planned, ...(document ? { document } : {}), ...stackOf(session), made: madeFrom(prepared) });
   await request.notify?.('plan', planned);
   if (hasErrors(planned.diagnostics)) {
     if (out) session.events({ type: 'notice', message: `The plan has errors: it was not saved to ${out}.` });

@@ -36,7 +36,7 @@ function sessionWith(cloud: FakeCloud, dir: string, state: StateDocument, added:
   const kinds = fakeCatalog(cloud, { list, read: async () => { throw new Error('read one by one although listed'); } });
   return {
     config: loadConfig(undefined, dir, {}), kinds, providers: {} as Session['providers'], backend: o.backend ?? memoryBackend(state), parallelism: 2,
-    scheduler: new RequestScheduler({ concurrency: 2 }), masker: new Masker(), events: () => undefined, close: async () => undefined,
+    scheduler: new RequestScheduler({ concurrency: 2 }), masker: new Masker(), events: () => undefined, divert: () => () => undefined, close: async () => undefined,
   };
 }
 

@@ -12,22 +12,13 @@ import type { PlannedStep } from './steps.js';
 import { liveVersion } from './live-version.js';
 import { sensitivePatterns } from '../placeholder-secrets.js';
 import { manifestsDigest } from './manifests-digest.js';
+import type { PlanShape } from './plan-shape.js';
 
-/** What the plan was asked for; apply --plan plans again from exactly these. */
-export interface PlanInputs {
+/** What the plan was asked for (its paths, its stack and its shape); apply --plan plans again from exactly these. */
+export interface PlanInputs extends PlanShape {
   readonly paths: readonly string[];
-  readonly targets: readonly string[];
-  readonly prune: boolean;
-  readonly replace: readonly string[];
-  readonly refreshOnly: boolean;
-  /** --allow-mass-delete was given to the plan (recorded only then): apply --plan needs it no more. */
-  readonly allowMassDelete?: boolean;
   /** The stack planned (recorded only with one): apply --plan applies to that stack only. */
   readonly stack?: string;
-  /** --allow-untracked was given (recorded only then): runs and creates state has no record of, while state looks lost. */
-  readonly allowUntracked?: boolean;
-  /** --allow-destructive ADDR: protected jobs whose destructive run the plan lets go ahead. */
-  readonly allowDestructive?: readonly string[];
 }
 
 /** What a plan was made from: its decisions, the steps behind them and the manifests. */

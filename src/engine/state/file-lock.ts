@@ -10,6 +10,7 @@ import { code } from './atomic-write.js';
 import { describeLock } from './describe-lock.js';
 import { lostLockError } from './lost-lock.js';
 import { processAlive } from './process-alive.js';
+import { StateLockedError } from './state-locked-error.js';
 import type { LockInfo, UnreadableLock } from './types.js';
 import { sleep } from '../../core/abortable-wait.js';
 
@@ -99,7 +100,7 @@ export async function breakFileLock(lockPath: string, force: boolean): Promise<L
     const why = holder.host === hostname()
       ? `its process ${holder.pid} is still running`
       : `it was taken on another host (${holder.host}), where moor cannot tell whether the run is still active`;
-    throw new UserError(`state is locked by ${describeLock(holder)} and ${why}; if you are sure no run is active, run 'moor state unlock --force'`);
+    throw new StateLockedError(`state is locked by ${describeLock(holder)} and ${why}; if you are sure no run is active, run 'moor state unlock --force'`, describeLock(holder));
   }
   await unlink(lockPath).catch(ignoreMissing);
   return holder;
@@ -195,11 +196,11 @@ async function createExclusive(lockPath: string, body: string): Promise<boolean>
   }
 }
 
-function lockedError(holder: LockInfo, stale: boolean): UserError {
+function lockedError(holder: LockInfo, stale: boolean): StateLockedError {
   const tail = stale
     ? `; that process is no longer running (stale lock): run 'moor state unlock' to clear it`
     : `; if no run is active, run 'moor state unlock'`;
-  return new UserError(`state is locked by ${describeLock(holder)}${tail}`);
+  return new StateLockedError(`state is locked by ${describeLock(holder)}${tail}`, describeLock(holder));
 }
 
 function unreadableError(lockPath: string): UserError {

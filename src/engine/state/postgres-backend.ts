@@ -4,6 +4,7 @@ import { UserError } from '../../core/diagnostics.js';
 import { isObject, type JsonObject } from '../../core/json.js';
 import { documentOfRow, foldChanges, stateRowOf, type ReadRow } from './postgres-document.js';
 import { errorCode, failureReason, toUserError } from './postgres-errors.js';
+import { StateLockedError } from './state-locked-error.js';
 import { lostLockError } from './lost-lock.js';
 import {
   advisoryUnlock, clearHolder, findHolder, holderText, holdsAdvisoryLock, lockedError, newLockInfo, prepareLockSession, recordHolder,
@@ -300,9 +301,10 @@ export class PostgresStateBackend implements StateBackend {
         if (!holder) continue;
         if (!terminated) {
           if (!force) {
-            throw new UserError(
+            throw new StateLockedError(
               `state is locked by ${holderText(holder)}, whose database session (pid ${holder.backendPid}) is still connected, so that run is probably active. ` +
                 `PostgreSQL releases the lock by itself when the run ends or its connection drops; if the run hangs, 'moor state unlock --force' ends its database session`,
+              holderText(holder),
             );
           }
           await terminateHolder(client, holder, this.location);

@@ -7,6 +7,7 @@ import { describeLock } from './describe-lock.js';
 import { errorCode } from './postgres-errors.js';
 import type { AdvisoryKey } from './postgres-schema.js';
 import type { LockInfo } from './types.js';
+import { StateLockedError } from './state-locked-error.js';
 
 /** The session holding a workspace's advisory lock, and what it recorded about itself (if anything yet). */
 export interface Holder {
@@ -113,10 +114,11 @@ export async function terminateHolder(client: pg.Client, holder: Holder, locatio
     ok = false;
   }
   if (!ok) {
-    throw new UserError(
+    throw new StateLockedError(
       `state is locked by ${holderText(holder)} and moor may not end that database session (pid ${holder.backendPid}): ` +
         `ending another role's session needs the same role, a superuser or membership in pg_signal_backend. ` +
         `Ask an administrator of ${location} to run SELECT pg_terminate_backend(${holder.backendPid}), or wait for the run to end`,
+      holderText(holder),
     );
   }
 }
@@ -125,10 +127,11 @@ export function holderText(holder: Holder): string {
   return holder.info ? describeLock(holder.info) : `a database session (pid ${holder.backendPid}) that has not said who it is`;
 }
 
-export function lockedError(holder: Holder): UserError {
-  return new UserError(
+export function lockedError(holder: Holder): StateLockedError {
+  return new StateLockedError(
     `state is locked by ${holderText(holder)}; PostgreSQL releases the lock when that run ends or its connection drops` +
       ` (a crashed run never keeps it). If the run hangs, 'moor state unlock --force' ends its database session`,
+    holderText(holder),
   );
 }
 
