@@ -17,12 +17,15 @@ export type { StepOutcome, StepStatus } from './core/events.js';
 export type { Action, FieldChange, Plan, PlannedChange, PlanSummary } from './engine/plan/types.js';
 export type { PlanShape } from './engine/plan/plan-shape.js';
 
-/** Where and how a run works; everything but `notify` as the `moor` command's options and environment. */
+/**
+ * Where and how a run works; everything but `notify` as the `moor` command's options and environment.
+ * The folder and the environment are given, never read from the process: two runs in one program may differ.
+ */
 export interface MoorOptions {
-  /** The folder manifest paths, moor.config.yaml, state and the local cloud's data are relative to (default: the process's). */
-  readonly cwd?: string;
-  /** The run's MOOR_* environment (default: the process's). */
-  readonly env?: NodeJS.ProcessEnv;
+  /** The folder manifest paths, moor.config.yaml, state and the local cloud's data are relative to (e.g. process.cwd()). */
+  readonly cwd: string;
+  /** The run's environment: MOOR_* settings, the tokens credentials name (e.g. process.env). */
+  readonly env: NodeJS.ProcessEnv;
   /** The stack of moor.config.yaml to work on (as --stack). */
   readonly stack?: string;
   /** The config file (as --config; default: moor.config.yaml when present). */
@@ -52,7 +55,7 @@ export interface ApplyReport {
 }
 
 /** Plans the manifests under `paths` (files or folders; a stack's own paths when it names some). */
-export async function planFolder(paths: string | readonly string[], options: MoorOptions & Partial<PlanShape> = {}): Promise<PlanReport> {
+export async function planFolder(paths: string | readonly string[], options: MoorOptions & Partial<PlanShape>): Promise<PlanReport> {
   const { plan } = await import('./engine/operations/plan-operation.js');
   return withLibrarySession(options, async (session, host) => {
     const result = await plan(session, { inputs: inputsOf(paths, options), lock: { timeoutMs: options.lockTimeoutMs ?? 0 }, detailedExitcode: true }, host);
@@ -61,7 +64,7 @@ export async function planFolder(paths: string | readonly string[], options: Moo
 }
 
 /** Plans and applies the manifests under `paths`, without asking: calling it is the approval. */
-export async function applyFolder(paths: string | readonly string[], options: MoorOptions & Partial<PlanShape> & { readonly parallelism?: number } = {}): Promise<ApplyReport> {
+export async function applyFolder(paths: string | readonly string[], options: MoorOptions & Partial<PlanShape> & { readonly parallelism?: number }): Promise<ApplyReport> {
   const { apply } = await import('./engine/operations/apply-operation.js');
   return withLibrarySession(options, async (session, host) => {
     const result = await apply(session, { inputs: inputsOf(paths, options), autoApprove: true, parallelism: options.parallelism ?? session.parallelism, lock: { timeoutMs: options.lockTimeoutMs ?? 0 } }, host);
@@ -85,13 +88,11 @@ function inputsOf(paths: string | readonly string[], options: MoorOptions & Part
 
 /** A session as the CLI opens one (the built-in kinds and policies; the built-in local cloud when no endpoint is configured), closed after `fn`. */
 async function withLibrarySession<T>(options: MoorOptions, fn: (session: Session, host: OperationHost) => Promise<T>): Promise<T> {
-  const { openSession } = await import('./session/open-session.js');
-  const { CATALOG } = await import('./cli/catalog.js');
-  const { policyGuard } = await import('./policy/policy-guard.js');
-  const cwd = resolve(options.cwd ?? process.cwd());
-  const env = options.env ?? process.env;
+  const { openRunSession } = await import('./cli/run-session.js');
+  const cwd = resolve(options.cwd);
+  const { env } = options;
   const notify = options.notify ?? (() => undefined);
-  const session = await openSession({
+  const session = await openRunSession({
     configFile: options.config,
     state: options.state,
     ...(options.stack !== undefined ? { stack: options.stack, stackGiven: `stack ${options.stack}` } : {}),
@@ -99,9 +100,6 @@ async function withLibrarySession<T>(options: MoorOptions, fn: (session: Session
     env,
     // What the session says before an operation starts (the local cloud in use, the stack) goes to the same host.
     events: (event) => { void notify(ioMessage(event, new Date())); },
-    kinds: CATALOG,
-    guard: policyGuard,
-    startLocalCloud: async (cloud) => (await import('./localcloud/server.js')).startLocalCloud(cloud),
   });
   try {
     return await fn(session, { cwd, env, notify });

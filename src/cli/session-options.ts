@@ -55,13 +55,10 @@ export interface SessionExtras {
  */
 export async function withSession<T>(io: IoHost, command: Command, fn: (session: Session, events: EventSink) => Promise<T>, extra: SessionExtras = {}): Promise<T> {
   const g = globalOptions(command);
-  // Loaded here: --help, --version and validate never pay for the state backends and providers.
-  const { openSession } = await import('../session/open-session.js');
-  const { CATALOG } = await import('./catalog.js');
-  const { policyGuard } = await import('../policy/policy-guard.js');
+  const { openRunSession } = await import('./run-session.js');
   // The run's events: notice lines on stderr and the command's own sinks; an operation's host sends them on too.
   const events = fanOut(noticeSink((line) => io.stderr.write(line + '\n'), extra.retryLines ? { except: 'retry' } : {}), extra.events);
-  const session = await openSession({
+  const session = await openRunSession({
     configFile: g.config,
     state: g.state,
     stack: extra.stack ?? g.stack,
@@ -70,10 +67,6 @@ export async function withSession<T>(io: IoHost, command: Command, fn: (session:
     cwd: io.cwd,
     env: io.env,
     events,
-    kinds: CATALOG,
-    guard: policyGuard,
-    // Imported only when used, so a run against real services never loads the local cloud.
-    startLocalCloud: async (options) => (await import('../localcloud/server.js')).startLocalCloud(options),
     masker: io.masker,
   });
   try {

@@ -1,0 +1,86 @@
+// moor as a package: `npm pack` of the built package, installed into a scratch project (offline: its
+// dependencies linked from this repository's node_modules), imports as typed functions — the example
+// of docs/library.md type-checks with tsc against the installed declarations and runs against the
+// built-in local cloud, planning, applying and planning again.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const MANIFEST = 'apiVersion: moor/v1\nkind: AuthContext\nmetadata:\n  name: c1\nspec:\n  displayName: Require trusted device\n  isAvailable: true\n';
+
+/** The first ```ts block of docs/library.md: the example the page shows. */
+function documentedExample(): string {
+  const page = readFileSync(join(ROOT, 'docs/library.md'), 'utf8');
+  const block = /```ts\n([\s\S]*?)```/.exec(page);
+  if (!block) throw new Error('docs/library.md has no ```ts example');
+  return block[1];
+}
+
+/** The tarball `npm pack` makes of the built package (no scripts: dist/ is built by the tests' global setup). */
+function pack(into: string): string {
+  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', into], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const [packed] = JSON.parse(out) as Array<{ filename: string }>;
+  return join(into, packed.filename);
+}
+
+/** A scratch project with moor unpacked into node_modules and its dependencies (and tsc's Node types) linked from this repository. */
+function scratchProject(tarball: string, dir: string): void {
+  const modules = join(dir, 'node_modules');
+  mkdirSync(join(modules, 'moor'), { recursive: true });
+  execFileSync('tar', ['-xzf', tarball, '-C', join(modules, 'moor'), '--strip-components=1']);
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  mkdirSync(join(modules, '@types'), { recursive: true });
+  for (const name of [...Object.keys(pkg.dependencies), '@types/node']) {
+    mkdirSync(join(modules, name, '..'), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules', name), join(modules, name), 'dir');
+  }
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, types: ['node'], outDir: 'out' },
+    include: ['example.ts'],
+  }));
+  writeFileSync(join(dir, 'example.ts'), documentedExample());
+  mkdirSync(join(dir, 'manifests'));
+  writeFileSync(join(dir, 'manifests', 'auth.yaml'), MANIFEST);
+}
+
+/** Packing and tsc take tens of seconds on a loaded machine: a wait for them to finish, not a timing. */
+const SLOW = 600_000;
+
+describe('moor as a package', () => {
+  let dir: string;
+  let tarball: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'moor-package-'));
+    tarball = pack(dir);
+  }, SLOW);
+
+  it('installs from its tarball, type-checks the documented example against its declarations, and runs it against the local cloud', () => {
+    const project = join(dir, 'project');
+    scratchProject(tarball, project);
+    const installed = JSON.parse(readFileSync(join(project, 'node_modules/moor/package.json'), 'utf8')) as { exports: Record<string, { types: string }> };
+    expect(installed.exports['.'].types).toBe('./dist/index.d.ts');
+    expect(readFileSync(join(project, 'node_modules/moor/dist/index.d.ts'), 'utf8')).toContain('export declare function planFolder');
+    // tsc from this repository, against the installed package's declarations: a wrong type fails here.
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', project], { cwd: project, encoding: 'utf8' });
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MOOR_')));
+    const stdout = execFileSync(process.execPath, [join(project, 'out/example.js')], { cwd: project, env, encoding: 'utf8' });
+    expect(stdout.split('\n')).toEqual(['create AuthContext/c1', 'AuthContext/c1: done', 'in sync: true', '']);
+  }, SLOW);
+
+  it('reports a type error in a caller: the declarations are the functions\' real types', () => {
+    const project = join(dir, 'typo');
+    scratchProject(tarball, project);
+    writeFileSync(join(project, 'example.ts'), "import { planFolder } from 'moor';\nconst report = await planFolder('manifests', { cwd: '.', env: {} });\nconst wrong: number = report.changes[0].address;\nconsole.log(wrong);\n");
+    let failure = '';
+    try {
+      execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', project], { cwd: project, encoding: 'utf8' });
+    } catch (err) {
+      failure = String((err as { stdout?: string }).stdout);
+    }
+    expect(failure).toMatch(/example\.ts\(3,7\): error TS2322: Type 'string' is not assignable to type 'number'/);
+  }, SLOW);
+});
