@@ -22,9 +22,9 @@ export type { PlanShape } from './engine/plan/plan-shape.js';
  * The folder and the environment are given, never read from the process: two runs in one program may differ.
  */
 export interface MoorOptions {
-  /** The folder manifest paths, moor.config.yaml, state and the local cloud's data are relative to (e.g. process.cwd()). */
+  /** The folder manifest paths, moor.config.yaml, state and the local cloud's data are relative to (a program passes its own working directory). */
   readonly cwd: string;
-  /** The run's environment: MOOR_* settings, the tokens credentials name (e.g. process.env). */
+  /** The run's environment: MOOR_* settings, the tokens credentials name (a program passes its own). */
   readonly env: NodeJS.ProcessEnv;
   /** The stack of moor.config.yaml to work on (as --stack). */
   readonly stack?: string;
