@@ -68,8 +68,19 @@ export function mapSensitive(
   patterns: readonly string[],
   fn: (value: JsonValue, path: JsonPath) => JsonValue,
 ): JsonObject {
-  const parsed = patterns.map(pattern);
-  return walk(spec, [], parsed, fn) as JsonObject;
+  return walk(spec, [], parsedPatterns(patterns), fn) as JsonObject;
+}
+
+/** A kind's and a manifest's pattern lists are kept and used for every record: each is parsed once. */
+const parsedCache = new WeakMap<readonly string[], ReadonlyArray<string[]>>();
+
+function parsedPatterns(patterns: readonly string[]): ReadonlyArray<string[]> {
+  let parsed = parsedCache.get(patterns);
+  if (!parsed) {
+    parsed = patterns.map(pattern);
+    parsedCache.set(patterns, parsed);
+  }
+  return parsed;
 }
 
 /** The spec as state keeps it: every sensitive value as a salted hash (hashes already there are kept). */
@@ -104,13 +115,18 @@ function walk(
     return out.every((v, i) => v === value[i]) ? value : out;
   }
   if (isObject(value)) {
-    const out: JsonObject = {};
-    let changed = false;
-    for (const [k, v] of Object.entries(value)) {
-      out[k] = walk(v, [...path, k], live, fn);
-      changed ||= out[k] !== v;
+    // Only the keys a pattern names next (all of them under a '*'): a container's image or ports are never walked.
+    const depth = path.length;
+    const keys = live.some((p) => p[depth] === '*') ? Object.keys(value) : [...new Set(live.map((p) => p[depth]))].filter((k) => Object.hasOwn(value, k));
+    let out: JsonObject | undefined;
+    for (const k of keys) {
+      const v = value[k];
+      const mapped = walk(v, [...path, k], live, fn);
+      if (mapped === v) continue;
+      out ??= { ...value };
+      out[k] = mapped;
     }
-    return changed ? out : value;
+    return out ?? value;
   }
   return value;
 }
