@@ -72,9 +72,9 @@ export function mapSensitive(
 }
 
 /** A kind's and a manifest's pattern lists are kept and used for every record: each is parsed once. */
-const parsedCache = new WeakMap<readonly string[], ReadonlyArray<string[]>>();
+const parsedCache = new WeakMap<readonly string[], readonly string[][]>();
 
-function parsedPatterns(patterns: readonly string[]): ReadonlyArray<string[]> {
+function parsedPatterns(patterns: readonly string[]): readonly string[][] {
   let parsed = parsedCache.get(patterns);
   if (!parsed) {
     parsed = patterns.map(pattern);
