@@ -101,6 +101,98 @@ describe('architecture: the import lines keep the floors apart', () => {
   });
 });
 
+/**
+ * The floors in layers, lowest first: a file imports only its own floor and floors of lower layers
+ * (its tests may reach higher, to compose what they prove). Floors of one layer know nothing of
+ * each other.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ['core'],
+  ['engine', 'providers', 'localcloud'],
+  ['resources', 'policy', 'discover', 'session', 'notify', 'watch'],
+  ['cli'],
+];
+
+function layerOf(floor: string): number {
+  return LAYERS.findIndex((layer) => layer.includes(floor));
+}
+
+/** Every file under src/ and test/ with the files it imports (type-only and dynamic imports included). */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const abs of [...sourceFiles(SRC), ...sourceFiles(join(ROOT, 'test'))]) {
+    const targets = importSpecifiers(readFileSync(abs, 'utf8'))
+      .filter((s) => s.startsWith('.'))
+      .map((s) => relative(ROOT, resolve(dirname(abs), s)).replace(/\.js$/, '.ts'));
+    graph.set(relative(ROOT, abs), targets);
+  }
+  return graph;
+}
+
+/** The circles of a graph: its strongly connected components of more than one file, or of one file importing itself (Tarjan). */
+export function importCircles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, index.size);
+    low.set(file, index.get(file) ?? 0);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!graph.has(target)) continue;
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file) ?? 0, low.get(target) ?? 0));
+      } else if (onStack.has(target)) {
+        low.set(file, Math.min(low.get(file) ?? 0, index.get(target) ?? 0));
+      }
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop();
+      if (member === undefined) break;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    if (component.length > 1 || graph.get(file)?.includes(file)) circles.push(component.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return circles;
+}
+
+describe('architecture: no circles, no import from a lower layer to a higher one', () => {
+  test('the circle finder sees a two-file circle, a longer one and a file importing itself, and no circle in a chain', () => {
+    const graph = new Map([
+      ['a.ts', ['b.ts']], ['b.ts', ['a.ts']],
+      ['c.ts', ['d.ts']], ['d.ts', ['e.ts']], ['e.ts', ['c.ts', 'f.ts']], ['f.ts', []],
+      ['g.ts', ['g.ts']],
+      ['h.ts', ['i.ts']], ['i.ts', ['f.ts']],
+    ]);
+    expect(importCircles(graph).map((c) => c.join(' ')).sort()).toEqual(['a.ts b.ts', 'c.ts d.ts e.ts', 'g.ts']);
+  });
+
+  test('no file imports, through any chain of imports (type-only ones included), a file that imports it', () => {
+    const graph = importGraph();
+    expect(graph.size).toBeGreaterThan(500);
+    expect(importCircles(graph).map((c) => c.join(' <-> '))).toEqual([]);
+  });
+
+  test('every floor under src/ sits on a layer', () => {
+    const floors = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    expect(floors.filter((floor) => layerOf(floor) < 0)).toEqual([]);
+  });
+
+  test('no file under src/ imports a floor of its own layer or a higher one (tests may compose higher floors)', () => {
+    const upward = importEdges().filter((e) => !e.isTest && e.from !== e.to && !(layerOf(e.to) >= 0 && layerOf(e.to) < layerOf(e.from)));
+    expect(upward.map((e) => `${e.file} -> ${e.specifier}`)).toEqual([]);
+  });
+});
+
 describe('architecture: only the bin\'s io host touches the process', () => {
   /** The process's streams, environment, folder, arguments, exit and signals: what a run gets from its io host. */
   const PROCESS_GLOBAL = /\bprocess\.(stdout|stderr|stdin|env|cwd|chdir|argv|exit|exitCode|on|once|off|addListener|removeListener)\b/;

@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { UserError } from '../../core/diagnostics.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 import { collect, globalOptions, lockTimeoutArg, parseOutput, withSession } from '../session-options.js';
 import type { OutputFormat } from '../reporters/reporter.js';
 import type { IoHost } from '../io-host.js';

@@ -1,6 +1,6 @@
 // moor completion bash|zsh: prints a shell completion script for moor's commands and options.
 import { Argument } from 'commander';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 
 export const registerCompletion: RegisterCommand = (program, io, setExit) => {
   program

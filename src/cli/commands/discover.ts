@@ -3,7 +3,7 @@
 import { Option, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { UserError } from '../../core/diagnostics.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 import { withSession } from '../session-options.js';
 import type { IoHost } from '../io-host.js';
 

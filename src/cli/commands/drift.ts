@@ -1,6 +1,6 @@
 // moor drift: did live resources move away from the last apply? Exit 0 none, 2 drift, 1 error.
 import { Option, type Command } from 'commander';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 import { booleanArg, globalOptions, lockTimeoutArg, parseOutput, withSession } from '../session-options.js';
 import type { Session } from '../../engine/session.js';
 import type { JsonObject } from '../../core/json.js';

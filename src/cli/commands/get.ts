@@ -1,6 +1,6 @@
 // moor get: read commands over the services — usage, name availability, eventstreams, billing transactions.
 import { Option, type Command } from 'commander';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 import { parseOutput, withSession } from '../session-options.js';
 import { GET_FORMATS, printRows, type Column, type GetFormat } from '../get-output.js';
 import {

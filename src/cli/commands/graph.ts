@@ -2,7 +2,7 @@
 import { Option, type Command } from 'commander';
 import type { DependencyGraph } from '../../engine/graph.js';
 import { runConfig } from '../session-options.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 
 interface GraphFlags { format: 'mermaid' | 'dot' }
 

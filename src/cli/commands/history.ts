@@ -2,7 +2,7 @@
 // Without --stack on a config with stacks: every stack's, merged newest first, each naming its stack.
 import { Option, type Command } from 'commander';
 import { globalOptions, parseOutput } from '../session-options.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 import { withBackend } from './state.js';
 import type { IoHost } from '../io-host.js';
 import type { HistoryRun } from '../../engine/history/history-run.js';

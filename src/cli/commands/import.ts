@@ -1,6 +1,6 @@
 // moor import ADDR ID: adopt an existing resource into state, so the next plan compares against it.
 import type { Command } from 'commander';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 import { withSession } from '../session-options.js';
 import type { IoHost } from '../io-host.js';
 

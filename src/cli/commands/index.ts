@@ -1,7 +1,6 @@
 // Every command of the CLI, one file each. A command registers itself on the program and
 // reports its exit code through `setExit`; it reads and writes through the run's io host; heavy modules are imported inside the action.
-import type { Command } from 'commander';
-import type { IoHost } from '../io-host.js';
+import type { RegisterCommand } from './register-command.js';
 import { registerValidate } from './validate.js';
 import { registerSchema } from './schema.js';
 import { registerPolicy } from './policy.js';
@@ -22,9 +21,7 @@ import { registerLocalCloud } from './local-cloud.js';
 import { registerVersion } from './version.js';
 import { registerCompletion } from './completion.js';
 
-export type SetExit = (code: number) => void;
-/** Adds a command to the program; its action reads and writes only through `io`. */
-export type RegisterCommand = (program: Command, io: IoHost, setExit: SetExit) => void;
+export type { RegisterCommand, SetExit } from './register-command.js';
 
 export const COMMANDS: RegisterCommand[] = [
   registerValidate, registerSchema, registerGraph,

@@ -1,7 +1,7 @@
 // moor local-cloud: runs the local cloud as a standalone server until SIGINT or SIGTERM.
 import { resolve } from 'node:path';
 import type { LocalCloudFlags } from '../../localcloud/cli-options.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 import type { IoHost, StopSignal } from '../io-host.js';
 
 export const registerLocalCloud: RegisterCommand = (program, io, setExit) => {

@@ -1,6 +1,6 @@
 // moor notify test: sends a test message to the configured conversation and prints its activity id.
 import type { Command } from 'commander';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 import { globalOptions } from '../session-options.js';
 import type { IoHost } from '../io-host.js';
 

@@ -2,7 +2,7 @@
 import { Option, type Command } from 'commander';
 import { UserError } from '../../core/diagnostics.js';
 import { parseOutput } from '../session-options.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 import { withBackend } from './state.js';
 
 const OUTPUTS_FORMATS = ['text', 'json'] as const;

@@ -1,6 +1,6 @@
 // moor plan: what apply would change, as text, JSON or markdown; optionally saved for apply --plan.
 import { Option, type Command } from 'commander';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 import { booleanArg, collect, globalOptions, lockTimeoutArg, parseOutput, withSession } from '../session-options.js';
 import { PLAN_OUTPUT_FORMATS, type OutputFormat } from '../plan-output.js';
 import { UserError } from '../../core/diagnostics.js';

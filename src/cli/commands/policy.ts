@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { globalOptions } from '../session-options.js';
 import type { Manifest } from '../../engine/manifest.js';
 import type { Diagnostic } from '../../core/diagnostics.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 import type { IoHost } from '../io-host.js';
 
 export const registerPolicy: RegisterCommand = (program, io, setExit) => {

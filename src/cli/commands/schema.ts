@@ -1,5 +1,5 @@
 // moor schema: prints the JSON Schema of manifests (all kinds, or one) for editors and the YAML language server.
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 
 export const registerSchema: RegisterCommand = (program, io, setExit) => {
   program

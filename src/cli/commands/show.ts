@@ -1,7 +1,7 @@
 // moor show FILE: renders a saved plan (what apply --plan would do) as text, JSON or markdown.
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 import { parseOutput } from '../session-options.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../plan-output.js';
 import type { IoHost } from '../io-host.js';

@@ -5,7 +5,7 @@ import { jsonText } from '../../core/foreign-text.js';
 import type { ResourceRecord, StateBackend, StateDocument } from '../../engine/state/types.js';
 import { globalOptions, runConfig } from '../session-options.js';
 import type { MoorConfig } from '../../engine/config.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 import type { IoHost } from '../io-host.js';
 
 export const registerState: RegisterCommand = (program, io, setExit) => {

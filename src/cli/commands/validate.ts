@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import { globalOptions, runConfig } from '../session-options.js';
 import { UserError, type Diagnostic } from '../../core/diagnostics.js';
 import type { MoorConfig } from '../../engine/config.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 import type { IoHost } from '../io-host.js';
 
 interface ValidateFlags { output: 'text' | 'json' | 'github'; allStacks?: boolean }

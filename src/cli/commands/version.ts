@@ -1,5 +1,5 @@
 // moor version: the versions of moor, Node.js and the state format (as --version prints them).
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 import { versionText } from '../version.js';
 
 export const registerVersion: RegisterCommand = (program, io, setExit) => {

@@ -1,6 +1,6 @@
 // moor watch: a continuous reconciler — plan every interval and after manifest edits, report or repair, serve health and metrics.
 import { type Command } from 'commander';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 import { collect } from '../session-options.js';
 
 interface WatchFlags {

@@ -9,7 +9,7 @@ import { refreshSummary } from '../refresh-summary.js';
 import { unplanned } from '../unplanned.js';
 import { annotateStacks } from '../all-stacks.js';
 import { textReporter } from './text-reporter.js';
-import type { Reporter, ReporterOptions } from './reporter.js';
+import type { Reporter, ReporterOptions } from './reporter-types.js';
 
 export function githubReporter(io: IoHost, options: ReporterOptions): Reporter {
   const annotateResults = (e: RunEvent): void => {

@@ -7,7 +7,7 @@ import type { IoHost } from '../io-host.js';
 import { unplanned } from '../unplanned.js';
 import { stacksJson } from '../all-stacks.js';
 import { diagnosticLines } from './diagnostic-lines.js';
-import type { Reporter } from './reporter.js';
+import type { Reporter } from './reporter-types.js';
 
 export function jsonReporter(io: IoHost): Reporter {
   const events = (e: RunEvent): void => {

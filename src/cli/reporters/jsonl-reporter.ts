@@ -7,7 +7,7 @@ import { applySummaryEvent, diagnosticEvent, emitPlan, jsonlSink, jsonlWriter } 
 import { refreshSummary, refreshSummaryEvent } from '../refresh-summary.js';
 import { unplanned } from '../unplanned.js';
 import { diagnosticLines } from './diagnostic-lines.js';
-import type { Reporter } from './reporter.js';
+import type { Reporter } from './reporter-types.js';
 
 export function jsonlReporter(io: IoHost): Reporter {
   const emit = jsonlWriter(stdoutText(io));

@@ -4,7 +4,7 @@ import type { RunEvent } from '../../engine/operations/run-events.js';
 import type { IoHost } from '../io-host.js';
 import { unplanned } from '../unplanned.js';
 import { stacksMarkdown } from '../all-stacks.js';
-import type { Reporter } from './reporter.js';
+import type { Reporter } from './reporter-types.js';
 
 export function markdownReporter(io: IoHost): Reporter {
   const events = (e: RunEvent): void => {

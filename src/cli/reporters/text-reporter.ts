@@ -11,7 +11,7 @@ import { refreshSummary } from '../refresh-summary.js';
 import { useColor } from '../session-options.js';
 import { stacksText } from '../all-stacks.js';
 import { waitLine } from '../wait-line.js';
-import type { Reporter, ReporterOptions } from './reporter.js';
+import type { Reporter, ReporterOptions } from './reporter-types.js';
 
 /** `extra`: what a format built on the text adds to its results (github's annotations). */
 export function textReporter(io: IoHost, options: ReporterOptions, extra?: (e: RunEvent) => void): Reporter {

@@ -1,7 +1,7 @@
 // What a plan is: the changes decided for each address, before anything is done.
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { JsonValue } from '../../core/json.js';
-import type { ReasonCode } from './reasons.js';
+import type { ReasonCode } from './reason-codes.js';
 
 /** The plan actions; the text renderer prints them as + ~ -/+ - ! (and nothing for no-op). */
 export type Action = 'create' | 'update' | 'replace' | 'delete' | 'run' | 'no-op';
