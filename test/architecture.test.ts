@@ -111,6 +111,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['engine', 'providers', 'localcloud'],
   ['resources', 'policy', 'discover', 'session', 'notify', 'watch'],
   ['cli'],
+  // The package's entry (moor as a library) opens the session as the CLI does, through cli/run-session.ts.
+  ['index.ts'],
 ];
 
 function layerOf(floor: string): number {
@@ -183,7 +185,7 @@ describe('architecture: no circles, no import from a lower layer to a higher one
   });
 
   test('every floor under src/ sits on a layer', () => {
-    const floors = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const floors = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory() || e.name.endsWith('.ts')).map((e) => e.name);
     expect(floors.filter((floor) => layerOf(floor) < 0)).toEqual([]);
   });
 
