@@ -67,7 +67,7 @@ export async function planFolder(paths: string | readonly string[], options: Moo
 export async function applyFolder(paths: string | readonly string[], options: MoorOptions & Partial<PlanShape> & { readonly parallelism?: number }): Promise<ApplyReport> {
   const { apply } = await import('./engine/operations/apply-operation.js');
   return withLibrarySession(options, async (session, host) => {
-    const result = await apply(session, { inputs: inputsOf(paths, options), autoApprove: true, parallelism: options.parallelism ?? session.parallelism, lock: { timeoutMs: options.lockTimeoutMs ?? 0 } }, host);
+    const result = await apply(session, { inputs: inputsOf(paths, options), autoApprove: true, lock: { timeoutMs: options.lockTimeoutMs ?? 0 } }, host);
     return { plan: (result.applied ?? result.prepared).plan, outcomes: result.outcomes ?? [], code: result.code };
   });
 }
@@ -87,7 +87,7 @@ function inputsOf(paths: string | readonly string[], options: MoorOptions & Part
 }
 
 /** A session as the CLI opens one (the built-in kinds and policies; the built-in local cloud when no endpoint is configured), closed after `fn`. */
-async function withLibrarySession<T>(options: MoorOptions, fn: (session: Session, host: OperationHost) => Promise<T>): Promise<T> {
+async function withLibrarySession<T>(options: MoorOptions & { readonly parallelism?: number }, fn: (session: Session, host: OperationHost) => Promise<T>): Promise<T> {
   const { openRunSession } = await import('./cli/run-session.js');
   const cwd = resolve(options.cwd);
   const { env } = options;
@@ -95,7 +95,8 @@ async function withLibrarySession<T>(options: MoorOptions, fn: (session: Session
   const session = await openRunSession({
     configFile: options.config,
     state: options.state,
-    ...(options.stack !== undefined ? { stack: options.stack, stackGiven: `stack ${options.stack}` } : {}),
+    ...(options.parallelism !== undefined ? { parallelism: options.parallelism } : {}),
+    ...(options.stack !== undefined ? { stack: { name: options.stack, source: 'named' as const } } : {}),
     cwd,
     env,
     // What the session says before an operation starts (the local cloud in use, the stack) goes to the same host.

@@ -1,6 +1,7 @@
 // The options that shape a plan (plan and apply share them), checked for combinations that make no sense.
 import { UserError } from '../core/diagnostics.js';
 import type { PlanInputs } from '../engine/plan/plan-document.js';
+import { stackGivenText, type StackChoice } from '../engine/config-stacks.js';
 
 export interface PlanShapeFlags {
   readonly target?: string[];
@@ -58,8 +59,10 @@ export function refuseWithSavedPlan(paths: readonly string[], flags: PlanShapeFl
  * The stack apply --plan works on: the saved plan's. A --stack (MOOR_STACK) naming another one, or
  * any stack for a plan made without one, is refused: the plan's state and paths are that stack's.
  */
-export function savedPlanStack(file: string, saved: string | undefined, given: string | undefined, givenAs = `--stack ${given}`): string | undefined {
-  if (given !== undefined && saved !== given) {
+export function savedPlanStack(file: string, saved: string | undefined, choice: StackChoice | undefined): string | undefined {
+  const given = choice?.name;
+  if (choice !== undefined && saved !== given) {
+    const givenAs = stackGivenText(choice);
     throw new UserError(saved === undefined
       ? `saved plan ${file} was made without a stack; apply it without ${givenAs.split(/[ =]/)[0]}`
       : `saved plan ${file} is a plan of stack ${saved}, not ${given}: apply it with --stack ${saved} (or without --stack)`);

@@ -3,16 +3,15 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { UserError } from '../core/diagnostics.js';
 import type { Session } from '../engine/session.js';
 import type { MoorConfig } from '../engine/config.js';
+import type { StackChoice } from '../engine/config-stacks.js';
 import { fanOut, noticeSink, type EventSink } from '../core/events.js';
 import type { IoHost, OutputStream } from './io-host.js';
 
 export interface GlobalOptions {
   readonly config?: string;
   readonly state?: string;
-  /** --stack NAME, or MOOR_STACK. */
-  readonly stack?: string;
-  /** How the stack was named, for messages: `--stack dev` or `MOOR_STACK=dev`. */
-  readonly stackGiven?: string;
+  /** --stack NAME, or MOOR_STACK (its source says which). */
+  readonly stack?: StackChoice;
 }
 
 export function globalOptions(command: Command): GlobalOptions {
@@ -20,8 +19,8 @@ export function globalOptions(command: Command): GlobalOptions {
   let root = command;
   while (root.parent) root = root.parent;
   const fromEnv = root.getOptionValueSource('stack') === 'default';
-  const stackGiven = o.stack === undefined ? undefined : fromEnv ? `MOOR_STACK=${o.stack}` : `--stack ${o.stack}`;
-  return { config: o.config, state: o.state, stack: o.stack, stackGiven };
+  const stack: StackChoice | undefined = o.stack === undefined ? undefined : { name: o.stack, source: fromEnv ? 'env' : 'flag' };
+  return { config: o.config, state: o.state, ...(stack ? { stack } : {}) };
 }
 
 /**
@@ -31,7 +30,7 @@ export function globalOptions(command: Command): GlobalOptions {
 export async function runConfig(io: IoHost, command: Command, alternatives = ''): Promise<MoorConfig> {
   const { loadConfig, requireStackChoice } = await import('../engine/config.js');
   const g = globalOptions(command);
-  const config = loadConfig(g.config, io.cwd, io.env, g.stack, g.stackGiven);
+  const config = loadConfig(g.config, io.cwd, io.env, g.stack);
   requireStackChoice(config, alternatives);
   return config;
 }
@@ -45,8 +44,10 @@ export interface SessionExtras {
   readonly retryLines?: boolean;
   /** The run reads no manifests or state (get): it runs without a stack too. */
   readonly anyStack?: boolean;
-  /** The stack to use instead of --stack (a saved plan's). */
-  readonly stack?: string;
+  /** --parallelism: requests in flight per service, over the config's and MOOR_PARALLELISM. */
+  readonly parallelism?: number;
+  /** The stack to use instead of --stack (a saved plan's; each of --all-stacks). */
+  readonly stack?: StackChoice;
 }
 
 /**
@@ -61,9 +62,10 @@ export async function withSession<T>(io: IoHost, command: Command, fn: (session:
   const session = await openRunSession({
     configFile: g.config,
     state: g.state,
-    stack: extra.stack ?? g.stack,
-    stackGiven: extra.stack !== undefined && extra.stack !== g.stack ? `the saved plan's stack ${extra.stack}` : g.stackGiven,
+    // The same stack as --stack names is named as the user did.
+    stack: extra.stack === undefined || extra.stack.name === g.stack?.name ? g.stack : extra.stack,
     anyStack: extra.anyStack,
+    ...(extra.parallelism !== undefined ? { parallelism: extra.parallelism } : {}),
     cwd: io.cwd,
     env: io.env,
     events,

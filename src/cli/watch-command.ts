@@ -42,7 +42,7 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
 
   const g = globalOptions(command);
   const plain = loadConfig(g.config, io.cwd, io.env);
-  const names = stackNames(plain.stacks, g.stack, flags.allStacks);
+  const names = stackNames(plain.stacks, g.stack?.name, flags.allStacks);
   const metrics = new WatchMetrics();
   const { replicaCard } = await import('../watch/replica-id.js');
   const replica = replicaCard(flags.replicaId ?? io.env.MOOR_REPLICA_ID, address, flags.replicaId !== undefined ? '--replica-id' : 'MOOR_REPLICA_ID');
@@ -76,7 +76,7 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
       // The stack's events: its session's, and its cycles' while they run (reconcile.ts hands them on).
       const stackEvents = fanOut(events, metrics.stackEvents(name ?? 'default'), feed.engineEvents(name ?? ''));
       const session = await openSession({
-        configFile: g.config, state: g.state, stack: name, stackGiven: name === undefined ? undefined : `stack ${name}`,
+        configFile: g.config, state: g.state, ...(name === undefined ? {} : { stack: { name, source: 'named' as const } }),
         cwd: io.cwd, env: io.env, events: stackEvents, kinds: CATALOG, guard: policyGuard, startLocalCloud: startLocalCloud.start, masker,
         userAgent: () => {
           const lease = leases.get(name ?? '');
@@ -84,8 +84,7 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
         },
       });
       sessions.push(session);
-      const stackGiven = name === undefined ? undefined : `stack ${name}`;
-      const followed = new FollowedConfig(session, () => loadConfig(g.config, io.cwd, io.env, name, stackGiven), (line) => log(`${name ? `moor watch: stack ${name}: ` : 'moor watch: '}${line}`));
+      const followed = new FollowedConfig(session, () => loadConfig(g.config, io.cwd, io.env, name === undefined ? undefined : { name, source: 'named' }), (line) => log(`${name ? `moor watch: stack ${name}: ` : 'moor watch: '}${line}`));
       stacks.push({
         name: name ?? '',
         get session() { return followed.session; },

@@ -31,7 +31,7 @@ function configDir(text: string): string {
 
 describe('stacks in the config', () => {
   test('a stack takes its endpoints and credentials per service over the top-level ones, and its own parallelism and state', () => {
-    const config = loadConfig(undefined, configDir(CONFIG), {}, 'prod');
+    const config = loadConfig(undefined, configDir(CONFIG), {}, { name: 'prod', source: 'flag' });
     expect(config.endpoints).toEqual({ arm: 'https://arm-prod.example.net', graph: 'https://graph.example.net' });
     expect(config.credentials).toEqual({ arm: { tokenEnv: 'ARM_PROD_TOKEN' } });
     expect(config.parallelism).toBe(16);
@@ -41,14 +41,14 @@ describe('stacks in the config', () => {
   });
 
   test('a stack without state of its own gets its own file; the top-level settings stay where it sets none', () => {
-    const config = loadConfig(undefined, configDir(CONFIG), {}, 'dev');
+    const config = loadConfig(undefined, configDir(CONFIG), {}, { name: 'dev', source: 'flag' });
     expect(config.state).toBe('.moor/stacks/dev/state.json');
     expect(config.parallelism).toBe(4);
     expect(config.stack?.vars).toEqual({ imageTag: '1.27', replicas: 2, public: true });
   });
 
   test('a PostgreSQL state shared at the top level keeps each stack in its own workspace', () => {
-    const config = loadConfig(undefined, configDir('state: postgres://moor@db/moor?sslmode=disable\nstacks: {dev: {}, prod: {}}\n'), {}, 'dev');
+    const config = loadConfig(undefined, configDir('state: postgres://moor@db/moor?sslmode=disable\nstacks: {dev: {}, prod: {}}\n'), {}, { name: 'dev', source: 'flag' });
     expect(config.state).toBe('postgres://moor@db/moor?sslmode=disable&workspace=dev');
     expect(withStackWorkspace('postgres://db/moor?workspace=shared', 'dev')).toBe('postgres://db/moor?workspace=shared');
     expect(withStackWorkspace('state/dev.json', 'dev')).toBe('state/dev.json');
@@ -57,13 +57,13 @@ describe('stacks in the config', () => {
   test('stack paths are relative to the config file and given relative to the working directory', () => {
     const dir = configDir('');
     writeFileSync(join(dir, 'moor.config.yaml'), 'stacks: {dev: {paths: [base, dev]}}\n');
-    const config = loadConfig(join(dir, 'moor.config.yaml'), join(dir, '..'), {}, 'dev');
+    const config = loadConfig(join(dir, 'moor.config.yaml'), join(dir, '..'), {}, { name: 'dev', source: 'flag' });
     const name = dir.split('/').pop();
     expect(config.stack?.paths).toEqual([`${name}/base`, `${name}/dev`]);
   });
 
   test('MOOR_ENDPOINT still sets every service, also for a stack with endpoints of its own', () => {
-    const config = loadConfig(undefined, configDir(CONFIG), { MOOR_ENDPOINT: 'http://127.0.0.1:9' }, 'prod');
+    const config = loadConfig(undefined, configDir(CONFIG), { MOOR_ENDPOINT: 'http://127.0.0.1:9' }, { name: 'prod', source: 'flag' });
     expect(config.endpoints.arm).toBe('http://127.0.0.1:9');
   });
 
@@ -89,7 +89,7 @@ describe('stacks in the config', () => {
     ['a bad endpoint of a stack not selected', 'stacks: {dev: {}, prod: {endpoints: {arm: 3}}}\n', 'dev', 'stacks.prod: endpoints.arm must be a URL string'],
     ['a stack name with a slash', 'stacks: {"a/b": {}}\n', 'a/b', 'a stack name is 1 to 63 letters'],
   ])('refused: %s', (_reason, text, stack, message) => {
-    expect(() => loadConfig(undefined, configDir(text), {}, stack)).toThrow(message);
+    expect(() => loadConfig(undefined, configDir(text), {}, { name: stack, source: 'flag' })).toThrow(message);
   });
 
   test('a stack with paths takes no PATH on the command line; one without uses them', () => {

@@ -37,6 +37,28 @@ export interface SelectedStack {
   readonly vars: Readonly<Record<string, StackVarValue>>;
 }
 
+/**
+ * How the run's stack was named, carried as a type from the command line down (never parsed back
+ * out of a message): --stack, MOOR_STACK, a saved plan's, or named by moor itself (watch, a library caller, another stack's check).
+ */
+export type StackSource = 'flag' | 'env' | 'saved-plan' | 'named';
+
+/** The stack a run is asked to work on, and how it was asked. */
+export interface StackChoice {
+  readonly name: string;
+  readonly source: StackSource;
+}
+
+/** How a choice is named in messages: `--stack dev`, `MOOR_STACK=dev`, `the saved plan's stack dev`, `stack dev`. */
+export function stackGivenText(choice: StackChoice): string {
+  switch (choice.source) {
+    case 'flag': return `--stack ${choice.name}`;
+    case 'env': return `MOOR_STACK=${choice.name}`;
+    case 'saved-plan': return `the saved plan's stack ${choice.name}`;
+    case 'named': return `stack ${choice.name}`;
+  }
+}
+
 /** The `stacks:` section, checked; an empty list when the config has none. */
 export function parseStacks(value: unknown, file: string): StackDefinition[] {
   if (value === undefined || value === null) return [];

@@ -9,7 +9,7 @@ import type { FilePolicy } from './placeholder-file.js';
 import { fileErrorCode, fileErrorMessage } from './file-errors.js';
 import { API_FIELDS, type ApiName, type ApiSettingsOverrides } from '../core/api-config.js';
 import { parseIgnoreRules, type IgnoreRule } from './config-ignore.js';
-import { findStack, parseStacks, selectedStack, stackStateLocation, type SelectedStack, type StackDefinition } from './config-stacks.js';
+import { findStack, parseStacks, selectedStack, stackGivenText, stackStateLocation, type SelectedStack, type StackChoice, type StackDefinition } from './config-stacks.js';
 
 export interface CredentialSource { readonly tokenEnv?: string; readonly tokenCommand?: string }
 
@@ -71,9 +71,9 @@ export function fixturesFile(config: MoorConfig, cwd: string): string | undefine
 
 /**
  * Reads the config file (--config, else MOOR_CONFIG, else moor.config.yaml when present), selects
- * the stack `stack` names (--stack; `stackGiven` says how, for messages) and applies MOOR_* overrides.
+ * the stack `stack` names (with how it was named, for messages) and applies MOOR_* overrides.
  */
-export function loadConfig(explicitFile: string | undefined, cwd: string, env: Readonly<NodeJS.ProcessEnv>, stack?: string, stackGiven = `--stack ${stack}`): MoorConfig {
+export function loadConfig(explicitFile: string | undefined, cwd: string, env: Readonly<NodeJS.ProcessEnv>, stack?: StackChoice): MoorConfig {
   const fromEnv = explicitFile === undefined && env.MOOR_CONFIG ? env.MOOR_CONFIG : undefined;
   const file = explicitFile ?? fromEnv ?? (existsSync(resolve(cwd, 'moor.config.yaml')) ? 'moor.config.yaml' : undefined);
   const given = explicitFile !== undefined ? `--config ${explicitFile}` : fromEnv !== undefined ? `MOOR_CONFIG=${fromEnv}` : undefined;
@@ -88,7 +88,7 @@ export function loadConfig(explicitFile: string | undefined, cwd: string, env: R
   const own = new Map(stacks.map((s) => [s.name, parseConfig(s.overrides, `${shown}: stacks.${s.name}`)]));
   const base: MoorConfig = { ...config, file, files, ...(stacks.length > 0 ? { stacks: stacks.map((s) => s.name) } : {}), ...(ignore.length > 0 ? { ignore } : {}) };
   if (stack === undefined) return applyEnvironment(base, env);
-  const chosen = findStack(stacks, stack, shown, stackGiven);
+  const chosen = findStack(stacks, stack.name, shown, stackGivenText(stack));
   const rules = [...ignore, ...(stackIgnores.get(chosen.name) ?? [])];
   return applyEnvironment(withStack({ ...base, ...(rules.length > 0 ? { ignore: rules } : {}) }, chosen, own.get(chosen.name) as MoorConfig, dirname(resolve(cwd, file ?? '.')), cwd), env);
 }
@@ -264,8 +264,18 @@ function applyEnvironment(config: MoorConfig, env: NodeJS.ProcessEnv): MoorConfi
     const base = env.MOOR_ENDPOINT.replace(/\/+$/, '');
     endpoints = Object.fromEntries(SERVICE_NAMES.map((s) => [s, base]));
   }
-  const parallelism = env.MOOR_PARALLELISM ? positiveInt(env.MOOR_PARALLELISM, 'MOOR_PARALLELISM') : config.parallelism;
+  const parallelism = env.MOOR_PARALLELISM ? parseParallelism(env.MOOR_PARALLELISM, 'MOOR_PARALLELISM') : config.parallelism;
   return { ...config, endpoints, parallelism };
+}
+
+/**
+ * Requests in flight per service, as MOOR_PARALLELISM or --parallelism give it (`given` names which):
+ * the one check of both, read once (here for the variable; the flag is handed to the session).
+ */
+export function parseParallelism(text: string, given: string): number {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isInteger(n) || n < 1) throw new UserError(`${given} must be a positive integer, not '${text}'`);
+  return n;
 }
 
 /** Whether moor should start its built-in local cloud: no endpoint configured at all. */

@@ -107,7 +107,6 @@ export function kindContext(session: Session): KindContext {
 
 export interface ApplyRequest {
   readonly prepared: PreparedPlan;
-  readonly parallelism: number;
   readonly signal?: AbortSignal;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
@@ -128,7 +127,6 @@ export async function applyPrepared(session: Session, request: ApplyRequest): Pr
   if (blocking.length > 0) throw new UserError('the plan has errors; nothing was applied', blocking);
   const recorder = new StateRecorder(session.backend, prepared.state);
   await recordMoves(recorder, prepared.steps);
-  session.scheduler.setConcurrency(request.parallelism); // --parallelism: requests in flight per service
   const startedAt = new Date();
   const outcomes = await applyPlan({
     steps: prepared.steps,
@@ -136,7 +134,8 @@ export async function applyPrepared(session: Session, request: ApplyRequest): Pr
     recorder,
     ctx: kindContext(session),
     resolve: { env: request.env, files: session.config.files, secrets: session.masker },
-    parallelism: request.parallelism,
+    // The session's scheduler was made with it (--parallelism included): one request never changes it for another.
+    parallelism: session.parallelism,
     events: session.events,
     signal: request.signal,
     graph: prepared.graph,
@@ -146,7 +145,7 @@ export async function applyPrepared(session: Session, request: ApplyRequest): Pr
 }
 
 /** apply --refresh-only over a prepared plan: what drifted is recorded from live; the caller holds the lock. */
-export async function refreshPrepared(session: Session, request: Omit<ApplyRequest, 'parallelism' | 'signal'>): Promise<StepOutcome[]> {
+export async function refreshPrepared(session: Session, request: Omit<ApplyRequest, 'signal'>): Promise<StepOutcome[]> {
   const recorder = new StateRecorder(session.backend, request.prepared.state);
   const startedAt = new Date();
   const outcomes = await acceptDrift(request.prepared.plan, request.prepared.steps, recorder);

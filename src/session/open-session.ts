@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fixturesFile, loadConfig, requireStackChoice, usesLocalCloud, type MoorConfig } from '../engine/config.js';
+import type { StackChoice } from '../engine/config-stacks.js';
 import { openStackState } from '../engine/state/stack-state.js';
 import { transportSettings, withWaitNotices } from '../engine/transport-settings.js';
 import type { Session } from '../engine/session.js';
@@ -19,9 +20,10 @@ import type { Guard } from '../engine/guard.js';
 export interface SessionOptions {
   readonly configFile?: string;
   readonly state?: string;
-  /** The stack to work on (--stack / MOOR_STACK); `stackGiven` says how it was named, for messages. */
-  readonly stack?: string;
-  readonly stackGiven?: string;
+  /** The stack to work on, and how it was named (--stack, MOOR_STACK, a saved plan's), for messages. */
+  readonly stack?: StackChoice;
+  /** Requests in flight per service (--parallelism), over the config's and MOOR_PARALLELISM: the scheduler is made with it, once. */
+  readonly parallelism?: number;
   /** The run reads no manifests or state: no stack needs choosing when the config has stacks. */
   readonly anyStack?: boolean;
   readonly cwd: string;
@@ -52,14 +54,14 @@ export const LOCAL_CLOUD_DATA = '.moor/local-cloud.json';
 const LOCAL_POLL_MS = 250;
 
 export async function openSession(options: SessionOptions): Promise<Session> {
-  const config = loadConfig(options.configFile, options.cwd, options.env, options.stack, options.stackGiven);
+  const config = loadConfig(options.configFile, options.cwd, options.env, options.stack);
   if (!options.anyStack) requireStackChoice(config);
   const { events, divert } = eventRoute(options.events);
   const masker = options.masker ?? new Masker();
   masker.register(options.env.MOOR_TOKEN);
   const backend = openStackState(options.state, config, options.cwd, events, masker);
   if (config.stack) events({ type: 'notice', message: `moor: stack ${config.stack.name} (state ${backend.location})` });
-  const parallelism = config.parallelism ?? DEFAULT_PARALLELISM;
+  const parallelism = options.parallelism ?? config.parallelism ?? DEFAULT_PARALLELISM;
   // Fencing: a run that lost its state lock sends no write request (GETs are harmless).
   const beforeWrite = async () => backend.assertLockHeld?.();
   // Limits from MOOR_MAX_*, and every long wait shown as one notice line.

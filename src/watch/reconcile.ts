@@ -85,7 +85,7 @@ async function heal(session: Session, options: ReconcileOptions, host: Operation
     const narrowed = await replan(safe);
     return narrowed.plan.changes.some((c) => held.has(c.address) && c.action !== 'no-op') ? undefined : narrowed;
   };
-  await apply(session, { inputs: inputsOf(options), autoApprove: true, parallelism: session.parallelism, lock: WATCH_LOCK, command: 'watch', signal: options.signal, review }, host);
+  await apply(session, { inputs: inputsOf(options), autoApprove: true, lock: WATCH_LOCK, command: 'watch', signal: options.signal, review }, host);
 }
 
 /** The cycle's report from its results: found (drifted, pending), applied (healed), failed, or skipped (locked). */

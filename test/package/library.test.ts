@@ -22,7 +22,7 @@ function documentedExample(): string {
 /** The tarball `npm pack` makes of the built package (no scripts: dist/ is built by the tests' global setup). */
 function pack(into: string): string {
   const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', into], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  const [packed] = JSON.parse(out) as Array<{ filename: string }>;
+  const [packed] = JSON.parse(out) as { filename: string }[];
   return join(into, packed.filename);
 }
 

@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { UserError } from '../../core/diagnostics.js';
+import { parseParallelism } from '../../engine/config.js';
 import type { RegisterCommand } from './register-command.js';
 import { collect, globalOptions, lockTimeoutArg, parseOutput, withSession } from '../session-options.js';
 import type { OutputFormat } from '../reporters/reporter.js';
@@ -51,11 +52,9 @@ export const registerApply: RegisterCommand = (program, io, setExit) => {
 
 function parallelismOf(flags: ApplyFlags, command: Command): number | undefined {
   if (flags.parallelism === undefined) return undefined;
-  const n = Number(flags.parallelism);
   // Named as the user gave it: MOOR_PARALLELISM reaches the flag through bindEnvironment.
   const given = command.getOptionValueSource('parallelism') === 'env' ? 'MOOR_PARALLELISM' : '--parallelism';
-  if (!Number.isInteger(n) || n < 1) throw new UserError(`${given} must be a positive integer, not '${flags.parallelism}'`);
-  return n;
+  return parseParallelism(flags.parallelism, given);
 }
 
 async function runApply(io: IoHost, paths: string[], flags: ApplyFlags, command: Command): Promise<number> {
@@ -80,16 +79,15 @@ async function runApply(io: IoHost, paths: string[], flags: ApplyFlags, command:
     const saved = flags.plan ? { file: flags.plan, plan: readSavedPlan(resolve(io.cwd, flags.plan), flags.plan) } : undefined;
     if (saved) checkSavedFolder(saved.file, saved.plan, io.cwd);
     const g = globalOptions(command);
-    const stack = saved ? savedPlanStack(saved.file, saved.plan.inputs.stack, g.stack, g.stackGiven) : g.stack;
+    const stack = saved ? savedPlanStack(saved.file, saved.plan.inputs.stack, g.stack) : g.stack?.name;
     return { parallelismFlag, saved, inputs: saved ? saved.plan.inputs : planInputs(paths, flags, stack) };
   });
   return reportingFailure(reporter, 'apply', () => withSession(io, command, async (session, events) => (await apply(session, {
     inputs: withApplyConfirmations(inputs, flags),
     saved,
     autoApprove: flags.autoApprove === true,
-    parallelism: parallelismFlag ?? session.parallelism,
     lock: { timeoutMs: (flags.lockTimeout ?? 0) * 1000 },
     notify: flags.notify ? (await import('../notify-run.js')).notifierOf(io, session, inputs.paths) : undefined,
   }, { cwd: io.cwd, env: io.env, notify: eventsNotify(events, reporter.events), confirm: () => io.confirm(), onSignals: (signals, listener) => io.onSignals(signals, listener) })).code,
-  { events: reporter.events, retryLines: reporter.retryLines, stack: inputs.stack }));
+  { events: reporter.events, retryLines: reporter.retryLines, ...(parallelismFlag !== undefined ? { parallelism: parallelismFlag } : {}), ...(inputs.stack !== undefined ? { stack: { name: inputs.stack, source: 'saved-plan' } } : {}) }));
 }

@@ -82,14 +82,15 @@ async function driftAllStacks(io: IoHost, paths: string[], flags: DriftFlags, co
   const { renderPlanJson } = await import('../../engine/render/index.js');
   const { loadConfig } = await import('../../engine/config.js');
   const g = globalOptions(command);
-  if (g.stack !== undefined && !g.stackGiven?.startsWith('MOOR_STACK=')) throw new UserError('--all-stacks checks every stack: do not also give --stack');
+  // MOOR_STACK set in the environment is no choice made for this run: only --stack is refused.
+  if (g.stack?.source === 'flag') throw new UserError('--all-stacks checks every stack: do not also give --stack');
   const stacks = stacksOf(loadConfig(g.config, io.cwd, io.env));
   // Each stack's drift is reported with the others' once all are checked (stacks_ready), not as it is ready.
   const later: RunSink = () => undefined;
   const runs = await eachStack(stacks, (stack) => withSession(io, command, async (session, events) => {
     const { drift, code } = await driftStack(io, session, paths, flags, { events, results: later });
     return { stack, plan: drift, document: JSON.parse(renderPlanJson(drift)) as JsonObject, code };
-  }, { stack }));
+  }, { stack: { name: stack, source: 'named' } }));
   for (const r of runs) for (const d of r.plan.diagnostics) io.stderr.write(formatDiagnostic(namingStack(d, r.stack)) + '\n');
   await (await reporterFor(io, flags.output, { terminal: false, applying: false })).events({ type: 'stacks_ready', mode: 'drift', runs });
   return worstExitCode(runs.map((r) => r.code));

@@ -27,7 +27,7 @@ export const registerHistory: RegisterCommand = (program, io, setExit) => {
       const { loadConfig } = await import('../../engine/config.js');
       const g = globalOptions(command);
       // As much as the config keeps (history.keep, history.maxBytes), read from the newest end.
-      const limit = historyLimit(loadConfig(g.config, io.cwd, io.env, g.stack, g.stackGiven).history);
+      const limit = historyLimit(loadConfig(g.config, io.cwd, io.env, g.stack).history);
       setExit(await withBackend(io, command, async (backend) => print(listedRuns((await backend.readHistory?.(limit)) ?? [], address))));
     });
 };
@@ -42,11 +42,11 @@ async function everyStacksRuns(io: IoHost, command: Command, address: string | u
   const { historyLimit, listedRuns } = await import('../../engine/history/history-store.js');
   const { noticeSink } = await import('../../core/events.js');
   const g = globalOptions(command);
-  const config = loadConfig(g.config, io.cwd, io.env, g.stack, g.stackGiven);
+  const config = loadConfig(g.config, io.cwd, io.env, g.stack);
   if (config.stacks === undefined || config.stack !== undefined) return undefined;
   const runs: HistoryRun[] = [];
   for (const stack of config.stacks) {
-    const stackConfig = loadConfig(g.config, io.cwd, io.env, stack, `--stack ${stack}`);
+    const stackConfig = loadConfig(g.config, io.cwd, io.env, { name: stack, source: 'flag' });
     const backend = openStackState(g.state, stackConfig, io.cwd, noticeSink((line) => io.stderr.write(line + '\n')), io.masker);
     try {
       runs.push(...listedRuns((await backend.readHistory?.(historyLimit(stackConfig.history))) ?? [], address).map((r) => (r.stack === undefined ? { ...r, stack } : r)));

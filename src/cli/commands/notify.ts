@@ -21,7 +21,7 @@ async function runNotifyTest(io: IoHost, command: Command): Promise<number> {
   const { notifyFailure } = await import('../../notify/notify-error.js');
   // No session: a test message needs neither state nor the other services.
   const g = globalOptions(command);
-  const config = loadConfig(g.config, io.cwd, io.env, g.stack, g.stackGiven);
+  const config = loadConfig(g.config, io.cwd, io.env, g.stack);
   const target = requireNotify(config);
   const id = await sendTestMessage(notifyConnector(config, io.env, io.masker), target, new Date())
     .catch((err: unknown) => { throw notifyFailure(err, `sending a test message to conversation ${target.conversationId}`); });

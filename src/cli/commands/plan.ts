@@ -55,7 +55,7 @@ export const registerPlan: RegisterCommand = (program, io, setExit) => {
 async function runPlan(io: IoHost, paths: string[], flags: PlanFlags, command: Command): Promise<number> {
   const { planInputs } = await import('../plan-inputs.js');
   // Arguments are checked before the session starts (and the local cloud says it is there).
-  const inputs = planInputs(paths, flags, globalOptions(command).stack);
+  const inputs = planInputs(paths, flags, globalOptions(command).stack?.name);
   if (flags.allStacks) return planAllStacks(io, paths, flags, command);
   const { reporterFor } = await import('../reporters/reporter.js');
   const { reportingFailure } = await import('../reporters/reporting-failure.js');
@@ -89,7 +89,8 @@ async function planAllStacks(io: IoHost, paths: string[], flags: PlanFlags, comm
   const { planInputs } = await import('../plan-inputs.js');
   const { loadConfig } = await import('../../engine/config.js');
   const g = globalOptions(command);
-  if (g.stack !== undefined && !g.stackGiven?.startsWith('MOOR_STACK=')) throw new UserError('--all-stacks plans every stack: do not also give --stack');
+  // MOOR_STACK set in the environment is no choice made for this run: only --stack is refused.
+  if (g.stack?.source === 'flag') throw new UserError('--all-stacks plans every stack: do not also give --stack');
   if (flags.out) throw new UserError('--all-stacks cannot save a plan (--out): a saved plan is one stack\'s; plan --stack NAME --out FILE');
   if (reporter.forPrograms) throw new UserError('--all-stacks prints text, json, markdown or github, not jsonl');
   const stacks = stacksOf(loadConfig(g.config, io.cwd, io.env));
@@ -98,7 +99,7 @@ async function planAllStacks(io: IoHost, paths: string[], flags: PlanFlags, comm
   const runs = await eachStack(stacks, (stack) => withSession(io, command, async (session, events) => {
     const { plan, document, code } = await planStack(io, session, planInputs(paths, flags, stack), flags, { events, results: later }, reporter.wantsDocument);
     return { stack, plan, document, code };
-  }, { stack }));
+  }, { stack: { name: stack, source: 'named' } }));
   // The JSON and markdown carry every stack's errors; a pipeline log still wants them on stderr, each naming its stack.
   for (const r of runs) for (const d of r.plan.diagnostics) io.stderr.write(formatDiagnostic(namingStack(d, r.stack)) + '\n');
   await reporter.events({ type: 'stacks_ready', mode: flags.refreshOnly ? 'drift' : 'plan', runs });

@@ -57,13 +57,13 @@ async function policyDocuments(io: IoHost, command: Command, paths: string[]): P
   const { CATALOG } = await import('../catalog.js');
   const { formatDiagnostic } = await import('../../core/diagnostics.js');
   const g = globalOptions(command);
-  const config = loadConfig(g.config, io.cwd, io.env, g.stack, g.stackGiven);
+  const config = loadConfig(g.config, io.cwd, io.env, g.stack);
   const stacks = config.stacks ?? [];
   if (config.stacks === undefined || config.stack !== undefined) return { ...await loadRunManifests(config, paths, CATALOG, io.cwd), stacks };
   const documents = new Map<string, Manifest>();
   const diagnostics = new Map<string, Diagnostic>();
   for (const stack of config.stacks) {
-    const loaded = await loadRunManifests(loadConfig(g.config, io.cwd, io.env, stack, `--stack ${stack}`), paths, CATALOG, io.cwd);
+    const loaded = await loadRunManifests(loadConfig(g.config, io.cwd, io.env, { name: stack, source: 'flag' }), paths, CATALOG, io.cwd);
     for (const d of loaded.documents) documents.set(JSON.stringify([d.kind, d.name, d.spec]), d);
     for (const d of loaded.diagnostics) diagnostics.set(formatDiagnostic(d), d);
   }

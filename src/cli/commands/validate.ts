@@ -35,10 +35,10 @@ async function runValidate(io: IoHost, paths: string[], flags: ValidateFlags, co
     const { loadConfig } = await import('../../engine/config.js');
     const { stacksOf } = await import('../all-stacks.js');
     const g = globalOptions(command);
-    if (g.stack !== undefined && !g.stackGiven?.startsWith('MOOR_STACK=')) throw new UserError('--all-stacks validates every stack: do not also give --stack');
+    if (g.stack?.source === 'flag') throw new UserError('--all-stacks validates every stack: do not also give --stack');
     const stacks = stacksOf(loadConfig(g.config, io.cwd, io.env));
     results = [];
-    for (const stack of stacks) results.push(await validateOne(io, loadConfig(g.config, io.cwd, io.env, stack), paths));
+    for (const stack of stacks) results.push(await validateOne(io, loadConfig(g.config, io.cwd, io.env, { name: stack, source: 'flag' }), paths));
   } else {
     results = [await validateOne(io, await runConfig(io, command), paths)];
   }

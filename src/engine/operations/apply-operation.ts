@@ -23,7 +23,6 @@ export interface ApplyOperationRequest {
   readonly saved?: { readonly file: string; readonly plan: SavedPlan };
   /** Apply without asking (--auto-approve); a saved plan was reviewed already and is never asked about. */
   readonly autoApprove: boolean;
-  readonly parallelism: number;
   readonly lock: LockRequest;
   readonly notify?: Notifier;
   /** What the run's history calls it (default: apply, apply --plan, apply --refresh-only). */
@@ -114,7 +113,7 @@ async function applySteps(session: Session, request: ApplyOperationRequest, host
   try {
     await tell({ type: 'apply_started', plan: prepared.plan, stats: () => session.scheduler.stats() });
     return await applyPrepared(session, {
-      prepared, parallelism: request.parallelism, signal: controller.signal, cwd: host.cwd, env: host.env,
+      prepared, signal: controller.signal, cwd: host.cwd, env: host.env,
       run: runLabel(request, request.saved ? 'apply --plan' : 'apply'),
     });
   } finally {

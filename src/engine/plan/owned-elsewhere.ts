@@ -20,7 +20,7 @@ export async function otherStacksOwners(config: MoorConfig, cwd: string, env: Re
   if (!self || !config.stacks) return { owners, diagnostics };
   for (const stack of config.stacks.filter((s) => s !== self)) {
     try {
-      const backend = openStackState(undefined, loadConfig(config.file, cwd, env, stack, `stack ${stack}`), cwd);
+      const backend = openStackState(undefined, loadConfig(config.file, cwd, env, { name: stack, source: 'named' }), cwd);
       try {
         const doc = await backend.read();
         for (const [address, record] of Object.entries(doc.resources)) {
