@@ -3,6 +3,7 @@ import { hasErrors, UserError, type Diagnostic } from '../core/diagnostics.js';
 import type { Manifest } from './manifest.js';
 import { loadRunManifests } from './run-manifests.js';
 import { makePlan, type PlanResult } from './plan/planner.js';
+import type { PlanShape } from './plan/plan-shape.js';
 import { beginReads } from './plan/early-reads.js';
 import { forceReplace } from './plan/force-replace.js';
 import { summarize, type Plan, type PlannedChange, type PlanSummary } from './plan/types.js';
@@ -25,19 +26,9 @@ import { isGuardFinding, type GuardContext } from './guard.js';
 import { reviewPlan } from './plan/guard-review.js';
 import { otherStacksOwners, ownedElsewhereDiagnostics } from './plan/owned-elsewhere.js';
 
-export interface PlanRequest {
+/** What to plan: the paths, the plan's shape (declared once, plan/plan-shape.ts; unset fields off), and where. */
+export interface PlanRequest extends Partial<PlanShape> {
   readonly paths: readonly string[];
-  readonly targets?: readonly string[];
-  readonly prune?: boolean;
-  readonly allowMassDelete?: boolean;
-  /** Run jobs and create resources state has no record of although the manifests' other resources exist live. */
-  readonly allowUntracked?: boolean;
-  /** Protected jobs whose destructive run may go ahead (--allow-destructive ADDR). */
-  readonly allowDestructive?: readonly string[];
-  /** Force a -/+ of these addresses (--replace). */
-  readonly replace?: readonly string[];
-  /** Plan only what drifted, for accepting it into state (--refresh-only). */
-  readonly refreshOnly?: boolean;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
 }
@@ -79,12 +70,7 @@ export async function preparePlan(session: Session, request: PlanRequest): Promi
     ctx: kindContext(session),
     events: session.events,
     resolve,
-    targets: request.targets,
-    prune: request.prune,
-    allowMassDelete: request.allowMassDelete,
-    allowUntracked: request.allowUntracked,
-    replace: request.replace,
-    allowDestructive: request.allowDestructive,
+    ...plannerShape(request),
     parallelism: session.parallelism,
     diagnostics,
     ignore: session.config.ignore,
@@ -99,6 +85,11 @@ export async function preparePlan(session: Session, request: PlanRequest): Promi
   // Accepting drift into state changes nothing live: there is no change for a policy to refuse.
   const result = guard && !request.refreshOnly ? await reviewPlan(replaced, guard, context) : replaced;
   return { ...result, plan: request.refreshOnly ? driftOf(result.plan) : result.plan, manifests, state };
+}
+
+/** The plan's shape as the planner takes it (refreshOnly is the workflow's: the planner plans everything, the drift is kept after). */
+function plannerShape({ targets, prune, allowMassDelete, allowUntracked, replace, allowDestructive }: Partial<PlanShape>): Omit<Partial<PlanShape>, 'refreshOnly'> {
+  return { targets, prune, allowMassDelete, allowUntracked, replace, allowDestructive };
 }
 
 export function kindContext(session: Session): KindContext {

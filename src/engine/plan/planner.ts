@@ -38,8 +38,10 @@ import { timeSlices } from '../../core/time-slices.js';
 import { ignorePathsOf, type IgnoreRule } from '../config-ignore.js';
 import { keepIgnoredLive, isUnderPlace, type IgnorePath } from '../diff/ignore-paths.js';
 import { compileRules } from '../diff/compiled-rules.js';
+import type { PlanShape } from './plan-shape.js';
 
-export interface PlanOptions {
+/** What to plan from, and the plan's shape (plan-shape.ts: targets, prune, replace, the confirmations; refresh-only is the workflow's). */
+export interface PlanOptions extends Omit<Partial<PlanShape>, 'refreshOnly'> {
   readonly manifests: readonly Manifest[];
   /** The kinds the manifests and state records name. */
   readonly kinds: KindCatalog;
@@ -48,18 +50,6 @@ export interface PlanOptions {
   /** Where a `planned` event per change goes as it is decided, and a kind's progress lines (KindContext.log) as progress of its address. */
   readonly events?: EventSink;
   readonly resolve: Omit<ResolveContext, 'outputs'>;
-  /** Only these addresses (and what they depend on). */
-  readonly targets?: readonly string[];
-  /** Plan deletes of what left the manifests. */
-  readonly prune?: boolean;
-  /** Let prune delete even when the manifests name fewer than half of what state has. */
-  readonly allowMassDelete?: boolean;
-  /** Run jobs and create resources state has no record of although state looks lost (untracked-live.ts). */
-  readonly allowUntracked?: boolean;
-  /** Addresses --replace names: a move out of where state records them is meant. */
-  readonly replace?: readonly string[];
-  /** Protected jobs whose destructive run apply may carry out (--allow-destructive ADDR). */
-  readonly allowDestructive?: readonly string[];
   readonly parallelism: number;
   /** Diagnostics gathered before planning (e.g. validation warnings) to carry into the plan. */
   readonly diagnostics?: readonly Diagnostic[];
