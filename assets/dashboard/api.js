@@ -16,6 +16,7 @@ export function setToken(token) {
   sessionStorage.setItem(TOKEN_KEY, token);
 }
 
+/** @returns {Record<string, string>} */
 function headers() {
   const token = sessionStorage.getItem(TOKEN_KEY);
   return token ? { authorization: `Bearer ${token}` } : {};
@@ -34,6 +35,10 @@ export async function getJson(path) {
  * Follows /api/events (server-sent events) through fetch, as EventSource cannot send a bearer
  * header. Calls onMessage(type, data) per event and onState('live' | 'reconnecting' | 'unauthorized');
  * reconnects with a growing pause. Returns a function that stops it.
+ */
+/**
+ * @param {(type: string, data: import('../../src/watch/dashboard/api-types.ts').LiveMessage) => void} onMessage
+ * @param {(state: 'live' | 'reconnecting' | 'unauthorized') => void} onState
  */
 export function followEvents(onMessage, onState) {
   let stopped = false;

@@ -16,6 +16,7 @@ const html = htm.bind(h);
 
 adoptTokenFromFragment();
 // The first status is asked for before anything is drawn: it is most of what the page waits for.
+/** @type {Promise<any> | undefined} */
 let early = getJson('/api/status');
 early.catch(() => undefined);
 function loadStatus() {
@@ -68,19 +69,24 @@ function flatten(status, steps) {
   return rows;
 }
 
+/**
+ * A document of the API as a view shows it: null until loaded; the last one kept beside an error.
+ * @template T @typedef {{ doc: T | null, error: string | null }} Loaded
+ */
+
 function App() {
   const [view, setView] = useState(viewFromHash());
-  const [status, setStatus] = useState(null);
+  const [status, setStatus] = useState(/** @type {any} */ (null));
   const [error, setError] = useState(null);
   const [needToken, setNeedToken] = useState(false);
   const [connection, setConnection] = useState('connecting');
   const [steps, setSteps] = useState(new Map());
   const [selected, setSelected] = useState(selectedFromHash());
-  const [detail, setDetail] = useState({ doc: null, error: null });
+  const [detail, setDetail] = useState(/** @type {Loaded<import('../../src/watch/dashboard/api-types.ts').ResourceDetail>} */ ({ doc: null, error: null }));
   const [graphStack, setGraphStack] = useState(null);
-  const [graph, setGraph] = useState({ doc: null, error: null });
-  const [history, setHistory] = useState({ doc: null, error: null });
-  const [rates, setRates] = useState({ doc: null, error: null });
+  const [graph, setGraph] = useState(/** @type {Loaded<import('../../src/watch/dashboard/api-types.ts').GraphLayout>} */ ({ doc: null, error: null }));
+  const [history, setHistory] = useState(/** @type {Loaded<import('../../src/watch/dashboard/api-types.ts').HistoryDocument>} */ ({ doc: null, error: null }));
+  const [rates, setRates] = useState(/** @type {Loaded<import('../../src/watch/dashboard/api-types.ts').RatesDocument>} */ ({ doc: null, error: null }));
   const [revision, setRevision] = useState(0);
 
   const stacks = useMemo(() => (status ? status.stacks.map((s) => s.stack ?? '') : []), [status]);
@@ -92,7 +98,7 @@ function App() {
       set({ doc: await load(), error: null });
     } catch (err) {
       if (err instanceof Unauthorized) setNeedToken(true);
-      else set((old) => ({ doc: old.doc, error: err.message }));
+      else set((old) => ({ doc: old.doc, error: err instanceof Error ? err.message : String(err) }));
     }
   }, []);
 
@@ -113,7 +119,7 @@ function App() {
       .catch((err) => (err instanceof Unauthorized ? setNeedToken(true) : setError(err.message)));
   }, [revision, needToken]);
 
-  const pending = useRef(undefined);
+  const pending = useRef(/** @type {ReturnType<typeof setTimeout> | undefined} */ (undefined));
   useEffect(() => {
     if (needToken) return undefined;
     return followEvents((type, data) => {
@@ -121,7 +127,7 @@ function App() {
         // Stacks finishing together make one reload.
         clearTimeout(pending.current);
         pending.current = setTimeout(() => setRevision((r) => r + 1), 150);
-      } else if (type === 'step') {
+      } else if (type === 'step' && data.type === 'step') {
         const key = `${data.stack ?? ''}\u0000${data.address}`;
         setSteps((old) => {
           const next = new Map(old);
@@ -230,6 +236,6 @@ function TokenForm({ onToken }) {
     </main>`;
 }
 
-const root = document.getElementById('app');
+const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 root.textContent = '';
 render(html`<${App} />`, root);

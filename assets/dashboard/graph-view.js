@@ -21,6 +21,10 @@ function path(points) {
   return points.map((p, i) => `${i === 0 ? 'M' : 'L'}${p.x},${p.y}`).join(' ');
 }
 
+/**
+ * @param {{ graph: import('../../src/watch/dashboard/api-types.ts').GraphLayout | null, stacks: string[], stack: string,
+ *   onStack: (stack: string) => void, onSelect: (resource: { stack: string, address: string }) => void, error: string | null }} props
+ */
 export function GraphView({ graph, stacks, stack, onStack, onSelect, error }) {
   const picker = html`<${StackPicker} stacks=${stacks} stack=${stack} onStack=${onStack} />`;
   let body;

@@ -7,6 +7,10 @@ const html = htm.bind(h);
 const GLYPH = { create: '+', update: '~', replace: '-/+', delete: '-', run: '!', 'no-op': '·' };
 const RESULT_STATUS = { succeeded: 'in_sync', failed: 'failed', interrupted: 'held' };
 
+/**
+ * @param {{ history: import('../../src/watch/dashboard/api-types.ts').HistoryDocument | null, stacks: string[], stack: string,
+ *   onStack: (stack: string) => void, error: string | null }} props
+ */
 export function HistoryView({ history, stacks, stack, onStack, error }) {
   const picker = html`<${StackPicker} stacks=${stacks} stack=${stack} onStack=${onStack} />`;
   let body;

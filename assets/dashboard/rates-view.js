@@ -5,6 +5,7 @@ import htm from 'htm';
 const html = htm.bind(h);
 const perMinute = (v) => (v === null ? '—' : v.toFixed(1));
 
+/** @param {{ rates: import('../../src/watch/dashboard/api-types.ts').RatesDocument | null, error: string | null }} props */
 export function RatesView({ rates, error }) {
   let body;
   if (error) body = html`<p role="alert">${error}</p>`;

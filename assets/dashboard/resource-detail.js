@@ -13,6 +13,10 @@ function lineClass(line) {
   return { '+': 'diff-add', '-': 'diff-remove', '~': 'diff-change', '-/+': 'diff-replace', '!': 'diff-run' }[m[1]];
 }
 
+/**
+ * @param {{ detail: import('../../src/watch/dashboard/api-types.ts').ResourceDetail | null, error: string | null,
+ *   onClose: () => void, onSelect: (resource: { stack: string, address: string }) => void }} props
+ */
 export function ResourceDetail({ detail, error, onClose, onSelect }) {
   if (error) return html`<aside class="detail" aria-label="Resource detail"><p role="alert">${error}</p><button type="button" onClick=${onClose}>Close</button></aside>`;
   if (!detail) return html`<aside class="detail" aria-label="Resource detail" aria-busy="true"><p>Loading…</p></aside>`;

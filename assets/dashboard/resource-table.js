@@ -50,11 +50,11 @@ export function ResourceTable({ rows, stacks, selected, onSelect }) {
 }
 
 function VirtualRows({ rows, multiStack, selected, onSelect }) {
-  const box = useRef(null);
+  const box = useRef(/** @type {HTMLElement | null} */ (null));
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(600);
   useEffect(() => {
-    const el = box.current;
+    const el = /** @type {HTMLElement} */ (box.current);
     const measure = () => setHeight(el.clientHeight || 600);
     measure();
     const observer = new ResizeObserver(measure);
