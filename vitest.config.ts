@@ -28,7 +28,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'in-process', pool: 'threads', globalSetup: ['test/global-setup-build.ts'], include: ALL_TESTS, exclude: [...configDefaults.exclude, ...POSTGRES_TESTS, ...PROCESS_TESTS] },
+        test: { name: 'in-process', pool: 'threads', isolate: false, globalSetup: ['test/global-setup-build.ts'], include: ALL_TESTS, exclude: [...configDefaults.exclude, ...POSTGRES_TESTS, ...PROCESS_TESTS] },
       },
       {
         extends: true,
