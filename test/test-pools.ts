@@ -1,12 +1,12 @@
-// Which pool a test file runs in. Files that start processes (the CLI, a local cloud, a shell) or
+// Which pool a test file runs in. Files that start processes (the CLI, a local cloud, a shell, a browser) or
 // change the process's working directory run in forks, where a crash or a chdir stays in its own
 // process; every other file runs in a worker thread, which starts in a fraction of a fork's time.
 // A file's test helpers count as the file: a helper that spawns the CLI makes its callers spawn.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-/** What makes a module need a process of its own. */
-const NEEDS_A_PROCESS = /node:child_process|node-pty|process\.chdir/;
+/** What makes a module need a process of its own (playwright-core starts a browser). */
+const NEEDS_A_PROCESS = /node:child_process|node-pty|playwright-core|process\.chdir/;
 /** Relative imports of a module (its helpers). */
 const RELATIVE_IMPORT = /\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 

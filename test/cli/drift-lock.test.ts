@@ -2,7 +2,8 @@
 // waits --lock-timeout for it; --lock=false checks read-only with a warning.
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { authManifest, moor, moorProcess, ROOT, workdir } from '../e2e/harness.js';
+import { authManifest, moor, ROOT, workdir } from '../e2e/harness.js';
+import { moorProcess } from '../e2e/processes.js';
 import { JsonChild } from '../state/child.js';
 
 describe('drift and the state lock', () => {

@@ -1,7 +1,8 @@
 // main(argv, io) is the CLI as a library: runs in one process read and write only through their io
 // host, so two of them give what two `moor` processes give, and leave the process as it was.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { authManifest, groupManifest, moorProcess, startCloud, workdir, type Cloud } from '../e2e/harness.js';
+import { authManifest, groupManifest, startCloud, workdir, type Cloud } from '../e2e/harness.js';
+import { moorProcess } from '../e2e/processes.js';
 import { moorInProcess } from '../support/main-in-process.js';
 
 const SECRET = 'in-process-secret-4711';

@@ -4,7 +4,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { authManifest, BIN, moor, workdir } from '../e2e/harness.js';
+import { authManifest, moor, workdir } from '../e2e/harness.js';
+import { BIN } from '../e2e/processes.js';
 import { runOnTerminal } from './terminal.js';
 
 interface Run { code: number; out: string }

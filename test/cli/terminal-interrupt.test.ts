@@ -1,7 +1,8 @@
 // Ctrl-C during apply on a terminal (listr2 progress): apply, not listr2, handles it — the step in
 // flight ends interrupted, the summary is printed and the exit code is 1, as in CI.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BIN, groupManifest, startCloud, TOKEN, workdir, type Cloud } from '../e2e/harness.js';
+import { groupManifest, startCloud, TOKEN, workdir, type Cloud } from '../e2e/harness.js';
+import { BIN } from '../e2e/processes.js';
 import { runOnTerminal } from './terminal.js';
 
 describe('Ctrl-C during apply on a terminal', () => {

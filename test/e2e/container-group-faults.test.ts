@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { testClock } from '../support/test-clock.js';
-import { groupManifest, listedGroups, moor, moorProcess, ROOT, startCloud, workdir, type Cloud } from './harness.js';
+import { groupManifest, listedGroups, moor, ROOT, startCloud, workdir, type Cloud } from './harness.js';
+import { moorProcess } from './processes.js';
 
 const manyGroups = (n: number) => Array.from({ length: n }, (_, i) => groupManifest(`g${String(i).padStart(3, '0')}`)).join('---\n');
 const HOUR_MS = 3_600_000;

@@ -3,7 +3,8 @@
 // log (local-only) proves how many operations each environment really took.
 import { afterEach, describe, expect, test } from 'vitest';
 import { testClock } from '../support/test-clock.js';
-import { ENV, exportManifest, moor, moorProcess, operationsOf, readState, refreshManifest, startCloud, workdir, writeFile, type Cloud } from './harness.js';
+import { ENV, exportManifest, moor, operationsOf, readState, refreshManifest, startCloud, workdir, writeFile, type Cloud } from './harness.js';
+import { moorProcess } from './processes.js';
 
 interface Change { address: string; action: string; destructive: boolean }
 const changesOf = (stdout: string): Change[] => JSON.parse(stdout).changes;

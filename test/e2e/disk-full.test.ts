@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { datasetIdsNamed, datasetManifest, moor, moorProcess, readState, ROOT, startCloud, workdir, writeFile, type Cloud } from './harness.js';
+import { datasetIdsNamed, datasetManifest, moor, readState, ROOT, startCloud, workdir, writeFile, type Cloud } from './harness.js';
+import { moorProcess } from './processes.js';
 
 const NAMES = Array.from({ length: 8 }, (_, i) => `ds${i}`);
 /** Each dataset after the first depends on the one before, so their intents are recorded one at a time. */

@@ -1,14 +1,13 @@
-// End-to-end harness: `moor local-cloud` and the built CLI, over real HTTP.
-import { spawn, type ChildProcess } from 'node:child_process';
+// End-to-end harness: `moor local-cloud` and the built CLI, over real HTTP, in the test's own process
+// (the CLI's and the cloud's processes of their own are in processes.ts, so that files that start none
+// run in worker threads: see test/test-pools.ts).
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { StopSignal } from '../../src/cli/io-host.js';
 import type { TestClock } from '../support/test-clock.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
-export const BIN = join(ROOT, 'bin/moor.js');
 export const TOKEN = 'e2e-token';
 
 export interface Cloud {
@@ -33,10 +32,10 @@ export interface CloudOptions {
 }
 
 /** The pace of a test's cloud: short provisioning and operations, and an injected 429 that asks for no wait. */
-const CLOUD_ENV: NodeJS.ProcessEnv = { MOOR_PROVISIONING_MS: '100', MOOR_LOCAL_CLOUD_ASYNC_MS: '100', MOOR_FAULT_RETRY_AFTER: '0' };
+export const CLOUD_ENV: NodeJS.ProcessEnv = { MOOR_PROVISIONING_MS: '100', MOOR_LOCAL_CLOUD_ASYNC_MS: '100', MOOR_FAULT_RETRY_AFTER: '0' };
 
 /** The `moor local-cloud --port 0 ...` arguments of a test's cloud, its data in a file of its own. */
-function cloudArgs(options: CloudOptions): string[] {
+export function cloudArgs(options: CloudOptions): string[] {
   // Every cloud keeps its data in its own file, never in the repository's .moor/.
   const dataFile = options.dataFile ?? join(mkdtempSync(join(tmpdir(), 'moor-cloud-')), 'cloud.json');
   const args = ['local-cloud', '--port', '0', '--token', TOKEN, '--data', dataFile];
@@ -47,7 +46,7 @@ function cloudArgs(options: CloudOptions): string[] {
 }
 
 /** The address in the `listening on URL` line the local cloud prints first. */
-const LISTENING = /listening on (https?:\/\/\S+)/;
+export const LISTENING = /listening on (https?:\/\/\S+)/;
 
 /**
  * Starts the local cloud as `moor local-cloud --port 0` does, in this process (main(argv, io) of the
@@ -72,33 +71,6 @@ export async function startCloud(options: CloudOptions = {}): Promise<Cloud> {
   return {
     url: address,
     stop: () => stopped ??= (io.signal('SIGTERM'), run.then(() => undefined)),
-  };
-}
-
-/** Starts `moor local-cloud --port 0` in a child process and waits for its `listening on URL` line. */
-export async function startCloudProcess(options: CloudOptions = {}): Promise<Cloud & { readonly process: ChildProcess }> {
-  if (options.clock) throw new Error('a cloud in its own process cannot read a test clock: use startCloud');
-  const child = spawn(process.execPath, [BIN, ...cloudArgs(options)], {
-    cwd: ROOT,
-    env: { ...process.env, ...CLOUD_ENV, ...options.env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((res, rej) => {
-    const lines = createInterface({ input: child.stdout });
-    lines.once('line', (line) => {
-      const m = LISTENING.exec(line);
-      if (m) res(m[1]); else rej(new Error(`unexpected first line: ${line}`));
-    });
-    child.once('exit', (code) => rej(new Error(`local cloud exited with ${code}`)));
-  });
-  return {
-    url,
-    process: child,
-    stop: () => new Promise<void>((res) => {
-      if (child.exitCode !== null) return res();
-      child.once('exit', () => res());
-      child.kill('SIGTERM');
-    }),
   };
 }
 
@@ -162,21 +134,6 @@ export function startMoor(cwd: string, cloud: Cloud | undefined, args: readonly 
     },
     signal: (signal: StopSignal) => { void started.then(({ io }) => io.signal(signal)); },
   });
-}
-
-/** Runs the built CLI (bin/moor.js) in a child process in `cwd` against the cloud; resolves with exit code and output. */
-export function moorProcess(cwd: string, cloud: Cloud | undefined, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> & { child: ChildProcess } {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd,
-    env: cliEnv(cloud, env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-  const done = new Promise<RunResult>((res) => child.on('close', (code, signal) => res({ code: code ?? (signal ? 137 : 1), stdout, stderr })));
-  return Object.assign(done, { child });
 }
 
 /** A fresh working directory with the given files (path -> content). */

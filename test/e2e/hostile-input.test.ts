@@ -2,7 +2,8 @@
 // plan and graph (never a hang); `${file:}` cannot read the run's environment; `$` patterns in
 // a secret reach the service as written.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { AUTH_PATH, cloudRequest, moor, moorProcess, startCloud, workdir, writeFile, type Cloud, type RunResult } from './harness.js';
+import { AUTH_PATH, cloudRequest, moor, startCloud, workdir, writeFile, type Cloud, type RunResult } from './harness.js';
+import { moorProcess } from './processes.js';
 
 /**
  * Far above a normal run; a hang is killed here and fails the test instead of stalling the suite. The

@@ -4,7 +4,8 @@
 // moves the clock on, so nothing depends on how fast this machine is.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { testClock } from '../support/test-clock.js';
-import { ARM_PATH, cloudRequest, groupManifest, moor, moorProcess, readState, startCloud, startMoor, workdir, type Cloud, type RunResult } from './harness.js';
+import { ARM_PATH, cloudRequest, groupManifest, moor, readState, startCloud, startMoor, workdir, type Cloud, type RunResult } from './harness.js';
+import { moorProcess } from './processes.js';
 
 const PROVISIONING_MS = 3_600_000;
 const WAITING = /ContainerGroup\/\S+: waiting for the service to finish its earlier write/;

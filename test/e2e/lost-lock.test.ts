@@ -6,7 +6,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { testClock } from '../support/test-clock.js';
-import { ARM_PATH, cloudRequest, ENV, groupManifest, moor, moorProcess, operationsOf, readState, refreshManifest, startCloud, workdir, type Cloud } from './harness.js';
+import { ARM_PATH, cloudRequest, ENV, groupManifest, moor, operationsOf, readState, refreshManifest, startCloud, workdir, type Cloud } from './harness.js';
+import { moorProcess } from './processes.js';
 
 const REFRESH = 'DatabaseRefresh/uat-from-prod';
 /** An hour of the test clock: longer than any test takes, so only the test's advance ends it. */

@@ -3,7 +3,8 @@
 import { afterEach, expect, test } from 'vitest';
 import { describeWithPostgres, workspaceUrl } from '../state/postgres-env.js';
 import { testClock } from '../support/test-clock.js';
-import { ARM_PATH, cloudRequest, groupManifest, moor, moorProcess, startCloud, workdir, type Cloud } from './harness.js';
+import { ARM_PATH, cloudRequest, groupManifest, moor, startCloud, workdir, type Cloud } from './harness.js';
+import { moorProcess } from './processes.js';
 
 describeWithPostgres('lost PostgreSQL state lock', () => {
   let cloud: Cloud | undefined;

@@ -11,8 +11,10 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, expect, test } from 'vitest';
 import { describeWithPostgres, PG_URL } from '../state/postgres-env.js';
-import { ARM_PATH, cloudRequest, datasetIdsNamed, datasetManifest, groupManifest, operationsOf, startCloudProcess, SUB, workdir, writeFile, type Cloud } from './harness.js';
-import { startWatchProcess, waitFor, type WatchProcess, type WatchStatus } from './watch-harness.js';
+import { ARM_PATH, cloudRequest, datasetIdsNamed, datasetManifest, groupManifest, operationsOf, SUB, workdir, writeFile, type Cloud } from './harness.js';
+import { startCloudProcess } from './processes.js';
+import { waitFor, type WatchProcess, type WatchStatus } from './watch-harness.js';
+import { startWatchProcess } from './watch-process.js';
 
 const INTERVAL_MS = 2_000;
 /** The shortest interval whose lease time (half an interval, at least 5 s) the fleet's looks (a quarter of the interval) keep well inside. */

@@ -1,6 +1,7 @@
 // Plan, apply, replace, drift and prune of push datasets: the built CLI against a standalone local cloud.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cloudRequest, datasetIdsNamed, datasetManifest, moor, moorProcess, readState, startCloud, workdir, WORKSPACE, writeFile, type Cloud } from './harness.js';
+import { cloudRequest, datasetIdsNamed, datasetManifest, moor, readState, startCloud, workdir, WORKSPACE, writeFile, type Cloud } from './harness.js';
+import { moorProcess } from './processes.js';
 
 const DATASETS = `/v1.0/myorg/groups/${WORKSPACE}/datasets`;
 

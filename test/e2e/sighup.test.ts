@@ -3,7 +3,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ARM_PATH, cloudRequest, groupManifest, moor, moorProcess, startCloud, workdir, type Cloud } from './harness.js';
+import { ARM_PATH, cloudRequest, groupManifest, moor, startCloud, workdir, type Cloud } from './harness.js';
+import { moorProcess } from './processes.js';
 
 describe('apply sent SIGHUP', () => {
   let cloud: Cloud;

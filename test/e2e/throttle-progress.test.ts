@@ -1,6 +1,7 @@
 // Retries and throttling are visible in apply's plain progress lines (CI): one line per throttle, no line per poll.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { groupManifest, moor, startCloudProcess, workdir, type Cloud } from './harness.js';
+import { groupManifest, moor, workdir, type Cloud } from './harness.js';
+import { startCloudProcess } from './processes.js';
 
 describe('throttling in plain progress', () => {
   let cloud: Cloud;

@@ -7,7 +7,8 @@ import { connect, type Socket } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BIN, cliEnv, groupManifest, moor, startCloud, workdir, type Cloud } from './harness.js';
+import { cliEnv, groupManifest, moor, startCloud, workdir, type Cloud } from './harness.js';
+import { BIN } from './processes.js';
 import { startWatch, waitFor, type WatchStatus } from './watch-harness.js';
 
 const INTERVAL_S = 2;

@@ -1,7 +1,7 @@
-// End-to-end helpers of moor watch: a watch run (in this process, or a process of its own), its endpoints read over HTTP, /metrics parsed as Prometheus text.
+// End-to-end helpers of moor watch: a watch run in this process (a process of its own: watch-process.ts), its endpoints read over HTTP, /metrics parsed as Prometheus text.
 import parsePrometheusTextFormat, { type ParsedFamily } from 'parse-prometheus-text-format';
 import { join } from 'node:path';
-import { cliEnv, moorProcess, ROOT, type Cloud } from './harness.js';
+import { cliEnv, ROOT, type Cloud } from './harness.js';
 
 /** A running `moor watch`: its output, its endpoints over HTTP, and how to stop it. */
 export interface WatchRun {
@@ -34,10 +34,10 @@ export interface WatchStatus {
 }
 
 /** The address in the line `moor watch` prints once it serves. */
-const SERVING = /serving \S+ \S+ \S+ \S+ on (http:\/\/\S+)/;
+export const SERVING = /serving \S+ \S+ \S+ \S+ on (http:\/\/\S+)/;
 
 /** The HTTP side of a watch serving at `url`. */
-function endpoints(url: string): Pick<WatchRun, 'get' | 'metrics' | 'sample' | 'status'> {
+export function endpoints(url: string): Pick<WatchRun, 'get' | 'metrics' | 'sample' | 'status'> {
   const get = async (path: string, token?: string) => {
     const res = await fetch(url + path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
     return { status: res.status, text: await res.text() };
@@ -78,32 +78,6 @@ export async function startWatch(dir: string, cloud: Cloud, args: readonly strin
       const code = await run;
       return { code, ms: Date.now() - started };
     },
-  };
-}
-
-/** Starts `moor watch ARGS --listen 127.0.0.1:0` in a child process and waits for the line naming its URL. */
-export async function startWatchProcess(dir: string, cloud: Cloud, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<WatchProcess> {
-  const run = moorProcess(dir, cloud, ['watch', ...args, '--listen', '127.0.0.1:0'], env);
-  let err = '';
-  run.child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
-  const url = await waitFor(async () => SERVING.exec(err)?.[1], 30_000, () => `watch did not serve: ${err}`);
-  return {
-    url,
-    pid: run.child.pid!,
-    stderr: () => err,
-    ...endpoints(url),
-    terminate: async () => {
-      const started = Date.now();
-      run.child.kill('SIGTERM');
-      const result = await run;
-      return { code: result.code, ms: Date.now() - started };
-    },
-    kill: async () => {
-      run.child.kill('SIGCONT');
-      run.child.kill('SIGKILL');
-      await run;
-    },
-    signal: (name) => { run.child.kill(name); },
   };
 }
 
