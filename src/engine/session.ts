@@ -16,6 +16,8 @@ export interface Session {
   /** The clients the kinds call (every request passes the run's pacing). */
   readonly providers: ServiceClients;
   readonly backend: StateBackend;
+  /** The state given for the run (--state, MOOR_STATE), if any: the other stacks' states are found with it too. */
+  readonly stateGiven?: string;
   readonly parallelism: number;
   /** Every request of the run passes here: requests in flight per service, pacing, 429 pauses. */
   readonly scheduler: RequestPacing;

@@ -76,7 +76,7 @@ export async function preparePlan(session: Session, request: PlanRequest): Promi
     ignore: session.config.ignore,
   });
   // A live resource another stack's state records is that stack's: planning it here is refused.
-  const others = await otherStacksOwners(session.config, request.cwd, request.env);
+  const others = await otherStacksOwners(session.config, request.cwd, request.env, session.stateGiven);
   const owned = [...others.diagnostics, ...ownedElsewhereDiagnostics(made.steps, others.owners, session.config.stack?.name ?? '')];
   const replaced = forceReplace(owned.length === 0 ? made : { ...made, plan: { ...made.plan, diagnostics: [...made.plan.diagnostics, ...owned] } }, request.replace ?? []);
   // --replace decides again: its planned event supersedes the planner's for that address.

@@ -88,6 +88,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     guard: options.guard,
     providers,
     backend,
+    ...(options.state ? { stateGiven: options.state } : {}),
     parallelism,
     scheduler,
     pollIntervalMs: target.pollIntervalMs,

@@ -58,4 +58,20 @@ describeWithPostgres('stacks on one PostgreSQL database', () => {
     }
     expect((await run('apply', '--stack', dev, '--auto-approve')).code).toBe(0);
   }, LONG);
+
+  it("with the database given (MOOR_STATE), stack b's plan sees the live resource stack a's workspace records and is refused, naming a", async () => {
+    const a = `own-a-${tag}`;
+    const b = `own-b-${tag}`;
+    const shared = workdir({
+      'moor.config.yaml': `stacks:\n  ${a}: {paths: [m], vars: {rg: rg-own-${tag}, team: alpha}}\n  ${b}: {paths: [m], vars: {rg: rg-own-${tag}, team: beta}}\n`,
+      'm/web.yaml': groupManifest('web', { resourceGroup: '${var:rg}', tags: { team: '${var:team}' } }),
+      'm/secret.txt': 'not-a-real-secret\n',
+    });
+    const first = await moor(shared, cloud, ['apply', '--stack', a, '--auto-approve'], { MOOR_STATE: PG_URL! });
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    const plan = await moor(shared, cloud, ['plan', '--stack', b], { MOOR_STATE: PG_URL! });
+    expect(plan.code, plan.stdout + plan.stderr).toBe(1);
+    expect(plan.stdout + plan.stderr).toContain(`ContainerGroup/web: the live resource belongs to stack ${a} (its state records it as ContainerGroup/web), not ${b}`);
+    expect((await moor(shared, cloud, ['plan', '--stack', a, '--detailed-exitcode'], { MOOR_STATE: PG_URL! })).code).toBe(0);
+  }, LONG);
 });

@@ -22,6 +22,30 @@ import { DEFAULT_HISTORY_LIMIT, type FleetMembership, type FleetSeat, type Histo
 import { sleep } from '../../core/abortable-wait.js';
 
 const RETRY_MS = 200;
+
+/** $1 workspaces: their serials (a workspace never written has no row). */
+const SERIALS_SQL = 'SELECT workspace, serial FROM moor_state WHERE workspace = ANY($1::text[])';
+/** $1 workspaces: each one's state row (address NULL), then its records' ids; one statement, so one snapshot. */
+const RECORDED_IDS_SQL = `
+SELECT s.workspace, s.serial, s.version, s.extras->>'stack' AS stack, NULL::text AS address, NULL::text AS id
+  FROM moor_state s
+ WHERE s.workspace = ANY($1::text[])
+UNION ALL
+SELECT r.workspace, NULL, NULL, NULL, r.address, r.record->>'id'
+  FROM moor_resource r
+ WHERE r.workspace = ANY($1::text[]) AND r.record ? 'id'`;
+
+interface IdRow { workspace: string; serial: string | null; version: number | null; stack: string | null; address: string | null; id: string | null }
+
+/** What a workspace's state records, as the ownership check needs it. */
+export interface WorkspaceIds {
+  readonly serial: number;
+  readonly version: number;
+  /** The stack the state records (extras.stack), if any. */
+  readonly stack?: string;
+  /** [service id, address] of each record that has an id. */
+  readonly ids: Array<readonly [string, string]>;
+}
 const CONNECT_TIMEOUT_MS = 15_000;
 /** How long forceUnlock --force waits for a terminated holder's session to go (it takes milliseconds). */
 const TERMINATE_WAIT_MS = 10_000;
@@ -316,6 +340,35 @@ export class PostgresStateBackend implements StateBackend {
       }
     } catch (err) {
       throw this.fail(err, 'clearing the state lock');
+    }
+  }
+
+  /**
+   * What the states of `workspaces` (of this database) record, for the ownership check of a plan: their
+   * serials, and the records' ids of those whose serial is not the one `known` gives (all of them when
+   * `known` is empty). One statement each on one connection, whatever the number of workspaces; a
+   * workspace never written comes back with serial 0 and no ids.
+   */
+  async recordedIds(workspaces: readonly string[], known: ReadonlyMap<string, number>): Promise<Map<string, WorkspaceIds>> {
+    const out = new Map<string, WorkspaceIds>();
+    const client = await this.client('reading other stacks\' states');
+    try {
+      let changed = [...workspaces];
+      if (workspaces.every((w) => known.has(w))) {
+        const serials = new Map((await client.query<{ workspace: string; serial: string }>(SERIALS_SQL, [workspaces])).rows.map((r) => [r.workspace, Number(r.serial)]));
+        changed = workspaces.filter((w) => (serials.get(w) ?? 0) !== known.get(w));
+      }
+      if (changed.length === 0) return out;
+      for (const w of changed) out.set(w, { serial: 0, version: 1, ids: [] });
+      for (const row of (await client.query<IdRow>(RECORDED_IDS_SQL, [changed])).rows) {
+        const entry = out.get(row.workspace)!;
+        if (row.address === null) out.set(row.workspace, { ...entry, serial: Number(row.serial), version: row.version ?? 1, ...(row.stack !== null ? { stack: row.stack } : {}) });
+        else if (row.id !== null) entry.ids.push([row.id, row.address]);
+      }
+      return out;
+    } catch (err) {
+      if (errorCode(err) === '42P01') return new Map(workspaces.map((w) => [w, { serial: 0, version: 1, ids: [] }])); // no table yet: nothing recorded
+      throw this.fail(err, 'reading other stacks\' states');
     }
   }
 

@@ -76,7 +76,7 @@ export function guardStack(inner: StateBackend, stack: string | undefined): Stat
   };
 }
 
-function foreignStateMessage(location: string, owner: string, stack: string | undefined): string {
+export function foreignStateMessage(location: string, owner: string, stack: string | undefined): string {
   if (stack === undefined) return `state ${location} belongs to stack ${owner}: give --stack ${owner} (or MOOR_STACK=${owner}) to use it`;
   return `state ${location} belongs to stack ${owner}, not ${stack}: refusing to use another stack's state (check --state and the stack's state: in moor.config.yaml)`;
 }
