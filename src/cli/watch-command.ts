@@ -70,7 +70,10 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
     const { CATALOG } = await import('./catalog.js');
     // The same rules as moor apply: the Policy documents among the manifests guard every cycle's plan.
     const { policyGuard } = await import('../policy/policy-guard.js');
-    const { FollowedConfig } = await import('../watch/followed-config.js');
+    const { FollowedConfig, configReads } = await import('../watch/followed-config.js');
+    const { resolve } = await import('node:path');
+    const configFile = g.config ?? (io.env.MOOR_CONFIG || 'moor.config.yaml');
+    const readConfig = configReads(resolve(io.cwd, configFile), (name) => loadConfig(g.config, io.cwd, io.env, name === undefined ? undefined : { name, source: 'named' }));
     const stacks: StackTarget[] = [];
     for (const name of names) {
       // The stack's events: its session's, and its cycles' while they run (reconcile.ts hands them on).
@@ -84,7 +87,7 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
         },
       });
       sessions.push(session);
-      const followed = new FollowedConfig(session, () => loadConfig(g.config, io.cwd, io.env, name === undefined ? undefined : { name, source: 'named' }), (line) => log(`${name ? `moor watch: stack ${name}: ` : 'moor watch: '}${line}`));
+      const followed = new FollowedConfig(session, () => readConfig(name), (line) => log(`${name ? `moor watch: stack ${name}: ` : 'moor watch: '}${line}`));
       stacks.push({
         name: name ?? '',
         get session() { return followed.session; },

@@ -2,6 +2,7 @@
 // stack's variables and paths (what its manifests are made of), its notify and history settings are
 // taken up at the stack's next cycle; what the session was opened with (endpoints, credentials,
 // state, parallelism, apis, files, the local cloud) stays until a restart, and the log says so.
+import { statSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import type { MoorConfig } from '../engine/config.js';
 import type { Session } from '../engine/session.js';
@@ -54,4 +55,33 @@ function describe(key: (typeof TAKEN_UP)[number], before: MoorConfig, after: Moo
   const paths = isDeepStrictEqual(before.stack?.paths, after.stack?.paths) ? [] : ['paths'];
   const parts = [...(vars.length > 0 ? [`variables ${vars.join(', ')}`] : []), ...paths];
   return parts.length > 0 ? `the stack's ${parts.join(' and ')}` : 'the stack';
+}
+
+/**
+ * `load` for each stack, done again only once the config file changed (its size, times or inode): every
+ * stack's every cycle asks (refresh), and parsing a config of hundreds of stacks for each would cost
+ * stacks² parses per interval. A config that could not be read is refused the same way until it changes.
+ */
+export function configReads<T>(path: string | undefined, load: (stack: string | undefined) => T): (stack: string | undefined) => T {
+  let version: string | undefined;
+  const read = new Map<string | undefined, { readonly config: T } | { readonly error: unknown }>();
+  return (stack) => {
+    const st = path === undefined ? undefined : statSync(path, { throwIfNoEntry: false });
+    const now = st ? `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}` : 'none';
+    if (now !== version) {
+      version = now;
+      read.clear();
+    }
+    let known = read.get(stack);
+    if (!known) {
+      try {
+        known = { config: load(stack) };
+      } catch (error) {
+        known = { error };
+      }
+      read.set(stack, known);
+    }
+    if ('error' in known) throw known.error;
+    return known.config;
+  };
 }
