@@ -212,6 +212,10 @@ export class Transport {
     } catch (err) {
       if (err instanceof ServiceError) throw err;
       if (err instanceof RefusedUrlError) throw this.refusedError(c, err);
+      // A read cut short by the step's interruption (moor watch's SIGTERM, Ctrl-C) lost nothing: the next plan reads again.
+      if (isRead(c.req.method) && c.context?.signal?.aborted) {
+        throw interruption(new ServiceError({ ...this.connectionInfo(c, err, false), serviceMessage: 'interrupted while waiting for the answer (a read: nothing changed; the next plan reads again)' }));
+      }
       // The caller gave up, or fetch itself failed (a bug): nothing to retry.
       if (c.req.signal?.aborted || !isConnectionFailure(err)) throw err;
       if (isUnreachable(err, c.url)) throw this.unreachableError(c, err);
@@ -253,7 +257,10 @@ export class Transport {
       // One timer for the attempt, its redirects and its body: a body that drips is cut off too.
       // It starts when the request is sent, not while it waits in the scheduler's queue.
       const timeout = attemptTimer(Math.max(1, Math.min(this.o.timeoutMs ?? 30_000, remainingMs)));
-      const signal = req.signal ? AbortSignal.any([timeout.signal, req.signal]) : timeout.signal;
+      // A read in flight ends with the step's interruption (a hung service would hold the stop for the whole timeout);
+      // a write in flight is waited for, as its answer says whether the change was made.
+      const stops = [timeout.signal, ...(req.signal ? [req.signal] : []), ...(isRead(req.method) && context?.signal ? [context.signal] : [])];
+      const signal = stops.length > 1 ? AbortSignal.any(stops) : timeout.signal;
       const fetchOnce = (hop: Hop): Promise<Response> =>
         (this.o.fetch ?? defaultFetch())(hop.url, { method: hop.method, headers, body: hop.body, signal, redirect: 'manual' });
       try {
@@ -403,4 +410,9 @@ export function requestIdOf(headers: Headers): string | undefined {
     if (v) return v;
   }
   return undefined;
+}
+
+/** A request that changes nothing at the service: cutting it short loses no outcome. */
+function isRead(method: string): boolean {
+  return method === 'GET' || method === 'HEAD';
 }

@@ -7,6 +7,7 @@
 // even in the middle of an apply.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, expect, test } from 'vitest';
@@ -200,6 +201,43 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
     expect((await staying.terminate()).code).toBe(0);
     expect(await leaseSessionsOf(staying.pid)).toBe(0);
   }, 300_000);
+
+  test('SIGTERM of a replica whose service stopped answering in the middle of an apply: it exits 0 within 8 s, its read in flight cut short, and leaves no lease and no lock behind', async () => {
+    const run = randomBytes(3).toString('hex');
+    const stack = `h${run}`;
+    const dir = workdir({ 'moor.config.yaml': `stacks:\n  ${stack}: {paths: [m]}\n`, 'm/secret.txt': 's3cret-value\n', 'm/group.yaml': groupManifest(`g-${run}`) });
+    const c = cloud = await startCloudProcess({ env: { MOOR_PROVISIONING_MS: '60000' } });
+    // In front of the cloud, byte for byte: once it hangs, what a client sends is taken and never passed on (a service
+    // that stopped answering, its connections open).
+    let hanging = false;
+    let held = 0;
+    const front = createNetServer((client) => {
+      const upstream = connect(Number(new URL(c.url).port), '127.0.0.1');
+      client.on('data', (d: Buffer) => { if (hanging) held++; else upstream.write(d); });
+      upstream.on('data', (d: Buffer) => { if (!hanging) client.write(d); });
+      const close = () => { client.destroy(); upstream.destroy(); };
+      client.on('error', close).on('close', close);
+      upstream.on('error', close).on('close', close);
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    const frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+    try {
+      const w = await startWatchProcess(dir, { ...c, url: frontUrl }, ['--all-stacks', '--interval', `${INTERVAL_MS / 1000}s`, '--self-heal'], { MOOR_STATE: PG_URL! });
+      watches.push(w);
+      // The group is sent and provisioning: the apply polls it. Then the service stops answering, with a poll in flight.
+      await waitFor(async () => (await provisioningState(c, `g-${run}`)) !== undefined, 60_000, () => `group not sent: ${w.stderr()}`);
+      hanging = true;
+      await waitFor(async () => held > 0, 30_000, () => `no request after the service hung: ${w.stderr()}`);
+      const { code, ms } = await w.terminate();
+      expect(code, w.stderr()).toBe(0);
+      expect(ms, w.stderr()).toBeLessThan(8_000);
+      expect(w.stderr()).toContain('moor watch: stopped');
+      expect(await leaseSessionsOf(w.pid)).toBe(0);
+      expect(await stateLocksOf(w.pid)).toBe(0);
+    } finally {
+      front.close();
+    }
+  }, 120_000);
 
   test('a replica paused in the middle of an apply loses its lease; another takes the stack over, and the paused one, resumed, writes nothing and stands by', async () => {
     const run = randomBytes(3).toString('hex');
