@@ -35,7 +35,9 @@ function writeStacks(dir) {
 }
 
 function start(args, env, cwd, pattern) {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // MOOR_BENCH_CPU_PROF=DIR: each moor process writes a CPU profile there when it exits (a replica stopped with SIGTERM does).
+  const prof = process.env.MOOR_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.MOOR_BENCH_CPU_PROF] : [];
+  const child = spawn(process.execPath, [...prof, BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr.on('data', (d) => { err = (err + d.toString()).slice(-20_000); });
   const exited = new Promise((resolve) => child.once('exit', resolve));
