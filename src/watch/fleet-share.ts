@@ -36,10 +36,13 @@ export function shareStacks(look: FleetLook): Map<string, string> {
     const holder = look.holders.get(s);
     return holder === undefined || !held.has(holder) || excess.get(holder)! > 0;
   });
-  // By rendezvous: the (stack, replica under its share) pairs of highest weight first.
-  const pairs: { stack: string; replica: string; w: Buffer }[] = [];
-  for (const stack of movable) for (const r of replicas) if (need.get(r)! > 0) pairs.push({ stack, replica: r, w: weight(stack, r) });
-  pairs.sort((a, b) => compareWeights(b.w, a.w) || (a.stack < b.stack ? -1 : 1));
+  // By rendezvous: first the stacks that go to their place in the share these replicas would have from scratch
+  // (so that a replica back after a restart gets its own stacks again, not others of equal weight), then the
+  // (stack, replica under its share) pairs of highest weight.
+  const ideal = idealShare(look.stacks, replicas);
+  const pairs: { stack: string; replica: string; home: boolean; w: Buffer }[] = [];
+  for (const stack of movable) for (const r of replicas) if (need.get(r)! > 0) pairs.push({ stack, replica: r, home: ideal.get(stack) === r, w: weight(stack, r) });
+  pairs.sort((a, b) => Number(b.home) - Number(a.home) || compareWeights(b.w, a.w) || (a.stack < b.stack ? -1 : 1));
   for (const p of pairs) {
     if (share.has(p.stack) || need.get(p.replica)! <= 0) continue;
     const donor = look.holders.get(p.stack);
@@ -53,6 +56,25 @@ export function shareStacks(look: FleetLook): Map<string, string> {
   for (const stack of look.stacks) {
     const holder = look.holders.get(stack);
     if (!share.has(stack) && holder !== undefined && held.has(holder)) share.set(stack, holder);
+  }
+  return share;
+}
+
+/**
+ * The share of `replicas` from scratch, with nobody holding anything: by rendezvous, the (stack, replica) pairs
+ * of highest weight first, each replica up to stacks ÷ replicas (one more for the first by id, as many as the
+ * division leaves over). The same on every replica and across restarts: a function of the names alone.
+ */
+function idealShare(stacks: readonly string[], replicas: readonly string[]): Map<string, string> {
+  const quota = quotas(stacks.length, replicas, new Map(replicas.map((r) => [r, []])));
+  const pairs: { stack: string; replica: string; w: Buffer }[] = [];
+  for (const stack of stacks) for (const r of replicas) pairs.push({ stack, replica: r, w: weight(stack, r) });
+  pairs.sort((a, b) => compareWeights(b.w, a.w) || (a.stack < b.stack ? -1 : 1));
+  const share = new Map<string, string>();
+  for (const p of pairs) {
+    if (share.has(p.stack) || quota.get(p.replica)! <= 0) continue;
+    share.set(p.stack, p.replica);
+    quota.set(p.replica, quota.get(p.replica)! - 1);
   }
   return share;
 }

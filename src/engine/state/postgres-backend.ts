@@ -44,7 +44,7 @@ export interface WorkspaceIds {
   /** The stack the state records (extras.stack), if any. */
   readonly stack?: string;
   /** [service id, address] of each record that has an id. */
-  readonly ids: Array<readonly [string, string]>;
+  readonly ids: (readonly [string, string])[];
 }
 const CONNECT_TIMEOUT_MS = 15_000;
 /** How long forceUnlock --force waits for a terminated holder's session to go (it takes milliseconds). */

@@ -16,7 +16,7 @@ export interface OtherState {
 }
 
 /** [service id, address] of each record of a stack's state, or why it could not be read. */
-export type RecordedIds = { readonly ids: ReadonlyArray<readonly [string, string]> } | { readonly error: string };
+export type RecordedIds = { readonly ids: readonly (readonly [string, string])[] } | { readonly error: string };
 
 /** How long a look at a database's workspaces serves the plans that ask after it. */
 const FRESH_MS = 1000;
@@ -30,7 +30,7 @@ const looks = new Map<string, { readonly at: number; readonly workspaces: Readon
 
 export async function recordedIds(states: readonly OtherState[], cwd: string): Promise<Map<string, RecordedIds>> {
   const out = new Map<string, RecordedIds>();
-  const byDatabase = new Map<string, Array<{ stack: string; location: string; workspace: string }>>();
+  const byDatabase = new Map<string, { stack: string; location: string; workspace: string }[]>();
   const files: OtherState[] = [];
   for (const state of states) {
     if (state.location === undefined || !/^postgres(ql)?:\/\//i.test(state.location.trim())) {
