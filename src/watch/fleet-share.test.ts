@@ -55,4 +55,23 @@ describe('the share of stacks between replicas', () => {
     expect(counts(three)).toEqual({ a: 100, b: 100, c: 100 });
     expect(moved(two, three)).toBe(100);
   });
+
+  it('a replica killed and started again with its id gets exactly its old stacks back, whoever held them meanwhile', () => {
+    for (const size of [12, 300]) {
+      for (let run = 0; run < 40; run++) {
+        const stacks = names(size, `r${run}`);
+        // Started one after another, as replicas are: a alone, then b, then c join.
+        let held = shareStacks({ stacks, replicas: ['a'], holders: new Map() });
+        held = shareStacks({ stacks, replicas: ['a', 'b'], holders: held });
+        const three = shareStacks({ stacks, replicas: ['a', 'b', 'c'], holders: held });
+        // A share acted on is stable: the next look moves nothing.
+        expect(moved(three, shareStacks({ stacks, replicas: ['a', 'b', 'c'], holders: three }))).toBe(0);
+        const two = shareStacks({ stacks, replicas: ['a', 'b'], holders: new Map([...three].filter(([, r]) => r !== 'c')) });
+        const back = shareStacks({ stacks, replicas: ['a', 'b', 'c'], holders: two });
+        const of = (share: Map<string, string>) => [...share].filter(([, r]) => r === 'c').map(([s]) => s).sort();
+        expect(of(back)).toEqual(of(three));
+        expect(moved(two, back)).toBe(size / 3);
+      }
+    }
+  });
 });
