@@ -212,8 +212,8 @@ export class Transport {
     } catch (err) {
       if (err instanceof ServiceError) throw err;
       if (err instanceof RefusedUrlError) throw this.refusedError(c, err);
-      // A read cut short by the step's interruption (moor watch's SIGTERM, Ctrl-C) lost nothing: the next plan reads again.
-      if (isRead(c.req.method) && c.context?.signal?.aborted) {
+      // A read cut short after the step's interruption (moor watch's SIGTERM, Ctrl-C) lost nothing: the next plan reads again.
+      if (isRead(c.req.method) && c.context?.signal?.aborted && isConnectionFailure(err)) {
         throw interruption(new ServiceError({ ...this.connectionInfo(c, err, false), serviceMessage: 'interrupted while waiting for the answer (a read: nothing changed; the next plan reads again)' }));
       }
       // The caller gave up, or fetch itself failed (a bug): nothing to retry.
@@ -256,11 +256,10 @@ export class Transport {
       if (req.method !== 'GET') await this.o.beforeWrite?.();
       // One timer for the attempt, its redirects and its body: a body that drips is cut off too.
       // It starts when the request is sent, not while it waits in the scheduler's queue.
-      const timeout = attemptTimer(Math.max(1, Math.min(this.o.timeoutMs ?? 30_000, remainingMs)));
-      // A read in flight ends with the step's interruption (a hung service would hold the stop for the whole timeout);
-      // a write in flight is waited for, as its answer says whether the change was made.
-      const stops = [timeout.signal, ...(req.signal ? [req.signal] : []), ...(isRead(req.method) && context?.signal ? [context.signal] : [])];
-      const signal = stops.length > 1 ? AbortSignal.any(stops) : timeout.signal;
+      // Once the step is interrupted, a read has READ_GRACE_MS left (a hung service would hold the stop for the whole
+      // timeout); a write in flight is waited for, as its answer says whether the change was made.
+      const timeout = attemptTimer(Math.max(1, Math.min(this.o.timeoutMs ?? 30_000, remainingMs)), isRead(req.method) ? context?.signal : undefined);
+      const signal = req.signal ? AbortSignal.any([timeout.signal, req.signal]) : timeout.signal;
       const fetchOnce = (hop: Hop): Promise<Response> =>
         (this.o.fetch ?? defaultFetch())(hop.url, { method: hop.method, headers, body: hop.body, signal, redirect: 'manual' });
       try {
@@ -363,12 +362,30 @@ export class Transport {
  * but its timer is cleared once the answer is read (AbortSignal.timeout costs a transferable signal
  * per request and keeps its timer for the whole timeout).
  */
-function attemptTimer(ms: number): { signal: AbortSignal; release: () => void } {
+function attemptTimer(ms: number, interruption?: AbortSignal): { signal: AbortSignal; release: () => void } {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), ms);
   timer.unref();
-  return { signal: controller.signal, release: () => clearTimeout(timer) };
+  // Interrupted: what is left of the attempt is at most READ_GRACE_MS (a read still answers, to record what a step's writes did).
+  let grace: NodeJS.Timeout | undefined;
+  const shorten = () => {
+    grace = setTimeout(() => controller.abort(new DOMException('interrupted', 'AbortError')), Math.min(ms, READ_GRACE_MS));
+    grace.unref();
+  };
+  if (interruption?.aborted) shorten();
+  else interruption?.addEventListener('abort', shorten, { once: true });
+  return {
+    signal: controller.signal,
+    release: () => {
+      clearTimeout(timer);
+      clearTimeout(grace);
+      interruption?.removeEventListener('abort', shorten);
+    },
+  };
 }
+
+/** How long a read may still take once its step is interrupted (moor watch's SIGTERM, Ctrl-C). */
+const READ_GRACE_MS = 2_000;
 
 /** The address of the step a request belongs to, for its events; nothing when it belongs to none. */
 function stepOf(context: RequestContext | undefined): { readonly address?: string } {
