@@ -23,17 +23,37 @@ export default defineConfig({
     sequence: { sequencer: SlowestFirstSequencer },
     // `npm run coverage`: what the tests run in vitest's own workers (a CLI or local cloud they spawn is
     // not measured, so moving a test in-process raises the figure without proving more).
-    coverage: { provider: 'v8', include: ['src/**/*.ts'], exclude: ['src/**/*.test.ts'], reporter: ['text-summary', 'json-summary'], reportsDirectory: 'test-output/coverage', reportOnFailure: true },
+    coverage: {
+      provider: 'v8',
+      include: ['src/**/*.ts'],
+      exclude: ['src/**/*.test.ts'],
+      reporter: ['text-summary', 'json-summary'],
+      reportsDirectory: 'test-output/coverage',
+      reportOnFailure: true,
+    },
     // The projects share one pool of workers; a run without PostgreSQL tests starts no server.
     projects: [
       {
         extends: true,
-        test: { name: 'in-process', pool: 'threads', isolate: false, globalSetup: ['test/global-setup-build.ts'], include: ALL_TESTS, exclude: [...configDefaults.exclude, ...POSTGRES_TESTS, ...PROCESS_TESTS] },
+        test: {
+          name: 'in-process',
+          pool: 'threads',
+          isolate: false,
+          globalSetup: ['test/global-setup-build.ts'],
+          include: ALL_TESTS,
+          exclude: [...configDefaults.exclude, ...POSTGRES_TESTS, ...PROCESS_TESTS],
+        },
       },
       {
         extends: true,
         // The browser tests are among these: the packaged Chromium is unpacked once before they run in parallel.
-        test: { name: 'processes', pool: 'forks', globalSetup: ['test/global-setup-build.ts', 'test/browser/global-setup-chromium.ts'], include: PROCESS_TESTS, exclude: [...configDefaults.exclude, ...POSTGRES_TESTS] },
+        test: {
+          name: 'processes',
+          pool: 'forks',
+          globalSetup: ['test/global-setup-build.ts', 'test/browser/global-setup-chromium.ts'],
+          include: PROCESS_TESTS,
+          exclude: [...configDefaults.exclude, ...POSTGRES_TESTS],
+        },
       },
       {
         extends: true,

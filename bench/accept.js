@@ -36,7 +36,10 @@ spec:
 `;
 
 function writeTree(dir) {
-  for (const [folder, doc] of [['base', base], ['prod', overlay]]) {
+  for (const [folder, doc] of [
+    ['base', base],
+    ['prod', overlay],
+  ]) {
     mkdirSync(join(dir, folder), { recursive: true });
     for (let f = 0; f * PER_FILE < GROUPS; f++) {
       const docs = [];
@@ -53,7 +56,11 @@ async function moor(dir, cloud, args) {
   const env = { ...process.env, MOOR_ENDPOINT: cloud.url, MOOR_TOKEN: TOKEN, NO_COLOR: '1', BENCH_CPU_FILE: cpuFile };
   const cpu = () => Number(readFileSync(cpuFile, 'utf8'));
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--require', CPU_TIME, BIN, ...args], { cwd: dir, env, maxBuffer: 256 * 1024 * 1024 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--require', CPU_TIME, BIN, ...args], {
+      cwd: dir,
+      env,
+      maxBuffer: 256 * 1024 * 1024,
+    });
     return { code: 0, stdout, stderr, cpuMs: cpu() };
   } catch (err) {
     return { code: err.code, stdout: err.stdout, stderr: err.stderr, cpuMs: cpu() };
@@ -62,7 +69,8 @@ async function moor(dir, cloud, args) {
 
 /** Changes every group by hand, as someone in the portal would (a few requests at a time). */
 async function driftAll(cloud) {
-  const path = (i) => `/subscriptions/${subscription(i)}/resourceGroups/rg-accept/providers/Vendor.ContainerInstance/containerGroups/g${i}?api-version=2026-07-01`;
+  const path = (i) =>
+    `/subscriptions/${subscription(i)}/resourceGroups/rg-accept/providers/Vendor.ContainerInstance/containerGroups/g${i}?api-version=2026-07-01`;
   const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
   let next = 0;
   const worker = async () => {
@@ -71,7 +79,11 @@ async function driftAll(cloud) {
       const c = live.properties.containers[0].properties;
       c.image = 'nginx:1.25';
       c.environmentVariables.find((e) => e.name === 'LOG_LEVEL').value = 'error';
-      const put = await fetch(cloud.url + path(i), { method: 'PUT', headers, body: JSON.stringify({ location: live.location, tags: live.tags, properties: live.properties }) });
+      const put = await fetch(cloud.url + path(i), {
+        method: 'PUT',
+        headers,
+        body: JSON.stringify({ location: live.location, tags: live.tags, properties: live.properties }),
+      });
       if (put.status >= 300) throw new Error(`PUT g${i}: ${put.status} ${await put.text()}`);
     }
   };
@@ -90,7 +102,10 @@ export async function run() {
     const drift = await moor(dir, cloud, ['drift', '--stack', 'prod']);
     const driftMs = Number(process.hrtime.bigint() - driftStart) / 1e6;
     if (drift.code !== 2) throw new Error(`drift should find drift (exit ${drift.code}): ${drift.stderr}`);
-    if (process.env.BENCH_HOLD) { process.stdout.write(`held: ${dir} ${cloud.url}\n`); await new Promise(() => undefined); }
+    if (process.env.BENCH_HOLD) {
+      process.stdout.write(`held: ${dir} ${cloud.url}\n`);
+      await new Promise(() => undefined);
+    }
     const start = process.hrtime.bigint();
     const accepted = await moor(dir, cloud, ['drift', '--stack', 'prod', '--accept']);
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
@@ -99,7 +114,16 @@ export async function run() {
     if (after.code !== 0) throw new Error(`plan after accept is not empty (exit ${after.code}): ${after.stdout.slice(0, 2000)}`);
     const overlays = readFileSync(join(dir, 'prod', 'groups-0.yaml'), 'utf8');
     if (!overlays.includes('# quiet in prod') || !overlays.includes('{name: LOG_LEVEL, value: error}')) throw new Error('overlay not written as expected');
-    return { name: 'accept', groups: GROUPS, ms: Math.round(ms), cpuMs: accepted.cpuMs, driftMs: Math.round(driftMs), driftCpuMs: drift.cpuMs, limitMs: LIMIT_S * 1000, summary: accepted.stdout.trim().split('\n').at(-1) };
+    return {
+      name: 'accept',
+      groups: GROUPS,
+      ms: Math.round(ms),
+      cpuMs: accepted.cpuMs,
+      driftMs: Math.round(driftMs),
+      driftCpuMs: drift.cpuMs,
+      limitMs: LIMIT_S * 1000,
+      summary: accepted.stdout.trim().split('\n').at(-1),
+    };
   } finally {
     await cloud.close();
     rmSync(dir, { recursive: true, force: true });
@@ -111,5 +135,7 @@ if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) 
   // Wall time is the limit's measure; on a shared, loaded machine the CPU time says what moor spent.
   const verdict = r.ms <= r.limitMs ? 'within' : r.cpuMs <= r.limitMs ? 'wall OVER (machine loaded), CPU within' : 'OVER';
   const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
-  process.stdout.write(`accept: drift --accept of ${r.groups} groups changed by hand (2 fields each, ${LATENCY_MS} ms latency) ${s(r.ms)} (CPU ${s(r.cpuMs)}), ${verdict} ${LIMIT_S} s; drift alone ${s(r.driftMs)} (CPU ${s(r.driftCpuMs)})\n  ${r.summary.slice(0, 160)}\n`);
+  process.stdout.write(
+    `accept: drift --accept of ${r.groups} groups changed by hand (2 fields each, ${LATENCY_MS} ms latency) ${s(r.ms)} (CPU ${s(r.cpuMs)}), ${verdict} ${LIMIT_S} s; drift alone ${s(r.driftMs)} (CPU ${s(r.driftCpuMs)})\n  ${r.summary.slice(0, 160)}\n`,
+  );
 }

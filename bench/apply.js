@@ -23,9 +23,26 @@ function manifests(from, to) {
 }
 
 async function engine() {
-  const [{ createProviders }, { RequestScheduler }, { loadAndValidate }, { makePlan }, { applyPlan }, { openStateBackend }, { StateRecorder }, { SERVICE_NAMES }, { BUILT_IN_KINDS }] = await Promise.all([
-    dist('providers/providers.js'), dist('providers/request-scheduler.js'), dist('engine/validate/index.js'), dist('engine/plan/planner.js'),
-    dist('engine/apply/applier.js'), dist('engine/state/open-backend.js'), dist('engine/state/recorder.js'), dist('core/services.js'), dist('resources/registry.js'),
+  const [
+    { createProviders },
+    { RequestScheduler },
+    { loadAndValidate },
+    { makePlan },
+    { applyPlan },
+    { openStateBackend },
+    { StateRecorder },
+    { SERVICE_NAMES },
+    { BUILT_IN_KINDS },
+  ] = await Promise.all([
+    dist('providers/providers.js'),
+    dist('providers/request-scheduler.js'),
+    dist('engine/validate/index.js'),
+    dist('engine/plan/planner.js'),
+    dist('engine/apply/applier.js'),
+    dist('engine/state/open-backend.js'),
+    dist('engine/state/recorder.js'),
+    dist('core/services.js'),
+    dist('resources/registry.js'),
   ]);
   return { createProviders, RequestScheduler, loadAndValidate, makePlan, applyPlan, openStateBackend, StateRecorder, SERVICE_NAMES, BUILT_IN_KINDS };
 }
@@ -50,7 +67,8 @@ async function scenario(e, count, latencyMs) {
     const backend = e.openStateBackend(join(dir, 'state.json'), dir);
     const { manifests: loaded, diagnostics } = await e.loadAndValidate([dir], e.BUILT_IN_KINDS, { cwd: dir });
     if (diagnostics.some((d) => d.severity === 'error') || loaded.length !== count) throw new Error(`manifests invalid: ${diagnostics[0]?.message}`);
-    const plan = async () => e.makePlan({ manifests: loaded, kinds: e.BUILT_IN_KINDS, state: await backend.read(), ctx, resolve: { cwd: dir, env: {} }, parallelism: PARALLELISM });
+    const plan = async () =>
+      e.makePlan({ manifests: loaded, kinds: e.BUILT_IN_KINDS, state: await backend.read(), ctx, resolve: { cwd: dir, env: {} }, parallelism: PARALLELISM });
     const first = await timed(plan);
     const errors = first.value.plan.diagnostics.filter((d) => d.severity === 'error');
     if (errors.length) throw new Error(`plan failed: ${errors[0].message}`);
@@ -96,7 +114,9 @@ export async function run() {
 export function format(r) {
   const lines = [`apply benchmark: ${r.latencyMs} ms latency, parallelism ${r.parallelism}; bound = N x latency / parallelism`];
   for (const row of r.rows) {
-    lines.push(`  ${row.what.padEnd(28)} ${(row.ms / 1000).toFixed(2).padStart(7)} s   bound ${(row.boundMs / 1000).toFixed(2).padStart(6)} s   ratio ${(row.ms / row.boundMs).toFixed(2)}`);
+    lines.push(
+      `  ${row.what.padEnd(28)} ${(row.ms / 1000).toFixed(2).padStart(7)} s   bound ${(row.boundMs / 1000).toFixed(2).padStart(6)} s   ratio ${(row.ms / row.boundMs).toFixed(2)}`,
+    );
   }
   lines.push(`  peak RSS ${r.peakRssMB} MB`);
   return lines.join('\n');

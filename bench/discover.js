@@ -33,19 +33,30 @@ function body(rg, i) {
     tags: { team: 'bench' },
     properties: {
       osType: 'Linux',
-      containers: [{
-        name: 'app',
-        properties: {
-          image: 'nginx:1.27', ports: [{ port: 80 }], resources: { requests: { cpu: 0.5, memoryInGB: 1 } },
-          environmentVariables: [{ name: 'MODE', value: 'bench' }, { name: 'DB_PASSWORD', secureValue: `bench-secret-${i}` }],
+      containers: [
+        {
+          name: 'app',
+          properties: {
+            image: 'nginx:1.27',
+            ports: [{ port: 80 }],
+            resources: { requests: { cpu: 0.5, memoryInGB: 1 } },
+            environmentVariables: [
+              { name: 'MODE', value: 'bench' },
+              { name: 'DB_PASSWORD', secureValue: `bench-secret-${i}` },
+            ],
+          },
         },
-      }],
+      ],
     },
   };
 }
 
 async function request(cloud, method, path, json) {
-  const res = await fetch(cloud.url + path, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: json === undefined ? undefined : JSON.stringify(json) });
+  const res = await fetch(cloud.url + path, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
   await res.arrayBuffer();
   return res.status;
 }
@@ -75,12 +86,20 @@ function moor(cwd, cloud, args, expectCode = 0) {
     execFile(process.execPath, ['--require', PEAK_RSS, '--require', TIMELINE, BIN, ...args], { cwd, env, maxBuffer: 1 << 30 }, (err, stdout, stderr) => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       const code = err ? err.code : 0;
-      if (code !== expectCode) return reject(new Error(`moor ${args.join(' ')} exited ${code}: ${String(stdout).slice(0, 2000)}${String(stderr).slice(-2000)}`));
+      if (code !== expectCode)
+        return reject(new Error(`moor ${args.join(' ')} exited ${code}: ${String(stdout).slice(0, 2000)}${String(stderr).slice(-2000)}`));
       const timeline = JSON.parse(readFileSync(timelineFile, 'utf8'));
       const requests = timeline.requests ?? [];
       const first = Math.min(...requests.map((r) => r.start));
       const last = Math.max(...requests.map((r) => r.end ?? r.start));
-      resolve({ ms, stdout: String(stdout), peakMB: Number(readFileSync(rssFile, 'utf8')), requests: requests.length, requestMs: last - first, cpuMs: timeline.cpuMs.user + timeline.cpuMs.system });
+      resolve({
+        ms,
+        stdout: String(stdout),
+        peakMB: Number(readFileSync(rssFile, 'utf8')),
+        requests: requests.length,
+        requestMs: last - first,
+        cpuMs: timeline.cpuMs.user + timeline.cpuMs.system,
+      });
     });
   });
 }
@@ -91,7 +110,10 @@ async function makeDatasets(cloud, count) {
   const worker = async () => {
     while (next < count) {
       const i = next++;
-      const status = await request(cloud, 'POST', `/v1.0/myorg/groups/${WORKSPACE}/datasets`, { name: `sales-${i % 50}`, tables: [{ name: 'Orders', columns: [{ name: 'OrderID', dataType: 'Int64' }] }] });
+      const status = await request(cloud, 'POST', `/v1.0/myorg/groups/${WORKSPACE}/datasets`, {
+        name: `sales-${i % 50}`,
+        tables: [{ name: 'Orders', columns: [{ name: 'OrderID', dataType: 'Int64' }] }],
+      });
       if (status >= 300) throw new Error(`POST dataset: ${status}`);
     }
   };
@@ -102,8 +124,15 @@ const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
 export async function run(print = () => undefined) {
   const lines = [];
-  const say = (line) => { lines.push(line); print(line); };
-  say(`discover benchmark (issue 34): load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at start`);
+  const say = (line) => {
+    lines.push(line);
+    print(line);
+  };
+  say(
+    `discover benchmark (issue 34): load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} at start`,
+  );
   const dir = mkdtempSync(join(tmpdir(), 'moor-bench-discover-'));
   let cloud = await startCloud({ latencyMs: 0, dataFile: join(dir, 'cloud.json') });
   try {
@@ -111,7 +140,9 @@ export async function run(print = () => undefined) {
     const n = RESOURCE_GROUPS * PER_GROUP;
     const found = await moor(dir, cloud, ['discover', '--subscription', SUB, '--out', 'adopted', '--import']);
     if (!found.stdout.includes(`Imported ${n} resources`)) throw new Error(`discover did not import ${n}: ${found.stdout.slice(-500)}`);
-    say(`  discover --import of ${n.toLocaleString('en')} container groups in ${RESOURCE_GROUPS} resource groups: ${s(found.ms)} (bound 15 s), CPU ${s(found.cpuMs)}, ${found.requests} requests, peak ${found.peakMB} MB`);
+    say(
+      `  discover --import of ${n.toLocaleString('en')} container groups in ${RESOURCE_GROUPS} resource groups: ${s(found.ms)} (bound 15 s), CPU ${s(found.cpuMs)}, ${found.requests} requests, peak ${found.peakMB} MB`,
+    );
     const plan = await moor(dir, cloud, ['plan', 'adopted', '--detailed-exitcode']);
     say(`  plan of what it wrote: ${s(plan.ms)}, exit 0 (no changes)`);
     await makeDatasets(cloud, DATASETS);
@@ -126,8 +157,13 @@ export async function run(print = () => undefined) {
         const throttled = await moor(throttledDir, cloud, ['discover', ...args, '--out', 'adopted', '--import']);
         // The fewest seconds the requests need: the burst goes at once, the rest at the refill rate.
         const floorMs = (Math.max(0, requests - BURST) / RATE) * 1000;
-        const ratio = floorMs > 0 ? `ratio ${(throttled.ms / floorMs).toFixed(2)} (bound 1.1)` : `the burst holds them all: no wait, ${(throttled.ms / found.ms).toFixed(2)}x the unthrottled run's wall`;
-        say(`  discover --import of ${what} under --rate-limit ${RATE}: ${s(throttled.ms)} wall, CPU ${s(throttled.cpuMs)}, ${throttled.requests} requests (${s(throttled.requestMs)} first out to last back)   floor ${s(floorMs)} (${requests} requests less the burst of ${BURST}, over ${RATE}/s)   ${ratio}`);
+        const ratio =
+          floorMs > 0
+            ? `ratio ${(throttled.ms / floorMs).toFixed(2)} (bound 1.1)`
+            : `the burst holds them all: no wait, ${(throttled.ms / found.ms).toFixed(2)}x the unthrottled run's wall`;
+        say(
+          `  discover --import of ${what} under --rate-limit ${RATE}: ${s(throttled.ms)} wall, CPU ${s(throttled.cpuMs)}, ${throttled.requests} requests (${s(throttled.requestMs)} first out to last back)   floor ${s(floorMs)} (${requests} requests less the burst of ${BURST}, over ${RATE}/s)   ${ratio}`,
+        );
       } finally {
         rmSync(throttledDir, { recursive: true, force: true });
       }
@@ -138,7 +174,11 @@ export async function run(print = () => undefined) {
     await cloud.close();
     rmSync(dir, { recursive: true, force: true });
   }
-  say(`  load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at end`);
+  say(
+    `  load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} at end`,
+  );
   return lines.join('\n');
 }
 

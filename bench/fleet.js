@@ -39,11 +39,16 @@ function start(args, env, cwd, pattern) {
   const prof = process.env.MOOR_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.MOOR_BENCH_CPU_PROF] : [];
   const child = spawn(process.execPath, [...prof, BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
-  child.stderr.on('data', (d) => { err = (err + d.toString()).slice(-20_000); });
+  child.stderr.on('data', (d) => {
+    err = (err + d.toString()).slice(-20_000);
+  });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const url = new Promise((resolve, reject) => {
     const lines = createInterface({ input: pattern.stream === 'stdout' ? child.stdout : child.stderr });
-    lines.on('line', (line) => { const m = pattern.re.exec(line); if (m) resolve(m[1]); });
+    lines.on('line', (line) => {
+      const m = pattern.re.exec(line);
+      if (m) resolve(m[1]);
+    });
     exited.then((code) => reject(new Error(`${args[0]} exited with ${code}: ${err}`)));
   });
   if (pattern.stream !== 'stdout') child.stdout.resume();
@@ -51,12 +56,15 @@ function start(args, env, cwd, pattern) {
 }
 
 async function startWatch(dir, env, id) {
-  const w = start(['watch', '--all-stacks', '--interval', `${INTERVAL_S}s`, '--self-heal', '--replica-id', id, '--listen', '127.0.0.1:0'], env, dir,
-    { stream: 'stderr', re: /serving \S+ \S+ \S+ \S+ on (http:\/\/\S+)/ });
+  const w = start(['watch', '--all-stacks', '--interval', `${INTERVAL_S}s`, '--self-heal', '--replica-id', id, '--listen', '127.0.0.1:0'], env, dir, {
+    stream: 'stderr',
+    re: /serving \S+ \S+ \S+ \S+ on (http:\/\/\S+)/,
+  });
   const url = await w.url;
   const get = async (path) => (await fetch(url + path)).text();
   return {
-    ...w, id,
+    ...w,
+    id,
     status: async () => JSON.parse(await get('/api/status')),
     metric: async (name, label = '') => {
       const line = (await get('/metrics')).split('\n').find((l) => l.startsWith(name + (label ? `{${label}}` : ' ')));
@@ -67,8 +75,14 @@ async function startWatch(dir, env, id) {
       const fields = readFileSync(`/proc/${w.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
       return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
     },
-    stop: async () => { w.child.kill('SIGTERM'); await w.exited; },
-    kill: async () => { w.child.kill('SIGKILL'); await w.exited; },
+    stop: async () => {
+      w.child.kill('SIGTERM');
+      await w.exited;
+    },
+    kill: async () => {
+      w.child.kill('SIGKILL');
+      await w.exited;
+    },
   };
 }
 
@@ -88,7 +102,8 @@ const fair = (counts) => {
   const share = STACKS / counts.length;
   return total === STACKS && counts.every((n) => n >= Math.floor(share) - 1 && n <= Math.ceil(share) + 1);
 };
-const handedOut = async (replicas) => (await Promise.all(replicas.map((r) => r.metric('moor_stack_handovers_total', 'direction="out"')))).reduce((a, b) => a + b, 0);
+const handedOut = async (replicas) =>
+  (await Promise.all(replicas.map((r) => r.metric('moor_stack_handovers_total', 'direction="out"')))).reduce((a, b) => a + b, 0);
 
 async function connections(url) {
   const c = new pg.Client({ connectionString: url });
@@ -107,7 +122,10 @@ async function main() {
   const pgServer = await startPostgres();
   const dir = mkdtempSync(join(tmpdir(), 'moor-bench-fleet-'));
   writeStacks(dir);
-  const cloud = start(['local-cloud', '--port', '0', '--token', TOKEN, '--data', join(dir, 'cloud.json'), '--no-seed', '--provisioning-ms', '0'], {}, dir, { stream: 'stdout', re: /listening on (\S+)/ });
+  const cloud = start(['local-cloud', '--port', '0', '--token', TOKEN, '--data', join(dir, 'cloud.json'), '--no-seed', '--provisioning-ms', '0'], {}, dir, {
+    stream: 'stdout',
+    re: /listening on (\S+)/,
+  });
   const env = { MOOR_STATE: pgServer.url, MOOR_ENDPOINT: await cloud.url, MOOR_TOKEN: TOKEN, MOOR_POLL_INTERVAL_MS: '50', NO_COLOR: '1' };
   const running = [];
   try {
@@ -116,10 +134,14 @@ async function main() {
     const started = Date.now();
     const solo = await startWatch(dir, env, 'solo');
     running.push(solo);
-    await waitFor(async () => {
-      const st = await solo.status();
-      return st.stacks.every((x) => x.result === 'in_sync' || x.result === 'healed') && st.stacks.filter((x) => x.result === 'in_sync').length === STACKS;
-    }, 900_000, `solo replica never in sync: ${solo.stderr()}`);
+    await waitFor(
+      async () => {
+        const st = await solo.status();
+        return st.stacks.every((x) => x.result === 'in_sync' || x.result === 'healed') && st.stacks.filter((x) => x.result === 'in_sync').length === STACKS;
+      },
+      900_000,
+      `solo replica never in sync: ${solo.stderr()}`,
+    );
     const convergedMs = Date.now() - started;
     const cpu0 = solo.cpuSeconds();
     const runs0 = (await solo.status()).stacks.reduce((a, x) => a + x.runs, 0);
@@ -129,7 +151,9 @@ async function main() {
     const soloRss = solo.rssMb();
     const soloConnections = await connections(pgServer.url);
     console.log(`  one replica, ${STACKS} stacks: applied and in sync ${s(convergedMs)} after start (${STACKS * GROUPS} groups created)`);
-    console.log(`    steady: RSS ${mb(soloRss)} (${((soloRss * 1024) / STACKS).toFixed(0)} KB per stack), ${soloConnections} PostgreSQL connections, CPU ${cpuPerCycleMs.toFixed(1)} ms per stack cycle (${cycles} cycles in ${2 * INTERVAL_S} s)`);
+    console.log(
+      `    steady: RSS ${mb(soloRss)} (${((soloRss * 1024) / STACKS).toFixed(0)} KB per stack), ${soloConnections} PostgreSQL connections, CPU ${cpuPerCycleMs.toFixed(1)} ms per stack cycle (${cycles} cycles in ${2 * INTERVAL_S} s)`,
+    );
     await solo.stop();
     running.splice(0);
 
@@ -143,15 +167,31 @@ async function main() {
       const joinedAt = Date.now();
       running.push(joined);
       await waitFor(async () => fair(await holds(running)), 120_000, `not fair after ${id} joined`).catch(async (err) => {
-        throw new Error(`${err.message}: ${(await holds(running)).join('/')}\n${running.map((r) => `--- ${r.id}\n${r.stderr().split('\n').filter((l) => !/took the lease|handed the stack/.test(l)).slice(-15).join('\n')}`).join('\n')}`);
+        throw new Error(
+          `${err.message}: ${(await holds(running)).join('/')}\n${running
+            .map(
+              (r) =>
+                `--- ${r.id}\n${r
+                  .stderr()
+                  .split('\n')
+                  .filter((l) => !/took the lease|handed the stack/.test(l))
+                  .slice(-15)
+                  .join('\n')}`,
+            )
+            .join('\n')}`,
+        );
       });
       const ms = Date.now() - joinedAt;
-      console.log(`  ${id} joins: fair (${(await holds(running)).join('/')}) ${s(ms)} after it served (${(ms / 1000 / INTERVAL_S).toFixed(2)} intervals), ${(await handedOut(running)) - before} stacks handed over`);
+      console.log(
+        `  ${id} joins: fair (${(await holds(running)).join('/')}) ${s(ms)} after it served (${(ms / 1000 / INTERVAL_S).toFixed(2)} intervals), ${(await handedOut(running)) - before} stacks handed over`,
+      );
     }
     await new Promise((r) => setTimeout(r, INTERVAL_S * 1000));
     const rss = running.map((r) => r.rssMb());
     const held = await holds(running);
-    console.log(`    RSS per replica: ${rss.map((v, i) => `${running[i].id} ${mb(v)} (${held[i]} stacks)`).join(', ')}; PostgreSQL connections ${await connections(pgServer.url)}`);
+    console.log(
+      `    RSS per replica: ${rss.map((v, i) => `${running[i].id} ${mb(v)} (${held[i]} stacks)`).join(', ')}; PostgreSQL connections ${await connections(pgServer.url)}`,
+    );
     const gone = running.pop();
     await gone.kill();
     const killedAt = Date.now();

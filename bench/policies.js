@@ -18,21 +18,28 @@ const RULES = [
   ["stack != 'prod' || object.spec.properties.ipAddress.type != 'Public'", 'spec.properties.ipAddress.type'],
   ["object.metadata.name.matches('^[a-z][a-z0-9-]*$')", 'metadata.name'],
   ["object.spec.resourceGroup.startsWith('rg-')", 'spec.resourceGroup'],
-  ["object.spec.properties.containers.all(c, !has(c.properties.environmentVariables) || c.properties.environmentVariables.all(e, !has(e.secureValue) || e.secureValue == '(sensitive)'))", undefined],
+  [
+    "object.spec.properties.containers.all(c, !has(c.properties.environmentVariables) || c.properties.environmentVariables.all(e, !has(e.secureValue) || e.secureValue == '(sensitive)'))",
+    undefined,
+  ],
   ["change == null || change.action != 'replace'", undefined],
 ];
 
 function policies() {
   // Three Policy documents, as a team would split them.
   const groups = [RULES.slice(0, 4), RULES.slice(4, 7), RULES.slice(7)];
-  return groups.map((rules, i) => `apiVersion: moor/v1
+  return groups
+    .map(
+      (rules, i) => `apiVersion: moor/v1
 kind: Policy
 metadata: {name: bench-${i}}
 spec:
   match: {kinds: [ContainerGroup]}
   rules:
 ${rules.map(([expression, fieldPath]) => `    - expression: ${JSON.stringify(expression)}\n      message: rule ${JSON.stringify(expression.slice(0, 30))} fails${fieldPath ? `\n      fieldPath: ${fieldPath}` : ''}`).join('\n')}
-`).join('---\n');
+`,
+    )
+    .join('---\n');
 }
 
 /**
@@ -84,5 +91,7 @@ export async function run() {
 if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) {
   const r = await run();
   const verdict = r.addedMs <= r.budgetMs ? 'within' : 'OVER';
-  process.stdout.write(`policies: ${r.rules} rules over ${r.manifests} manifests add ${(r.addedMs / 1000).toFixed(2)} s to validate's ${(r.validateMs / 1000).toFixed(2)} s (warm: ${(r.warmAddedMs / 1000).toFixed(2)} s; CPU ${(r.addedCpuMs / 1000).toFixed(2)} s), ${verdict} the ${(r.budgetMs / 1000).toFixed(1)} s budget\n`);
+  process.stdout.write(
+    `policies: ${r.rules} rules over ${r.manifests} manifests add ${(r.addedMs / 1000).toFixed(2)} s to validate's ${(r.validateMs / 1000).toFixed(2)} s (warm: ${(r.warmAddedMs / 1000).toFixed(2)} s; CPU ${(r.addedCpuMs / 1000).toFixed(2)} s), ${verdict} the ${(r.budgetMs / 1000).toFixed(1)} s budget\n`,
+  );
 }

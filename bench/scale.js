@@ -49,14 +49,22 @@ function writeManifests(dir, n) {
 function moor(cwd, cloud, args, expectCode = 0, { timeline = false } = {}) {
   const rssFile = join(cwd, '.peak-rss');
   const timelineFile = join(cwd, '.timeline.json');
-  const env = { ...process.env, MOOR_ENDPOINT: cloud.url, MOOR_TOKEN: TOKEN, BENCH_PEAK_RSS_FILE: rssFile, NO_COLOR: '1', ...(timeline ? { BENCH_TIMELINE_FILE: timelineFile } : {}) };
+  const env = {
+    ...process.env,
+    MOOR_ENDPOINT: cloud.url,
+    MOOR_TOKEN: TOKEN,
+    BENCH_PEAK_RSS_FILE: rssFile,
+    NO_COLOR: '1',
+    ...(timeline ? { BENCH_TIMELINE_FILE: timelineFile } : {}),
+  };
   const preload = ['--require', PEAK_RSS, ...(timeline ? ['--require', TIMELINE] : [])];
   const start = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
     execFile(process.execPath, [...preload, BIN, ...args], { cwd, env, maxBuffer: 1 << 30 }, (err, stdout, stderr) => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       const code = err ? err.code : 0;
-      if (code !== expectCode) return reject(new Error(`moor ${args.join(' ')} exited ${code}: ${String(stdout).slice(0, 3000)}${String(stderr).slice(-2000)}`));
+      if (code !== expectCode)
+        return reject(new Error(`moor ${args.join(' ')} exited ${code}: ${String(stdout).slice(0, 3000)}${String(stderr).slice(-2000)}`));
       resolve({ ms, peakMB: Number(readFileSync(rssFile, 'utf8')), ...(timeline ? { timeline: JSON.parse(readFileSync(timelineFile, 'utf8')) } : {}) });
     });
   });
@@ -201,7 +209,11 @@ export async function run(sizes = [10_000, 30_000, 100_000], print = () => undef
     lines.push(line);
     print(line);
   };
-  say(`scale benchmark (issue 22): load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at start`);
+  say(
+    `scale benchmark (issue 22): load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} at start`,
+  );
   const perResource = new Map();
   for (const [i, n] of sizes.entries()) {
     const ws = await applyAndPlan(n);
@@ -220,12 +232,17 @@ export async function run(sizes = [10_000, 30_000, 100_000], print = () => undef
         const costs = await stateWriteCosts(ws, records);
         const what = `state write of one change at ${k(records)} records${records === n ? '' : ` (${k(n)} repeated)`}`;
         for (const [backend, c] of Object.entries(costs)) {
-          say(c.skipped ? `  ${what} on ${backend}: skipped (${c.skipped})`
-            : `  ${what} on ${backend}: ${c.writeMs.toFixed(1)} ms (bound 50 ms), then unlock ${c.unlockMs.toFixed(1)} ms (${c.unlockNote})`);
+          say(
+            c.skipped
+              ? `  ${what} on ${backend}: skipped (${c.skipped})`
+              : `  ${what} on ${backend}: ${c.writeMs.toFixed(1)} ms (bound 50 ms), then unlock ${c.unlockMs.toFixed(1)} ms (${c.unlockNote})`,
+          );
         }
       }
       const throttled = await throttledPlan(ws);
-      say(`  no-op plan of ${k(n)} under --rate-limit ${RATE}: ${s(throttled.ms)}   floor ${s(throttled.floorMs)} (${k(throttled.pages)} requests: list pages per resource group and subscription, less the burst, over the refill)   ratio ${(throttled.ms / throttled.floorMs).toFixed(2)} (bound 1.1)`);
+      say(
+        `  no-op plan of ${k(n)} under --rate-limit ${RATE}: ${s(throttled.ms)}   floor ${s(throttled.floorMs)} (${k(throttled.pages)} requests: list pages per resource group and subscription, less the burst, over the refill)   ratio ${(throttled.ms / throttled.floorMs).toFixed(2)} (bound 1.1)`,
+      );
       say(`    its ${timelineLine(throttled.timeline)}`);
     } finally {
       await ws.cloud.close();
@@ -233,12 +250,20 @@ export async function run(sizes = [10_000, 30_000, 100_000], print = () => undef
     }
   }
   const [first] = sizes;
-  for (const n of sizes.slice(1)) say(`  plan time per group at ${k(n)} / at ${k(first)}: ${(perResource.get(n) / perResource.get(first)).toFixed(2)} (bound 1.2)`);
-  say(`  bounds: apply of 30,000 < 600 MB; apply of 100,000 < 1,536 MB; plan of 100,000 < 1,024 MB; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at end`);
+  for (const n of sizes.slice(1))
+    say(`  plan time per group at ${k(n)} / at ${k(first)}: ${(perResource.get(n) / perResource.get(first)).toFixed(2)} (bound 1.2)`);
+  say(
+    `  bounds: apply of 30,000 < 600 MB; apply of 100,000 < 1,536 MB; plan of 100,000 < 1,024 MB; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} at end`,
+  );
   return lines.join('\n');
 }
 
 if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) {
-  const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+  const sizes = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((n) => n > 0);
   await run(sizes.length ? sizes : undefined, (line) => process.stdout.write(line + '\n'));
 }

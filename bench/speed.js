@@ -25,14 +25,46 @@ function group(i, o = {}) {
 }
 
 const BODY = {
-  location: 'westeurope', tags: { team: 'bench' },
-  properties: { osType: 'Linux', containers: [{ name: 'app', properties: { image: 'nginx:1.27', ports: [{ port: 80 }], resources: { requests: { cpu: 0.5, memoryInGB: 1 } }, environmentVariables: [{ name: 'MODE', value: 'bench' }] } }] },
+  location: 'westeurope',
+  tags: { team: 'bench' },
+  properties: {
+    osType: 'Linux',
+    containers: [
+      {
+        name: 'app',
+        properties: {
+          image: 'nginx:1.27',
+          ports: [{ port: 80 }],
+          resources: { requests: { cpu: 0.5, memoryInGB: 1 } },
+          environmentVariables: [{ name: 'MODE', value: 'bench' }],
+        },
+      },
+    ],
+  },
 };
 
 async function engine() {
-  const [{ createProviders }, { RequestScheduler }, { loadAndValidate }, { makePlan }, { applyPlan }, { openStateBackend }, { StateRecorder }, { SERVICE_NAMES }, { BUILT_IN_KINDS }, { defaultFetch }] = await Promise.all([
-    dist('providers/providers.js'), dist('providers/request-scheduler.js'), dist('engine/validate/index.js'), dist('engine/plan/planner.js'),
-    dist('engine/apply/applier.js'), dist('engine/state/open-backend.js'), dist('engine/state/recorder.js'), dist('core/services.js'), dist('resources/registry.js'),
+  const [
+    { createProviders },
+    { RequestScheduler },
+    { loadAndValidate },
+    { makePlan },
+    { applyPlan },
+    { openStateBackend },
+    { StateRecorder },
+    { SERVICE_NAMES },
+    { BUILT_IN_KINDS },
+    { defaultFetch },
+  ] = await Promise.all([
+    dist('providers/providers.js'),
+    dist('providers/request-scheduler.js'),
+    dist('engine/validate/index.js'),
+    dist('engine/plan/planner.js'),
+    dist('engine/apply/applier.js'),
+    dist('engine/state/open-backend.js'),
+    dist('engine/state/recorder.js'),
+    dist('core/services.js'),
+    dist('resources/registry.js'),
     dist('providers/http-fetch.js'),
   ]);
   // What moor's transport sends with when given no fetch (node:http), which the counting fetch wraps.
@@ -51,11 +83,13 @@ function countingFetch(send) {
     timeline.push(entry);
     const res = await send(url, init);
     entry.end = performance.now();
-    if (process.env.BENCH_TRACE) process.stderr.write(`${t0 % 100000} ${Date.now() - t0} ${init?.method ?? 'GET'} ${String(url).split('?')[0].slice(-40)} ${res.status}\n`);
+    if (process.env.BENCH_TRACE)
+      process.stderr.write(`${t0 % 100000} ${Date.now() - t0} ${init?.method ?? 'GET'} ${String(url).split('?')[0].slice(-40)} ${res.status}\n`);
     counts.requests++;
     const remaining = [...res.headers].find(([k]) => k.startsWith('x-ms-ratelimit-remaining-'))?.[1];
     if (res.status === 429) {
-      if (remaining === '0') counts.throttled++; else counts.injected429++;
+      if (remaining === '0') counts.throttled++;
+      else counts.injected429++;
     } else if (init?.method === 'PUT') counts.admittedWrites++;
     return res;
   };
@@ -65,7 +99,14 @@ function countingFetch(send) {
 /** A workspace of manifests, state and the engine wired to one cloud, as `moor apply` wires them. */
 async function workspace(e, groups) {
   const dir = mkdtempSync(join(tmpdir(), 'moor-bench-speed-'));
-  for (let f = 0; f < groups.length; f += 100) writeFileSync(join(dir, `groups-${f}.yaml`), groups.slice(f, f + 100).map(groupManifest).join('---\n'));
+  for (let f = 0; f < groups.length; f += 100)
+    writeFileSync(
+      join(dir, `groups-${f}.yaml`),
+      groups
+        .slice(f, f + 100)
+        .map(groupManifest)
+        .join('---\n'),
+    );
   const { manifests, diagnostics } = await e.loadAndValidate([dir], e.BUILT_IN_KINDS, { cwd: dir });
   if (diagnostics.some((d) => d.severity === 'error') || manifests.length !== groups.length) throw new Error(`manifests invalid: ${diagnostics[0]?.message}`);
   const backend = e.openStateBackend(join(dir, 'state.json'), dir);
@@ -87,7 +128,13 @@ async function workspace(e, groups) {
     };
     return { plan, apply, counts: counting.counts, timeline: counting.timeline, scheduler };
   };
-  return { connect, close: async () => { await backend.close(); rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    connect,
+    close: async () => {
+      await backend.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 async function timed(fn) {
@@ -120,7 +167,13 @@ async function timedApply(e, cloud, groups, parallelism, pollIntervalMs) {
     const applied = await timed(() => run.apply(planned));
     const cpu = process.cpuUsage(cpuBefore);
     const timeline = run.timeline.map((r) => ({ ...r, start: r.start - startedAt, end: r.end - startedAt }));
-    return { ms: applied.ms, cpuMs: (cpu.user + cpu.system) / 1000, timeline, outcomes: applied.value, counts: { ...run.counts, requests: run.counts.requests - requestsBefore } };
+    return {
+      ms: applied.ms,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      timeline,
+      outcomes: applied.value,
+      counts: { ...run.counts, requests: run.counts.requests - requestsBefore },
+    };
   } finally {
     await ws.close();
   }
@@ -154,12 +207,20 @@ async function createAndWaitLoop(cloud, groups, parallelism) {
 }
 
 async function scenario1(e) {
-  const N = 200, LATENCY = 20, PROVISIONING = 2000, P = 10;
+  const N = 200,
+    LATENCY = 20,
+    PROVISIONING = 2000,
+    P = 10;
   const bound = Math.max(PROVISIONING, (2 * N * LATENCY) / P);
   let cloud = await startCloud({ latencyMs: LATENCY, provisioningMs: PROVISIONING });
   let moor;
   try {
-    moor = await timedApply(e, cloud, Array.from({ length: N }, (_, i) => group(i)), P);
+    moor = await timedApply(
+      e,
+      cloud,
+      Array.from({ length: N }, (_, i) => group(i)),
+      P,
+    );
     mustSucceed(moor.outcomes);
   } finally {
     await cloud.close();
@@ -167,7 +228,11 @@ async function scenario1(e) {
   cloud = await startCloud({ latencyMs: LATENCY, provisioningMs: PROVISIONING });
   let loop;
   try {
-    loop = await createAndWaitLoop(cloud, Array.from({ length: N }, (_, i) => group(i)), P);
+    loop = await createAndWaitLoop(
+      cloud,
+      Array.from({ length: N }, (_, i) => group(i)),
+      P,
+    );
   } finally {
     await cloud.close();
   }
@@ -200,7 +265,11 @@ async function scenario1(e) {
 }
 
 async function scenario2(e) {
-  const N = 10_000, RGS = 100, LATENCY = 20, RATE = 20, P = 10;
+  const N = 10_000,
+    RGS = 100,
+    LATENCY = 20,
+    RATE = 20,
+    P = 10;
   // 100 groups per subscription (the quota), one resource group each: 100 resource groups.
   const groups = Array.from({ length: N }, (_, i) => group(i, { rg: `rg-${Math.floor(i / (N / RGS))}` }));
   const ws = await workspace(e, groups);
@@ -238,10 +307,19 @@ async function scenario2(e) {
 }
 
 async function scenario3(e) {
-  const N = 1000, RATE = 20, FAIL = 0.1, LATENCY = 20, P = 10;
+  const N = 1000,
+    RATE = 20,
+    FAIL = 0.1,
+    LATENCY = 20,
+    P = 10;
   const cloud = await startCloud({ latencyMs: LATENCY, rateLimit: RATE, failRate: FAIL });
   try {
-    const r = await timedApply(e, cloud, Array.from({ length: N }, (_, i) => group(i)), P);
+    const r = await timedApply(
+      e,
+      cloud,
+      Array.from({ length: N }, (_, i) => group(i)),
+      P,
+    );
     const failed = r.outcomes.filter((o) => o.status !== 'done').length;
     const c = r.counts;
     // Writes the bucket admitted beyond its burst (10 s' worth), per second, against the refill.
@@ -258,8 +336,14 @@ async function scenario3(e) {
 }
 
 async function scenario4(e) {
-  const CHAIN = 20, N = 200, LATENCY = 20, PROVISIONING = 1000, P = 10;
-  const chain = Array.from({ length: CHAIN }, (_, i) => group(i, { name: `chain-${i}`, sub: subscription(0, '8f0e0c49-3b5a-4d62-9d1d'), dependsOn: i > 0 ? `ContainerGroup/chain-${i - 1}` : undefined }));
+  const CHAIN = 20,
+    N = 200,
+    LATENCY = 20,
+    PROVISIONING = 1000,
+    P = 10;
+  const chain = Array.from({ length: CHAIN }, (_, i) =>
+    group(i, { name: `chain-${i}`, sub: subscription(0, '8f0e0c49-3b5a-4d62-9d1d'), dependsOn: i > 0 ? `ContainerGroup/chain-${i - 1}` : undefined }),
+  );
   const leaves = Array.from({ length: N }, (_, i) => group(i));
   // The chain's time is measured alone, on its own cloud: what the leaves beside it may not stretch.
   const alone = await (async () => {

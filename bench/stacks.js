@@ -69,12 +69,15 @@ export function writeTree(dir) {
   writeFiles(join(dir, 'dev'), TOTAL / 2, (i) => overlay(i, 'dev'));
   writeFiles(join(dir, 'prod'), TOTAL / 2, (i) => overlay(i, 'prod'));
   const vars = (rg, tag) => `    vars: {resourceGroup: ${rg}, imageTag: "${tag}"}\n`;
-  writeFileSync(join(dir, 'moor.config.yaml'), [
-    'stacks:',
-    '  one:\n    paths: [all]\n' + vars('rg-one', '1.27'),
-    '  dev:\n    paths: [base, dev]\n' + vars('rg-dev', '1.27'),
-    '  prod:\n    paths: [base, prod]\n' + vars('rg-prod', '1.26'),
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'moor.config.yaml'),
+    [
+      'stacks:',
+      '  one:\n    paths: [all]\n' + vars('rg-one', '1.27'),
+      '  dev:\n    paths: [base, dev]\n' + vars('rg-dev', '1.27'),
+      '  prod:\n    paths: [base, prod]\n' + vars('rg-prod', '1.26'),
+    ].join('\n'),
+  );
 }
 
 /** Validates the stacks in turn as validate does; returns wall and CPU ms and the manifests validated. */
@@ -137,7 +140,7 @@ if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) 
   const verdict = r.cpuRatio <= r.limit ? 'within' : 'OVER';
   process.stdout.write(
     `stacks: validate of ${r.manifests} manifests across two stacks with overlays ${(r.twoStacksMs / 1000).toFixed(2)} s ` +
-    `(CPU ${(r.twoStacksCpuMs / 1000).toFixed(2)} s) vs one stack ${(r.oneStackMs / 1000).toFixed(2)} s (CPU ${(r.oneStackCpuMs / 1000).toFixed(2)} s): ` +
-    `${r.ratio.toFixed(2)}x wall, ${r.cpuRatio.toFixed(2)}x CPU, ${verdict} ${r.limit}x\n`,
+      `(CPU ${(r.twoStacksCpuMs / 1000).toFixed(2)} s) vs one stack ${(r.oneStackMs / 1000).toFixed(2)} s (CPU ${(r.oneStackCpuMs / 1000).toFixed(2)} s): ` +
+      `${r.ratio.toFixed(2)}x wall, ${r.cpuRatio.toFixed(2)}x CPU, ${verdict} ${r.limit}x\n`,
   );
 }

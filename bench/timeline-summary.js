@@ -30,7 +30,9 @@ const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
 /** One line: start-up, requests, slack, tail and CPU of a summarized timeline. */
 export function timelineLine(x) {
   const at = (what, sp) => (sp ? `${what} read ${s(sp.from)}-${s(sp.to)}` : `${what} not read`);
-  return `first request at ${s(x.firstAt)} (${at('manifests', x.manifests)}, ${at('state', x.state)}); ` +
+  return (
+    `first request at ${s(x.firstAt)} (${at('manifests', x.manifests)}, ${at('state', x.state)}); ` +
     `${x.requests} requests (${x.throttled} answered 429), last answer at ${s(x.lastAnswerAt)}, ${s(x.slackMs)} beyond the bucket's pace; ` +
-    `exit ${s(x.tailMs)} after the last answer; CPU ${s(x.cpuMs.user)} user + ${s(x.cpuMs.system)} system`;
+    `exit ${s(x.tailMs)} after the last answer; CPU ${s(x.cpuMs.user)} user + ${s(x.cpuMs.system)} system`
+  );
 }

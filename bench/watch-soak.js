@@ -30,7 +30,9 @@ function rssMb() {
 }
 
 const [{ openSession }, { reconcileOnce }, { BUILT_IN_KINDS }] = await Promise.all([
-  dist('session/open-session.js'), dist('watch/reconcile.js'), dist('resources/registry.js'),
+  dist('session/open-session.js'),
+  dist('watch/reconcile.js'),
+  dist('resources/registry.js'),
 ]);
 
 const dir = mkdtempSync(join(tmpdir(), 'moor-bench-soak-'));
@@ -42,7 +44,16 @@ try {
   writeFileSync(join(dir, 'groups.yaml'), docs.join('---\n'));
   const env = { MOOR_ENDPOINT: cloud.url, MOOR_TOKEN: TOKEN, MOOR_POLL_INTERVAL_MS: '20' };
   const state = postgres ? `${postgres.url}?workspace=bench-soak-${process.pid}` : undefined;
-  const session = await openSession({ cwd: dir, env, state, events: () => undefined, kinds: BUILT_IN_KINDS, startLocalCloud: () => { throw new Error('the soak uses a standalone cloud'); } });
+  const session = await openSession({
+    cwd: dir,
+    env,
+    state,
+    events: () => undefined,
+    kinds: BUILT_IN_KINDS,
+    startLocalCloud: () => {
+      throw new Error('the soak uses a standalone cloud');
+    },
+  });
   const options = (selfHeal) => ({ paths: [dir], selfHeal, prune: false, allowDestructive: [], cwd: dir, env, signal: new AbortController().signal });
   const lease = postgres ? await session.backend.takeLease('moor watch', 30_000) : undefined;
   if (postgres && !lease) throw new Error('the watch lease is held by another process');
@@ -61,8 +72,12 @@ try {
   await lease?.release();
   await session.close();
   const growth = (end.rss - warm.rss) / warm.rss;
-  console.log(`watch soak${postgres ? ' (PostgreSQL state, under a watch lease)' : ''}: ${CYCLES} cycles over ${RESOURCES} container groups in ${seconds.toFixed(1)} s (${(1000 * seconds / CYCLES).toFixed(0)} ms a cycle)`);
-  console.log(`  RSS after ${WARM_UP} cycles ${warm.rss.toFixed(1)} MiB, at the end ${end.rss.toFixed(1)} MiB: growth ${(100 * growth).toFixed(1)} % (bound 10 %) ${growth < 0.1 ? 'ok' : 'OVER'}`);
+  console.log(
+    `watch soak${postgres ? ' (PostgreSQL state, under a watch lease)' : ''}: ${CYCLES} cycles over ${RESOURCES} container groups in ${seconds.toFixed(1)} s (${((1000 * seconds) / CYCLES).toFixed(0)} ms a cycle)`,
+  );
+  console.log(
+    `  RSS after ${WARM_UP} cycles ${warm.rss.toFixed(1)} MiB, at the end ${end.rss.toFixed(1)} MiB: growth ${(100 * growth).toFixed(1)} % (bound 10 %) ${growth < 0.1 ? 'ok' : 'OVER'}`,
+  );
   console.log(`  open handles after warm-up ${warm.handles}, at the end ${end.handles} ${end.handles <= warm.handles ? 'ok' : 'GREW'}`);
   if (!globalThis.gc) console.log('  (run with node --expose-gc for RSS after a full collection)');
 } finally {

@@ -12,10 +12,14 @@ if (!process.execArgv.some((a) => a.startsWith('--heap-growing-percent'))) setFl
 // A clone that was never built: say so, rather than a stack trace of a missing module.
 const { existsSync } = await import('node:fs');
 if (!existsSync(new URL('../dist/cli/main.js', import.meta.url))) {
-  process.stderr.write(`moor is not built: ${new URL('../dist/', import.meta.url).pathname} is missing; run 'npm ci' (or 'npm run build') in ${new URL('..', import.meta.url).pathname}, or install a packed moor (npm pack)\n`);
+  process.stderr.write(
+    `moor is not built: ${new URL('../dist/', import.meta.url).pathname} is missing; run 'npm ci' (or 'npm run build') in ${new URL('..', import.meta.url).pathname}, or install a packed moor (npm pack)\n`,
+  );
   process.exit(1);
 }
 
 const { main } = await import('../dist/cli/main.js');
 const { processIo } = await import('../dist/cli/process-io.js');
-main(process.argv, processIo()).then((code) => { process.exitCode = code; });
+main(process.argv, processIo()).then((code) => {
+  process.exitCode = code;
+});

@@ -12,12 +12,20 @@ const pages = commandPages();
 mkdirSync(dir, { recursive: true });
 let changed = 0;
 for (const name of readdirSync(dir)) {
-  if (name.endsWith('.md') && !pages.has(name)) { rmSync(join(dir, name)); changed++; process.stdout.write(`removed docs/commands/${name}\n`); }
+  if (name.endsWith('.md') && !pages.has(name)) {
+    rmSync(join(dir, name));
+    changed++;
+    process.stdout.write(`removed docs/commands/${name}\n`);
+  }
 }
 for (const [name, text] of pages) {
   const path = join(dir, name);
   let old;
-  try { old = readFileSync(path, 'utf8'); } catch { old = undefined; }
+  try {
+    old = readFileSync(path, 'utf8');
+  } catch {
+    old = undefined;
+  }
   if (old === text) continue;
   writeFileSync(path, text);
   changed++;

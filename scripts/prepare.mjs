@@ -16,7 +16,9 @@ function newest(path) {
   return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
 }
 
-const sources = ['src', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/compile-schemas.mjs'].map((p) => join(root, p)).filter(existsSync);
+const sources = ['src', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/compile-schemas.mjs']
+  .map((p) => join(root, p))
+  .filter(existsSync);
 if (existsSync(built) && statSync(built).mtimeMs >= Math.max(...sources.map(newest))) {
   process.stdout.write('moor: dist/ is up to date with the sources; not building\n');
 } else {

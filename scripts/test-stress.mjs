@@ -5,12 +5,16 @@ import { spawn } from 'node:child_process';
 
 const HOGS = 2;
 const hogs = Array.from({ length: HOGS }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
-const stopHogs = () => { for (const hog of hogs) if (hog.exitCode === null && hog.signalCode === null) hog.kill('SIGKILL'); };
+const stopHogs = () => {
+  for (const hog of hogs) if (hog.exitCode === null && hog.signalCode === null) hog.kill('SIGKILL');
+};
 process.on('exit', stopHogs);
 
 const vitest = spawn(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', ...process.argv.slice(2)], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(signal, () => { vitest.kill(signal); });
+  process.on(signal, () => {
+    vitest.kill(signal);
+  });
 }
 vitest.on('close', (code, signal) => {
   stopHogs();

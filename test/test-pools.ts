@@ -12,9 +12,11 @@ const RELATIVE_IMPORT = /\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
 /** The test files under `dirs` (relative to `root`), in forward-slash form as vitest globs them. */
 function testFiles(root: string, dirs: readonly string[]): string[] {
-  return dirs.flatMap((dir) => readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.test.ts'))
-    .map((e) => relative(root, join(e.parentPath, e.name)).split('\\').join('/')));
+  return dirs.flatMap((dir) =>
+    readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith('.test.ts'))
+      .map((e) => relative(root, join(e.parentPath, e.name)).split('\\').join('/')),
+  );
 }
 
 /** Whether a test module or a helper it imports from the test tree needs a process of its own. */
@@ -32,5 +34,7 @@ function needsAProcess(file: string, testTree: string, seen: Set<string>): boole
 /** The test files that must run in forks (they start processes or chdir), of those under `dirs`. */
 export function filesNeedingAProcess(root: string, dirs: readonly string[]): string[] {
   const testTree = join(root, 'test');
-  return testFiles(root, dirs).filter((file) => needsAProcess(join(root, file), testTree, new Set())).sort();
+  return testFiles(root, dirs)
+    .filter((file) => needsAProcess(join(root, file), testTree, new Set()))
+    .sort();
 }

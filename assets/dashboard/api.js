@@ -49,7 +49,10 @@ export function followEvents(onMessage, onState) {
       controller = new AbortController();
       try {
         const res = await fetch('/api/events', { headers: headers(), signal: controller.signal, cache: 'no-store' });
-        if (res.status === 401) { onState('unauthorized'); return; }
+        if (res.status === 401) {
+          onState('unauthorized');
+          return;
+        }
         if (!res.ok || !res.body) throw new Error(String(res.status));
         onState('live');
         pause = 500;
@@ -63,7 +66,10 @@ export function followEvents(onMessage, onState) {
     }
   };
   run();
-  return () => { stopped = true; controller?.abort(); };
+  return () => {
+    stopped = true;
+    controller?.abort();
+  };
 }
 
 async function readEvents(body, onMessage) {

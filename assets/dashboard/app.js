@@ -25,7 +25,12 @@ function loadStatus() {
   return answer;
 }
 
-const VIEWS = [['resources', 'Resources'], ['graph', 'Graph'], ['history', 'History'], ['rates', 'Rates']];
+const VIEWS = [
+  ['resources', 'Resources'],
+  ['graph', 'Graph'],
+  ['history', 'History'],
+  ['rates', 'Rates'],
+];
 
 function viewFromHash() {
   const v = /^#\/(\w+)/.exec(location.hash)?.[1];
@@ -115,28 +120,36 @@ function App() {
   // The statuses: now, and again after every cycle the live stream tells of.
   useEffect(() => {
     if (needToken) return;
-    loadStatus().then((doc) => { setStatus(doc); setError(null); setSteps(new Map()); })
+    loadStatus()
+      .then((doc) => {
+        setStatus(doc);
+        setError(null);
+        setSteps(new Map());
+      })
       .catch((err) => (err instanceof Unauthorized ? setNeedToken(true) : setError(err.message)));
   }, [revision, needToken]);
 
   const pending = useRef(/** @type {ReturnType<typeof setTimeout> | undefined} */ (undefined));
   useEffect(() => {
     if (needToken) return undefined;
-    return followEvents((type, data) => {
-      if (type === 'cycle') {
-        // Stacks finishing together make one reload.
-        clearTimeout(pending.current);
-        pending.current = setTimeout(() => setRevision((r) => r + 1), 150);
-      } else if (type === 'step' && data.type === 'step') {
-        const key = `${data.stack ?? ''}\u0000${data.address}`;
-        setSteps((old) => {
-          const next = new Map(old);
-          if (data.phase === 'started') next.set(key, true);
-          else next.delete(key);
-          return next;
-        });
-      }
-    }, (state) => (state === 'unauthorized' ? setNeedToken(true) : setConnection(state)));
+    return followEvents(
+      (type, data) => {
+        if (type === 'cycle') {
+          // Stacks finishing together make one reload.
+          clearTimeout(pending.current);
+          pending.current = setTimeout(() => setRevision((r) => r + 1), 150);
+        } else if (type === 'step' && data.type === 'step') {
+          const key = `${data.stack ?? ''}\u0000${data.address}`;
+          setSteps((old) => {
+            const next = new Map(old);
+            if (data.phase === 'started') next.set(key, true);
+            else next.delete(key);
+            return next;
+          });
+        }
+      },
+      (state) => (state === 'unauthorized' ? setNeedToken(true) : setConnection(state)),
+    );
   }, [needToken]);
 
   // Another resource opened: the last one's detail is not shown under its name meanwhile.
@@ -164,14 +177,23 @@ function App() {
   }, [view, revision, needToken]);
 
   // Opening a resource changes the address (the hashchange listener opens it): the link reopens it.
-  const select = useCallback((r) => { location.hash = hashOf(viewFromHash(), r); }, []);
-  const close = useCallback(() => { location.hash = hashOf(viewFromHash(), null); }, []);
+  const select = useCallback((r) => {
+    location.hash = hashOf(viewFromHash(), r);
+  }, []);
+  const close = useCallback(() => {
+    location.hash = hashOf(viewFromHash(), null);
+  }, []);
 
   useEffect(() => {
     if (detail.doc) document.getElementById('detail-heading')?.focus();
   }, [detail.doc?.resource.address]);
 
-  if (needToken) return html`<${TokenForm} onToken=${(t) => { setToken(t); setNeedToken(false); setRevision((r) => r + 1); }} />`;
+  if (needToken)
+    return html`<${TokenForm} onToken=${(t) => {
+      setToken(t);
+      setNeedToken(false);
+      setRevision((r) => r + 1);
+    }} />`;
 
   return html`
     <header class="top">
@@ -206,16 +228,21 @@ function Stacks({ status, stale }) {
     <section aria-labelledby="stacks-heading">
       <h2 id="stacks-heading" class="visually-hidden">Stacks</h2>
       <ul class="stacks">${status.stacks.map((s) => {
-        const known = s.standby ? { label: 'another replica reconciles it', status: 'held' } : RESULTS[s.result] ?? { label: 'first cycle running', status: 'in_progress' };
+        const known = s.standby
+          ? { label: 'another replica reconciles it', status: 'held' }
+          : (RESULTS[s.result] ?? { label: 'first cycle running', status: 'in_progress' });
         const result = stale ? STALE : known;
         const counts = {};
         for (const r of s.resources) counts[r.status] = (counts[r.status] ?? 0) + 1;
         return html`
           <li class=${stale ? 'stack stale' : 'stack'} data-stack=${s.stack ?? ''} data-stale=${stale ? 'true' : undefined}>
             <h3>${s.stack ?? 'manifests'}</h3>
-            <p><span class=${`badge status-${result.status}`} data-health=${stale ? 'unknown' : s.result ?? ''}>${result.label}</span></p>
+            <p><span class=${`badge status-${result.status}`} data-health=${stale ? 'unknown' : (s.result ?? '')}>${result.label}</span></p>
             ${stale ? html`<p class="muted">last known: ${known.label}</p>` : null}
-            <p class="muted" data-testid="stack-counts">${plural(s.resources.length, 'resource')}${Object.entries(counts).filter(([k]) => k !== 'in_sync').map(([k, n]) => `, ${n} ${statusLabel(k)}`).join('')}</p>
+            <p class="muted" data-testid="stack-counts">${plural(s.resources.length, 'resource')}${Object.entries(counts)
+              .filter(([k]) => k !== 'in_sync')
+              .map(([k, n]) => `, ${n} ${statusLabel(k)}`)
+              .join('')}</p>
             <p class="muted">last run <${When} iso=${s.lastRunAt} />${s.consecutiveFailures ? `, ${plural(s.consecutiveFailures, 'failure')} in a row` : ''}</p>
             ${s.error ? html`<p class="stack-error">${s.error}</p>` : null}
           </li>`;
@@ -228,7 +255,10 @@ function TokenForm({ onToken }) {
   return html`
     <main class="token">
       <h1>moor watch</h1>
-      <form onSubmit=${(e) => { e.preventDefault(); if (value) onToken(value); }}>
+      <form onSubmit=${(e) => {
+        e.preventDefault();
+        if (value) onToken(value);
+      }}>
         <p>This watch listens beyond this machine and needs its token (<code>--listen-token</code>). It is kept in this tab only and sent as a bearer header.</p>
         <label>Token <input type="password" autocomplete="off" value=${value} onInput=${(e) => setValue(e.currentTarget.value)} /></label>
         <button type="submit">Open the dashboard</button>

@@ -15,14 +15,16 @@ export function FleetView({ fleet }) {
       <p class="muted">${live} live ${live === 1 ? 'replica shares' : 'replicas share'} ${fleet.stacks} stacks, looked at <${When} iso=${fleet.surveyedAt} /></p>
       <table class="fleet">
         <thead><tr><th scope="col">Replica</th><th scope="col">Host</th><th scope="col">State</th><th scope="col">Heartbeat</th><th scope="col">Stacks held</th></tr></thead>
-        <tbody>${fleet.replicas.map((r) => html`
+        <tbody>${fleet.replicas.map(
+          (r) => html`
           <tr data-replica=${r.id}>
             <th scope="row">${r.id}${r.self ? html` <span class="muted">(this one)</span>` : null}</th>
             <td>${r.host} <span class="muted">pid ${r.pid}</span></td>
             <td><span class=${`badge status-${r.live ? 'in_sync' : 'failed'}`}>${r.live ? 'live' : 'gone'}</span></td>
             <td><${When} iso=${r.heartbeatAt} /></td>
             <td><strong>${r.holds.length}</strong>${r.holds.length ? html` <span class="muted">${r.holds.map((s) => s ?? 'manifests').join(', ')}</span>` : null}</td>
-          </tr>`)}</tbody>
+          </tr>`,
+        )}</tbody>
       </table>
     </section>`;
 }

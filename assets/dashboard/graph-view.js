@@ -30,7 +30,8 @@ export function GraphView({ graph, stacks, stack, onStack, onSelect, error }) {
   let body;
   if (error) body = html`<p role="alert">${error}</p>`;
   else if (!graph) body = html`<p aria-busy="true">Laying out the graph…</p>`;
-  else if (graph.tooLarge) body = html`<p>This stack has ${graph.tooLarge.resources} resources, more than a drawing can show (${graph.tooLarge.limit}); the resource table and each resource's detail list its dependencies.</p>`;
+  else if (graph.tooLarge)
+    body = html`<p>This stack has ${graph.tooLarge.resources} resources, more than a drawing can show (${graph.tooLarge.limit}); the resource table and each resource's detail list its dependencies.</p>`;
   else if (graph.nodes.length === 0) body = html`<p class="muted">No resources yet.</p>`;
   else body = drawing(graph, onSelect);
   return html`
@@ -58,7 +59,12 @@ function drawing(graph, onSelect) {
             <g class=${`node status-${n.status}`} transform=${`translate(${n.x},${n.y})`} data-address=${n.address} data-status=${n.status}
                tabindex="0" role="button" aria-label=${`${n.address}: ${s.label}`}
                onClick=${() => onSelect({ stack: graph.stack ?? '', address: n.address })}
-               onKeyDown=${(e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onSelect({ stack: graph.stack ?? '', address: n.address }); } }}>
+               onKeyDown=${(e) => {
+                 if (e.key === 'Enter' || e.key === ' ') {
+                   e.preventDefault();
+                   onSelect({ stack: graph.stack ?? '', address: n.address });
+                 }
+               }}>
               <rect width=${n.width} height=${n.height} rx="6" />
               <text x=${PAD} y="18" class="node-address">${shortAddress(n.address, n.width)}</text>
               <text x=${PAD} y="35" class="node-status">${s.glyph} ${s.label}</text>

@@ -29,7 +29,8 @@ export function HistoryView({ history, stacks, stack, onStack, error }) {
 function run(r) {
   const c = r.counts;
   const counts = [`${c.created} created`, `${c.updated} updated`, `${c.replaced} replaced`, `${c.deleted} deleted`, `${c.run} run`]
-    .concat(c.failed ? [`${c.failed} failed`] : [], c.skipped ? [`${c.skipped} skipped`] : []).join(', ');
+    .concat(c.failed ? [`${c.failed} failed`] : [], c.skipped ? [`${c.skipped} skipped`] : [])
+    .join(', ');
   return html`
     <li class="run">
       <div class="run-head">

@@ -18,7 +18,8 @@ function lineClass(line) {
  *   onClose: () => void, onSelect: (resource: { stack: string, address: string }) => void }} props
  */
 export function ResourceDetail({ detail, error, onClose, onSelect }) {
-  if (error) return html`<aside class="detail" aria-label="Resource detail"><p role="alert">${error}</p><button type="button" onClick=${onClose}>Close</button></aside>`;
+  if (error)
+    return html`<aside class="detail" aria-label="Resource detail"><p role="alert">${error}</p><button type="button" onClick=${onClose}>Close</button></aside>`;
   if (!detail) return html`<aside class="detail" aria-label="Resource detail" aria-busy="true"><p>Loading…</p></aside>`;
   const r = detail.resource;
   const stack = detail.stack ?? '';
@@ -37,9 +38,11 @@ export function ResourceDetail({ detail, error, onClose, onSelect }) {
         ${r.detail ? html`<dt>Note</dt><dd>${r.detail}</dd>` : null}
       </dl>
       <h3>Changes, as plan prints them</h3>
-      ${detail.diff.length === 0
-        ? html`<p class="muted">No change: live matches the manifest.</p>`
-        : html`<pre class="diff" data-testid="diff">${detail.diff.map((line) => html`<span class=${lineClass(line)}>${line + "\n"}</span>`)}</pre>`}
+      ${
+        detail.diff.length === 0
+          ? html`<p class="muted">No change: live matches the manifest.</p>`
+          : html`<pre class="diff" data-testid="diff">${detail.diff.map((line) => html`<span class=${lineClass(line)}>${line + '\n'}</span>`)}</pre>`
+      }
       ${detail.answers ? html`<${Answers} answers=${detail.answers} />` : null}
       <h3>Depends on</h3>
       ${links(detail.dependsOn, stack, onSelect)}
@@ -59,15 +62,17 @@ function links(addresses, stack, onSelect) {
 function Answers({ answers }) {
   const rows = [
     ['Accept', 'write the live values into the manifest files that set them', answers.accept],
-    ['Revert', 'put the manifest\'s values back', answers.revert],
-    ['Ignore', 'add to the manifest\'s metadata: another system owns these fields', answers.ignore],
+    ['Revert', "put the manifest's values back", answers.revert],
+    ['Ignore', "add to the manifest's metadata: another system owns these fields", answers.ignore],
   ];
   return html`
     <h3>Drifted: accept, revert or ignore</h3>
     <dl class="answers" data-testid="drift-answers">
-      ${rows.map(([name, what, command]) => html`
+      ${rows.map(
+        ([name, what, command]) => html`
         <dt>${name} <span class="muted">(${what})</span></dt>
         <dd><code data-testid=${`answer-${name.toLowerCase()}`}>${command}</code>
-          <button type="button" class="link" aria-label=${`Copy the ${name.toLowerCase()} command`} onClick=${() => navigator.clipboard?.writeText(command)}>Copy</button></dd>`)}
+          <button type="button" class="link" aria-label=${`Copy the ${name.toLowerCase()} command`} onClick=${() => navigator.clipboard?.writeText(command)}>Copy</button></dd>`,
+      )}
     </dl>`;
 }

@@ -17,8 +17,13 @@ export function ResourceTable({ rows, stacks, selected, onSelect }) {
   const kinds = useMemo(() => [...new Set(rows.map((r) => r.kind))].sort(), [rows]);
   const shown = useMemo(() => {
     const needle = search.trim().toLowerCase();
-    return rows.filter((r) => (!status || r.status === status) && (!stack || r.stack === stack) && (!kind || r.kind === kind)
-      && (!needle || r.address.toLowerCase().includes(needle) || (r.detail ?? '').toLowerCase().includes(needle)));
+    return rows.filter(
+      (r) =>
+        (!status || r.status === status) &&
+        (!stack || r.stack === stack) &&
+        (!kind || r.kind === kind) &&
+        (!needle || r.address.toLowerCase().includes(needle) || (r.detail ?? '').toLowerCase().includes(needle)),
+    );
   }, [rows, search, status, stack, kind]);
 
   return html`
@@ -32,11 +37,15 @@ export function ResourceTable({ rows, stacks, selected, onSelect }) {
             ${Object.entries(STATUSES).map(([k, v]) => html`<option value=${k}>${v.label}</option>`)}
           </select>
         </label>
-        ${stacks.length > 1 ? html`<label>Stack
+        ${
+          stacks.length > 1
+            ? html`<label>Stack
           <select value=${stack} onChange=${(e) => setStack(e.currentTarget.value)}>
             <option value="">all</option>
             ${stacks.map((s) => html`<option value=${s}>${s}</option>`)}
-          </select></label>` : null}
+          </select></label>`
+            : null
+        }
         <label>Kind
           <select value=${kind} onChange=${(e) => setKind(e.currentTarget.value)}>
             <option value="">any</option>
@@ -74,7 +83,8 @@ function VirtualRows({ rows, multiStack, selected, onSelect }) {
         </tr></thead>
         <tbody>
           ${first > 0 ? html`<tr class="spacer" aria-hidden="true"><td colspan=${columns} style=${{ height: `${first * ROW_HEIGHT}px` }}></td></tr>` : null}
-          ${visible.map((r, i) => html`
+          ${visible.map(
+            (r, i) => html`
             <tr key=${r.key} data-address=${r.address} data-stack=${r.stack} data-status=${r.status} aria-rowindex=${first + i + 2}
                 class=${selected === r.key ? 'selected' : ''}>
               ${multiStack ? html`<td>${r.stack}</td>` : null}
@@ -82,7 +92,8 @@ function VirtualRows({ rows, multiStack, selected, onSelect }) {
               <td>${r.kind}</td>
               <td><${StatusBadge} status=${r.status} />${r.detail ? html` <span class="row-detail" title=${r.detail}>${r.detail}</span>` : null}</td>
               <td><${When} iso=${r.changedAt} /></td>
-            </tr>`)}
+            </tr>`,
+          )}
           ${last < rows.length ? html`<tr class="spacer" aria-hidden="true"><td colspan=${columns} style=${{ height: `${(rows.length - last) * ROW_HEIGHT}px` }}></td></tr>` : null}
         </tbody>
       </table>

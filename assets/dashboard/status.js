@@ -46,7 +46,10 @@ function useSecondTick() {
     clock ??= setInterval(() => ticking.forEach((f) => f()), 1000);
     return () => {
       ticking.delete(redraw);
-      if (ticking.size === 0) { clearInterval(clock); clock = undefined; }
+      if (ticking.size === 0) {
+        clearInterval(clock);
+        clock = undefined;
+      }
     };
   }, []);
 }

@@ -6,7 +6,8 @@ import type { IoHost } from './io-host.js';
 import { lineText } from '../core/foreign-text.js';
 
 export function renderAccept(io: IoHost, result: AcceptResult, options: { dryRun: boolean; stack?: string }): number {
-  for (const f of result.files) io.stdout.write(createTwoFilesPatch(`a/${f.shown}`, `b/${f.shown}`, f.before, f.after, '', '', { context: 3 }).replace(/^=+\n/, ''));
+  for (const f of result.files)
+    io.stdout.write(createTwoFilesPatch(`a/${f.shown}`, `b/${f.shown}`, f.before, f.after, '', '', { context: 3 }).replace(/^=+\n/, ''));
   for (const r of result.refused) io.stderr.write(`error: not accepted: ${lineText(r)}\n`);
   const named = options.stack === undefined ? '' : `stack ${lineText(options.stack)}: `;
   const fields = result.accepted.length;

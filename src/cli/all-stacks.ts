@@ -64,7 +64,11 @@ export function stacksText(io: IoHost, runs: readonly StackResult[], mode: 'plan
 
 /** github: each stack's diagnostics as annotations naming the stack, and one job summary. */
 export function annotateStacks(io: IoHost, runs: readonly StackResult[], mode: 'plan' | 'drift'): void {
-  writeAnnotations(runs.flatMap((r) => r.plan.diagnostics.map((d) => namingStack(d, r.stack))), stdoutLine(io), io.cwd);
+  writeAnnotations(
+    runs.flatMap((r) => r.plan.diagnostics.map((d) => namingStack(d, r.stack))),
+    stdoutLine(io),
+    io.cwd,
+  );
   appendStepSummary(stacksMarkdown(runs, mode), io.env);
 }
 

@@ -25,12 +25,26 @@ describe('apply --output github', () => {
 
   it('a job of unknown outcome (a no-op that failed: nothing was sent) is annotated with its reason, not as a failed no-op', () => {
     const unknown: StepOutcome = { address: 'DatabaseExport/e', action: 'no-op', status: 'failed', error: 'the outcome of revision r1 is unknown' };
-    expect(failedStepDiagnostics([unknown]).map((d) => annotation(d, process.cwd()))).toEqual(['::error::DatabaseExport/e: the outcome of revision r1 is unknown']);
+    expect(failedStepDiagnostics([unknown]).map((d) => annotation(d, process.cwd()))).toEqual([
+      '::error::DatabaseExport/e: the outcome of revision r1 is unknown',
+    ]);
   });
 
   it('an interrupted step that had sent no change is annotated as the progress line says it, not with its raw error', () => {
-    const waited: StepOutcome = { address: 'ContainerGroup/g', action: 'no-op', status: 'interrupted', error: 'containerGroups/g: interrupted while waiting for the operation to finish; it goes on at the service, and the next plan reads where it got to', sentNoChange: true };
-    const queued: StepOutcome = { address: 'AuthContext/c8', action: 'update', status: 'interrupted', error: 'PUT /c8: interrupted while waiting for its turn', sentNoChange: true };
+    const waited: StepOutcome = {
+      address: 'ContainerGroup/g',
+      action: 'no-op',
+      status: 'interrupted',
+      error: 'containerGroups/g: interrupted while waiting for the operation to finish; it goes on at the service, and the next plan reads where it got to',
+      sentNoChange: true,
+    };
+    const queued: StepOutcome = {
+      address: 'AuthContext/c8',
+      action: 'update',
+      status: 'interrupted',
+      error: 'PUT /c8: interrupted while waiting for its turn',
+      sentNoChange: true,
+    };
     expect(failedStepDiagnostics([waited, queued]).map((d) => annotation(d, process.cwd()))).toEqual([
       '::warning::ContainerGroup/g: interrupted (it had sent no change; the next plan reads where things got to)',
       '::warning::AuthContext/c8: update interrupted (it had sent no change; the next plan reads where things got to)',
@@ -47,7 +61,9 @@ describe('apply --output github', () => {
       { address: 'ContainerGroup/web', action: 'refresh', status: 'failed', error: 'Forbidden (403, request id r-2)' },
     ];
     const md = refreshSummaryMarkdown(refused, refreshSummary(refused));
-    expect(md).toMatch(/^### moor apply --refresh-only\n\n\*\*❌ Refresh incomplete: 1 accepted from live into state, 0 gone and forgotten; 1 refused; nothing live was changed\.\*\*/);
+    expect(md).toMatch(
+      /^### moor apply --refresh-only\n\n\*\*❌ Refresh incomplete: 1 accepted from live into state, 0 gone and forgotten; 1 refused; nothing live was changed\.\*\*/,
+    );
     expect(md).toContain('ContainerGroup/web: Forbidden (403, request id r-2)');
     expect(refreshSummaryMarkdown(refused.slice(0, 1), refreshSummary(refused.slice(0, 1)))).toContain('**✅ Refresh complete: 1 accepted');
   });

@@ -12,11 +12,17 @@ import { stdoutLine, type IoHost } from './io-host.js';
 export function failedStepDiagnostics(outcomes: readonly StepOutcome[]): Diagnostic[] {
   return outcomes
     .filter((o) => o.status === 'failed' || o.status === 'interrupted')
-    .map((o) => o.status === 'failed'
-      // A no-op that failed sent nothing (a job of unknown outcome): its error says why.
-      ? { severity: 'error', address: o.address, message: o.action === 'no-op' ? o.error ?? 'did not succeed' : `${o.action} failed: ${o.error ?? 'unknown error'}` }
-      // One that had sent no change says so, as its progress line does (its raw error claims a sent operation).
-      : { severity: 'warning', address: o.address, message: nothingSentInterruption(o) ?? `${o.action} interrupted: ${o.error ?? 'the wait was cut short'}` });
+    .map((o) =>
+      o.status === 'failed'
+        ? // A no-op that failed sent nothing (a job of unknown outcome): its error says why.
+          {
+            severity: 'error',
+            address: o.address,
+            message: o.action === 'no-op' ? (o.error ?? 'did not succeed') : `${o.action} failed: ${o.error ?? 'unknown error'}`,
+          }
+        : // One that had sent no change says so, as its progress line does (its raw error claims a sent operation).
+          { severity: 'warning', address: o.address, message: nothingSentInterruption(o) ?? `${o.action} interrupted: ${o.error ?? 'the wait was cut short'}` },
+    );
 }
 
 /** The markdown of the apply's closing lines: a status line, then the summary as the log shows it. */

@@ -6,7 +6,12 @@ describe('apply summary', () => {
   test('an interrupted step is a root cause of its own, counted as interrupted; steps not started are named as skipped by the interruption', () => {
     const text = applySummary([
       { address: 'ContainerGroup/a', action: 'create', status: 'done' },
-      { address: 'ContainerGroup/b', action: 'create', status: 'interrupted', error: 'containerGroups/b: interrupted while waiting for the operation to finish' },
+      {
+        address: 'ContainerGroup/b',
+        action: 'create',
+        status: 'interrupted',
+        error: 'containerGroups/b: interrupted while waiting for the operation to finish',
+      },
       { address: 'ContainerGroup/c', action: 'create', status: 'skipped', rootCause: 'ContainerGroup/b' },
       { address: 'ContainerGroup/d', action: 'create', status: 'skipped', rootCause: 'interrupted' },
     ]);

@@ -37,7 +37,9 @@ export function applySummary(outcomes: readonly StepOutcome[]): string {
     `Apply ${c.incomplete ? 'incomplete' : 'complete'}: ${c.created} created, ${c.updated} updated, ${c.replaced} replaced, ${c.deleted} deleted, ${c.run} run` +
       (failed.length ? `; ${failed.length} failed (${failed.map((f) => f.address).join(', ')})` : '') +
       (refused.length ? `; ${refused.length} refused (${refused.map((f) => f.address).join(', ')})` : '') +
-      (interrupted.length ? `; ${interrupted.length} interrupted (${interrupted.map((f) => f.address).join(', ')})` : '') + (skipped.length ? `; ${skipped.length} skipped` : '') + '.',
+      (interrupted.length ? `; ${interrupted.length} interrupted (${interrupted.map((f) => f.address).join(', ')})` : '') +
+      (skipped.length ? `; ${skipped.length} skipped` : '') +
+      '.',
   );
   // An error quotes a service's text: each line stays one line.
   return lines.map(lineText).join('\n');

@@ -10,6 +10,6 @@ export function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
   stream.on('error', (err: NodeJS.ErrnoException) => {
     if (!CLOSED.has(err.code ?? '')) throw err;
     // Writes after this one would fail the same way; they go nowhere instead.
-    stream.write = (() => true);
+    stream.write = () => true;
   });
 }

@@ -5,13 +5,21 @@ import { bindEnvironment } from './env-options.js';
 async function parse(args: string[], env: NodeJS.ProcessEnv) {
   let seen: Record<string, unknown> = {};
   const program = new Command('moor').exitOverride();
-  program.command('plan')
+  program
+    .command('plan')
     .option('--out <file>')
     .option('--target <address>', 'repeatable', (v: string, prev: string[] = []) => [...prev, v])
     .option('--output <format>', 'format', 'text')
     .option('--prune')
-    .action((opts: Record<string, unknown>) => { seen = opts; });
-  program.command('local-cloud').option('--port <n>').action((opts: Record<string, unknown>) => { seen = opts; });
+    .action((opts: Record<string, unknown>) => {
+      seen = opts;
+    });
+  program
+    .command('local-cloud')
+    .option('--port <n>')
+    .action((opts: Record<string, unknown>) => {
+      seen = opts;
+    });
   bindEnvironment(program, env, new Set(['local-cloud']));
   await program.parseAsync(['node', 'moor', ...args]);
   return seen;
@@ -22,7 +30,7 @@ describe('options from MOOR_* variables', () => {
     ['a value option takes its variable', ['plan'], { MOOR_OUT: 'p.json' }, { out: 'p.json' }],
     ['the command line wins over the variable', ['plan', '--out', 'cli.json'], { MOOR_OUT: 'env.json' }, { out: 'cli.json' }],
     ['the variable wins over the default', ['plan'], { MOOR_PLAN_OUTPUT: 'json' }, { output: 'json' }],
-    ['--output reads its own command\'s variable only', ['plan'], { MOOR_OUTPUT: 'json', MOOR_VALIDATE_OUTPUT: 'json' }, { output: 'text' }],
+    ["--output reads its own command's variable only", ['plan'], { MOOR_OUTPUT: 'json', MOOR_VALIDATE_OUTPUT: 'json' }, { output: 'text' }],
     ['a value goes through the option parser', ['plan'], { MOOR_TARGET: 'ContainerGroup/web' }, { target: ['ContainerGroup/web'] }],
     ['a flag is set by true', ['plan'], { MOOR_PRUNE: 'true' }, { prune: true }],
   ])('%s', async (_reason, args, env, expected) => {

@@ -16,7 +16,13 @@ const PER_COMMAND = new Set(['output']);
 export function envNameOf(option: Option, command?: Command): string {
   const name = option.attributeName();
   const scope = command && PER_COMMAND.has(name) ? `${topCommandOf(command).name()}_` : '';
-  return 'MOOR_' + (scope + name).replace(/[A-Z]/g, (c) => `_${c}`).replace(/-/g, '_').toUpperCase();
+  return (
+    'MOOR_' +
+    (scope + name)
+      .replace(/[A-Z]/g, (c) => `_${c}`)
+      .replace(/-/g, '_')
+      .toUpperCase()
+  );
 }
 
 /** `get` for `moor get usage`: the command right under the program. */

@@ -21,7 +21,12 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'moor apply manifests/ --auto-approve --output jsonl | jq -c .',
     'moor apply manifests/ --auto-approve --output github   # annotations and the job summary in GitHub Actions',
   ],
-  drift: ['moor drift manifests/', 'moor drift manifests/ --output markdown >> "$GITHUB_STEP_SUMMARY"', 'moor drift manifests/ --notify', 'moor drift --stack prod --accept --dry-run   # the diff that would write the hand changes into the manifests'],
+  drift: [
+    'moor drift manifests/',
+    'moor drift manifests/ --output markdown >> "$GITHUB_STEP_SUMMARY"',
+    'moor drift manifests/ --notify',
+    'moor drift --stack prod --accept --dry-run   # the diff that would write the hand changes into the manifests',
+  ],
   import: ['moor import ContainerGroup/web /subscriptions/SUB/resourceGroups/rg-web/providers/Vendor.ContainerInstance/containerGroups/web manifests/'],
   show: ['moor show plan.json', 'moor show plan.json --output markdown > plan.md'],
   state: [
@@ -38,13 +43,16 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'moor outputs ContainerGroup/web --output json',
     'IP=$(moor outputs ContainerGroup/web /properties/ipAddress/ip)   # one value, raw',
   ],
-  history: ['moor history', 'moor history ContainerGroup/web', 'moor history --output json | jq \'.runs[0]\''],
+  history: ['moor history', 'moor history ContainerGroup/web', "moor history --output json | jq '.runs[0]'"],
   watch: [
     'moor watch manifests/ --interval 5m --listen 127.0.0.1:9464',
     'moor watch manifests/ --self-heal --interval 2m',
     'moor watch --all-stacks --self-heal --listen 0.0.0.0:9464 --listen-token "$WATCH_TOKEN"',
   ],
-  get: ['moor get usage --subscription 8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11 --location westeurope', 'moor get transactions --billing-account 12345678 --invoice G012345678 --output csv'],
+  get: [
+    'moor get usage --subscription 8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11 --location westeurope',
+    'moor get transactions --billing-account 12345678 --invoice G012345678 --output csv',
+  ],
   notify: ['moor notify test'],
   'local-cloud': ['moor local-cloud --port 4010', 'moor local-cloud --port 0 --latency 50 --fail-rate 0.1'],
   version: ['moor version'],

@@ -11,7 +11,10 @@ const EXIT_CODES: Readonly<Record<string, ExitCodes>> = {
     [2, 'changes present (plan --detailed-exitcode) or drift found (drift)'],
     [130, 'the confirmation prompt was answered with Ctrl-C (Ctrl-D: 1)'],
   ],
-  validate: [[0, 'no errors (warnings allowed)'], [1, 'errors']],
+  validate: [
+    [0, 'no errors (warnings allowed)'],
+    [1, 'errors'],
+  ],
   plan: [
     [0, 'planned (with --detailed-exitcode: no changes)'],
     [1, 'an error, a failed check, a change a policy refuses or a job of unknown outcome'],
@@ -22,10 +25,23 @@ const EXIT_CODES: Readonly<Record<string, ExitCodes>> = {
     [1, 'an error, or a change failed, was refused or interrupted; or the confirmation was declined'],
     [130, 'the confirmation prompt was answered with Ctrl-C (nothing was changed)'],
   ],
-  drift: [[0, 'no drift'], [1, 'an error (also: state holds no resources while there are manifests)'], [2, 'drift found']],
-  graph: [[0, 'the graph of valid manifests'], [1, 'the manifests have errors (the graph is printed as far as it goes)']],
-  'policy test': [[0, 'every case turned out as it expects'], [1, 'a case did not, or could not be evaluated, or a Policy is invalid']],
-  'get name-availability': [[0, 'the answer, whether or not the name is free'], [1, 'an error']],
+  drift: [
+    [0, 'no drift'],
+    [1, 'an error (also: state holds no resources while there are manifests)'],
+    [2, 'drift found'],
+  ],
+  graph: [
+    [0, 'the graph of valid manifests'],
+    [1, 'the manifests have errors (the graph is printed as far as it goes)'],
+  ],
+  'policy test': [
+    [0, 'every case turned out as it expects'],
+    [1, 'a case did not, or could not be evaluated, or a Policy is invalid'],
+  ],
+  'get name-availability': [
+    [0, 'the answer, whether or not the name is free'],
+    [1, 'an error'],
+  ],
 };
 
 /** Adds an Exit codes section after the help of the program and of each command that has one (before its examples). */

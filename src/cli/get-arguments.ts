@@ -27,7 +27,9 @@ export function locationArg(value: string): string {
 
 export function billingAccountArg(value: string): string {
   if (!BILLING_ACCOUNT.test(value)) {
-    throw new UserError(`--billing-account must be digits, "PCN." and letters or digits, or a GUID optionally followed by ":" GUID "_" YYYY-MM-DD (got '${value}')`);
+    throw new UserError(
+      `--billing-account must be digits, "PCN." and letters or digits, or a GUID optionally followed by ":" GUID "_" YYYY-MM-DD (got '${value}')`,
+    );
   }
   return value;
 }
@@ -43,6 +45,7 @@ export function invoiceArg(value: string): string {
 export function topArg(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1 || n > MAX_TOP) throw new UserError(`--top must be a whole number from 1 to ${MAX_TOP} (the service's largest page; every page is read anyway), not '${value}'`);
+  if (!/^\d+$/.test(value) || n < 1 || n > MAX_TOP)
+    throw new UserError(`--top must be a whole number from 1 to ${MAX_TOP} (the service's largest page; every page is read anyway), not '${value}'`);
   return n;
 }

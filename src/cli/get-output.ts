@@ -33,7 +33,10 @@ export function renderTable<T>(columns: readonly Column<T>[], rows: readonly T[]
   const header = columns.map((c) => c.header.toUpperCase());
   const widths = columns.map((_, i) => Math.max(...[header, ...body, ...tail].map((cells) => cells[i].length)));
   const line = (cells: string[]) =>
-    cells.map((s, i) => (columns[i].align === 'right' ? s.padStart(widths[i]) : s.padEnd(widths[i]))).join('  ').trimEnd();
+    cells
+      .map((s, i) => (columns[i].align === 'right' ? s.padStart(widths[i]) : s.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   const out = [line(header), ...body.map(line)];
   if (tail.length > 0) out.push('', ...tail.map(line));
   return out.join('\n') + '\n';
@@ -46,7 +49,11 @@ export function csvField(cell: Cell): string {
 }
 
 export function renderCsv<T>(columns: readonly Column<T>[], rows: readonly T[], extra: readonly Cell[][] = []): string {
-  const lines = [columns.map((c) => csvField(c.header)), ...rows.map((r) => columns.map((c) => csvField(c.value(r)))), ...extra.map((cells) => columns.map((_, i) => csvField(cells[i])))];
+  const lines = [
+    columns.map((c) => csvField(c.header)),
+    ...rows.map((r) => columns.map((c) => csvField(c.value(r)))),
+    ...extra.map((cells) => columns.map((_, i) => csvField(cells[i]))),
+  ];
   return lines.map((cells) => cells.join(',')).join('\r\n') + '\r\n';
 }
 
@@ -55,7 +62,13 @@ export function renderJson(value: unknown): string {
 }
 
 /** Prints rows in the chosen format; `json` is what JSON output holds (defaults to the rows). */
-export function printRows<T>(io: IoHost, format: GetFormat, columns: readonly Column<T>[], rows: readonly T[], options: { json?: unknown; extra?: readonly Cell[][] } = {}): void {
+export function printRows<T>(
+  io: IoHost,
+  format: GetFormat,
+  columns: readonly Column<T>[],
+  rows: readonly T[],
+  options: { json?: unknown; extra?: readonly Cell[][] } = {},
+): void {
   if (format === 'json') io.stdout.write(renderJson(options.json ?? rows));
   else if (format === 'csv') io.stdout.write(renderCsv(columns, rows, options.extra));
   else io.stdout.write(renderTable(columns, rows, options.extra));

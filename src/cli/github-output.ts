@@ -28,9 +28,7 @@ type RepositoryRoots = Map<string, string | undefined>;
  * `roots` lets a batch walk each folder up once.
  */
 export function annotation(d: Diagnostic, cwd: string, roots: RepositoryRoots = new Map()): string {
-  const props = d.location
-    ? ` file=${escapeProperty(repositoryPath(d.location.file, cwd, roots))},line=${d.location.line},col=${d.location.col}`
-    : '';
+  const props = d.location ? ` file=${escapeProperty(repositoryPath(d.location.file, cwd, roots))},line=${d.location.line},col=${d.location.col}` : '';
   return `::${d.severity}${props}::${escapeData(addressedMessage(d))}`;
 }
 
@@ -50,7 +48,10 @@ function repositoryRoot(start: string, roots: RepositoryRoots): string | undefin
   if (roots.has(start)) return roots.get(start);
   let root: string | undefined;
   for (let dir = start; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, '.git'))) { root = dir; break; }
+    if (existsSync(join(dir, '.git'))) {
+      root = dir;
+      break;
+    }
     if (dirname(dir) === dir) break;
   }
   roots.set(start, root);

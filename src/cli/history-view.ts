@@ -28,8 +28,12 @@ function runText(run: HistoryRun): string {
   const where = [run.stack ? `stack ${run.stack}` : '', run.commit ? `commit ${shortCommit(run.commit)}` : '', run.ci?.url ?? ''].filter(Boolean);
   const head = `${run.startedAt}  ${run.command}  ${run.result}  by ${run.by}${where.length ? '  ' + where.join('  ') : ''}`;
   const c = run.counts;
-  const counts = `  ${c.created} created, ${c.updated} updated, ${c.replaced} replaced, ${c.deleted} deleted, ${c.run} run` +
-    (c.failed ? `, ${c.failed} failed` : '') + (c.refused ? `, ${c.refused} refused` : '') + (c.interrupted ? `, ${c.interrupted} interrupted` : '') + (c.skipped ? `, ${c.skipped} skipped` : '');
+  const counts =
+    `  ${c.created} created, ${c.updated} updated, ${c.replaced} replaced, ${c.deleted} deleted, ${c.run} run` +
+    (c.failed ? `, ${c.failed} failed` : '') +
+    (c.refused ? `, ${c.refused} refused` : '') +
+    (c.interrupted ? `, ${c.interrupted} interrupted` : '') +
+    (c.skipped ? `, ${c.skipped} skipped` : '');
   const changes = run.changes.map((ch) => {
     const glyph = (ACTION_GLYPH[ch.action as Action] ?? '?').trim() || '·';
     // A service's error text is foreign: it may not start lines or workflow commands of its own.

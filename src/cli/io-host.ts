@@ -34,10 +34,14 @@ export interface IoHost {
 
 /** Writes whole lines to the run's stdout (annotations, jsonl events add their own newline or not). */
 export function stdoutLine(io: IoHost): (line: string) => void {
-  return (line) => { io.stdout.write(line + '\n'); };
+  return (line) => {
+    io.stdout.write(line + '\n');
+  };
 }
 
 /** Writes text to the run's stdout as it is (a jsonl event carries its newline). */
 export function stdoutText(io: IoHost): (text: string) => void {
-  return (text) => { io.stdout.write(text); };
+  return (text) => {
+    io.stdout.write(text);
+  };
 }

@@ -33,7 +33,12 @@ export function emitPlan(emit: EmitEvent, plan: Plan, mode: 'plan' | 'drift' = '
 
 function plannedChange(c: PlannedChange): JsonlEvent {
   return {
-    type: 'planned_change', address: c.address, kind: c.kind, action: c.action, drift: c.drift, destructive: c.destructive,
+    type: 'planned_change',
+    address: c.address,
+    kind: c.kind,
+    action: c.action,
+    drift: c.drift,
+    destructive: c.destructive,
     ...(c.reason !== undefined ? { reason: c.reason } : {}),
     ...(c.reasonCode !== undefined ? { reasonCode: c.reasonCode } : {}),
     ...(c.heldBackBy !== undefined ? { heldBackBy: c.heldBackBy } : {}),
@@ -44,9 +49,14 @@ function plannedChange(c: PlannedChange): JsonlEvent {
 
 export function diagnosticEvent(d: Diagnostic): JsonlEvent {
   return {
-    type: 'diagnostic', severity: d.severity, message: d.message,
-    file: d.location?.file ?? null, line: d.location?.line ?? null, col: d.location?.col ?? null,
-    address: d.address ?? null, code: d.code ?? null,
+    type: 'diagnostic',
+    severity: d.severity,
+    message: d.message,
+    file: d.location?.file ?? null,
+    line: d.location?.line ?? null,
+    col: d.location?.col ?? null,
+    address: d.address ?? null,
+    code: d.code ?? null,
     ...(d.policy !== undefined ? { policy: d.policy } : {}),
   };
 }
@@ -64,12 +74,17 @@ export function jsonlSink(emit: EmitEvent): EventSink {
     if (e.type === 'step_started') {
       started.add(e.address);
       emit({ type: 'step_started', address: e.address, action: e.action });
-    }
-    else if (e.type === 'progress') emit({ type: 'progress', address: e.address, message: e.message });
+    } else if (e.type === 'progress') emit({ type: 'progress', address: e.address, message: e.message });
     else if (e.type === 'step_finished') stepFinished(emit, e.outcome, started.has(e.outcome.address));
     else if (e.type === 'request_retried' || e.type === 'throttled') {
       emit({
-        type: e.type === 'throttled' ? 'throttle' : 'retry', service: e.service, method: e.method, path: e.path, attempt: e.attempt ?? null, status: e.status ?? null, delayMs: e.delayMs,
+        type: e.type === 'throttled' ? 'throttle' : 'retry',
+        service: e.service,
+        method: e.method,
+        path: e.path,
+        attempt: e.attempt ?? null,
+        status: e.status ?? null,
+        delayMs: e.delayMs,
         ...(e.address !== undefined ? { address: e.address } : {}),
       });
     }
@@ -80,16 +95,29 @@ export function jsonlSink(emit: EmitEvent): EventSink {
 function stepFinished(emit: EmitEvent, o: StepOutcome, started: boolean): void {
   if (o.action === 'no-op' && !started) return;
   emit({
-    type: 'step_finished', address: o.address, action: o.action, status: o.status,
-    ...(o.error !== undefined ? { error: o.error } : {}), ...(o.rootCause !== undefined ? { rootCause: o.rootCause } : {}),
+    type: 'step_finished',
+    address: o.address,
+    action: o.action,
+    status: o.status,
+    ...(o.error !== undefined ? { error: o.error } : {}),
+    ...(o.rootCause !== undefined ? { rootCause: o.rootCause } : {}),
   });
 }
 
 export function applySummaryEvent(outcomes: readonly StepOutcome[], line: string): JsonlEvent {
   const { incomplete, created, updated, replaced, deleted, run, failed, refused, interrupted, skipped } = countOutcomes(outcomes);
   return {
-    type: 'apply_summary', status: incomplete ? 'incomplete' : 'complete',
-    created, updated, replaced, deleted, run, failed, refused, interrupted, skipped,
+    type: 'apply_summary',
+    status: incomplete ? 'incomplete' : 'complete',
+    created,
+    updated,
+    replaced,
+    deleted,
+    run,
+    failed,
+    refused,
+    interrupted,
+    skipped,
     // An interrupted step is the root cause of its dependents' skips as a failed one is.
     rootCauses: outcomes.filter((o) => o.status === 'failed' || o.status === 'interrupted').map((o) => ({ address: o.address, error: o.error ?? null })),
     message: line.split('\n').pop(),

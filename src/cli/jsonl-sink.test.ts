@@ -34,7 +34,7 @@ describe('jsonl sink', () => {
     ]);
   });
 
-  test("retry and throttle lines name the step whose request it was when there is one; answers have no line", () => {
+  test('retry and throttle lines name the step whose request it was when there is one; answers have no line', () => {
     const seen: JsonlEvent[] = [];
     const sink = jsonlSink((e) => seen.push(e));
     const request = { service: 'arm' as const, method: 'PUT', path: '/subscriptions/s/x/containerGroups/web', label: 'containerGroups/web' };
@@ -48,20 +48,33 @@ describe('jsonl sink', () => {
   });
 
   test('apply_summary counts interrupted apart from failed and skipped, and names it among the root causes', () => {
-    const e = applySummaryEvent([
-      { address: 'Thing/a', action: 'create', status: 'interrupted', error: 'x: interrupted' },
-      { address: 'Thing/b', action: 'create', status: 'skipped', rootCause: 'Thing/a' },
-      { address: 'Thing/c', action: 'create', status: 'done' },
-    ], 'Apply incomplete: …');
-    expect(e).toMatchObject({ status: 'incomplete', created: 1, failed: 0, interrupted: 1, skipped: 1, rootCauses: [{ address: 'Thing/a', error: 'x: interrupted' }] });
+    const e = applySummaryEvent(
+      [
+        { address: 'Thing/a', action: 'create', status: 'interrupted', error: 'x: interrupted' },
+        { address: 'Thing/b', action: 'create', status: 'skipped', rootCause: 'Thing/a' },
+        { address: 'Thing/c', action: 'create', status: 'done' },
+      ],
+      'Apply incomplete: …',
+    );
+    expect(e).toMatchObject({
+      status: 'incomplete',
+      created: 1,
+      failed: 0,
+      interrupted: 1,
+      skipped: 1,
+      rootCauses: [{ address: 'Thing/a', error: 'x: interrupted' }],
+    });
   });
 
   test('apply_summary counts as failed a step that waited for an earlier write and saw it end Failed (not a job of unknown outcome)', () => {
-    const e = applySummaryEvent([
-      { address: 'Thing/a', action: 'no-op', status: 'failed', error: 'the operation ended Failed', followsEarlierWrite: true },
-      { address: 'Job/j', action: 'no-op', status: 'failed', error: 'the outcome of revision r1 is unknown' },
-      { address: 'Thing/b', action: 'create', status: 'skipped', rootCause: 'Thing/a' },
-    ], 'Apply incomplete: …');
+    const e = applySummaryEvent(
+      [
+        { address: 'Thing/a', action: 'no-op', status: 'failed', error: 'the operation ended Failed', followsEarlierWrite: true },
+        { address: 'Job/j', action: 'no-op', status: 'failed', error: 'the outcome of revision r1 is unknown' },
+        { address: 'Thing/b', action: 'create', status: 'skipped', rootCause: 'Thing/a' },
+      ],
+      'Apply incomplete: …',
+    );
     expect(e).toMatchObject({ status: 'incomplete', failed: 1, skipped: 1 });
   });
 

@@ -13,7 +13,14 @@ export async function main(argv: readonly string[], host: IoHost): Promise<numbe
   const env: NodeJS.ProcessEnv = { ...host.env };
   const io: IoHost = { ...host, env, masker, stdout: maskedOutput(host.stdout, masker), stderr: maskedOutput(host.stderr, masker) };
   let exitCode = 0;
-  const program = createProgram(io, env, (code) => { exitCode = code; }, argv);
+  const program = createProgram(
+    io,
+    env,
+    (code) => {
+      exitCode = code;
+    },
+    argv,
+  );
   try {
     await program.parseAsync([...argv]);
     return exitCode;

@@ -13,10 +13,14 @@ export function notifierOf(io: IoHost, session: Session, paths: readonly string[
   return async (run, plan, outcomes) => {
     const { sendNotification } = await import('../notify/send-notification.js');
     const { notifyFailure } = await import('../notify/notify-error.js');
-    const result = await sendNotification(session, { run, plan, outcomes, paths, cwd: io.cwd, env: io.env })
-      .catch((err: unknown) => { throw notifyFailure(err, `posting the ${run} report to conversation ${session.config.notify?.conversationId}`); });
+    const result = await sendNotification(session, { run, plan, outcomes, paths, cwd: io.cwd, env: io.env }).catch((err: unknown) => {
+      throw notifyFailure(err, `posting the ${run} report to conversation ${session.config.notify?.conversationId}`);
+    });
     const attached = result.attachmentId ? `; the full report went up as attachment ${result.attachmentId}` : '';
-    const what = result.how === 'unchanged' ? `not posted: message ${result.activityId} already shows this ${run} report` : `${result.how}, activity id ${result.activityId}`;
+    const what =
+      result.how === 'unchanged'
+        ? `not posted: message ${result.activityId} already shows this ${run} report`
+        : `${result.how}, activity id ${result.activityId}`;
     session.events({ type: 'notice', message: `moor: notified conversation ${result.conversationId} (${what}${attached})` });
   };
 }

@@ -27,7 +27,9 @@ export function printOutputs(io: IoHost, target: OutputsTarget, outputs: JsonObj
     const value = getAt(all, fromPointer(target.pointer));
     if (value === undefined) {
       const keys = Object.keys(all).sort();
-      throw new UserError(`${target.address} has no output at ${target.pointer || '/'}; it has ${keys.length ? keys.map((k) => '/' + k).join(', ') : 'no outputs'}`);
+      throw new UserError(
+        `${target.address} has no output at ${target.pointer || '/'}; it has ${keys.length ? keys.map((k) => '/' + k).join(', ') : 'no outputs'}`,
+      );
     }
     io.stdout.write(format === 'json' ? JSON.stringify(value) + '\n' : raw(value) + '\n');
     return 0;

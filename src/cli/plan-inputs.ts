@@ -49,8 +49,11 @@ export function withApplyConfirmations(inputs: PlanInputs, flags: PlanShapeFlags
 /** apply --plan takes every input from the saved plan: repeating one would be ignored, so it is refused. */
 export function refuseWithSavedPlan(paths: readonly string[], flags: PlanShapeFlags): void {
   const given = [
-    paths.length > 0 ? 'PATH' : '', flags.target?.length ? '--target' : '', flags.prune ? '--prune' : '',
-    flags.replace?.length ? '--replace' : '', flags.refreshOnly ? '--refresh-only' : '',
+    paths.length > 0 ? 'PATH' : '',
+    flags.target?.length ? '--target' : '',
+    flags.prune ? '--prune' : '',
+    flags.replace?.length ? '--replace' : '',
+    flags.refreshOnly ? '--refresh-only' : '',
   ].filter(Boolean);
   if (given.length > 0) throw new UserError(`apply --plan takes its paths and options from the saved plan; do not give ${given.join(', ')}`);
 }
@@ -63,9 +66,11 @@ export function savedPlanStack(file: string, saved: string | undefined, choice: 
   const given = choice?.name;
   if (choice !== undefined && saved !== given) {
     const givenAs = stackGivenText(choice);
-    throw new UserError(saved === undefined
-      ? `saved plan ${file} was made without a stack; apply it without ${givenAs.split(/[ =]/)[0]}`
-      : `saved plan ${file} is a plan of stack ${saved}, not ${given}: apply it with --stack ${saved} (or without --stack)`);
+    throw new UserError(
+      saved === undefined
+        ? `saved plan ${file} was made without a stack; apply it without ${givenAs.split(/[ =]/)[0]}`
+        : `saved plan ${file} is a plan of stack ${saved}, not ${given}: apply it with --stack ${saved} (or without --stack)`,
+    );
   }
   return saved;
 }

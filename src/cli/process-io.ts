@@ -17,7 +17,9 @@ export function processIo(): IoHost {
     onSignals: (signals: readonly StopSignal[], listener: (signal: StopSignal) => void) => {
       const handlers = signals.map((s) => [s, () => listener(s)] as const);
       for (const [s, h] of handlers) process.on(s, h);
-      return () => { for (const [s, h] of handlers) process.off(s, h); };
+      return () => {
+        for (const [s, h] of handlers) process.off(s, h);
+      };
     },
   };
 }

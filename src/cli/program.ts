@@ -22,7 +22,11 @@ export function createProgram(io: IoHost, env: NodeJS.ProcessEnv, setExit: SetEx
     // No default from MOOR_CONFIG here: loadConfig reads the variable itself, so its errors name it.
     .option('--config <file>', 'configuration file (default: moor.config.yaml when present; env: MOOR_CONFIG)')
     .option('--state <file|url>', 'state file or postgres:// URL (default: .moor/state.json; env: MOOR_STATE)', env.MOOR_STATE)
-    .option('--stack <name>', 'the stack (environment) of moor.config.yaml to work on: its paths, variables, state and endpoints (env: MOOR_STACK)', env.MOOR_STACK)
+    .option(
+      '--stack <name>',
+      'the stack (environment) of moor.config.yaml to work on: its paths, variables, state and endpoints (env: MOOR_STACK)',
+      env.MOOR_STACK,
+    )
     .option('--no-color', 'no colours in output (also NO_COLOR=1 or TERM=dumb; FORCE_COLOR=1 forces them)')
     .exitOverride();
   program.on('option:version', () => {

@@ -12,7 +12,9 @@ describe('statusLine', () => {
   });
 
   test('says when moor is throttled and for how long, then how many requests were', () => {
-    expect(statusLine(2, { ...idle, busySteps: 2, throttledMs: 2500, throttled: 1 })).toBe('2 in flight (0 requests sent, 0 queued) · 0 waiting on the service · throttled by the service for 3 s more');
+    expect(statusLine(2, { ...idle, busySteps: 2, throttledMs: 2500, throttled: 1 })).toBe(
+      '2 in flight (0 requests sent, 0 queued) · 0 waiting on the service · throttled by the service for 3 s more',
+    );
     expect(statusLine(0, { ...idle, throttled: 4 })).toContain('4 throttled request(s) so far');
   });
 });
@@ -46,7 +48,10 @@ describe('plain progress', () => {
     const lines: string[] = [];
     const p = plainProgress((l) => lines.push(l));
     p.sink({ type: 'step_started', address: 'ContainerGroup/web', action: 'create' });
-    p.sink({ type: 'step_finished', outcome: { address: 'ContainerGroup/web', action: 'create', status: 'interrupted', error: 'containerGroups/web: interrupted while waiting' } });
+    p.sink({
+      type: 'step_finished',
+      outcome: { address: 'ContainerGroup/web', action: 'create', status: 'interrupted', error: 'containerGroups/web: interrupted while waiting' },
+    });
     expect(lines[0]).toBe('ContainerGroup/web: creating...');
     expect(lines[1]).toMatch(/^ContainerGroup\/web: interrupted after \d+\.\ds \(what it sent goes on at the service; the next plan reads where it got to\)$/);
   });
@@ -55,7 +60,16 @@ describe('plain progress', () => {
     const lines: string[] = [];
     const p = plainProgress((l) => lines.push(l));
     p.sink({ type: 'step_started', address: 'ContainerGroup/web', action: 'update' });
-    p.sink({ type: 'step_finished', outcome: { address: 'ContainerGroup/web', action: 'update', status: 'interrupted', error: 'containerGroups/web: interrupted while waiting', sentNoChange: true } });
+    p.sink({
+      type: 'step_finished',
+      outcome: {
+        address: 'ContainerGroup/web',
+        action: 'update',
+        status: 'interrupted',
+        error: 'containerGroups/web: interrupted while waiting',
+        sentNoChange: true,
+      },
+    });
     expect(lines[1]).toMatch(/^ContainerGroup\/web: interrupted after \d+\.\ds \(it had sent no change; the next plan reads where things got to\)$/);
   });
 
@@ -77,20 +91,31 @@ describe('plain progress', () => {
 
 describe('status line', () => {
   test('shows the retry or throttle being waited out', () => {
-    expect(statusLine(1, { ...idle, busySteps: 1 }, 'arm: throttled (429) on PUT /x, retrying in 4.0 s')).toBe('1 in flight (0 requests sent, 0 queued) · 0 waiting on the service · arm: throttled (429) on PUT /x, retrying in 4.0 s');
+    expect(statusLine(1, { ...idle, busySteps: 1 }, 'arm: throttled (429) on PUT /x, retrying in 4.0 s')).toBe(
+      '1 in flight (0 requests sent, 0 queued) · 0 waiting on the service · arm: throttled (429) on PUT /x, retrying in 4.0 s',
+    );
   });
 });
 
 describe("a step's line on the terminal", () => {
-  const group = { service: 'arm' as const, method: 'PUT', path: '/subscriptions/s/x/containerGroups/web', label: 'containerGroups/web', address: 'ContainerGroup/web' };
+  const group = {
+    service: 'arm' as const,
+    method: 'PUT',
+    path: '/subscriptions/s/x/containerGroups/web',
+    label: 'containerGroups/web',
+    address: 'ContainerGroup/web',
+  };
 
   test('shows the throttle or retry the step waits out, in whole seconds, after what it is doing', () => {
-    expect(stepTitle('ContainerGroup/web', 'creating', waitPhrase({ type: 'throttled', ...group, status: 429, attempt: 1, delayMs: 4000 })))
-      .toBe('ContainerGroup/web: creating (throttled by arm, retrying in 4 s)');
-    expect(stepTitle('ContainerGroup/web', 'creating', waitPhrase({ type: 'request_retried', ...group, status: 503, attempt: 2, delayMs: 800 })))
-      .toBe('ContainerGroup/web: creating (arm answered 503, retrying in 1 s)');
-    expect(stepTitle('ContainerGroup/web', 'waiting for the group to run', waitPhrase({ type: 'request_retried', ...group, attempt: 1, delayMs: 2100 })))
-      .toBe('ContainerGroup/web: waiting for the group to run (no answer from arm, retrying in 3 s)');
+    expect(stepTitle('ContainerGroup/web', 'creating', waitPhrase({ type: 'throttled', ...group, status: 429, attempt: 1, delayMs: 4000 }))).toBe(
+      'ContainerGroup/web: creating (throttled by arm, retrying in 4 s)',
+    );
+    expect(stepTitle('ContainerGroup/web', 'creating', waitPhrase({ type: 'request_retried', ...group, status: 503, attempt: 2, delayMs: 800 }))).toBe(
+      'ContainerGroup/web: creating (arm answered 503, retrying in 1 s)',
+    );
+    expect(stepTitle('ContainerGroup/web', 'waiting for the group to run', waitPhrase({ type: 'request_retried', ...group, attempt: 1, delayMs: 2100 }))).toBe(
+      'ContainerGroup/web: waiting for the group to run (no answer from arm, retrying in 3 s)',
+    );
   });
 
   test('is what the step is doing alone when it waits for nothing', () => {

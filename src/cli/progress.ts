@@ -54,7 +54,9 @@ export function plainProgress(writeLine: (line: string) => void): Progress {
 }
 
 /** Steps started and not yet finished, counted from the step events. */
-interface Running { count: number }
+interface Running {
+  count: number;
+}
 
 /** The status line: requests in flight, steps waiting on the service, throttling, and the retry or throttle now waited out. */
 export function statusLine(running: number, s: RequestStats, waiting?: string): string {
@@ -76,7 +78,11 @@ export function stepTitle(address: string, doing: string, waiting?: string): str
  */
 export async function terminalProgress(io: IoHost, changes: readonly PlannedChange[], stats?: () => RequestStats): Promise<Progress> {
   const { DefaultRenderer, Listr, ListrLogger, ProcessOutput, LISTR_DEFAULT_RENDERER_STYLE } = await import('listr2');
-  interface Settle { resolve: () => void; reject: (e: Error) => void; title: (t: string) => void }
+  interface Settle {
+    resolve: () => void;
+    reject: (e: Error) => void;
+    title: (t: string) => void;
+  }
   const settles = new Map<string, Settle>();
   const ready = new Map<string, Promise<void>>();
   const shownChange = (c: PlannedChange) => c.action !== 'no-op' || c.inProgress !== undefined;
@@ -84,7 +90,13 @@ export async function terminalProgress(io: IoHost, changes: readonly PlannedChan
     title: `${c.address}: waiting`,
     task: (_ctx: unknown, task: { title: string; skip: (m: string) => void }) =>
       new Promise<void>((resolve, reject) => {
-        settles.set(c.address, { resolve, reject, title: (t) => { task.title = t; } });
+        settles.set(c.address, {
+          resolve,
+          reject,
+          title: (t) => {
+            task.title = t;
+          },
+        });
       }).catch((e: Error) => {
         if (e.name === 'Skip') task.skip(e.message);
         else throw e;
@@ -101,10 +113,17 @@ export async function terminalProgress(io: IoHost, changes: readonly PlannedChan
   let finishStatus = (): void => undefined;
   const statusTask = {
     title: 'starting',
-    task: (_ctx: unknown, task: { title: string }) => new Promise<void>((resolve) => {
-      const timer = setInterval(() => { task.title = statusLine(running.count, stats!(), waiting()); }, 250);
-      finishStatus = () => { clearInterval(timer); task.title = statusLine(0, stats!()); resolve(); };
-    }),
+    task: (_ctx: unknown, task: { title: string }) =>
+      new Promise<void>((resolve) => {
+        const timer = setInterval(() => {
+          task.title = statusLine(running.count, stats!(), waiting());
+        }, 250);
+        finishStatus = () => {
+          clearInterval(timer);
+          task.title = statusLine(0, stats!());
+          resolve();
+        };
+      }),
   };
   const all = stats && tasks.length > 0 ? [statusTask, ...tasks] : tasks;
   // Ctrl-C is apply's (finish what is in flight, record it, show the interrupted steps): listr2's own
@@ -113,26 +132,49 @@ export async function terminalProgress(io: IoHost, changes: readonly PlannedChan
   // The casts: listr2 types its streams as a process's, and uses only write, isTTY and columns of them.
   const output = new ProcessOutput(io.stdout as unknown as NodeJS.WriteStream, io.stderr as unknown as NodeJS.WriteStream);
   const plain = (text?: string) => text ?? '';
-  const color = useColor(io.stdout, io.env) ? undefined : Object.fromEntries(Object.keys(LISTR_DEFAULT_RENDERER_STYLE.color ?? {}).map((level) => [level, plain]));
+  const color = useColor(io.stdout, io.env)
+    ? undefined
+    : Object.fromEntries(Object.keys(LISTR_DEFAULT_RENDERER_STYLE.color ?? {}).map((level) => [level, plain]));
   const logger = new ListrLogger({ useIcons: true, toStderr: [], processOutput: output });
   // The caller decided the run's output is a terminal (listr2 would ask the process's stdout instead).
-  const renderer = class extends DefaultRenderer { static override nonTTY = true; };
-  const list = new Listr(all, { concurrent: true, exitOnError: false, registerSignalListeners: false, renderer, rendererOptions: { collapseErrors: false, logger, ...(color ? { color } : {}) } });
+  const renderer = class extends DefaultRenderer {
+    static override nonTTY = true;
+  };
+  const list = new Listr(all, {
+    concurrent: true,
+    exitOnError: false,
+    registerSignalListeners: false,
+    renderer,
+    rendererOptions: { collapseErrors: false, logger, ...(color ? { color } : {}) },
+  });
   const settled = list.run().catch(() => undefined);
   const whenReady = (a: string) => {
     let p = ready.get(a);
     if (!p) {
-      p = new Promise<void>((res) => { const tick = () => (settles.has(a) ? res() : setTimeout(tick, 5)); tick(); });
+      p = new Promise<void>((res) => {
+        const tick = () => (settles.has(a) ? res() : setTimeout(tick, 5));
+        tick();
+      });
       ready.set(a, p);
     }
     return p;
   };
-  const skip = (s: Settle, message: string) => { const e = new Error(message); e.name = 'Skip'; s.reject(e); };
+  const skip = (s: Settle, message: string) => {
+    const e = new Error(message);
+    e.name = 'Skip';
+    s.reject(e);
+  };
   const retitle = (a: string) => void whenReady(a).then(() => settles.get(a)!.title(stepTitle(a, doing.get(a) ?? 'waiting', stepWaits.get(a)?.phrase)));
-  const endWait = (a: string) => { clearTimeout(stepWaits.get(a)?.timer); stepWaits.delete(a); };
+  const endWait = (a: string) => {
+    clearTimeout(stepWaits.get(a)?.timer);
+    stepWaits.delete(a);
+  };
   const waitOnStep = (a: string, e: Wait) => {
     endWait(a);
-    const timer = setTimeout(() => { stepWaits.delete(a); retitle(a); }, e.delayMs);
+    const timer = setTimeout(() => {
+      stepWaits.delete(a);
+      retitle(a);
+    }, e.delayMs);
     timer.unref(); // a wait cut short (Ctrl-C) must not keep the process alive
     stepWaits.set(a, { phrase: waitPhrase(e), timer });
     retitle(a);
@@ -143,8 +185,10 @@ export async function terminalProgress(io: IoHost, changes: readonly PlannedChan
     if (o.status !== 'skipped') running.count = Math.max(0, running.count - 1); // a skipped step never started
     void whenReady(o.address).then(() => {
       const s = settles.get(o.address)!;
-      if (o.status === 'done') { s.title(lineText(`${o.address}: ${VERB[o.action]?.[1] ?? 'done'}`)); s.resolve(); }
-      else if (o.status === 'failed') s.reject(new Error(lineText(`${o.address}: ${o.error}`)));
+      if (o.status === 'done') {
+        s.title(lineText(`${o.address}: ${VERB[o.action]?.[1] ?? 'done'}`));
+        s.resolve();
+      } else if (o.status === 'failed') s.reject(new Error(lineText(`${o.address}: ${o.error}`)));
       else if (o.status === 'interrupted') skip(s, lineText(`${o.address}: interrupted ${interruptedNote(o)}`));
       else skip(s, lineText(`${o.address}: ${skippedBecause(o)}`));
     });
@@ -164,7 +208,10 @@ export async function terminalProgress(io: IoHost, changes: readonly PlannedChan
         else wait = { line: lineText(waitLine(e)), until: Date.now() + e.delayMs };
       }
     },
-    done: async () => { finishStatus(); await settled; },
+    done: async () => {
+      finishStatus();
+      await settled;
+    },
   };
 }
 

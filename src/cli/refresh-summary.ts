@@ -6,7 +6,9 @@ export function refreshSummary(outcomes: readonly StepOutcome[]): string {
   const done = outcomes.filter((o) => o.status === 'done');
   const failed = outcomes.filter((o) => o.status === 'failed');
   const forgotten = done.filter((o) => o.action === 'forget').length;
-  const lines = [`Refresh ${failed.length ? 'incomplete' : 'complete'}: ${done.length - forgotten} accepted from live into state, ${forgotten} gone and forgotten${failed.length ? `; ${failed.length} refused` : ''}; nothing live was changed.`];
+  const lines = [
+    `Refresh ${failed.length ? 'incomplete' : 'complete'}: ${done.length - forgotten} accepted from live into state, ${forgotten} gone and forgotten${failed.length ? `; ${failed.length} refused` : ''}; nothing live was changed.`,
+  ];
   for (const f of failed) lines.push(`  ${f.address}: ${f.error}`);
   return lines.join('\n');
 }
@@ -17,8 +19,12 @@ export function refreshSummaryEvent(outcomes: readonly StepOutcome[], line: stri
   const failed = outcomes.filter((o) => o.status === 'failed');
   const forgotten = done.filter((o) => o.action === 'forget').length;
   return {
-    type: 'apply_summary', refreshOnly: true, status: failed.length ? 'incomplete' : 'complete',
-    accepted: done.length - forgotten, forgotten, failed: failed.length,
+    type: 'apply_summary',
+    refreshOnly: true,
+    status: failed.length ? 'incomplete' : 'complete',
+    accepted: done.length - forgotten,
+    forgotten,
+    failed: failed.length,
     rootCauses: failed.map((o) => ({ address: o.address, error: o.error ?? null })),
     message: line.split('\n')[0],
   };

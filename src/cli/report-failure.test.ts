@@ -4,7 +4,9 @@ import { oneLineParseError, reportFailure } from './report-failure.js';
 
 const rendered = (err: unknown) => {
   let text = '';
-  const code = reportFailure(err, (t) => { text += t; });
+  const code = reportFailure(err, (t) => {
+    text += t;
+  });
   return { code, text };
 };
 
@@ -28,12 +30,14 @@ describe('reportFailure', () => {
 
 describe('oneLineParseError', () => {
   test("commander's suggestion joins the line, with where the help is", () => {
-    expect(oneLineParseError("error: unknown option '--prun'\n(Did you mean --prune?)\n", 'plan '))
-      .toBe("error: unknown option '--prun' (did you mean --prune?); see 'moor plan --help'\n");
+    expect(oneLineParseError("error: unknown option '--prun'\n(Did you mean --prune?)\n", 'plan ')).toBe(
+      "error: unknown option '--prun' (did you mean --prune?); see 'moor plan --help'\n",
+    );
   });
 
   test("a message ending in a full stop does not read '.;'", () => {
-    expect(oneLineParseError("error: option '--format <format>' argument 'svg' is invalid. Allowed choices are mermaid, dot.", 'graph '))
-      .toBe("error: option '--format <format>' argument 'svg' is invalid. Allowed choices are mermaid, dot; see 'moor graph --help'\n");
+    expect(oneLineParseError("error: option '--format <format>' argument 'svg' is invalid. Allowed choices are mermaid, dot.", 'graph ')).toBe(
+      "error: option '--format <format>' argument 'svg' is invalid. Allowed choices are mermaid, dot; see 'moor graph --help'\n",
+    );
   });
 });

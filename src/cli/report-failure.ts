@@ -17,7 +17,13 @@ export function reportFailure(err: unknown, write: (text: string) => void): numb
     // A path that is not there is named in one line: a count of errors under it would say it twice.
     const onlyMissingPaths = err.diagnostics.length > 0 && err.diagnostics.every((d) => d.code === MISSING_PATH);
     if (err.message && !onlyMissingPaths) write(`error: ${lineText(err.message)}\n`);
-    if (err.example) write(err.example.split('\n').map((line) => `  ${lineText(line)}\n`).join(''));
+    if (err.example)
+      write(
+        err.example
+          .split('\n')
+          .map((line) => `  ${lineText(line)}\n`)
+          .join(''),
+      );
     return 1;
   }
   // A file moor was pointed at is a directory, unreadable, missing: the user's to fix, not a bug.
@@ -35,6 +41,10 @@ export function reportFailure(err: unknown, write: (text: string) => void): numb
  * with where to read more, instead of the whole help.
  */
 export function oneLineParseError(message: string, commandPath: string): string {
-  const text = message.trim().replace(/\s*\n\s*\(Did you mean (.+?)\?\)/, ' (did you mean $1?)').replace(/\s*\n\s*/g, ' ').replace(/\.$/, '');
+  const text = message
+    .trim()
+    .replace(/\s*\n\s*\(Did you mean (.+?)\?\)/, ' (did you mean $1?)')
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\.$/, '');
   return `${text}; see 'moor ${commandPath}--help'\n`;
 }

@@ -54,11 +54,19 @@ export interface SessionExtras {
  * Opens a session for a command, runs `fn` with it and the run's events (an operation's host sends
  * what happens there), and always closes it (state backend, local cloud).
  */
-export async function withSession<T>(io: IoHost, command: Command, fn: (session: Session, events: EventSink) => Promise<T>, extra: SessionExtras = {}): Promise<T> {
+export async function withSession<T>(
+  io: IoHost,
+  command: Command,
+  fn: (session: Session, events: EventSink) => Promise<T>,
+  extra: SessionExtras = {},
+): Promise<T> {
   const g = globalOptions(command);
   const { openRunSession } = await import('./run-session.js');
   // The run's events: notice lines on stderr and the command's own sinks; an operation's host sends them on too.
-  const events = fanOut(noticeSink((line) => io.stderr.write(line + '\n'), extra.retryLines ? { except: 'retry' } : {}), extra.events);
+  const events = fanOut(
+    noticeSink((line) => io.stderr.write(line + '\n'), extra.retryLines ? { except: 'retry' } : {}),
+    extra.events,
+  );
   const session = await openRunSession({
     configFile: g.config,
     state: g.state,

@@ -48,10 +48,13 @@ export async function migrateState(io: IoHost, source: StateBackend, target: Sta
       await target.write({ version: 1, resources: doc.resources, ...(doc.extras ? { extras: doc.extras } : {}) });
       const history = (await source.readHistory?.()) ?? [];
       // All of it (as read: the newest within the default limit); the next apply trims it to the config's.
-      if (history.length > 0) await target.appendHistory?.(history, { keep: history.length + ((await target.readHistory?.())?.length ?? 0), maxBytes: Number.MAX_SAFE_INTEGER });
+      if (history.length > 0)
+        await target.appendHistory?.(history, { keep: history.length + ((await target.readHistory?.())?.length ?? 0), maxBytes: Number.MAX_SAFE_INTEGER });
       const count = Object.keys(doc.resources).length;
-      io.stdout.write(`Migrated ${count} ${count === 1 ? 'record' : 'records'} from ${source.location} to ${target.location}. ` +
-        `Use --state ${target.location} (or state: in moor.config.yaml) from now on; ${source.location} is left as it was.\n`);
+      io.stdout.write(
+        `Migrated ${count} ${count === 1 ? 'record' : 'records'} from ${source.location} to ${target.location}. ` +
+          `Use --state ${target.location} (or state: in moor.config.yaml) from now on; ${source.location} is left as it was.\n`,
+      );
       return 0;
     } finally {
       await target.unlock(targetLock);
@@ -63,9 +66,11 @@ export async function migrateState(io: IoHost, source: StateBackend, target: Sta
 
 /** `state list --output json`: one object per address. */
 export function stateListJson(doc: StateDocument): string {
-  const rows = Object.keys(doc.resources).sort().map((address) => {
-    const r = doc.resources[address];
-    return { address, kind: r.kind, name: r.name, id: r.id ?? null, updatedAt: r.updatedAt, protect: r.protect === true, runs: r.runs?.length ?? 0 };
-  });
+  const rows = Object.keys(doc.resources)
+    .sort()
+    .map((address) => {
+      const r = doc.resources[address];
+      return { address, kind: r.kind, name: r.name, id: r.id ?? null, updatedAt: r.updatedAt, protect: r.protect === true, runs: r.runs?.length ?? 0 };
+    });
   return jsonText(rows, 2) + '\n';
 }

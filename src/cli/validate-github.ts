@@ -9,9 +9,10 @@ export function githubValidateReport(io: IoHost, diagnostics: readonly Diagnosti
   writeAnnotations(stack === undefined ? diagnostics : diagnostics.map((d) => ({ ...d, message: `${d.message} (stack ${stack})` })), stdoutLine(io), io.cwd);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
-  const headline = errors > 0
-    ? `❌ ${errors} ${errors === 1 ? 'error' : 'errors'}, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}`
-    : `✅ valid (${files} ${files === 1 ? 'file' : 'files'}${warnings > 0 ? `, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}` : ''})`;
+  const headline =
+    errors > 0
+      ? `❌ ${errors} ${errors === 1 ? 'error' : 'errors'}, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}`
+      : `✅ valid (${files} ${files === 1 ? 'file' : 'files'}${warnings > 0 ? `, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}` : ''})`;
   const lines = [stack === undefined ? '### moor validate' : `### moor validate · stack ${stack}`, '', `**${headline}**`, ''];
   if (diagnostics.length > 0) lines.push(codeBlock('text', sortDiagnostics(diagnostics).map(formatDiagnostic)));
   appendStepSummary(lines.join('\n'), io.env);

@@ -38,7 +38,8 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
   // One masker for every stack's session and the listener: what it serves shows no secret any stack found.
   const masker = io.masker ?? new Masker();
   masker.register(flags.listenToken);
-  if ((flags.prune || flags.allowDestructive?.length) && !flags.selfHeal) throw new UserError(`${flags.prune ? '--prune' : '--allow-destructive'} changes what --self-heal applies: give --self-heal too`);
+  if ((flags.prune || flags.allowDestructive?.length) && !flags.selfHeal)
+    throw new UserError(`${flags.prune ? '--prune' : '--allow-destructive'} changes what --self-heal applies: give --self-heal too`);
 
   const g = globalOptions(command);
   const plain = loadConfig(g.config, io.cwd, io.env);
@@ -73,37 +74,75 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
     const { FollowedConfig, configReads } = await import('../watch/followed-config.js');
     const { resolve } = await import('node:path');
     const configFile = g.config ?? (io.env.MOOR_CONFIG || 'moor.config.yaml');
-    const readConfig = configReads(resolve(io.cwd, configFile), (name) => loadConfig(g.config, io.cwd, io.env, name === undefined ? undefined : { name, source: 'named' }));
+    const readConfig = configReads(resolve(io.cwd, configFile), (name) =>
+      loadConfig(g.config, io.cwd, io.env, name === undefined ? undefined : { name, source: 'named' }),
+    );
     const stacks: StackTarget[] = [];
     for (const name of names) {
       // The stack's events: its session's, and its cycles' while they run (reconcile.ts hands them on).
       const stackEvents = fanOut(events, metrics.stackEvents(name ?? 'default'), feed.engineEvents(name ?? ''));
       const session = await openSession({
-        configFile: g.config, state: g.state, ...(name === undefined ? {} : { stack: { name, source: 'named' as const } }),
-        cwd: io.cwd, env: io.env, events: stackEvents, kinds: CATALOG, guard: policyGuard, startLocalCloud: startLocalCloud.start, masker,
+        configFile: g.config,
+        state: g.state,
+        ...(name === undefined ? {} : { stack: { name, source: 'named' as const } }),
+        cwd: io.cwd,
+        env: io.env,
+        events: stackEvents,
+        kinds: CATALOG,
+        guard: policyGuard,
+        startLocalCloud: startLocalCloud.start,
+        masker,
         userAgent: () => {
           const lease = leases.get(name ?? '');
           return `${agent} (watch; replica ${replica.id}${name !== undefined ? `; stack ${name}` : ''}${lease !== undefined ? `; lease ${lease}` : ''})`;
         },
       });
       sessions.push(session);
-      const followed = new FollowedConfig(session, () => readConfig(name), (line) => log(`${name ? `moor watch: stack ${name}: ` : 'moor watch: '}${line}`));
+      const followed = new FollowedConfig(
+        session,
+        () => readConfig(name),
+        (line) => log(`${name ? `moor watch: stack ${name}: ` : 'moor watch: '}${line}`),
+      );
       stacks.push({
         name: name ?? '',
-        get session() { return followed.session; },
+        get session() {
+          return followed.session;
+        },
         refreshConfig: () => followed.refresh(),
-        options: { paths, selfHeal: flags.selfHeal === true, prune: flags.prune === true, allowDestructive: planInputs(paths, flags).allowDestructive ?? [], cwd: io.cwd, env: io.env, events: stackEvents },
+        options: {
+          paths,
+          selfHeal: flags.selfHeal === true,
+          prune: flags.prune === true,
+          allowDestructive: planInputs(paths, flags).allowDestructive ?? [],
+          cwd: io.cwd,
+          env: io.env,
+          events: stackEvents,
+        },
       });
     }
     const states = [...new Set(sessions.map((s) => s.backend.location))];
     const shared = sessions.every((s) => s.backend.replicas === true);
-    log(`moor watch: ${stacks.length === 1 ? 'one stack' : `${stacks.length} stacks`} every ${flags.interval} (${flags.selfHeal ? 'self-heal: applying what drifts' : 'report only; --self-heal repairs'}); ` +
-      `state ${states.join(', ')}: ${shared ? `replicas share the stacks fairly, each reconciled by the one holding its lease; this is replica ${replica.id}` : 'this watch runs alone (a second watch on this state is refused)'}`);
+    log(
+      `moor watch: ${stacks.length === 1 ? 'one stack' : `${stacks.length} stacks`} every ${flags.interval} (${flags.selfHeal ? 'self-heal: applying what drifts' : 'report only; --self-heal repairs'}); ` +
+        `state ${states.join(', ')}: ${shared ? `replicas share the stacks fairly, each reconciled by the one holding its lease; this is replica ${replica.id}` : 'this watch runs alone (a second watch on this state is refused)'}`,
+    );
     await runWatch({
-      stacks, intervalMs, metrics, log, feed, signal: controller.signal, replica,
-      onLease: (stack, epoch) => { if (epoch === undefined) leases.delete(stack.name); else leases.set(stack.name, epoch); },
+      stacks,
+      intervalMs,
+      metrics,
+      log,
+      feed,
+      signal: controller.signal,
+      replica,
+      onLease: (stack, epoch) => {
+        if (epoch === undefined) leases.delete(stack.name);
+        else leases.set(stack.name, epoch);
+      },
       ...(address ? { listen: { address, masker, hosts, ...(flags.listenToken ? { token: flags.listenToken } : {}) } } : {}),
-      onListening: (url) => log(`moor watch: serving /healthz /readyz /metrics /api/status on ${url}${flags.listenToken ? ' (bearer token required)' : ''} and the dashboard at ${url}/${flags.listenToken ? ' (open it as ' + url + '/#token=TOKEN)' : ''}`),
+      onListening: (url) =>
+        log(
+          `moor watch: serving /healthz /readyz /metrics /api/status on ${url}${flags.listenToken ? ' (bearer token required)' : ''} and the dashboard at ${url}/${flags.listenToken ? ' (open it as ' + url + '/#token=TOKEN)' : ''}`,
+        ),
       onFinding: async (stack, change, report) => {
         log(prefix(stack) + findingLine(change, report));
         if (stack.session.config.notify && report.plan) await notifyFinding(stack, change, report, log);
@@ -125,7 +164,10 @@ function stackNames(stacks: readonly string[] | undefined, chosen: string | unde
     if (chosen !== undefined) throw new UserError('give either --stack NAME or --all-stacks, not both');
     return [...stacks];
   }
-  if (stacks && chosen === undefined) throw new UserError(`moor.config.yaml defines stacks (${stacks.join(', ')}): choose one with --stack NAME (or MOOR_STACK), or watch them all with --all-stacks`);
+  if (stacks && chosen === undefined)
+    throw new UserError(
+      `moor.config.yaml defines stacks (${stacks.join(', ')}): choose one with --stack NAME (or MOOR_STACK), or watch them all with --all-stacks`,
+    );
   return [chosen];
 }
 
@@ -133,10 +175,14 @@ function findingLine(change: 'found' | 'resolved', report: CycleReport): string 
   if (change === 'resolved') return 'in sync again (the earlier finding is resolved)';
   const what = report.findings.join('; ');
   switch (report.result) {
-    case 'healed': return `repaired: ${what}`;
-    case 'failed': return `reconcile failed: ${what}`;
-    case 'drifted': return `drift found: ${what}`;
-    default: return `not applied: ${what}`;
+    case 'healed':
+      return `repaired: ${what}`;
+    case 'failed':
+      return `reconcile failed: ${what}`;
+    case 'drifted':
+      return `drift found: ${what}`;
+    default:
+      return `not applied: ${what}`;
   }
 }
 
@@ -146,11 +192,17 @@ async function notifyFinding(stack: StackTarget, change: 'found' | 'resolved', r
   const applied = report.outcomes !== undefined;
   try {
     await sendNotification(stack.session, {
-      run: applied ? 'apply' : 'drift', plan: applied ? report.plan! : driftOf(report.plan!), outcomes: report.outcomes,
-      paths: stack.options.paths, cwd: stack.options.cwd, env: stack.options.env,
+      run: applied ? 'apply' : 'drift',
+      plan: applied ? report.plan! : driftOf(report.plan!),
+      outcomes: report.outcomes,
+      paths: stack.options.paths,
+      cwd: stack.options.cwd,
+      env: stack.options.env,
     });
   } catch (err) {
-    log(`${stack.name ? `moor watch: stack ${stack.name}: ` : 'moor watch: '}could not notify the ${change === 'found' ? 'finding' : 'resolution'}: ${(err as Error).message}`);
+    log(
+      `${stack.name ? `moor watch: stack ${stack.name}: ` : 'moor watch: '}could not notify the ${change === 'found' ? 'finding' : 'resolution'}: ${(err as Error).message}`,
+    );
   }
 }
 
@@ -162,6 +214,8 @@ function sharedLocalCloud(): { start: StartLocalCloud; close(): Promise<void> } 
       started ??= import('../localcloud/server.js').then((m) => m.startLocalCloud(options));
       return started.then((cloud) => ({ url: cloud.url, close: async () => undefined }));
     },
-    close: async () => { if (started) await (await started).close(); },
+    close: async () => {
+      if (started) await (await started).close();
+    },
   };
 }

@@ -26,7 +26,18 @@ export function countOutcomes(outcomes: readonly StepOutcome[]): ApplyCounts {
   const interrupted = outcomes.filter((o) => o.status === 'interrupted').length;
   const skipped = outcomes.filter((o) => o.status === 'skipped').length;
   const incomplete = outcomes.some((o) => o.status === 'failed' || o.status === 'interrupted' || o.status === 'skipped');
-  return { created: done('create'), updated: done('update'), replaced: done('replace'), deleted: done('delete'), run: done('run'), failed, refused, interrupted, skipped, incomplete };
+  return {
+    created: done('create'),
+    updated: done('update'),
+    replaced: done('replace'),
+    deleted: done('delete'),
+    run: done('run'),
+    failed,
+    refused,
+    interrupted,
+    skipped,
+    incomplete,
+  };
 }
 
 /** Changes made: what "done" means in a report (a no-op is no change). */

@@ -52,7 +52,8 @@ export function hasErrors(diags: readonly Diagnostic[]): boolean {
 /** Sorts by file, line, column so output is stable. */
 export function sortDiagnostics(diags: readonly Diagnostic[]): Diagnostic[] {
   return [...diags].sort((a, b) => {
-    const fa = a.location?.file ?? '', fb = b.location?.file ?? '';
+    const fa = a.location?.file ?? '',
+      fb = b.location?.file ?? '';
     if (fa !== fb) return fa < fb ? -1 : 1;
     return (a.location?.line ?? 0) - (b.location?.line ?? 0) || (a.location?.col ?? 0) - (b.location?.col ?? 0);
   });
@@ -66,7 +67,11 @@ export class UserError extends Error {
   /** moor's own lines shown under the one-line message (an example to copy), never foreign text. */
   readonly example?: string;
 
-  constructor(message: string, readonly diagnostics: readonly Diagnostic[] = [], options?: { cause?: unknown; example?: string }) {
+  constructor(
+    message: string,
+    readonly diagnostics: readonly Diagnostic[] = [],
+    options?: { cause?: unknown; example?: string },
+  ) {
     super(message, options);
     this.name = 'UserError';
     this.example = options?.example;

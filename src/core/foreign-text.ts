@@ -35,8 +35,10 @@ const JSON_RAW_CONTROL = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
  * to a terminal carries no escape sequence either, nor a log a workflow command; the same JSON to any parser.
  */
 export function jsonText(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent)
-    .replace(JSON_RAW_CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-    // The runner's older workflow commands start anywhere in a line, inside a JSON string too.
-    .replace(/#(?=#\[)/g, '\\u0023');
+  return (
+    JSON.stringify(value, null, indent)
+      .replace(JSON_RAW_CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      // The runner's older workflow commands start anywhere in a line, inside a JSON string too.
+      .replace(/#(?=#\[)/g, '\\u0023')
+  );
 }

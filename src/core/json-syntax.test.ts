@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { jsonSyntaxError } from './json-syntax.js';
 import { seededRandom } from './seeded-random.js';
 
-const STATE = JSON.stringify({ version: 1, serial: 7, resources: { 'A/b': { kind: 'A', name: 'b', lastApplied: { n: -1.5e3, t: true, f: false, z: null, s: 'x\\"\u00e9\\u0041', a: [1, [], {}] } } } }, null, 2);
+const STATE = JSON.stringify(
+  {
+    version: 1,
+    serial: 7,
+    resources: { 'A/b': { kind: 'A', name: 'b', lastApplied: { n: -1.5e3, t: true, f: false, z: null, s: 'x\\"\u00e9\\u0041', a: [1, [], {}] } } },
+  },
+  null,
+  2,
+);
 
 describe('jsonSyntaxError', () => {
   it('finds nothing wrong in valid JSON', () => {
@@ -24,9 +32,18 @@ describe('jsonSyntaxError', () => {
     for (let i = 0; i < 2000; i++) {
       const at = Math.floor(random() * STATE.length);
       const kind = i % 3;
-      const text = kind === 0 ? STATE.slice(0, at) : kind === 1 ? STATE.slice(0, at) + STATE.slice(at + 1) : STATE.slice(0, at) + chars[Math.floor(random() * chars.length)] + STATE.slice(at);
+      const text =
+        kind === 0
+          ? STATE.slice(0, at)
+          : kind === 1
+            ? STATE.slice(0, at) + STATE.slice(at + 1)
+            : STATE.slice(0, at) + chars[Math.floor(random() * chars.length)] + STATE.slice(at);
       let valid = true;
-      try { JSON.parse(text); } catch { valid = false; }
+      try {
+        JSON.parse(text);
+      } catch {
+        valid = false;
+      }
       expect(jsonSyntaxError(text) === undefined, text).toBe(valid);
     }
   });

@@ -18,22 +18,41 @@ const ESCAPE = /\\(["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
 /** The first syntax error of `text`, or undefined when it is valid JSON. */
 export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
   let at = 0;
-  const fail = (problem: string): never => { throw Object.assign(new Error(problem), { at }); };
-  const space = () => { while (at < text.length && ' \t\n\r'.includes(text[at])) at++; };
+  const fail = (problem: string): never => {
+    throw Object.assign(new Error(problem), { at });
+  };
+  const space = () => {
+    while (at < text.length && ' \t\n\r'.includes(text[at])) at++;
+  };
   const unexpected = (): never => {
     if (at >= text.length) return fail('the text ends early');
     WORD.lastIndex = at;
     return fail(`unexpected '${WORD.exec(text)![0]}'`);
   };
-  const expect = (char: string) => { space(); if (text[at] !== char) unexpected(); at++; };
-  const match = (re: RegExp) => { re.lastIndex = at; const m = re.exec(text); if (m) at += m[0].length; return m !== null; };
+  const expect = (char: string) => {
+    space();
+    if (text[at] !== char) unexpected();
+    at++;
+  };
+  const match = (re: RegExp) => {
+    re.lastIndex = at;
+    const m = re.exec(text);
+    if (m) at += m[0].length;
+    return m !== null;
+  };
   const string = () => {
     expect('"');
     for (;;) {
       if (at >= text.length) unexpected();
       const c = text[at];
-      if (c === '"') { at++; return; }
-      if (c === '\\') { if (!match(ESCAPE)) fail('a bad escape in a string'); continue; }
+      if (c === '"') {
+        at++;
+        return;
+      }
+      if (c === '\\') {
+        if (!match(ESCAPE)) fail('a bad escape in a string');
+        continue;
+      }
       if (c < ' ') fail('a control character in a string (a newline or tab must be escaped)');
       at++;
     }
@@ -41,13 +60,21 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
   const value = (): void => {
     space();
     const c = text[at];
-    if (c === '{') return members('}', () => { string(); expect(':'); value(); });
+    if (c === '{')
+      return members('}', () => {
+        string();
+        expect(':');
+        value();
+      });
     if (c === '[') return members(']', value);
     if (c === '"') return string();
     const start = at;
     if (match(NUMBER) || match(LITERAL)) {
       // `01` or `truex`: the value runs on, and is named whole.
-      if (at < text.length && /[\w.+-]/.test(text[at])) { at = start; unexpected(); }
+      if (at < text.length && /[\w.+-]/.test(text[at])) {
+        at = start;
+        unexpected();
+      }
       return;
     }
     unexpected();
@@ -55,11 +82,17 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
   const members = (close: string, member: () => void) => {
     at++;
     space();
-    if (text[at] === close) { at++; return; }
+    if (text[at] === close) {
+      at++;
+      return;
+    }
     for (;;) {
       member();
       space();
-      if (text[at] === close) { at++; return; }
+      if (text[at] === close) {
+        at++;
+        return;
+      }
       expect(',');
       space();
       if (text[at] === close) unexpected(); // a trailing comma

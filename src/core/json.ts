@@ -1,7 +1,9 @@
 // Plain JSON values and JSON-pointer helpers shared by every step.
 export type JsonPrimitive = string | number | boolean | null;
 export type JsonValue = JsonPrimitive | JsonValue[] | JsonObject;
-export interface JsonObject { [key: string]: JsonValue }
+export interface JsonObject {
+  [key: string]: JsonValue;
+}
 
 /** A path into a JSON document: object keys and array indexes, from the root. */
 export type JsonPath = readonly (string | number)[];
@@ -17,8 +19,11 @@ export function toPointer(path: JsonPath): string {
 
 /** Path of an RFC 6901 pointer: '/a/0' -> ['a', '0'] (indexes stay strings). */
 export function fromPointer(pointer: string): string[] {
-  if (pointer === '' ) return [];
-  return pointer.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** The value at a path, or undefined. */

@@ -4,11 +4,7 @@ import type { JsonObject, JsonPath, JsonValue } from './json.js';
 import type { RequestContext } from './request-context.js';
 
 /** Reports a problem at a path relative to `spec` (e.g. ['properties','volumes',0,'name']). */
-export type Report = (
-  path: JsonPath,
-  message: string,
-  options?: { severity?: 'error' | 'warning'; at?: 'key' | 'value' },
-) => void;
+export type Report = (path: JsonPath, message: string, options?: { severity?: 'error' | 'warning'; at?: 'key' | 'value' }) => void;
 
 /**
  * Path patterns are slash-separated spec paths where `*` matches any key or array index,
@@ -299,7 +295,12 @@ export interface Adoption {
    * its kind. `listed` hears progress; `passedOver` hears what the listing holds that moor does not
    * manage (another kind of dataset), with the reason, so nothing is dropped silently.
    */
-  list(ctx: KindContext, scope: DiscoveryScope, listed: (count: number, where: string) => void, passedOver: (what: string, reason: string) => void): Promise<Discovered[]>;
+  list(
+    ctx: KindContext,
+    scope: DiscoveryScope,
+    listed: (count: number, where: string) => void,
+    passedOver: (what: string, reason: string) => void,
+  ): Promise<Discovered[]>;
   /** The live resource as a spec a person would write: hidden secrets named, what cannot be written said. */
   toSpec(found: Discovered): AdoptedSpec;
 }

@@ -49,7 +49,9 @@ describe('maskedOutput', () => {
     const m = new Masker();
     const stream = new PassThrough();
     let out = '';
-    stream.on('data', (d: Buffer) => { out += d.toString(); });
+    stream.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
     const masked = maskedOutput(maskedOutput(stream, m), m); // masking twice masks once
     m.register('token-0123456789');
     masked.write('Bearer token-0123456789\n');

@@ -61,7 +61,10 @@ export class Masker implements SecretRegistry {
   private regex(): RegExp {
     // Longest first, so a secret containing another is masked whole.
     this.pattern ??= new RegExp(
-      [...this.secrets].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'),
+      [...this.secrets]
+        .sort((a, b) => b.length - a.length)
+        .map(escapeRegExp)
+        .join('|'),
       'g',
     );
     return this.pattern;
@@ -101,8 +104,12 @@ export interface OutputStream {
 export function maskedOutput(stream: OutputStream, m: Masker): OutputStream {
   return {
     write: (chunk, encoding) => stream.write(maskChunk(chunk, encoding, m), encoding),
-    get isTTY() { return stream.isTTY; },
-    get columns() { return stream.columns; },
+    get isTTY() {
+      return stream.isTTY;
+    },
+    get columns() {
+      return stream.columns;
+    },
   };
 }
 

@@ -10,7 +10,10 @@ export type Reference = (
   readonly index: number;
 };
 
-export interface ReferenceSyntaxError { readonly raw: string; readonly message: string }
+export interface ReferenceSyntaxError {
+  readonly raw: string;
+  readonly message: string;
+}
 
 const PLACEHOLDER = /\$\{([^}]*)\}/g;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -28,7 +31,10 @@ export function scanReferences(value: string): { refs: Reference[]; errors: Refe
     if (body.includes('${')) {
       const raw = value.slice(index, nestedEnd(value, index));
       after = index + raw.length;
-      errors.push({ raw, message: `nested placeholder ${raw}: a placeholder cannot hold another (only \${var:} is filled in first); write the path or name out, or take it from a stack variable` });
+      errors.push({
+        raw,
+        message: `nested placeholder ${raw}: a placeholder cannot hold another (only \${var:} is filled in first); write the path or name out, or take it from a stack variable`,
+      });
       continue;
     }
     const raw = m[0];
@@ -58,7 +64,11 @@ export function scanReferences(value: string): { refs: Reference[]; errors: Refe
 function nestedEnd(value: string, start: number): number {
   let depth = 0;
   for (let i = start; i < value.length; i++) {
-    if (value.startsWith('${', i)) { depth++; i++; continue; }
+    if (value.startsWith('${', i)) {
+      depth++;
+      i++;
+      continue;
+    }
     if (value[i] === '}' && --depth === 0) return i + 1;
   }
   return value.length;

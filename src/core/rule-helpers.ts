@@ -16,9 +16,7 @@ export function literal(value: JsonValue | undefined): string | undefined {
 }
 
 /** Reports the second and later items whose `key` repeats an earlier one, at that key's value. */
-export function reportDuplicates(
-  entries: readonly { item: JsonObject; path: JsonPath }[], key: string, what: string, report: Report,
-): void {
+export function reportDuplicates(entries: readonly { item: JsonObject; path: JsonPath }[], key: string, what: string, report: Report): void {
   const first = new Map<string, JsonPath>();
   for (const { item, path } of entries) {
     const raw = item[key];

@@ -69,11 +69,10 @@ export const base64 = patterned('^[A-Za-z0-9+/]*={0,2}$', 'must be base64');
 /** A value used as one segment of a URL path: no slash, no whitespace. */
 export const pathSegment = patterned('^[^/\\\\?#%\\s]+$', 'must be a single path segment (no "/", "\\", "?", "#", "%" or spaces)', { maxLength: 256 });
 
-export const resourceGroup = patterned(
-  '^[-\\w._()]*[-\\w_()]$',
-  'must be 1 to 90 letters, digits, "-", "_", ".", "(" or ")", not ending with "."',
-  { minLength: 1, maxLength: 90 },
-);
+export const resourceGroup = patterned('^[-\\w._()]*[-\\w_()]$', 'must be 1 to 90 letters, digits, "-", "_", ".", "(" or ")", not ending with "."', {
+  minLength: 1,
+  maxLength: 90,
+});
 
 /** Tags: keys and values at most 256 characters, keys non-empty and without < > % & \ ? / (the analytics and ARM tag rules). */
 export const tags: JsonObject = {
@@ -83,7 +82,12 @@ export const tags: JsonObject = {
 };
 
 /** A database-movement project id: YAML reads `projectId: 1234567` as a number; either way it is one path segment. */
-export const projectId: JsonObject = { type: ['string', 'integer'], pattern: '^[^/\\\\?#%\\s]+$', patternErrorMessage: 'must be a single path segment', minLength: 1 };
+export const projectId: JsonObject = {
+  type: ['string', 'integer'],
+  pattern: '^[^/\\\\?#%\\s]+$',
+  patternErrorMessage: 'must be a single path segment',
+  minLength: 1,
+};
 
 /** A job's revision: any value; the job runs again only when it changes (compared as a string). */
 export function jobRevision(job: string): JsonObject {

@@ -7,7 +7,9 @@ async function stepWhenTimerRan(checkpoint: (slice: () => Promise<void> | undefi
   let clock = 0;
   let done = 0;
   let ranAt: number | undefined;
-  setImmediate(() => { ranAt = done; });
+  setImmediate(() => {
+    ranAt = done;
+  });
   const slice = timeSlices(5, () => clock);
   const caller = async () => {
     for (let i = 0; i < steps; i++) {

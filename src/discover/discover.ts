@@ -55,16 +55,26 @@ export interface DiscoverReport {
   readonly diagnostics: Diagnostic[];
 }
 
-interface Found { readonly kind: ResourceKind; readonly item: Discovered }
+interface Found {
+  readonly kind: ResourceKind;
+  readonly item: Discovered;
+}
 
 export async function discover(session: Session, request: DiscoverRequest): Promise<DiscoverReport> {
   const kinds = session.kinds.kinds.filter((k): k is ResourceKind => k.category === 'resource' && k.adoption !== undefined);
   const ctx = kindContext(session);
   const passedOver: DiscoverReport['passedOver'] = [];
-  const listed = await Promise.all(kinds.map(async (kind) => {
-    const items = await kind.adoption!.list(ctx, request.scope, (count, where) => request.listed?.(kind.kind, count, where), (what, reason) => passedOver.push({ what, reason }));
-    return items.map((item): Found => ({ kind, item }));
-  }));
+  const listed = await Promise.all(
+    kinds.map(async (kind) => {
+      const items = await kind.adoption!.list(
+        ctx,
+        request.scope,
+        (count, where) => request.listed?.(kind.kind, count, where),
+        (what, reason) => passedOver.push({ what, reason }),
+      );
+      return items.map((item): Found => ({ kind, item }));
+    }),
+  );
   const found = listed.flat().sort((a, b) => compare(a, b));
   const before = await existingManifests(session, request);
   const state = await session.backend.read();
@@ -82,7 +92,10 @@ export async function discover(session: Session, request: DiscoverRequest): Prom
   for (const kind of kinds) {
     const mine = found.filter((f) => f.kind === kind);
     const taken = new Set(before.filter((m) => m.kind === kind.kind).map((m) => m.name));
-    const names = addressNames(mine.map((f) => f.item), taken);
+    const names = addressNames(
+      mine.map((f) => f.item),
+      taken,
+    );
     mine.forEach((f, i) => {
       const existing = known.get(f);
       if (existing) {
@@ -117,7 +130,10 @@ export async function discover(session: Session, request: DiscoverRequest): Prom
   const files: string[] = [];
   const fileOf = new Map<string, string>();
   for (const { home, documents } of byFile.values()) {
-    const file = join(request.out, fileNameFor(home, (n) => existsSync(join(request.out, n))));
+    const file = join(
+      request.out,
+      fileNameFor(home, (n) => existsSync(join(request.out, n))),
+    );
     writeManifestFile(file, home, documents);
     files.push(file);
     fileOf.set(home, shown(request.cwd, file));
@@ -135,8 +151,14 @@ export async function discover(session: Session, request: DiscoverRequest): Prom
     const toImport = [
       ...fresh.map((f) => ({ address: f.address, kind: f.kind, observed: f.item.observed })),
       // A resource an earlier discover wrote but did not import is imported now, by its own manifest.
-      ...found.flatMap((f) => { const m = known.get(f); return m && !state.resources[m.address] ? [{ address: m.address, kind: f.kind, observed: f.item.observed }] : []; }),
-    ].flatMap((t) => { const manifest = manifests.get(t.address); return manifest ? [{ manifest, kind: t.kind, observed: t.observed }] : []; });
+      ...found.flatMap((f) => {
+        const m = known.get(f);
+        return m && !state.resources[m.address] ? [{ address: m.address, kind: f.kind, observed: f.item.observed }] : [];
+      }),
+    ].flatMap((t) => {
+      const manifest = manifests.get(t.address);
+      return manifest ? [{ manifest, kind: t.kind, observed: t.observed }] : [];
+    });
     notImported = await importAdopted(session, toImport, request.env);
     const refused = new Set(notImported.map((n) => n.address));
     imported = new Set(toImport.map((t) => t.manifest.address).filter((a) => !refused.has(a)));
@@ -180,7 +202,8 @@ function loadFolder(session: Session, request: DiscoverRequest) {
 async function existingManifests(session: Session, request: DiscoverRequest): Promise<Manifest[]> {
   if (!hasManifests(resolve(request.out))) return [];
   const loaded = await loadFolder(session, request);
-  if (hasErrors(loaded.diagnostics)) throw new UserError(`the manifests already in ${shown(request.cwd, request.out)} have errors; fix them first, nothing was written`, loaded.diagnostics);
+  if (hasErrors(loaded.diagnostics))
+    throw new UserError(`the manifests already in ${shown(request.cwd, request.out)} have errors; fix them first, nothing was written`, loaded.diagnostics);
   return loaded.manifests;
 }
 
@@ -198,14 +221,25 @@ function matchExisting(found: readonly Found[], manifests: readonly Manifest[], 
   }
   for (const f of found) {
     const m = byId.get(f.item.observed.id.toLowerCase());
-    if (m && m.kind === f.kind.kind) { out.set(f, m); free.delete(m); }
+    if (m && m.kind === f.kind.kind) {
+      out.set(f, m);
+      free.delete(m);
+    }
   }
   for (const f of found) {
     if (out.has(f)) continue;
     const handler = f.kind.resource;
-    const m = [...free].find((c) => c.kind === f.kind.kind && !state.resources[c.address]?.id && handler.identityMismatches
-      && handler.identityMismatches({ name: c.name, spec: c.spec, id: f.item.observed.id }, f.item.observed).length === 0);
-    if (m) { out.set(f, m); free.delete(m); }
+    const m = [...free].find(
+      (c) =>
+        c.kind === f.kind.kind &&
+        !state.resources[c.address]?.id &&
+        handler.identityMismatches &&
+        handler.identityMismatches({ name: c.name, spec: c.spec, id: f.item.observed.id }, f.item.observed).length === 0,
+    );
+    if (m) {
+      out.set(f, m);
+      free.delete(m);
+    }
   }
   return out;
 }

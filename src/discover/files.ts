@@ -15,15 +15,19 @@ export interface ManifestDocument {
 /** Writes the documents of one home as one multi-document file; refuses (the 'wx' flag) to replace a file. */
 export function writeManifestFile(file: string, home: string, documents: readonly ManifestDocument[]): void {
   mkdirSync(dirname(file), { recursive: true });
-  const text = documents.map((d, i) => {
-    const doc = new Document({ apiVersion: API_VERSION, kind: d.kind, metadata: { name: d.name }, spec: d.spec });
-    if (i === 0) doc.commentBefore = ` Written by moor discover from the live resources of ${home}.\n Hidden secrets are \${env:NAME} placeholders: their names are in .env.example.`;
-    return doc.toString({ lineWidth: 0 });
-  }).join('---\n');
+  const text = documents
+    .map((d, i) => {
+      const doc = new Document({ apiVersion: API_VERSION, kind: d.kind, metadata: { name: d.name }, spec: d.spec });
+      if (i === 0)
+        doc.commentBefore = ` Written by moor discover from the live resources of ${home}.\n Hidden secrets are \${env:NAME} placeholders: their names are in .env.example.`;
+      return doc.toString({ lineWidth: 0 });
+    })
+    .join('---\n');
   writeFileSync(file, text, { flag: 'wx' });
 }
 
-const HEADER = '# The secrets moor discover found hidden by the services: set each before changing the resource that uses it.\n# Until then plan leaves the live value alone (state records it as adopted, value unknown).\n';
+const HEADER =
+  '# The secrets moor discover found hidden by the services: set each before changing the resource that uses it.\n# Until then plan leaves the live value alone (state records it as adopted, value unknown).\n';
 
 /** Adds lines to DIR/.env.example (created with a header when missing); what is there stays. */
 export function writeEnvExample(file: string, lines: readonly string[]): void {
@@ -36,5 +40,10 @@ export function writeEnvExample(file: string, lines: readonly string[]): void {
 export function existingSecretNames(dir: string): Set<string> {
   const file = `${dir}/.env.example`;
   if (!existsSync(file)) return new Set();
-  return new Set(readFileSync(file, 'utf8').split('\n').map((l) => /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(l)?.[1]).filter((n): n is string => n !== undefined));
+  return new Set(
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .map((l) => /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(l)?.[1])
+      .filter((n): n is string => n !== undefined),
+  );
 }

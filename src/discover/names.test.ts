@@ -2,8 +2,12 @@ import { describe, expect, test } from 'vitest';
 import { addressNames, fileNameFor, nameOf, secretName } from './names.js';
 
 describe('discover names', () => {
-  test('a name two live resources share takes each one\'s suffix; a unique one stays as it is', () => {
-    const found = [{ name: 'sales', suffix: '14f6071a' }, { name: 'orders', suffix: 'aa' }, { name: 'sales', suffix: 'edbdad49' }];
+  test("a name two live resources share takes each one's suffix; a unique one stays as it is", () => {
+    const found = [
+      { name: 'sales', suffix: '14f6071a' },
+      { name: 'orders', suffix: 'aa' },
+      { name: 'sales', suffix: 'edbdad49' },
+    ];
     expect(addressNames(found, new Set())).toEqual(['sales-14f6071a', 'orders', 'sales-edbdad49']);
   });
 

@@ -32,7 +32,14 @@ export function addressNames(found: readonly Namable[], taken: ReadonlySet<strin
 
 /** An environment variable name from words: API_DB_PASSWORD from ['api', 'DB_PASSWORD']; unique among `used`. */
 export function secretName(words: readonly string[], used: Set<string>): string {
-  const parts = words.map((w) => w.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '')).filter((w) => w !== '');
+  const parts = words
+    .map((w) =>
+      w
+        .toUpperCase()
+        .replace(/[^A-Z0-9]+/g, '_')
+        .replace(/^_+|_+$/g, ''),
+    )
+    .filter((w) => w !== '');
   let base = parts.join('_') || 'SECRET';
   if (/^[0-9]/.test(base)) base = `S_${base}`;
   let name = base;
@@ -43,7 +50,11 @@ export function secretName(words: readonly string[], used: Set<string>): string 
 
 /** A file name for a home: its name made safe, `.yaml`; `.2.yaml`, `.3.yaml`… when `exists` says it is there. */
 export function fileNameFor(home: string, exists: (name: string) => boolean): string {
-  const stem = home.toLowerCase().replace(/[^a-z0-9_.-]+/g, '-').replace(/^[-.]+|-+$/g, '') || 'resources';
+  const stem =
+    home
+      .toLowerCase()
+      .replace(/[^a-z0-9_.-]+/g, '-')
+      .replace(/^[-.]+|-+$/g, '') || 'resources';
   let name = `${stem}.yaml`;
   for (let n = 2; exists(name); n++) name = `${stem}.${n}.yaml`;
   return name;

@@ -21,10 +21,14 @@ export function renderDiscoverText(report: DiscoverReport, options: { import: bo
     for (const r of existing) lines.push(`  = ${r.address}  ${r.file}${r.imported ? '  (imported)' : ''}`);
   }
   for (const c of report.clashes) {
-    lines.push(`Told apart: ${c.addresses.length > 1 ? `${c.addresses.length} live resources are` : 'a live resource is'} named "${c.name}": ${c.addresses.map((a) => `${a.address} (${a.by})`).join(', ')}`);
+    lines.push(
+      `Told apart: ${c.addresses.length > 1 ? `${c.addresses.length} live resources are` : 'a live resource is'} named "${c.name}": ${c.addresses.map((a) => `${a.address} (${a.by})`).join(', ')}`,
+    );
   }
   if (report.secrets.length > 0) {
-    lines.push(`Hidden secrets (${report.secrets.length}): the services never return them, so each is an \${env:NAME} placeholder listed in ${options.out}/.env.example:`);
+    lines.push(
+      `Hidden secrets (${report.secrets.length}): the services never return them, so each is an \${env:NAME} placeholder listed in ${options.out}/.env.example:`,
+    );
     lines.push(`  ${report.secrets.join(', ')}`);
     lines.push('  Plan leaves each alone until you set it (state records it as adopted, value unknown); set it before changing the resource that uses it.');
   }
@@ -48,15 +52,26 @@ export function renderDiscoverText(report: DiscoverReport, options: { import: bo
 }
 
 export function renderDiscoverJson(report: DiscoverReport): string {
-  return jsonText({
-    format: 'moor-discover/1',
-    resources: report.resources,
-    files: report.files,
-    secrets: report.secrets,
-    unwritten: report.unwritten,
-    clashes: report.clashes,
-    notImported: report.notImported,
-    passedOver: report.passedOver,
-    diagnostics: report.diagnostics.map((d) => ({ file: d.location?.file ?? null, line: d.location?.line ?? null, col: d.location?.col ?? null, severity: d.severity, message: d.message })),
-  }, 2) + '\n';
+  return (
+    jsonText(
+      {
+        format: 'moor-discover/1',
+        resources: report.resources,
+        files: report.files,
+        secrets: report.secrets,
+        unwritten: report.unwritten,
+        clashes: report.clashes,
+        notImported: report.notImported,
+        passedOver: report.passedOver,
+        diagnostics: report.diagnostics.map((d) => ({
+          file: d.location?.file ?? null,
+          line: d.location?.line ?? null,
+          col: d.location?.col ?? null,
+          severity: d.severity,
+          message: d.message,
+        })),
+      },
+      2,
+    ) + '\n'
+  );
 }

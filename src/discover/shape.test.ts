@@ -3,15 +3,29 @@ import type { ResourceKind } from '../core/kind.js';
 import { namedFieldPath, shapeSpec } from './shape.js';
 
 const kind = {
-  kind: 'Thing', category: 'resource', description: 'a test kind', sensitive: ['properties/items/*/secret'],
+  kind: 'Thing',
+  category: 'resource',
+  description: 'a test kind',
+  sensitive: ['properties/items/*/secret'],
   specSchema: {
-    type: 'object', additionalProperties: false,
+    type: 'object',
+    additionalProperties: false,
     properties: {
-      name: { type: 'string' }, location: { type: 'string' },
+      name: { type: 'string' },
+      location: { type: 'string' },
       properties: {
-        type: 'object', additionalProperties: false, required: ['items'],
+        type: 'object',
+        additionalProperties: false,
+        required: ['items'],
         properties: {
-          items: { type: 'array', items: { type: 'object', additionalProperties: false, properties: { name: { type: 'string' }, secret: { type: 'string' }, protocol: { type: 'string' } } } },
+          items: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              properties: { name: { type: 'string' }, secret: { type: 'string' }, protocol: { type: 'string' } },
+            },
+          },
           extras: { type: 'array', items: { type: 'string' } },
           sku: { type: 'string' },
         },
@@ -19,20 +33,31 @@ const kind = {
     },
   },
   diff: {
-    serverPopulated: ['id', 'properties/state'], writeOnly: ['properties/items/*/secret'], immutable: [], arrayKeys: { 'properties/items': 'name' },
-    writes: { summary: 'PUT', whole: ['properties'] }, defaults: { 'properties/sku': 'Standard', 'properties/items/*/protocol': 'TCP' },
+    serverPopulated: ['id', 'properties/state'],
+    writeOnly: ['properties/items/*/secret'],
+    immutable: [],
+    arrayKeys: { 'properties/items': 'name' },
+    writes: { summary: 'PUT', whole: ['properties'] },
+    defaults: { 'properties/sku': 'Standard', 'properties/items/*/protocol': 'TCP' },
   },
   resource: { nameField: 'name' },
 } as unknown as ResourceKind;
 
 describe('the spec discover writes', () => {
   const live = {
-    id: '/things/web', properties: { state: 'Running', sku: 'standard', newField: 1, extras: [], items: [{ protocol: 'TCP', name: 'a' }] },
-    location: 'westeurope', name: 'web',
+    id: '/things/web',
+    properties: { state: 'Running', sku: 'standard', newField: 1, extras: [], items: [{ protocol: 'TCP', name: 'a' }] },
+    location: 'westeurope',
+    name: 'web',
   };
 
   test('drops service-filled fields, defaults, empty lists and the name that repeats metadata.name; schema order', () => {
-    const shaped = shapeSpec(kind, { spec: live, secrets: [{ path: ['properties', 'items', 0, 'secret'], words: ['web', 'a'] }], unwritten: [] }, 'web', () => '${env:WEB_A}');
+    const shaped = shapeSpec(
+      kind,
+      { spec: live, secrets: [{ path: ['properties', 'items', 0, 'secret'], words: ['web', 'a'] }], unwritten: [] },
+      'web',
+      () => '${env:WEB_A}',
+    );
     expect(shaped.spec).toEqual({ location: 'westeurope', properties: { items: [{ name: 'a', secret: '${env:WEB_A}' }] } });
     expect(JSON.stringify(shaped.spec)).toBe('{"location":"westeurope","properties":{"items":[{"name":"a","secret":"${env:WEB_A}"}]}}');
   });

@@ -34,8 +34,11 @@ export function shapeSpec(kind: ResourceKind, adopted: AdoptedSpec, metadataName
   let spec = structuredClone(adopted.spec);
   adopted.secrets.forEach((s, i) => setAt(spec, s.path, placeholder(i)));
   const { server, defaults } = rulesOf(kind);
-  spec = prune(spec, [], (path, value) => server.some((p) => matchesPattern(path, p))
-    || defaults.some((d) => matchesPattern(path, d.at) && sameValue(value, d.value, d.how))) as JsonObject;
+  spec = prune(
+    spec,
+    [],
+    (path, value) => server.some((p) => matchesPattern(path, p)) || defaults.some((d) => matchesPattern(path, d.at) && sameValue(value, d.value, d.how)),
+  ) as JsonObject;
   const nameField = kind.resource.nameField;
   if (nameField && spec[nameField] === metadataName) delete spec[nameField];
   const unwritten: Unwritten[] = [...adopted.unwritten];
@@ -92,11 +95,14 @@ function ordered(value: JsonValue, schema: JsonValue | undefined, path: JsonPath
   }
   // An empty list the schema does not require is what the service answers for none: a person writes nothing.
   const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
-  for (const key of Object.keys(out)) if (Array.isArray(out[key]) && (out[key]).length === 0 && !required.has(key)) delete out[key];
+  for (const key of Object.keys(out)) if (Array.isArray(out[key]) && out[key].length === 0 && !required.has(key)) delete out[key];
   for (const [key, v] of Object.entries(value)) {
     if (props && Object.prototype.hasOwnProperty.call(props, key)) continue;
     if (extra === false && props) {
-      unwritten.push({ path: [...path, key], reason: 'moor\'s schema does not know this field: left out, so plan shows what the next write would do without it' });
+      unwritten.push({
+        path: [...path, key],
+        reason: "moor's schema does not know this field: left out, so plan shows what the next write would do without it",
+      });
       continue;
     }
     out[key] = ordered(v, isObject(extra) ? extra : undefined, [...path, key], unwritten);
@@ -106,7 +112,7 @@ function ordered(value: JsonValue, schema: JsonValue | undefined, path: JsonPath
 
 function setAt(doc: JsonObject, path: JsonPath, value: JsonValue): void {
   let cur: JsonValue = doc;
-  for (const seg of path.slice(0, -1)) cur = (Array.isArray(cur) ? cur[Number(seg)] : (cur as JsonObject)[String(seg)]);
+  for (const seg of path.slice(0, -1)) cur = Array.isArray(cur) ? cur[Number(seg)] : (cur as JsonObject)[String(seg)];
   const last = path[path.length - 1];
   if (Array.isArray(cur)) cur[Number(last)] = value;
   else (cur as JsonObject)[String(last)] = value;

@@ -13,9 +13,14 @@ function configIn(text: string): { dir: string; load: () => ReturnType<typeof lo
 }
 
 describe('config files key', () => {
-  test('root and allow resolve against the config file\'s folder; absolute paths stay', () => {
+  test("root and allow resolve against the config file's folder; absolute paths stay", () => {
     const { dir, load } = configIn('files:\n  root: ../manifests\n  allow: [certs, /etc/ssl/ca.pem]\n  maxBytes: 2048\n');
-    expect(load().files).toEqual({ root: join(dir, 'manifests'), allowOutsideRoot: false, allow: [join(dir, 'conf/certs'), '/etc/ssl/ca.pem'], maxBytes: 2048 });
+    expect(load().files).toEqual({
+      root: join(dir, 'manifests'),
+      allowOutsideRoot: false,
+      allow: [join(dir, 'conf/certs'), '/etc/ssl/ca.pem'],
+      maxBytes: 2048,
+    });
   });
 
   test('no files key: no policy (the defaults apply)', () => {

@@ -24,7 +24,13 @@ export function parseIgnoreRules(value: unknown, file: string, at: readonly (str
   const where = `${file}: ${at.join('.')}`;
   if (!Array.isArray(value)) throw new UserError(`${where} must be a list of {kind: KIND, paths: [PATH...]}`);
   return value.map((rule, i) => {
-    if (!isObject(rule) || typeof rule.kind !== 'string' || !Array.isArray(rule.paths) || !rule.paths.every((p) => typeof p === 'string') || Object.keys(rule).some((k) => k !== 'kind' && k !== 'paths')) {
+    if (
+      !isObject(rule) ||
+      typeof rule.kind !== 'string' ||
+      !Array.isArray(rule.paths) ||
+      !rule.paths.every((p) => typeof p === 'string') ||
+      Object.keys(rule).some((k) => k !== 'kind' && k !== 'paths')
+    ) {
       throw new UserError(`${where}[${i}] must be {kind: KIND, paths: [PATH...]} (paths as plan prints them, e.g. /tags/*)`);
     }
     return { kind: rule.kind, paths: rule.paths, at: [...at, i] };
@@ -39,12 +45,18 @@ export function ignoreRuleProblems(rules: readonly IgnoreRule[], kinds: KindCata
   for (const rule of rules) {
     const kind = kinds.kindNamed(rule.kind);
     if (!kind) {
-      out.push({ severity: 'error', code: 'config.ignore', message: `${rule.at.join('.')}.kind: no kind ${rule.kind} (kinds: ${kinds.kinds.map((k) => k.kind).join(', ')})`, location: at([...rule.at, 'kind']) });
+      out.push({
+        severity: 'error',
+        code: 'config.ignore',
+        message: `${rule.at.join('.')}.kind: no kind ${rule.kind} (kinds: ${kinds.kinds.map((k) => k.kind).join(', ')})`,
+        location: at([...rule.at, 'kind']),
+      });
       continue;
     }
     rule.paths.forEach((text, i) => {
       const checked = checkIgnorePath(text, kind);
-      if (typeof checked === 'string') out.push({ severity: 'error', code: 'config.ignore', message: `${rule.at.join('.')}.paths[${i}]: ${checked}`, location: at([...rule.at, 'paths', i]) });
+      if (typeof checked === 'string')
+        out.push({ severity: 'error', code: 'config.ignore', message: `${rule.at.join('.')}.paths[${i}]: ${checked}`, location: at([...rule.at, 'paths', i]) });
     });
   }
   return out;
@@ -62,7 +74,11 @@ export function ignorePathsOf(manifest: Manifest, rules: readonly IgnoreRule[], 
 /** Finds positions in the config file (parsed again, with positions, only when a rule is wrong). */
 function configLocator(file: string, cwd: string): (path: readonly (string | number)[]) => SourceLocation {
   let text = '';
-  try { text = readFileSync(resolve(cwd, file), 'utf8'); } catch { /* positions fall back to the file's start */ }
+  try {
+    text = readFileSync(resolve(cwd, file), 'utf8');
+  } catch {
+    /* positions fall back to the file's start */
+  }
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines });
   return (path) => {

@@ -48,7 +48,12 @@ describe('stacks in the config', () => {
   });
 
   test('a PostgreSQL state shared at the top level keeps each stack in its own workspace', () => {
-    const config = loadConfig(undefined, configDir('state: postgres://moor@db/moor?sslmode=disable\nstacks: {dev: {}, prod: {}}\n'), {}, { name: 'dev', source: 'flag' });
+    const config = loadConfig(
+      undefined,
+      configDir('state: postgres://moor@db/moor?sslmode=disable\nstacks: {dev: {}, prod: {}}\n'),
+      {},
+      { name: 'dev', source: 'flag' },
+    );
     expect(config.state).toBe('postgres://moor@db/moor?sslmode=disable&workspace=dev');
     expect(withStackWorkspace('postgres://db/moor?workspace=shared', 'dev')).toBe('postgres://db/moor?workspace=shared');
     expect(withStackWorkspace('state/dev.json', 'dev')).toBe('state/dev.json');
@@ -94,7 +99,9 @@ describe('stacks in the config', () => {
 
   test('a stack with paths takes no PATH on the command line; one without uses them', () => {
     expect(manifestPaths({ name: 'dev', paths: ['a', 'b'], vars: {} }, [])).toEqual(['a', 'b']);
-    expect(() => manifestPaths({ name: 'dev', paths: ['a'], vars: {} }, ['c'])).toThrow('stack dev takes its manifest paths from the config (a); give no PATH with --stack');
+    expect(() => manifestPaths({ name: 'dev', paths: ['a'], vars: {} }, ['c'])).toThrow(
+      'stack dev takes its manifest paths from the config (a); give no PATH with --stack',
+    );
     expect(manifestPaths({ name: 'dev', vars: {} }, ['c'])).toEqual(['c']);
     expect(manifestPaths(undefined, [])).toEqual(['.']);
   });

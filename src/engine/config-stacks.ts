@@ -52,10 +52,14 @@ export interface StackChoice {
 /** How a choice is named in messages: `--stack dev`, `MOOR_STACK=dev`, `the saved plan's stack dev`, `stack dev`. */
 export function stackGivenText(choice: StackChoice): string {
   switch (choice.source) {
-    case 'flag': return `--stack ${choice.name}`;
-    case 'env': return `MOOR_STACK=${choice.name}`;
-    case 'saved-plan': return `the saved plan's stack ${choice.name}`;
-    case 'named': return `stack ${choice.name}`;
+    case 'flag':
+      return `--stack ${choice.name}`;
+    case 'env':
+      return `MOOR_STACK=${choice.name}`;
+    case 'saved-plan':
+      return `the saved plan's stack ${choice.name}`;
+    case 'named':
+      return `stack ${choice.name}`;
   }
 }
 
@@ -79,7 +83,14 @@ function parseStack(name: string, body: unknown, where: string): StackDefinition
   }
   if (state !== undefined && (typeof state !== 'string' || state.trim() === '')) throw new UserError(`${where}.state must be a file path or postgres:// URL`);
   const overrides = Object.fromEntries(Object.entries(spec).filter(([k]) => (STACK_OVERRIDE_KEYS as readonly string[]).includes(k)));
-  return { name, paths: paths as string[] | undefined, vars: parseVars(vars, `${where}.vars`), state: state, overrides, ...(spec.ignore !== undefined ? { ignore: spec.ignore } : {}) };
+  return {
+    name,
+    paths: paths as string[] | undefined,
+    vars: parseVars(vars, `${where}.vars`),
+    state: state,
+    overrides,
+    ...(spec.ignore !== undefined ? { ignore: spec.ignore } : {}),
+  };
 }
 
 function parseVars(value: unknown, where: string): Record<string, StackVarValue> {
@@ -143,6 +154,7 @@ function isPostgresUrl(text: string): boolean {
  */
 export function manifestPaths(stack: SelectedStack | undefined, given: readonly string[]): readonly string[] {
   if (!stack?.paths) return given.length > 0 ? given : ['.'];
-  if (given.length > 0) throw new UserError(`stack ${stack.name} takes its manifest paths from the config (${stack.paths.join(', ')}); give no PATH with --stack`);
+  if (given.length > 0)
+    throw new UserError(`stack ${stack.name} takes its manifest paths from the config (${stack.paths.join(', ')}); give no PATH with --stack`);
   return stack.paths;
 }

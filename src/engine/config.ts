@@ -9,9 +9,21 @@ import type { FilePolicy } from './placeholder-file.js';
 import { fileErrorCode, fileErrorMessage } from './file-errors.js';
 import { API_FIELDS, type ApiName, type ApiSettingsOverrides } from '../core/api-config.js';
 import { parseIgnoreRules, type IgnoreRule } from './config-ignore.js';
-import { findStack, parseStacks, selectedStack, stackGivenText, stackStateLocation, type SelectedStack, type StackChoice, type StackDefinition } from './config-stacks.js';
+import {
+  findStack,
+  parseStacks,
+  selectedStack,
+  stackGivenText,
+  stackStateLocation,
+  type SelectedStack,
+  type StackChoice,
+  type StackDefinition,
+} from './config-stacks.js';
 
-export interface CredentialSource { readonly tokenEnv?: string; readonly tokenCommand?: string }
+export interface CredentialSource {
+  readonly tokenEnv?: string;
+  readonly tokenCommand?: string;
+}
 
 export interface NotifyConfig {
   readonly serviceUrl: string;
@@ -86,11 +98,20 @@ export function loadConfig(explicitFile: string | undefined, cwd: string, env: R
   const stackIgnores = new Map(stacks.map((s) => [s.name, parseIgnoreRules(s.ignore, shown, ['stacks', s.name, 'ignore'])]));
   // Every stack's own settings are checked, the selected one's or not: a mistake in prod's shows in a dev run.
   const own = new Map(stacks.map((s) => [s.name, parseConfig(s.overrides, `${shown}: stacks.${s.name}`)]));
-  const base: MoorConfig = { ...config, file, files, ...(stacks.length > 0 ? { stacks: stacks.map((s) => s.name) } : {}), ...(ignore.length > 0 ? { ignore } : {}) };
+  const base: MoorConfig = {
+    ...config,
+    file,
+    files,
+    ...(stacks.length > 0 ? { stacks: stacks.map((s) => s.name) } : {}),
+    ...(ignore.length > 0 ? { ignore } : {}),
+  };
   if (stack === undefined) return applyEnvironment(base, env);
   const chosen = findStack(stacks, stack.name, shown, stackGivenText(stack));
   const rules = [...ignore, ...(stackIgnores.get(chosen.name) ?? [])];
-  return applyEnvironment(withStack({ ...base, ...(rules.length > 0 ? { ignore: rules } : {}) }, chosen, own.get(chosen.name) as MoorConfig, dirname(resolve(cwd, file ?? '.')), cwd), env);
+  return applyEnvironment(
+    withStack({ ...base, ...(rules.length > 0 ? { ignore: rules } : {}) }, chosen, own.get(chosen.name) as MoorConfig, dirname(resolve(cwd, file ?? '.')), cwd),
+    env,
+  );
 }
 
 /** The config as one stack sees it: its endpoints and credentials per service over the top-level ones, its notify, parallelism and state. */
@@ -112,7 +133,9 @@ function withStack(base: MoorConfig, stack: StackDefinition, own: MoorConfig, co
  */
 export function requireStackChoice(config: MoorConfig, alternatives = ''): void {
   if (config.stacks === undefined || config.stack !== undefined) return;
-  throw new UserError(`${config.file ?? 'moor.config.yaml'} defines stacks (${config.stacks.join(', ')}): choose one with --stack NAME (or MOOR_STACK)${alternatives}`);
+  throw new UserError(
+    `${config.file ?? 'moor.config.yaml'} defines stacks (${config.stacks.join(', ')}): choose one with --stack NAME (or MOOR_STACK)${alternatives}`,
+  );
 }
 
 /**
@@ -153,7 +176,11 @@ function parseConfig(raw: JsonObject, file: string): MoorConfig {
   const parallelism = raw.parallelism === undefined ? undefined : positiveInt(raw.parallelism, `${file}: parallelism`);
   if (raw.state !== undefined && typeof raw.state !== 'string') throw new UserError(`${file}: state must be a file path or postgres:// URL`);
   return {
-    endpoints, credentials, state: raw.state, parallelism, notify: raw.notify === undefined ? undefined : notifyConfig(raw.notify, file),
+    endpoints,
+    credentials,
+    state: raw.state,
+    parallelism,
+    notify: raw.notify === undefined ? undefined : notifyConfig(raw.notify, file),
     localCloud: raw.localCloud === undefined ? undefined : localCloudConfig(raw.localCloud, file),
     apis: raw.apis === undefined ? undefined : apisConfig(raw.apis, file),
     history: raw.history === undefined ? undefined : historyConfig(raw.history, file),
@@ -206,7 +233,8 @@ function filePolicy(v: unknown, file: string, base: string): FilePolicy {
   if (unknown !== undefined) throw new UserError(`${where}: unknown key '${unknown}' (expected root, allowOutsideRoot, allow, maxBytes)`);
   if (root !== undefined && (typeof root !== 'string' || root === '')) throw new UserError(`${where}.root must be a folder path`);
   if (allowOutsideRoot !== undefined && typeof allowOutsideRoot !== 'boolean') throw new UserError(`${where}.allowOutsideRoot must be true or false`);
-  if (allow !== undefined && (!Array.isArray(allow) || !allow.every((a) => typeof a === 'string' && a !== ''))) throw new UserError(`${where}.allow must be a list of file or folder paths`);
+  if (allow !== undefined && (!Array.isArray(allow) || !allow.every((a) => typeof a === 'string' && a !== '')))
+    throw new UserError(`${where}.allow must be a list of file or folder paths`);
   const absolute = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
   return {
     root: typeof root === 'string' ? absolute(root) : undefined,

@@ -10,7 +10,10 @@ describe('event stream', () => {
     sink({ type: 'notice', message: 'moor: using the local cloud' });
     sink({ type: 'lock_taken_over', holder: 'bob@here (pid 12, apply)' });
     sink({ type: 'step_started', address: 'Thing/a', action: 'create' });
-    expect(lines).toEqual(['moor: using the local cloud', 'moor: took over a stale state lock of bob@here (pid 12, apply) (that process is no longer running)']);
+    expect(lines).toEqual([
+      'moor: using the local cloud',
+      'moor: took over a stale state lock of bob@here (pid 12, apply) (that process is no longer running)',
+    ]);
     expect(noticeLine({ type: 'progress', address: 'Thing/a', message: 'half way' })).toBeUndefined();
   });
 
@@ -27,7 +30,10 @@ describe('event stream', () => {
     const a = recordingSink();
     const b = recordingSink();
     const sink = fanOut(a.sink, undefined, only(['notice'], b.sink));
-    const events: MoorEvent[] = [{ type: 'notice', message: 'x' }, { type: 'planned', address: 'Thing/a', action: 'create' }];
+    const events: MoorEvent[] = [
+      { type: 'notice', message: 'x' },
+      { type: 'planned', address: 'Thing/a', action: 'create' },
+    ];
     events.forEach(sink);
     expect(a.events).toEqual(events);
     expect(b.events).toEqual([events[0]]);
@@ -46,7 +52,9 @@ describe('event stream', () => {
       { type: 'notice', message: 'moor: throttled by arm, waiting 40 s before sending PUT containerGroups/web again (attempt 2)', wait: 'retry' },
       throttled,
       { type: 'notice', message: 'moor: PUT containerGroups/web is still running on arm, waiting 20 s before checking again', wait: 'poll' },
-      poll, short, answered,
+      poll,
+      short,
+      answered,
     ]);
   });
 });

@@ -34,8 +34,13 @@ export function fileErrorMessage(err: unknown, path?: string, verb?: 'read' | 'w
   if (!code) return undefined;
   const e = err as NodeJS.ErrnoException;
   const syscall = e.syscall ?? '';
-  const done = verb ?? (/^(read|scandir|stat|lstat|readlink|access)$/.test(syscall) ? 'read'
-    : /^(write|rename|mkdir|unlink|link|copyfile|fsync|symlink|chmod|rmdir)$/.test(syscall) ? 'write' : 'open');
+  const done =
+    verb ??
+    (/^(read|scandir|stat|lstat|readlink|access)$/.test(syscall)
+      ? 'read'
+      : /^(write|rename|mkdir|unlink|link|copyfile|fsync|symlink|chmod|rmdir)$/.test(syscall)
+        ? 'write'
+        : 'open');
   const where = path ?? e.path;
   return `cannot ${done} ${where ?? 'a file'}: ${WHAT[code]}`;
 }

@@ -7,7 +7,13 @@ import { buildGraph, findCycle, topologicalOrder } from './graph.js';
 function manifest(address: string, dependsOn: string[] = [], spec: JsonObject = {}): Manifest {
   const [kind, name] = address.split('/');
   return {
-    apiVersion: 'moor/v1', kind, name, address, dependsOn, protect: false, spec,
+    apiVersion: 'moor/v1',
+    kind,
+    name,
+    address,
+    dependsOn,
+    protect: false,
+    spec,
     source: { file: 'm.yaml', path: '/m.yaml', locate: () => ({ file: 'm.yaml', line: 1, col: 1 }) },
   };
 }

@@ -9,7 +9,11 @@ const thing = (name: string, extra: Record<string, string> = {}) => manifest('Th
 describe('bugs are not user errors', () => {
   test('a read that throws a TypeError fails the plan with that TypeError, not a diagnostic', async () => {
     const cloud = new FakeCloud();
-    const catalog = fakeCatalog(cloud, { read: async () => { throw new TypeError("Cannot read properties of undefined (reading 'id')"); } });
+    const catalog = fakeCatalog(cloud, {
+      read: async () => {
+        throw new TypeError("Cannot read properties of undefined (reading 'id')");
+      },
+    });
     const planning = planWith(catalog, [thing('a')]);
     await expect(planning).rejects.toBeInstanceOf(TypeError);
     await expect(planning).rejects.toHaveProperty('stack', expect.stringContaining('internal-errors.test.ts'));
@@ -18,9 +22,16 @@ describe('bugs are not user errors', () => {
   test('a read the service refuses (a UserError) is a diagnostic at its address', async () => {
     const cloud = new FakeCloud();
     cloud.refuse.add('read');
-    const catalog = fakeCatalog(cloud, { read: async () => { cloud.call('read'); return undefined; } });
+    const catalog = fakeCatalog(cloud, {
+      read: async () => {
+        cloud.call('read');
+        return undefined;
+      },
+    });
     const { plan } = await planWith(catalog, [thing('a')]);
-    expect(plan.diagnostics).toEqual([expect.objectContaining({ severity: 'error', address: 'Thing/a', message: 'read: refused by the service (code Conflict)' })]);
+    expect(plan.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'error', address: 'Thing/a', message: 'read: refused by the service (code Conflict)' }),
+    ]);
   });
 
   test('a create that throws a TypeError fails its step, skips its dependents, lets the rest finish, then rejects with the TypeError', async () => {
@@ -47,6 +58,8 @@ describe('bugs are not user errors', () => {
     const cloud = new FakeCloud();
     cloud.refuse.add('create Thing/a');
     const { outcomes } = await planAndApply(fakeCatalog(cloud), [thing('a')]);
-    expect(outcomes).toEqual([expect.objectContaining({ address: 'Thing/a', status: 'failed', error: 'create Thing/a: refused by the service (code Conflict)' })]);
+    expect(outcomes).toEqual([
+      expect.objectContaining({ address: 'Thing/a', status: 'failed', error: 'create Thing/a: refused by the service (code Conflict)' }),
+    ]);
   });
 });

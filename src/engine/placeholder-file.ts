@@ -38,7 +38,12 @@ export function readPlaceholderFile(path: string, baseDir: string, root: string,
  * Whether the file of a placeholder may be read, without reading it (for validate, which reads no
  * secret): every rule of readPlaceholderFile but the read itself; a missing or unreadable file passes.
  */
-export function checkPlaceholderFile(path: string, baseDir: string, root: string, policy: FilePolicy = {}): { readonly ok: true } | { readonly ok: false; readonly message: string } {
+export function checkPlaceholderFile(
+  path: string,
+  baseDir: string,
+  root: string,
+  policy: FilePolicy = {},
+): { readonly ok: true } | { readonly ok: false; readonly message: string } {
   const found = findPlaceholderFile(path, baseDir, root, policy);
   // A secret's file is often not there where validate runs (a pull request's check has no
   // secrets): only plan and apply need it, and they name it when it is missing.
@@ -64,7 +69,9 @@ function findPlaceholderFile(path: string, baseDir: string, root: string, policy
   const target = resolve(baseDir, path);
   const outsideAllowed = (p: string) => policy.allowOutsideRoot === true || (policy.allow ?? []).some((a) => isUnder(p, a) || isUnder(p, realOrSelf(a)));
   if (isAbsolute(path) && !outsideAllowed(target)) {
-    return refuse(`an absolute path is not allowed (paths are relative to the manifest and stay under ${root}; allow more with files.allowOutsideRoot or files.allow in moor.config.yaml)`);
+    return refuse(
+      `an absolute path is not allowed (paths are relative to the manifest and stay under ${root}; allow more with files.allowOutsideRoot or files.allow in moor.config.yaml)`,
+    );
   }
   if (!isUnder(target, root) && !outsideAllowed(target)) return refuse(outsideMessage(root));
   let real: string;

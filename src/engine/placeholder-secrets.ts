@@ -54,7 +54,13 @@ const SECRET_PARTS = new Set(['KEY', 'KEYS', 'PASS', 'PWD', 'PW', 'CRED', 'CREDS
 export function isSecretSource(ref: Reference): boolean {
   if (ref.type === 'file') return true;
   if (ref.type !== 'env') return false;
-  return SECRET_WORDS.test(ref.name) || ref.name.toUpperCase().split(/_+/).some((part) => SECRET_PARTS.has(part));
+  return (
+    SECRET_WORDS.test(ref.name) ||
+    ref.name
+      .toUpperCase()
+      .split(/_+/)
+      .some((part) => SECRET_PARTS.has(part))
+  );
 }
 
 /** The paths of strings that take a secret source; one path array is reused while walking (manifests are many). */
@@ -62,19 +68,29 @@ function placeholderPaths(value: JsonValue, path: (string | number)[] = [], out:
   if (typeof value === 'string') {
     if (value.includes('${') && scanReferences(value).refs.some(isSecretSource)) out.push([...path]);
   } else if (Array.isArray(value)) {
-    value.forEach((v, i) => { path.push(i); placeholderPaths(v, path, out); path.pop(); });
+    value.forEach((v, i) => {
+      path.push(i);
+      placeholderPaths(v, path, out);
+      path.pop();
+    });
   } else if (isObject(value)) {
-    for (const [k, v] of Object.entries(value)) { path.push(k); placeholderPaths(v, path, out); path.pop(); }
+    for (const [k, v] of Object.entries(value)) {
+      path.push(k);
+      placeholderPaths(v, path, out);
+      path.pop();
+    }
   }
   return out;
 }
 
 /** A path as a pattern; a key a pattern cannot spell (a slash, a star, empty) becomes `*`: masking more is safe. */
 function asPattern(path: JsonPath): string {
-  return path.map((seg) => {
-    const s = String(seg);
-    return s.length === 0 || s === '*' || s.includes('/') ? '*' : s;
-  }).join('/');
+  return path
+    .map((seg) => {
+      const s = String(seg);
+      return s.length === 0 || s === '*' || s.includes('/') ? '*' : s;
+    })
+    .join('/');
 }
 
 /** Whether a record's last-applied spec holds a secret in clear (written before moor hashed placeholder values). */

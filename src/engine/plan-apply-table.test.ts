@@ -12,9 +12,17 @@ const thing = (name: string, spec: JsonObject = { region: 'north' }, dependsOn: 
 const task = (name: string, spec: JsonObject, dependsOn: string[] = []) => manifest('Task', name, { label: name, ...spec }, { dependsOn });
 
 function stateOf(resources: Record<string, Partial<ResourceRecord> & { kind: string }>): StateDocument {
-  const full = Object.fromEntries(Object.entries(resources).map(([address, r]) => [address, {
-    name: address.split('/')[1], lastApplied: {}, updatedAt: 't', ...r,
-  }]));
+  const full = Object.fromEntries(
+    Object.entries(resources).map(([address, r]) => [
+      address,
+      {
+        name: address.split('/')[1],
+        lastApplied: {},
+        updatedAt: 't',
+        ...r,
+      },
+    ]),
+  );
   return { version: 1, serial: 1, resources: full };
 }
 
@@ -30,7 +38,12 @@ describe('planner and applier with fake kinds', () => {
   describe('ordering', () => {
     test.each([1, 4])('a chain is created in dependency order (parallelism %i)', async (parallelism) => {
       const cloud = new FakeCloud();
-      const { outcomes } = await planAndApply(fakeCatalog(cloud), [thing('c', undefined, ['Thing/b']), thing('b', undefined, ['Thing/a']), thing('a')], undefined, { parallelism });
+      const { outcomes } = await planAndApply(
+        fakeCatalog(cloud),
+        [thing('c', undefined, ['Thing/b']), thing('b', undefined, ['Thing/a']), thing('a')],
+        undefined,
+        { parallelism },
+      );
       expect(cloud.calls).toEqual(['create Thing/a', 'create Thing/b', 'create Thing/c']);
       expect(outcomes.every((o) => o.status === 'done')).toBe(true);
     });
@@ -53,7 +66,10 @@ describe('planner and applier with fake kinds', () => {
       const cloud = new FakeCloud();
       cloud.refuse.add('create Thing/a');
       const { outcomes, state } = await planAndApply(fakeCatalog(cloud), [
-        thing('a'), thing('b', undefined, ['Thing/a']), thing('c', undefined, ['Thing/b']), thing('d'),
+        thing('a'),
+        thing('b', undefined, ['Thing/a']),
+        thing('c', undefined, ['Thing/b']),
+        thing('d'),
       ]);
       const by = byAddress(outcomes);
       expect(by['Thing/a']).toMatchObject({ status: 'failed', error: expect.stringContaining('refused by the service') });
@@ -67,7 +83,12 @@ describe('planner and applier with fake kinds', () => {
     test('a read the service refuses is an error diagnostic; nothing is planned for it', async () => {
       const cloud = new FakeCloud();
       cloud.refuse.add('read Thing/a');
-      const catalog = fakeCatalog(cloud, { read: async (_ctx, t) => { cloud.call(`read Thing/${t.name}`); return undefined; } });
+      const catalog = fakeCatalog(cloud, {
+        read: async (_ctx, t) => {
+          cloud.call(`read Thing/${t.name}`);
+          return undefined;
+        },
+      });
       const { plan } = await planWith(catalog, [thing('a'), thing('b')]);
       expect(plan.changes.map((c) => c.address)).toEqual(['Thing/b']);
       expect(plan.diagnostics).toEqual([expect.objectContaining({ severity: 'error', address: 'Thing/a' })]);
@@ -87,7 +108,10 @@ describe('planner and applier with fake kinds', () => {
       const cloud = new FakeCloud();
       const state = stateOf({ 'Thing/a': applied(cloud, 'a', { region: 'north', size: 1 }) });
       const { plan } = await planAndApply(fakeCatalog(cloud), [thing('a', { region: 'north', size: 2 })], state);
-      expect(plan.plan.changes[0]).toMatchObject({ action: 'update', fields: [expect.objectContaining({ path: '/size', before: 1, after: 2, forcesReplace: false })] });
+      expect(plan.plan.changes[0]).toMatchObject({
+        action: 'update',
+        fields: [expect.objectContaining({ path: '/size', before: 1, after: 2, forcesReplace: false })],
+      });
       expect(cloud.calls).toEqual(['update Thing/a']);
     });
 
@@ -109,10 +133,11 @@ describe('planner and applier with fake kinds', () => {
   });
 
   describe('prune', () => {
-    const orphanState = (cloud: FakeCloud, extra: Partial<ResourceRecord> = {}) => stateOf({
-      'Thing/gone': applied(cloud, 'gone', { region: 'north' }, extra),
-      'Thing/kept': applied(cloud, 'kept', { region: 'north' }),
-    });
+    const orphanState = (cloud: FakeCloud, extra: Partial<ResourceRecord> = {}) =>
+      stateOf({
+        'Thing/gone': applied(cloud, 'gone', { region: 'north' }, extra),
+        'Thing/kept': applied(cloud, 'kept', { region: 'north' }),
+      });
 
     test('without --prune an orphan is a warning, not a step', async () => {
       const cloud = new FakeCloud();
@@ -124,7 +149,11 @@ describe('planner and applier with fake kinds', () => {
     test('with --prune it is deleted and forgotten', async () => {
       const cloud = new FakeCloud();
       const { plan, state } = await planAndApply(fakeCatalog(cloud), [thing('kept')], orphanState(cloud), { prune: true });
-      expect(plan.plan.changes.find((c) => c.address === 'Thing/gone')).toMatchObject({ action: 'delete', reason: 'not in manifests (--prune)', reasonCode: 'pruned' });
+      expect(plan.plan.changes.find((c) => c.address === 'Thing/gone')).toMatchObject({
+        action: 'delete',
+        reason: 'not in manifests (--prune)',
+        reasonCode: 'pruned',
+      });
       expect(cloud.calls).toEqual(['delete Thing/gone']);
       expect(Object.keys(state.resources)).toEqual(['Thing/kept']);
     });
@@ -133,7 +162,9 @@ describe('planner and applier with fake kinds', () => {
       const cloud = new FakeCloud();
       const { plan } = await planWith(fakeCatalog(cloud), [thing('kept')], orphanState(cloud, { protect: true }), { prune: true });
       expect(plan.changes.map((c) => c.action)).toEqual(['no-op']);
-      expect(plan.diagnostics).toEqual([expect.objectContaining({ severity: 'error', address: 'Thing/gone', message: expect.stringContaining('is protected') })]);
+      expect(plan.diagnostics).toEqual([
+        expect.objectContaining({ severity: 'error', address: 'Thing/gone', message: expect.stringContaining('is protected') }),
+      ]);
     });
   });
 
@@ -157,7 +188,9 @@ describe('planner and applier with fake kinds', () => {
       expect(byAddress(first.outcomes)['Thing/after']).toMatchObject({ status: 'skipped', rootCause: 'Task/j' });
       const second = await planAndApply(fakeCatalog(cloud), manifests, first.state);
       expect(second.plan.plan.changes.find((c) => c.address === 'Task/j')).toMatchObject({ action: 'no-op' });
-      expect(second.plan.plan.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', message: expect.stringContaining('revision 1 failed earlier') })]);
+      expect(second.plan.plan.diagnostics).toEqual([
+        expect.objectContaining({ severity: 'warning', message: expect.stringContaining('revision 1 failed earlier') }),
+      ]);
       expect(byAddress(second.outcomes)['Thing/after']).toMatchObject({ status: 'skipped', rootCause: 'Task/j' });
       expect(cloud.calls).toEqual(['run Task/j']);
     });
@@ -165,7 +198,10 @@ describe('planner and applier with fake kinds', () => {
     test('a check that does not pass is an error diagnostic; it changes nothing', async () => {
       const cloud = new FakeCloud();
       const { plan } = await planWith(fakeCatalog(cloud), [manifest('Probe', 'p', { pass: false }), manifest('Probe', 'q', { pass: true })]);
-      expect(plan.changes.map((c) => [c.address, c.action, c.check?.passed])).toEqual([['Probe/p', 'no-op', false], ['Probe/q', 'no-op', true]]);
+      expect(plan.changes.map((c) => [c.address, c.action, c.check?.passed])).toEqual([
+        ['Probe/p', 'no-op', false],
+        ['Probe/q', 'no-op', true],
+      ]);
       expect(plan.diagnostics).toEqual([expect.objectContaining({ severity: 'error', address: 'Probe/p', message: 'check failed: not fine' })]);
     });
   });
@@ -182,18 +218,36 @@ describe('planner and applier with fake kinds', () => {
       const { sink, events } = recordingSink();
       await planWith(catalog, [thing('a')], undefined, { events: sink });
       // The planner now also says what it decided once it has (a planned event follows the kind's lines).
-      expect(events).toEqual([{ type: 'progress', address: 'Thing/a', message: 'looked for a' }, { type: 'planned', address: 'Thing/a', action: 'create' }]);
+      expect(events).toEqual([
+        { type: 'progress', address: 'Thing/a', message: 'looked for a' },
+        { type: 'planned', address: 'Thing/a', action: 'create' },
+      ]);
     });
 
     test('the planner emits one planned event per change as it decides it: creates, updates, no-ops, runs, checks and pruned deletes', async () => {
       const cloud = new FakeCloud();
-      const state = stateOf({ 'Thing/kept': applied(cloud, 'kept', { region: 'north' }), 'Thing/moved': applied(cloud, 'moved', { region: 'north', size: 1 }), 'Thing/gone': applied(cloud, 'gone', { region: 'north' }) });
+      const state = stateOf({
+        'Thing/kept': applied(cloud, 'kept', { region: 'north' }),
+        'Thing/moved': applied(cloud, 'moved', { region: 'north', size: 1 }),
+        'Thing/gone': applied(cloud, 'gone', { region: 'north' }),
+      });
       const { sink, events } = recordingSink();
-      const manifests = [thing('new'), thing('kept'), thing('moved', { region: 'north', size: 2 }), task('j', { revision: 1 }), manifest('Probe', 'p', { pass: true })];
+      const manifests = [
+        thing('new'),
+        thing('kept'),
+        thing('moved', { region: 'north', size: 2 }),
+        task('j', { revision: 1 }),
+        manifest('Probe', 'p', { pass: true }),
+      ];
       const { plan } = await planWith(fakeCatalog(cloud), manifests, state, { prune: true, events: sink });
       const planned = events.filter((e) => e.type === 'planned');
       expect(planned.map((e) => [e.address, e.action]).sort()).toEqual([
-        ['Probe/p', 'no-op'], ['Task/j', 'run'], ['Thing/gone', 'delete'], ['Thing/kept', 'no-op'], ['Thing/moved', 'update'], ['Thing/new', 'create'],
+        ['Probe/p', 'no-op'],
+        ['Task/j', 'run'],
+        ['Thing/gone', 'delete'],
+        ['Thing/kept', 'no-op'],
+        ['Thing/moved', 'update'],
+        ['Thing/new', 'create'],
       ]);
       // One per change of the plan, and the same decision.
       expect(planned.map((e) => [e.address, e.action]).sort()).toEqual(plan.changes.map((c) => [c.address, c.action]).sort());
@@ -212,10 +266,17 @@ describe('planner and applier with fake kinds', () => {
       });
       const { sink, events } = recordingSink();
       await planAndApply(catalog, [thing('a'), thing('b', undefined, ['Thing/a']), thing('c')], undefined, { events: sink, parallelism: 1 });
-      const steps = events.filter((e) => e.type !== 'planned').map((e) =>
-        e.type === 'step_finished' ? `finished ${e.outcome.address} ${e.outcome.status}${e.outcome.rootCause ? ` (${e.outcome.rootCause})` : ''}`
-          : e.type === 'step_started' ? `started ${e.address} ${e.action}`
-            : e.type === 'progress' ? `progress ${e.address} ${e.message}` : e.type);
+      const steps = events
+        .filter((e) => e.type !== 'planned')
+        .map((e) =>
+          e.type === 'step_finished'
+            ? `finished ${e.outcome.address} ${e.outcome.status}${e.outcome.rootCause ? ` (${e.outcome.rootCause})` : ''}`
+            : e.type === 'step_started'
+              ? `started ${e.address} ${e.action}`
+              : e.type === 'progress'
+                ? `progress ${e.address} ${e.message}`
+                : e.type,
+        );
       const of = (address: string) => steps.filter((l) => l.includes(`${address} `) || l.includes(`${address}:`));
       expect(of('Thing/a')).toEqual(['progress Thing/a creating a', 'started Thing/a create', 'finished Thing/a failed']);
       expect(of('Thing/b')).toEqual(['finished Thing/b skipped (Thing/a)']);
@@ -235,7 +296,9 @@ describe('planner and applier with fake kinds', () => {
           return { id: `Thing/${name}`, spec, outputs: spec };
         },
       });
-      const { outcomes, state } = await planAndApply(catalog, [thing('a'), thing('b', undefined, ['Thing/a']), thing('c', undefined, ['Thing/b'])], undefined, { signal: controller.signal });
+      const { outcomes, state } = await planAndApply(catalog, [thing('a'), thing('b', undefined, ['Thing/a']), thing('c', undefined, ['Thing/b'])], undefined, {
+        signal: controller.signal,
+      });
       expect(cloud.calls).toEqual(['create Thing/a']);
       const by = byAddress(outcomes);
       expect(by['Thing/a']).toMatchObject({ status: 'done' });
@@ -275,11 +338,19 @@ describe('planner and applier with fake kinds', () => {
         },
       });
       const { sink, events } = recordingSink();
-      const { outcomes, state } = await planAndApply(catalog, [thing('a'), thing('b', undefined, ['Thing/a'])], undefined, { signal: controller.signal, events: sink });
+      const { outcomes, state } = await planAndApply(catalog, [thing('a'), thing('b', undefined, ['Thing/a'])], undefined, {
+        signal: controller.signal,
+        events: sink,
+      });
       const by = byAddress(outcomes);
       expect(by['Thing/a']).toMatchObject({ status: 'interrupted', error: 'Thing/a: interrupted while waiting for the operation to finish' });
       expect(by['Thing/b']).toMatchObject({ status: 'skipped', rootCause: 'Thing/a' });
-      expect(events.filter((e) => e.type === 'step_finished').map((e) => e.type === 'step_finished' && e.outcome.status).sort()).toEqual(['interrupted', 'skipped']);
+      expect(
+        events
+          .filter((e) => e.type === 'step_finished')
+          .map((e) => e.type === 'step_finished' && e.outcome.status)
+          .sort(),
+      ).toEqual(['interrupted', 'skipped']);
       expect(state.resources['Thing/a']).toMatchObject({ pending: expect.anything() });
     });
 

@@ -44,7 +44,11 @@ export interface ResolvedSpec {
  * validate checks the same. Both come from absolute paths, never from a working folder: a library
  * caller whose cwd differs from the CLI's reads the same files. `file`: where the placeholder is written.
  */
-export function placeholderFolders(manifest: Manifest, files: FilePolicy | undefined, specPath: JsonPath): { readonly baseDir: string; readonly root: string; readonly file: string } {
+export function placeholderFolders(
+  manifest: Manifest,
+  files: FilePolicy | undefined,
+  specPath: JsonPath,
+): { readonly baseDir: string; readonly root: string; readonly file: string } {
   const origin = manifest.source.originAt?.(['spec', ...specPath]);
   const file = origin?.path ?? manifest.source.path;
   const baseDir = dirname(file);
@@ -66,7 +70,12 @@ export function resolveSpec(manifest: Manifest, ctx: ResolveContext, schema?: Js
   const fail = (path: JsonPath, message: string, ref: Reference, refs: readonly Reference[]) => {
     const valueAt = manifest.source.locate(['spec', ...path]);
     const nth = refs.filter((r) => r.raw === ref.raw && r.index < ref.index).length;
-    diagnostics.push({ severity: 'error', message, location: locatePlaceholder(valueAt, ref.raw, nth, valueFile(manifest, ['spec', ...path])), address: manifest.address });
+    diagnostics.push({
+      severity: 'error',
+      message,
+      location: locatePlaceholder(valueAt, ref.raw, nth, valueFile(manifest, ['spec', ...path])),
+      address: manifest.address,
+    });
   };
 
   const substitute = (value: string, path: JsonPath): JsonValue => {
@@ -77,7 +86,10 @@ export function resolveSpec(manifest: Manifest, ctx: ResolveContext, schema?: Js
       if (ref.type === 'env') {
         const v = ctx.env[ref.name];
         if (v === undefined && refs.length === 1 && ref.raw === value && ctx.adopted?.(path)) return ADOPTED_SECRET;
-        if (v === undefined) { fail(path, `environment variable ${ref.name} is not set (used by ${ref.raw})`, ref, refs); return ''; }
+        if (v === undefined) {
+          fail(path, `environment variable ${ref.name} is not set (used by ${ref.raw})`, ref, refs);
+          return '';
+        }
         return v;
       }
       if (ref.type === 'file') {
@@ -88,11 +100,25 @@ export function resolveSpec(manifest: Manifest, ctx: ResolveContext, schema?: Js
         return '';
       }
       const outputs = ctx.outputs(ref.address);
-      if (!outputs) { pending = true; return KNOWN_AFTER_APPLY; }
+      if (!outputs) {
+        pending = true;
+        return KNOWN_AFTER_APPLY;
+      }
       const found = getAt(outputs, fromPointer(ref.pointer));
-      if (found === undefined) { fail(path, `${ref.address} has no value at ${ref.pointer || '/'} (used by ${ref.raw})`, ref, refs); return ''; }
+      if (found === undefined) {
+        fail(path, `${ref.address} has no value at ${ref.pointer || '/'} (used by ${ref.raw})`, ref, refs);
+        return '';
+      }
       // A value the target took from ${env:} or ${file:} is kept in state only as a hash.
-      if (isHashed(found)) { fail(path, `${ref.address} took the value at ${ref.pointer || '/'} from a placeholder, which state keeps only as a hash (used by ${ref.raw}); use that placeholder here instead`, ref, refs); return ''; }
+      if (isHashed(found)) {
+        fail(
+          path,
+          `${ref.address} took the value at ${ref.pointer || '/'} from a placeholder, which state keeps only as a hash (used by ${ref.raw}); use that placeholder here instead`,
+          ref,
+          refs,
+        );
+        return '';
+      }
       return found as JsonValue;
     });
     // A value that is exactly one placeholder takes the referenced value's type, or the field's.
@@ -101,7 +127,7 @@ export function resolveSpec(manifest: Manifest, ctx: ResolveContext, schema?: Js
     let out = '';
     let from = 0;
     refs.forEach((ref, i) => {
-      out += value.slice(from, ref.index) + (typeof parts[i] === 'string' ? (parts[i]) : JSON.stringify(parts[i]));
+      out += value.slice(from, ref.index) + (typeof parts[i] === 'string' ? parts[i] : JSON.stringify(parts[i]));
       from = ref.index + ref.raw.length;
     });
     return out + value.slice(from);

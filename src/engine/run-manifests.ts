@@ -12,7 +12,14 @@ import { loadAndValidate, type Guarding, type ValidationResult } from './validat
  * `paths`: those given on the command line (none: the stack's, else the current folder); `guarding`:
  * policies to check them against; `onValid`: hears each manifest valid on its own as it loads.
  */
-export async function loadRunManifests(config: MoorConfig, paths: readonly string[], kinds: KindCatalog, cwd: string, guarding?: Guarding, onValid?: (m: Manifest) => void): Promise<ValidationResult> {
+export async function loadRunManifests(
+  config: MoorConfig,
+  paths: readonly string[],
+  kinds: KindCatalog,
+  cwd: string,
+  guarding?: Guarding,
+  onValid?: (m: Manifest) => void,
+): Promise<ValidationResult> {
   // The guard knows the config's stacks, so a policy naming no such stack is an error.
   const known = guarding && { ...guarding, context: { ...guarding.context, stacks: config.stacks ?? [] } };
   const result = await loadAndValidate(manifestPaths(config.stack, paths), kinds, { cwd, skip: configFiles(config, cwd), stack: config.stack, onValid }, known);

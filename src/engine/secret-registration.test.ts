@@ -11,12 +11,23 @@ describe('registerResolvedSecrets', () => {
     registerResolvedSecrets(masker, SENSITIVE, {
       location: 'westeurope-region',
       properties: {
-        containers: [{ name: 'app', properties: { environmentVariables: [{ name: 'PW', secureValue: 'env-secret-4711' }, { name: 'MODE', value: 'production-mode' }] } }],
+        containers: [
+          {
+            name: 'app',
+            properties: {
+              environmentVariables: [
+                { name: 'PW', secureValue: 'env-secret-4711' },
+                { name: 'MODE', value: 'production-mode' },
+              ],
+            },
+          },
+        ],
         imageRegistryCredentials: [{ server: 'r.example.net', username: 'robot-user', password: 'registry-pass-99' }],
       },
     });
-    expect(masker.mask('env-secret-4711 registry-pass-99 production-mode westeurope-region robot-user'))
-      .toBe('*** *** production-mode westeurope-region robot-user');
+    expect(masker.mask('env-secret-4711 registry-pass-99 production-mode westeurope-region robot-user')).toBe(
+      '*** *** production-mode westeurope-region robot-user',
+    );
   });
 
   it('registers nothing without sensitive paths', () => {

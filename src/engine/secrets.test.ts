@@ -1,20 +1,23 @@
 // Tests of secret hashing and the sensitive-path walker.
 import { describe, expect, it } from 'vitest';
-import {
-  canonicalJson, hashSecret, hashSensitive, isHashed, isSensitivePath, mapSensitive, maskSensitive, matchesHash, matchesSecret,
-} from './secrets.js';
+import { canonicalJson, hashSecret, hashSensitive, isHashed, isSensitivePath, mapSensitive, maskSensitive, matchesHash, matchesSecret } from './secrets.js';
 import type { JsonObject } from '../core/json.js';
 
-const patterns = [
-  'properties/containers/*/properties/environmentVariables/*/secureValue',
-  'properties/volumes/*/secret',
-];
+const patterns = ['properties/containers/*/properties/environmentVariables/*/secureValue', 'properties/volumes/*/secret'];
 
 const spec: JsonObject = {
   location: 'westeurope',
   properties: {
     containers: [
-      { name: 'web', properties: { environmentVariables: [{ name: 'A', value: 'plain' }, { name: 'B', secureValue: 'hunter2' }] } },
+      {
+        name: 'web',
+        properties: {
+          environmentVariables: [
+            { name: 'A', value: 'plain' },
+            { name: 'B', secureValue: 'hunter2' },
+          ],
+        },
+      },
     ],
     volumes: [{ name: 'v', secret: { 'b.txt': 'YmJi', 'a.txt': 'YWFh' } }],
   },
@@ -62,15 +65,24 @@ describe('canonicalJson', () => {
 describe('mapSensitive', () => {
   it('replaces only values at sensitive patterns, handing objects over whole', () => {
     const seen: string[] = [];
-    const out = mapSensitive(spec, patterns, (v, path) => { seen.push(path.join('/')); return typeof v; });
-    expect(seen).toEqual([
-      'properties/containers/0/properties/environmentVariables/1/secureValue',
-      'properties/volumes/0/secret',
-    ]);
+    const out = mapSensitive(spec, patterns, (v, path) => {
+      seen.push(path.join('/'));
+      return typeof v;
+    });
+    expect(seen).toEqual(['properties/containers/0/properties/environmentVariables/1/secureValue', 'properties/volumes/0/secret']);
     expect(out).toMatchObject({
       location: 'westeurope',
       properties: {
-        containers: [{ properties: { environmentVariables: [{ name: 'A', value: 'plain' }, { name: 'B', secureValue: 'string' }] } }],
+        containers: [
+          {
+            properties: {
+              environmentVariables: [
+                { name: 'A', value: 'plain' },
+                { name: 'B', secureValue: 'string' },
+              ],
+            },
+          },
+        ],
         volumes: [{ name: 'v', secret: 'object' }],
       },
     });

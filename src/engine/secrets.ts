@@ -63,11 +63,7 @@ export function canonicalJson(value: JsonValue): string {
  * A pattern that matches an object or array hands the whole subtree to fn as one value.
  * Unchanged subtrees are shared with the input, which is never modified.
  */
-export function mapSensitive(
-  spec: JsonObject,
-  patterns: readonly string[],
-  fn: (value: JsonValue, path: JsonPath) => JsonValue,
-): JsonObject {
+export function mapSensitive(spec: JsonObject, patterns: readonly string[], fn: (value: JsonValue, path: JsonPath) => JsonValue): JsonObject {
   return walk(spec, [], parsedPatterns(patterns), fn) as JsonObject;
 }
 
@@ -99,12 +95,7 @@ export function isSensitivePath(path: JsonPath | string, patterns: readonly stri
   return patterns.some((p) => underPattern(segs, pattern(p)));
 }
 
-function walk(
-  value: JsonValue,
-  path: JsonPath,
-  patterns: readonly string[][],
-  fn: (value: JsonValue, path: JsonPath) => JsonValue,
-): JsonValue {
+function walk(value: JsonValue, path: JsonPath, patterns: readonly string[][], fn: (value: JsonValue, path: JsonPath) => JsonValue): JsonValue {
   if (path.length > 0 && patterns.some((p) => matchesPattern(path, p))) return fn(value, path);
   // Only descend where some pattern can still match below: specs are mostly not secret.
   const live = patterns.filter((p) => p.length > path.length && prefixMatches(path, p));

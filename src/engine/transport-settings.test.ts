@@ -6,7 +6,10 @@ import { transportSettings } from './transport-settings.js';
 describe('transportSettings', () => {
   it('reads MB, pages and seconds', () => {
     expect(transportSettings({ MOOR_MAX_BODY_MB: '8', MOOR_MAX_PAGES: '50', MOOR_MAX_REQUEST_SECONDS: '60', MOOR_MAX_RETRY_AFTER_SECONDS: '0' })).toEqual({
-      maxBodyBytes: 8 * 1024 * 1024, maxPages: 50, maxRequestMs: 60_000, maxRetryAfterMs: 0,
+      maxBodyBytes: 8 * 1024 * 1024,
+      maxPages: 50,
+      maxRequestMs: 60_000,
+      maxRetryAfterMs: 0,
     });
   });
 

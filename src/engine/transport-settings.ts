@@ -43,9 +43,7 @@ export function waitNotice(e: MoorEvent): string | undefined {
   const wait = `waiting ${Math.round(e.delayMs / 1000)} s`;
   const target = `${e.method} ${e.label}`;
   if (e.type === 'poll_wait') return `moor: ${target} is still running on ${e.service}, ${wait} before checking again`;
-  const why = e.status === 429 ? `throttled by ${e.service}`
-    : e.status ? `${e.service} answered ${e.status}`
-      : `no answer from ${e.service}`;
+  const why = e.status === 429 ? `throttled by ${e.service}` : e.status ? `${e.service} answered ${e.status}` : `no answer from ${e.service}`;
   return `moor: ${why}, ${wait} before sending ${target} again (attempt ${(e.attempt ?? 1) + 1})`;
 }
 

@@ -12,7 +12,9 @@ export const UNKNOWN_SENTINEL = '\uE000moor:known-after-apply\uE001';
 export const UNKNOWN_TEXT = '(known after apply)';
 
 /** How a plan holds an unknown value inside a document (`after` of a create, a patch value). */
-export interface UnknownMarker extends JsonObject { unknown: true }
+export interface UnknownMarker extends JsonObject {
+  unknown: true;
+}
 
 export const UNKNOWN_MARKER: Readonly<UnknownMarker> = Object.freeze({ unknown: true });
 

@@ -48,7 +48,9 @@ export async function preparePlan(session: Session, request: PlanRequest): Promi
   // parsing it holds back no request while the service's tokens would be spent, and it answers each
   // listed manifest from where state records it. --target reads only what it selects.
   let readState!: (state: Promise<StateDocument>) => void;
-  const reading = new Promise<StateDocument>((read) => { readState = read; });
+  const reading = new Promise<StateDocument>((read) => {
+    readState = read;
+  });
   const resolve = { env: request.env, files: session.config.files, secrets: session.masker };
   const early = request.targets?.length ? undefined : beginReads({ state: reading, kinds: session.kinds, ctx: kindContext(session), resolve });
   const validated = await loadRunManifests(session.config, request.paths, session.kinds, request.cwd, guarding, early?.add);
@@ -78,7 +80,10 @@ export async function preparePlan(session: Session, request: PlanRequest): Promi
   // A live resource another stack's state records is that stack's: planning it here is refused.
   const others = await otherStacksOwners(session.config, request.cwd, request.env, session.stateGiven);
   const owned = [...others.diagnostics, ...ownedElsewhereDiagnostics(made.steps, others.owners, session.config.stack?.name ?? '')];
-  const replaced = forceReplace(owned.length === 0 ? made : { ...made, plan: { ...made.plan, diagnostics: [...made.plan.diagnostics, ...owned] } }, request.replace ?? []);
+  const replaced = forceReplace(
+    owned.length === 0 ? made : { ...made, plan: { ...made.plan, diagnostics: [...made.plan.diagnostics, ...owned] } },
+    request.replace ?? [],
+  );
   // --replace decides again: its planned event supersedes the planner's for that address.
   const decided = new Map(made.plan.changes.map((c) => [c.address, c.action]));
   for (const c of replaced.plan.changes) if (decided.get(c.address) !== c.action) session.events({ type: 'planned', address: c.address, action: c.action });
@@ -88,7 +93,14 @@ export async function preparePlan(session: Session, request: PlanRequest): Promi
 }
 
 /** The plan's shape as the planner takes it (refreshOnly is the workflow's: the planner plans everything, the drift is kept after). */
-function plannerShape({ targets, prune, allowMassDelete, allowUntracked, replace, allowDestructive }: Partial<PlanShape>): Omit<Partial<PlanShape>, 'refreshOnly'> {
+function plannerShape({
+  targets,
+  prune,
+  allowMassDelete,
+  allowUntracked,
+  replace,
+  allowDestructive,
+}: Partial<PlanShape>): Omit<Partial<PlanShape>, 'refreshOnly'> {
   return { targets, prune, allowMassDelete, allowUntracked, replace, allowDestructive };
 }
 
@@ -146,7 +158,14 @@ export async function refreshPrepared(session: Session, request: Omit<ApplyReque
 
 function historyOf(session: Session, request: Pick<ApplyRequest, 'run' | 'cwd' | 'env'>) {
   const stack = request.run.stack ?? session.config.stack?.name;
-  return { ...request.run, ...(stack ? { stack } : {}), cwd: request.cwd, env: request.env, limit: historyLimit(session.config.history), masker: session.masker };
+  return {
+    ...request.run,
+    ...(stack ? { stack } : {}),
+    cwd: request.cwd,
+    env: request.env,
+    limit: historyLimit(session.config.history),
+    masker: session.masker,
+  };
 }
 
 /**
@@ -159,7 +178,8 @@ export function driftReport(prepared: Pick<PreparedPlan, 'plan' | 'state' | 'man
   const compared = prepared.plan.changes.filter((c) => c.action !== 'delete' && !c.check);
   if (Object.keys(prepared.state.resources).length > 0 || compared.length === 0) return drift;
   const error: Diagnostic = {
-    severity: 'error', code: 'drift.no-state',
+    severity: 'error',
+    code: 'drift.no-state',
     message: `state ${stateLocation} holds no resources (missing or empty): drift compares live resources with the last apply and has nothing to compare ${compared.length === 1 ? 'the manifest' : `the ${compared.length} manifests`} with; point --state (or state: in moor.config.yaml) at the state apply wrote`,
   };
   return { ...drift, diagnostics: [error, ...drift.diagnostics] };
@@ -196,7 +216,9 @@ function driftSummary(plan: Plan, drifted: readonly PlannedChange[]): PlanSummar
 function neverApplied(plan: Plan): Diagnostic[] {
   const missing = plan.changes.filter((c) => (c.action === 'create' && !c.drift) || c.untracked);
   return missing.map((c) => ({
-    severity: 'warning', address: c.address, code: NOT_IN_STATE,
+    severity: 'warning',
+    address: c.address,
+    code: NOT_IN_STATE,
     message: c.untracked
       ? 'exists live but is not in state (its state was lost, or --state names another): unverified, drift has nothing to compare it with; moor import adopts it'
       : 'is in the manifests but not in state (never applied, or its state was lost): drift has nothing to compare it with; moor plan shows it as a create',

@@ -44,14 +44,40 @@ export function localCloudOptions(flags: LocalCloudFlags, environment: Env = pro
   const port = numberFlag(flags.port ?? env.MOOR_LOCAL_CLOUD_PORT, '--port', (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'an integer from 0 to 65535');
   const latencyMs = numberFlag(flags.latency ?? env.MOOR_LATENCY, '--latency', (n) => n >= 0, 'a number of milliseconds, 0 or more');
   const failRate = numberFlag(flags.failRate ?? env.MOOR_FAIL_RATE, '--fail-rate', (n) => n >= 0 && n <= 1, 'a probability from 0 to 1');
-  const faultSeed = numberFlag(flags.faultSeed ?? env.MOOR_FAULT_SEED, '--fault-seed', (n) => Number.isInteger(n) && n >= 0 && n <= MAX_FAULT_SEED, `an integer from 0 to ${MAX_FAULT_SEED}`);
+  const faultSeed = numberFlag(
+    flags.faultSeed ?? env.MOOR_FAULT_SEED,
+    '--fault-seed',
+    (n) => Number.isInteger(n) && n >= 0 && n <= MAX_FAULT_SEED,
+    `an integer from 0 to ${MAX_FAULT_SEED}`,
+  );
   const rateLimit = numberFlag(flags.rateLimit ?? env.MOOR_RATE_LIMIT, '--rate-limit', (n) => n > 0, 'a number of requests per second, more than 0');
-  const provisioningMs = numberFlag(flags.provisioningMs ?? env.MOOR_PROVISIONING_MS, '--provisioning-ms', (n) => n >= 0, 'a number of milliseconds, 0 or more');
-  const rateWindowMs = numberFlag(flags.rateWindowMs ?? env.MOOR_LOCAL_CLOUD_RATE_WINDOW_MS, '--rate-window-ms', (n) => n > 0, 'a number of milliseconds, more than 0');
-  const operationPhaseMs = numberFlag(flags.operationPhaseMs ?? env.MOOR_LOCAL_CLOUD_ASYNC_MS, '--operation-phase-ms', (n) => n >= 0, 'a number of milliseconds, 0 or more');
-  const faultRetryAfterSeconds = numberFlag(flags.faultRetryAfter ?? env.MOOR_FAULT_RETRY_AFTER, '--fault-retry-after', (n) => n >= 0, 'a number of seconds, 0 or more');
+  const provisioningMs = numberFlag(
+    flags.provisioningMs ?? env.MOOR_PROVISIONING_MS,
+    '--provisioning-ms',
+    (n) => n >= 0,
+    'a number of milliseconds, 0 or more',
+  );
+  const rateWindowMs = numberFlag(
+    flags.rateWindowMs ?? env.MOOR_LOCAL_CLOUD_RATE_WINDOW_MS,
+    '--rate-window-ms',
+    (n) => n > 0,
+    'a number of milliseconds, more than 0',
+  );
+  const operationPhaseMs = numberFlag(
+    flags.operationPhaseMs ?? env.MOOR_LOCAL_CLOUD_ASYNC_MS,
+    '--operation-phase-ms',
+    (n) => n >= 0,
+    'a number of milliseconds, 0 or more',
+  );
+  const faultRetryAfterSeconds = numberFlag(
+    flags.faultRetryAfter ?? env.MOOR_FAULT_RETRY_AFTER,
+    '--fault-retry-after',
+    (n) => n >= 0,
+    'a number of seconds, 0 or more',
+  );
   const brandWord = flags.brandWord ?? env.MOOR_LOCAL_CLOUD_BRAND_WORD;
-  if (brandWord !== undefined && !BRAND_WORD.test(brandWord)) throw new UserError(`--brand-word must be one word of letters and digits (e.g. Microsoft); got '${brandWord}'`);
+  if (brandWord !== undefined && !BRAND_WORD.test(brandWord))
+    throw new UserError(`--brand-word must be one word of letters and digits (e.g. Microsoft); got '${brandWord}'`);
   const token = flags.token ?? env.MOOR_TOKEN;
   if (token !== undefined && (token.trim() === '' || /\s/.test(token))) throw new UserError('--token must be a non-empty token without spaces');
   return {

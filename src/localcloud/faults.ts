@@ -19,8 +19,20 @@ const NONE: FaultPlan = { dropAfter: false };
 
 function pickFault(random: () => number): Fault {
   const r = random();
-  if (r < 0.25) return { kind: 'status', status: 500, code: 'InternalServerError', message: 'The server encountered an internal error (injected fault). Please retry the request.' };
-  if (r < 0.5) return { kind: 'status', status: 503, code: 'ServiceUnavailable', message: 'The service is temporarily unavailable (injected fault). Please retry the request.' };
+  if (r < 0.25)
+    return {
+      kind: 'status',
+      status: 500,
+      code: 'InternalServerError',
+      message: 'The server encountered an internal error (injected fault). Please retry the request.',
+    };
+  if (r < 0.5)
+    return {
+      kind: 'status',
+      status: 503,
+      code: 'ServiceUnavailable',
+      message: 'The service is temporarily unavailable (injected fault). Please retry the request.',
+    };
   if (r < 0.75) return { kind: 'throttle' };
   return { kind: 'drop' };
 }

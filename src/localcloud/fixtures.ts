@@ -41,14 +41,18 @@ export function readFixtures(file: string): Fixtures {
   } catch (err) {
     throw new UserError(`fixtures file ${file} is not valid YAML: ${(err as Error).message}`);
   }
-  const fail = (where: string, rule: string): never => { throw new UserError(`fixtures file ${file}: ${where} ${rule}`); };
+  const fail = (where: string, rule: string): never => {
+    throw new UserError(`fixtures file ${file}: ${where} ${rule}`);
+  };
   const root = doc ?? {};
   if (!isObject(root)) return fail('the document', 'must be a mapping');
   for (const key of Object.keys(root)) if (!TOP_KEYS.includes(key)) fail(`'${key}'`, `is not known (expected ${TOP_KEYS.join(', ')})`);
   return {
     projects: projectsOf(root.databaseMovement, fail),
     quotas: listOf(root.quotas, 'quotas', fail).map((q, i) => quotaOf(q, `quotas[${i}]`, fail)),
-    containerGroupProfiles: listOf(root.containerGroupProfiles, 'containerGroupProfiles', fail).map((p, i) => profileOf(p, `containerGroupProfiles[${i}]`, fail)),
+    containerGroupProfiles: listOf(root.containerGroupProfiles, 'containerGroupProfiles', fail).map((p, i) =>
+      profileOf(p, `containerGroupProfiles[${i}]`, fail),
+    ),
     workspaces: listOf(root.workspaces, 'workspaces', fail).map((w, i) => workspaceOf(w, `workspaces[${i}]`, fail)),
     conversations: listOf(root.conversations, 'conversations', fail).map((c, i) => conversationOf(c, `conversations[${i}]`, fail)),
   };
@@ -62,7 +66,10 @@ function listOf(v: unknown, where: string, fail: Fail): JsonObject[] {
   return v;
 }
 
-const RULES = new Map<RegExp | undefined, string>([[UUID, 'must be a UUID'], [ARM_ID, 'must be a resource id /subscriptions/{id}/resourceGroups/{group}/providers/{namespace}/{type}/{name}']]);
+const RULES = new Map<RegExp | undefined, string>([
+  [UUID, 'must be a UUID'],
+  [ARM_ID, 'must be a resource id /subscriptions/{id}/resourceGroups/{group}/providers/{namespace}/{type}/{name}'],
+]);
 
 function text(v: unknown, where: string, fail: Fail, pattern?: RegExp): string {
   const s = typeof v === 'number' ? String(v) : v;
@@ -111,7 +118,12 @@ function profileOf(p: JsonObject, where: string, fail: Fail): ProfileRecord {
   if (revision < 1) fail(`${where}.revision`, 'must be 1 or more');
   const containers = listOf(p.containers, `${where}.containers`, fail).map((c, j) => {
     const at = `${where}.containers[${j}]`;
-    return { name: text(c.name, `${at}.name`, fail), image: text(c.image, `${at}.image`, fail), cpu: amount(c.cpu, `${at}.cpu`, fail) ?? 1, memoryInGB: amount(c.memoryInGB, `${at}.memoryInGB`, fail) ?? 1.5 };
+    return {
+      name: text(c.name, `${at}.name`, fail),
+      image: text(c.image, `${at}.image`, fail),
+      cpu: amount(c.cpu, `${at}.cpu`, fail) ?? 1,
+      memoryInGB: amount(c.memoryInGB, `${at}.memoryInGB`, fail) ?? 1.5,
+    };
   });
   if (containers.length === 0) fail(`${where}.containers`, 'must list at least one container');
   return { id, revision, containers };
@@ -129,7 +141,8 @@ function workspaceOf(w: JsonObject, where: string, fail: Fail): WorkspaceRecord 
     const displayName = text(e.displayName, `${where}.eventstreams[${i}].displayName`, fail);
     return {
       id: typeof e.id === 'string' && UUID.test(e.id) ? e.id.toLowerCase() : demoUuid(`fixture:${id}:${displayName}`),
-      type: 'Eventstream' as const, displayName,
+      type: 'Eventstream' as const,
+      displayName,
       description: typeof e.description === 'string' ? e.description : '',
       workspaceId: id,
     };
@@ -144,7 +157,11 @@ function conversationOf(c: JsonObject, where: string, fail: Fail): ConversationR
     ...(typeof m.name === 'string' ? { name: m.name } : {}),
   }));
   return {
-    id, isGroup: c.isGroup !== false, members, activities: [], lastActivityNumber: 0,
+    id,
+    isGroup: c.isGroup !== false,
+    members,
+    activities: [],
+    lastActivityNumber: 0,
     ...(typeof c.topicName === 'string' ? { topicName: c.topicName } : {}),
   };
 }
@@ -156,7 +173,9 @@ export function applyFixtures(store: DataStore, f: Fixtures): void {
   const arm = store.dataFor('arm');
   const quotas = declaredQuotas(arm);
   for (const q of f.quotas) {
-    const limits = Object.fromEntries(Object.entries({ containerGroups: q.containerGroups, standardCores: q.standardCores }).filter(([, n]) => n !== undefined));
+    const limits = Object.fromEntries(
+      Object.entries({ containerGroups: q.containerGroups, standardCores: q.standardCores }).filter(([, n]) => n !== undefined),
+    );
     quotas[quotaKey(q.subscriptionId, q.location)] = limits;
   }
   const profiles = declaredProfiles(arm);

@@ -5,9 +5,7 @@ import type { LocalResponse } from './types.js';
 /** Larger bodies are refused with 413: nothing in the seeds comes near it. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
-export type BodyResult =
-  | { readonly ok: true; readonly raw: Buffer }
-  | { readonly ok: false; readonly tooLarge: true };
+export type BodyResult = { readonly ok: true; readonly raw: Buffer } | { readonly ok: false; readonly tooLarge: true };
 
 export function readBody(req: IncomingMessage): Promise<BodyResult> {
   return new Promise((resolve, reject) => {
@@ -22,7 +20,9 @@ export function readBody(req: IncomingMessage): Promise<BodyResult> {
     req.on('end', () => resolve(tooLarge ? { ok: false, tooLarge: true } : { ok: true, raw: Buffer.concat(chunks) }));
     req.on('error', reject);
     // A client that goes away mid-body would otherwise leave this promise pending forever.
-    req.on('close', () => { if (!req.complete) reject(new Error('the client closed the connection')); });
+    req.on('close', () => {
+      if (!req.complete) reject(new Error('the client closed the connection'));
+    });
   });
 }
 
@@ -53,7 +53,8 @@ function nestingDepth(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {

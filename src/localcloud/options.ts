@@ -49,7 +49,10 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PROVISIONING_MS = 1000;
 export const DEFAULT_FAULT_RETRY_AFTER_SECONDS = 1;
 
-export type ResolvedOptions = Required<Omit<LocalCloudOptions, 'dataFile' | 'rateLimit' | 'brandWord' | 'fixtures' | 'rateWindowMs' | 'operationPhaseMs' | 'requestLog'>> & Pick<LocalCloudOptions, 'dataFile' | 'rateLimit' | 'brandWord' | 'fixtures' | 'rateWindowMs' | 'operationPhaseMs' | 'requestLog'>;
+export type ResolvedOptions = Required<
+  Omit<LocalCloudOptions, 'dataFile' | 'rateLimit' | 'brandWord' | 'fixtures' | 'rateWindowMs' | 'operationPhaseMs' | 'requestLog'>
+> &
+  Pick<LocalCloudOptions, 'dataFile' | 'rateLimit' | 'brandWord' | 'fixtures' | 'rateWindowMs' | 'operationPhaseMs' | 'requestLog'>;
 
 export function resolveOptions(o: LocalCloudOptions): ResolvedOptions {
   const faultSeed = o.faultSeed ?? newFaultSeed();

@@ -9,10 +9,12 @@ export function requestClass(method: string): RequestClass {
 }
 
 export type Admission =
-  | { readonly admitted: true; readonly remaining: number }
-  | { readonly admitted: false; readonly remaining: 0; readonly retryAfterSeconds: number };
+  { readonly admitted: true; readonly remaining: number } | { readonly admitted: false; readonly remaining: 0; readonly retryAfterSeconds: number };
 
-export interface Bucket { tokens: number; at: number }
+export interface Bucket {
+  tokens: number;
+  at: number;
+}
 
 /** The bucket of `key` refilled up to now (`perSecond` a second, at most `burst`); a new key starts full. */
 export function refilled(buckets: Map<string, Bucket>, key: string, burst: number, perSecond: number, now: number): Bucket {
@@ -28,7 +30,10 @@ export class RateLimiter {
   private readonly burst: number;
 
   /** `perSecond` tokens refill each second; a full bucket holds ten seconds' worth. */
-  constructor(private readonly perSecond: number, private readonly clock: () => number = () => Date.now()) {
+  constructor(
+    private readonly perSecond: number,
+    private readonly clock: () => number = () => Date.now(),
+  ) {
     this.burst = Math.max(1, Math.round(perSecond * 10));
   }
 

@@ -35,7 +35,12 @@ export class RequestLog {
     const time = new Date().toISOString();
     const write = () => {
       const line: RequestLogLine = {
-        seq, time, method, path, status: res.headersSent ? res.statusCode : 0, requestId,
+        seq,
+        time,
+        method,
+        path,
+        status: res.headersSent ? res.statusCode : 0,
+        requestId,
         userAgent: typeof agent === 'string' ? agent.slice(0, MAX_AGENT) : null,
       };
       this.out.write(JSON.stringify(line) + '\n');

@@ -34,13 +34,19 @@ export function createPipeline(router: Router, store: DataStore, options: Resolv
     if (verdict !== 'valid') {
       const expired = verdict === 'expired';
       return {
-        status: 401, code: expired ? 'ExpiredAuthenticationToken' : 'InvalidAuthenticationToken',
+        status: 401,
+        code: expired ? 'ExpiredAuthenticationToken' : 'InvalidAuthenticationToken',
         message: expired ? 'The access token has expired.' : 'The access token is missing or invalid.',
         headers: { 'www-authenticate': `Bearer error="invalid_token"${expired ? ', error_description="The access token expired"' : ''}` },
       };
     }
     if (match.kind === 'method-not-allowed') {
-      return { status: 405, code: 'MethodNotAllowed', message: `The method ${method} is not allowed on this resource.`, headers: { allow: match.allow.join(', ') } };
+      return {
+        status: 405,
+        code: 'MethodNotAllowed',
+        message: `The method ${method} is not allowed on this resource.`,
+        headers: { allow: match.allow.join(', ') },
+      };
     }
     return throttle(match.service, method, headers, url);
   }
@@ -50,14 +56,17 @@ export function createPipeline(router: Router, store: DataStore, options: Resolv
     if (!limiter) {
       // ARM counts per subscription (SERVICES.md): each subscription has its own buckets.
       const subscription = /^\/subscriptions\/([^/]+)/i.exec(url.pathname)?.[1]?.toLowerCase() ?? '';
-      if (service.name === 'arm') headers[`x-ms-ratelimit-remaining-subscription-${cls}`] = String(meter.remainingAfter(`${service.name}/${subscription}`, cls));
+      if (service.name === 'arm')
+        headers[`x-ms-ratelimit-remaining-subscription-${cls}`] = String(meter.remainingAfter(`${service.name}/${subscription}`, cls));
       return undefined;
     }
     const admission = limiter.admit(service.name, cls);
     if (service.name === 'arm') headers[`x-ms-ratelimit-remaining-subscription-${cls}`] = String(admission.remaining);
     if (admission.admitted) return undefined;
     return {
-      status: 429, code: 'TooManyRequests', headers: { 'retry-after': String(admission.retryAfterSeconds) },
+      status: 429,
+      code: 'TooManyRequests',
+      headers: { 'retry-after': String(admission.retryAfterSeconds) },
       message: 'The request was throttled: too many requests. Retry after the number of seconds in Retry-After.',
     };
   }
@@ -107,7 +116,13 @@ function echoedClientIds(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-function toLocalRequest(req: IncomingMessage, method: string, url: URL, params: Record<string, string>, body: BodyResult): LocalRequest | Exclude<Refusal, 'drop'> {
+function toLocalRequest(
+  req: IncomingMessage,
+  method: string,
+  url: URL,
+  params: Record<string, string>,
+  body: BodyResult,
+): LocalRequest | Exclude<Refusal, 'drop'> {
   if (!body.ok) return { status: 413, code: 'RequestEntityTooLarge', message: 'The request body is too large.' };
   const parsed = parseJsonBody(body.raw, req.headers['content-type']);
   if (!parsed.ok) return { status: 400, code: 'InvalidRequestContent', message: parsed.message };
@@ -140,7 +155,12 @@ async function runHandler(route: Route, req: LocalRequest, ctx: ServiceContext, 
 function faultRefusal(fault: Fault, retryAfterSeconds: number): Refusal {
   if (fault.kind === 'drop') return 'drop';
   if (fault.kind === 'throttle') {
-    return { status: 429, code: 'TooManyRequests', message: 'The request was throttled (injected fault). Retry after the number of seconds in Retry-After.', headers: { 'retry-after': String(retryAfterSeconds) } };
+    return {
+      status: 429,
+      code: 'TooManyRequests',
+      message: 'The request was throttled (injected fault). Retry after the number of seconds in Retry-After.',
+      headers: { 'retry-after': String(retryAfterSeconds) },
+    };
   }
   return { status: fault.status, code: fault.code, message: fault.message };
 }

@@ -48,7 +48,11 @@ function stillServes(pem: string, host: string): boolean {
 
 /** Names the certificate covers: loopback always, and the listening host when it is another. */
 function altNames(host: string): ({ type: 2; value: string } | { type: 7; ip: string })[] {
-  const names: ({ type: 2; value: string } | { type: 7; ip: string })[] = [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }];
+  const names: ({ type: 2; value: string } | { type: 7; ip: string })[] = [
+    { type: 2, value: 'localhost' },
+    { type: 7, ip: '127.0.0.1' },
+    { type: 7, ip: '::1' },
+  ];
   const isIp = /^[\d.]+$/.test(host) || host.includes(':');
   if (host !== 'localhost' && host !== '127.0.0.1' && host !== '::1' && host !== '0.0.0.0' && host !== '::') {
     names.push(isIp ? { type: 7, ip: host } : { type: 2, value: host });
@@ -61,7 +65,10 @@ async function generate(host: string): Promise<{ cert: string; key: string }> {
   const { generate: selfSigned } = await import('selfsigned');
   const notBeforeDate = new Date(Date.now() - 60_000);
   const pems = await selfSigned([{ name: 'commonName', value: 'moor local cloud' }], {
-    keyType: 'ec', curve: 'P-256', algorithm: 'sha256', notBeforeDate,
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notBeforeDate,
     notAfterDate: new Date(notBeforeDate.getTime() + VALID_DAYS * 24 * 3600 * 1000),
     // Its own trust anchor: a CA certificate that also serves https.
     extensions: [

@@ -17,10 +17,7 @@ function textBlock(text: string, extra: JsonObject = {}): JsonObject {
  * the card links to the attached report instead.
  */
 export function adaptiveCard(r: RunReport, fullReport?: { readonly name: string; readonly url: string }): JsonObject {
-  const body: JsonObject[] = [
-    textBlock(r.title, { weight: 'Bolder', size: 'Medium' }),
-    textBlock(r.summaryLine, { color: STATUS_COLOR[r.status] }),
-  ];
+  const body: JsonObject[] = [textBlock(r.title, { weight: 'Bolder', size: 'Medium' }), textBlock(r.summaryLine, { color: STATUS_COLOR[r.status] })];
   if (fullReport) {
     body.push(textBlock(`${r.entries.length} changes; the full report is attached (${fullReport.name}).`, { isSubtle: true }));
   } else if (r.entries.length > 0) {

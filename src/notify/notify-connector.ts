@@ -10,7 +10,8 @@ export function requireNotify(config: MoorConfig): NotifyConfig {
   if (config.notify) return config.notify;
   const where = config.file ?? 'moor.config.yaml';
   throw new UserError(`notifications need a notify: section in ${where}, for example:`, [], {
-    example: 'notify:\n  serviceUrl: https://connector.example.net/\n  conversationId: "19:ops-alerts"\n  bot: {id: "28:moor-bot", name: moor}\n  tokenEnv: BOT_TOKEN',
+    example:
+      'notify:\n  serviceUrl: https://connector.example.net/\n  conversationId: "19:ops-alerts"\n  bot: {id: "28:moor-bot", name: moor}\n  tokenEnv: BOT_TOKEN',
   });
 }
 

@@ -60,7 +60,10 @@ export async function saveThread(backend: StateBackend, stackId: string, record:
     lock = await backend.lock('moor notify');
   } catch (err) {
     if (!(err instanceof UserError)) throw err;
-    o.events({ type: 'notice', message: `moor: the state is locked by another run, so the notification's message id was not stored (${err.message}); the next run posts a new message` });
+    o.events({
+      type: 'notice',
+      message: `moor: the state is locked by another run, so the notification's message id was not stored (${err.message}); the next run posts a new message`,
+    });
     return false;
   }
   try {

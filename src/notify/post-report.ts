@@ -55,7 +55,14 @@ export interface PostResult {
 }
 
 /** `masker`: the run's; a chat message is output too, so secrets echoed in service messages are masked as on stderr. */
-export async function postReport(connector: NotifyConnector, target: NotifyTarget, unmasked: RunReport, previous: ThreadRecord | undefined, now: Date, masker?: Masker): Promise<PostResult> {
+export async function postReport(
+  connector: NotifyConnector,
+  target: NotifyTarget,
+  unmasked: RunReport,
+  previous: ThreadRecord | undefined,
+  now: Date,
+  masker?: Masker,
+): Promise<PostResult> {
   const report = masker ? masker.maskDeep(unmasked) : unmasked;
   const text = reportMarkdown(report);
   const card = adaptiveCard(report);
@@ -65,10 +72,23 @@ export async function postReport(connector: NotifyConnector, target: NotifyTarge
 
   const content = await messageContent(connector, target, report, text, card);
   const activity = (extra: JsonObject = {}): ConnectorBody => ({
-    type: 'message', from: { ...target.bot }, conversation: { id: target.conversationId }, textFormat: 'markdown',
-    timestamp: now.toISOString(), text: content.text, summary: `${report.title}: ${report.summaryLine}`, attachments: content.attachments, ...extra,
+    type: 'message',
+    from: { ...target.bot },
+    conversation: { id: target.conversationId },
+    textFormat: 'markdown',
+    timestamp: now.toISOString(),
+    text: content.text,
+    summary: `${report.title}: ${report.summaryLine}`,
+    attachments: content.attachments,
+    ...extra,
   });
-  const remember = (activityId: string): ThreadRecord => ({ conversationId: target.conversationId, activityId, contentHash, run: report.run, updatedAt: now.toISOString() });
+  const remember = (activityId: string): ThreadRecord => ({
+    conversationId: target.conversationId,
+    activityId,
+    contentHash,
+    run: report.run,
+    updatedAt: now.toISOString(),
+  });
   const conv = target.conversationId;
   const sendNew = async (how: string): Promise<PostResult> => {
     const { id } = await connector.sendToConversation(conv, activity());
@@ -105,13 +125,18 @@ async function messageContent(connector: NotifyConnector, target: NotifyTarget, 
   }
   const name = `moor-${report.run}-${report.stack.id}.md`;
   const { id } = await connector.uploadAttachment(target.conversationId, {
-    name, type: 'text/markdown', originalBase64: Buffer.from(text, 'utf8').toString('base64'),
+    name,
+    type: 'text/markdown',
+    originalBase64: Buffer.from(text, 'utf8').toString('base64'),
   });
   const url = `${target.serviceUrl.replace(/\/+$/, '')}/v3/attachments/${encodeURIComponent(id)}/views/original`;
   const full = { name, url };
   return {
     text: shortMarkdown(report, full),
-    attachments: [{ contentType: 'text/markdown', contentUrl: url, name }, { contentType: CARD_CONTENT_TYPE, content: adaptiveCard(report, full) }],
+    attachments: [
+      { contentType: 'text/markdown', contentUrl: url, name },
+      { contentType: CARD_CONTENT_TYPE, content: adaptiveCard(report, full) },
+    ],
     attachmentId: id,
   };
 }

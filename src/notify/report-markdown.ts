@@ -33,7 +33,10 @@ export function reportMarkdown(r: RunReport): string {
 /** Header, summary and failures only, with a link to the full report (for a report too long for one message). */
 export function shortMarkdown(r: RunReport, fullReport: { readonly name: string; readonly url: string }): string {
   const lines = header(r);
-  lines.push('', `${r.entries.length} ${r.entries.length === 1 ? 'change' : 'changes'}; the full report is attached: [${escape(fullReport.name)}](${fullReport.url})`);
+  lines.push(
+    '',
+    `${r.entries.length} ${r.entries.length === 1 ? 'change' : 'changes'}; the full report is attached: [${escape(fullReport.name)}](${fullReport.url})`,
+  );
   lines.push(...failureLines(r));
   return lines.join('\n') + '\n';
 }

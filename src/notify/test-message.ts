@@ -8,12 +8,23 @@ const TEXT = 'moor test message: this conversation will receive moor plan, apply
 /** Sends the test message as a new activity and returns its id. */
 export async function sendTestMessage(connector: Pick<NotifyConnector, 'sendToConversation'>, target: NotifyTarget, now: Date): Promise<string> {
   const card = {
-    type: 'AdaptiveCard', $schema: CARD_SCHEMA, version: CARD_VERSION,
-    body: [{ type: 'TextBlock', text: 'moor test message', weight: 'Bolder', wrap: true }, { type: 'TextBlock', text: TEXT, wrap: true }],
+    type: 'AdaptiveCard',
+    $schema: CARD_SCHEMA,
+    version: CARD_VERSION,
+    body: [
+      { type: 'TextBlock', text: 'moor test message', weight: 'Bolder', wrap: true },
+      { type: 'TextBlock', text: TEXT, wrap: true },
+    ],
   };
   const { id } = await connector.sendToConversation(target.conversationId, {
-    type: 'message', from: { ...target.bot }, conversation: { id: target.conversationId }, textFormat: 'markdown',
-    timestamp: now.toISOString(), text: TEXT, summary: 'moor test message', attachments: [{ contentType: CARD_CONTENT_TYPE, content: card }],
+    type: 'message',
+    from: { ...target.bot },
+    conversation: { id: target.conversationId },
+    textFormat: 'markdown',
+    timestamp: now.toISOString(),
+    text: TEXT,
+    summary: 'moor test message',
+    attachments: [{ contentType: CARD_CONTENT_TYPE, content: card }],
   });
   return id;
 }

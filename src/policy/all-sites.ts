@@ -63,7 +63,10 @@ function readField(predicate: ASTNode, element: string): JsonPath {
   const chains: JsonPath[] = [];
   const visit = (node: ASTNode) => {
     const chain = selectChain(node, element);
-    if (chain) { chains.push(chain); return; }
+    if (chain) {
+      chains.push(chain);
+      return;
+    }
     childNodes(node).forEach(visit);
   };
   visit(predicate);

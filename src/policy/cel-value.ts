@@ -23,7 +23,10 @@ export function secretTree(root: readonly string[], patterns: readonly string[])
       let node = tree;
       for (const seg of [...root, ...pattern(p)]) {
         let child = node.next.get(seg);
-        if (!child) { child = { next: new Map(), secret: false }; node.next.set(seg, child); }
+        if (!child) {
+          child = { next: new Map(), secret: false };
+          node.next.set(seg, child);
+        }
         node = child;
       }
       node.secret = true;
@@ -74,6 +77,13 @@ export function watchReads(root: CelValue, paths: readonly (readonly (string | n
     }
     const key = String(path[path.length - 1]);
     if (!Object.hasOwn(parent, key)) return;
-    Object.defineProperty(parent, key, { enumerable: true, configurable: true, get: () => { read(index); return SENSITIVE_MASK; } });
+    Object.defineProperty(parent, key, {
+      enumerable: true,
+      configurable: true,
+      get: () => {
+        read(index);
+        return SENSITIVE_MASK;
+      },
+    });
   });
 }

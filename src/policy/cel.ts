@@ -6,10 +6,12 @@ let base: Environment | undefined;
 
 function policyEnvironment(): Environment {
   // Mixed literals (['a', 1]) are allowed, as in Kubernetes; `.?` chaining reads optional fields.
-  base ??= metered(new Environment({ homogeneousAggregateLiterals: false, enableOptionalTypes: true })
-    .registerVariable('object', 'map')
-    .registerVariable('stack', 'string')
-    .registerVariable('change', 'dyn'));
+  base ??= metered(
+    new Environment({ homogeneousAggregateLiterals: false, enableOptionalTypes: true })
+      .registerVariable('object', 'map')
+      .registerVariable('stack', 'string')
+      .registerVariable('change', 'dyn'),
+  );
   return base;
 }
 
@@ -26,7 +28,9 @@ let meter = { left: Infinity };
 
 /** The cost-limit error: thrown inside the library, told apart from CEL's own by its class. */
 export class CostLimitExceeded extends Error {
-  constructor() { super(`exceeds the cost limit of ${COST_LIMIT.toLocaleString('en-US')}`); }
+  constructor() {
+    super(`exceeds the cost limit of ${COST_LIMIT.toLocaleString('en-US')}`);
+  }
 }
 
 /**
@@ -34,12 +38,18 @@ export class CostLimitExceeded extends Error {
  * but no cost limit: every node's evaluation goes through its evaluator's run(), which a function
  * registered here reaches (a handler is called with the evaluator as `this`), and is wrapped once.
  */
-interface Evaluator { run: (ast: ASTNode, ctx: unknown) => unknown }
+interface Evaluator {
+  run: (ast: ASTNode, ctx: unknown) => unknown;
+}
 let probed: Evaluator | undefined;
 
 function metered(env: Environment, clone = false): Environment {
   // A clone inherits the probe with the functions it copies; its evaluator is its own.
-  if (!clone) env.registerFunction('moorMeterProbe(): bool', function (this: Evaluator) { probed = this; return true; });
+  if (!clone)
+    env.registerFunction('moorMeterProbe(): bool', function (this: Evaluator) {
+      probed = this;
+      return true;
+    });
   probed = undefined;
   env.parse('moorMeterProbe()')();
   const evaluator = probed as Evaluator | undefined;

@@ -46,7 +46,11 @@ export interface CompiledPolicy {
  * Every Policy of a run and their problems; `stacks`: the config's stack names ([] for none,
  * undefined: not known, nothing checked), each name in a `match.stacks` must be one of them.
  */
-export function compilePolicies(documents: readonly Manifest[], kinds: KindCatalog, stacks?: readonly string[]): { policies: CompiledPolicy[]; diagnostics: Diagnostic[] } {
+export function compilePolicies(
+  documents: readonly Manifest[],
+  kinds: KindCatalog,
+  stacks?: readonly string[],
+): { policies: CompiledPolicy[]; diagnostics: Diagnostic[] } {
   const compiled = documents.map((d) => compilePolicy(d, kinds, stacks));
   return { policies: compiled.map((c) => c.policy), diagnostics: compiled.flatMap((c) => c.diagnostics) };
 }
@@ -55,7 +59,13 @@ export function compilePolicies(documents: readonly Manifest[], kinds: KindCatal
 export function compilePolicy(document: Manifest, kinds: KindCatalog, stacks?: readonly string[]): { policy: CompiledPolicy; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const report = (path: JsonPath, message: string) => {
-    diagnostics.push({ severity: 'error', code: 'policy.invalid', address: document.address, location: document.source.locate(path), message: `${shownPath(path)}: ${message}` });
+    diagnostics.push({
+      severity: 'error',
+      code: 'policy.invalid',
+      address: document.address,
+      location: document.source.locate(path),
+      message: `${shownPath(path)}: ${message}`,
+    });
   };
   const spec = document.spec;
   const match = isObject(spec.match) ? spec.match : {};
@@ -93,7 +103,13 @@ function unknownStack(name: string, stacks: readonly string[]): string {
   return `no stack ${name} in moor.config.yaml, so the policy would match nothing there${near}`;
 }
 
-function compileRule(rule: JsonObject, index: number, report: (path: JsonPath, message: string) => void, matched: readonly KindDefinition[], kinds: KindCatalog): CompiledRule | undefined {
+function compileRule(
+  rule: JsonObject,
+  index: number,
+  report: (path: JsonPath, message: string) => void,
+  matched: readonly KindDefinition[],
+  kinds: KindCatalog,
+): CompiledRule | undefined {
   const expression = compileCel(String(rule.expression), 'bool');
   if (!expression.ok) report(['expression'], withOffset(expression.message, expression.offset));
   const misread = expression.ok ? unknownFieldRead(expression.program.ast, matched, kinds) : undefined;
@@ -112,11 +128,7 @@ function compileRule(rule: JsonObject, index: number, report: (path: JsonPath, m
     ...(messageProgram?.ok ? { messageProgram: messageProgram.program } : {}),
     ...(path?.ok ? { fieldPath: path.path } : {}),
     sites: path?.ok ? allSites(program.ast) : [],
-    reads: unionReads([
-      objectReads(program.ast),
-      messageProgram?.ok ? objectReads(messageProgram.program.ast) : [],
-      path?.ok ? [path.path] : [],
-    ]),
+    reads: unionReads([objectReads(program.ast), messageProgram?.ok ? objectReads(messageProgram.program.ast) : [], path?.ok ? [path.path] : []]),
   };
 }
 
@@ -130,5 +142,10 @@ function strings(value: unknown): string[] | undefined {
 
 /** A name pattern: `*` matches any characters, everything else itself. */
 function globPattern(glob: string): RegExp {
-  return new RegExp(`^${glob.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return new RegExp(
+    `^${glob
+      .split('*')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 }

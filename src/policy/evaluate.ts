@@ -45,30 +45,52 @@ export function policyMatches(policy: CompiledPolicy, subject: Pick<Subject, 'ki
  * reaches a message. A rule that reads a value validate cannot know (an unresolved placeholder) has
  * no verdict there: it is an `unchecked` violation, never a silent pass.
  */
-export function evaluatePolicies(policies: readonly CompiledPolicy[], subject: Subject, stack: string, phase: Phase, broken?: ReadonlySet<CompiledRule>): Violation[] {
+export function evaluatePolicies(
+  policies: readonly CompiledPolicy[],
+  subject: Subject,
+  stack: string,
+  phase: Phase,
+  broken?: ReadonlySet<CompiledRule>,
+): Violation[] {
   const applicable = policies.flatMap((policy) =>
-    policyMatches(policy, subject, stack) ? policy.rules.filter((r) => (phase === 'plan' || !r.usesChange) && !broken?.has(r)).map((rule) => ({ policy, rule })) : []);
+    policyMatches(policy, subject, stack)
+      ? policy.rules.filter((r) => (phase === 'plan' || !r.usesChange) && !broken?.has(r)).map((rule) => ({ policy, rule }))
+      : [],
+  );
   if (applicable.length === 0) return [];
   const document = prunedDocument(subject.document, readsOf(policies, phase));
   const read = new Set<number>();
   const object = celValue(document);
-  if (subject.unresolved) watchReads(object, subject.unresolved.map((u) => u.path), (i) => read.add(i));
+  if (subject.unresolved)
+    watchReads(
+      object,
+      subject.unresolved.map((u) => u.path),
+      (i) => read.add(i),
+    );
   const variables: Variables = { object, stack, change: subject.change === null ? null : celValue(subject.change) };
   let masked: Variables | undefined;
-  const maskedVariables = (): Variables => (masked ??= subject.secrets && subject.secrets.length > 0
-    ? {
-      object: celValue(document, [secretTree(['spec'], subject.secrets)]),
-      stack,
-      change: ((c) => (c === null ? null : celValue(c)))(subject.maskedChange ? subject.maskedChange() : subject.change),
-    }
-    : variables);
+  const maskedVariables = (): Variables =>
+    (masked ??=
+      subject.secrets && subject.secrets.length > 0
+        ? {
+            object: celValue(document, [secretTree(['spec'], subject.secrets)]),
+            stack,
+            change: ((c) => (c === null ? null : celValue(c)))(subject.maskedChange ? subject.maskedChange() : subject.change),
+          }
+        : variables);
   const out: Violation[] = [];
   for (const { policy, rule } of applicable) {
     read.clear();
     const outcome = outcomeOf(rule, variables);
     if (read.size > 0) {
       const unchecked = subject.unresolved![[...read][0]];
-      out.push({ policy, rule, message: `not checked until plan: the rule reads ${shownPath(unchecked.path)}, written as ${unchecked.placeholder}, which only plan resolves`, path: unchecked.path, unchecked });
+      out.push({
+        policy,
+        rule,
+        message: `not checked until plan: the rule reads ${shownPath(unchecked.path)}, written as ${unchecked.placeholder}, which only plan resolves`,
+        path: unchecked.path,
+        unchecked,
+      });
       continue;
     }
     if (outcome.kind === 'holds') continue;
@@ -76,9 +98,19 @@ export function evaluatePolicies(policies: readonly CompiledPolicy[], subject: S
       out.push({ policy, rule, message: outcome.message, path: [], problem: 'rule' });
       continue;
     }
-    const message = outcome.kind !== 'error' ? messageOf(rule, maskedVariables())
-      : maskedVariables() === variables ? outcome.message : maskedFailure(rule, maskedVariables());
-    out.push({ policy, rule, message, path: rule.fieldPath ? pointAt(rule.fieldPath, variables, rule.sites) : [], ...(outcome.kind === 'error' ? { problem: 'error' as const } : {}) });
+    const message =
+      outcome.kind !== 'error'
+        ? messageOf(rule, maskedVariables())
+        : maskedVariables() === variables
+          ? outcome.message
+          : maskedFailure(rule, maskedVariables());
+    out.push({
+      policy,
+      rule,
+      message,
+      path: rule.fieldPath ? pointAt(rule.fieldPath, variables, rule.sites) : [],
+      ...(outcome.kind === 'error' ? { problem: 'error' as const } : {}),
+    });
   }
   return out;
 }
@@ -125,7 +157,10 @@ function outcomeOf(rule: CompiledRule, variables: Variables): Outcome {
   if (ran.value === true) return { kind: 'holds' };
   if (ran.value === false) return { kind: 'fails' };
   const result = ran.value;
-  return { kind: 'rule', message: `gives ${typeof result === 'bigint' ? 'an int' : result === null ? 'null' : Array.isArray(result) ? 'a list' : `a ${typeof result === 'object' ? 'map' : typeof result}`}, not true or false` };
+  return {
+    kind: 'rule',
+    message: `gives ${typeof result === 'bigint' ? 'an int' : result === null ? 'null' : Array.isArray(result) ? 'a list' : `a ${typeof result === 'object' ? 'map' : typeof result}`}, not true or false`,
+  };
 }
 
 function messageOf(rule: CompiledRule, variables: Variables): string {
@@ -162,7 +197,12 @@ function pointAt(fieldPath: JsonPath, variables: Variables, sites: readonly AllS
   return out;
 }
 
-function failingElement(arrayPath: JsonPath, elements: readonly CelValue[], variables: Variables, sites: readonly AllSite[]): { index: number; site: AllSite } | undefined {
+function failingElement(
+  arrayPath: JsonPath,
+  elements: readonly CelValue[],
+  variables: Variables,
+  sites: readonly AllSite[],
+): { index: number; site: AllSite } | undefined {
   const site = sites.find((s) => s.arrayPath.length === arrayPath.length && s.arrayPath.every((seg, i) => seg === arrayPath[i]));
   if (!site) return undefined;
   for (let index = 0; index < elements.length; index++) {

@@ -14,7 +14,11 @@ export function parseFieldPath(text: string): ParsedFieldPath {
   let rest = trimmed.startsWith('.') || trimmed.startsWith('[') ? trimmed : `.${trimmed}`;
   while (rest.length > 0) {
     const m = STEP.exec(rest);
-    if (!m) return { ok: false, message: `cannot read the field path at '${rest.replace(/^\./, '')}': write keys with dots, indices as [0] and other keys as ['key']` };
+    if (!m)
+      return {
+        ok: false,
+        message: `cannot read the field path at '${rest.replace(/^\./, '')}': write keys with dots, indices as [0] and other keys as ['key']`,
+      };
     if (m[1] !== undefined) path.push(m[1]);
     else if (m[2] !== undefined) path.push(Number(m[2]));
     else path.push((m[3] ?? m[4]).replace(/\\(.)/g, '$1'));

@@ -98,7 +98,10 @@ function missOf(schema: JsonObject, path: JsonPath): { at: number; schema: JsonO
       s = s.properties[String(seg)];
       continue;
     }
-    if (isObject(s.additionalProperties)) { s = s.additionalProperties; continue; }
+    if (isObject(s.additionalProperties)) {
+      s = s.additionalProperties;
+      continue;
+    }
     if (s.additionalProperties === false && seg !== ANY) return { at: i, schema: s };
     return undefined;
   }

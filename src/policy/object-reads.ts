@@ -43,7 +43,10 @@ export function readTree(reads: ObjectReads): ReadTree {
       const last = i === path.length - 1;
       const child = node.get(key);
       if (child === true) break;
-      if (last) { node.set(key, true); break; }
+      if (last) {
+        node.set(key, true);
+        break;
+      }
       const next = child ?? new Map<string, ReadTree>();
       node.set(key, next);
       node = next;

@@ -16,7 +16,11 @@ import { manifestSubject, stepSubject, type Subject } from './subject.js';
 
 export const policyGuard: Guard = {
   prepare(documents, kinds, context) {
-    const compiled = compilePolicies(documents.filter((d) => d.kind === POLICY_KIND), kinds, context?.stacks);
+    const compiled = compilePolicies(
+      documents.filter((d) => d.kind === POLICY_KIND),
+      kinds,
+      context?.stacks,
+    );
     return preparedPolicies(compiled.policies, kinds, compiled.diagnostics);
   },
 };
@@ -34,7 +38,12 @@ export function preparedPolicies(policies: readonly CompiledPolicy[], kinds: Kin
     },
     async checkChanges(steps: readonly StepFacts[], context: GuardContext) {
       if (policies.length === 0) return [];
-      return checkAll(policies, steps.map((s) => () => stepSubject(s)), context, 'plan');
+      return checkAll(
+        policies,
+        steps.map((s) => () => stepSubject(s)),
+        context,
+        'plan',
+      );
     },
   };
 }
@@ -56,7 +65,13 @@ async function checkAll(policies: readonly CompiledPolicy[], subjects: readonly 
  * `FILE:LINE:COL: error: policy NAME: MESSAGE` at the rule's fieldPath, or at the document; a rule at
  * fault is an error at its expression (the first time: `broken` remembers it and skips it after).
  */
-export function findings(policies: readonly CompiledPolicy[], subject: Subject, context: GuardContext, phase: Phase, broken = new Set<CompiledRule>()): Diagnostic[] {
+export function findings(
+  policies: readonly CompiledPolicy[],
+  subject: Subject,
+  context: GuardContext,
+  phase: Phase,
+  broken = new Set<CompiledRule>(),
+): Diagnostic[] {
   return evaluatePolicies(policies, subject, context.stack, phase, broken).map((v) => {
     if (v.problem === 'rule') {
       broken.add(v.rule);

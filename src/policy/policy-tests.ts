@@ -31,14 +31,23 @@ function runCase(policy: CompiledPolicy, testCase: JsonObject, location: SourceL
   const metadata = isObject(object.metadata) ? object.metadata : {};
   const kind = typeof object.kind === 'string' ? object.kind : '';
   const objectName = typeof metadata.name === 'string' ? metadata.name : '';
-  const change = isObject(testCase.change) ? { action: 'update', destructive: false, drift: false, fields: [], before: null, after: null, ...testCase.change } : null;
+  const change = isObject(testCase.change)
+    ? { action: 'update', destructive: false, drift: false, fields: [], before: null, after: null, ...testCase.change }
+    : null;
   const subject = { address: `${kind}/${objectName}`, kind, name: objectName, document: object, change };
   // Without a change the case is what validate sees: the rules that read change wait for a plan.
   const violations = evaluatePolicies([policy], subject, typeof testCase.stack === 'string' ? testCase.stack : '', change ? 'plan' : 'validate');
   // A rule that cannot be evaluated proves nothing: `expect: fail` must not pass on it.
   const broken = violations.filter((v) => v.problem !== undefined);
   if (broken.length > 0) {
-    return { policy: policy.address, name, passed: false, error: true, location, detail: `the rules cannot be evaluated on it: ${broken.map((v) => `spec.rules[${v.rule.index}]: ${v.message}`).join('; ')}` };
+    return {
+      policy: policy.address,
+      name,
+      passed: false,
+      error: true,
+      location,
+      detail: `the rules cannot be evaluated on it: ${broken.map((v) => `spec.rules[${v.rule.index}]: ${v.message}`).join('; ')}`,
+    };
   }
   const failed = violations.length > 0;
   const expected = testCase.expect === 'fail';

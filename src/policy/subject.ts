@@ -72,10 +72,8 @@ export function stepSubject(step: StepFacts): Subject {
     before: b,
     after: a,
   });
-  const maskedChange = () => changeOf(
-    live ? asObject(maskHashes(maskSensitive(live, sensitive))) : null,
-    desired ? asObject(shownSpec(desired, sensitive)) : null,
-  );
+  const maskedChange = () =>
+    changeOf(live ? asObject(maskHashes(maskSensitive(live, sensitive))) : null, desired ? asObject(shownSpec(desired, sensitive)) : null);
   const facts = { change: changeOf(before, after), secrets: sensitive, maskedChange };
   if (manifest) return { ...identity(manifest), document: documentOf(manifest, after ?? asObject(markUnknowns(manifest.spec))), ...facts };
   const name = record?.name ?? change.address.slice(change.address.indexOf('/') + 1);
@@ -112,9 +110,17 @@ function unresolvedOf(manifest: Manifest): readonly Unresolved[] {
         const ref = scanReferences(value).refs.find((r) => r.type === 'env' || r.type === 'file');
         if (ref) out.push({ path: [...path], placeholder: ref.raw });
       } else if (Array.isArray(value)) {
-        value.forEach((v, i) => { path.push(i); visit(v); path.pop(); });
+        value.forEach((v, i) => {
+          path.push(i);
+          visit(v);
+          path.pop();
+        });
       } else if (isObject(value)) {
-        for (const [k, v] of Object.entries(value)) { path.push(k); visit(v); path.pop(); }
+        for (const [k, v] of Object.entries(value)) {
+          path.push(k);
+          visit(v);
+          path.pop();
+        }
       }
     };
     visit(manifest.spec);

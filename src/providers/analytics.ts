@@ -45,8 +45,11 @@ export class AnalyticsClient {
    */
   async createDataset(groupId: string, request: CreateDatasetRequest, retention?: string): Promise<DatasetBody> {
     const res = await this.t.request({
-      method: 'POST', path: this.datasets(groupId), query: { defaultRetentionPolicy: retention },
-      body: request, label: `datasets/${request.name}`,
+      method: 'POST',
+      path: this.datasets(groupId),
+      query: { defaultRetentionPolicy: retention },
+      body: request,
+      label: `datasets/${request.name}`,
     });
     const dataset = datasetOf(res);
     expectSame(res, 'name', dataset.name, request.name);
@@ -79,8 +82,10 @@ export class AnalyticsClient {
   /** Replaces the columns and measures of an existing table. */
   async putTable(groupId: string, id: string, table: DatasetTable): Promise<void> {
     await this.t.request({
-      method: 'PUT', path: `${this.datasets(groupId)}/${enc(id)}/tables/${enc(table.name)}`,
-      body: table, label: `datasets/${id}/tables/${table.name}`,
+      method: 'PUT',
+      path: `${this.datasets(groupId)}/${enc(id)}/tables/${enc(table.name)}`,
+      body: table,
+      label: `datasets/${id}/tables/${table.name}`,
     });
   }
 

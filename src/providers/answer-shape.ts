@@ -20,7 +20,11 @@ export type JsonRecord = Record<string, unknown>;
  */
 export function invalidAnswer(a: AnswerContext, problem: string): ServiceError {
   return new ServiceError({
-    service: a.service, method: a.method, path: a.url.pathname, label: a.label, status: a.status,
+    service: a.service,
+    method: a.method,
+    path: a.url.pathname,
+    label: a.label,
+    status: a.status,
     code: 'InvalidAnswer',
     serviceMessage: `${problem} (from service '${a.service}' at ${a.url.origin}${a.url.pathname})`,
     outcomeUnknown: a.method !== 'GET',

@@ -12,7 +12,12 @@ export type { ContainerGroupBody, NameAvailability, Usage } from './arm-types.js
 const enc = encodeURIComponent;
 
 /** The ARM id of a container group. */
-export function containerGroupId(subscriptionId: string, resourceGroup: string, name: string, namespace = DEFAULT_API_SETTINGS.containerInstance.namespace): string {
+export function containerGroupId(
+  subscriptionId: string,
+  resourceGroup: string,
+  name: string,
+  namespace = DEFAULT_API_SETTINGS.containerInstance.namespace,
+): string {
   return `/subscriptions/${enc(subscriptionId)}/resourceGroups/${enc(resourceGroup)}/providers/${namespace}/containerGroups/${enc(name)}`;
 }
 
@@ -120,8 +125,14 @@ function liveGroupOf(res: TransportResponse, name: string): ContainerGroupBody {
 /** A listed group feeds the diff as a GET does: it needs its name, location and containers too. */
 function checkListedGroup(g: unknown, page: TransportResponse, i: number): void {
   const o = g as { name?: unknown; location?: unknown; properties?: { containers?: unknown } } | null;
-  const ok = typeof o === 'object' && o !== null && typeof o.name === 'string' && typeof o.location === 'string'
-    && typeof o.properties === 'object' && o.properties !== null && Array.isArray(o.properties.containers);
+  const ok =
+    typeof o === 'object' &&
+    o !== null &&
+    typeof o.name === 'string' &&
+    typeof o.location === 'string' &&
+    typeof o.properties === 'object' &&
+    o.properties !== null &&
+    Array.isArray(o.properties.containers);
   if (!ok) throw invalidAnswer(page, `container group #${i + 1} of the list lacks its name, location or properties.containers`);
 }
 

@@ -41,7 +41,10 @@ export interface TransactionQuery {
 const enc = encodeURIComponent;
 
 export class BillingClient {
-  constructor(private readonly t: RequestSender, private readonly api: ApiSettings['billing'] = DEFAULT_API_SETTINGS.billing) {}
+  constructor(
+    private readonly t: RequestSender,
+    private readonly api: ApiSettings['billing'] = DEFAULT_API_SETTINGS.billing,
+  ) {}
 
   /** Every transaction of the invoice, following nextLink to the last page. */
   listTransactions(account: string, invoice: string, q: TransactionQuery = {}): Promise<Transaction[]> {
@@ -49,9 +52,17 @@ export class BillingClient {
       throw new UserError(`top must be a whole number from 1 to ${MAX_TOP} (got ${q.top})`);
     }
     const path = `/providers/${this.api.namespace}/billingAccounts/${enc(account)}/invoices/${enc(invoice)}/transactions`;
-    return listByNextLink<Transaction>(this.t, {
-      method: 'GET', path, label: `invoices/${invoice}/transactions`,
-      query: { 'api-version': this.api.apiVersion, filter: q.filter, orderBy: q.orderBy, top: q.top, search: q.search },
-    }, (item, page, i) => { expectObject(page, item, `transaction #${i + 1}`); });
+    return listByNextLink<Transaction>(
+      this.t,
+      {
+        method: 'GET',
+        path,
+        label: `invoices/${invoice}/transactions`,
+        query: { 'api-version': this.api.apiVersion, filter: q.filter, orderBy: q.orderBy, top: q.top, search: q.search },
+      },
+      (item, page, i) => {
+        expectObject(page, item, `transaction #${i + 1}`);
+      },
+    );
   }
 }

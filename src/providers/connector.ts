@@ -55,11 +55,16 @@ const enc = encodeURIComponent;
 type Shape<T> = (res: TransportResponse) => T;
 
 /** An object with a text `id` (ResourceResponse, ConversationResourceResponse). */
-const withId = <T>(what: string): Shape<T> => (res) => {
-  expectString(res, expectObject(res, res.body, what), 'id');
-  return res.body as T;
-};
-const anObject = <T>(what: string): Shape<T> => (res) => expectObject(res, res.body, what) as T;
+const withId =
+  <T>(what: string): Shape<T> =>
+  (res) => {
+    expectString(res, expectObject(res, res.body, what), 'id');
+    return res.body as T;
+  };
+const anObject =
+  <T>(what: string): Shape<T> =>
+  (res) =>
+    expectObject(res, res.body, what) as T;
 const members: Shape<ChannelAccount[]> = (res) => expectItems(res, expectArrayBody(res, res.body, 'a member list'), 'member', ['id']) as ChannelAccount[];
 const nothing: Shape<undefined> = () => undefined;
 const conv = (id: string): string => `/v3/conversations/${enc(id)}`;
@@ -107,7 +112,10 @@ export class ConnectorClient {
   /** The bytes of a view; a redirect to the content is followed. */
   async getAttachment(attachmentId: string, viewId: string): Promise<AttachmentContent> {
     const res = await this.t.request({
-      method: 'GET', path: `/v3/attachments/${enc(attachmentId)}/views/${enc(viewId)}`, binary: true, label: `attachments/${attachmentId}`,
+      method: 'GET',
+      path: `/v3/attachments/${enc(attachmentId)}/views/${enc(viewId)}`,
+      binary: true,
+      label: `attachments/${attachmentId}`,
     });
     return { contentType: res.headers.get('content-type') ?? undefined, bytes: res.bytes ?? new Uint8Array() };
   }
@@ -118,9 +126,18 @@ export class ConnectorClient {
 
   /** Every member, following continuationToken. */
   getConversationPagedMembers(conversationId: string, pageSize?: number): Promise<ChannelAccount[]> {
-    return listByContinuation<ChannelAccount>(this.t, {
-      method: 'GET', path: `${conv(conversationId)}/pagedmembers`, label: `conversations/${conversationId}/pagedmembers`,
-      query: { pageSize },
-    }, 'members', (item, page, i) => { expectItems(page, [item], `member #${i + 1}`, ['id']); });
+    return listByContinuation<ChannelAccount>(
+      this.t,
+      {
+        method: 'GET',
+        path: `${conv(conversationId)}/pagedmembers`,
+        label: `conversations/${conversationId}/pagedmembers`,
+        query: { pageSize },
+      },
+      'members',
+      (item, page, i) => {
+        expectItems(page, [item], `member #${i + 1}`, ['id']);
+      },
+    );
   }
 }

@@ -38,7 +38,9 @@ export function resolveUrl(service: ServiceName, base: URL, pathOrUrl: string): 
   if (/^https?:\/\//i.test(pathOrUrl)) {
     const url = new URL(pathOrUrl);
     if (url.origin !== base.origin) {
-      throw new UserError(`service '${service}' pointed to ${url.origin}, which is not its configured endpoint ${base.origin}; refusing to send credentials there`);
+      throw new UserError(
+        `service '${service}' pointed to ${url.origin}, which is not its configured endpoint ${base.origin}; refusing to send credentials there`,
+      );
     }
     return url;
   }

@@ -28,7 +28,7 @@ function parseNested(error: Record<string, unknown>): ParsedErrorBody {
   return {
     code: str(error.code),
     message: base,
-    requestId: inner ? str(inner['request-id']) ?? str(inner.requestId) : undefined,
+    requestId: inner ? (str(inner['request-id']) ?? str(inner.requestId)) : undefined,
   };
 }
 

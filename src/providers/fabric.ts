@@ -25,13 +25,20 @@ export class FabricClient {
 
   /** Every eventstream of the workspace; 429 waits as Retry-After says (the transport's retries). */
   listEventstreams(workspaceId: string, q: EventstreamQuery = {}): Promise<Eventstream[]> {
-    return listByContinuation<Eventstream>(this.t, {
-      method: 'GET', path: `/v1/workspaces/${encodeURIComponent(workspaceId)}/eventstreams`, label: 'eventstreams',
-      query: { recursive: q.recursive, rootFolderId: q.rootFolderId },
-    }, 'value', (item, page, i) => {
-      const [stream] = expectItems(page, [item], `eventstream #${i + 1}`, ['id', 'displayName']);
-      // An item of another workspace would make a check pass on the wrong data.
-      if (typeof stream.workspaceId === 'string') expectSame(page, `eventstream #${i + 1} workspaceId`, stream.workspaceId, workspaceId, true);
-    });
+    return listByContinuation<Eventstream>(
+      this.t,
+      {
+        method: 'GET',
+        path: `/v1/workspaces/${encodeURIComponent(workspaceId)}/eventstreams`,
+        label: 'eventstreams',
+        query: { recursive: q.recursive, rootFolderId: q.rootFolderId },
+      },
+      'value',
+      (item, page, i) => {
+        const [stream] = expectItems(page, [item], `eventstream #${i + 1}`, ['id', 'displayName']);
+        // An item of another workspace would make a check pass on the wrong data.
+        if (typeof stream.workspaceId === 'string') expectSame(page, `eventstream #${i + 1} workspaceId`, stream.workspaceId, workspaceId, true);
+      },
+    );
   }
 }

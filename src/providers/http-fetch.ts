@@ -42,7 +42,14 @@ export const httpFetch: FetchLike = (input, init = {}) => {
   return send(url, method, headers, body, init.signal ?? undefined, IDEMPOTENT.has(method));
 };
 
-function send(url: URL, method: string, headers: Record<string, string>, body: Buffer | undefined, signal: AbortSignal | undefined, retryOnStale: boolean): Promise<Response> {
+function send(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+  signal: AbortSignal | undefined,
+  retryOnStale: boolean,
+): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const agent = url.protocol === 'https:' ? agents['https:'] : url.protocol === 'http:' ? agents['http:'] : undefined;

@@ -21,7 +21,10 @@ const JSON_CONTENT = { 'content-type': 'application/json' };
 export class LcsClient {
   private readonly versioned: Record<string, string>;
 
-  constructor(private readonly t: RequestSender, api: ApiSettings['lcs'] = DEFAULT_API_SETTINGS.lcs) {
+  constructor(
+    private readonly t: RequestSender,
+    api: ApiSettings['lcs'] = DEFAULT_API_SETTINGS.lcs,
+  ) {
     this.versioned = { [api.versionHeader]: api.apiVersion };
   }
 

@@ -57,7 +57,11 @@ export async function followOperation(t: RequestSender, op: Operation, first: Tr
 class Poller {
   private waited = 0;
 
-  constructor(private readonly t: RequestSender, private readonly op: Operation, private readonly o: PollOptions) {}
+  constructor(
+    private readonly t: RequestSender,
+    private readonly op: Operation,
+    private readonly o: PollOptions,
+  ) {}
 
   async asyncOperation(url: string, first: TransportResponse): Promise<unknown> {
     let last = first;
@@ -117,8 +121,12 @@ class Poller {
     const max = this.o.maxWaitMs ?? 30 * 60_000;
     // Say what happened: how long moor waited, and that the next wait would pass the limit.
     if (this.waited + ms > max) {
-      throw this.error(0, 'OperationTimedOut',
-        `${this.op.method} had not finished after ${seconds(this.waited)} s; waiting ${seconds(ms)} s more would pass the limit of ${seconds(max)} s for an operation; check the resource and run again`, res);
+      throw this.error(
+        0,
+        'OperationTimedOut',
+        `${this.op.method} had not finished after ${seconds(this.waited)} s; waiting ${seconds(ms)} s more would pass the limit of ${seconds(max)} s for an operation; check the resource and run again`,
+        res,
+      );
     }
     this.waited += ms;
     await this.t.wait(ms, { method: this.op.method, path: res.url.pathname, label: this.op.label });
@@ -134,8 +142,13 @@ class Poller {
   private error(status: number, code: string, message: string, res: TransportResponse, requestId?: string): ServiceError {
     const service: ServiceName = this.t.service;
     return new ServiceError({
-      service, method: this.op.method, path: resolveUrl(service, this.t.baseUrl, this.op.resourcePath).pathname, label: this.op.label,
-      status, code, serviceMessage: message,
+      service,
+      method: this.op.method,
+      path: resolveUrl(service, this.t.baseUrl, this.op.resourcePath).pathname,
+      label: this.op.label,
+      status,
+      code,
+      serviceMessage: message,
       requestId: requestId ?? res.headers.get('x-ms-request-id') ?? undefined,
     });
   }

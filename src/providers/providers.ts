@@ -100,7 +100,9 @@ function boundSender(t: Transport, requests: RequestContext): RequestSender {
   return {
     service: t.service,
     baseUrl: t.baseUrl,
-    get limits() { return t.limits; },
+    get limits() {
+      return t.limits;
+    },
     request: (req) => t.request(req, requests),
     // Poll waits carry the step's address and end when the step is interrupted (the sent operation goes on; the next plan reads it).
     wait: (ms, poll, context) => t.wait(ms, poll, context ?? requests),

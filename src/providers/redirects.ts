@@ -18,7 +18,10 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** Why a request or a redirect is refused; the transport turns it into a ServiceError. */
 export class RefusedUrlError extends Error {
-  constructor(message: string, readonly status: number) {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
     super(message);
     this.name = 'RefusedUrlError';
   }
@@ -49,7 +52,8 @@ export async function followRedirects(first: Hop, fetchOnce: (hop: Hop) => Promi
     if (!REDIRECTS.has(response.status) || location === null) return { response, url: hop.url };
     await response.body?.cancel().catch(() => undefined);
     const next = nextHop(hop, response.status, location, first.url);
-    if (hops >= maxRedirects) throw new RefusedUrlError(`more than ${maxRedirects} redirects (last to ${next.url.origin}${next.url.pathname})`, response.status);
+    if (hops >= maxRedirects)
+      throw new RefusedUrlError(`more than ${maxRedirects} redirects (last to ${next.url.origin}${next.url.pathname})`, response.status);
     hop = next;
   }
 }
@@ -62,7 +66,10 @@ function nextHop(hop: Hop, status: number, location: string, origin: URL): Hop {
     throw new RefusedUrlError(`redirected to an invalid location ${JSON.stringify(location.slice(0, 200))}`, status);
   }
   if (url.origin !== origin.origin) {
-    throw new RefusedUrlError(`redirected to ${url.origin}, which is not the configured endpoint ${origin.origin}; refusing to follow (nothing was sent there)`, status);
+    throw new RefusedUrlError(
+      `redirected to ${url.origin}, which is not the configured endpoint ${origin.origin}; refusing to follow (nothing was sent there)`,
+      status,
+    );
   }
   checkScheme(url, status);
   if (hop.method === 'GET') return { method: 'GET', url, body: undefined };

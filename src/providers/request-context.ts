@@ -18,7 +18,9 @@ export class NotStartedError extends Error {
  */
 export class WriteNotSentError extends UserError {
   constructor(method: string, path: string) {
-    super(`${method} ${path}: interrupted while waiting for its turn under the service's rate limit; it was not sent, and the next plan reads where things got to`);
+    super(
+      `${method} ${path}: interrupted while waiting for its turn under the service's rate limit; it was not sent, and the next plan reads where things got to`,
+    );
     this.name = 'WriteNotSentError';
     interruption(this);
   }

@@ -13,7 +13,9 @@ function fakeClock(): SchedulerClock & { advance(ms: number): Promise<void> } {
     setTimer(ms, fn) {
       const t = { at: now + ms, fn };
       timers.push(t);
-      return () => { timers = timers.filter((x) => x !== t); };
+      return () => {
+        timers = timers.filter((x) => x !== t);
+      };
     },
     async advance(ms) {
       const end = now + ms;
@@ -157,7 +159,13 @@ describe('request scheduler', () => {
     const run = (name: string, priority: number) => h.requestOf(newRequestContext(priority), name);
     const waiting = [run('leaf-1', 1), run('leaf-2', 1), run('chain', 20), run('mid', 5)];
     await flush();
-    expect(await answeredInTurn(h, ['blocker', 'chain', 'mid', 'leaf-1', 'leaf-2'], [blocker, ...waiting])).toEqual(['blocker', 'chain', 'mid', 'leaf-1', 'leaf-2']);
+    expect(await answeredInTurn(h, ['blocker', 'chain', 'mid', 'leaf-1', 'leaf-2'], [blocker, ...waiting])).toEqual([
+      'blocker',
+      'chain',
+      'mid',
+      'leaf-1',
+      'leaf-2',
+    ]);
   });
 
   test("a listing's next page goes before new requests of the same priority, across subscriptions: listings end in the order they began", async () => {
@@ -165,10 +173,28 @@ describe('request scheduler', () => {
     const blocker = h.request('blocker');
     await flush();
     const page = (name: string, sub: string, continues: boolean) =>
-      h.scheduler.run('arm', 'GET', new URL(`http://x/subscriptions/${sub}/x`), () => new Promise<Answer>((answer) => h.sent.push({ name, at: h.clock.now(), answer })), undefined, continues);
-    const waiting = [page('list-b-page-1', 'b', false), page('list-c-page-1', 'c', false), page('list-a-page-2', 'a', true), h.requestOf(newRequestContext(5), 'urgent')];
+      h.scheduler.run(
+        'arm',
+        'GET',
+        new URL(`http://x/subscriptions/${sub}/x`),
+        () => new Promise<Answer>((answer) => h.sent.push({ name, at: h.clock.now(), answer })),
+        undefined,
+        continues,
+      );
+    const waiting = [
+      page('list-b-page-1', 'b', false),
+      page('list-c-page-1', 'c', false),
+      page('list-a-page-2', 'a', true),
+      h.requestOf(newRequestContext(5), 'urgent'),
+    ];
     await flush();
-    expect(await answeredInTurn(h, ['blocker', 'urgent', 'list-a-page-2', 'list-b-page-1', 'list-c-page-1'], [blocker, ...waiting])).toEqual(['blocker', 'urgent', 'list-a-page-2', 'list-b-page-1', 'list-c-page-1']);
+    expect(await answeredInTurn(h, ['blocker', 'urgent', 'list-a-page-2', 'list-b-page-1', 'list-c-page-1'], [blocker, ...waiting])).toEqual([
+      'blocker',
+      'urgent',
+      'list-a-page-2',
+      'list-b-page-1',
+      'list-c-page-1',
+    ]);
   });
 
   test('interrupted: a step that has sent nothing sends nothing; a started step finishes', async () => {

@@ -28,7 +28,6 @@ export interface SchedulerOptions {
   readonly clock?: SchedulerClock;
 }
 
-
 /** What the scheduler reads of an answer. */
 export interface Answer {
   readonly status: number;
@@ -210,7 +209,13 @@ export class RequestScheduler implements RequestPacing {
    * nothing sends nothing, and a started step sends no further write (it may be waiting out a
    * throttling pause of a minute); a started step's reads still go, to record what its writes did.
    */
-  private admit(gate: Gate, part: { pace: Pace; queue: PriorityQueue<Entry> }, ctx: RequestContext | undefined, refusal: () => Error | undefined, continues: boolean): Promise<void> {
+  private admit(
+    gate: Gate,
+    part: { pace: Pace; queue: PriorityQueue<Entry> },
+    ctx: RequestContext | undefined,
+    refusal: () => Error | undefined,
+    continues: boolean,
+  ): Promise<void> {
     const refused = ctx?.signal?.aborted ? refusal() : undefined;
     if (refused) return Promise.reject(refused);
     return new Promise<void>((resolve, reject) => {
@@ -230,7 +235,14 @@ export class RequestScheduler implements RequestPacing {
       const set = new Set<() => void>();
       waiting = set;
       this.onAbort.set(signal, set);
-      signal.addEventListener('abort', () => { for (const c of set) c(); set.clear(); }, { once: true });
+      signal.addEventListener(
+        'abort',
+        () => {
+          for (const c of set) c();
+          set.clear();
+        },
+        { once: true },
+      );
     }
     waiting.add(cancel);
     return () => waiting.delete(cancel);

@@ -42,7 +42,19 @@ export function retryAfterMs(headers: Headers, now: () => number = Date.now): nu
 }
 
 /** Error codes and messages of fetch failures that mean the connection broke or timed out. */
-const CONNECTION_CODES = ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED'];
+const CONNECTION_CODES = [
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+];
 const CONNECTION_TEXT = /socket hang up|fetch failed|failed to fetch|network|terminated|other side closed|timed? ?out|aborted/i;
 
 /** Code or message of an error and its causes, for classifying and for messages (never headers). */
@@ -76,7 +88,7 @@ export function neverSent(err: unknown): boolean {
 /** Host names that are this machine: nothing listening there will start listening in a few seconds. */
 function isLoopback(url: URL): boolean {
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || host.startsWith("127.");
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }
 
 /**

@@ -58,9 +58,7 @@ export function formatServiceError(info: ServiceErrorInfo): string {
     info.correlationId && info.correlationId !== info.requestId ? `correlation id ${info.correlationId}` : undefined,
   ].filter((s): s is string => s !== undefined);
   const suffix = ids.length > 0 ? ` (${ids.join(', ')})` : '';
-  const unknown = info.outcomeUnknown
-    ? '; the outcome is unknown: the request may have been carried out, check before sending it again'
-    : '';
+  const unknown = info.outcomeUnknown ? '; the outcome is unknown: the request may have been carried out, check before sending it again' : '';
   return `${info.method} ${info.label}: ${status}${code}: ${info.serviceMessage}${unknown}${suffix}`;
 }
 

@@ -69,7 +69,12 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     held = undefined;
     const p = fetchToken(options, now);
     pending = p;
-    p.then((t) => { if (pending === p) held = t; }, () => undefined);
+    p.then(
+      (t) => {
+        if (pending === p) held = t;
+      },
+      () => undefined,
+    );
     return p;
   };
   const source: TokenSource = async () => {

@@ -31,7 +31,12 @@ describe("the transport's events", () => {
   test("a step's throttle, retries and answers carry its address; a 429 is throttled, a 503 and a lost answer are retries", async () => {
     const { sink, events } = recordingSink();
     const transport = new Transport({
-      service: 'arm', baseUrl: new URL(BASE), token: async () => TOKEN, events: sink, sleep: async () => undefined, random: () => 1,
+      service: 'arm',
+      baseUrl: new URL(BASE),
+      token: async () => TOKEN,
+      events: sink,
+      sleep: async () => undefined,
+      random: () => 1,
       fetch: scriptedFetch([json({}, 429, { 'retry-after': '4' }), json({}, 503, { 'retry-after': '1' }), connectionReset(), json({ name: 'web' })]),
     });
     const step = newRequestContext(1, undefined, undefined, 'ContainerGroup/web');
@@ -50,7 +55,11 @@ describe("the transport's events", () => {
   test('a request of no step has no address on its events', async () => {
     const { sink, events } = recordingSink();
     const transport = new Transport({
-      service: 'arm', baseUrl: new URL(BASE), token: async () => TOKEN, events: sink, sleep: async () => undefined,
+      service: 'arm',
+      baseUrl: new URL(BASE),
+      token: async () => TOKEN,
+      events: sink,
+      sleep: async () => undefined,
       fetch: scriptedFetch([json({}, 429, { 'retry-after': '2' }), json({ name: 'web' })]),
     });
     await transport.request({ method: 'GET', path: GROUP, label: 'containerGroups/web' });
@@ -61,7 +70,10 @@ describe("the transport's events", () => {
   test("the poll waits of a step's clients (forRequests) carry its address", async () => {
     const { sink, events } = recordingSink();
     const providers = createProviders({
-      endpoints: { arm: BASE, graph: '', analytics: '', fabric: '', lcs: '', connector: '' }, defaultToken: TOKEN, events: sink, sleep: async () => undefined,
+      endpoints: { arm: BASE, graph: '', analytics: '', fabric: '', lcs: '', connector: '' },
+      defaultToken: TOKEN,
+      events: sink,
+      sleep: async () => undefined,
       fetch: scriptedFetch([
         new Response(null, { status: 202, headers: { 'azure-asyncoperation': `${BASE}/op/1`, 'retry-after': '20' } }),
         json({ status: 'InProgress' }, 200, { 'retry-after': '20' }),
@@ -73,7 +85,8 @@ describe("the transport's events", () => {
     await providers.forRequests(step).arm.putContainerGroup('s1', 'rg', 'web', {});
     const polls = events.filter((e) => e.type === 'poll_wait');
     expect(polls).toHaveLength(2);
-    for (const p of polls) expect(p).toMatchObject({ service: 'arm', method: 'PUT', label: 'containerGroups/web', delayMs: 20_000, address: 'ContainerGroup/web' });
+    for (const p of polls)
+      expect(p).toMatchObject({ service: 'arm', method: 'PUT', label: 'containerGroups/web', delayMs: 20_000, address: 'ContainerGroup/web' });
     expect(events.filter((e) => e.type === 'request_answered').every((e) => e.address === 'ContainerGroup/web')).toBe(true);
   });
 });

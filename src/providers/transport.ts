@@ -16,7 +16,15 @@ import { interruption } from '../core/interrupted.js';
 import { sleep, waitUnlessAborted, type Sleep } from '../core/abortable-wait.js';
 import type { TokenSource } from './token-source.js';
 import {
-  DEFAULT_RETRY, RETRY_STATUSES, backoffDelay, describeFetchFailure, isConnectionFailure, isUnreachable, neverSent, retryAfterMs, unreachableReason,
+  DEFAULT_RETRY,
+  RETRY_STATUSES,
+  backoffDelay,
+  describeFetchFailure,
+  isConnectionFailure,
+  isUnreachable,
+  neverSent,
+  retryAfterMs,
+  unreachableReason,
   type RetryOptions,
 } from './retry-policy.js';
 
@@ -107,7 +115,8 @@ interface Call {
 }
 
 /** The answer, or a wait before the next attempt with what went wrong in this one. */
-type Attempt = { readonly done: true; readonly response: TransportResponse } | { readonly done: false; readonly delayMs: number; readonly failure: ServiceErrorInfo };
+type Attempt =
+  { readonly done: true; readonly response: TransportResponse } | { readonly done: false; readonly delayMs: number; readonly failure: ServiceErrorInfo };
 
 const REQUEST_ID_HEADERS = ['x-ms-request-id', 'request-id', 'x-ms-correlation-request-id', 'requestid', 'x-correlating-operationid'];
 
@@ -145,7 +154,8 @@ export class Transport {
    * With `context` (the step's), its address is on the event and its abort signal ends the wait early with InterruptedWaitError.
    */
   async wait(ms: number, poll?: PollTarget, context?: RequestContext): Promise<void> {
-    if (poll) this.o.events?.({ type: 'poll_wait', service: this.service, method: poll.method, path: poll.path, label: poll.label, delayMs: ms, ...stepOf(context) });
+    if (poll)
+      this.o.events?.({ type: 'poll_wait', service: this.service, method: poll.method, path: poll.path, label: poll.label, delayMs: ms, ...stepOf(context) });
     if (!(await waitUnlessAborted(this.sleep, ms, context?.signal))) throw new InterruptedWaitError(poll?.label ?? this.service);
   }
 
@@ -168,8 +178,12 @@ export class Transport {
   private async requestWith(req: TransportRequest, token: string | undefined, context?: RequestContext): Promise<TransportResponse> {
     const url = this.urlOf(req);
     const call: Call = {
-      req, url, label: req.label ?? url.pathname, token,
-      idempotent: req.idempotent ?? req.method !== 'POST', context,
+      req,
+      url,
+      label: req.label ?? url.pathname,
+      token,
+      idempotent: req.idempotent ?? req.method !== 'POST',
+      context,
     };
     this.o.secrets?.register(call.token);
     const maxAttempts = Math.max(1, this.o.maxAttempts ?? DEFAULT_RETRY.maxAttempts);
@@ -204,7 +218,16 @@ export class Transport {
       const sent = await this.send(c.req, c.url, c.token, remainingMs, c.context);
       held(sent.release);
       ({ response: res, url: finalUrl } = sent);
-      this.o.events?.({ type: 'request_answered', service: this.service, method: c.req.method, path: c.url.pathname, label: c.label, status: res.status, attempt, ...stepOf(c.context) });
+      this.o.events?.({
+        type: 'request_answered',
+        service: this.service,
+        method: c.req.method,
+        path: c.url.pathname,
+        label: c.label,
+        status: res.status,
+        attempt,
+        ...stepOf(c.context),
+      });
       // The body is read inside the try: a connection that breaks mid-body is a lost answer too.
       if (res.ok || c.req.accept?.includes(res.status)) {
         return { done: true, response: await this.readResponse(c, finalUrl, res) };
@@ -214,7 +237,12 @@ export class Transport {
       if (err instanceof RefusedUrlError) throw this.refusedError(c, err);
       // A read cut short after the step's interruption (moor watch's SIGTERM, Ctrl-C) lost nothing: the next plan reads again.
       if (isRead(c.req.method) && c.context?.signal?.aborted && isConnectionFailure(err)) {
-        throw interruption(new ServiceError({ ...this.connectionInfo(c, err, false), serviceMessage: 'interrupted while waiting for the answer (a read: nothing changed; the next plan reads again)' }));
+        throw interruption(
+          new ServiceError({
+            ...this.connectionInfo(c, err, false),
+            serviceMessage: 'interrupted while waiting for the answer (a read: nothing changed; the next plan reads again)',
+          }),
+        );
       }
       // The caller gave up, or fetch itself failed (a bug): nothing to retry.
       if (c.req.signal?.aborted || !isConnectionFailure(err)) throw err;
@@ -240,7 +268,13 @@ export class Transport {
     return url;
   }
 
-  private async send(req: TransportRequest, url: URL, token: string | undefined, remainingMs: number, context?: RequestContext): Promise<FollowResult & { release: () => void }> {
+  private async send(
+    req: TransportRequest,
+    url: URL,
+    token: string | undefined,
+    remainingMs: number,
+    context?: RequestContext,
+  ): Promise<FollowResult & { release: () => void }> {
     const headers: Record<string, string> = { accept: req.binary ? '*/*' : 'application/json', ...req.headers };
     if (token) headers.authorization = `Bearer ${token}`;
     if (this.o.userAgent) headers['user-agent'] = this.o.userAgent();
@@ -290,8 +324,15 @@ export class Transport {
     // A 429 is throttling; any other status (or none: no answer came) a retry.
     const status = failure.status || undefined;
     this.o.events?.({
-      type: status === 429 ? 'throttled' : 'request_retried', service: this.service, method: c.req.method, path: c.url.pathname, label: c.label,
-      ...(status !== undefined ? { status } : {}), attempt, delayMs, ...stepOf(c.context),
+      type: status === 429 ? 'throttled' : 'request_retried',
+      service: this.service,
+      method: c.req.method,
+      path: c.url.pathname,
+      label: c.label,
+      ...(status !== undefined ? { status } : {}),
+      attempt,
+      delayMs,
+      ...stepOf(c.context),
     });
     // Interrupted: the last attempt's answer is what is known (an unknown outcome stays unknown); no new attempt.
     if (!(await waitUnlessAborted(this.sleep, delayMs, c.context?.signal ?? c.req.signal))) {
@@ -321,20 +362,32 @@ export class Transport {
 
   private refusedError(c: Call, err: RefusedUrlError): ServiceError {
     return new ServiceError({
-      service: this.service, method: c.req.method, path: c.url.pathname, label: c.label, status: err.status,
-      code: 'RedirectRefused', serviceMessage: err.message,
+      service: this.service,
+      method: c.req.method,
+      path: c.url.pathname,
+      label: c.label,
+      status: err.status,
+      code: 'RedirectRefused',
+      serviceMessage: err.message,
       // A refused redirect came from the service after it got the request: a write may have happened.
       outcomeUnknown: err.status !== 0 && c.req.method !== 'GET',
     });
   }
 
   private async statusInfo(c: Call, res: Response, outcomeUnknown: boolean, retriable: boolean): Promise<ServiceErrorInfo> {
-    const text = await readLimited(res, MAX_ERROR_BODY_BYTES, true).then((b) => new TextDecoder().decode(b), () => '');
+    const text = await readLimited(res, MAX_ERROR_BODY_BYTES, true).then(
+      (b) => new TextDecoder().decode(b),
+      () => '',
+    );
     const parsed = parseErrorBody(parseLoose(text));
     const correlationId = res.headers.get('x-correlating-operationid') ?? res.headers.get('x-ms-correlation-request-id') ?? undefined;
     const hint = res.status === 401 ? ` (check the credentials of service '${this.service}': MOOR_TOKEN, tokenEnv or tokenCommand)` : '';
     return {
-      service: this.service, method: c.req.method, path: c.url.pathname, label: c.label, status: res.status,
+      service: this.service,
+      method: c.req.method,
+      path: c.url.pathname,
+      label: c.label,
+      status: res.status,
       code: parsed.code,
       serviceMessage: redact((parsed.message ?? res.statusText) || 'request failed', c.token) + hint,
       requestId: parsed.requestId ?? requestIdOf(res.headers),
@@ -347,13 +400,30 @@ export class Transport {
   /** Nothing listens there (or the name does not resolve): said once, with the service and its address. */
   private unreachableError(c: Call, err: unknown): ServiceError {
     const what = `cannot reach service '${this.service}' at ${c.url.origin} (${unreachableReason(err)})`;
-    return new ServiceError({ service: this.service, method: c.req.method, path: c.url.pathname, label: c.label, status: 0, serviceMessage: what, retriable: true });
+    return new ServiceError({
+      service: this.service,
+      method: c.req.method,
+      path: c.url.pathname,
+      label: c.label,
+      status: 0,
+      serviceMessage: what,
+      retriable: true,
+    });
   }
 
   private connectionInfo(c: Call, err: unknown, outcomeUnknown: boolean): ServiceErrorInfo {
     const d = describeFetchFailure(err);
     const what = d.timeout ? `timed out after ${this.o.timeoutMs ?? 30_000} ms` : `connection failed (${d.code ?? redact(d.text, c.token)})`;
-    return { service: this.service, method: c.req.method, path: c.url.pathname, label: c.label, status: 0, serviceMessage: what, outcomeUnknown, retriable: true };
+    return {
+      service: this.service,
+      method: c.req.method,
+      path: c.url.pathname,
+      label: c.label,
+      status: 0,
+      serviceMessage: what,
+      outcomeUnknown,
+      retriable: true,
+    };
   }
 }
 
@@ -396,7 +466,10 @@ function stepOf(context: RequestContext | undefined): { readonly address?: strin
 function checkWait(outcome: { readonly delayMs: number; readonly failure: ServiceErrorInfo }, spentMs: number, maxRequestMs: number): void {
   if (spentMs + outcome.delayMs <= maxRequestMs) return;
   const f = outcome.failure;
-  throw new ServiceError({ ...f, serviceMessage: `${f.serviceMessage}; gave up: trying again would take longer than the ${seconds(maxRequestMs)} s one request may take (MOOR_MAX_REQUEST_SECONDS)` });
+  throw new ServiceError({
+    ...f,
+    serviceMessage: `${f.serviceMessage}; gave up: trying again would take longer than the ${seconds(maxRequestMs)} s one request may take (MOOR_MAX_REQUEST_SECONDS)`,
+  });
 }
 
 function seconds(ms: number): number {

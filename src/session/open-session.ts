@@ -47,7 +47,14 @@ export interface SessionOptions {
 }
 
 /** What a session needs of the local cloud: start one, get its address, close it. */
-export type StartLocalCloud = (options: { port: number; dataFile: string; token: string; provisioningMs?: number; operationPhaseMs?: number; fixtures?: string }) => Promise<{ readonly url: string; close(): Promise<void> }>;
+export type StartLocalCloud = (options: {
+  port: number;
+  dataFile: string;
+  token: string;
+  provisioningMs?: number;
+  operationPhaseMs?: number;
+  fixtures?: string;
+}) => Promise<{ readonly url: string; close(): Promise<void> }>;
 
 export const DEFAULT_PARALLELISM = 10;
 export const LOCAL_CLOUD_DATA = '.moor/local-cloud.json';

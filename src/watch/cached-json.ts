@@ -15,7 +15,10 @@ export class CachedJson {
   private made: JsonAnswer | undefined;
 
   /** `keyOf` is cheap and changes whenever `make` would give another document. */
-  constructor(private readonly keyOf: () => string, private readonly make: () => unknown) {}
+  constructor(
+    private readonly keyOf: () => string,
+    private readonly make: () => unknown,
+  ) {}
 
   answer(): JsonAnswer {
     const key = this.keyOf();

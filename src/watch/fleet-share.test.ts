@@ -18,7 +18,10 @@ describe('the share of stacks between replicas', () => {
   });
 
   it('is the same whatever order the replicas and holders are seen in', () => {
-    const holders = new Map([['stack-1', 'b'], ['stack-2', 'a']]);
+    const holders = new Map([
+      ['stack-1', 'b'],
+      ['stack-2', 'a'],
+    ]);
     const one = shareStacks({ stacks: names(20), replicas: ['a', 'b', 'c'], holders });
     const two = shareStacks({ stacks: [...names(20)], replicas: ['c', 'a', 'b'], holders: new Map([...holders].reverse()) });
     expect(two).toEqual(one);
@@ -68,7 +71,11 @@ describe('the share of stacks between replicas', () => {
         expect(moved(three, shareStacks({ stacks, replicas: ['a', 'b', 'c'], holders: three }))).toBe(0);
         const two = shareStacks({ stacks, replicas: ['a', 'b'], holders: new Map([...three].filter(([, r]) => r !== 'c')) });
         const back = shareStacks({ stacks, replicas: ['a', 'b', 'c'], holders: two });
-        const of = (share: Map<string, string>) => [...share].filter(([, r]) => r === 'c').map(([s]) => s).sort();
+        const of = (share: Map<string, string>) =>
+          [...share]
+            .filter(([, r]) => r === 'c')
+            .map(([s]) => s)
+            .sort();
         expect(of(back)).toEqual(of(three));
         expect(moved(two, back)).toBe(size / 3);
       }

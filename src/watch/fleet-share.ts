@@ -41,7 +41,8 @@ export function shareStacks(look: FleetLook): Map<string, string> {
   // (stack, replica under its share) pairs of highest weight.
   const ideal = idealShare(look.stacks, replicas);
   const pairs: { stack: string; replica: string; home: boolean; w: Buffer }[] = [];
-  for (const stack of movable) for (const r of replicas) if (need.get(r)! > 0) pairs.push({ stack, replica: r, home: ideal.get(stack) === r, w: weight(stack, r) });
+  for (const stack of movable)
+    for (const r of replicas) if (need.get(r)! > 0) pairs.push({ stack, replica: r, home: ideal.get(stack) === r, w: weight(stack, r) });
   pairs.sort((a, b) => Number(b.home) - Number(a.home) || compareWeights(b.w, a.w) || (a.stack < b.stack ? -1 : 1));
   for (const p of pairs) {
     if (share.has(p.stack) || need.get(p.replica)! <= 0) continue;
@@ -102,7 +103,7 @@ export function weight(stack: string, replica: string): Buffer {
   let w = weights.get(key);
   if (!w) {
     if (weights.size >= MAX_WEIGHTS) weights.clear();
-    weights.set(key, w = createHash('sha256').update(key).digest().subarray(0, 8));
+    weights.set(key, (w = createHash('sha256').update(key).digest().subarray(0, 8)));
   }
   return w;
 }

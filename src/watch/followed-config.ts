@@ -17,7 +17,11 @@ export class FollowedConfig {
   private toldRestart = '';
 
   /** `read` loads the config as the session was opened with it (its file, the stack, the environment). */
-  constructor(private readonly opened: Session, private readonly read: () => MoorConfig, private readonly log: (line: string) => void) {
+  constructor(
+    private readonly opened: Session,
+    private readonly read: () => MoorConfig,
+    private readonly log: (line: string) => void,
+  ) {
     this.current = opened;
   }
 
@@ -42,7 +46,10 @@ export class FollowedConfig {
     const key = restart.join(',');
     if (key === this.toldRestart) return;
     this.toldRestart = key;
-    if (restart.length > 0) this.log(`${fresh.file ?? 'moor.config.yaml'} changed ${restart.join(', ')}: a running watch keeps what it started with; restart moor watch to use the new ${restart.length === 1 ? 'value' : 'values'}`);
+    if (restart.length > 0)
+      this.log(
+        `${fresh.file ?? 'moor.config.yaml'} changed ${restart.join(', ')}: a running watch keeps what it started with; restart moor watch to use the new ${restart.length === 1 ? 'value' : 'values'}`,
+      );
   }
 }
 

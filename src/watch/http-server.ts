@@ -49,10 +49,13 @@ export interface RunningServer {
 
 export async function serveEndpoints(listen: ListenOptions, endpoints: WatchEndpoints): Promise<RunningServer> {
   let port = listen.address.port;
-  const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: 2 * HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (req, res) => {
-    const out = new ServedResponse(req, res, listen.masker);
-    handle(req, out, { ...listen, port }, endpoints).catch(() => out.text(500, 'internal error\n'));
-  });
+  const server = createServer(
+    { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: 2 * HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },
+    (req, res) => {
+      const out = new ServedResponse(req, res, listen.masker);
+      handle(req, out, { ...listen, port }, endpoints).catch(() => out.text(500, 'internal error\n'));
+    },
+  );
   server.maxConnections = MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err) => reject(listenError(listen.address, err)));
@@ -68,22 +71,30 @@ export async function serveEndpoints(listen: ListenOptions, endpoints: WatchEndp
 function listenError(address: ListenAddress, err: Error): Error {
   const where = `--listen ${address.host.includes(':') ? `[${address.host}]` : address.host}:${address.port}`;
   switch ((err as NodeJS.ErrnoException).code) {
-    case 'EADDRINUSE': return new UserError(`${where}: the address is already in use (another process listens there); choose another port, or 0 to pick a free one`);
-    case 'EADDRNOTAVAIL': return new UserError(`${where}: not an address of this machine`);
-    case 'EACCES': return new UserError(`${where}: not permitted (ports below 1024 need privileges); choose another port`);
-    default: return new UserError(`${where}: cannot listen: ${err.message}`);
+    case 'EADDRINUSE':
+      return new UserError(`${where}: the address is already in use (another process listens there); choose another port, or 0 to pick a free one`);
+    case 'EADDRNOTAVAIL':
+      return new UserError(`${where}: not an address of this machine`);
+    case 'EACCES':
+      return new UserError(`${where}: not permitted (ports below 1024 need privileges); choose another port`);
+    default:
+      return new UserError(`${where}: cannot listen: ${err.message}`);
   }
 }
 
 async function handle(req: IncomingMessage, out: ServedResponse, listen: ListenOptions & { port: number }, endpoints: WatchEndpoints): Promise<void> {
   // DNS rebinding: a page on another name that resolves to this address must not read it.
   if (!hostAllowed(req.headers.host, listen.address, listen.port, listen.hosts ?? [])) {
-    return out.text(421, `misdirected request: this moor watch answers to its own address (or a name given with --listen-host), not Host ${JSON.stringify(req.headers.host ?? '')}\n`, true);
+    return out.text(
+      421,
+      `misdirected request: this moor watch answers to its own address (or a name given with --listen-host), not Host ${JSON.stringify(req.headers.host ?? '')}\n`,
+      true,
+    );
   }
   const url = new URL(req.url ?? '/', 'http://watch');
   // The page and its assets are the package's code and carry no data, so a browser may open them without
   // a token (it cannot send one when it opens a page); everything they show comes from the API below.
-  const asset = (req.method === 'GET' || req.method === 'HEAD') ? await endpoints.dashboard?.asset(url.pathname) : undefined;
+  const asset = req.method === 'GET' || req.method === 'HEAD' ? await endpoints.dashboard?.asset(url.pathname) : undefined;
   if (asset) return out.asset(asset.type, asset.headers, asset.body);
   if (listen.token && !authorized(req.headers.authorization, listen.token)) {
     return out.text(401, 'unauthorized: send Authorization: Bearer TOKEN (--listen-token)\n', true, { 'www-authenticate': 'Bearer' });
@@ -138,7 +149,11 @@ const maskedAnswers = new WeakMap<JsonAnswer, { readonly generation: number; rea
  * assets (the package's code, no data) go out as they are.
  */
 export class ServedResponse {
-  constructor(private readonly req: IncomingMessage, private readonly res: ServerResponse, private readonly masker: Masker) {}
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly masker: Masker,
+  ) {}
 
   /** A short plain-text answer; `close`: the connection is not kept for another request. */
   text(status: number, body: string, close = false, headers: OutgoingHttpHeaders = {}): void {

@@ -17,7 +17,9 @@ export function watchManifests(paths: readonly string[], cwd: string, onChange: 
       // A path that is not there yet: the interval still plans (and reports it).
     }
   }
-  return () => { for (const w of watchers) w.close(); };
+  return () => {
+    for (const w of watchers) w.close();
+  };
 }
 
 /**

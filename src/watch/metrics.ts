@@ -13,19 +13,84 @@ export interface ServiceTotals {
 /** Every metric of a watch, on a registry of its own (no process-global state between tests). */
 export class WatchMetrics {
   readonly registry = new Registry();
-  private readonly resources = new Gauge({ name: 'moor_resources', help: 'Resources by stack, kind and status (in_sync, drifted, pending, failed, held, in_progress, unknown).', labelNames: ['stack', 'kind', 'status'], registers: [this.registry] });
-  private readonly drifted = new Gauge({ name: 'moor_drifted_resources', help: 'Resources whose live state drifted from the last apply, per stack.', labelNames: ['stack'], registers: [this.registry] });
-  private readonly runs = new Counter({ name: 'moor_reconcile_runs_total', help: 'Reconcile cycles by stack and result (in_sync, drifted, healed, failed, locked).', labelNames: ['stack', 'result'], registers: [this.registry] });
-  private readonly duration = new Histogram({ name: 'moor_reconcile_duration_seconds', help: 'How long a reconcile cycle took (plan, and apply with --self-heal).', labelNames: ['stack'], buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600], registers: [this.registry] });
-  private readonly lastRun = new Gauge({ name: 'moor_last_reconcile_timestamp_seconds', help: 'When the last reconcile cycle of a stack ended (Unix time).', labelNames: ['stack'], registers: [this.registry] });
-  private readonly requests = new Counter({ name: 'moor_requests_total', help: 'Answers received from each service (every attempt).', labelNames: ['service'], registers: [this.registry] });
-  private readonly throttled = new Counter({ name: 'moor_throttled_requests_total', help: 'Requests a service refused with 429 (throttled).', labelNames: ['service'], registers: [this.registry] });
-  private readonly throttleWait = new Counter({ name: 'moor_throttle_wait_seconds_total', help: 'Time spent waiting out throttling (429 Retry-After and pacing), per service.', labelNames: ['service'], registers: [this.registry] });
-  private readonly lease = new Gauge({ name: 'moor_stack_lease', help: 'Whether this replica holds the stack\'s lease and reconciles it (1) or stands by while another replica does (0).', labelNames: ['stack'], registers: [this.registry] });
-  private readonly planned = new Counter({ name: 'moor_planned_changes_total', help: 'Changes the planner decided, by stack and action (no-ops not counted), in every cycle, applied or not.', labelNames: ['stack', 'action'], registers: [this.registry] });
-  private readonly replicaCount = new Gauge({ name: 'moor_replicas', help: 'Live replicas of moor watch sharing the stacks, as this replica saw them at its last look (1 without replicas).', registers: [this.registry] });
-  private readonly handovers = new Counter({ name: 'moor_stack_handovers_total', help: 'Stacks this replica took over (in) or handed over to another replica between cycles to share the stacks fairly (out).', labelNames: ['direction'], registers: [this.registry] });
-  private readonly retries = new Counter({ name: 'moor_request_retries_total', help: 'Requests sent again after a failure other than throttling, per service.', labelNames: ['service'], registers: [this.registry] });
+  private readonly resources = new Gauge({
+    name: 'moor_resources',
+    help: 'Resources by stack, kind and status (in_sync, drifted, pending, failed, held, in_progress, unknown).',
+    labelNames: ['stack', 'kind', 'status'],
+    registers: [this.registry],
+  });
+  private readonly drifted = new Gauge({
+    name: 'moor_drifted_resources',
+    help: 'Resources whose live state drifted from the last apply, per stack.',
+    labelNames: ['stack'],
+    registers: [this.registry],
+  });
+  private readonly runs = new Counter({
+    name: 'moor_reconcile_runs_total',
+    help: 'Reconcile cycles by stack and result (in_sync, drifted, healed, failed, locked).',
+    labelNames: ['stack', 'result'],
+    registers: [this.registry],
+  });
+  private readonly duration = new Histogram({
+    name: 'moor_reconcile_duration_seconds',
+    help: 'How long a reconcile cycle took (plan, and apply with --self-heal).',
+    labelNames: ['stack'],
+    buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
+    registers: [this.registry],
+  });
+  private readonly lastRun = new Gauge({
+    name: 'moor_last_reconcile_timestamp_seconds',
+    help: 'When the last reconcile cycle of a stack ended (Unix time).',
+    labelNames: ['stack'],
+    registers: [this.registry],
+  });
+  private readonly requests = new Counter({
+    name: 'moor_requests_total',
+    help: 'Answers received from each service (every attempt).',
+    labelNames: ['service'],
+    registers: [this.registry],
+  });
+  private readonly throttled = new Counter({
+    name: 'moor_throttled_requests_total',
+    help: 'Requests a service refused with 429 (throttled).',
+    labelNames: ['service'],
+    registers: [this.registry],
+  });
+  private readonly throttleWait = new Counter({
+    name: 'moor_throttle_wait_seconds_total',
+    help: 'Time spent waiting out throttling (429 Retry-After and pacing), per service.',
+    labelNames: ['service'],
+    registers: [this.registry],
+  });
+  private readonly lease = new Gauge({
+    name: 'moor_stack_lease',
+    help: "Whether this replica holds the stack's lease and reconciles it (1) or stands by while another replica does (0).",
+    labelNames: ['stack'],
+    registers: [this.registry],
+  });
+  private readonly planned = new Counter({
+    name: 'moor_planned_changes_total',
+    help: 'Changes the planner decided, by stack and action (no-ops not counted), in every cycle, applied or not.',
+    labelNames: ['stack', 'action'],
+    registers: [this.registry],
+  });
+  private readonly replicaCount = new Gauge({
+    name: 'moor_replicas',
+    help: 'Live replicas of moor watch sharing the stacks, as this replica saw them at its last look (1 without replicas).',
+    registers: [this.registry],
+  });
+  private readonly handovers = new Counter({
+    name: 'moor_stack_handovers_total',
+    help: 'Stacks this replica took over (in) or handed over to another replica between cycles to share the stacks fairly (out).',
+    labelNames: ['direction'],
+    registers: [this.registry],
+  });
+  private readonly retries = new Counter({
+    name: 'moor_request_retries_total',
+    help: 'Requests sent again after a failure other than throttling, per service.',
+    labelNames: ['service'],
+    registers: [this.registry],
+  });
 
   /** The kind and status series of moor_resources set for each stack. */
   private readonly shown = new Map<string, Set<string>>();

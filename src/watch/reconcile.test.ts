@@ -37,20 +37,70 @@ async function reportFrom(events: readonly RunEvent[], options = REPORT) {
 describe('a watch cycle reports what its operations sent', () => {
   test.each([
     ['a plan with nothing to do is in sync', [{ type: 'plan_ready', mode: 'plan', plan: plan([change('AuthContext/c1')]), made }], REPORT, 'in_sync', []],
-    ['a plan that found drift, without --self-heal, is drifted', [{ type: 'plan_ready', mode: 'plan', plan: drifted, made }], REPORT, 'drifted', ['AuthContext/c1: drifted (update)']],
-    ['with --self-heal, a plan nothing was applied of is pending', [{ type: 'plan_ready', mode: 'plan', plan: drifted, made }], HEAL, 'pending', ['AuthContext/c1: drifted (update)']],
-    ['an apply that ended done healed what it found', [
-      { type: 'plan_ready', mode: 'plan', plan: drifted, made }, { type: 'apply_started', plan: drifted, stats: () => ({ inFlight: 0, queued: 0, busySteps: 0, throttledMs: 0, answers: 0, throttled: 0 }) },
-      { type: 'apply_done', outcomes: [done], refresh: false },
-    ], HEAL, 'healed', ['AuthContext/c1: drifted (update)']],
-    ['an apply with a failed step failed, naming it', [
-      { type: 'plan_ready', mode: 'plan', plan: drifted, made }, { type: 'apply_started', plan: drifted, stats: () => ({ inFlight: 0, queued: 0, busySteps: 0, throttledMs: 0, answers: 0, throttled: 0 }) },
-      { type: 'apply_done', outcomes: [{ ...done, status: 'failed', error: 'refused by the service' }], refresh: false },
-    ], HEAL, 'failed', ['AuthContext/c1: refused by the service']],
-    ['a plan with errors failed', [{ type: 'plan_ready', mode: 'plan', plan: plan([], [{ severity: 'error', message: 'spec.x: bad', address: 'AuthContext/c1' }]), made }], REPORT, 'failed', ['AuthContext/c1: spec.x: bad']],
-    ['a run that failed before its plan failed with its error', [{ type: 'run_failed', command: 'plan', error: new UserError('no manifests') }], REPORT, 'failed', ['no manifests']],
-    ['a state lock held by another run skips the cycle', [{ type: 'run_failed', command: 'apply', error: new StateLockedError('state is locked by moor apply', 'moor apply') }], HEAL, 'locked', []],
-    ['a failure that only reads like a held lock fails the cycle: the lock is told by its type, not its text', [{ type: 'run_failed', command: 'plan', error: new UserError('state is locked by a typo') }], REPORT, 'failed', ['state is locked by a typo']],
+    [
+      'a plan that found drift, without --self-heal, is drifted',
+      [{ type: 'plan_ready', mode: 'plan', plan: drifted, made }],
+      REPORT,
+      'drifted',
+      ['AuthContext/c1: drifted (update)'],
+    ],
+    [
+      'with --self-heal, a plan nothing was applied of is pending',
+      [{ type: 'plan_ready', mode: 'plan', plan: drifted, made }],
+      HEAL,
+      'pending',
+      ['AuthContext/c1: drifted (update)'],
+    ],
+    [
+      'an apply that ended done healed what it found',
+      [
+        { type: 'plan_ready', mode: 'plan', plan: drifted, made },
+        { type: 'apply_started', plan: drifted, stats: () => ({ inFlight: 0, queued: 0, busySteps: 0, throttledMs: 0, answers: 0, throttled: 0 }) },
+        { type: 'apply_done', outcomes: [done], refresh: false },
+      ],
+      HEAL,
+      'healed',
+      ['AuthContext/c1: drifted (update)'],
+    ],
+    [
+      'an apply with a failed step failed, naming it',
+      [
+        { type: 'plan_ready', mode: 'plan', plan: drifted, made },
+        { type: 'apply_started', plan: drifted, stats: () => ({ inFlight: 0, queued: 0, busySteps: 0, throttledMs: 0, answers: 0, throttled: 0 }) },
+        { type: 'apply_done', outcomes: [{ ...done, status: 'failed', error: 'refused by the service' }], refresh: false },
+      ],
+      HEAL,
+      'failed',
+      ['AuthContext/c1: refused by the service'],
+    ],
+    [
+      'a plan with errors failed',
+      [{ type: 'plan_ready', mode: 'plan', plan: plan([], [{ severity: 'error', message: 'spec.x: bad', address: 'AuthContext/c1' }]), made }],
+      REPORT,
+      'failed',
+      ['AuthContext/c1: spec.x: bad'],
+    ],
+    [
+      'a run that failed before its plan failed with its error',
+      [{ type: 'run_failed', command: 'plan', error: new UserError('no manifests') }],
+      REPORT,
+      'failed',
+      ['no manifests'],
+    ],
+    [
+      'a state lock held by another run skips the cycle',
+      [{ type: 'run_failed', command: 'apply', error: new StateLockedError('state is locked by moor apply', 'moor apply') }],
+      HEAL,
+      'locked',
+      [],
+    ],
+    [
+      'a failure that only reads like a held lock fails the cycle: the lock is told by its type, not its text',
+      [{ type: 'run_failed', command: 'plan', error: new UserError('state is locked by a typo') }],
+      REPORT,
+      'failed',
+      ['state is locked by a typo'],
+    ],
   ] as const)('%s', async (_why, events, options, result, findings) => {
     const report = await reportFrom(events, options);
     expect(report.result).toBe(result);
@@ -58,12 +108,18 @@ describe('a watch cycle reports what its operations sent', () => {
   });
 
   test('the report carries the plan applied, its outcomes, and the graph and resources of the plan made', async () => {
-    const report = await reportFrom([
-      { type: 'plan_ready', mode: 'plan', plan: drifted, made },
-      { type: 'apply_started', plan: drifted, stats: () => ({ inFlight: 0, queued: 0, busySteps: 0, throttledMs: 0, answers: 0, throttled: 0 }) },
-      { type: 'apply_done', outcomes: [done], refresh: false },
-    ], HEAL);
+    const report = await reportFrom(
+      [
+        { type: 'plan_ready', mode: 'plan', plan: drifted, made },
+        { type: 'apply_started', plan: drifted, stats: () => ({ inFlight: 0, queued: 0, busySteps: 0, throttledMs: 0, answers: 0, throttled: 0 }) },
+        { type: 'apply_done', outcomes: [done], refresh: false },
+      ],
+      HEAL,
+    );
     expect(report).toMatchObject({ plan: drifted, outcomes: [done], graph: made.graph });
-    expect(report.resources?.map((r) => [r.address, r.status])).toEqual([['AuthContext/c1', 'in_sync'], ['AuthContext/c2', 'in_sync']]);
+    expect(report.resources?.map((r) => [r.address, r.status])).toEqual([
+      ['AuthContext/c1', 'in_sync'],
+      ['AuthContext/c2', 'in_sync'],
+    ]);
   });
 });

@@ -118,15 +118,29 @@ export function reportOf(results: CycleResults, options: Pick<ReconcileOptions, 
 
 /** Destructive changes --self-heal leaves alone: those not named with --allow-destructive (a --prune delete was asked for). */
 function heldBack(changes: readonly PlannedChange[], { prune, allowDestructive }: Pick<ReconcileOptions, 'prune' | 'allowDestructive'>): Set<string> {
-  return new Set(changes.filter((c) => c.destructive && c.action !== 'no-op' && !(prune && c.action === 'delete') && !allowDestructive.includes(c.address)).map((c) => c.address));
+  return new Set(
+    changes
+      .filter((c) => c.destructive && c.action !== 'no-op' && !(prune && c.action === 'delete') && !allowDestructive.includes(c.address))
+      .map((c) => c.address),
+  );
 }
 
 /** What a cycle found, as stable lines: a new set of lines is a new finding. */
 function findingsOf(plan: Plan): string[] {
-  return plan.changes.filter((c) => c.action !== 'no-op' && !c.check).map((c) => `${c.address}: ${c.drift ? 'drifted' : 'manifest changed'} (${c.action})`).sort();
+  return plan.changes
+    .filter((c) => c.action !== 'no-op' && !c.check)
+    .map((c) => `${c.address}: ${c.drift ? 'drifted' : 'manifest changed'} (${c.action})`)
+    .sort();
 }
 
 function failed(plan: Plan, made: PlanMadeFrom | undefined, diagnostics: readonly Diagnostic[]): CycleReport {
   const errors = diagnostics.map((d) => (d.address && !d.message.startsWith(d.address) ? `${d.address}: ${d.message}` : d.message));
-  return { result: 'failed', resources: resourceStatuses(plan, [], new Set(), made?.state), findings: [...errors].sort(), plan, graph: made?.graph, error: errors.join('; ') };
+  return {
+    result: 'failed',
+    resources: resourceStatuses(plan, [], new Set(), made?.state),
+    findings: [...errors].sort(),
+    plan,
+    graph: made?.graph,
+    error: errors.join('; '),
+  };
 }

@@ -77,7 +77,9 @@ export class ReplicaFleet {
     for (const stack of stacks) if (stack.session.backend.joinFleet) this.seats.set(stack, { stack, op: Promise.resolve() });
     if (this.seats.size === 0) return;
     await this.tick();
-    this.timer = setInterval(() => { void this.tick(); }, this.tickMs);
+    this.timer = setInterval(() => {
+      void this.tick();
+    }, this.tickMs);
   }
 
   /** Whether this replica reconciles the stack now: it holds its lease (a lease lost is said once and dropped). */
@@ -93,7 +95,11 @@ export class ReplicaFleet {
       return false;
     }
     if (await lease.held()) return true;
-    if (seat.lease === lease) await this.drop(seat, 'lost the lease (this replica was silent past the lease time, or its database session ended); another replica may reconcile the stack now');
+    if (seat.lease === lease)
+      await this.drop(
+        seat,
+        'lost the lease (this replica was silent past the lease time, or its database session ended); another replica may reconcile the stack now',
+      );
     return false;
   }
 
@@ -136,7 +142,9 @@ export class ReplicaFleet {
     if (this.ticking || this.stopping) return this.ticking ?? Promise.resolve();
     this.ticking = this.rebalance()
       .catch((err: unknown) => this.o.log(undefined, `moor watch: could not look at the other replicas: ${err instanceof Error ? err.message : String(err)}`))
-      .finally(() => { this.ticking = undefined; });
+      .finally(() => {
+        this.ticking = undefined;
+      });
     return this.ticking;
   }
 
@@ -177,29 +185,35 @@ export class ReplicaFleet {
     this.o.onReplicas?.(live.length);
     const share = shareStacks({ stacks: names, replicas: live, holders });
     const now = Date.now();
-    await Promise.all(seats.map((seat) => {
-      const owner = share.get(seat.name!);
-      seat.owner = owner;
-      const holder = holders.get(seat.name!);
-      if (holder !== undefined) seat.freeSince = undefined;
-      else seat.freeSince ??= now;
-      // A lease whose session ended is dropped between cycles (a cycle in flight is fenced: it writes nothing more).
-      if (seat.lease && seat.leaseVia?.lost !== undefined) {
-        return this.o.busy(seat.stack) ? undefined : this.serial(seat, () => this.drop(seat, 'lost the lease with this replica\'s session; taking the share again'));
-      }
-      if (seat.lease && owner !== me && !this.o.busy(seat.stack) && !this.stopping) {
-        return this.serial(seat, () => this.handOver(seat, owner, live.length));
-      }
-      // A stack no replica took for an interval (its owner does not watch it, or cannot reach it) is taken anyway.
-      const unclaimed = seat.freeSince !== undefined && now - seat.freeSince >= this.o.intervalMs;
-      if (!seat.lease && holder === undefined && (owner === me || unclaimed)) return this.serial(seat, () => this.take(seat, membership));
-      return undefined;
-    }));
+    await Promise.all(
+      seats.map((seat) => {
+        const owner = share.get(seat.name!);
+        seat.owner = owner;
+        const holder = holders.get(seat.name!);
+        if (holder !== undefined) seat.freeSince = undefined;
+        else seat.freeSince ??= now;
+        // A lease whose session ended is dropped between cycles (a cycle in flight is fenced: it writes nothing more).
+        if (seat.lease && seat.leaseVia?.lost !== undefined) {
+          return this.o.busy(seat.stack)
+            ? undefined
+            : this.serial(seat, () => this.drop(seat, "lost the lease with this replica's session; taking the share again"));
+        }
+        if (seat.lease && owner !== me && !this.o.busy(seat.stack) && !this.stopping) {
+          return this.serial(seat, () => this.handOver(seat, owner, live.length));
+        }
+        // A stack no replica took for an interval (its owner does not watch it, or cannot reach it) is taken anyway.
+        const unclaimed = seat.freeSince !== undefined && now - seat.freeSince >= this.o.intervalMs;
+        if (!seat.lease && holder === undefined && (owner === me || unclaimed)) return this.serial(seat, () => this.take(seat, membership));
+        return undefined;
+      }),
+    );
   }
 
   /** Runs `op` on the seat after the one in flight (a cycle's claim waits for it too). */
   private serial(seat: Seat, op: () => Promise<void>): Promise<void> {
-    const run = seat.op.then(op).catch((err: unknown) => this.o.log(seat.stack, `could not take or hand over the lease: ${err instanceof Error ? err.message : String(err)}`));
+    const run = seat.op
+      .then(op)
+      .catch((err: unknown) => this.o.log(seat.stack, `could not take or hand over the lease: ${err instanceof Error ? err.message : String(err)}`));
     seat.op = run;
     return run;
   }
@@ -224,7 +238,10 @@ export class ReplicaFleet {
     // Counted as the lease is let go, so that /metrics and /api/status tell the same.
     this.o.onHandover?.('out');
     await this.drop(seat);
-    this.o.log(seat.stack, `handed the stack over${to ? ` to replica ${to}` : ''}${replicas !== undefined ? ` (${replicas} replicas share the stacks)` : ' (the replicas share the stacks again)'}`);
+    this.o.log(
+      seat.stack,
+      `handed the stack over${to ? ` to replica ${to}` : ''}${replicas !== undefined ? ` (${replicas} replicas share the stacks)` : ' (the replicas share the stacks again)'}`,
+    );
   }
 
   private async drop(seat: Seat, why?: string): Promise<void> {

@@ -15,7 +15,10 @@ export class StackLeases {
    * `ttlMs`: how long a replica may stay silent (paused, cut off) before its leases go.
    * `log`: taking, losing and handing over a stack are told once each.
    */
-  constructor(private readonly ttlMs: number, private readonly log: (stack: StackTarget, line: string) => void) {}
+  constructor(
+    private readonly ttlMs: number,
+    private readonly log: (stack: StackTarget, line: string) => void,
+  ) {}
 
   /**
    * At the start: a backend without replicas (a state file) is leased for the whole watch, and a second
@@ -36,7 +39,10 @@ export class StackLeases {
     if (held) {
       this.leases.delete(stack);
       await held.release();
-      this.log(stack, 'lost the lease (this replica was silent past the lease time, or its database session ended); another replica may reconcile the stack now');
+      this.log(
+        stack,
+        'lost the lease (this replica was silent past the lease time, or its database session ended); another replica may reconcile the stack now',
+      );
     }
     const taken = await backend.takeLease(OPERATION, this.ttlMs);
     if (!taken) return false;

@@ -8,15 +8,26 @@ function loopWith(claims: (boolean | Error)[]): { loop: StackLoop; cycles: () =>
   let cycles = 0;
   const target = { name: 'prod', session: {}, options: {} } as unknown as StackTarget;
   const loop = new StackLoop(target, {
-    intervalMs: 10, signal: controller.signal, onFinding: () => undefined,
-    onCycle: () => { cycles++; },
+    intervalMs: 10,
+    signal: controller.signal,
+    onFinding: () => undefined,
+    onCycle: () => {
+      cycles++;
+    },
     claim: async () => {
       const next = claims.shift() ?? false;
       if (next instanceof Error) throw next;
       return next;
     },
   });
-  return { loop, cycles: () => cycles, stop: async () => { controller.abort(); await loop.stop(); } };
+  return {
+    loop,
+    cycles: () => cycles,
+    stop: async () => {
+      controller.abort();
+      await loop.stop();
+    },
+  };
 }
 
 async function until(condition: () => boolean): Promise<void> {

@@ -60,7 +60,10 @@ export class StackLoop {
   private standby = false;
   private stalled = 0;
 
-  constructor(readonly target: StackTarget, private readonly options: StackLoopOptions) {}
+  constructor(
+    readonly target: StackTarget,
+    private readonly options: StackLoopOptions,
+  ) {}
 
   start(): void {
     this.schedule(0);
@@ -103,7 +106,11 @@ export class StackLoop {
   state(): StackState {
     const iso = (d: Date | undefined) => d?.toISOString();
     return {
-      name: this.target.name, runs: this.runs, failures: this.failures, standby: this.standby, stalled: this.stalled,
+      name: this.target.name,
+      runs: this.runs,
+      failures: this.failures,
+      standby: this.standby,
+      stalled: this.stalled,
       ...(this.lastReport ? { lastReport: this.lastReport } : {}),
       ...(this.lastRunAt ? { lastRunAt: iso(this.lastRunAt) } : {}),
       ...(this.lastSuccessAt ? { lastSuccessAt: iso(this.lastSuccessAt) } : {}),
@@ -117,7 +124,9 @@ export class StackLoop {
     this.nextRunAt = new Date(Date.now() + delayMs);
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.running = this.cycle().finally(() => { this.running = undefined; });
+      this.running = this.cycle().finally(() => {
+        this.running = undefined;
+      });
     }, delayMs);
   }
 

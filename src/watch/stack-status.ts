@@ -30,23 +30,38 @@ export interface ResourceStatus {
  * Each resource's status from the plan of a cycle and, when it applied, the outcomes; `state` (the
  * one the plan was made from) dates each resource's last change.
  */
-export function resourceStatuses(plan: Plan, outcomes: readonly StepOutcome[] = [], held: ReadonlySet<string> = new Set(), state?: StateDocument): ResourceStatus[] {
+export function resourceStatuses(
+  plan: Plan,
+  outcomes: readonly StepOutcome[] = [],
+  held: ReadonlySet<string> = new Set(),
+  state?: StateDocument,
+): ResourceStatus[] {
   const byAddress = new Map(outcomes.map((o) => [o.address, o]));
   const unknown = new Set(plan.diagnostics.filter((d) => d.code === UNKNOWN_OUTCOME && d.address).map((d) => d.address));
   // A change the plan refuses (a protected replace or delete, a policy's refusal) is blocked, not merely "manifest changed".
-  const blocked = new Map(plan.diagnostics.filter((d) => d.severity === 'error' && d.address && d.code !== UNKNOWN_OUTCOME).map((d) => [d.address!, blockedDetail(d.address!, d.message)]));
+  const blocked = new Map(
+    plan.diagnostics
+      .filter((d) => d.severity === 'error' && d.address && d.code !== UNKNOWN_OUTCOME)
+      .map((d) => [d.address!, blockedDetail(d.address!, d.message)]),
+  );
   const appliedAt = new Date().toISOString();
-  return plan.changes.filter((c) => !c.check).map((c) => {
-    const outcome = byAddress.get(c.address);
-    const changedAt = outcome?.status === 'done' && c.action !== 'no-op' ? appliedAt : state?.resources[c.address]?.updatedAt;
-    const status = statusOf(c, outcome, held.has(c.address), unknown.has(c.address), blocked.get(c.address));
-    return changedAt ? { ...status, changedAt } : status;
-  });
+  return plan.changes
+    .filter((c) => !c.check)
+    .map((c) => {
+      const outcome = byAddress.get(c.address);
+      const changedAt = outcome?.status === 'done' && c.action !== 'no-op' ? appliedAt : state?.resources[c.address]?.updatedAt;
+      const status = statusOf(c, outcome, held.has(c.address), unknown.has(c.address), blocked.get(c.address));
+      return changedAt ? { ...status, changedAt } : status;
+    });
 }
 
 /** The refusal's message without the address it starts with (the row already names it). */
 function blockedDetail(address: string, message: string): string {
-  return message.startsWith(`${address} `) ? message.slice(address.length + 1) : message.startsWith(`${address}: `) ? message.slice(address.length + 2) : message;
+  return message.startsWith(`${address} `)
+    ? message.slice(address.length + 1)
+    : message.startsWith(`${address}: `)
+      ? message.slice(address.length + 2)
+      : message;
 }
 
 function statusOf(c: PlannedChange, outcome: StepOutcome | undefined, held: boolean, unknown: boolean, blockedBy?: string): ResourceStatus {

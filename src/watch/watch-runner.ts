@@ -36,7 +36,9 @@ export async function runWatch(run: WatchRun): Promise<void> {
   const loops = new Map<StackTarget, StackLoop>();
   // Silent for half an interval (paused, cut off), a replica's membership and leases go: the others take over within two intervals.
   const fleet = new ReplicaFleet({
-    replica: run.replica, intervalMs: run.intervalMs, ttlMs: run.intervalMs / 2,
+    replica: run.replica,
+    intervalMs: run.intervalMs,
+    ttlMs: run.intervalMs / 2,
     log: (s, line) => run.log(s ? prefix(s) + line : line),
     busy: (s) => loops.get(s)?.busy ?? false,
     wake: (s) => loops.get(s)?.wake(),
@@ -62,22 +64,29 @@ async function watchStacks(run: WatchRun, leases: ReplicaFleet, byStack: Map<Sta
     run.metrics.leaseOf(s.name || 'default', held);
     return held;
   };
-  const dashboard = run.listen && run.feed
-    ? new Dashboard(() => loops.map((l) => ({ name: l.target.name, session: l.target.session, state: () => l.state() })), run.metrics, run.feed)
-    : undefined;
-  const loops: StackLoop[] = run.stacks.map((stack) => new StackLoop(stack, {
-    intervalMs: run.intervalMs,
-    signal: run.signal,
-    onFinding: run.onFinding,
-    claim,
-    onCycle: (s, report, seconds) => {
-      run.metrics.cycle(s.name || 'default', report.result, seconds, report.resources);
-      dashboard?.cycle(s.name, report.result);
-      if (report.result === 'locked') run.log(`${prefix(s)}skipped this cycle: ${report.error ?? 'the state lock is held'}`);
-    },
-  }));
+  const dashboard =
+    run.listen && run.feed
+      ? new Dashboard(() => loops.map((l) => ({ name: l.target.name, session: l.target.session, state: () => l.state() })), run.metrics, run.feed)
+      : undefined;
+  const loops: StackLoop[] = run.stacks.map(
+    (stack) =>
+      new StackLoop(stack, {
+        intervalMs: run.intervalMs,
+        signal: run.signal,
+        onFinding: run.onFinding,
+        claim,
+        onCycle: (s, report, seconds) => {
+          run.metrics.cycle(s.name || 'default', report.result, seconds, report.resources);
+          dashboard?.cycle(s.name, report.result);
+          if (report.result === 'locked') run.log(`${prefix(s)}skipped this cycle: ${report.error ?? 'the state lock is held'}`);
+        },
+      }),
+  );
   loops.forEach((l) => byStack.set(l.target, l));
-  const status = new CachedJson(() => statusKey(loops, leases), () => statusDocument(loops, leases, run.replica));
+  const status = new CachedJson(
+    () => statusKey(loops, leases),
+    () => statusDocument(loops, leases, run.replica),
+  );
   let server: RunningServer | undefined;
   if (run.listen) {
     server = await serveEndpoints(run.listen, {
@@ -107,7 +116,10 @@ async function watchStacks(run: WatchRun, leases: ReplicaFleet, byStack: Map<Sta
 /** /readyz: red until every stack was reconciled once, and while a stack's cycles cannot run (state locked or unreachable). */
 function notReady(loops: readonly StackLoop[]): string | undefined {
   if (!loops.every((l) => l.completedOnce)) return 'not every stack has been reconciled yet';
-  const stalled = loops.flatMap((l) => { const why = l.stalledReason; return why ? [`${l.target.name ? `stack ${l.target.name}: ` : ''}${why}`] : []; });
+  const stalled = loops.flatMap((l) => {
+    const why = l.stalledReason;
+    return why ? [`${l.target.name ? `stack ${l.target.name}: ` : ''}${why}`] : [];
+  });
   return stalled.length > 0 ? stalled.join('; ') : undefined;
 }
 
@@ -117,10 +129,13 @@ export function prefix(stack: StackTarget): string {
 
 /** What /api/status shows changes only with these: a cycle, a schedule, a failure count, a lease. */
 function statusKey(loops: readonly StackLoop[], leases: ReplicaFleet): string {
-  return JSON.stringify([leases.status()?.surveyedAt, loops.map((l) => {
-    const s = l.state();
-    return [s.runs, s.failures, s.standby, s.lastRunAt, s.lastSuccessAt, s.nextRunAt, leases.holds(l.target), identityOf(s.lastReport)];
-  })]);
+  return JSON.stringify([
+    leases.status()?.surveyedAt,
+    loops.map((l) => {
+      const s = l.state();
+      return [s.runs, s.failures, s.standby, s.lastRunAt, s.lastSuccessAt, s.nextRunAt, leases.holds(l.target), identityOf(s.lastReport)];
+    }),
+  ]);
 }
 
 /** /api/status: every stack, its last cycle and its resources. */
@@ -132,7 +147,9 @@ function statusDocument(loops: readonly StackLoop[], leases: ReplicaFleet, repli
     replica: { id: replica.id, host: replica.host, pid: replica.pid },
     holds: loops.filter((l) => leases.holds(l.target)).map((l) => l.target.name || null),
     // Replicas on PostgreSQL: every replica this one saw at its last look, its heartbeat and the stacks it holds.
-    ...(fleet ? { fleet: { replicas: fleet.replicas.map((r) => ({ ...r, holds: r.holds.map((h) => h || null) })), stacks: fleet.stacks, surveyedAt: fleet.surveyedAt } } : {}),
+    ...(fleet
+      ? { fleet: { replicas: fleet.replicas.map((r) => ({ ...r, holds: r.holds.map((h) => h || null) })), stacks: fleet.stacks, surveyedAt: fleet.surveyedAt } }
+      : {}),
     stacks: loops.map((l) => {
       const s = l.state();
       // A stack whose lease went to another replica is on standby here from that moment, not from this
@@ -140,11 +157,22 @@ function statusDocument(loops: readonly StackLoop[], leases: ReplicaFleet, repli
       const standby = s.standby || !leases.holds(l.target);
       const r: CycleReport | undefined = standby ? undefined : s.lastReport;
       return {
-        stack: s.name || null, standby, runs: s.runs, consecutiveFailures: s.failures,
-        lastRunAt: s.lastRunAt ?? null, lastSuccessAt: s.lastSuccessAt ?? null, nextRunAt: s.nextRunAt ?? null,
-        result: r?.result ?? null, error: r?.error ?? null, findings: r?.findings ?? [],
+        stack: s.name || null,
+        standby,
+        runs: s.runs,
+        consecutiveFailures: s.failures,
+        lastRunAt: s.lastRunAt ?? null,
+        lastSuccessAt: s.lastSuccessAt ?? null,
+        nextRunAt: s.nextRunAt ?? null,
+        result: r?.result ?? null,
+        error: r?.error ?? null,
+        findings: r?.findings ?? [],
         resources: r?.resources ?? [],
-        lastRun: r?.outcomes ? r.outcomes.filter((o) => o.action !== 'no-op' || o.status !== 'done').map((o) => ({ address: o.address, action: o.action, status: o.status, ...(o.error ? { error: o.error } : {}) })) : null,
+        lastRun: r?.outcomes
+          ? r.outcomes
+              .filter((o) => o.action !== 'no-op' || o.status !== 'done')
+              .map((o) => ({ address: o.address, action: o.action, status: o.status, ...(o.error ? { error: o.error } : {}) }))
+          : null,
       };
     }),
   };

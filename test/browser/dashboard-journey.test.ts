@@ -38,13 +38,19 @@ describe('the dashboard, as a platform team read it', () => {
     // One cycle per stack in the test's time: what the page shows changes only by the page itself.
     dashboard = await startWatchedDashboard({ prepare, watchArgs: ['--all-stacks', '--interval', '10m'] });
     ({ browser, watch } = dashboard);
-    await waitFor(async () => (await watch.status()).stacks.every((s) => s.result !== null), 60_000, () => `no first cycles: ${watch.stderr()}`);
+    await waitFor(
+      async () => (await watch.status()).stacks.every((s) => s.result !== null),
+      60_000,
+      () => `no first cycles: ${watch.stderr()}`,
+    );
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(watch.url + '/');
     await page.locator('tr[data-address]').first().waitFor({ timeout: 30_000 });
   }, 240_000);
 
-  afterAll(async () => { await dashboard?.stop(); });
+  afterAll(async () => {
+    await dashboard?.stop();
+  });
 
   it('shows a replace blocked by protect as blocked, in the row, the card and the detail, with the reason', async () => {
     expect(await rowStatus(page, 'prod', 'AuthContext/c52')).toBe('held');
@@ -65,7 +71,7 @@ describe('the dashboard, as a platform team read it', () => {
     await screenshot(page, 'journey-blocked');
   }, 60_000);
 
-  it("puts the open resource in the address: the link reopens it in another tab, and closing it takes it out", async () => {
+  it('puts the open resource in the address: the link reopens it in another tab, and closing it takes it out', async () => {
     await page.locator('#detail-heading', { hasText: 'AuthContext/c52' }).waitFor({ timeout: 30_000 });
     const link = page.url();
     expect(new URL(link).hash).toBe('#/resources?stack=prod&address=AuthContext%2Fc52');
@@ -82,7 +88,9 @@ describe('the dashboard, as a platform team read it', () => {
   }, 60_000);
 
   it('ticks relative times without a reload', async () => {
-    await page.evaluate(() => { (window as unknown as { notReloaded: boolean }).notReloaded = true; });
+    await page.evaluate(() => {
+      (window as unknown as { notReloaded: boolean }).notReloaded = true;
+    });
     const when = page.locator('li.stack[data-stack="dev"] time');
     const first = await when.innerText();
     await expect.poll(() => when.innerText(), { timeout: 15_000 }).not.toBe(first);
@@ -107,15 +115,17 @@ describe('the dashboard, as a platform team read it', () => {
     await page.getByRole('link', { name: 'Graph' }).click();
     await page.getByRole('combobox', { name: 'Stack' }).selectOption('dev');
     await page.locator(`[data-testid="graph"] g.node[data-address="ContainerGroup/${LONG_GROUP}"]`).waitFor({ timeout: 30_000 });
-    const gaps = await page.locator('[data-testid="graph"] g.node').evaluateAll((nodes) => nodes.flatMap((g) => {
-      const rect = g.querySelector('rect')!;
-      const width = rect.width.baseVal.value;
-      const height = rect.height.baseVal.value;
-      return [...g.querySelectorAll('text')].map((t) => {
-        const box = (t).getBBox();
-        return { text: t.textContent, left: box.x, right: width - (box.x + box.width), top: box.y, bottom: height - (box.y + box.height) };
-      });
-    }));
+    const gaps = await page.locator('[data-testid="graph"] g.node').evaluateAll((nodes) =>
+      nodes.flatMap((g) => {
+        const rect = g.querySelector('rect')!;
+        const width = rect.width.baseVal.value;
+        const height = rect.height.baseVal.value;
+        return [...g.querySelectorAll('text')].map((t) => {
+          const box = t.getBBox();
+          return { text: t.textContent, left: box.x, right: width - (box.x + box.width), top: box.y, bottom: height - (box.y + box.height) };
+        });
+      }),
+    );
     expect(gaps.length).toBe(4);
     for (const gap of gaps) {
       expect(Math.min(gap.left, gap.right), `${gap.text}: ${JSON.stringify(gap)}`).toBeGreaterThanOrEqual(8);

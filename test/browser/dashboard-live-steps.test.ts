@@ -26,20 +26,38 @@ describe('the dashboard during a --self-heal apply', () => {
     ({ browser, watch, dir } = dashboard);
   }, 240_000);
 
-  afterAll(async () => { await dashboard?.stop(); });
+  afterAll(async () => {
+    await dashboard?.stop();
+  });
 
   it('shows the row in progress while its update runs, then in sync', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(watch.url + '/');
-    await waitFor(async () => (await rowStatus(page, '', 'ContainerGroup/live-web')) === 'in_sync', 30_000, () => 'no row');
+    await waitFor(
+      async () => (await rowStatus(page, '', 'ContainerGroup/live-web')) === 'in_sync',
+      30_000,
+      () => 'no row',
+    );
     await page.locator('[data-testid="connection"]', { hasText: 'live' }).waitFor({ timeout: 30_000 });
     // The edit starts a cycle at once (the manifest watcher), not after the 30 s interval.
     writeFile(dir, 'm/web.yaml', groupManifest('live-web', { image: 'nginx:1.28' }));
-    await waitFor(async () => (await rowStatus(page, '', 'ContainerGroup/live-web')) === 'in_progress', 30_000, () => `never in progress: ${watch.stderr()}`);
+    await waitFor(
+      async () => (await rowStatus(page, '', 'ContainerGroup/live-web')) === 'in_progress',
+      30_000,
+      () => `never in progress: ${watch.stderr()}`,
+    );
     await screenshot(page, 'self-heal-in-progress');
-    await waitFor(async () => (await rowStatus(page, '', 'ContainerGroup/live-web')) === 'in_sync', 60_000, () => `never in sync again: ${watch.stderr()}`);
+    await waitFor(
+      async () => (await rowStatus(page, '', 'ContainerGroup/live-web')) === 'in_sync',
+      60_000,
+      () => `never in sync again: ${watch.stderr()}`,
+    );
     // The row turns in sync with the step's event; the cycle logs its repair when the cycle ends, a moment later.
-    await waitFor(async () => watch.stderr().includes('repaired: ContainerGroup/live-web'), 30_000, () => `never logged the repair: ${watch.stderr()}`);
+    await waitFor(
+      async () => watch.stderr().includes('repaired: ContainerGroup/live-web'),
+      30_000,
+      () => `never logged the repair: ${watch.stderr()}`,
+    );
     await page.close();
   }, 180_000);
 });

@@ -39,7 +39,10 @@ export function recordResponses(page: Page): string[] {
   page.on('response', (res) => {
     // The live stream never ends: its messages are read from the page instead (they are in the DOM's effects).
     if (new URL(res.url()).pathname === '/api/events') return;
-    res.text().then((t) => bodies.push(t), () => undefined);
+    res.text().then(
+      (t) => bodies.push(t),
+      () => undefined,
+    );
   });
   return bodies;
 }
@@ -52,7 +55,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 /** The status a row of the resource table shows, or undefined while it is not drawn. */
 export async function rowStatus(page: Page, stack: string, address: string): Promise<string | undefined> {
   const row = page.locator(`tr[data-stack="${stack}"][data-address="${address}"]`);
-  return (await row.count()) === 1 ? (await row.getAttribute('data-status')) ?? undefined : undefined;
+  return (await row.count()) === 1 ? ((await row.getAttribute('data-status')) ?? undefined) : undefined;
 }
 
 /** A local cloud, a browser and a moor watch serving the dashboard, as each browser test starts them. */
@@ -70,7 +73,12 @@ export interface WatchedDashboard {
  * then watches it with `watchArgs` until /readyz answers (with `token` when the watch needs one).
  * What started is stopped again when a later step fails.
  */
-export async function startWatchedDashboard(options: { cloudEnv?: Record<string, string>; prepare: (cloud: Cloud) => Promise<string>; watchArgs: string[]; token?: string }): Promise<WatchedDashboard> {
+export async function startWatchedDashboard(options: {
+  cloudEnv?: Record<string, string>;
+  prepare: (cloud: Cloud) => Promise<string>;
+  watchArgs: string[];
+  token?: string;
+}): Promise<WatchedDashboard> {
   const [cloud, browser] = await Promise.all([startCloud({ env: options.cloudEnv }), launchBrowser()]);
   let watch: WatchRun | undefined;
   const stop = async () => {
@@ -80,8 +88,12 @@ export async function startWatchedDashboard(options: { cloudEnv?: Record<string,
   };
   try {
     const dir = await options.prepare(cloud);
-    const started = watch = await startWatch(dir, cloud, options.watchArgs);
-    await waitFor(async () => (await started.get('/readyz', options.token)).status === 200, 60_000, () => `never ready: ${started.stderr()}`);
+    const started = (watch = await startWatch(dir, cloud, options.watchArgs));
+    await waitFor(
+      async () => (await started.get('/readyz', options.token)).status === 200,
+      60_000,
+      () => `never ready: ${started.stderr()}`,
+    );
     return { cloud, browser, watch: started, dir, stop };
   } catch (err) {
     await stop();

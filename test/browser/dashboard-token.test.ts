@@ -26,14 +26,20 @@ describe('the dashboard with a listen token', () => {
     ({ browser, watch } = dashboard);
   }, 240_000);
 
-  afterAll(async () => { await dashboard?.stop(); });
+  afterAll(async () => {
+    await dashboard?.stop();
+  });
 
   it('works with the token in the fragment, sends it as a bearer header, and keeps it out of the address bar', async () => {
     const page = await browser.newPage();
     const sent: { path: string; authorization?: string }[] = [];
     page.on('request', (req) => sent.push({ path: new URL(req.url()).pathname + new URL(req.url()).search, authorization: req.headers().authorization }));
     await page.goto(`${watch.url}/#token=${TOKEN}`);
-    await waitFor(async () => (await rowStatus(page, '', 'AuthContext/c44')) === 'in_sync', 30_000, () => 'no row');
+    await waitFor(
+      async () => (await rowStatus(page, '', 'AuthContext/c44')) === 'in_sync',
+      30_000,
+      () => 'no row',
+    );
     await page.locator('[data-testid="connection"]', { hasText: 'live' }).waitFor({ timeout: 30_000 });
     expect(page.url()).not.toContain(TOKEN);
     const data = sent.filter((r) => r.path.startsWith('/api/'));
@@ -55,7 +61,11 @@ describe('the dashboard with a listen token', () => {
     await screenshot(page, 'token-form');
     await field.fill(TOKEN);
     await page.keyboard.press('Enter');
-    await waitFor(async () => (await rowStatus(page, '', 'AuthContext/c44')) === 'in_sync', 30_000, () => 'no row after the token was given');
+    await waitFor(
+      async () => (await rowStatus(page, '', 'AuthContext/c44')) === 'in_sync',
+      30_000,
+      () => 'no row after the token was given',
+    );
     await page.close();
   }, 120_000);
 });

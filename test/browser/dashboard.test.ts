@@ -36,12 +36,19 @@ describe('the dashboard in a browser', () => {
     await page.goto(watch.url + '/');
   }, 240_000);
 
-  afterAll(async () => { await dashboard?.stop(); });
+  afterAll(async () => {
+    await dashboard?.stop();
+  });
 
   it('lists both stacks with their health and every resource with its status', async () => {
     await page.locator('tr[data-address]').first().waitFor({ timeout: 30_000 });
     expect(await page.locator('li.stack').evaluateAll((els) => els.map((e) => e.getAttribute('data-stack')))).toEqual(['dev', 'prod']);
-    for (const [stack, address] of [['dev', 'ContainerGroup/web-dev'], ['dev', 'AuthContext/c41'], ['prod', 'AuthContext/c42'], ['prod', 'AuthContext/c43']]) {
+    for (const [stack, address] of [
+      ['dev', 'ContainerGroup/web-dev'],
+      ['dev', 'AuthContext/c41'],
+      ['prod', 'AuthContext/c42'],
+      ['prod', 'AuthContext/c43'],
+    ]) {
       expect(await rowStatus(page, stack, address), `${stack} ${address}`).toBe('in_sync');
     }
     // The status is a word as well as a colour.
@@ -52,11 +59,17 @@ describe('the dashboard in a browser', () => {
   }, 120_000);
 
   it('turns a row drifted without a reload within two intervals of an out-of-band change', async () => {
-    await page.evaluate(() => { (window as unknown as { notReloaded: boolean }).notReloaded = true; });
+    await page.evaluate(() => {
+      (window as unknown as { notReloaded: boolean }).notReloaded = true;
+    });
     const patched = await cloudRequest(cloud, 'PATCH', AUTH_PATH('c42'), { displayName: 'changed by hand' });
     expect(patched.status).toBeLessThan(300);
     const changedAt = Date.now();
-    await waitFor(async () => (await rowStatus(page, 'prod', 'AuthContext/c42')) === 'drifted', 2 * INTERVAL_S * 1000 + 2_000, () => `no drift on the page: ${watch.stderr()}`);
+    await waitFor(
+      async () => (await rowStatus(page, 'prod', 'AuthContext/c42')) === 'drifted',
+      2 * INTERVAL_S * 1000 + 2_000,
+      () => `no drift on the page: ${watch.stderr()}`,
+    );
     // Two intervals, and the page's own reload after the cycle's event (a cycle plans a few resources in well under a second).
     expect(Date.now() - changedAt).toBeLessThan(2 * INTERVAL_S * 1000 + 2_000);
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
@@ -81,8 +94,16 @@ describe('the dashboard in a browser', () => {
     expect(await answers.locator('[data-testid="answer-ignore"]').innerText()).toBe('ignoreChanges: ["/displayName"]');
 
     // A manifest edit of the group with a secure value: its diff and outputs reach the page, its secret does not.
-    writeFile(dir, 'dev/web.yaml', groupManifest('web-dev', { image: 'nginx:1.28' }).replace('  name: web-dev\n', '  name: web-dev\n  dependsOn: [AuthContext/c41]\n'));
-    await waitFor(async () => (await rowStatus(page, 'dev', 'ContainerGroup/web-dev')) === 'pending', 30_000, () => `edit not seen: ${watch.stderr()}`);
+    writeFile(
+      dir,
+      'dev/web.yaml',
+      groupManifest('web-dev', { image: 'nginx:1.28' }).replace('  name: web-dev\n', '  name: web-dev\n  dependsOn: [AuthContext/c41]\n'),
+    );
+    await waitFor(
+      async () => (await rowStatus(page, 'dev', 'ContainerGroup/web-dev')) === 'pending',
+      30_000,
+      () => `edit not seen: ${watch.stderr()}`,
+    );
     await page.getByRole('button', { name: 'ContainerGroup/web-dev in dev: show detail' }).click();
     await page.locator('[data-testid="diff"]', { hasText: 'nginx:1.28' }).waitFor({ timeout: 30_000 });
     await page.locator('[data-testid="outputs"]').waitFor();
@@ -101,7 +122,9 @@ describe('the dashboard in a browser', () => {
     expect(await page.locator('[data-testid="graph"] g.node[data-address="AuthContext/c42"] .node-status').textContent()).toContain('drifted');
     await screenshot(page, 'graph-prod');
     await page.getByRole('combobox', { name: 'Stack' }).selectOption('dev');
-    await page.locator('[data-testid="graph"] path.edge[data-from="ContainerGroup/web-dev"][data-to="AuthContext/c41"]').waitFor({ state: 'attached', timeout: 30_000 });
+    await page
+      .locator('[data-testid="graph"] path.edge[data-from="ContainerGroup/web-dev"][data-to="AuthContext/c41"]')
+      .waitFor({ state: 'attached', timeout: 30_000 });
     expect(await page.locator('[data-testid="graph"] path.edge').count()).toBe(1);
     await screenshot(page, 'graph-dev');
   }, 60_000);
@@ -153,7 +176,11 @@ describe('the dashboard in a browser', () => {
           const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
           return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) }));
         });
-        found.push(...violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${view}: ${v.id} (${v.impact}) at ${v.targets.join(', ')}`));
+        found.push(
+          ...violations
+            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+            .map((v) => `${view}: ${v.id} (${v.impact}) at ${v.targets.join(', ')}`),
+        );
       }
       expect(found).toEqual([]);
     } finally {

@@ -10,7 +10,11 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The messages of a type check of these files with the dashboard's compiler options. */
 function typeErrors(files: readonly string[]): string[] {
-  const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.dashboard.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, 'tsconfig.dashboard.json'),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+  );
   if (!config) throw new Error('tsconfig.dashboard.json did not parse');
   const program = ts.createProgram({ rootNames: files.map((f) => join(ROOT, f)), options: config.options });
   return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));

@@ -9,11 +9,19 @@ import { parse } from 'yaml';
 import { describe, expect, test } from 'vitest';
 import { authManifest, ROOT, workdir } from '../e2e/harness.js';
 
-interface ActionStep { id?: string; run?: string }
+interface ActionStep {
+  id?: string;
+  run?: string;
+}
 const steps = (parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: { steps: ActionStep[] } }).runs.steps;
 const script = (id: string) => steps.find((s) => s.id === id)!.run!;
 
-interface Run { code: number; stdout: string; outputs: Record<string, string>; markdown?: string }
+interface Run {
+  code: number;
+  stdout: string;
+  outputs: Record<string, string>;
+  markdown?: string;
+}
 
 /**
  * Runs one step's script as the runner does. Not spawnSync: a worker blocked for the seconds a step's
@@ -24,16 +32,30 @@ async function runStep(dir: string, id: string, env: Record<string, string>): Pr
   if (!existsSync(files.summary)) writeFileSync(files.summary, '');
   writeFileSync(files.output, '');
   const child = spawn('bash', ['-c', script(id)], {
-    cwd: dir, stdio: ['ignore', 'pipe', 'ignore'],
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'ignore'],
     env: {
-      ...process.env, NO_COLOR: '1', CI: 'true', GITHUB_ACTIONS: 'true', MOOR_POLL_INTERVAL_MS: '50',
-      GITHUB_ACTION_PATH: ROOT, RUNNER_TEMP: dir, GITHUB_STEP_SUMMARY: files.summary, GITHUB_OUTPUT: files.output,
-      ACTION_COMMAND: 'plan', ACTION_PATHS: 'm', ACTION_ARGS: '', ACTION_PLAN_FILE: 'moor-plan.json', ACTION_WORKING_DIRECTORY: '.',
+      ...process.env,
+      NO_COLOR: '1',
+      CI: 'true',
+      GITHUB_ACTIONS: 'true',
+      MOOR_POLL_INTERVAL_MS: '50',
+      GITHUB_ACTION_PATH: ROOT,
+      RUNNER_TEMP: dir,
+      GITHUB_STEP_SUMMARY: files.summary,
+      GITHUB_OUTPUT: files.output,
+      ACTION_COMMAND: 'plan',
+      ACTION_PATHS: 'm',
+      ACTION_ARGS: '',
+      ACTION_PLAN_FILE: 'moor-plan.json',
+      ACTION_WORKING_DIRECTORY: '.',
       ...env,
     },
   });
   let stdout = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+  });
   const status = await new Promise<number | null>((res) => child.on('close', (code) => res(code)));
   const lines = readFileSync(files.output, 'utf8').trim().split('\n').filter(Boolean);
   const outputs = Object.fromEntries(lines.map((l) => l.split(/=(.*)/s).slice(0, 2) as [string, string]));
@@ -106,17 +128,24 @@ describe('the composite action in a pipeline', () => {
     const bin = join(dir, 'bin');
     mkdirSync(bin);
     // A stand-in for the GitHub CLI: lists the comment recorded in comments.txt, logs writes.
-    writeFileSync(join(bin, 'gh'), `#!/bin/bash
+    writeFileSync(
+      join(bin, 'gh'),
+      `#!/bin/bash
 echo "$*" >> "$FAKE_GH_LOG"
 if [ "$3" = "--paginate" ] || [ "$2" != "-X" ]; then [ -f "$FAKE_GH_COMMENT" ] && cat "$FAKE_GH_COMMENT"; exit 0; fi
 for a in "$@"; do case "$a" in body=@*) cp "\${a#body=@}" "$FAKE_GH_BODY" ;; esac; done
 echo 42 > "$FAKE_GH_COMMENT"
-`);
+`,
+    );
     chmodSync(join(bin, 'gh'), 0o755);
     writeFileSync(join(dir, 'event.json'), JSON.stringify({ pull_request: { number: 7 } }));
     const env = {
-      PATH: `${bin}:${process.env.PATH}`, GITHUB_EVENT_PATH: join(dir, 'event.json'), GITHUB_REPOSITORY: 'team/infra',
-      FAKE_GH_LOG: join(dir, 'gh.log'), FAKE_GH_COMMENT: join(dir, 'comments.txt'), FAKE_GH_BODY: join(dir, 'body.md'),
+      PATH: `${bin}:${process.env.PATH}`,
+      GITHUB_EVENT_PATH: join(dir, 'event.json'),
+      GITHUB_REPOSITORY: 'team/infra',
+      FAKE_GH_LOG: join(dir, 'gh.log'),
+      FAKE_GH_COMMENT: join(dir, 'comments.txt'),
+      FAKE_GH_BODY: join(dir, 'body.md'),
     };
     for (let push = 0; push < 2; push++) {
       const run = await runStep(dir, 'run', env);
@@ -148,11 +177,13 @@ describe('the action with stacks', () => {
     expect(existsSync(join(dir, 'moor-plan.json'))).toBe(false);
   });
 
-  test('a validation error in one stack: the step fails and the comment is validate\'s report of every stack', async () => {
+  test("a validation error in one stack: the step fails and the comment is validate's report of every stack", async () => {
     const dir = workdir({ 'moor.config.yaml': STACKS.replace('vars: {name: Prod}', 'vars: {other: x}'), 'm/c1.yaml': manifest });
     const r = await runStep(dir, 'run', { ACTION_PATHS: '.' });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('::error file=m/c1.yaml,line=6,col=16::variable name is not set for stack prod (used by ${var:name}; add it to stacks.prod.vars) (stack prod)');
+    expect(r.stdout).toContain(
+      '::error file=m/c1.yaml,line=6,col=16::variable name is not set for stack prod (used by ${var:name}; add it to stacks.prod.vars) (stack prod)',
+    );
     expect(r.markdown).toMatch(/^<!-- moor report: plan in \. -->\n## moor validate: 2 stacks\n/);
     expect(r.markdown).toContain('### moor validate · stack dev');
     expect(r.markdown).toContain('### moor validate · stack prod');
@@ -171,11 +202,21 @@ describe('the action with stacks', () => {
     expect(existsSync(join(dir, '.moor', 'stacks', 'dev', 'state.json'))).toBe(false);
   });
 
-  test('the pipelines guide\'s recipe with two stacks: a plan per stack saved and applied; after a second merge the stale plan fails with instructions, or is re-planned and applied', async () => {
+  test("the pipelines guide's recipe with two stacks: a plan per stack saved and applied; after a second merge the stale plan fails with instructions, or is re-planned and applied", async () => {
     // The recipe as docs/pipelines.md shows it: a matrix per stack, an artifact per stack, an apply per stack queued and never cancelled.
     const guide = readFileSync(join(ROOT, 'docs', 'pipelines.md'), 'utf8');
     const block = /### The pipeline with stacks[\s\S]*?```yaml\n([\s\S]*?)```/.exec(guide)![1];
-    const workflow = parse(block) as { concurrency?: unknown; jobs: Record<string, { strategy: { matrix: { stack: string[] } }; concurrency?: { group: string; 'cancel-in-progress': boolean }; steps: { uses?: string; with?: Record<string, unknown> }[] }> };
+    const workflow = parse(block) as {
+      concurrency?: unknown;
+      jobs: Record<
+        string,
+        {
+          strategy: { matrix: { stack: string[] } };
+          concurrency?: { group: string; 'cancel-in-progress': boolean };
+          steps: { uses?: string; with?: Record<string, unknown> }[];
+        }
+      >;
+    };
     expect(workflow.concurrency).toBeUndefined();
     expect(workflow.jobs.plan.strategy.matrix.stack).toEqual(['dev', 'prod']);
     expect(workflow.jobs.apply.strategy.matrix.stack).toEqual(['dev', 'prod']);
@@ -215,11 +256,18 @@ describe('the action with stacks', () => {
     const stale = await runStep(dir, 'run', { ACTION_COMMAND: 'apply', ACTION_STACK: 'dev', ACTION_PLAN_FILE: 'pr2-dev.json' });
     expect(stale.code).toBe(1);
     expect(stale.stdout).toMatch(/saved plan pr2-dev\.json is stale/);
-    expect(stale.stdout).toContain("::error::moor apply: the reviewed plan is stale (state or the manifests moved on since it was reviewed: another change was applied first); nothing was applied. Plan this commit again and apply it: re-run with on-stale-plan: replan, or run 'moor plan --stack dev --out plan.json', review it and 'moor apply --plan plan.json'");
+    expect(stale.stdout).toContain(
+      "::error::moor apply: the reviewed plan is stale (state or the manifests moved on since it was reviewed: another change was applied first); nothing was applied. Plan this commit again and apply it: re-run with on-stale-plan: replan, or run 'moor plan --stack dev --out plan.json', review it and 'moor apply --plan plan.json'",
+    );
     const devState = JSON.parse(readFileSync(join(dir, '.moor/stacks/dev/state.json'), 'utf8'));
     expect(devState.resources['AuthContext/ctx'].lastApplied.description).toBeUndefined();
     // prod re-plans the merge commit and applies exactly that.
-    const replanned = await runStep(dir, 'run', { ACTION_COMMAND: 'apply', ACTION_STACK: 'prod', ACTION_PLAN_FILE: 'pr2-prod.json', ACTION_ON_STALE_PLAN: 'replan' });
+    const replanned = await runStep(dir, 'run', {
+      ACTION_COMMAND: 'apply',
+      ACTION_STACK: 'prod',
+      ACTION_PLAN_FILE: 'pr2-prod.json',
+      ACTION_ON_STALE_PLAN: 'replan',
+    });
     expect(replanned.outputs.exitcode, replanned.stdout).toBe('0');
     expect(replanned.stdout).toContain('planning this commit again and applying exactly that plan');
     expect(replanned.stdout).toContain('stack prod: Apply complete: 0 created, 1 updated');

@@ -8,13 +8,22 @@ import { parse } from 'yaml';
 import { describe, expect, test } from 'vitest';
 import { authManifest, ROOT, workdir, INVALID_AUTH_CONTEXT } from '../e2e/harness.js';
 
-interface ActionStep { id?: string; run?: string; env?: Record<string, string> }
+interface ActionStep {
+  id?: string;
+  run?: string;
+  env?: Record<string, string>;
+}
 
 const steps = (parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: { steps: ActionStep[] } }).runs.steps;
 const script = steps.find((s) => s.id === 'run')!.run!;
 
 /** Runs the step's script; not spawnSync, which would block the worker (and vitest's RPC to it) on a loaded machine. */
-async function runAction(dir: string, command: string, paths = 'm', args = ''): Promise<{ code: number; outputs: Record<string, string>; markdown: string | undefined }> {
+async function runAction(
+  dir: string,
+  command: string,
+  paths = 'm',
+  args = '',
+): Promise<{ code: number; outputs: Record<string, string>; markdown: string | undefined }> {
   const files = { summary: join(dir, 'summary.md'), output: join(dir, 'output.txt') };
   writeFileSync(files.summary, '');
   writeFileSync(files.output, '');
@@ -22,17 +31,31 @@ async function runAction(dir: string, command: string, paths = 'm', args = ''): 
     cwd: dir,
     stdio: 'ignore',
     env: {
-      ...process.env, NO_COLOR: '1', CI: 'true', GITHUB_ACTIONS: 'true', MOOR_POLL_INTERVAL_MS: '50',
-      GITHUB_ACTION_PATH: ROOT, RUNNER_TEMP: dir, GITHUB_STEP_SUMMARY: files.summary, GITHUB_OUTPUT: files.output,
-      ACTION_COMMAND: command, ACTION_PATHS: paths, ACTION_ARGS: args, ACTION_PLAN_FILE: 'moor-plan.json',
+      ...process.env,
+      NO_COLOR: '1',
+      CI: 'true',
+      GITHUB_ACTIONS: 'true',
+      MOOR_POLL_INTERVAL_MS: '50',
+      GITHUB_ACTION_PATH: ROOT,
+      RUNNER_TEMP: dir,
+      GITHUB_STEP_SUMMARY: files.summary,
+      GITHUB_OUTPUT: files.output,
+      ACTION_COMMAND: command,
+      ACTION_PATHS: paths,
+      ACTION_ARGS: args,
+      ACTION_PLAN_FILE: 'moor-plan.json',
     },
   });
   const status = await new Promise<number | null>((res) => child.on('close', (code) => res(code)));
-  const outputs = Object.fromEntries(readFileSync(files.output, 'utf8').trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2) as [string, string]));
+  const outputs = Object.fromEntries(
+    readFileSync(files.output, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(/=(.*)/s).slice(0, 2) as [string, string]),
+  );
   const markdown = outputs.markdown && existsSync(outputs.markdown) ? readFileSync(outputs.markdown, 'utf8') : undefined;
   return { code: status ?? -1, outputs, markdown };
 }
-
 
 describe('the composite action', () => {
   test('a pull request with a validation error: the step fails and the markdown output is the validation report', async () => {
@@ -74,9 +97,10 @@ describe('the composite action', () => {
 });
 
 describe('what the action installs', () => {
-  const all = (parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: { steps: (ActionStep & { uses?: string; with?: Record<string, string> })[] } }).runs.steps;
+  const all = (parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: { steps: (ActionStep & { uses?: string; with?: Record<string, string> })[] } })
+    .runs.steps;
 
-  test('only the run-time dependencies, through the install script, cached under a key of moor\'s sources', () => {
+  test("only the run-time dependencies, through the install script, cached under a key of moor's sources", () => {
     const runs = all.map((st) => st.run ?? '').join('\n');
     expect(runs).not.toMatch(/npm (ci|install)/);
     expect(runs).toContain('scripts/action-install.sh" install');

@@ -5,9 +5,15 @@ import { moor, workdir, writeFile } from '../e2e/harness.js';
 
 /** What bash completes for the words typed so far (the last one being completed). */
 function complete(script: string, cwd: string, words: string[]): string[] {
-  const r = spawnSync('bash', ['-c', `eval "$SCRIPT"; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _moor; printf '%s\\n' "\${COMPREPLY[@]}"`], {
-    cwd, env: { ...process.env, SCRIPT: script }, encoding: 'utf8',
-  });
+  const r = spawnSync(
+    'bash',
+    ['-c', `eval "$SCRIPT"; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _moor; printf '%s\\n' "\${COMPREPLY[@]}"`],
+    {
+      cwd,
+      env: { ...process.env, SCRIPT: script },
+      encoding: 'utf8',
+    },
+  );
   return r.stdout.split('\n').filter(Boolean).sort();
 }
 

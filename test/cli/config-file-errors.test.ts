@@ -8,7 +8,11 @@ describe('--config errors', () => {
   test('a directory is named with the file to give instead', async () => {
     const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
     mkdirSync(join(dir, 'conf'));
-    for (const args of [['plan', 'm'], ['apply', 'm', '--auto-approve'], ['state', 'list']]) {
+    for (const args of [
+      ['plan', 'm'],
+      ['apply', 'm', '--auto-approve'],
+      ['state', 'list'],
+    ]) {
       const r = await moor(dir, undefined, [...args, '--config', 'conf']);
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toContain('--config conf is a directory; give the config file, e.g. conf/moor.config.yaml');

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { authManifest, moor, workdir, INVALID_AUTH_CONTEXT } from '../e2e/harness.js';
 
-
 function inActions(dir: string): NodeJS.ProcessEnv {
   const summary = join(dir, 'summary.md');
   writeFileSync(summary, '');
@@ -24,7 +23,10 @@ describe('GitHub Actions output', () => {
   });
 
   test('a plan with an error annotates it and appends the failed plan to the job summary', async () => {
-    const dir = workdir({ 'm/c3.yaml': authManifest('c3', { displayName: '${env:MOOR_TEST_NOT_SET}' }), 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
+    const dir = workdir({
+      'm/c3.yaml': authManifest('c3', { displayName: '${env:MOOR_TEST_NOT_SET}' }),
+      'm/c1.yaml': authManifest('c1', { displayName: 'One' }),
+    });
     const env = inActions(dir);
     const r = await moor(dir, undefined, ['plan', 'm', '--output', 'github'], env);
     expect(r.code).toBe(1);
@@ -75,7 +77,9 @@ describe('GitHub Actions output', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Refresh complete: 0 accepted from live into state'); // the log keeps the text report
     const summary = readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8');
-    expect(summary).toMatch(/### moor drift[\s\S]*### moor apply --refresh-only\n\n\*\*✅ Refresh complete: 0 accepted from live into state, 0 gone and forgotten; nothing live was changed\.\*\*/);
+    expect(summary).toMatch(
+      /### moor drift[\s\S]*### moor apply --refresh-only\n\n\*\*✅ Refresh complete: 0 accepted from live into state, 0 gone and forgotten; nothing live was changed\.\*\*/,
+    );
   });
 
   test('an apply of invalid manifests annotates the error and reaches the job summary as failed', async () => {
@@ -91,8 +95,9 @@ describe('GitHub Actions output', () => {
 
   test('a message with newlines and percent signs is escaped as GitHub requires', async () => {
     const { annotation } = await import('../../src/cli/github-output.js');
-    expect(annotation({ severity: 'warning', message: '100% sure\nreally', location: { file: 'a,b:c.yaml', line: 1, col: 2 } }, process.cwd()))
-      .toBe('::warning file=a%2Cb%3Ac.yaml,line=1,col=2::100%25 sure%0Areally');
+    expect(annotation({ severity: 'warning', message: '100% sure\nreally', location: { file: 'a,b:c.yaml', line: 1, col: 2 } }, process.cwd())).toBe(
+      '::warning file=a%2Cb%3Ac.yaml,line=1,col=2::100%25 sure%0Areally',
+    );
     expect(annotation({ severity: 'error', message: 'refused', address: 'ContainerGroup/web' }, process.cwd())).toBe('::error::ContainerGroup/web: refused');
   });
 

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { moor, workdir, INVALID_AUTH_CONTEXT } from '../e2e/harness.js';
 
-
 describe('annotation file paths', () => {
   test('run in a subfolder of a git checkout, an annotation names the file from the repository root', async () => {
     const repo = workdir({ 'infra/m/bad.yaml': INVALID_AUTH_CONTEXT });

@@ -9,7 +9,12 @@ const NO_ROOM = `quotas:\n  - {subscriptionId: ${SUB}, location: westeurope, con
 
 describe('plan diagnostics placed at their manifest', () => {
   test('a quota preflight error is annotated at the metadata.name line of the manifest', async () => {
-    const dir = workdir({ 'moor.config.yaml': 'localCloud: {fixtures: no-room.yaml}\n', 'no-room.yaml': NO_ROOM, 'm/web.yaml': groupManifest('web'), 'm/secret.txt': 's' });
+    const dir = workdir({
+      'moor.config.yaml': 'localCloud: {fixtures: no-room.yaml}\n',
+      'no-room.yaml': NO_ROOM,
+      'm/web.yaml': groupManifest('web'),
+      'm/secret.txt': 's',
+    });
     const summary = join(dir, 'summary.md');
     writeFileSync(summary, '');
     const r = await moor(dir, undefined, ['plan', 'm', '--output', 'github'], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });

@@ -3,7 +3,11 @@ import { describe, expect, test } from 'vitest';
 import { authManifest, moor, workdir } from '../e2e/harness.js';
 import { jsonlSink, type JsonlEvent } from '../../src/cli/jsonl-output.js';
 
-const events = (stdout: string) => stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; [k: string]: unknown });
+const events = (stdout: string) =>
+  stdout
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { type: string; [k: string]: unknown });
 
 describe('--output jsonl', () => {
   test('plan streams planned changes and a summary', async () => {
@@ -18,14 +22,20 @@ describe('--output jsonl', () => {
   });
 
   test('apply streams the plan, each step started and finished, and a summary; the human summary goes to stderr', async () => {
-    const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }), 'm/c2.yaml': authManifest('c2', { displayName: 'Two' }, ['AuthContext/c1']) });
+    const dir = workdir({
+      'm/c1.yaml': authManifest('c1', { displayName: 'One' }),
+      'm/c2.yaml': authManifest('c2', { displayName: 'Two' }, ['AuthContext/c1']),
+    });
     const r = await moor(dir, undefined, ['apply', 'm', '--auto-approve', '--output', 'jsonl']);
     expect(r.code, r.stderr).toBe(0);
     const all = events(r.stdout);
     const types = all.map((e) => e.type);
     expect(types.filter((t) => t === 'planned_change')).toHaveLength(2);
     expect(types.filter((t) => t === 'step_started')).toHaveLength(2);
-    expect(all.filter((e) => e.type === 'step_finished').map((e) => [e.address, e.status])).toEqual([['AuthContext/c1', 'done'], ['AuthContext/c2', 'done']]);
+    expect(all.filter((e) => e.type === 'step_finished').map((e) => [e.address, e.status])).toEqual([
+      ['AuthContext/c1', 'done'],
+      ['AuthContext/c2', 'done'],
+    ]);
     expect(all.at(-1)).toMatchObject({ type: 'apply_summary', status: 'complete', created: 2, failed: 0 });
     expect(r.stderr).toContain('Apply complete: 2 created');
   });

@@ -4,7 +4,11 @@ import { describe, expect, test } from 'vitest';
 import { authManifest, moor, workdir } from '../e2e/harness.js';
 
 const lastLine = (text: string) => text.trimEnd().split('\n').pop() ?? '';
-const noMoorEnv = Object.fromEntries(Object.keys(process.env).filter((k) => k.startsWith('MOOR_')).map((k) => [k, undefined]));
+const noMoorEnv = Object.fromEntries(
+  Object.keys(process.env)
+    .filter((k) => k.startsWith('MOOR_'))
+    .map((k) => [k, undefined]),
+);
 const run = (dir: string, args: string[], env: NodeJS.ProcessEnv = {}) => moor(dir, undefined, args, { ...noMoorEnv, ...env });
 
 const INVALID = `apiVersion: moor/v1
@@ -100,7 +104,7 @@ describe('the command line', () => {
   test('MOOR_PLAN_OUTPUT changes plan only; validate is untouched by it and by MOOR_OUTPUT', async () => {
     const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
     const env = { MOOR_PLAN_OUTPUT: 'json', MOOR_OUTPUT: 'markdown' };
-    expect((await run(dir, ['validate', 'm'], env))).toMatchObject({ code: 0, stdout: 'ok: 1 manifest in 1 file is valid\n' });
+    expect(await run(dir, ['validate', 'm'], env)).toMatchObject({ code: 0, stdout: 'ok: 1 manifest in 1 file is valid\n' });
     expect(JSON.parse((await run(dir, ['plan', 'm'], env)).stdout)).toMatchObject({ format: 'moor-plan/1' });
   });
 

@@ -8,21 +8,30 @@ import { moorInProcess } from '../support/main-in-process.js';
 const SECRET = 'in-process-secret-4711';
 
 let cloud: Cloud;
-beforeAll(async () => { cloud = await startCloud(); });
-afterAll(async () => { await cloud?.stop(); });
+beforeAll(async () => {
+  cloud = await startCloud();
+});
+afterAll(async () => {
+  await cloud?.stop();
+});
 
 /** A folder of manifests: an auth context and a container group with a secret from a file. */
-const project = (suffix: string, authId: string) => workdir({
-  'm/auth.yaml': authManifest(authId, { displayName: `Library ${suffix}`, isAvailable: true }),
-  'm/group.yaml': groupManifest(`lib-${suffix}`),
-  'm/secret.txt': SECRET,
-});
+const project = (suffix: string, authId: string) =>
+  workdir({
+    'm/auth.yaml': authManifest(authId, { displayName: `Library ${suffix}`, isAvailable: true }),
+    'm/group.yaml': groupManifest(`lib-${suffix}`),
+    'm/secret.txt': SECRET,
+  });
 
 describe('main(argv, io)', () => {
   test('two runs in one process give the same exit codes and output as two processes', async () => {
     // Each side plans its own folder (the same names): nothing one side does can change the other's plan.
     const [inside, outside] = [project('same', 'c41'), project('same', 'c41')];
-    const runs = [['validate', 'm'], ['plan', 'm', '--state', '.moor/state.json'], ['plan', 'm', '--output', 'json']];
+    const runs = [
+      ['validate', 'm'],
+      ['plan', 'm', '--state', '.moor/state.json'],
+      ['plan', 'm', '--output', 'json'],
+    ];
     for (const args of runs) {
       const a = await moorInProcess(inside, cloud, args);
       const b = await moorProcess(outside, cloud, args);
@@ -35,7 +44,10 @@ describe('main(argv, io)', () => {
     const before = process.env.NO_COLOR;
     const writes: string[] = [];
     const write = process.stdout.write;
-    process.stdout.write = ((chunk: string) => { writes.push(String(chunk)); return true; });
+    process.stdout.write = (chunk: string) => {
+      writes.push(String(chunk));
+      return true;
+    };
     let r;
     try {
       r = await moorInProcess(dir, cloud, ['--no-color', 'apply', 'm', '--auto-approve'], { NO_COLOR: undefined });
@@ -60,18 +72,27 @@ describe('main(argv, io)', () => {
     const shown = (id: string) => workdir({ 'm/auth.yaml': authManifest(id, { displayName: SECRET, isAvailable: true }) });
     const [inside, outside] = [shown('c45'), shown('c46')];
     // plan --out, show and apply --plan name plan.json relative to the run's folder, not this process's.
-    for (const args of [['plan', 'm', '--out', 'plan.json'], ['show', 'plan.json'], ['apply', '--plan', 'plan.json']]) {
+    for (const args of [
+      ['plan', 'm', '--out', 'plan.json'],
+      ['show', 'plan.json'],
+      ['apply', '--plan', 'plan.json'],
+    ]) {
       const a = await moorInProcess(inside, cloud, args);
       const b = await moorProcess(outside, cloud, args);
       // The same but for the other folder's address and how long each step took.
       const same = (text: string) => text.replaceAll('c46', 'c45').replace(/after \d+\.\ds/g, 'after N s');
-      expect({ args, code: a.code, stdout: same(a.stdout), stderr: same(a.stderr) }).toEqual({ args, code: b.code, stdout: same(b.stdout), stderr: same(b.stderr) });
+      expect({ args, code: a.code, stdout: same(a.stdout), stderr: same(a.stderr) }).toEqual({
+        args,
+        code: b.code,
+        stdout: same(b.stdout),
+        stderr: same(b.stderr),
+      });
       expect(a.code).toBe(0);
       if (args[0] !== 'apply') expect(a.stdout).toContain(SECRET);
     }
   });
 
-  test('a second run starts clean: the first one\'s exit code and options do not carry over', async () => {
+  test("a second run starts clean: the first one's exit code and options do not carry over", async () => {
     const failing = await moorInProcess(workdir({ 'bad.yaml': 'apiVersion: moor/v1\nkind: Nope\n' }), cloud, ['validate', '.']);
     expect(failing.code).toBe(1);
     const dir = project('clean', 'c43');

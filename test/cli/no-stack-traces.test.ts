@@ -8,14 +8,21 @@ import { authManifest, moor, workdir } from '../e2e/harness.js';
 import { BIN } from '../e2e/processes.js';
 import { runOnTerminal } from './terminal.js';
 
-interface Run { code: number; out: string }
+interface Run {
+  code: number;
+  out: string;
+}
 
 function run(command: string, args: readonly string[], cwd: string): Promise<Run> {
   return new Promise((done) => {
     const child = spawn(command, args, { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
     child.on('close', (code) => done({ code: code ?? 1, out }));
   });
 }
@@ -90,7 +97,10 @@ describe('no stack traces', () => {
     writeFileSync(join(dir, 'state.json'), '{"version": 1,\n "serial": 2,\n "resources": {]}');
     const result = await moor(dir, undefined, ['plan', 'm', '--state', 'state.json']);
     expect(result.code).toBe(1);
-    const error = result.stderr.trim().split('\n').filter((l) => !l.startsWith('moor: ')); // not the local cloud's notice
+    const error = result.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('moor: ')); // not the local cloud's notice
     expect(error).toEqual([expect.stringContaining("error: state file state.json is corrupt: not valid JSON at line 3, column 16: unexpected ']'.")]);
   });
 });

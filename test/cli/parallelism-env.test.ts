@@ -2,7 +2,11 @@
 import { expect, test } from 'vitest';
 import { moor, workdir } from '../e2e/harness.js';
 
-const noMoorEnv = Object.fromEntries(Object.keys(process.env).filter((k) => k.startsWith('MOOR_')).map((k) => [k, undefined]));
+const noMoorEnv = Object.fromEntries(
+  Object.keys(process.env)
+    .filter((k) => k.startsWith('MOOR_'))
+    .map((k) => [k, undefined]),
+);
 
 test('apply with MOOR_PARALLELISM=abc names MOOR_PARALLELISM', async () => {
   const r = await moor(workdir(), undefined, ['apply', 'm', '--auto-approve'], { ...noMoorEnv, MOOR_PARALLELISM: 'abc' });

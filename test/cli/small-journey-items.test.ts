@@ -27,6 +27,11 @@ describe('small items of the GitOps journey', () => {
     const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
     expect((await moor(dir, undefined, ['apply', 'm', '--auto-approve'])).code).toBe(0);
     const r = await moor(dir, undefined, ['state', 'list']);
-    expect(r.stdout.split('\n').slice(0, 2).map((l) => l.split(/\s+/)[0])).toEqual(['ADDRESS', 'AuthContext/c1']);
+    expect(
+      r.stdout
+        .split('\n')
+        .slice(0, 2)
+        .map((l) => l.split(/\s+/)[0]),
+    ).toEqual(['ADDRESS', 'AuthContext/c1']);
   });
 });

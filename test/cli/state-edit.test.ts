@@ -6,7 +6,10 @@ import { authManifest, groupManifest, moor, workdir, writeFile } from '../e2e/ha
 
 describe('state list --output json and state mv', () => {
   test('a renamed manifest after state mv plans no change; dependents follow the rename', async () => {
-    const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }), 'm/c2.yaml': authManifest('c2', { displayName: 'Two' }, ['AuthContext/c1']) });
+    const dir = workdir({
+      'm/c1.yaml': authManifest('c1', { displayName: 'One' }),
+      'm/c2.yaml': authManifest('c2', { displayName: 'Two' }, ['AuthContext/c1']),
+    });
     expect((await moor(dir, undefined, ['apply', 'm', '--auto-approve'])).code).toBe(0);
     const list = await moor(dir, undefined, ['state', 'list', '--output', 'json']);
     expect(JSON.parse(list.stdout)).toEqual([
@@ -47,7 +50,16 @@ describe('state list --output json and state mv', () => {
     const apply = await moor(dir, undefined, ['apply', 'm', '--auto-approve']);
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     expect(apply.stdout).toContain('Apply complete: 0 created, 1 updated');
-    const usage = await moor(dir, undefined, ['get', 'usage', '--subscription', '8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11', '--location', 'westeurope', '--output', 'json']);
+    const usage = await moor(dir, undefined, [
+      'get',
+      'usage',
+      '--subscription',
+      '8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11',
+      '--location',
+      'westeurope',
+      '--output',
+      'json',
+    ]);
     const groups = (JSON.parse(usage.stdout) as { name: { value: string }; currentValue: number }[]).find((u) => u.name.value === 'ContainerGroups');
     expect(groups?.currentValue).toBe(1);
     const state = JSON.parse(readFileSync(join(dir, '.moor/state.json'), 'utf8')) as { resources: Record<string, { id: string }> };

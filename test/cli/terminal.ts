@@ -9,7 +9,13 @@ export interface TerminalRun {
   readonly out: string;
 }
 
-export function runOnTerminal(prompt: string, answer: string, command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<TerminalRun> {
+export function runOnTerminal(
+  prompt: string,
+  answer: string,
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<TerminalRun> {
   return new Promise((done) => {
     const term = pty.spawn(command, [...args], { cols: 160, rows: 40, cwd: options.cwd, env: options.env });
     let out = '';

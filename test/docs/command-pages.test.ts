@@ -8,7 +8,7 @@ import { main } from '../../src/cli/main.js';
 import { memoryIo } from '../support/memory-io.js';
 
 const DIR = join(import.meta.dirname, '..', '..', 'docs', 'commands');
-const RUN_DOCS = 'the command reference differs from the CLI\'s definitions: run `npm run docs` and commit docs/commands/';
+const RUN_DOCS = "the command reference differs from the CLI's definitions: run `npm run docs` and commit docs/commands/";
 
 /** The command names of a `Commands:` section of help (not `help` itself). */
 async function commandsInHelp(argv: readonly string[]): Promise<string[]> {
@@ -16,13 +16,18 @@ async function commandsInHelp(argv: readonly string[]): Promise<string[]> {
   expect(await main(['node', 'moor', ...argv, '--help'], io)).toBe(0);
   const section = /\nCommands:\n([\s\S]*?)(\n\n|$)/.exec(io.out());
   if (!section) return [];
-  return section[1].split('\n').map((line) => /^ {2}(\S+)/.exec(line)?.[1]).filter((name): name is string => !!name && name !== 'help');
+  return section[1]
+    .split('\n')
+    .map((line) => /^ {2}(\S+)/.exec(line)?.[1])
+    .filter((name): name is string => !!name && name !== 'help');
 }
 
 describe('the command reference', () => {
   it('the committed pages are the ones npm run docs writes, and no other', () => {
     const pages = commandPages();
-    const committed = readdirSync(DIR).filter((name) => name.endsWith('.md')).sort();
+    const committed = readdirSync(DIR)
+      .filter((name) => name.endsWith('.md'))
+      .sort();
     expect(committed, RUN_DOCS).toEqual([...pages.keys()].sort());
     for (const [name, text] of pages) expect(readFileSync(join(DIR, name), 'utf8'), `${RUN_DOCS} (${name})`).toBe(text);
   });
@@ -43,7 +48,7 @@ describe('the command reference', () => {
     }
   });
 
-  it('a page holds each option with its default and its environment variable, and the command\'s examples', () => {
+  it("a page holds each option with its default and its environment variable, and the command's examples", () => {
     const plan = commandPages().get('plan.md')!;
     expect(plan).toContain('| `--output <format>` |');
     expect(plan).toMatch(/\| `--output <format>` \| [^\n]* \| `text` \| `MOOR_PLAN_OUTPUT` \|/);

@@ -30,7 +30,11 @@ function anchors(text: string): Set<string> {
   for (const line of prose(text)) {
     const heading = /^#{1,6} (.*)$/.exec(line);
     if (!heading) continue;
-    const slug = heading[1].trim().toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '').replace(/ /g, '-');
+    const slug = heading[1]
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '')
+      .replace(/ /g, '-');
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     result.add(count === 0 ? slug : `${slug}-${count}`);
@@ -45,7 +49,10 @@ describe('the documentation', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     expect(readme.trimEnd().split('\n').length).toBeLessThanOrEqual(300);
     const guides = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md'));
-    expect(guides.filter((name) => !readme.includes(`](docs/${name}`)), 'guides missing from the Documentation list of README.md').toEqual([]);
+    expect(
+      guides.filter((name) => !readme.includes(`](docs/${name}`)),
+      'guides missing from the Documentation list of README.md',
+    ).toEqual([]);
   });
 
   it('every relative link leads to a file that exists, and to a heading of it when it names one', () => {

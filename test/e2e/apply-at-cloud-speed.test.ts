@@ -7,14 +7,19 @@ const CHAIN_SUB = '8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a22';
 
 describe('apply at cloud speed', () => {
   let cloud: Cloud | undefined;
-  afterEach(async () => { await cloud?.stop(); cloud = undefined; });
+  afterEach(async () => {
+    await cloud?.stop();
+    cloud = undefined;
+  });
 
   test('100 groups with provisioning time apply while a chain of 5 runs: each created once, state complete', async () => {
     cloud = await startCloud({ latencyMs: 5, env: { MOOR_PROVISIONING_MS: '1000' } });
     const leaves = Array.from({ length: 100 }, (_, i) => groupManifest(`leaf-${String(i).padStart(3, '0')}`, { cpu: 0.5 }));
-    const chain = Array.from({ length: 5 }, (_, i) => groupManifest(`chain-${i}`, { cpu: 0.5 })
-      .replace(SUB, CHAIN_SUB)
-      .replace(/name: (chain-\d)\n/, i > 0 ? `name: $1\n  dependsOn: [ContainerGroup/chain-${i - 1}]\n` : 'name: $1\n'));
+    const chain = Array.from({ length: 5 }, (_, i) =>
+      groupManifest(`chain-${i}`, { cpu: 0.5 })
+        .replace(SUB, CHAIN_SUB)
+        .replace(/name: (chain-\d)\n/, i > 0 ? `name: $1\n  dependsOn: [ContainerGroup/chain-${i - 1}]\n` : 'name: $1\n'),
+    );
     const dir = workdir({ 'm/secret.txt': 's', 'm/leaves.yaml': leaves.join('---\n'), 'm/chain.yaml': chain.join('---\n') });
 
     const applied = await moor(dir, cloud, ['apply', 'm', '--auto-approve', '--parallelism', '10']);

@@ -27,7 +27,9 @@ describe('ARM ids in the casing ARM writes', () => {
     cloud = await startCloud();
     dir = workdir({ 'm/secret.txt': 'pw\n', 'm/cased.yaml': GROUP });
   });
-  afterAll(async () => { await cloud?.stop(); });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   test('validate accepts them and cross-references them ignoring case; apply and a second plan agree', async () => {
     const validate = await run('validate', 'm');

@@ -2,9 +2,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AUTH_PATH, authManifest, cloudRequest, moor, startCloud, workdir, writeFile, type Cloud } from './harness.js';
 
-interface Change { address: string; action: string; patch: { op: string; path: string; value?: unknown }[]; drift: boolean }
-const changeOf = (stdout: string, address: string): Change | undefined =>
-  (JSON.parse(stdout).changes as Change[]).find((c) => c.address === address);
+interface Change {
+  address: string;
+  action: string;
+  patch: { op: string; path: string; value?: unknown }[];
+  drift: boolean;
+}
+const changeOf = (stdout: string, address: string): Change | undefined => (JSON.parse(stdout).changes as Change[]).find((c) => c.address === address);
 
 describe('auth context lifecycle', () => {
   let cloud: Cloud;
@@ -19,7 +23,9 @@ describe('auth context lifecycle', () => {
       'm/devices.yaml': authManifest('devices', { id: 'c12', displayName: 'Trusted device' }),
     });
   });
-  afterAll(async () => { await cloud?.stop(); });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   test('apply creates both references with their properties and a second plan has nothing to do', async () => {
     const plan = await run('plan', 'm', '--detailed-exitcode');

@@ -8,12 +8,19 @@ const IDENTITY = `/subscriptions/${SUB}/resourcegroups/rg-brand/providers/Micros
 
 describe('a local cloud with a brand word', () => {
   let cloud: Cloud;
-  beforeAll(async () => { cloud = await startCloud({ args: ['--brand-word', 'Microsoft'] }); });
-  afterAll(async () => { await cloud?.stop(); });
+  beforeAll(async () => {
+    cloud = await startCloud({ args: ['--brand-word', 'Microsoft'] });
+  });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   test('answers the official name-availability sample, whose type carries the brand word', async () => {
     const path = `/subscriptions/${SUB}/providers/Microsoft.Sql/checkNameAvailability?api-version=2025-01-01`;
-    expect(await cloudRequest(cloud, 'POST', path, { name: 'server1', type: 'Microsoft.Sql/servers' })).toEqual({ status: 200, body: { name: 'server1', available: true } });
+    expect(await cloudRequest(cloud, 'POST', path, { name: 'server1', type: 'Microsoft.Sql/servers' })).toEqual({
+      status: 200,
+      body: { name: 'server1', available: true },
+    });
     const taken = await cloudRequest(cloud, 'POST', path, { name: 'sql-prod', type: 'Microsoft.Sql/servers' });
     expect(taken.body).toMatchObject({ available: false, reason: 'AlreadyExists' });
     const wrong = await cloudRequest(cloud, 'POST', path, { name: 'server1', type: 'Microsoft.Web/sites' });
@@ -28,17 +35,23 @@ describe('a local cloud with a brand word', () => {
       properties: { containers: [{ name: 'app', properties: { image: 'nginx', resources: { requests: { cpu: 1, memoryInGB: 1 } } } }] },
     };
     const put = await fetch(`${cloud.url}${GROUP}?api-version=2026-07-01`, {
-      method: 'PUT', headers: { authorization: 'Bearer e2e-token', 'content-type': 'application/json' }, body: JSON.stringify(body),
+      method: 'PUT',
+      headers: { authorization: 'Bearer e2e-token', 'content-type': 'application/json' },
+      body: JSON.stringify(body),
     });
     expect(put.status).toBe(201);
     expect(put.headers.get('azure-asyncoperation')).toContain('/providers/Microsoft.ContainerInstance/locations/westeurope/operations/');
-    const answer = await put.json() as { id: string; type: string; identity: { userAssignedIdentities: Record<string, unknown> } };
+    const answer = (await put.json()) as { id: string; type: string; identity: { userAssignedIdentities: Record<string, unknown> } };
     expect(answer.id).toBe(GROUP);
     expect(answer.type).toBe('Microsoft.ContainerInstance/containerGroups');
     expect(Object.keys(answer.identity.userAssignedIdentities)).toEqual([IDENTITY]);
     const listed = await cloudRequest(cloud, 'GET', `/subscriptions/${SUB}/providers/Microsoft.ContainerInstance/containerGroups?api-version=2026-07-01`);
     expect(listed.body.value.map((g: { id: string }) => g.id)).toEqual([GROUP]);
-    const usage = await cloudRequest(cloud, 'GET', `/subscriptions/${SUB}/providers/Microsoft.ContainerInstance/locations/westeurope/usages?api-version=2026-07-01`);
+    const usage = await cloudRequest(
+      cloud,
+      'GET',
+      `/subscriptions/${SUB}/providers/Microsoft.ContainerInstance/locations/westeurope/usages?api-version=2026-07-01`,
+    );
     expect(usage.body.value[0].id).toContain('/providers/Microsoft.ContainerInstance/locations/westeurope/usages/');
     const missing = await cloudRequest(cloud, 'GET', `${GROUP.replace('branded', 'nope')}?api-version=2026-07-01`);
     expect(missing.body.error.message).toContain("'Microsoft.ContainerInstance/containerGroups/nope'");

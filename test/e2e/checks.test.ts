@@ -14,10 +14,18 @@ function check(name: string, type: string, body: Record<string, unknown>, severi
 }
 const docs = (...parts: string[]) => parts.join('---\n');
 
-interface CheckView { address: string; check?: { passed: boolean; severity: string; message: string } }
+interface CheckView {
+  address: string;
+  check?: { passed: boolean; severity: string; message: string };
+}
 /** The JSON document a run printed; a failure names the run's stderr instead of a bare parse error. */
-function parseJson(r: RunResult): any { // any: the moor-plan/1 document as printed
-  try { return JSON.parse(r.stdout); } catch { throw new Error(`not JSON (exit ${r.code}): ${r.stdout.slice(0, 500)}\nstderr: ${r.stderr.slice(0, 2000)}`); }
+function parseJson(r: RunResult): any {
+  // any: the moor-plan/1 document as printed
+  try {
+    return JSON.parse(r.stdout);
+  } catch {
+    throw new Error(`not JSON (exit ${r.code}): ${r.stdout.slice(0, 500)}\nstderr: ${r.stderr.slice(0, 2000)}`);
+  }
 }
 /** The checks of a `--output json` plan, by address. */
 function checksOf(r: RunResult): Record<string, NonNullable<CheckView['check']>> {
@@ -36,15 +44,21 @@ describe('Check kind', () => {
   const run = (dir: string, args: string[], env: NodeJS.ProcessEnv = {}) => moor(dir, cloud, args, env);
 
   // The eventstreams workspace limit counts requests in 2 s, not the service's 10: its 429 asks for a second or two.
-  beforeAll(async () => { cloud = await startCloud({ env: { MOOR_LOCAL_CLOUD_RATE_WINDOW_MS: '2000' } }); });
-  afterAll(async () => { await cloud?.stop(); });
+  beforeAll(async () => {
+    cloud = await startCloud({ env: { MOOR_LOCAL_CLOUD_RATE_WINDOW_MS: '2000' } });
+  });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   test('quota passes with room to spare and fails when minFree exceeds what is free, counting the groups the cloud holds', async () => {
     for (const name of ['q-one', 'q-two']) {
       const put = await putBehindMoor(cloud, ARM_PATH(name), groupBody('northeurope'));
       expect(put.status).toBe(201);
     }
-    const usage = (await pages(cloud, `/subscriptions/${SUB}/providers/Vendor.ContainerInstance/locations/northeurope/usages?api-version=2026-07-01`, 'nextLink')).flat();
+    const usage = (
+      await pages(cloud, `/subscriptions/${SUB}/providers/Vendor.ContainerInstance/locations/northeurope/usages?api-version=2026-07-01`, 'nextLink')
+    ).flat();
     expect(usage.find((u) => u.name.value === 'ContainerGroups')).toMatchObject({ currentValue: 2, limit: 100 });
     const quota = (minFree: number, resource?: string) => ({ subscriptionId: SUB, location: 'northeurope', minFree, ...(resource ? { resource } : {}) });
     const dir = workdir({
@@ -146,7 +160,9 @@ describe('Check kind', () => {
   }, 60_000);
 
   test('a check the service cannot answer (unknown invoice) fails the plan with the service error, never a stack trace', async () => {
-    const dir = workdir({ 'm/check.yaml': check('gone', 'spend', { billingAccountName: '12345678', invoiceName: 'G099999999', max: { value: 10, currency: 'USD' } }, 'warning') });
+    const dir = workdir({
+      'm/check.yaml': check('gone', 'spend', { billingAccountName: '12345678', invoiceName: 'G099999999', max: { value: 10, currency: 'USD' } }, 'warning'),
+    });
     const plan = await run(dir, ['plan', 'm']);
     expect(plan.code).toBe(1);
     expect(plan.stdout + plan.stderr).toContain('Check/gone');
@@ -155,9 +171,12 @@ describe('Check kind', () => {
   });
 
   test('spend sums every page of the invoice per currency: above the total passes, below fails naming the total', async () => {
-    const txs = (await pages(cloud, '/providers/Vendor.Billing/billingAccounts/12345678/invoices/G012345678/transactions?api-version=2024-04-01&top=50', 'nextLink')).flat();
+    const txs = (
+      await pages(cloud, '/providers/Vendor.Billing/billingAccounts/12345678/invoices/G012345678/transactions?api-version=2024-04-01&top=50', 'nextLink')
+    ).flat();
     expect(txs.length).toBeGreaterThan(100);
-    const sum = (cur: string) => txs.filter((t) => t.properties.transactionAmount.currency === cur).reduce((s, t) => s + t.properties.transactionAmount.value, 0);
+    const sum = (cur: string) =>
+      txs.filter((t) => t.properties.transactionAmount.currency === cur).reduce((s, t) => s + t.properties.transactionAmount.value, 0);
     const usd = sum('USD');
     const eur = sum('EUR');
     expect(eur).toBeGreaterThan(0);
@@ -218,7 +237,9 @@ describe('Check kind', () => {
     const json = checksOf(jsonRun);
     expect(json['Check/soft']).toMatchObject({ passed: false, severity: 'warning' });
     // JSON keeps the warning among its diagnostics.
-    expect((parseJson(jsonRun) as { diagnostics: { severity: string; message: string }[] }).diagnostics).toContainEqual(expect.objectContaining({ severity: 'warning', message: expect.stringMatching(/^check failed: quota/) }));
+    expect((parseJson(jsonRun) as { diagnostics: { severity: string; message: string }[] }).diagnostics).toContainEqual(
+      expect.objectContaining({ severity: 'warning', message: expect.stringMatching(/^check failed: quota/) }),
+    );
     const apply = await run(dir, ['apply', 'm', '--auto-approve']);
     expect(apply.code).toBe(0);
     expect(apply.stdout + apply.stderr).toContain('Apply complete: 1 created');

@@ -14,8 +14,12 @@ function stack(config: Record<string, string>): string {
 
 describe('moor configuration files found under the manifest paths', () => {
   let cloud: Cloud;
-  beforeAll(async () => { cloud = await startCloud(); });
-  afterAll(async () => { await cloud.stop(); });
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterAll(async () => {
+    await cloud.stop();
+  });
 
   it('validate and graph of . skip moor.config.yaml and the fixtures file it names', async () => {
     const dir = stack({ 'moor.config.yaml': 'parallelism: 4\nlocalCloud: {fixtures: local-fixtures.yaml}\n', 'local-fixtures.yaml': FIXTURES });

@@ -12,7 +12,10 @@ const listGroups = async (cloud: Cloud) => (await listedGroups(cloud)).map((g) =
 
 describe('container groups under faults', () => {
   let cloud: Cloud | undefined;
-  afterEach(async () => { await cloud?.stop(); cloud = undefined; });
+  afterEach(async () => {
+    await cloud?.stop();
+    cloud = undefined;
+  });
 
   test('with a 30% fault rate, apply of 50 groups converges and creates each once', async () => {
     cloud = await startCloud({ failRate: 0.3 });
@@ -63,8 +66,13 @@ describe('container groups under faults', () => {
     const b = await moor(dir, cloud, ['apply', 'm', '--auto-approve']);
     // Each group the first apply creates provisions for an hour: move the clock on until it has ended.
     let ended = false;
-    void first.then(() => { ended = true; });
-    while (!ended) { clock.advance(HOUR_MS); await new Promise((r) => setTimeout(r, 20)); }
+    void first.then(() => {
+      ended = true;
+    });
+    while (!ended) {
+      clock.advance(HOUR_MS);
+      await new Promise((r) => setTimeout(r, 20));
+    }
     const a = await first;
     const codes = [a.code, b.code].sort();
     expect(codes).toEqual([0, 1]);

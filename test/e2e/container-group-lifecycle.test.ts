@@ -15,7 +15,9 @@ describe('container group lifecycle', () => {
     cloud = await startCloud();
     dir = workdir({ 'm/secret.txt': SECRET + '\n', 'm/web.yaml': groupManifest('web'), 'm/api.yaml': groupManifest('api', { tags: { team: 'core' } }) });
   });
-  afterAll(async () => { await cloud?.stop(); });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   test('apply creates the groups and a second plan has nothing to do', async () => {
     const first = await run('plan', 'm', '--detailed-exitcode');
@@ -98,7 +100,13 @@ describe('container group lifecycle', () => {
     expect(state).toContain('sha256:');
     const live = await cloudRequest(cloud, 'GET', ARM_PATH('web'));
     expect(JSON.stringify(live.body)).not.toContain(SECRET);
-    for (const args of [['plan', 'm'], ['plan', 'm', '--output', 'json'], ['plan', 'm', '--output', 'markdown'], ['drift', 'm'], ['state', 'show', 'ContainerGroup/web']]) {
+    for (const args of [
+      ['plan', 'm'],
+      ['plan', 'm', '--output', 'json'],
+      ['plan', 'm', '--output', 'markdown'],
+      ['drift', 'm'],
+      ['state', 'show', 'ContainerGroup/web'],
+    ]) {
       const r = await run(...args);
       expect(r.stdout + r.stderr).not.toContain(SECRET);
       expect(r.stdout + r.stderr).not.toContain('e2e-token');

@@ -6,25 +6,34 @@ import { testClock } from '../support/test-clock.js';
 import { ENV, exportManifest, moor, operationsOf, readState, refreshManifest, startCloud, workdir, writeFile, type Cloud } from './harness.js';
 import { moorProcess } from './processes.js';
 
-interface Change { address: string; action: string; destructive: boolean }
+interface Change {
+  address: string;
+  action: string;
+  destructive: boolean;
+}
 const changesOf = (stdout: string): Change[] => JSON.parse(stdout).changes;
 
 describe('database jobs', () => {
   let cloud: Cloud | undefined;
-  afterEach(async () => { await cloud?.stop(); cloud = undefined; });
+  afterEach(async () => {
+    await cloud?.stop();
+    cloud = undefined;
+  });
 
   test('each job runs exactly once per revision across repeated applies, and again when the revision changes', async () => {
-    const c = cloud = await startCloud();
+    const c = (cloud = await startCloud());
     const dir = workdir({
       'm/refresh.yaml': refreshManifest('uat-from-prod', { revision: 'r1' }),
       'm/export.yaml': exportManifest('test-golden', { backupName: 'golden-r1', revision: 'r1' }),
     });
     const run = (...args: string[]) => moor(dir, c, args);
     const plan = await run('plan', 'm', '--output', 'json');
-    expect(changesOf(plan.stdout)).toEqual(expect.arrayContaining([
-      expect.objectContaining({ address: 'DatabaseRefresh/uat-from-prod', action: 'run', destructive: true }),
-      expect.objectContaining({ address: 'DatabaseExport/test-golden', action: 'run', destructive: false }),
-    ]));
+    expect(changesOf(plan.stdout)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ address: 'DatabaseRefresh/uat-from-prod', action: 'run', destructive: true }),
+        expect.objectContaining({ address: 'DatabaseExport/test-golden', action: 'run', destructive: false }),
+      ]),
+    );
     const text = await run('plan', 'm');
     expect(text.stdout).toMatch(/! DatabaseRefresh\/uat-from-prod/);
     expect(text.stdout).toContain('Plan: 0 to create, 0 to update, 0 to replace, 0 to delete, 2 to run.');
@@ -55,7 +64,7 @@ describe('database jobs', () => {
   });
 
   test('exportTargetFirst exports the target, waits for it, then refreshes it', async () => {
-    const c = cloud = await startCloud();
+    const c = (cloud = await startCloud());
     const dir = workdir({ 'm/refresh.yaml': refreshManifest('uat-from-test', { source: ENV.test, revision: '1', exportFirst: 'uat-before-1' }) });
     const apply = await moor(dir, c, ['apply', 'm', '--auto-approve']);
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
@@ -76,7 +85,7 @@ describe('database jobs', () => {
   });
 
   test('a failed run is not retried on the next apply until the revision changes', async () => {
-    const c = cloud = await startCloud();
+    const c = (cloud = await startCloud());
     const dir = workdir({ 'm/export.yaml': exportManifest('nightly', { backupName: 'nightly-fail', revision: '7' }) });
     const run = (...args: string[]) => moor(dir, c, args);
     const failed = await run('apply', 'm', '--auto-approve');
@@ -96,11 +105,14 @@ describe('database jobs', () => {
     writeFile(dir, 'm/export.yaml', exportManifest('nightly', { backupName: 'nightly-ok', revision: '8' }));
     const retried = await run('apply', 'm', '--auto-approve');
     expect(retried.code, retried.stdout + retried.stderr).toBe(0);
-    expect((await operationsOf(c, ENV.test)).map((o) => [o.backupName, o.status])).toEqual([['nightly-fail', 'Failed'], ['nightly-ok', 'Completed']]);
+    expect((await operationsOf(c, ENV.test)).map((o) => [o.backupName, o.status])).toEqual([
+      ['nightly-fail', 'Failed'],
+      ['nightly-ok', 'Completed'],
+    ]);
   });
 
   test("the service's limit of 3 operations per environment a day: the 4th is refused, reported, and not retried", async () => {
-    const c = cloud = await startCloud({ env: { MOOR_LOCAL_CLOUD_ASYNC_MS: '20' } });
+    const c = (cloud = await startCloud({ env: { MOOR_LOCAL_CLOUD_ASYNC_MS: '20' } }));
     const dir = workdir();
     for (const revision of ['1', '2', '3']) {
       writeFile(dir, 'm/export.yaml', exportManifest('snap', { backupName: `snap-${revision}`, revision }));
@@ -121,7 +133,7 @@ describe('database jobs', () => {
     // Phases (NotStarted, then InProgress) of an hour of the cloud's test clock: the refresh is still being
     // followed when the apply is killed, however slow the machine; the test ends them before the next apply.
     const clock = testClock();
-    const c = cloud = await startCloud({ clock, env: { MOOR_LOCAL_CLOUD_ASYNC_MS: '3600000' } });
+    const c = (cloud = await startCloud({ clock, env: { MOOR_LOCAL_CLOUD_ASYNC_MS: '3600000' } }));
     const dir = workdir({ 'm/refresh.yaml': refreshManifest('uat-from-prod', { revision: 'k1' }) });
     const first = moorProcess(dir, c, ['apply', 'm', '--auto-approve'], { MOOR_POLL_INTERVAL_MS: '20' });
     let activityId: string | undefined;

@@ -28,17 +28,32 @@ const API = {
     osType: 'Linux',
     restartPolicy: 'Always',
     sku: 'Standard',
-    containers: [{
-      name: 'api',
-      properties: {
-        image: 'registry.example.net/api:2.1', resources: requests, ports: [{ port: 443, protocol: 'TCP' }],
-        environmentVariables: [{ name: 'MODE', value: 'production' }, { name: 'DB_PASSWORD', secureValue: SECRETS[0] }],
-        volumeMounts: [{ name: 'cache', mountPath: '/cache' }, { name: 'certs', mountPath: '/certs', readOnly: true }],
+    containers: [
+      {
+        name: 'api',
+        properties: {
+          image: 'registry.example.net/api:2.1',
+          resources: requests,
+          ports: [{ port: 443, protocol: 'TCP' }],
+          environmentVariables: [
+            { name: 'MODE', value: 'production' },
+            { name: 'DB_PASSWORD', secureValue: SECRETS[0] },
+          ],
+          volumeMounts: [
+            { name: 'cache', mountPath: '/cache' },
+            { name: 'certs', mountPath: '/certs', readOnly: true },
+          ],
+        },
       },
-    }],
-    initContainers: [{ name: 'migrate', properties: { image: 'registry.example.net/migrate:2.1', environmentVariables: [{ name: 'TOKEN', secureValue: SECRETS[1] }] } }],
+    ],
+    initContainers: [
+      { name: 'migrate', properties: { image: 'registry.example.net/migrate:2.1', environmentVariables: [{ name: 'TOKEN', secureValue: SECRETS[1] }] } },
+    ],
     imageRegistryCredentials: [{ server: 'registry.example.net', username: 'puller', password: SECRETS[2] }],
-    volumes: [{ name: 'cache', emptyDir: {} }, { name: 'certs', secret: { 'tls.crt': SECRETS[3] } }],
+    volumes: [
+      { name: 'cache', emptyDir: {} },
+      { name: 'certs', secret: { 'tls.crt': SECRETS[3] } },
+    ],
     ipAddress: { type: 'Public', ports: [{ port: 443, protocol: 'TCP' }], dnsNameLabel: 'api-disc' },
   },
 };
@@ -46,15 +61,30 @@ const WORKER = { location: 'westeurope', properties: { containers: [{ name: 'wor
 const POOLED = {
   location: 'westeurope',
   properties: {
-    containerGroupProfile: { id: PROFILE, revision: 1 }, standbyPoolProfile: { id: POOL },
+    containerGroupProfile: { id: PROFILE, revision: 1 },
+    standbyPoolProfile: { id: POOL },
     containers: [{ name: 'web', properties: { configMap: { keyValuePairs: { GREETING: 'hello' } } } }],
   },
 };
-const SALES = { name: 'sales', tables: [{ name: 'Orders', columns: [{ name: 'OrderID', dataType: 'Int64' }, { name: 'Amount', dataType: 'Double' }] }] };
+const SALES = {
+  name: 'sales',
+  tables: [
+    {
+      name: 'Orders',
+      columns: [
+        { name: 'OrderID', dataType: 'Int64' },
+        { name: 'Amount', dataType: 'Double' },
+      ],
+    },
+  ],
+};
 
 /** Every file under `dir`, with its text. */
 function filesUnder(dir: string): { file: string; text: string }[] {
-  return readdirSync(dir, { recursive: true }).map(String).filter((f) => statSync(join(dir, f)).isFile()).map((f) => ({ file: f, text: readFileSync(join(dir, f), 'utf8') }));
+  return readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => statSync(join(dir, f)).isFile())
+    .map((f) => ({ file: f, text: readFileSync(join(dir, f), 'utf8') }));
 }
 
 describe('moor discover --import adopts what was made outside moor', () => {
@@ -62,13 +92,19 @@ describe('moor discover --import adopts what was made outside moor', () => {
   let dir: string;
   const run = (...args: string[]) => moor(dir, cloud, args);
   const outputs: string[] = [];
-  const noSecretIn = (text: string) => { for (const s of SECRETS) expect(text).not.toContain(s); };
+  const noSecretIn = (text: string) => {
+    for (const s of SECRETS) expect(text).not.toContain(s);
+  };
 
   beforeAll(async () => {
     const fixtures = workdir({ 'fixtures.yaml': FIXTURES });
     cloud = await startCloud({ args: ['--fixtures', `${fixtures}/fixtures.yaml`] });
     dir = workdir();
-    for (const [rg, name, body] of [['rg-disc-a', 'api', API], ['rg-disc-a', 'worker', WORKER], ['rg-disc-b', 'pooled', POOLED]] as const) {
+    for (const [rg, name, body] of [
+      ['rg-disc-a', 'api', API],
+      ['rg-disc-a', 'worker', WORKER],
+      ['rg-disc-b', 'pooled', POOLED],
+    ] as const) {
       const put = await putBehindMoor(cloud, groupPath(rg, name), body);
       expect(put.status, JSON.stringify(put.body)).toBeLessThan(300);
     }
@@ -78,10 +114,14 @@ describe('moor discover --import adopts what was made outside moor', () => {
     expect(applied.code, applied.stderr).toBe(0);
     rmSync(join(other, '.moor'), { recursive: true });
     for (let i = 0; i < 2; i++) expect((await cloudRequest(cloud, 'POST', `/v1.0/myorg/groups/${WORKSPACE}/datasets`, SALES)).status).toBe(201);
-    expect((await cloudRequest(cloud, 'PATCH', AUTH_PATH('c7'), { displayName: 'Require MFA', description: 'Step-up for payments', isAvailable: true })).status).toBe(204);
+    expect(
+      (await cloudRequest(cloud, 'PATCH', AUTH_PATH('c7'), { displayName: 'Require MFA', description: 'Step-up for payments', isAvailable: true })).status,
+    ).toBe(204);
     expect((await cloudRequest(cloud, 'PATCH', AUTH_PATH('c8'), { displayName: 'Compliant device' })).status).toBe(204);
   });
-  afterAll(async () => { await cloud?.stop(); });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   test('one manifest per live resource, validate clean, plan empty, drift 0, no secret anywhere', async () => {
     const found = await run('discover', '--subscription', SUB, '--workspace', WORKSPACE, '--auth-contexts', '--out', 'adopted', '--import');
@@ -96,7 +136,8 @@ describe('moor discover --import adopts what was made outside moor', () => {
     // Hidden secrets are named placeholders, listed by name in .env.example.
     expect(found.stdout).toContain('API_DB_PASSWORD');
     const envExample = readFileSync(join(dir, 'adopted/.env.example'), 'utf8');
-    for (const name of ['API_DB_PASSWORD', 'API_TOKEN', 'API_REGISTRY_PASSWORD', 'LEGACY_DB_PASSWORD']) expect(envExample).toMatch(new RegExp(`^${name}=$`, 'm'));
+    for (const name of ['API_DB_PASSWORD', 'API_TOKEN', 'API_REGISTRY_PASSWORD', 'LEGACY_DB_PASSWORD'])
+      expect(envExample).toMatch(new RegExp(`^${name}=$`, 'm'));
     // What cannot be written is said: the secret volume's files.
     expect(found.stdout).toMatch(/Not written.*\n(.*\n)*.*ContainerGroup\/api: spec\.properties\.volumes\[name=certs\]\.secret: the service hides/);
 
@@ -106,7 +147,21 @@ describe('moor discover --import adopts what was made outside moor', () => {
     expect(text.match(/^kind: /gm)).toHaveLength(8);
     // Only what a person writes: no service-filled field, no default, the hidden secret as a placeholder.
     const api = files.find((f) => f.file === 'rg-disc-a.yaml')!.text;
-    for (const absent of ['provisioningState', 'instanceView', 'systemData', 'principalId', 'tenantId', 'fqdn', 'isCreatedFromStandbyPool', 'restartPolicy', 'sku:', 'protocol:', 'ip:', '/providers/Vendor.ContainerInstance/containerGroups/']) expect(text).not.toContain(absent);
+    for (const absent of [
+      'provisioningState',
+      'instanceView',
+      'systemData',
+      'principalId',
+      'tenantId',
+      'fqdn',
+      'isCreatedFromStandbyPool',
+      'restartPolicy',
+      'sku:',
+      'protocol:',
+      'ip:',
+      '/providers/Vendor.ContainerInstance/containerGroups/',
+    ])
+      expect(text).not.toContain(absent);
     expect(api).toContain('secureValue: ${env:API_DB_PASSWORD}');
     expect(api).toContain('dnsNameLabel: api-disc');
     expect(api).toContain('emptyDir: {}');
@@ -121,7 +176,9 @@ describe('moor discover --import adopts what was made outside moor', () => {
     outputs.push(plan.stdout, plan.stderr);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     // Four variables and the secret volume's files.
-    expect(plan.stdout).toContain('Adopted secrets: 5 hidden values in 2 resources moor never saw are not set: kept as live holds them, no change until their ${env:} are set.');
+    expect(plan.stdout).toContain(
+      'Adopted secrets: 5 hidden values in 2 resources moor never saw are not set: kept as live holds them, no change until their ${env:} are set.',
+    );
     const drift = await run('drift', 'adopted');
     outputs.push(drift.stdout, drift.stderr);
     expect(drift.code, drift.stdout + drift.stderr).toBe(0);
@@ -161,8 +218,11 @@ describe('moor discover --import adopts what was made outside moor', () => {
     const report = JSON.parse(third.stdout);
     expect(report.format).toBe('moor-discover/1');
     expect(report.files).toEqual([]);
-    expect(report.resources.map((r: { address: string; status: string; file: string }) => `${r.address} ${r.status} ${r.file}`).sort())
-      .toEqual(['ContainerGroup/api existing adopted/rg-disc-a.yaml', 'ContainerGroup/late existing adopted/rg-disc-a.2.yaml', 'ContainerGroup/worker existing adopted/rg-disc-a.yaml']);
+    expect(report.resources.map((r: { address: string; status: string; file: string }) => `${r.address} ${r.status} ${r.file}`).sort()).toEqual([
+      'ContainerGroup/api existing adopted/rg-disc-a.yaml',
+      'ContainerGroup/late existing adopted/rg-disc-a.2.yaml',
+      'ContainerGroup/worker existing adopted/rg-disc-a.yaml',
+    ]);
     expect(again.stdout).toContain('+ ContainerGroup/late  adopted/rg-disc-a.2.yaml  (imported)');
     expect(again.stdout).toMatch(/Left alone \(2\)/);
     expect(again.stdout).toContain('= ContainerGroup/api  adopted/rg-disc-a.yaml');

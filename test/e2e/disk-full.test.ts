@@ -9,7 +9,8 @@ import { moorProcess } from './processes.js';
 
 const NAMES = Array.from({ length: 8 }, (_, i) => `ds${i}`);
 /** Each dataset after the first depends on the one before, so their intents are recorded one at a time. */
-const chained = (name: string, i: number) => i === 0 ? datasetManifest(name) : datasetManifest(name).replace(`name: ${name}\n`, `name: ${name}\n  dependsOn: [PushDataset/${NAMES[i - 1]}]\n`);
+const chained = (name: string, i: number) =>
+  i === 0 ? datasetManifest(name) : datasetManifest(name).replace(`name: ${name}\n`, `name: ${name}\n  dependsOn: [PushDataset/${NAMES[i - 1]}]\n`);
 /** Room for the lock file and about three datasets' records: the disk fills up while a later intent is written. */
 const FREE_BYTES = '9800';
 const FULL_DISK = pathToFileURL(join(ROOT, 'test/state/fixtures/disk-full.mjs')).href;
@@ -21,7 +22,9 @@ describe('apply with state on a disk that runs full', () => {
     cloud = await startCloud();
     dir = workdir(Object.fromEntries(NAMES.map((n, i) => [`m/${n}.yaml`, chained(n, i)])));
   });
-  afterAll(async () => { await cloud?.stop(); });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   test('no dataset exists at the service without a durable record, and the next apply creates only the missing ones', async () => {
     const full = await moorProcess(dir, cloud, ['apply', 'm', '--auto-approve'], {
@@ -30,7 +33,9 @@ describe('apply with state on a disk that runs full', () => {
       MOOR_TEST_FREE_BYTES: FREE_BYTES,
     });
     expect(full.code, full.stdout + full.stderr).toBe(1);
-    expect(full.stdout + full.stderr).toMatch(/was not sent, because state could not record it first: cannot write \.moor\/state\.json\.journal: no space left on the device/);
+    expect(full.stdout + full.stderr).toMatch(
+      /was not sent, because state could not record it first: cannot write \.moor\/state\.json\.journal: no space left on the device/,
+    );
     const state = await readState(dir);
     const created: string[] = [];
     for (const name of NAMES) {

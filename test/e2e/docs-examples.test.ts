@@ -17,7 +17,12 @@ function shLines(page: string, marker: string, count = 1): string[] {
   const at = text.indexOf(marker);
   expect(at, `${page}: ${marker}`).toBeGreaterThanOrEqual(0);
   const blocks = [...text.slice(at).matchAll(/```sh\n([\s\S]*?)```/g)].slice(0, count).map((m) => m[1]);
-  return blocks.join('').replace(/\\\n\s*/g, ' ').split('\n').map((l) => l.replace(/(^|\s+)#.*$/, '').trim()).filter(Boolean);
+  return blocks
+    .join('')
+    .replace(/\\\n\s*/g, ' ')
+    .split('\n')
+    .map((l) => l.replace(/(^|\s+)#.*$/, '').trim())
+    .filter(Boolean);
 }
 
 /** The first yaml block of a guide after `marker`. */
@@ -38,10 +43,16 @@ async function run(dir: string, line: string, expected = 0): Promise<{ dir: stri
   let stderr = '';
   for (const part of line.split('&&').map((p) => p.trim())) {
     const cd = /^cd (\S+)$/.exec(part);
-    if (cd) { dir = join(dir, cd[1]); continue; }
+    if (cd) {
+      dir = join(dir, cd[1]);
+      continue;
+    }
     const command = /^(?:npx )?moor (.*?)(?: > (\S+))?$/.exec(part);
     if (!command) throw new Error(`an example this test cannot run: ${part}`);
-    const args = command[1].replace(/\[[^\]]*\]/g, '').match(/"[^"]*"|\S+/g)!.map((a) => a.replace(/^"|"$/g, ''));
+    const args = command[1]
+      .replace(/\[[^\]]*\]/g, '')
+      .match(/"[^"]*"|\S+/g)!
+      .map((a) => a.replace(/^"|"$/g, ''));
     const r = await moor(dir, undefined, args, BUILT_IN);
     expect(r.code, `moor ${args.join(' ')}\n${r.stdout}${r.stderr}`).toBe(expected);
     if (command[2]) writeFileSync(join(dir, command[2]), r.stdout);
@@ -51,13 +62,19 @@ async function run(dir: string, line: string, expected = 0): Promise<{ dir: stri
   return { dir, stdout, stderr };
 }
 
-describe('the guides\' examples', () => {
+describe("the guides' examples", () => {
   it('stacks: validate, plan and apply a stack, then the worked example of examples/stacks; drift --accept --dry-run after it', async () => {
     const dir = workdir();
     cpSync(join(ROOT, 'examples'), join(dir, 'examples'), { recursive: true });
     const stacks = join(dir, 'examples', 'stacks');
     const commands = shLines('stacks.md', '```sh\nnpx moor validate --stack dev');
-    expect(commands.map((c) => c.split(' ').slice(0, 3).join(' '))).toEqual(['npx moor validate', 'npx moor validate', 'npx moor plan', 'npx moor plan', 'npx moor apply']);
+    expect(commands.map((c) => c.split(' ').slice(0, 3).join(' '))).toEqual([
+      'npx moor validate',
+      'npx moor validate',
+      'npx moor plan',
+      'npx moor plan',
+      'npx moor apply',
+    ]);
     for (const line of commands) await run(stacks, line);
     expect(readFileSync(join(stacks, 'plan.md'), 'utf8')).toContain('stack prod');
 
@@ -73,7 +90,12 @@ describe('the guides\' examples', () => {
   it('discover: what the example manifests made live (applied with another state) is adopted as written; validate is clean and plan has nothing to do', async () => {
     const dir = workdir();
     cpSync(join(ROOT, 'examples'), join(dir, 'examples'), { recursive: true });
-    const made = await moor(dir, undefined, ['apply', 'examples/manifests', '--auto-approve', '--allow-destructive', 'DatabaseRefresh/uat-from-prod', '--state', 'elsewhere.json'], BUILT_IN);
+    const made = await moor(
+      dir,
+      undefined,
+      ['apply', 'examples/manifests', '--auto-approve', '--allow-destructive', 'DatabaseRefresh/uat-from-prod', '--state', 'elsewhere.json'],
+      BUILT_IN,
+    );
     expect(made.code, made.stderr).toBe(0);
     const [discover, validate, plan] = shLines('discover.md', '## `moor discover`');
     expect(discover).toMatch(/^npx moor discover .* --import$/);
@@ -84,7 +106,7 @@ describe('the guides\' examples', () => {
     expect((await run(dir, plan)).stdout).toMatch(/Plan: 0 to create, 0 to update, 0 to replace, 0 to delete, 0 to run\./);
   }, 300_000);
 
-  it('editor support: moor schema writes the manifests\' JSON Schema', async () => {
+  it("editor support: moor schema writes the manifests' JSON Schema", async () => {
     const dir = workdir();
     const [line] = shLines('manifests.md', '## Editor support');
     await run(dir, line);
@@ -102,7 +124,10 @@ describe('the guides\' examples', () => {
   }, 120_000);
 
   it('the pipeline recipe without stacks is the flow the action tests run: plan saved as an artifact on the pull request, applied exactly on merge, one apply at a time', () => {
-    interface Step { uses?: string; with?: Record<string, unknown> }
+    interface Step {
+      uses?: string;
+      with?: Record<string, unknown>;
+    }
     const workflow = parse(yamlBlock('pipelines.md', '## A pipeline')) as { jobs: Record<string, { concurrency?: unknown; steps: Step[] }> };
     const step = (job: string, uses: string) => workflow.jobs[job].steps.find((s) => s.uses?.includes(uses))!.with!;
     expect(step('plan', '/moor@main')).toMatchObject({ paths: 'manifests/', comment: true });
@@ -112,18 +137,21 @@ describe('the guides\' examples', () => {
     expect(workflow.jobs.apply.concurrency).toEqual({ group: 'moor-apply', 'cancel-in-progress': false });
   });
 
-  it('the configuration guide\'s and the stacks guide\'s moor.config.yaml are valid configurations; the fixtures sample loads into the built-in cloud', async () => {
+  it("the configuration guide's and the stacks guide's moor.config.yaml are valid configurations; the fixtures sample loads into the built-in cloud", async () => {
     const manifest = 'apiVersion: moor/v1\nkind: AuthContext\nmetadata:\n  name: c1\nspec:\n  displayName: Docs\n';
     const configured = workdir({ 'moor.config.yaml': yamlBlock('configuration.md', '# Configuration'), 'manifests/ctx.yaml': manifest });
     await run(configured, 'moor validate manifests');
     const stacks = workdir({ 'moor.config.yaml': yamlBlock('stacks.md', '# Stacks'), 'manifests/ctx.yaml': manifest });
     await run(stacks, 'moor validate --all-stacks');
-    const fixtures = workdir({ 'moor.config.yaml': 'localCloud: {fixtures: fixtures.yaml}\n', 'fixtures.yaml': yamlBlock('local-cloud.md', '`--fixtures FILE`') });
+    const fixtures = workdir({
+      'moor.config.yaml': 'localCloud: {fixtures: fixtures.yaml}\n',
+      'fixtures.yaml': yamlBlock('local-cloud.md', '`--fixtures FILE`'),
+    });
     const usage = await run(fixtures, 'moor get usage --subscription 8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11 --location westeurope');
     expect(usage.stdout).toMatch(/ContainerGroups +0 +20 /);
   }, 120_000);
 
-  it('moor get: each lookup against the built-in local cloud\'s demo data', async () => {
+  it("moor get: each lookup against the built-in local cloud's demo data", async () => {
     const dir = workdir();
     const lines = shLines('local-cloud.md', '## `moor get`');
     expect(lines.map((l) => l.split(' ')[2])).toEqual(['usage', 'name-availability', 'eventstreams', 'transactions']);

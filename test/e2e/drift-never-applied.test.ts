@@ -7,15 +7,21 @@ import { ARM_PATH, authManifest, cloudRequest, groupManifest, moor, startCloud, 
 
 describe('drift of manifests that were never applied', () => {
   let cloud: Cloud;
-  beforeAll(async () => { cloud = await startCloud(); });
-  afterAll(async () => { await cloud.stop(); });
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterAll(async () => {
+    await cloud.stop();
+  });
 
   it('exits 0 but warns, per resource, that it is not in state and plan shows its create', async () => {
     const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }), 'm/c2.yaml': authManifest('c2', { displayName: 'Two' }) });
     expect((await moor(dir, cloud, ['apply', 'm/c1.yaml', '--auto-approve'])).code).toBe(0);
     const text = await moor(dir, cloud, ['drift', 'm']);
     expect(text.code).toBe(0);
-    expect(text.stdout + text.stderr).toContain('AuthContext/c2: is in the manifests but not in state (never applied, or its state was lost): drift has nothing to compare it with; moor plan shows it as a create');
+    expect(text.stdout + text.stderr).toContain(
+      'AuthContext/c2: is in the manifests but not in state (never applied, or its state was lost): drift has nothing to compare it with; moor plan shows it as a create',
+    );
     expect(text.stdout + text.stderr).not.toContain('AuthContext/c1: is in the manifests but not in state');
     const json = await moor(dir, cloud, ['drift', 'm', '--output', 'json']);
     expect(json.code).toBe(0);
@@ -27,8 +33,12 @@ describe('drift of manifests that were never applied', () => {
 
 describe('drift with its state lost', () => {
   let cloud: Cloud;
-  beforeAll(async () => { cloud = await startCloud(); });
-  afterAll(async () => { await cloud.stop(); });
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterAll(async () => {
+    await cloud.stop();
+  });
 
   it('never says a resource not in state "has drifted" from a last apply it has no record of: unverified, in the report and the chat message', async () => {
     const conversation = '19:ops-alerts';

@@ -50,11 +50,14 @@ spec:
 
 describe('fixtures', () => {
   let cloud: Cloud | undefined;
-  afterEach(async () => { await cloud?.stop(); cloud = undefined; });
+  afterEach(async () => {
+    await cloud?.stop();
+    cloud = undefined;
+  });
 
   test('moor local-cloud --fixtures: refresh and export jobs of a declared project apply; quotas, workspaces and conversations are there', async () => {
     const dir = workdir({ 'fixtures.yaml': FIXTURES, 'm/jobs.yaml': JOBS });
-    const c = cloud = await startCloud({ args: ['--fixtures', join(dir, 'fixtures.yaml')] });
+    const c = (cloud = await startCloud({ args: ['--fixtures', join(dir, 'fixtures.yaml')] }));
     const apply = await moor(dir, c, ['apply', 'm', '--auto-approve']);
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     for (const env of [ENVS.uat, ENVS.test]) {

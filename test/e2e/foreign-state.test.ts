@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudRequest, groupManifest, moor, startCloud, SUB, workdir, type Cloud } from './harness.js';
 
-const groupPath = (rg: string, name: string) => `/subscriptions/${SUB}/resourceGroups/${rg}/providers/Vendor.ContainerInstance/containerGroups/${name}?api-version=2026-07-01`;
+const groupPath = (rg: string, name: string) =>
+  `/subscriptions/${SUB}/resourceGroups/${rg}/providers/Vendor.ContainerInstance/containerGroups/${name}?api-version=2026-07-01`;
 
 describe("another environment's state", () => {
   let cloud: Cloud;
@@ -20,13 +21,17 @@ describe("another environment's state", () => {
     const prod = await moor(dir, cloud, ['apply', 'm', '--auto-approve', '--state', 'prod.json'], { RG: 'rg-prod' });
     expect(prod.code, prod.stdout + prod.stderr).toBe(0);
   });
-  afterAll(async () => { await cloud.stop(); });
+  afterAll(async () => {
+    await cloud.stop();
+  });
 
   it("dev's values with prod's state: plan and apply refuse to replace prod's resources, naming where each is and the fix", async () => {
     const plan = await moor(dir, cloud, ['plan', 'm', '--state', 'prod.json'], { RG: 'rg-dev' });
     expect(plan.code).toBe(1);
     const out = plan.stdout + plan.stderr;
-    expect(out).toContain("m/web.yaml:7:18: error: ContainerGroup/web: state records it at resourceGroup rg-prod, the manifests put it at resourceGroup rg-dev, so the replace would delete the resource state records and create another there; every resource state shares with these manifests is elsewhere (2 of 2): the state looks like another environment's: point --state (MOOR_STATE, or the stack) at the state these manifests were applied with, or give --replace ContainerGroup/web to move it on purpose");
+    expect(out).toContain(
+      "m/web.yaml:7:18: error: ContainerGroup/web: state records it at resourceGroup rg-prod, the manifests put it at resourceGroup rg-dev, so the replace would delete the resource state records and create another there; every resource state shares with these manifests is elsewhere (2 of 2): the state looks like another environment's: point --state (MOOR_STATE, or the stack) at the state these manifests were applied with, or give --replace ContainerGroup/web to move it on purpose",
+    );
     expect(out).toContain('give --replace ContainerGroup/api to move it on purpose');
     expect(plan.stdout.trimEnd().split('\n').at(-1)).toMatch(/^Plan failed: 2 errors/);
     const apply = await moor(dir, cloud, ['apply', 'm', '--auto-approve', '--state', 'prod.json'], { RG: 'rg-dev' });

@@ -40,20 +40,23 @@ describe('foreign text through the CLI', () => {
     expectNoForgery(r.all);
   });
 
-  test.each([['text'], ['json'], ['markdown'], ['jsonl'], ['github']])('plan and apply --output %s: a tag key and a service error forge nothing', async (format) => {
-    const service = await hostileServer((req, res) => {
-      const refuse = req.method !== 'GET';
-      res.writeHead(refuse ? 400 : 404, { 'content-type': 'application/json', 'x-ms-request-id': HOSTILE.replace(/[^ -~]/g, '?') });
-      res.end(JSON.stringify({ error: { code: refuse ? HOSTILE : 'ResourceNotFound', message: refuse ? HOSTILE : 'not found', target: HOSTILE } }));
-    });
-    const dir = workdir({ 'm/web.yaml': taggedGroup, 'm/secret.txt': 's3cret\n' });
-    const plan = await run(dir, service.url, ['plan', 'm', '--output', format]);
-    expect(plan.all).toContain('forged');
-    expectNoForgery(plan.all);
-    const applyFormat = format === 'json' || format === 'markdown' ? 'text' : format;
-    const apply = await run(dir, service.url, ['apply', 'm', '--auto-approve', '--output', applyFormat]);
-    expect(apply.code, apply.all).toBe(1);
-    expect(apply.all).toContain('forged');
-    expectNoForgery(apply.all);
-  });
+  test.each([['text'], ['json'], ['markdown'], ['jsonl'], ['github']])(
+    'plan and apply --output %s: a tag key and a service error forge nothing',
+    async (format) => {
+      const service = await hostileServer((req, res) => {
+        const refuse = req.method !== 'GET';
+        res.writeHead(refuse ? 400 : 404, { 'content-type': 'application/json', 'x-ms-request-id': HOSTILE.replace(/[^ -~]/g, '?') });
+        res.end(JSON.stringify({ error: { code: refuse ? HOSTILE : 'ResourceNotFound', message: refuse ? HOSTILE : 'not found', target: HOSTILE } }));
+      });
+      const dir = workdir({ 'm/web.yaml': taggedGroup, 'm/secret.txt': 's3cret\n' });
+      const plan = await run(dir, service.url, ['plan', 'm', '--output', format]);
+      expect(plan.all).toContain('forged');
+      expectNoForgery(plan.all);
+      const applyFormat = format === 'json' || format === 'markdown' ? 'text' : format;
+      const apply = await run(dir, service.url, ['apply', 'm', '--auto-approve', '--output', applyFormat]);
+      expect(apply.code, apply.all).toBe(1);
+      expect(apply.all).toContain('forged');
+      expectNoForgery(apply.all);
+    },
+  );
 });

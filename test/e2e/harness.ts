@@ -56,21 +56,26 @@ export const LISTENING = /listening on (https?:\/\/\S+)/;
  * needs the cloud in a process of its own.
  */
 export async function startCloud(options: CloudOptions = {}): Promise<Cloud> {
-  const { main } = await import(join(ROOT, 'dist/cli/main.js')) as typeof import('../../src/cli/main.js');
+  const { main } = (await import(join(ROOT, 'dist/cli/main.js'))) as typeof import('../../src/cli/main.js');
   const { memoryIo, written } = await import('../support/memory-io.js');
   const io = memoryIo({ cwd: ROOT, env: { ...process.env, ...CLOUD_ENV, ...options.env }, now: options.clock?.now });
   // Its stderr reaches the test's, as a child's inherited stderr did: the fault seed that replays a failure.
   const writeErr = io.stderr.write.bind(io.stderr);
-  io.stderr.write = (chunk) => { process.stderr.write(chunk); return writeErr(chunk); };
+  io.stderr.write = (chunk) => {
+    process.stderr.write(chunk);
+    return writeErr(chunk);
+  };
   const url = written(io, 'stdout', LISTENING).then((m) => m[1]);
   const run = main(['node', 'moor', ...cloudArgs(options)], io);
-  const exited = run.then((code) => { throw new Error(`local cloud exited with ${code}: ${io.err().trim()}`); });
+  const exited = run.then((code) => {
+    throw new Error(`local cloud exited with ${code}: ${io.err().trim()}`);
+  });
   const address = await Promise.race([url, exited]);
   exited.catch(() => undefined); // a later exit is stop()'s, awaited there
   let stopped: Promise<void> | undefined;
   return {
     url: address,
-    stop: () => stopped ??= (io.signal('SIGTERM'), run.then(() => undefined)),
+    stop: () => (stopped ??= (io.signal('SIGTERM'), run.then(() => undefined))),
   };
 }
 
@@ -117,7 +122,7 @@ export function startMoor(cwd: string, cloud: Cloud | undefined, args: readonly 
   const atStart = Object.keys(env).filter((name) => READ_AT_PROCESS_START.has(name));
   const started = (async () => {
     if (atStart.length > 0) throw new Error(`${atStart.join(', ')} is read when a process starts: run this CLI with moorProcess`);
-    const { main } = await import(join(ROOT, 'dist/cli/main.js')) as typeof import('../../src/cli/main.js');
+    const { main } = (await import(join(ROOT, 'dist/cli/main.js'))) as typeof import('../../src/cli/main.js');
     const support = await import('../support/memory-io.js');
     return { main, support, io: support.memoryIo({ cwd, env: cliEnv(cloud, env) }) };
   })();
@@ -128,11 +133,17 @@ export function startMoor(cwd: string, cloud: Cloud | undefined, args: readonly 
   return Object.assign(done, {
     written: async (pattern: RegExp) => {
       const { support, io } = await started;
-      return Promise.race([support.written(io, 'stdout', pattern), support.written(io, 'stderr', pattern), done.then((r) => {
-        throw new Error(`the run ended (exit ${r.code}) without writing ${pattern}:\n${r.stdout}${r.stderr}`);
-      })]);
+      return Promise.race([
+        support.written(io, 'stdout', pattern),
+        support.written(io, 'stderr', pattern),
+        done.then((r) => {
+          throw new Error(`the run ended (exit ${r.code}) without writing ${pattern}:\n${r.stdout}${r.stderr}`);
+        }),
+      ]);
     },
-    signal: (signal: StopSignal) => { void started.then(({ io }) => io.signal(signal)); },
+    signal: (signal: StopSignal) => {
+      void started.then(({ io }) => io.signal(signal));
+    },
   });
 }
 
@@ -150,7 +161,8 @@ export function writeFile(dir: string, path: string, content: string): void {
 }
 
 /** A request to the cloud as an out-of-band client would send it (retrying injected faults). */
-export async function cloudRequest(cloud: Cloud, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> { // any: test reads arbitrary JSON
+export async function cloudRequest(cloud: Cloud, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  // any: test reads arbitrary JSON
   for (let attempt = 1; ; attempt++) {
     try {
       const res = await fetch(cloud.url + path, {
@@ -188,7 +200,8 @@ export async function untilProvisioned(cloud: Cloud, path: string, boundMs = 30_
 }
 
 /** An out-of-band PUT of `path` once nothing runs on it, settled before it resolves; its answer as cloudRequest gives it. */
-export async function putBehindMoor(cloud: Cloud, path: string, body: unknown): Promise<{ status: number; body: any }> { // any: test reads arbitrary JSON
+export async function putBehindMoor(cloud: Cloud, path: string, body: unknown): Promise<{ status: number; body: any }> {
+  // any: test reads arbitrary JSON
   await untilProvisioned(cloud, path);
   const res = await cloudRequest(cloud, 'PUT', path, body);
   if (res.status < 300) await untilProvisioned(cloud, path);
@@ -198,9 +211,10 @@ export async function putBehindMoor(cloud: Cloud, path: string, body: unknown): 
 export const SUB = '8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11';
 
 /** Every page of a cloud listing, following its absolute continuationUri / nextLink. */
-export async function pages(cloud: Cloud, path: string, link: 'continuationUri' | 'nextLink'): Promise<any[][]> { // any: raw service items
+export async function pages(cloud: Cloud, path: string, link: 'continuationUri' | 'nextLink'): Promise<any[][]> {
+  // any: raw service items
   const out: any[][] = []; // any: raw service items
-  for (let next: string | undefined = path; next; ) {
+  for (let next: string | undefined = path; next;) {
     const res = await cloudRequest(cloud, 'GET', next);
     if (res.status !== 200) throw new Error(`GET ${next}: ${res.status} ${JSON.stringify(res.body)}`);
     out.push(res.body.value);
@@ -210,14 +224,26 @@ export async function pages(cloud: Cloud, path: string, link: 'continuationUri' 
 }
 
 /** Every container group the cloud lists in a resource group, as it answers them. */
-export async function listedGroups(cloud: Cloud, rg = 'rg-e2e', sub = SUB): Promise<{ name: string; systemData: { createdAt: string; lastModifiedAt: string } }[]> {
-  return (await pages(cloud, `/subscriptions/${sub}/resourceGroups/${rg}/providers/Vendor.ContainerInstance/containerGroups?api-version=2026-07-01`, 'nextLink')).flat();
+export async function listedGroups(
+  cloud: Cloud,
+  rg = 'rg-e2e',
+  sub = SUB,
+): Promise<{ name: string; systemData: { createdAt: string; lastModifiedAt: string } }[]> {
+  return (
+    await pages(cloud, `/subscriptions/${sub}/resourceGroups/${rg}/providers/Vendor.ContainerInstance/containerGroups?api-version=2026-07-01`, 'nextLink')
+  ).flat();
 }
 
-
 /** A container-group manifest with a secret from a file beside it. */
-export function groupManifest(name: string, options: { image?: string; cpu?: number; tags?: Record<string, string>; extra?: string; resourceGroup?: string } = {}): string {
-  const tags = options.tags ? `\n  tags:\n${Object.entries(options.tags).map(([k, v]) => `    ${k}: ${v}`).join('\n')}` : '';
+export function groupManifest(
+  name: string,
+  options: { image?: string; cpu?: number; tags?: Record<string, string>; extra?: string; resourceGroup?: string } = {},
+): string {
+  const tags = options.tags
+    ? `\n  tags:\n${Object.entries(options.tags)
+        .map(([k, v]) => `    ${k}: ${v}`)
+        .join('\n')}`
+    : '';
   return `apiVersion: moor/v1
 kind: ContainerGroup
 metadata:
@@ -282,10 +308,14 @@ spec:
         - {name: ProductID, dataType: Int64}
         - {name: Amount, dataType: ${o.amountType ?? 'Double'}}
       measures:
-        - {name: Total, expression: "SUM(Orders[Amount])"}${o.extraMeasure ? '\n        - {name: Count, expression: "COUNTROWS(Orders)"}' : ''}${o.extraTable ? `
+        - {name: Total, expression: "SUM(Orders[Amount])"}${o.extraMeasure ? '\n        - {name: Count, expression: "COUNTROWS(Orders)"}' : ''}${
+          o.extraTable
+            ? `
     - name: Returns
       columns:
-        - {name: OrderID, dataType: Int64}` : ''}
+        - {name: OrderID, dataType: Int64}`
+            : ''
+        }
   relationships:
     - name: OrdersToProduct
       fromTable: Orders
@@ -301,7 +331,6 @@ export async function datasetIdsNamed(cloud: Cloud, name: string): Promise<strin
   const list = await cloudRequest(cloud, 'GET', `/v1.0/myorg/groups/${WORKSPACE}/datasets`);
   return (list.body.value as { id: string; name: string }[]).filter((d) => d.name === name).map((d) => d.id);
 }
-
 
 /** The local cloud's demo project and environments of database movement. */
 export const PROJECT = '1234567';
@@ -337,7 +366,14 @@ spec:
 `;
 }
 
-export interface OperationEntry { time: string; kind: 'export' | 'refresh'; activityId: string; backupName?: string; sourceEnvironmentId?: string; status: string }
+export interface OperationEntry {
+  time: string;
+  kind: 'export' | 'refresh';
+  activityId: string;
+  backupName?: string;
+  sourceEnvironmentId?: string;
+  status: string;
+}
 
 /** The local-only operation log of an environment, oldest first. */
 export async function operationsOf(cloud: Cloud, environmentId: string): Promise<OperationEntry[]> {
@@ -345,8 +381,14 @@ export async function operationsOf(cloud: Cloud, environmentId: string): Promise
   return res.body.operations as OperationEntry[];
 }
 
-export function authManifest(name: string, props: { displayName?: string; description?: string; isAvailable?: boolean; id?: string }, dependsOn?: string[]): string {
-  const lines = Object.entries(props).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`).join('\n');
+export function authManifest(
+  name: string,
+  props: { displayName?: string; description?: string; isAvailable?: boolean; id?: string },
+  dependsOn?: string[],
+): string {
+  const lines = Object.entries(props)
+    .map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`)
+    .join('\n');
   return `apiVersion: moor/v1
 kind: AuthContext
 metadata:
@@ -358,14 +400,19 @@ ${lines}
 
 /** A Policy document: its name, what it matches (flow YAML, e.g. `{kinds: [AuthContext]}`) and its rules. */
 export function policyManifest(name: string, match: string, rules: { expression: string; message: string; fieldPath?: string }[]): string {
-  const ruleLines = rules.map((r) => [`    - expression: ${JSON.stringify(r.expression)}`, `      message: ${r.message}`, ...(r.fieldPath ? [`      fieldPath: ${r.fieldPath}`] : [])].join('\n'));
+  const ruleLines = rules.map((r) =>
+    [`    - expression: ${JSON.stringify(r.expression)}`, `      message: ${r.message}`, ...(r.fieldPath ? [`      fieldPath: ${r.fieldPath}`] : [])].join(
+      '\n',
+    ),
+  );
   return `apiVersion: moor/v1\nkind: Policy\nmetadata: {name: ${name}}\nspec:\n  match: ${match}\n  rules:\n${ruleLines.join('\n')}\n`;
 }
 
 export const AUTH_PATH = (id: string) => `/beta/identity/conditionalAccess/authenticationContextClassReferences/${id}`;
 
 /** State as moor reads it (the file plus its journal), through the built backend. */
-export async function readState(dir: string): Promise<{ serial: number; resources: Record<string, any> }> { // any: state records read from dist
+export async function readState(dir: string): Promise<{ serial: number; resources: Record<string, any> }> {
+  // any: state records read from dist
   const { FileStateBackend } = await import(join(ROOT, 'dist/engine/state/file-backend.js'));
   return new FileStateBackend(join(dir, '.moor/state.json')).read();
 }

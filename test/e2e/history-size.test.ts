@@ -7,8 +7,12 @@ import { authManifest, moor, startCloud, workdir, writeFile, type Cloud } from '
 
 describe('a history of 600 MB', () => {
   let cloud: Cloud;
-  beforeAll(async () => { cloud = await startCloud(); });
-  afterAll(async () => { await cloud?.stop(); });
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   it('is listed and trimmed to history.maxBytes by the next apply, which ends in success', async () => {
     const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }), 'moor.config.yaml': 'history: {maxBytes: 100000}\n' });

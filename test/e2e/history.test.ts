@@ -6,9 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authManifest, moor, startCloud, workdir, writeFile, type Cloud } from './harness.js';
 
 interface Run {
-  by: string; commit?: string; command: string; result: string; startedAt: string;
+  by: string;
+  commit?: string;
+  command: string;
+  result: string;
+  startedAt: string;
   ci?: { system: string; url?: string; runId?: string };
-  counts: Record<string, number>; changes: { address: string; action: string; result: string; error?: string }[];
+  counts: Record<string, number>;
+  changes: { address: string; action: string; result: string; error?: string }[];
 }
 
 /** Outside CI, whatever runs the tests: GitHub's variables would make the run a CI one. */
@@ -37,7 +42,9 @@ describe('moor history', () => {
     git(dir, 'add', '.');
     git(dir, 'commit', '-qm', 'two auth contexts');
   });
-  afterAll(async () => { await cloud?.stop(); });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   it('says there is no history before the first apply', async () => {
     const r = await run(['history']);
@@ -80,14 +87,21 @@ describe('moor history', () => {
     expect(c1).toHaveLength(1);
     expect(c1[0].changes).toEqual([{ address: 'AuthContext/c1', action: 'create', result: 'done' }]);
     const text = await run(['history', 'AuthContext/c2']);
-    expect(text.stdout).toMatch(/^\S+Z {2}apply {2}succeeded {2}by \S+@\S+ {2}commit [0-9a-f]{12}\n {2}0 created, 1 updated, 0 replaced, 0 deleted, 0 run\n +~ AuthContext\/c2: done\n/);
+    expect(text.stdout).toMatch(
+      /^\S+Z {2}apply {2}succeeded {2}by \S+@\S+ {2}commit [0-9a-f]{12}\n {2}0 created, 1 updated, 0 replaced, 0 deleted, 0 run\n +~ AuthContext\/c2: done\n/,
+    );
     expect(text.stdout.match(/AuthContext\/c2: done/g)).toHaveLength(2);
   });
 
   it('names the CI actor and run on GitHub Actions', async () => {
     writeFile(dir, 'm/c1.yaml', authManifest('c1', { displayName: 'One, from CI' }));
     const ci = await run(['apply', 'm', '--auto-approve'], {
-      GITHUB_ACTIONS: 'true', GITHUB_ACTOR: 'octocat', GITHUB_REPOSITORY: 'acme/infra', GITHUB_RUN_ID: '4242', GITHUB_RUN_ATTEMPT: '2', GITHUB_SERVER_URL: 'https://github.com',
+      GITHUB_ACTIONS: 'true',
+      GITHUB_ACTOR: 'octocat',
+      GITHUB_REPOSITORY: 'acme/infra',
+      GITHUB_RUN_ID: '4242',
+      GITHUB_RUN_ATTEMPT: '2',
+      GITHUB_SERVER_URL: 'https://github.com',
     });
     expect(ci.code, ci.stderr).toBe(0);
     const [latest] = await runs();
@@ -138,7 +152,7 @@ describe('moor history', () => {
     expect((await runs())[0].commit).toBe(git(dir, 'rev-parse', 'HEAD'));
   });
 
-  it('without --stack on a config with stacks, lists every stack\'s runs newest first, each naming its stack', async () => {
+  it("without --stack on a config with stacks, lists every stack's runs newest first, each naming its stack", async () => {
     const stacked = workdir({
       // Each stack its own auth context: a live resource belongs to one stack.
       'base/c11.yaml': authManifest('c11', { id: '${var:ctx}', displayName: '${var:label}' }),
@@ -150,7 +164,12 @@ describe('moor history', () => {
     expect(prod.code, prod.stderr).toBe(0);
     const all = await moor(stacked, cloud, ['history'], LOCAL);
     expect(all.code, all.stderr).toBe(0);
-    expect(all.stdout.split('\n').filter((l) => /^\S+Z /.test(l)).map((l) => /stack (\w+)/.exec(l)?.[1])).toEqual(['prod', 'dev']);
+    expect(
+      all.stdout
+        .split('\n')
+        .filter((l) => /^\S+Z /.test(l))
+        .map((l) => /stack (\w+)/.exec(l)?.[1]),
+    ).toEqual(['prod', 'dev']);
     const json = await moor(stacked, cloud, ['history', '--output', 'json'], LOCAL);
     expect((JSON.parse(json.stdout) as { runs: { stack: string }[] }).runs.map((r) => r.stack)).toEqual(['prod', 'dev']);
   });

@@ -14,7 +14,10 @@ const GUARD_MS = 30_000;
 
 async function guarded(run: ReturnType<typeof moorProcess>): Promise<RunResult & { hung: boolean }> {
   let hung = false;
-  const timer = setTimeout(() => { hung = true; run.child.kill('SIGKILL'); }, GUARD_MS);
+  const timer = setTimeout(() => {
+    hung = true;
+    run.child.kill('SIGKILL');
+  }, GUARD_MS);
   try {
     return { ...(await run), hung };
   } finally {
@@ -49,14 +52,18 @@ describe('${file:} in plan', () => {
     expect(r.code).toBe(1);
     expect(r.stdout + r.stderr).not.toContain('tok-must-not-leak');
     const diagnostics = JSON.parse(r.stdout).diagnostics as { file: string; line: number; col: number; message: string }[];
-    expect(diagnostics).toEqual([expect.objectContaining({ file: 'm/a.yaml', line: 7, col: 16, message: expect.stringContaining('an absolute path is not allowed') })]);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({ file: 'm/a.yaml', line: 7, col: 16, message: expect.stringContaining('an absolute path is not allowed') }),
+    ]);
   });
 
-  test('../ out of the manifests\' folder is refused unless moor.config.yaml allows it', async () => {
+  test("../ out of the manifests' folder is refused unless moor.config.yaml allows it", async () => {
     const dir = workdir({ 'm/a.yaml': authContext('c1', '  description: ${file:../outside.txt}\n'), 'outside.txt': 'outside' });
     const refused = await moor(dir, undefined, ['plan', 'm']);
     expect(refused.code).toBe(1);
-    expect(refused.stdout + refused.stderr).toContain("m/a.yaml:7:16: error: cannot read file ../outside.txt (used by ${file:../outside.txt}): outside the manifests' root");
+    expect(refused.stdout + refused.stderr).toContain(
+      "m/a.yaml:7:16: error: cannot read file ../outside.txt (used by ${file:../outside.txt}): outside the manifests' root",
+    );
     // The config changes what the same manifests may read.
     writeFile(dir, 'moor.config.yaml', 'files:\n  allow: [outside.txt]\n');
     const ok = await moor(dir, undefined, ['plan', 'm']);
@@ -66,8 +73,12 @@ describe('${file:} in plan', () => {
 
 describe('placeholders inside longer strings', () => {
   let cloud: Cloud;
-  beforeAll(async () => { cloud = await startCloud(); });
-  afterAll(async () => { await cloud?.stop(); });
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   test('a value with $$, $& and $1 is applied exactly as the variable holds it', async () => {
     const dir = workdir({ 'm/a.yaml': authContext('c31', '  description: "pw=${env:PW};"\n') });

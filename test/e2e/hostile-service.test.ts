@@ -38,11 +38,15 @@ async function startProxy(cloud: Cloud): Promise<Proxy> {
         return res.end(JSON.stringify({ error: { code: 'InvalidRequestContent', message: `could not read the request: ${body}` } }));
       }
       const answer = await fetch(cloud.url + req.url, {
-        method: req.method, body: body.length > 0 ? body : undefined, redirect: 'manual',
+        method: req.method,
+        body: body.length > 0 ? body : undefined,
+        redirect: 'manual',
         headers: { authorization: req.headers.authorization ?? '', 'content-type': req.headers['content-type'] ?? 'application/json' },
       });
       const headers: Record<string, string> = {};
-      answer.headers.forEach((v, k) => { if (k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection') headers[k] = v.split(cloud.url).join(self); });
+      answer.headers.forEach((v, k) => {
+        if (k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection') headers[k] = v.split(cloud.url).join(self);
+      });
       const text = (await answer.text()).split(cloud.url).join(self);
       res.writeHead(answer.status, headers);
       res.end(text);
@@ -52,7 +56,11 @@ async function startProxy(cloud: Cloud): Promise<Proxy> {
   self = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return Object.assign(proxy, {
     url: self,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   });
 }
 
@@ -115,16 +123,18 @@ describe('waits and listings through the CLI', () => {
 
   test('a wait of 3 s or more is one line on stderr', async () => {
     let calls = 0;
-    const server = await hostileServer((_req, res) => (++calls === 1
-      ? json(res, 429, { error: { code: 'TooManyRequests', message: 'slow down' } }, { 'retry-after': '3' })
-      : json(res, 200, { value: [entry] })));
+    const server = await hostileServer((_req, res) =>
+      ++calls === 1 ? json(res, 429, { error: { code: 'TooManyRequests', message: 'slow down' } }, { 'retry-after': '3' }) : json(res, 200, { value: [entry] }),
+    );
     const r = await moor(workdir(), { url: server.url } as Cloud, usage);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('moor: throttled by arm, waiting 3 s before sending GET usages/westeurope again (attempt 2)');
   });
 
   test('a Retry-After past the ceiling fails at once, exit 1', async () => {
-    const server = await hostileServer((_req, res) => json(res, 429, { error: { code: 'TooManyRequests', message: 'slow down' } }, { 'retry-after': '999999' }));
+    const server = await hostileServer((_req, res) =>
+      json(res, 429, { error: { code: 'TooManyRequests', message: 'slow down' } }, { 'retry-after': '999999' }),
+    );
     const r = await moor(workdir(), { url: server.url } as Cloud, usage);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('asked to wait 999999 s before trying again, longer than the 120 s moor waits');

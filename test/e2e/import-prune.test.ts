@@ -4,21 +4,60 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
-  ARM_PATH, AUTH_PATH, authManifest, cloudRequest, datasetManifest, ENV, exportManifest, groupManifest, moor,
-  operationsOf, putBehindMoor, readState, startCloud, SUB, WORKSPACE, workdir, writeFile, type Cloud,
+  ARM_PATH,
+  AUTH_PATH,
+  authManifest,
+  cloudRequest,
+  datasetManifest,
+  ENV,
+  exportManifest,
+  groupManifest,
+  moor,
+  operationsOf,
+  putBehindMoor,
+  readState,
+  startCloud,
+  SUB,
+  WORKSPACE,
+  workdir,
+  writeFile,
+  type Cloud,
 } from './harness.js';
 
 const armId = (name: string) => `/subscriptions/${SUB}/resourceGroups/rg-e2e/providers/Vendor.ContainerInstance/containerGroups/${name}`;
 const DATASETS = `/v1.0/myorg/groups/${WORKSPACE}/datasets`;
-const groupBody = { location: 'westeurope', properties: { osType: 'Linux', containers: [{ name: 'app', properties: { image: 'nginx:1.27', resources: { requests: { cpu: 1, memoryInGB: 1.5 } }, ports: [{ port: 80 }], environmentVariables: [{ name: 'MODE', value: 'production' }, { name: 'DB_PASSWORD', secureValue: 's' }] } }] } };
+const groupBody = {
+  location: 'westeurope',
+  properties: {
+    osType: 'Linux',
+    containers: [
+      {
+        name: 'app',
+        properties: {
+          image: 'nginx:1.27',
+          resources: { requests: { cpu: 1, memoryInGB: 1.5 } },
+          ports: [{ port: 80 }],
+          environmentVariables: [
+            { name: 'MODE', value: 'production' },
+            { name: 'DB_PASSWORD', secureValue: 's' },
+          ],
+        },
+      },
+    ],
+  },
+};
 const withProtect = (yaml: string, name: string) => yaml.replace(`  name: ${name}\n`, `  name: ${name}\n  protect: true\n`);
 
 describe('import verifies what it adopts', () => {
   let cloud: Cloud;
-  beforeAll(async () => { cloud = await startCloud(); });
-  afterAll(async () => { await cloud?.stop(); });
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
-  test('a wrong id or another group\'s id is refused, state unchanged', async () => {
+  test("a wrong id or another group's id is refused, state unchanged", async () => {
     for (const name of ['imp-web', 'imp-worker']) expect((await putBehindMoor(cloud, ARM_PATH(name), groupBody)).status).toBe(201);
     const dir = workdir({ 'm/secret.txt': 's', 'm/web.yaml': groupManifest('imp-web'), 'm/worker.yaml': groupManifest('imp-worker') });
     const garbage = await moor(dir, cloud, ['import', 'ContainerGroup/imp-worker', 'garbage', 'm']);
@@ -47,12 +86,36 @@ describe('import verifies what it adopts', () => {
   test('an unchanged push dataset made elsewhere imports to a no-op plan (mode and relationships are never returned)', async () => {
     const dir = workdir({ 'm/legacy.yaml': datasetManifest('legacy-sales') });
     const body = {
-      name: 'legacy-sales', defaultMode: 'Push',
+      name: 'legacy-sales',
+      defaultMode: 'Push',
       tables: [
-        { name: 'Product', columns: [{ name: 'ProductID', dataType: 'Int64' }, { name: 'Name', dataType: 'string' }] },
-        { name: 'Orders', columns: [{ name: 'OrderID', dataType: 'Int64' }, { name: 'ProductID', dataType: 'Int64' }, { name: 'Amount', dataType: 'Double' }], measures: [{ name: 'Total', expression: 'SUM(Orders[Amount])' }] },
+        {
+          name: 'Product',
+          columns: [
+            { name: 'ProductID', dataType: 'Int64' },
+            { name: 'Name', dataType: 'string' },
+          ],
+        },
+        {
+          name: 'Orders',
+          columns: [
+            { name: 'OrderID', dataType: 'Int64' },
+            { name: 'ProductID', dataType: 'Int64' },
+            { name: 'Amount', dataType: 'Double' },
+          ],
+          measures: [{ name: 'Total', expression: 'SUM(Orders[Amount])' }],
+        },
       ],
-      relationships: [{ name: 'OrdersToProduct', fromTable: 'Orders', fromColumn: 'ProductID', toTable: 'Product', toColumn: 'ProductID', crossFilteringBehavior: 'OneDirection' }],
+      relationships: [
+        {
+          name: 'OrdersToProduct',
+          fromTable: 'Orders',
+          fromColumn: 'ProductID',
+          toTable: 'Product',
+          toColumn: 'ProductID',
+          crossFilteringBehavior: 'OneDirection',
+        },
+      ],
     };
     const made = await cloudRequest(cloud, 'POST', `${DATASETS}?defaultRetentionPolicy=basicFIFO`, body);
     expect(made.status).toBe(201);
@@ -70,8 +133,12 @@ describe('import verifies what it adopts', () => {
 
 describe('prune guard rails', () => {
   let cloud: Cloud;
-  beforeAll(async () => { cloud = await startCloud(); });
-  afterAll(async () => { await cloud?.stop(); });
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   test('a protected job is refused; an unprotected job keeps its run history, so its return does not rerun it', async () => {
     const job = exportManifest('golden', { environment: ENV.test, backupName: 'golden-1', revision: '1' });

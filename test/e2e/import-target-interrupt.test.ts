@@ -9,11 +9,34 @@ const armId = (name: string) => `/subscriptions/${SUB}/resourceGroups/rg-e2e/pro
 
 describe('import, target and interrupt', () => {
   let cloud: Cloud;
-  beforeAll(async () => { cloud = await startCloud({ latencyMs: 20 }); });
-  afterAll(async () => { await cloud?.stop(); });
+  beforeAll(async () => {
+    cloud = await startCloud({ latencyMs: 20 });
+  });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   test('import adopts a group made outside moor; the next plan only sets what the service hides', async () => {
-    const body = { location: 'westeurope', properties: { osType: 'Linux', containers: [{ name: 'app', properties: { image: 'nginx:1.27', resources: { requests: { cpu: 1, memoryInGB: 1.5 } }, ports: [{ port: 80 }], environmentVariables: [{ name: 'MODE', value: 'production' }, { name: 'DB_PASSWORD', secureValue: 'set-by-hand' }] } }] } };
+    const body = {
+      location: 'westeurope',
+      properties: {
+        osType: 'Linux',
+        containers: [
+          {
+            name: 'app',
+            properties: {
+              image: 'nginx:1.27',
+              resources: { requests: { cpu: 1, memoryInGB: 1.5 } },
+              ports: [{ port: 80 }],
+              environmentVariables: [
+                { name: 'MODE', value: 'production' },
+                { name: 'DB_PASSWORD', secureValue: 'set-by-hand' },
+              ],
+            },
+          },
+        ],
+      },
+    };
     expect((await putBehindMoor(cloud, ARM_PATH('legacy'), body)).status).toBe(201);
     const dir = workdir({ 'm/secret.txt': 'from-git', 'm/legacy.yaml': groupManifest('legacy') });
     // Unmanaged, it matches the manifest wherever moor can see; the hidden secret cannot be compared.
@@ -24,7 +47,9 @@ describe('import, target and interrupt', () => {
     expect(imported.stdout).toContain(`Imported ContainerGroup/legacy (${armId('legacy')})`);
     const plan = JSON.parse((await moor(dir, cloud, ['plan', 'm', '--output', 'json'])).stdout);
     expect(plan.changes[0]).toMatchObject({ address: 'ContainerGroup/legacy', action: 'update' });
-    expect(plan.changes[0].patch).toEqual([{ op: 'add', path: '/properties/containers/0/properties/environmentVariables/1/secureValue', value: '(sensitive)' }]);
+    expect(plan.changes[0].patch).toEqual([
+      { op: 'add', path: '/properties/containers/0/properties/environmentVariables/1/secureValue', value: '(sensitive)' },
+    ]);
     expect((await moor(dir, cloud, ['apply', 'm', '--auto-approve'])).code).toBe(0);
     expect((await moor(dir, cloud, ['plan', 'm', '--detailed-exitcode'])).code).toBe(0);
     const again = await moor(dir, cloud, ['import', 'ContainerGroup/legacy', armId('legacy'), 'm']);
@@ -76,7 +101,9 @@ describe('import, target and interrupt', () => {
     expect(stopped.stderr).toContain('Interrupted');
     expect(stopped.stdout).toContain('interrupted: the steps not started were skipped');
     // A change waiting on its operation is interrupted, not failed: the operation goes on at the service.
-    expect(stopped.stderr).toMatch(/ContainerGroup\/int-\d+: interrupted after \d+\.\ds \(what it sent goes on at the service; the next plan reads where it got to\)/);
+    expect(stopped.stderr).toMatch(
+      /ContainerGroup\/int-\d+: interrupted after \d+\.\ds \(what it sent goes on at the service; the next plan reads where it got to\)/,
+    );
     expect(stopped.stdout).toMatch(/\d+ interrupted \(ContainerGroup\/int-/);
     expect(existsSync(join(dir, '.moor/state.json.lock'))).toBe(false);
     const rest = await moor(dir, cloud, ['apply', 'm', '--auto-approve']);

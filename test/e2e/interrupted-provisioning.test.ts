@@ -13,7 +13,9 @@ const WAITING = /ContainerGroup\/\S+: waiting for the service to finish its earl
 /** Until the service has the group; a failure when the run ends first. */
 async function untilCreated(cloud: Cloud, group: string, run: Promise<RunResult>): Promise<void> {
   let ended: RunResult | undefined;
-  void run.then((r) => { ended = r; });
+  void run.then((r) => {
+    ended = r;
+  });
   while ((await cloudRequest(cloud, 'GET', ARM_PATH(group))).status !== 200) {
     if (ended) throw new Error(`apply ended before the service had ${group}: ${ended.stdout}${ended.stderr}`);
     await new Promise((r) => setTimeout(r, 10));
@@ -53,21 +55,32 @@ describe('a group left provisioning by an interrupted apply', () => {
     }
     return run;
   };
-  beforeAll(async () => { cloud = await startCloud({ clock, env: { MOOR_PROVISIONING_MS: String(PROVISIONING_MS) } }); });
-  afterAll(async () => { await cloud?.stop(); });
+  beforeAll(async () => {
+    cloud = await startCloud({ clock, env: { MOOR_PROVISIONING_MS: String(PROVISIONING_MS) } });
+  });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   test('the next plan says it is still provisioning; apply waits for it, records its final outputs, then starts its dependent', async () => {
     const dir = workdir({ 'm/secret.txt': 's', 'm/g.yaml': groupManifest('prov-g'), 'm/d.yaml': dependent('prov-d', 'prov-g') });
     const stopped = await interruptedApply(dir, cloud, 'prov-g', { process: true });
     expect(stopped.code).toBe(1);
-    expect(stopped.stderr).toMatch(/ContainerGroup\/prov-g: interrupted after \d+\.\ds \(what it sent goes on at the service; the next plan reads where it got to\)/);
+    expect(stopped.stderr).toMatch(
+      /ContainerGroup\/prov-g: interrupted after \d+\.\ds \(what it sent goes on at the service; the next plan reads where it got to\)/,
+    );
     // The summary says it once, as the progress line does (not 'ContainerGroup/prov-g: containerGroups/prov-g: …').
-    expect(stopped.stdout).toContain('  ContainerGroup/prov-g: interrupted (what it sent goes on at the service; the next plan reads where it got to); skipped because of it: ContainerGroup/prov-d\n');
+    expect(stopped.stdout).toContain(
+      '  ContainerGroup/prov-g: interrupted (what it sent goes on at the service; the next plan reads where it got to); skipped because of it: ContainerGroup/prov-d\n',
+    );
     expect((await cloudRequest(cloud, 'GET', ARM_PATH('prov-d'))).status).toBe(404);
 
     const plan = await moor(dir, cloud, ['plan', 'm', '--output', 'json']);
     const changes = JSON.parse(plan.stdout).changes as { address: string; action: string; reason?: string }[];
-    expect(changes.find((c) => c.address === 'ContainerGroup/prov-g')).toMatchObject({ action: 'no-op', reason: expect.stringContaining('still provisioning (provisioningState Pending): apply waits for it') });
+    expect(changes.find((c) => c.address === 'ContainerGroup/prov-g')).toMatchObject({
+      action: 'no-op',
+      reason: expect.stringContaining('still provisioning (provisioningState Pending): apply waits for it'),
+    });
 
     const applied = await applyEndingTheWait(dir, ['prov-d']);
     expect(applied.code, applied.stderr).toBe(0);
@@ -91,7 +104,9 @@ describe('a group left provisioning by an interrupted apply', () => {
     const stopped = await run;
     expect(stopped.code).toBe(1);
     expect(stopped.stderr).toMatch(/ContainerGroup\/provw-g: interrupted after \d+\.\ds \(it had sent no change; the next plan reads where things got to\)/);
-    expect(stopped.stdout).toContain('  ContainerGroup/provw-g: interrupted (it had sent no change; the next plan reads where things got to); skipped because of it: ContainerGroup/provw-d\n');
+    expect(stopped.stdout).toContain(
+      '  ContainerGroup/provw-g: interrupted (it had sent no change; the next plan reads where things got to); skipped because of it: ContainerGroup/provw-d\n',
+    );
     // The annotation says it as the lines do, not the wait's raw error ('… it goes on at the service …').
     expect(stopped.stdout).toContain('::warning::ContainerGroup/provw-g: interrupted (it had sent no change; the next plan reads where things got to)\n');
     expect(stopped.stdout).not.toContain('goes on at the service');
@@ -99,7 +114,11 @@ describe('a group left provisioning by an interrupted apply', () => {
   });
 
   test('a group whose provisioning ends Failed fails that apply, and its dependent is skipped', async () => {
-    const dir = workdir({ 'm/secret.txt': 's', 'm/g.yaml': groupManifest('provf-g', { image: 'nginx-moor-fail-provisioning:1' }), 'm/d.yaml': dependent('provf-d', 'provf-g') });
+    const dir = workdir({
+      'm/secret.txt': 's',
+      'm/g.yaml': groupManifest('provf-g', { image: 'nginx-moor-fail-provisioning:1' }),
+      'm/d.yaml': dependent('provf-d', 'provf-g'),
+    });
     expect((await interruptedApply(dir, cloud, 'provf-g')).code).toBe(1);
     const applied = await applyEndingTheWait(dir);
     expect(applied.code).toBe(1);

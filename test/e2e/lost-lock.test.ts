@@ -15,12 +15,15 @@ const HOUR_MS = 3_600_000;
 
 describe('lost state lock', () => {
   let cloud: Cloud | undefined;
-  afterEach(async () => { await cloud?.stop(); cloud = undefined; });
+  afterEach(async () => {
+    await cloud?.stop();
+    cloud = undefined;
+  });
 
   test('unlock --force and a newer holder while apply follows an export: the refresh is never sent', async () => {
     // Phases of an hour of the test clock: the export is still being followed when the lock is taken away.
     const clock = testClock();
-    const c = cloud = await startCloud({ clock, env: { MOOR_LOCAL_CLOUD_ASYNC_MS: String(HOUR_MS) } });
+    const c = (cloud = await startCloud({ clock, env: { MOOR_LOCAL_CLOUD_ASYNC_MS: String(HOUR_MS) } }));
     const dir = workdir({ 'm/refresh.yaml': refreshManifest('uat-from-prod', { revision: 'f1', exportFirst: 'uat-before-f1' }) });
     const first = moorProcess(dir, c, ['apply', 'm', '--auto-approve'], { MOOR_POLL_INTERVAL_MS: '50' });
     for (;;) {
@@ -50,7 +53,7 @@ describe('lost state lock', () => {
     // beta waits for alpha, which provisions until the test moves the clock: the lock goes while alpha waits.
     // (A waiting change holds no request slot, so independent changes would all be sent at once.)
     const clock = testClock();
-    const c = cloud = await startCloud({ clock, env: { MOOR_PROVISIONING_MS: String(HOUR_MS) } });
+    const c = (cloud = await startCloud({ clock, env: { MOOR_PROVISIONING_MS: String(HOUR_MS) } }));
     const beta = groupManifest('beta').replace('  name: beta\n', '  name: beta\n  dependsOn: [ContainerGroup/alpha]\n');
     const dir = workdir({ 'm/secret.txt': 's3cret-value\n', 'm/a.yaml': groupManifest('alpha'), 'm/b.yaml': beta });
     const first = moorProcess(dir, c, ['apply', 'm', '--auto-approve', '--parallelism', '1']);
@@ -63,7 +66,10 @@ describe('lost state lock', () => {
       else await new Promise((r) => setTimeout(r, 20));
     }
     expect((await moor(dir, c, ['state', 'unlock', '--force'])).code).toBe(0);
-    writeFileSync(join(dir, '.moor/state.json.lock'), JSON.stringify({ id: 'newer-run', who: 'bob@ci-runner', pid: 4242, host: 'ci-runner', operation: 'moor apply', since: '2026-11-23T05:00:00.000Z' }));
+    writeFileSync(
+      join(dir, '.moor/state.json.lock'),
+      JSON.stringify({ id: 'newer-run', who: 'bob@ci-runner', pid: 4242, host: 'ci-runner', operation: 'moor apply', since: '2026-11-23T05:00:00.000Z' }),
+    );
     clock.advance(HOUR_MS); // the first group is provisioned: the run would send the next PUT
 
     const result = await first;

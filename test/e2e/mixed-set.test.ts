@@ -2,8 +2,22 @@
 // convergence under injected faults without a duplicate dataset or a second refresh.
 import { afterEach, describe, expect, test } from 'vitest';
 import {
-  ARM_PATH, AUTH_PATH, authManifest, cloudRequest, datasetIdsNamed, datasetManifest, ENV, exportManifest, groupManifest,
-  moor, operationsOf, readState, refreshManifest, startCloud, workdir, type Cloud,
+  ARM_PATH,
+  AUTH_PATH,
+  authManifest,
+  cloudRequest,
+  datasetIdsNamed,
+  datasetManifest,
+  ENV,
+  exportManifest,
+  groupManifest,
+  moor,
+  operationsOf,
+  readState,
+  refreshManifest,
+  startCloud,
+  workdir,
+  type Cloud,
 } from './harness.js';
 
 /** Index of the first stderr line of `address` that matches. */
@@ -15,21 +29,25 @@ function lineOf(lines: readonly string[], address: string, what: RegExp): number
 
 describe('a mixed manifest set', () => {
   let cloud: Cloud | undefined;
-  afterEach(async () => { await cloud?.stop(); cloud = undefined; });
+  afterEach(async () => {
+    await cloud?.stop();
+    cloud = undefined;
+  });
 
   test('applies in dependency order, independent changes concurrently, and then has nothing to do', async () => {
-    const c = cloud = await startCloud();
+    const c = (cloud = await startCloud());
     const dir = workdir({
       'm/secret.txt': 'mixed-secret',
       'm/auth.yaml': authManifest('c21', { displayName: 'Require MFA for admins', isAvailable: true }),
       // The group waits for c21 (dependsOn) and for the dataset whose id it reads (${ref:}).
-      'm/web.yaml': groupManifest('web', { extra: '            - name: DATASET_ID\n              value: ${ref:PushDataset/sales#/id}\n' })
-        .replace('  name: web\n', '  name: web\n  dependsOn: [AuthContext/c21]\n'),
+      'm/web.yaml': groupManifest('web', { extra: '            - name: DATASET_ID\n              value: ${ref:PushDataset/sales#/id}\n' }).replace(
+        '  name: web\n',
+        '  name: web\n  dependsOn: [AuthContext/c21]\n',
+      ),
       'm/sales.yaml': datasetManifest('sales'),
-      'm/jobs.yaml': [
-        refreshManifest('uat-from-prod', { revision: '1' }),
-        exportManifest('test-golden', { backupName: 'golden-1', revision: '1' }),
-      ].join('---\n'),
+      'm/jobs.yaml': [refreshManifest('uat-from-prod', { revision: '1' }), exportManifest('test-golden', { backupName: 'golden-1', revision: '1' })].join(
+        '---\n',
+      ),
     });
     const plan = await moor(dir, c, ['plan', 'm']);
     expect(plan.stdout, plan.stderr).toContain('Plan: 3 to create, 0 to update, 0 to replace, 0 to delete, 2 to run.');
@@ -64,7 +82,7 @@ describe('a mixed manifest set', () => {
   });
 
   test('with a 30% fault rate, datasets and a refresh converge without a duplicate dataset or a second refresh', async () => {
-    const c = cloud = await startCloud({ failRate: 0.3 });
+    const c = (cloud = await startCloud({ failRate: 0.3 }));
     const names = ['orders', 'stock', 'returns', 'budget', 'forecast'];
     const dir = workdir({
       'm/datasets.yaml': names.map((n) => datasetManifest(n)).join('---\n'),

@@ -25,7 +25,9 @@ describe('official clients over https', () => {
   /** Runs one client script in its own process (NODE_EXTRA_CA_CERTS is read at start) and parses its report. */
   async function client(script: string): Promise<Record<string, unknown>> {
     const { stdout } = await run(process.execPath, [join(ROOT, 'test/official-clients', script), cloud.url, TOKEN, SUB], {
-      cwd: ROOT, env: { ...process.env, NODE_EXTRA_CA_CERTS: certFile }, timeout: 60_000,
+      cwd: ROOT,
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: certFile },
+      timeout: 60_000,
     });
     return JSON.parse(stdout) as Record<string, unknown>;
   }
@@ -37,7 +39,10 @@ describe('official clients over https', () => {
 
   test('the container-instance client creates, reads, lists, reads all usage and deletes a group', async () => {
     expect(await client('container-instance.mjs')).toEqual({
-      created: 'Succeeded', fetched: 'sdk-web', listed: ['sdk-web'], gone: true,
+      created: 'Succeeded',
+      fetched: 'sdk-web',
+      listed: ['sdk-web'],
+      gone: true,
       usage: ['ContainerGroups', 'StandardCores', 'StandardK80Cores', 'StandardP100Cores', 'StandardV100Cores'],
     });
   });

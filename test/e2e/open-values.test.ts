@@ -41,15 +41,21 @@ describe('open value lists and service casing', () => {
     cloud = await startCloud();
     dir = workdir({ 'm/metrics.yaml': DATASET, 'm/secret.txt': 'pw\n', 'm/edge.yaml': GROUP });
   });
-  afterAll(async () => { await cloud?.stop(); });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   test('validate accepts every casing of a known type and warns, naming the known values, only of unknown ones', async () => {
     const res = await run('validate', 'm');
     expect(res.code, res.stdout + res.stderr).toBe(0);
     const lines = (res.stdout + res.stderr).split('\n').filter((l) => l.includes('warning:'));
     expect(lines).toEqual([
-      expect.stringMatching(/^m\/edge\.yaml:32:10: warning: spec\.properties\.sku: "NotSpecified" is not one of the known values \(Standard, Confidential, Dedicated\)/),
-      expect.stringMatching(/^m\/metrics\.yaml:16:35: warning: spec\.tables\[0\]\.columns\[5\]\.dataType: "int" is not one of the known values \(Int64, Double, Decimal, Boolean, bool, DateTime, String\)/),
+      expect.stringMatching(
+        /^m\/edge\.yaml:32:10: warning: spec\.properties\.sku: "NotSpecified" is not one of the known values \(Standard, Confidential, Dedicated\)/,
+      ),
+      expect.stringMatching(
+        /^m\/metrics\.yaml:16:35: warning: spec\.tables\[0\]\.columns\[5\]\.dataType: "int" is not one of the known values \(Int64, Double, Decimal, Boolean, bool, DateTime, String\)/,
+      ),
     ]);
   });
 

@@ -5,13 +5,19 @@ import { ARM_PATH, cloudRequest, groupManifest, moor, startCloud, workdir, type 
 
 describe('a write during provisioning', () => {
   let cloud: Cloud | undefined;
-  afterEach(async () => { await cloud?.stop(); cloud = undefined; });
+  afterEach(async () => {
+    await cloud?.stop();
+    cloud = undefined;
+  });
 
   test('answers 409 to a second PUT, and apply waits for the running operation and converges', async () => {
-    const c = cloud = await startCloud({ env: { MOOR_PROVISIONING_MS: '3000' } });
+    const c = (cloud = await startCloud({ env: { MOOR_PROVISIONING_MS: '3000' } }));
     const dir = workdir({ 'm/secret.txt': 'pw-one\n', 'm/web.yaml': groupManifest('web', { tags: { team: 'core' } }) });
     // Someone else creates the group; it provisions for 3 s.
-    const body = { location: 'westeurope', properties: { osType: 'Linux', containers: [{ name: 'app', properties: { image: 'nginx:1.26', resources: { requests: { cpu: 1, memoryInGB: 1.5 } } } }] } };
+    const body = {
+      location: 'westeurope',
+      properties: { osType: 'Linux', containers: [{ name: 'app', properties: { image: 'nginx:1.26', resources: { requests: { cpu: 1, memoryInGB: 1.5 } } } }] },
+    };
     expect((await cloudRequest(c, 'PUT', ARM_PATH('web'), body)).status).toBe(201);
     const second = await cloudRequest(c, 'PUT', ARM_PATH('web'), body);
     expect(second.status).toBe(409);

@@ -15,7 +15,10 @@ describe('placeholder values in fields the kind does not mark sensitive', () => 
   let dir: string;
   const run = (secret: string, ...args: string[]) => moor(dir, cloud, args, { DB_PASS: secret });
   /** Everything moor keeps under .moor (state, its backup and journal). */
-  const kept = () => readdirSync(join(dir, '.moor')).map((f) => readFileSync(join(dir, '.moor', f), 'utf8')).join('\n');
+  const kept = () =>
+    readdirSync(join(dir, '.moor'))
+      .map((f) => readFileSync(join(dir, '.moor', f), 'utf8'))
+      .join('\n');
 
   beforeAll(async () => {
     cloud = await startCloud();
@@ -24,7 +27,9 @@ describe('placeholder values in fields the kind does not mark sensitive', () => 
       'm/web.yaml': groupManifest('web', { tags: { conn: '"postgres://app:${env:DB_PASS}@db/app"' } }),
     });
   });
-  afterAll(async () => { await cloud?.stop(); });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   test('apply keeps the value only as a salted hash, in last applied and outputs, and never prints it', async () => {
     const r = await run(FIRST, 'apply', 'm', '--auto-approve');

@@ -7,8 +7,12 @@ const SECRET = 'e2e-plan-secret';
 
 describe('plan shows every write', () => {
   let cloud: Cloud;
-  beforeAll(async () => { cloud = await startCloud(); });
-  afterAll(async () => { await cloud?.stop(); });
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   test('a tag added out of band is drift, and the plan shows the PUT removing it', async () => {
     const dir = workdir({ 'm/secret.txt': SECRET, 'm/tagged.yaml': groupManifest('tagged', { tags: { team: 'core' } }) });
@@ -31,7 +35,9 @@ describe('plan shows every write', () => {
     expect(plan.stdout).toContain('~ ContainerGroup/tagged will be updated in place');
     expect(plan.stdout).toContain('- /tags/owner: "alice"  (drifted) will be removed');
     // The PUT sends the hidden secret again; the plan says so without showing it.
-    expect(plan.stdout).toContain('/properties/containers[name=app]/properties/environmentVariables[name=DB_PASSWORD]/secureValue: (sensitive, written on every update)');
+    expect(plan.stdout).toContain(
+      '/properties/containers[name=app]/properties/environmentVariables[name=DB_PASSWORD]/secureValue: (sensitive, written on every update)',
+    );
     expect(plan.stdout).not.toContain(SECRET);
 
     expect((await run('apply', 'm', '--auto-approve')).code).toBe(0);
@@ -75,7 +81,11 @@ describe('plan shows every write', () => {
     const b = JSON.parse(out.stdout).changes.find((c: { address: string }) => c.address === 'ContainerGroup/ref-b');
     expect(b.after).toMatchObject({ location: 'westeurope', resourceGroup: 'rg-e2e' });
     const envs = b.after.properties.containers[0].properties.environmentVariables;
-    expect(envs).toEqual([{ name: 'UPSTREAM', value: { unknown: true } }, { name: 'MODE', value: 'production' }, { name: 'DB_PASSWORD', secureValue: '(sensitive)' }]);
+    expect(envs).toEqual([
+      { name: 'UPSTREAM', value: { unknown: true } },
+      { name: 'MODE', value: 'production' },
+      { name: 'DB_PASSWORD', secureValue: '(sensitive)' },
+    ]);
     const upstream = b.fields.find((f: { path: string }) => f.path.endsWith('[name=UPSTREAM]/value'));
     expect(upstream).toMatchObject({ op: 'add', unknown: true, pointer: '/properties/containers/0/properties/environmentVariables/0/value' });
     expect(upstream).not.toHaveProperty('after');
@@ -88,7 +98,10 @@ describe('plan shows every write', () => {
     const text = await moor(dir, cloud, ['plan', 'm']);
     expect(text.stdout).toContain('~ /properties/containers[name=app]/properties/image: "nginx:1.27" → "nginx:1.28"  (manifest changed)');
     const doc = JSON.parse((await moor(dir, cloud, ['plan', 'm', '--output', 'json'])).stdout);
-    expect(doc.changes[0].fields[0]).toMatchObject({ path: '/properties/containers[name=app]/properties/image', pointer: '/properties/containers/0/properties/image' });
+    expect(doc.changes[0].fields[0]).toMatchObject({
+      path: '/properties/containers[name=app]/properties/image',
+      pointer: '/properties/containers/0/properties/image',
+    });
     expect(doc.changes[0].patch).toEqual([{ op: 'replace', path: '/properties/containers/0/properties/image', value: 'nginx:1.28' }]);
   });
 });

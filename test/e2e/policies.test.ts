@@ -6,16 +6,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudRequest, groupManifest, moor, policyManifest, ROOT, startCloud, SUB, workdir, type Cloud } from './harness.js';
 
-const REGISTRY_POLICY = policyManifest('images-from-our-registry', '{kinds: [ContainerGroup]}', [{
-  expression: "object.spec.properties.containers.all(c, c.properties.image.startsWith('registry.example.net/'))",
-  message: 'container images must come from registry.example.net',
-  fieldPath: 'spec.properties.containers',
-}]);
+const REGISTRY_POLICY = policyManifest('images-from-our-registry', '{kinds: [ContainerGroup]}', [
+  {
+    expression: "object.spec.properties.containers.all(c, c.properties.image.startsWith('registry.example.net/'))",
+    message: 'container images must come from registry.example.net',
+    fieldPath: 'spec.properties.containers',
+  },
+]);
 
-const NO_REPLACE_IN_PROD = policyManifest('no-replace-in-prod', '{stacks: [prod]}', [{
-  expression: "change == null || change.action != 'replace'",
-  message: 'no replace in prod; do it in a maintenance window',
-}]);
+const NO_REPLACE_IN_PROD = policyManifest('no-replace-in-prod', '{stacks: [prod]}', [
+  {
+    expression: "change == null || change.action != 'replace'",
+    message: 'no replace in prod; do it in a maintenance window',
+  },
+]);
 
 const STACKS = `stacks:
   dev: {paths: [m], vars: {rg: rg-pol-dev}}
@@ -29,22 +33,36 @@ function at(text: string, token: string): string {
 }
 
 const tagsOf = async (cloud: Cloud, rg: string, name: string) =>
-  (await cloudRequest(cloud, 'GET', `/subscriptions/${SUB}/resourceGroups/${rg}/providers/Vendor.ContainerInstance/containerGroups/${name}?api-version=2026-07-01`)).body;
+  (
+    await cloudRequest(
+      cloud,
+      'GET',
+      `/subscriptions/${SUB}/resourceGroups/${rg}/providers/Vendor.ContainerInstance/containerGroups/${name}?api-version=2026-07-01`,
+    )
+  ).body;
 
 describe('policies end to end', () => {
   let cloud: Cloud;
-  beforeAll(async () => { cloud = await startCloud(); });
-  afterAll(async () => { await cloud.stop(); });
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterAll(async () => {
+    await cloud.stop();
+  });
 
   it('a violating image fails validate at the image line, in text and as a GitHub annotation', async () => {
     const app = groupManifest('web', { image: 'nginx:1.27' });
     const dir = workdir({ 'app.yaml': app, 'secret.txt': 's3cret', 'policy.yaml': REGISTRY_POLICY });
     const text = await moor(dir, undefined, ['validate']);
     expect(text.code).toBe(1);
-    expect(text.stdout).toContain(`app.yaml:${at(app, 'nginx:1.27')}: error: policy images-from-our-registry: container images must come from registry.example.net`);
+    expect(text.stdout).toContain(
+      `app.yaml:${at(app, 'nginx:1.27')}: error: policy images-from-our-registry: container images must come from registry.example.net`,
+    );
     const github = await moor(dir, undefined, ['validate', '--output', 'github']);
     const [line, col] = at(app, 'nginx:1.27').split(':');
-    expect(github.stdout).toContain(`::error file=app.yaml,line=${line},col=${col}::policy images-from-our-registry: container images must come from registry.example.net`);
+    expect(github.stdout).toContain(
+      `::error file=app.yaml,line=${line},col=${col}::policy images-from-our-registry: container images must come from registry.example.net`,
+    );
     const json = JSON.parse((await moor(dir, undefined, ['validate', '--output', 'json'])).stdout);
     expect(json).toEqual([expect.objectContaining({ file: 'app.yaml', line: Number(line), col: Number(col), policy: 'images-from-our-registry' })]);
     writeFileSync(join(dir, 'app.yaml'), groupManifest('web', { image: 'registry.example.net/app:1' }));
@@ -52,7 +70,10 @@ describe('policies end to end', () => {
   });
 
   it('a replace forbidden in prod fails plan and apply refuses it and its dependent, while the rest applies (dev replaces)', async () => {
-    const worker = groupManifest('worker', { image: 'registry.example.net/worker:1', resourceGroup: '${var:rg}', tags: { v: 'one' } }).replace('  name: worker\n', '  name: worker\n  dependsOn: [ContainerGroup/web]\n');
+    const worker = groupManifest('worker', { image: 'registry.example.net/worker:1', resourceGroup: '${var:rg}', tags: { v: 'one' } }).replace(
+      '  name: worker\n',
+      '  name: worker\n  dependsOn: [ContainerGroup/web]\n',
+    );
     const files = {
       'moor.config.yaml': STACKS,
       'm/secret.txt': 's3cret',
@@ -73,17 +94,24 @@ describe('policies end to end', () => {
 
     const plan = await moor(dir, cloud, ['plan', '--stack', 'prod']);
     expect(plan.code).toBe(1);
-    expect(plan.stdout).toMatch(/-\/\+ ContainerGroup\/web must be replaced[\s\S]*# .*refused by policy no-replace-in-prod: no replace in prod; do it in a maintenance window/);
+    expect(plan.stdout).toMatch(
+      /-\/\+ ContainerGroup\/web must be replaced[\s\S]*# .*refused by policy no-replace-in-prod: no replace in prod; do it in a maintenance window/,
+    );
     expect(plan.stdout).toMatch(/~ ContainerGroup\/worker will be updated in place[\s\S]*# skipped: it depends on ContainerGroup\/web, which a policy refuses/);
     expect(plan.stdout).toContain('m/web.yaml:1:1: error: policy no-replace-in-prod: no replace in prod; do it in a maintenance window');
     expect(plan.stdout).toContain('Plan applies in part: 1 change refused by policy');
     const json = JSON.parse((await moor(dir, cloud, ['plan', '--stack', 'prod', '--output', 'json'])).stdout);
-    expect(json.diagnostics.filter((d: { policy?: string }) => d.policy)).toEqual([expect.objectContaining({ policy: 'no-replace-in-prod', address: 'ContainerGroup/web', file: 'm/web.yaml', line: 1, col: 1, severity: 'error' })]);
+    expect(json.diagnostics.filter((d: { policy?: string }) => d.policy)).toEqual([
+      expect.objectContaining({ policy: 'no-replace-in-prod', address: 'ContainerGroup/web', file: 'm/web.yaml', line: 1, col: 1, severity: 'error' }),
+    ]);
     // Machines read why by code: the refused replace and the update held back behind it.
     const codes = (changes: { address: string; reasonCode?: string }[]) => Object.fromEntries(changes.map((c) => [c.address, c.reasonCode ?? null]));
     const refusedCodes = { 'ContainerGroup/web': 'policy-refused', 'ContainerGroup/worker': 'held-back', 'ContainerGroup/api': null };
     expect(codes(json.changes)).toEqual(refusedCodes);
-    const jsonl = (await moor(dir, cloud, ['plan', '--stack', 'prod', '--output', 'jsonl'])).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const jsonl = (await moor(dir, cloud, ['plan', '--stack', 'prod', '--output', 'jsonl'])).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(codes(jsonl.filter((e) => e.type === 'planned_change'))).toEqual(refusedCodes);
 
     const apply = await moor(dir, cloud, ['apply', '--stack', 'prod', '--auto-approve']);
@@ -127,11 +155,18 @@ describe('policies end to end', () => {
     expect(ok.stdout).toContain('4 tests, 0 failed');
     const file = join(dir, 'base/policies.yaml');
     const text = readFileSync(file, 'utf8');
-    writeFileSync(file, text.replace('    - name: a public IP in dev passes', '    - name: a public IP in dev fails').replace(/(a public IP in dev fails[\s\S]*?expect: )pass/, '$1fail'));
+    writeFileSync(
+      file,
+      text
+        .replace('    - name: a public IP in dev passes', '    - name: a public IP in dev fails')
+        .replace(/(a public IP in dev fails[\s\S]*?expect: )pass/, '$1fail'),
+    );
     const failed = await moor(dir, undefined, ['policy', 'test', '--stack', 'prod']);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain('FAIL  Policy/no-public-ip-in-prod: a public IP in dev fails');
-    expect(failed.stdout).toMatch(new RegExp(`base/policies\\.yaml:${at(text, '    - name: a public IP in dev passes').split(':')[0]}:7: expected it to fail, but every rule held`));
+    expect(failed.stdout).toMatch(
+      new RegExp(`base/policies\\.yaml:${at(text, '    - name: a public IP in dev passes').split(':')[0]}:7: expected it to fail, but every rule held`),
+    );
     expect(failed.stdout).toContain('4 tests, 1 failed');
   });
 });

@@ -9,7 +9,8 @@ import { datasetIdsNamed, datasetManifest, moor, startCloud, workdir, type Cloud
 
 const NAMES = Array.from({ length: 5 }, (_, i) => `pg${i}`);
 /** Each dataset after the first depends on the one before, so their records are written one at a time. */
-const chained = (name: string, i: number) => i === 0 ? datasetManifest(name) : datasetManifest(name).replace(`name: ${name}\n`, `name: ${name}\n  dependsOn: [PushDataset/${NAMES[i - 1]}]\n`);
+const chained = (name: string, i: number) =>
+  i === 0 ? datasetManifest(name) : datasetManifest(name).replace(`name: ${name}\n`, `name: ${name}\n  dependsOn: [PushDataset/${NAMES[i - 1]}]\n`);
 
 /** Rows of moor_resource the workspace may still write (an upsert fires BEFORE INSERT once per row); disk_full after that. */
 const DISK_FULL_SQL = `

@@ -5,8 +5,12 @@ import { authManifest, moor, startCloud, workdir, writeFile, type Cloud } from '
 
 describeWithPostgres('history in PostgreSQL state', () => {
   let cloud: Cloud;
-  beforeAll(async () => { cloud = await startCloud(); });
-  afterAll(async () => { await cloud?.stop(); });
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   it('records every apply, newest first, and keeps history.keep runs', async () => {
     const state = workspaceUrl('history');

@@ -8,18 +8,22 @@ import { moorProcess } from './processes.js';
 
 describeWithPostgres('lost PostgreSQL state lock', () => {
   let cloud: Cloud | undefined;
-  afterEach(async () => { await cloud?.stop(); cloud = undefined; });
+  afterEach(async () => {
+    await cloud?.stop();
+    cloud = undefined;
+  });
 
   test('a run whose lock session unlock --force ended creates no further group', async () => {
     // Provisioning lasts an hour of the cloud's test clock: the first group is still provisioning when the
     // lock goes, however slow the machine, and ends when the test moves the clock on.
     const clock = testClock();
-    const c = cloud = await startCloud({ clock, env: { MOOR_PROVISIONING_MS: '3600000' } });
+    const c = (cloud = await startCloud({ clock, env: { MOOR_PROVISIONING_MS: '3600000' } }));
     const state = workspaceUrl('e2e-fence');
     const names = ['one', 'two', 'three'];
     // A chain (each waits for the one before): a waiting change holds no request slot, so independent
     // changes would all be sent at once.
-    const chained = (n: string, i: number) => (i === 0 ? groupManifest(n) : groupManifest(n).replace(`  name: ${n}\n`, `  name: ${n}\n  dependsOn: [ContainerGroup/${names[i - 1]}]\n`));
+    const chained = (n: string, i: number) =>
+      i === 0 ? groupManifest(n) : groupManifest(n).replace(`  name: ${n}\n`, `  name: ${n}\n  dependsOn: [ContainerGroup/${names[i - 1]}]\n`);
     const dir = workdir({ 'm/secret.txt': 's3cret-value\n', ...Object.fromEntries(names.map((n, i) => [`m/${n}.yaml`, chained(n, i)])) });
     const first = moorProcess(dir, c, ['apply', 'm', '--auto-approve', '--parallelism', '1'], { MOOR_STATE: state });
     const exists = async (name: string) => (await cloudRequest(c, 'GET', ARM_PATH(name))).status === 200;

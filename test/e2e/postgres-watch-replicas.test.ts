@@ -82,7 +82,11 @@ async function stateLocksOf(pid: number): Promise<number> {
  * an older lease after one of a newer is a replica writing after it lost the stack), each lease one replica's.
  */
 function writesWithoutTheLease(log: string, stacks: readonly string[]): string[] {
-  const lines = log.trim().split('\n').map((l) => JSON.parse(l) as { seq: number; method: string; path: string; userAgent: string | null }).sort((a, b) => a.seq - b.seq);
+  const lines = log
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { seq: number; method: string; path: string; userAgent: string | null })
+    .sort((a, b) => a.seq - b.seq);
   const problems: string[] = [];
   const newest = new Map<string, { lease: number; replica: string }>();
   let writes = 0;
@@ -105,7 +109,8 @@ function writesWithoutTheLease(log: string, stacks: readonly string[]): string[]
   return problems;
 }
 
-const provisioningState = async (cloud: Cloud, name: string) => (await cloudRequest(cloud, 'GET', ARM_PATH(name))).body?.properties?.provisioningState as string | undefined;
+const provisioningState = async (cloud: Cloud, name: string) =>
+  (await cloudRequest(cloud, 'GET', ARM_PATH(name))).body?.properties?.provisioningState as string | undefined;
 
 describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
   let cloud: Cloud | undefined;
@@ -131,19 +136,35 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
     // Slow enough that a replica's applies are still in flight (groups provisioning, exports running) when it is killed.
     // The takeover is timed in wall-clock: the cloud answers from a process of its own, not from the event
     // loop of this test, which polls the replicas and the database meanwhile.
-    const c = cloud = await startCloudProcess({ args: ['--fixtures', join(dir, 'fixtures.yaml')], env: { MOOR_PROVISIONING_MS: '8000', MOOR_LOCAL_CLOUD_ASYNC_MS: '2000' } });
+    const c = (cloud = await startCloudProcess({
+      args: ['--fixtures', join(dir, 'fixtures.yaml')],
+      env: { MOOR_PROVISIONING_MS: '8000', MOOR_LOCAL_CLOUD_ASYNC_MS: '2000' },
+    }));
     const env = { MOOR_STATE: PG_URL! };
     const args = (id: string) => ['--all-stacks', '--interval', `${INTERVAL_MS / 1000}s`, '--self-heal', '--replica-id', id];
 
     const first = await startWatchProcess(dir, c, args(`first-${run}`), env);
     watches.push(first);
-    await waitFor(async () => (await first.status()).holds.length === STACKS, 60_000, () => `first replica did not take every stack: ${first.stderr()}`);
+    await waitFor(
+      async () => (await first.status()).holds.length === STACKS,
+      60_000,
+      () => `first replica did not take every stack: ${first.stderr()}`,
+    );
     const others = [await startWatchProcess(dir, c, args(`second-${run}`), env), await startWatchProcess(dir, c, args(`third-${run}`), env)];
     watches.push(...others);
     const all = [first, ...others];
     // Replicas that join take their share from the first: two stacks each.
-    await waitFor(async () => (await Promise.all(all.map((w) => w.status()))).every((s) => s.holds.length === STACKS / 3), 60_000, () => `not shared: ${all.map((w) => w.stderr()).join('\n---\n')}`);
-    for (const w of others) await waitFor(async () => (await w.get('/readyz')).status === 200, 60_000, () => `replica not ready: ${w.stderr()}`);
+    await waitFor(
+      async () => (await Promise.all(all.map((w) => w.status()))).every((s) => s.holds.length === STACKS / 3),
+      60_000,
+      () => `not shared: ${all.map((w) => w.stderr()).join('\n---\n')}`,
+    );
+    for (const w of others)
+      await waitFor(
+        async () => (await w.get('/readyz')).status === 200,
+        60_000,
+        () => `replica not ready: ${w.stderr()}`,
+      );
     const firstHolds = (await first.status()).holds;
     expect((await first.status()).stacks.filter((s) => s.standby).length).toBe(STACKS - STACKS / 3);
     expect(await first.sample('moor_stack_lease', { stack: firstHolds[0]! })).toBe(1);
@@ -156,24 +177,41 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
       writeFile(dir, `s${i}/export.yaml`, exportManifest(i));
     });
     const killedStacks = firstHolds.map((s) => stacks.indexOf(s!));
-    await waitFor(async () => (await Promise.all(stacks.map((_, i) => provisioningState(c, `g-${run}-${i}`)))).every((p) => p !== undefined), 60_000, () => `groups not sent: ${first.stderr()}`);
+    await waitFor(
+      async () => (await Promise.all(stacks.map((_, i) => provisioningState(c, `g-${run}-${i}`)))).every((p) => p !== undefined),
+      60_000,
+      () => `groups not sent: ${first.stderr()}`,
+    );
     const inFlight = await Promise.all(killedStacks.map((i) => provisioningState(c, `g-${run}-${i}`)));
     expect(inFlight.filter((p) => p !== 'Succeeded').length, `applies already done before the kill: ${first.stderr()}`).toBeGreaterThan(0);
     const killedAt = Date.now();
     await first.kill();
 
     const holders = async () => (await Promise.all(others.map((w) => w.status()))).flatMap((s) => s.holds);
-    await waitFor(async () => new Set(await holders()).size === STACKS, 60_000, () => `not taken over: ${others.map((w) => w.stderr()).join('\n---\n')}`);
+    await waitFor(
+      async () => new Set(await holders()).size === STACKS,
+      60_000,
+      () => `not taken over: ${others.map((w) => w.stderr()).join('\n---\n')}`,
+    );
     const takeoverMs = Date.now() - killedAt;
     expect(takeoverMs, `takeover took ${takeoverMs} ms`).toBeLessThan(2 * INTERVAL_MS);
     // Each stack is reconciled by exactly one replica, three each.
     expect((await holders()).length).toBe(STACKS);
     for (const w of others) expect((await w.status()).holds).toHaveLength(STACKS / 2);
 
-    const inSync = (statuses: WatchStatus[]) => stacks.every((name) => statuses.some((s) => s.holds.includes(name) && s.stacks.find((t) => t.stack === name)?.result === 'in_sync'));
-    await waitFor(async () => inSync(await Promise.all(others.map((w) => w.status()))), 240_000, () => `not converged: ${others.map((w) => w.stderr()).join('\n---\n')}`);
+    const inSync = (statuses: WatchStatus[]) =>
+      stacks.every((name) => statuses.some((s) => s.holds.includes(name) && s.stacks.find((t) => t.stack === name)?.result === 'in_sync'));
+    await waitFor(
+      async () => inSync(await Promise.all(others.map((w) => w.status()))),
+      240_000,
+      () => `not converged: ${others.map((w) => w.stderr()).join('\n---\n')}`,
+    );
     // A plan counts a group still provisioning after a create it made as in sync (nothing to send): wait for the service.
-    await waitFor(async () => (await Promise.all(stacks.map((_, i) => provisioningState(c, `g-${run}-${i}`)))).every((p) => p === 'Succeeded'), 120_000, () => 'groups never provisioned');
+    await waitFor(
+      async () => (await Promise.all(stacks.map((_, i) => provisioningState(c, `g-${run}-${i}`)))).every((p) => p === 'Succeeded'),
+      120_000,
+      () => 'groups never provisioned',
+    );
     for (let i = 0; i < STACKS; i++) {
       expect(await datasetIdsNamed(c, `ds-${run}-${i}`)).toHaveLength(1);
       expect((await operationsOf(c, environmentOf(i))).map((o) => [o.kind, o.backupName, o.status])).toEqual([['export', `golden-${i}`, 'Completed']]);
@@ -184,20 +222,40 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
     const edited = stacks.indexOf((await leaving.status()).holds[0]!);
     expect(edited).toBeGreaterThanOrEqual(0);
     writeFile(dir, `s${edited}/group.yaml`, groupManifest(`g-${run}-${edited}`, { tags: { release: 'two' } }));
-    await waitFor(async () => (await provisioningState(c, `g-${run}-${edited}`)) === 'Updating', 60_000, () => `edit not applied: ${leaving.stderr()}`);
+    await waitFor(
+      async () => (await provisioningState(c, `g-${run}-${edited}`)) === 'Updating',
+      60_000,
+      () => `edit not applied: ${leaving.stderr()}`,
+    );
     const { code, ms } = await leaving.terminate();
     expect(code, leaving.stderr()).toBe(0);
     expect(ms).toBeLessThan(10_000);
     expect(leaving.stderr()).toContain('moor watch: stopped');
-    await waitFor(async () => (await leaseSessionsOf(leaving.pid)) === 0, 5_000, () => `leases left by pid ${leaving.pid}`);
+    await waitFor(
+      async () => (await leaseSessionsOf(leaving.pid)) === 0,
+      5_000,
+      () => `leases left by pid ${leaving.pid}`,
+    );
     expect(await stateLocksOf(leaving.pid)).toBe(0);
-    await waitFor(async () => (await staying.status()).holds.length === STACKS, 60_000, () => `not taken over after SIGTERM: ${staying.stderr()}`);
+    await waitFor(
+      async () => (await staying.status()).holds.length === STACKS,
+      60_000,
+      () => `not taken over after SIGTERM: ${staying.stderr()}`,
+    );
     // The replica that took over finishes the stack: the edit converges.
-    await waitFor(async () => {
-      const group = (await cloudRequest(c, 'GET', ARM_PATH(`g-${run}-${edited}`))).body;
-      return group?.properties?.provisioningState === 'Succeeded' && group?.tags?.release === 'two';
-    }, 120_000, () => `edit never converged: ${staying.stderr()}`);
-    await waitFor(async () => (await staying.status()).stacks.find((s) => s.stack === stacks[edited])?.result === 'in_sync', 60_000, () => `edited stack not in sync: ${staying.stderr()}`);
+    await waitFor(
+      async () => {
+        const group = (await cloudRequest(c, 'GET', ARM_PATH(`g-${run}-${edited}`))).body;
+        return group?.properties?.provisioningState === 'Succeeded' && group?.tags?.release === 'two';
+      },
+      120_000,
+      () => `edit never converged: ${staying.stderr()}`,
+    );
+    await waitFor(
+      async () => (await staying.status()).stacks.find((s) => s.stack === stacks[edited])?.result === 'in_sync',
+      60_000,
+      () => `edited stack not in sync: ${staying.stderr()}`,
+    );
     expect((await staying.terminate()).code).toBe(0);
     expect(await leaseSessionsOf(staying.pid)).toBe(0);
   }, 300_000);
@@ -205,29 +263,51 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
   test('SIGTERM of a replica whose service stopped answering in the middle of an apply: it exits 0 within 8 s, its read in flight cut short, and leaves no lease and no lock behind', async () => {
     const run = randomBytes(3).toString('hex');
     const stack = `h${run}`;
-    const dir = workdir({ 'moor.config.yaml': `stacks:\n  ${stack}: {paths: [m]}\n`, 'm/secret.txt': 's3cret-value\n', 'm/group.yaml': groupManifest(`g-${run}`) });
-    const c = cloud = await startCloudProcess({ env: { MOOR_PROVISIONING_MS: '60000' } });
+    const dir = workdir({
+      'moor.config.yaml': `stacks:\n  ${stack}: {paths: [m]}\n`,
+      'm/secret.txt': 's3cret-value\n',
+      'm/group.yaml': groupManifest(`g-${run}`),
+    });
+    const c = (cloud = await startCloudProcess({ env: { MOOR_PROVISIONING_MS: '60000' } }));
     // In front of the cloud, byte for byte: once it hangs, what a client sends is taken and never passed on (a service
     // that stopped answering, its connections open).
     let hanging = false;
     let held = 0;
     const front = createNetServer((client) => {
       const upstream = connect(Number(new URL(c.url).port), '127.0.0.1');
-      client.on('data', (d: Buffer) => { if (hanging) held++; else upstream.write(d); });
-      upstream.on('data', (d: Buffer) => { if (!hanging) client.write(d); });
-      const close = () => { client.destroy(); upstream.destroy(); };
+      client.on('data', (d: Buffer) => {
+        if (hanging) held++;
+        else upstream.write(d);
+      });
+      upstream.on('data', (d: Buffer) => {
+        if (!hanging) client.write(d);
+      });
+      const close = () => {
+        client.destroy();
+        upstream.destroy();
+      };
       client.on('error', close).on('close', close);
       upstream.on('error', close).on('close', close);
     });
     await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
     const frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
     try {
-      const w = await startWatchProcess(dir, { ...c, url: frontUrl }, ['--all-stacks', '--interval', `${INTERVAL_MS / 1000}s`, '--self-heal'], { MOOR_STATE: PG_URL! });
+      const w = await startWatchProcess(dir, { ...c, url: frontUrl }, ['--all-stacks', '--interval', `${INTERVAL_MS / 1000}s`, '--self-heal'], {
+        MOOR_STATE: PG_URL!,
+      });
       watches.push(w);
       // The group is sent and provisioning: the apply polls it. Then the service stops answering, with a poll in flight.
-      await waitFor(async () => (await provisioningState(c, `g-${run}`)) !== undefined, 60_000, () => `group not sent: ${w.stderr()}`);
+      await waitFor(
+        async () => (await provisioningState(c, `g-${run}`)) !== undefined,
+        60_000,
+        () => `group not sent: ${w.stderr()}`,
+      );
       hanging = true;
-      await waitFor(async () => held > 0, 30_000, () => `no request after the service hung: ${w.stderr()}`);
+      await waitFor(
+        async () => held > 0,
+        30_000,
+        () => `no request after the service hung: ${w.stderr()}`,
+      );
       const { code, ms } = await w.terminate();
       expect(code, w.stderr()).toBe(0);
       expect(ms, w.stderr()).toBeLessThan(8_000);
@@ -244,27 +324,59 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
     const stack = `p${run}`;
     const dir = workdir({ 'moor.config.yaml': `stacks:\n  ${stack}: {paths: [m]}\n`, 'm/secret.txt': 's3cret-value\n' });
     // Leases are timed in wall-clock, as above: the cloud in a process of its own.
-    const c = cloud = await startCloudProcess({ env: { MOOR_PROVISIONING_MS: '8000' } });
+    const c = (cloud = await startCloudProcess({ env: { MOOR_PROVISIONING_MS: '8000' } }));
     const env = { MOOR_STATE: PG_URL! };
     const args = ['--all-stacks', '--interval', `${INTERVAL_MS / 1000}s`, '--self-heal'];
     const paused = await startWatchProcess(dir, c, args, env);
     watches.push(paused);
-    await waitFor(async () => (await paused.status()).holds.length === 1, 60_000, () => `no lease: ${paused.stderr()}`);
+    await waitFor(
+      async () => (await paused.status()).holds.length === 1,
+      60_000,
+      () => `no lease: ${paused.stderr()}`,
+    );
     const other = await startWatchProcess(dir, c, args, env);
     watches.push(other);
-    await waitFor(async () => (await other.get('/readyz')).status === 200, 60_000, () => `standby not ready: ${other.stderr()}`);
+    await waitFor(
+      async () => (await other.get('/readyz')).status === 200,
+      60_000,
+      () => `standby not ready: ${other.stderr()}`,
+    );
 
     writeFile(dir, 'm/group.yaml', groupManifest(`g-${run}`));
-    await waitFor(async () => (await provisioningState(c, `g-${run}`)) !== undefined, 60_000, () => `group not sent: ${paused.stderr()}`);
+    await waitFor(
+      async () => (await provisioningState(c, `g-${run}`)) !== undefined,
+      60_000,
+      () => `group not sent: ${paused.stderr()}`,
+    );
     paused.signal('SIGSTOP');
     // Silent past the lease time (half an interval, at least 5 s): the server ends its session, and the standby takes over.
-    await waitFor(async () => (await other.status()).holds.length === 1, 60_000, () => `not taken over: ${other.stderr()}`);
-    await waitFor(async () => (await provisioningState(c, `g-${run}`)) === 'Succeeded', 120_000, () => `never provisioned: ${other.stderr()}`);
-    await waitFor(async () => (await other.status()).stacks[0].result === 'in_sync', 60_000, () => `not in sync: ${other.stderr()}`);
+    await waitFor(
+      async () => (await other.status()).holds.length === 1,
+      60_000,
+      () => `not taken over: ${other.stderr()}`,
+    );
+    await waitFor(
+      async () => (await provisioningState(c, `g-${run}`)) === 'Succeeded',
+      120_000,
+      () => `never provisioned: ${other.stderr()}`,
+    );
+    await waitFor(
+      async () => (await other.status()).stacks[0].result === 'in_sync',
+      60_000,
+      () => `not in sync: ${other.stderr()}`,
+    );
 
     paused.signal('SIGCONT');
-    await waitFor(async () => /lost the lease|lost the state lock|lease was lost/.test(paused.stderr()), 60_000, () => `resumed replica did not notice: ${paused.stderr()}`);
-    await waitFor(async () => (await paused.status()).stacks[0].standby, 60_000, () => `resumed replica not standing by: ${paused.stderr()}`);
+    await waitFor(
+      async () => /lost the lease|lost the state lock|lease was lost/.test(paused.stderr()),
+      60_000,
+      () => `resumed replica did not notice: ${paused.stderr()}`,
+    );
+    await waitFor(
+      async () => (await paused.status()).stacks[0].standby,
+      60_000,
+      () => `resumed replica not standing by: ${paused.stderr()}`,
+    );
     expect((await paused.status()).holds).toEqual([]);
     expect((await other.status()).holds).toEqual([stack]);
     expect((await paused.terminate()).code).toBe(0);
@@ -274,11 +386,13 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
     const run = randomBytes(3).toString('hex');
     const stacks = Array.from({ length: FLEET_STACKS }, (_, i) => `f${run}-${i}`);
     const files: Record<string, string> = { 'moor.config.yaml': `stacks:\n${stacks.map((s, i) => `  ${s}: {paths: [s${i}]}`).join('\n')}\n` };
-    stacks.forEach((_, i) => { files[`s${i}/dataset.yaml`] = datasetManifest('sales', { datasetName: `ds-${run}-${i}` }); });
+    stacks.forEach((_, i) => {
+      files[`s${i}/dataset.yaml`] = datasetManifest('sales', { datasetName: `ds-${run}-${i}` });
+    });
     const dir = workdir(files);
     const requestLog = join(dir, 'requests.jsonl');
     // Handovers are timed in wall-clock: the cloud answers from a process of its own.
-    const c = cloud = await startCloudProcess({ args: ['--request-log', requestLog] });
+    const c = (cloud = await startCloudProcess({ args: ['--request-log', requestLog] }));
     const env = { MOOR_STATE: PG_URL! };
     const args = (id: string) => ['--all-stacks', '--interval', `${FLEET_INTERVAL_MS / 1000}s`, '--self-heal', '--replica-id', id];
     const ids = [`a-${run}`, `b-${run}`, `c-${run}`];
@@ -319,7 +433,12 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
     };
     await waitFor(inSync, 60_000, () => `not in sync: ${why()}`);
     const fleet = (await replicas.get(ids[0])!.status()).fleet!;
-    expect(fleet.replicas.filter((r) => r.live).map((r) => r.id).sort()).toEqual([...ids].sort());
+    expect(
+      fleet.replicas
+        .filter((r) => r.live)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([...ids].sort());
     expect(await replicas.get(ids[0])!.sample('moor_replicas', {})).toBe(3);
 
     // kill -9: its session ends with it, and the two others share its stacks.
@@ -331,7 +450,11 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
     const takeoverMs = Date.now() - killedAt;
     expect(takeoverMs, `taken over after ${takeoverMs} ms`).toBeLessThan(2 * FLEET_INTERVAL_MS);
     const beforeRestart = await holders();
-    const handedOver = async () => (await Promise.all([ids[0], ids[2]].map((id) => replicas.get(id)!.sample('moor_stack_handovers_total', { direction: 'out' })))).reduce((a, b) => a! + b!, 0)!;
+    const handedOver = async () =>
+      (await Promise.all([ids[0], ids[2]].map((id) => replicas.get(id)!.sample('moor_stack_handovers_total', { direction: 'out' })))).reduce(
+        (a, b) => a! + b!,
+        0,
+      )!;
     const outBefore = await handedOver();
 
     // Back with its id: it takes its share again, and only that moves.

@@ -20,23 +20,30 @@ export async function startCloudProcess(options: CloudOptions = {}): Promise<Clo
     const lines = createInterface({ input: child.stdout });
     lines.once('line', (line) => {
       const m = LISTENING.exec(line);
-      if (m) res(m[1]); else rej(new Error(`unexpected first line: ${line}`));
+      if (m) res(m[1]);
+      else rej(new Error(`unexpected first line: ${line}`));
     });
     child.once('exit', (code) => rej(new Error(`local cloud exited with ${code}`)));
   });
   return {
     url,
     process: child,
-    stop: () => new Promise<void>((res) => {
-      if (child.exitCode !== null) return res();
-      child.once('exit', () => res());
-      child.kill('SIGTERM');
-    }),
+    stop: () =>
+      new Promise<void>((res) => {
+        if (child.exitCode !== null) return res();
+        child.once('exit', () => res());
+        child.kill('SIGTERM');
+      }),
   };
 }
 
 /** Runs the built CLI (bin/moor.js) in a child process in `cwd` against the cloud; resolves with exit code and output. */
-export function moorProcess(cwd: string, cloud: Cloud | undefined, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> & { child: ChildProcess } {
+export function moorProcess(
+  cwd: string,
+  cloud: Cloud | undefined,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<RunResult> & { child: ChildProcess } {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd,
     env: cliEnv(cloud, env),
@@ -44,8 +51,12 @@ export function moorProcess(cwd: string, cloud: Cloud | undefined, args: readonl
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
   const done = new Promise<RunResult>((res) => child.on('close', (code, signal) => res({ code: code ?? (signal ? 137 : 1), stdout, stderr })));
   return Object.assign(done, { child });
 }

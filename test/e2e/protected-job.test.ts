@@ -4,18 +4,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV, moor, operationsOf, refreshManifest, startCloud, workdir, writeFile, type Cloud } from './harness.js';
 
 const ADDRESS = 'DatabaseRefresh/uat-from-prod';
-const protectedRefresh = (revision: string) => refreshManifest('uat-from-prod', { revision }).replace('  name: uat-from-prod', '  name: uat-from-prod\n  protect: true');
+const protectedRefresh = (revision: string) =>
+  refreshManifest('uat-from-prod', { revision }).replace('  name: uat-from-prod', '  name: uat-from-prod\n  protect: true');
 
 describe('a protected destructive job', () => {
   let cloud: Cloud;
-  beforeAll(async () => { cloud = await startCloud(); });
-  afterAll(async () => { await cloud.stop(); });
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterAll(async () => {
+    await cloud.stop();
+  });
 
   it('runs only when apply names it, directly or in a saved plan', async () => {
     const dir = workdir({ 'm/refresh.yaml': protectedRefresh('r1') });
     const refused = await moor(dir, cloud, ['apply', 'm', '--auto-approve']);
     expect(refused.code).toBe(1);
-    expect(refused.stdout).toMatch(new RegExp(`m/refresh\\.yaml:\\d+:\\d+: error: ${ADDRESS} is protected \\(metadata\\.protect\\): its destructive run goes ahead only when apply names it, --allow-destructive ${ADDRESS} \\(never run \\(revision r1\\)\\)`));
+    expect(refused.stdout).toMatch(
+      new RegExp(
+        `m/refresh\\.yaml:\\d+:\\d+: error: ${ADDRESS} is protected \\(metadata\\.protect\\): its destructive run goes ahead only when apply names it, --allow-destructive ${ADDRESS} \\(never run \\(revision r1\\)\\)`,
+      ),
+    );
     expect(await operationsOf(cloud, ENV.uat)).toHaveLength(0);
 
     // Naming another address is not naming this one.

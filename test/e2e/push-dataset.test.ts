@@ -5,7 +5,13 @@ import { moorProcess } from './processes.js';
 
 const DATASETS = `/v1.0/myorg/groups/${WORKSPACE}/datasets`;
 
-interface Change { address: string; action: string; patch: { op: string; path: string; value?: unknown }[]; drift: boolean; destructive: boolean }
+interface Change {
+  address: string;
+  action: string;
+  patch: { op: string; path: string; value?: unknown }[];
+  drift: boolean;
+  destructive: boolean;
+}
 const changeOf = (stdout: string, address: string): Change => {
   const found = (JSON.parse(stdout).changes as Change[]).find((c) => c.address === address);
   if (!found) throw new Error(`no change for ${address} in ${stdout}`);
@@ -27,7 +33,9 @@ describe('push dataset lifecycle', () => {
     cloud = await startCloud();
     dir = workdir({ 'm/sales.yaml': datasetManifest('sales'), 'm/vault.yaml': datasetManifest('vault', { protect: true }) });
   });
-  afterAll(async () => { await cloud?.stop(); });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   test('apply creates each dataset once and a second plan has nothing to do', async () => {
     const plan = await run('plan', 'm', '--detailed-exitcode');
@@ -126,7 +134,12 @@ describe('push dataset lifecycle', () => {
     const id = await salesId();
     const product = (await tables(id))[0];
     const put = await cloudRequest(cloud, 'PUT', `${DATASETS}/${id}/tables/Product`, {
-      name: 'Product', columns: [{ name: 'ProductID', dataType: 'Int64' }, { name: 'Name', dataType: 'Int64' }], measures: product.measures ?? [],
+      name: 'Product',
+      columns: [
+        { name: 'ProductID', dataType: 'Int64' },
+        { name: 'Name', dataType: 'Int64' },
+      ],
+      measures: product.measures ?? [],
     });
     expect(put.status).toBe(200);
     const drift = await run('drift', 'm', '--output', 'json');
@@ -160,12 +173,14 @@ describe('push dataset lifecycle', () => {
 
 describe('push dataset create interrupted by kill -9', () => {
   let cloud: Cloud | undefined;
-  afterAll(async () => { await cloud?.stop(); });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   test('killed after the POST committed but before state recorded the id: the next apply adopts it, no duplicate', async () => {
     // Latency on every request leaves a window between the POST committing and the id being recorded
     // (moor reads the dataset and its tables back first).
-    const c = cloud = await startCloud({ latencyMs: 250 });
+    const c = (cloud = await startCloud({ latencyMs: 250 }));
     const dir = workdir({ 'm/ledger.yaml': datasetManifest('ledger') });
     const first = moorProcess(dir, c, ['apply', 'm', '--auto-approve']);
     while ((await datasetIdsNamed(c, 'ledger')).length === 0) {

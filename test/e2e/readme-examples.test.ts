@@ -13,12 +13,20 @@ const STATE_GUIDE = readFileSync(join(ROOT, 'docs', 'state.md'), 'utf8');
 function commandsUnder(heading: string): string[][] {
   const section = README.slice(README.indexOf(heading));
   const block = /```sh\n([\s\S]*?)```/.exec(section)![1].replace(/\\\n\s*/g, ' ');
-  return block.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l.includes('npx moor'))
-    .map((l) => l.slice(l.indexOf('npx moor') + 'npx moor'.length).trim().split(/\s+/));
+  return block
+    .split('\n')
+    .map((l) => l.replace(/\s+#.*$/, '').trim())
+    .filter((l) => l.includes('npx moor'))
+    .map((l) =>
+      l
+        .slice(l.indexOf('npx moor') + 'npx moor'.length)
+        .trim()
+        .split(/\s+/),
+    );
 }
 
 describe('README examples', () => {
-  it('the quick start runs as written, and the outputs example prints the group\'s IP', async () => {
+  it("the quick start runs as written, and the outputs example prints the group's IP", async () => {
     const dir = workdir();
     cpSync(join(ROOT, 'examples'), join(dir, 'examples'), { recursive: true });
     const quickStart = commandsUnder('## Quick start');

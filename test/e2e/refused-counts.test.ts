@@ -7,8 +7,12 @@ import { moor, ROOT, startCloud, workdir, type Cloud } from './harness.js';
 
 describe('a change refused by policy', () => {
   let cloud: Cloud;
-  beforeAll(async () => { cloud = await startCloud(); });
-  afterAll(async () => { await cloud?.stop(); });
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   it('is "1 refused", never "1 failed", in the closing line, apply_summary and the history', async () => {
     const dir = workdir();
@@ -26,7 +30,11 @@ describe('a change refused by policy', () => {
     expect(closing).toBe('stack dev: Apply incomplete: 0 created, 0 updated, 0 replaced, 0 deleted, 0 run; 1 refused (ContainerGroup/web).');
 
     const jsonl = await moor(dir, cloud, ['apply', '--stack', 'dev', '--auto-approve', '--output', 'jsonl']);
-    const summary = jsonl.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.type === 'apply_summary');
+    const summary = jsonl.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((e) => e.type === 'apply_summary');
     expect(summary).toMatchObject({ status: 'incomplete', failed: 0, refused: 1 });
 
     const history = await moor(dir, cloud, ['history', '--stack', 'dev', '--output', 'json']);

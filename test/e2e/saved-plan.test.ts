@@ -13,7 +13,8 @@ describe('saved plans, show, --replace and --refresh-only', () => {
   const run = (...args: string[]) => moor(dir, cloud, args);
   const liveImage = async (name: string) => (await cloudRequest(cloud, 'GET', ARM_PATH(name))).body.properties.containers[0].properties.image as string;
   /** An out-of-band PUT of the group as read, with `edit` applied (the secret sent again, as ARM needs it). */
-  const tamper = async (name: string, edit: (body: any) => void) => { // any: the ARM body as read
+  const tamper = async (name: string, edit: (body: any) => void) => {
+    // any: the ARM body as read
     const live = await cloudRequest(cloud, 'GET', ARM_PATH(name));
     const body = { location: live.body.location, tags: live.body.tags, properties: { ...live.body.properties } };
     body.properties.containers[0].properties.environmentVariables[1].secureValue = SECRET;
@@ -26,7 +27,9 @@ describe('saved plans, show, --replace and --refresh-only', () => {
     dir = workdir({ 'm/secret.txt': SECRET + '\n', 'm/web.yaml': groupManifest('web'), 'm/api.yaml': groupManifest('api') });
     expect((await run('apply', 'm', '--auto-approve')).code).toBe(0);
   });
-  afterAll(async () => { await cloud?.stop(); });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   test('a saved plan holds the reviewed bodies, no secret, and is readable by its owner only', async () => {
     writeFile(dir, 'm/web.yaml', groupManifest('web', { image: 'nginx:1.28' }));
@@ -92,7 +95,9 @@ describe('saved plans, show, --replace and --refresh-only', () => {
     writeFile(dir, 'm/secret.txt', 'another-secret\n');
     const r = await run('apply', '--plan', 'p.json');
     expect(r.code).toBe(1);
-    expect(r.stderr + r.stdout).toContain('ContainerGroup/web: refused: the secret at /properties/containers[name=app]/properties/environmentVariables[name=DB_PASSWORD]/secureValue is not the one');
+    expect(r.stderr + r.stdout).toContain(
+      'ContainerGroup/web: refused: the secret at /properties/containers[name=app]/properties/environmentVariables[name=DB_PASSWORD]/secureValue is not the one',
+    );
     expect(r.stderr + r.stdout).not.toContain('another-secret');
     expect(await liveImage('web')).toBe('nginx:1.27');
     writeFile(dir, 'm/secret.txt', SECRET + '\n');
@@ -112,7 +117,9 @@ describe('saved plans, show, --replace and --refresh-only', () => {
     writeFile(dir, 'm/web.yaml', groupManifest('web', { image: 'nginx:1.29' }));
     writeFile(dir, 'm/api.yaml', groupManifest('api', { image: 'nginx:1.29' }));
     expect((await run('plan', 'm', '--out', 'both.json')).code).toBe(0);
-    await tamper('api', (b) => { b.tags = { owner: 'alice' }; });
+    await tamper('api', (b) => {
+      b.tags = { owner: 'alice' };
+    });
     const r = await run('apply', '--plan', 'both.json');
     expect(r.code).toBe(1);
     expect(r.stderr + r.stdout).toContain('ContainerGroup/api: refused: the live resource changed since the plan');
@@ -127,7 +134,9 @@ describe('saved plans, show, --replace and --refresh-only', () => {
     expect((await moor(dir, cloud, ['plan', 'm', '--out', 'env.json'], { WEB_IMAGE: 'nginx:1.30' })).code).toBe(0);
     const r = await moor(dir, cloud, ['apply', '--plan', 'env.json'], { WEB_IMAGE: 'evil.example.net/miner:latest' });
     expect(r.code).toBe(1);
-    expect(r.stderr + r.stdout).toContain('ContainerGroup/web: refused: its desired value at /properties/containers/0/properties/image is not the one reviewed');
+    expect(r.stderr + r.stdout).toContain(
+      'ContainerGroup/web: refused: its desired value at /properties/containers/0/properties/image is not the one reviewed',
+    );
     expect(await liveImage('web')).toBe('nginx:1.29');
     writeFile(dir, 'm/web.yaml', groupManifest('web', { image: 'nginx:1.29' }));
   });
@@ -167,7 +176,10 @@ describe('saved plans, show, --replace and --refresh-only', () => {
   });
 
   test('--refresh-only accepts drift into state and changes nothing live', async () => {
-    await tamper('api', (b) => { b.properties.containers[0].properties.image = 'nginx:tampered'; b.tags = { owner: 'alice' }; });
+    await tamper('api', (b) => {
+      b.properties.containers[0].properties.image = 'nginx:tampered';
+      b.tags = { owner: 'alice' };
+    });
     expect((await run('drift', 'm')).code).toBe(2);
     const plan = await run('plan', 'm', '--refresh-only', '--detailed-exitcode');
     expect(plan.code).toBe(2);
@@ -191,7 +203,9 @@ describe('saved plans, show, --replace and --refresh-only', () => {
   });
 
   test('a saved refresh-only plan accepts the drift it showed, and nothing else', async () => {
-    await tamper('api', (b) => { b.properties.containers[0].properties.image = 'nginx:again'; });
+    await tamper('api', (b) => {
+      b.properties.containers[0].properties.image = 'nginx:again';
+    });
     const plan = await run('plan', 'm', '--refresh-only', '--out', 'refresh.json');
     expect(plan.code).toBe(0);
     expect((await run('show', 'refresh.json')).stdout).toContain('ContainerGroup/api has drifted');
@@ -207,8 +221,14 @@ describe('saved plans, show, --replace and --refresh-only', () => {
     const plan = await run('plan', 'm', '--prune', '--out', 'prune.json');
     expect(plan.stdout).toContain('1 to delete');
     const shown = JSON.parse((await run('show', 'prune.json', '--output', 'json')).stdout);
-    expect(shown.changes.find((c: { address: string }) => c.address === 'ContainerGroup/api')).toMatchObject({ action: 'delete', reason: 'not in manifests (--prune)', reasonCode: 'pruned' });
-    await tamper('api', (b) => { b.tags = { owner: 'alice' }; });
+    expect(shown.changes.find((c: { address: string }) => c.address === 'ContainerGroup/api')).toMatchObject({
+      action: 'delete',
+      reason: 'not in manifests (--prune)',
+      reasonCode: 'pruned',
+    });
+    await tamper('api', (b) => {
+      b.tags = { owner: 'alice' };
+    });
     const r = await run('apply', '--plan', 'prune.json');
     expect(r.code).toBe(1);
     expect(r.stderr + r.stdout).toContain('ContainerGroup/api: refused: the live resource changed since the plan');

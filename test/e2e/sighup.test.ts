@@ -8,8 +8,12 @@ import { moorProcess } from './processes.js';
 
 describe('apply sent SIGHUP', () => {
   let cloud: Cloud;
-  beforeAll(async () => { cloud = await startCloud({ env: { MOOR_PROVISIONING_MS: '3000' } }); });
-  afterAll(async () => { await cloud?.stop(); });
+  beforeAll(async () => {
+    cloud = await startCloud({ env: { MOOR_PROVISIONING_MS: '3000' } });
+  });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   test('says Interrupted, releases the lock, and the next apply finishes the work', async () => {
     const dir = workdir({ 'm/secret.txt': 's', 'm/g.yaml': groupManifest('hup-g') });

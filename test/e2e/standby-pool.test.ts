@@ -48,7 +48,9 @@ describe('a container group from a profile and a standby pool', () => {
     cloud = await startCloud({ args: ['--fixtures', `${fixtures}/fixtures.yaml`] });
     dir = workdir({ 'm/pooled.yaml': pooled() });
   });
-  afterAll(async () => { await cloud?.stop(); });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   test('validates without an image, applies, answers isCreatedFromStandbyPool and re-plans empty', async () => {
     const validate = await run('validate', 'm');
@@ -58,12 +60,14 @@ describe('a container group from a profile and a standby pool', () => {
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     const live = (await cloudRequest(cloud, 'GET', PATH)).body;
     expect(live.properties.isCreatedFromStandbyPool).toBe(true);
-    expect(live.properties.containers).toEqual([expect.objectContaining({ name: 'web', properties: expect.objectContaining({ configMap: { keyValuePairs: { GREETING: 'hello' } } }) })]);
+    expect(live.properties.containers).toEqual([
+      expect.objectContaining({ name: 'web', properties: expect.objectContaining({ configMap: { keyValuePairs: { GREETING: 'hello' } } }) }),
+    ]);
     const again = await run('plan', 'm', '--detailed-exitcode');
     expect(again.code, again.stdout + again.stderr).toBe(0);
   });
 
-  test('a profile the cloud does not hold is refused in the service\'s own error shape, named by plan and apply', async () => {
+  test("a profile the cloud does not hold is refused in the service's own error shape, named by plan and apply", async () => {
     writeFile(dir, 'm/pooled.yaml', pooled(PROFILE.replace('web-profile', 'no-such-profile')));
     const apply = await run('apply', 'm', '--auto-approve');
     expect(apply.code).toBe(1);
@@ -75,6 +79,8 @@ describe('a container group from a profile and a standby pool', () => {
     writeFile(dir, 'm/pooled.yaml', pooled().replace(/    containerGroupProfile:\n.*\n.*\n/, ''));
     const validate = await run('validate', 'm');
     expect(validate.code).toBe(1);
-    expect(validate.stdout).toMatch(/m\/pooled\.yaml:\d+:\d+: error: spec\.properties\.containers\[0\]\.properties: missing required field image \(or create the group from a properties\.containerGroupProfile\)/);
+    expect(validate.stdout).toMatch(
+      /m\/pooled\.yaml:\d+:\d+: error: spec\.properties\.containers\[0\]\.properties: missing required field image \(or create the group from a properties\.containerGroupProfile\)/,
+    );
   });
 });

@@ -9,8 +9,12 @@ describe('throttling in plain progress', () => {
   // share the limit, so a fast machine may also see a step's read of its group throttled. The cloud runs in
   // a process of its own: in the test's, its first answers (with the remaining-requests headers) reach the
   // client before the last creates leave, and the client's pacing holds those back: no 429 to show.
-  beforeAll(async () => { cloud = await startCloudProcess({ rateLimit: 1 }); });
-  afterAll(async () => { await cloud?.stop(); });
+  beforeAll(async () => {
+    cloud = await startCloudProcess({ rateLimit: 1 });
+  });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   test('apply prints a line per throttled request (service, method, short path without query string, wait) and none for poll waits', async () => {
     const docs = Array.from({ length: 12 }, (_, i) => groupManifest(`thr-${i}`)).join('---\n');
@@ -19,7 +23,8 @@ describe('throttling in plain progress', () => {
     expect(r.code, r.stderr).toBe(0);
     const throttled = r.stderr.split('\n').filter((l) => l.startsWith('arm: throttled'));
     expect(throttled.length, r.stderr).toBeGreaterThanOrEqual(1);
-    for (const line of throttled) expect(line).toMatch(/^arm: throttled \(429\) on (PUT|GET) \/subscriptions\/…\/containerGroups\/thr-\d+, retrying in \d+\.\d s$/);
+    for (const line of throttled)
+      expect(line).toMatch(/^arm: throttled \(429\) on (PUT|GET) \/subscriptions\/…\/containerGroups\/thr-\d+, retrying in \d+\.\d s$/);
     expect(r.stderr).not.toContain('api-version');
     expect(r.stderr).not.toMatch(/poll/i);
     // Twelve steps waiting on one abort signal is the design: no Node warning about listeners.

@@ -16,11 +16,14 @@ process.stdout.write(process.argv[2] === 'bare' ? token + '\\n' : JSON.stringify
 
 describe('token renewal during a followed job', () => {
   let cloud: Cloud | undefined;
-  afterEach(async () => { await cloud?.stop(); cloud = undefined; });
+  afterEach(async () => {
+    await cloud?.stop();
+    cloud = undefined;
+  });
 
   test.each([['json'], ['bare']])('a job outliving its %s token completes with renewed tokens', async (shape) => {
     // Each phase of the job lasts 2.5 s: it runs for 5 s, well past one token's 2 s.
-    const c = cloud = await startCloud({ args: ['--expiring-tokens'], env: { MOOR_LOCAL_CLOUD_ASYNC_MS: '2500' } });
+    const c = (cloud = await startCloud({ args: ['--expiring-tokens'], env: { MOOR_LOCAL_CLOUD_ASYNC_MS: '2500' } }));
     const dir = workdir({ 'token.cjs': TOKEN_SCRIPT, 'm/export.yaml': exportManifest('renewing', { backupName: `renew-${shape}`, revision: '1' }) });
     const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(dir, 'token.cjs'))} ${shape}`;
     const config = `credentials:\n  lcs:\n    tokenCommand: ${JSON.stringify(command)}\n`;

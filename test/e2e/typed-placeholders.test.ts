@@ -9,14 +9,20 @@ const withCpu = (cpu: string) => groupManifest('web').replace('cpu: 1', `cpu: ${
 
 describe('placeholders validate finds before plan', { timeout: 180_000 }, () => {
   let cloud: Cloud;
-  beforeAll(async () => { cloud = await startCloud(); });
-  afterAll(async () => { await cloud.stop(); });
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterAll(async () => {
+    await cloud.stop();
+  });
 
   test('a placeholder nested in another is an error at it, in validate and in plan, and nothing is sent', async () => {
     const dir = workdir({ 'm/web.yaml': withImage('nginx:${file:values/${env:ENV}/tag}'), 'm/secret.txt': 's3cret\n', 'm/values/dev/tag': '1.27\n' });
     const r = await moor(dir, undefined, ['validate', 'm'], { ENV: 'dev' });
     expect(r.code).toBe(1);
-    expect(r.stdout).toBe('m/web.yaml:14:24: error: spec.properties.containers[0].properties.image: nested placeholder ${file:values/${env:ENV}/tag}: a placeholder cannot hold another (only ${var:} is filled in first); write the path or name out, or take it from a stack variable\n');
+    expect(r.stdout).toBe(
+      'm/web.yaml:14:24: error: spec.properties.containers[0].properties.image: nested placeholder ${file:values/${env:ENV}/tag}: a placeholder cannot hold another (only ${var:} is filled in first); write the path or name out, or take it from a stack variable\n',
+    );
     const plan = await moor(dir, cloud, ['plan', 'm'], { ENV: 'dev' });
     expect(plan.code).toBe(1);
     expect(plan.stdout + plan.stderr).toContain('m/web.yaml:14:24: error: spec.properties.containers[0].properties.image: nested placeholder');
@@ -25,7 +31,9 @@ describe('placeholders validate finds before plan', { timeout: 180_000 }, () => 
   test('a stack variable inside a placeholder is filled in first, so ${file:values/${var:env}/tag} is valid and plans', async () => {
     const dir = workdir({
       'moor.config.yaml': 'stacks:\n  dev:\n    paths: [m]\n    vars: {env: dev}\n',
-      'm/web.yaml': withImage('nginx:${file:values/${var:env}/tag}'), 'm/secret.txt': 's3cret\n', 'm/values/dev/tag': '1.27\n',
+      'm/web.yaml': withImage('nginx:${file:values/${var:env}/tag}'),
+      'm/secret.txt': 's3cret\n',
+      'm/values/dev/tag': '1.27\n',
     });
     const r = await moor(dir, undefined, ['validate', '--stack', 'dev']);
     expect(r.stdout).toContain('ok: 1 manifest');
@@ -38,13 +46,19 @@ describe('placeholders validate finds before plan', { timeout: 180_000 }, () => 
     const dir = workdir({ 'm/web.yaml': withCpu('${env:CPU}'), 'm/secret.txt': 's3cret\n' });
     const unset = await moor(dir, undefined, ['validate', 'm']);
     expect(unset.code).toBe(1);
-    expect(unset.stdout).toBe('m/web.yaml:17:20: error: spec.properties.containers[0].properties.resources.requests.cpu: ${env:CPU} fills a number field and CPU is not set: validate types it as plan will (it is no secret); set CPU where validate runs, or write the value\n');
+    expect(unset.stdout).toBe(
+      'm/web.yaml:17:20: error: spec.properties.containers[0].properties.resources.requests.cpu: ${env:CPU} fills a number field and CPU is not set: validate types it as plan will (it is no secret); set CPU where validate runs, or write the value\n',
+    );
     const word = await moor(dir, undefined, ['validate', 'm'], { CPU: 'two' });
     expect(word.code).toBe(1);
-    expect(word.stdout).toBe('m/web.yaml:17:20: error: spec.properties.containers[0].properties.resources.requests.cpu: must be a number, got "two" (from ${env:CPU})\n');
+    expect(word.stdout).toBe(
+      'm/web.yaml:17:20: error: spec.properties.containers[0].properties.resources.requests.cpu: must be a number, got "two" (from ${env:CPU})\n',
+    );
     const planWord = await moor(dir, cloud, ['plan', 'm'], { CPU: 'two' });
     expect(planWord.code).toBe(1);
-    expect(planWord.stdout + planWord.stderr).toContain('m/web.yaml:17:20: error: spec.properties.containers[0].properties.resources.requests.cpu: must be a number, got "two" (from ${env:CPU})');
+    expect(planWord.stdout + planWord.stderr).toContain(
+      'm/web.yaml:17:20: error: spec.properties.containers[0].properties.resources.requests.cpu: must be a number, got "two" (from ${env:CPU})',
+    );
 
     expect((await moor(dir, undefined, ['validate', 'm'], { CPU: '2' })).code).toBe(0);
     const apply = await moor(dir, cloud, ['apply', 'm', '--auto-approve'], { CPU: '2' });

@@ -7,7 +7,8 @@ import { ENV, exportManifest, moor, operationsOf, readState, refreshManifest, st
 import { moorProcess } from './processes.js';
 
 /** Rewrites the last run of `address` in the state file (the run has ended, so the journal is folded in). */
-function editLastRun(dir: string, address: string, edit: (run: Record<string, any>) => Record<string, any>): void { // any: a state record as JSON
+function editLastRun(dir: string, address: string, edit: (run: Record<string, any>) => Record<string, any>): void {
+  // any: a state record as JSON
   const file = join(dir, '.moor/state.json');
   const doc = JSON.parse(readFileSync(file, 'utf8'));
   const runs = doc.resources[address].runs;
@@ -20,9 +21,12 @@ const REFRESH = 'DatabaseRefresh/uat-from-prod';
 
 describe('unknown outcomes', () => {
   let cloud: Cloud | undefined;
-  afterEach(async () => { await cloud?.stop(); cloud = undefined; });
+  afterEach(async () => {
+    await cloud?.stop();
+    cloud = undefined;
+  });
 
-  test('kill -9 during an export\'s send: the dependent refresh never runs until the outcome is resolved', async () => {
+  test("kill -9 during an export's send: the dependent refresh never runs until the outcome is resolved", async () => {
     // Every answer of this first cloud takes 1 s, so the apply is still waiting for the export's answer
     // when it is killed; the runs after the kill meet the same data in a cloud that answers at once.
     const dataFile = join(workdir(), 'cloud.json');
@@ -42,7 +46,7 @@ describe('unknown outcomes', () => {
     first.child.kill('SIGKILL');
     await first;
     await slow.stop();
-    const c = cloud = await startCloud({ dataFile });
+    const c = (cloud = await startCloud({ dataFile }));
     const run = (...args: string[]) => moor(dir, c, args);
     // Known at once from the record the crash left: no pipeline reads this as converged.
     const afterKill = await run('plan', 'm', '--detailed-exitcode');
@@ -78,7 +82,10 @@ describe('unknown outcomes', () => {
     const planned = await run('plan', 'm', '--output', 'json');
     expect(planned.code, planned.stderr).toBe(0);
     const changes = JSON.parse(planned.stdout).changes as { address: string; action: string }[];
-    expect(changes.map((ch) => [ch.address, ch.action]).sort()).toEqual([[EXPORT, 'no-op'], [REFRESH, 'run']]);
+    expect(changes.map((ch) => [ch.address, ch.action]).sort()).toEqual([
+      [EXPORT, 'no-op'],
+      [REFRESH, 'run'],
+    ]);
     const applied = await run('apply', 'm', '--auto-approve');
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
     expect((await operationsOf(c, ENV.uat)).filter((o) => o.kind === 'refresh').map((o) => o.status)).toEqual(['Completed']);
@@ -86,12 +93,18 @@ describe('unknown outcomes', () => {
   }, 120_000);
 
   test('an operation whose status could not be read is re-checked by its activity id: no resend, then its dependent runs', async () => {
-    const c = cloud = await startCloud();
+    const c = (cloud = await startCloud());
     const dir = workdir({ 'm/export.yaml': exportManifest('uat-backup', { environment: ENV.uat, backupName: 'uat-before-r1', revision: 'r1' }) });
     const run = (...args: string[]) => moor(dir, c, args);
     expect((await run('apply', 'm', '--auto-approve')).code).toBe(0);
     // As if the status endpoint had failed while the export was followed.
-    editLastRun(dir, EXPORT, (r) => ({ ...r, status: 'failed', outcome: 'unknown', message: 'the status could not be read', steps: [{ ...r.steps[0], status: 'Unknown' }] }));
+    editLastRun(dir, EXPORT, (r) => ({
+      ...r,
+      status: 'failed',
+      outcome: 'unknown',
+      message: 'the status could not be read',
+      steps: [{ ...r.steps[0], status: 'Unknown' }],
+    }));
     writeFile(dir, 'm/refresh.yaml', refreshManifest('uat-from-prod', { revision: 'r1', dependsOn: [EXPORT] }));
 
     const plan = await run('plan', 'm', '--output', 'json');
@@ -104,23 +117,38 @@ describe('unknown outcomes', () => {
     expect((await readState(dir)).resources[EXPORT].runs.at(-1)).toMatchObject({ status: 'succeeded' });
   }, 60_000);
 
-  test("resolve --failed: the next apply runs the job again, then what depends on it", async () => {
-    const c = cloud = await startCloud();
+  test('resolve --failed: the next apply runs the job again, then what depends on it', async () => {
+    const c = (cloud = await startCloud());
     const dir = workdir({
       'm/export.yaml': exportManifest('uat-backup', { environment: ENV.uat, backupName: 'uat-before-r1', revision: 'r1' }),
       'm/refresh.yaml': refreshManifest('uat-from-prod', { revision: 'r1', dependsOn: [EXPORT] }),
     });
     const run = (...args: string[]) => moor(dir, c, args);
     // The state a kill during the export's send leaves (the export never reached the service).
-    writeFile(dir, '.moor/state.json', JSON.stringify({ version: 1, serial: 1, resources: { [EXPORT]: {
-      kind: 'DatabaseExport', name: 'uat-backup', lastApplied: { revision: 'r1' }, updatedAt: 't',
-      runs: [{ revision: 'r1', status: 'started', steps: [{ operation: 'export', environmentId: ENV.uat, status: 'Sending', at: 't' }] }],
-    } } }));
+    writeFile(
+      dir,
+      '.moor/state.json',
+      JSON.stringify({
+        version: 1,
+        serial: 1,
+        resources: {
+          [EXPORT]: {
+            kind: 'DatabaseExport',
+            name: 'uat-backup',
+            lastApplied: { revision: 'r1' },
+            updatedAt: 't',
+            runs: [{ revision: 'r1', status: 'started', steps: [{ operation: 'export', environmentId: ENV.uat, status: 'Sending', at: 't' }] }],
+          },
+        },
+      }),
+    );
     const blocked = await run('apply', 'm', '--auto-approve');
     expect(blocked.code).toBe(1);
     expect(await operationsOf(c, ENV.uat)).toEqual([]);
     // The plan apply prints says what happens: the rest applies, the dependent is held back.
-    expect(blocked.stdout).toMatch(new RegExp(`Plan applies in part: 1 job of unknown outcome — ${EXPORT}: .*; the rest of the plan applies; held back until it is resolved: ${REFRESH}\n`));
+    expect(blocked.stdout).toMatch(
+      new RegExp(`Plan applies in part: 1 job of unknown outcome — ${EXPORT}: .*; the rest of the plan applies; held back until it is resolved: ${REFRESH}\n`),
+    );
     expect(blocked.stdout).not.toContain('Plan failed');
 
     const resolved = await run('state', 'resolve', EXPORT, '--failed');
@@ -130,7 +158,10 @@ describe('unknown outcomes', () => {
     expect(plan.stdout).toContain('resolved as failed (moor state resolve): it runs again');
     const applied = await run('apply', 'm', '--auto-approve');
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
-    expect((await operationsOf(c, ENV.uat)).map((o) => [o.kind, o.status])).toEqual([['export', 'Completed'], ['refresh', 'Completed']]);
+    expect((await operationsOf(c, ENV.uat)).map((o) => [o.kind, o.status])).toEqual([
+      ['export', 'Completed'],
+      ['refresh', 'Completed'],
+    ]);
     expect((await run('plan', 'm', '--detailed-exitcode')).code).toBe(0);
   }, 60_000);
 });

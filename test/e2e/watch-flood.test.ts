@@ -18,13 +18,21 @@ const ROUNDS = 3;
 /** Opens `count` connections that send half a request and never finish it; resolves once each is open or refused. */
 async function halfOpen(port: number, count: number): Promise<Socket[]> {
   const sockets = Array.from({ length: count }, () => connect({ host: '127.0.0.1', port }));
-  await Promise.all(sockets.map((s) => new Promise<void>((resolve) => {
-    const done = () => resolve();
-    s.once('connect', () => { s.write('GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\n'); done(); });
-    s.once('error', done);
-    s.once('close', done);
-    setTimeout(done, 10_000).unref();
-  })));
+  await Promise.all(
+    sockets.map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          const done = () => resolve();
+          s.once('connect', () => {
+            s.write('GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+            done();
+          });
+          s.once('error', done);
+          s.once('close', done);
+          setTimeout(done, 10_000).unref();
+        }),
+    ),
+  );
   return sockets;
 }
 
@@ -37,35 +45,61 @@ describe('moor watch under a connection flood with ulimit -n 256', () => {
     dir = workdir({ 'm/secret.txt': 'flood-secret-value\n', 'm/web.yaml': groupManifest('web') });
     expect((await moor(dir, cloud, ['apply', 'm', '--auto-approve'])).code).toBe(0);
   });
-  afterAll(async () => { await cloud?.stop(); });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   test(`after ${ROUNDS} rounds of ${CONNECTIONS} half-open connections it reconciles again within two intervals, never skipping on its own lock`, async () => {
-    const child = spawn('/bin/sh', ['-c', 'ulimit -n 256 && exec "$0" "$@"', process.execPath, BIN, 'watch', 'm', '--interval', `${INTERVAL_S}s`, '--self-heal', '--listen', '127.0.0.1:0'], {
-      cwd: dir, env: cliEnv(cloud), stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      '/bin/sh',
+      ['-c', 'ulimit -n 256 && exec "$0" "$@"', process.execPath, BIN, 'watch', 'm', '--interval', `${INTERVAL_S}s`, '--self-heal', '--listen', '127.0.0.1:0'],
+      {
+        cwd: dir,
+        env: cliEnv(cloud),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let stderr = '';
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     const exited = new Promise<void>((r) => child.on('close', () => r()));
     try {
-      const url = await waitFor(async () => /serving \S+ \S+ \S+ \S+ on (http:\/\/\S+)/.exec(stderr)?.[1], 30_000, () => `watch did not serve: ${stderr}`);
+      const url = await waitFor(
+        async () => /serving \S+ \S+ \S+ \S+ on (http:\/\/\S+)/.exec(stderr)?.[1],
+        30_000,
+        () => `watch did not serve: ${stderr}`,
+      );
       const port = Number(new URL(url).port);
       const status = async () => JSON.parse(await (await fetch(url + '/api/status')).text()) as WatchStatus & { stacks: { lastRunAt: string | null }[] };
-      await waitFor(async () => (await status()).stacks[0].runs >= 1, 30_000, () => `no first cycle: ${stderr}`);
+      await waitFor(
+        async () => (await status()).stacks[0].runs >= 1,
+        30_000,
+        () => `no first cycle: ${stderr}`,
+      );
 
       for (let round = 0; round < ROUNDS; round++) {
         const sockets = await halfOpen(port, CONNECTIONS);
         // The flood lasts a cycle of the watch: the cycle runs with the listener saturated.
         const before = (await status().catch(() => undefined))?.stacks[0].runs ?? 0;
-        await waitFor(async () => (await status()).stacks[0].runs > before, 30_000, () => `no cycle during round ${round + 1}: ${stderr}`).catch(() => undefined);
+        await waitFor(
+          async () => (await status()).stacks[0].runs > before,
+          30_000,
+          () => `no cycle during round ${round + 1}: ${stderr}`,
+        ).catch(() => undefined);
         sockets.forEach((s) => s.destroy());
       }
 
       const floodEnded = Date.now();
       // A cycle that started after the flood ended, and found the stack in sync.
-      const after = await waitFor(async () => {
-        const s = (await status()).stacks[0];
-        return s.lastRunAt && Date.parse(s.lastRunAt) > floodEnded && s.result === 'in_sync' ? s : undefined;
-      }, 60_000, () => `no cycle in sync after the flood: ${stderr}`);
+      const after = await waitFor(
+        async () => {
+          const s = (await status()).stacks[0];
+          return s.lastRunAt && Date.parse(s.lastRunAt) > floodEnded && s.result === 'in_sync' ? s : undefined;
+        },
+        60_000,
+        () => `no cycle in sync after the flood: ${stderr}`,
+      );
       expect(Date.parse(after.lastRunAt!) - floodEnded).toBeLessThan(2 * INTERVAL_S * 1000 + 1000);
       expect(stderr).not.toMatch(new RegExp(`skipped this cycle: state is locked by .*pid ${child.pid}\\b`));
       expect((await fetch(url + '/readyz')).status).toBe(200);
@@ -85,13 +119,31 @@ describe('moor watch readiness', () => {
       expect((await moor(dir, cloud, ['apply', 'm', '--auto-approve'])).code).toBe(0);
       const watch = await startWatch(dir, cloud, ['m', '--interval', '1s']);
       try {
-        await waitFor(async () => (await watch.get('/readyz')).status === 200, 30_000, () => `never ready: ${watch.stderr()}`);
+        await waitFor(
+          async () => (await watch.get('/readyz')).status === 200,
+          30_000,
+          () => `never ready: ${watch.stderr()}`,
+        );
         const lock = join(dir, '.moor/state.json.lock');
-        writeFileSync(lock, JSON.stringify({ id: 'held', who: 'alice@here', pid: holder.pid, host: hostname(), operation: 'apply', since: new Date().toISOString() }));
-        const red = await waitFor(async () => { const r = await watch.get('/readyz'); return r.status === 503 ? r.text : undefined; }, 30_000, () => `never red: ${watch.stderr()}`);
+        writeFileSync(
+          lock,
+          JSON.stringify({ id: 'held', who: 'alice@here', pid: holder.pid, host: hostname(), operation: 'apply', since: new Date().toISOString() }),
+        );
+        const red = await waitFor(
+          async () => {
+            const r = await watch.get('/readyz');
+            return r.status === 503 ? r.text : undefined;
+          },
+          30_000,
+          () => `never red: ${watch.stderr()}`,
+        );
         expect(red).toMatch(/^3 cycles in a row could not run: state is locked by alice@here \(pid \d+, moor apply\)/);
         rmSync(lock);
-        await waitFor(async () => (await watch.get('/readyz')).status === 200, 30_000, () => `never ready again: ${watch.stderr()}`);
+        await waitFor(
+          async () => (await watch.get('/readyz')).status === 200,
+          30_000,
+          () => `never ready again: ${watch.stderr()}`,
+        );
       } finally {
         await watch.terminate();
       }

@@ -13,20 +13,32 @@ const config = (label: string) => `stacks:
 
 describe('moor watch follows moor.config.yaml and holds what it may not run', () => {
   let cloud: Cloud;
-  beforeAll(async () => { cloud = await startCloud(); });
-  afterAll(async () => { await cloud?.stop(); });
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   it('a stack variable changed in moor.config.yaml is planned with within one interval, without a restart (and applied with --self-heal)', async () => {
     const dir = workdir({ 'moor.config.yaml': config('Forty-two'), 'manifests/c42.yaml': authManifest('c42', { displayName: '${var:label}' }) });
     expect((await moor(dir, cloud, ['apply', '--stack', 'dev', '--auto-approve'])).code).toBe(0);
     const watch = await startWatch(dir, cloud, ['--stack', 'dev', '--interval', '2s']);
     try {
-      await waitFor(async () => (await watch.status()).stacks[0].result === 'in_sync', 30_000, () => `never in sync: ${watch.stderr()}`);
+      await waitFor(
+        async () => (await watch.status()).stacks[0].result === 'in_sync',
+        30_000,
+        () => `never in sync: ${watch.stderr()}`,
+      );
       writeFile(dir, 'moor.config.yaml', config('Forty-two, promoted'));
-      const resources = await waitFor(async () => {
-        const stack = (await watch.status()).stacks[0];
-        return stack.result === 'pending' ? stack.resources : undefined;
-      }, 30_000, () => `the changed variable was never planned: ${watch.stderr()}`);
+      const resources = await waitFor(
+        async () => {
+          const stack = (await watch.status()).stacks[0];
+          return stack.result === 'pending' ? stack.resources : undefined;
+        },
+        30_000,
+        () => `the changed variable was never planned: ${watch.stderr()}`,
+      );
       expect(resources).toContainEqual(expect.objectContaining({ address: 'AuthContext/c42', status: 'pending', action: 'update' }));
       expect(watch.stderr()).toContain("moor watch: stack dev: moor.config.yaml changed: the stack's variables label; planned with it from this cycle");
       expect(watch.stderr()).toContain('not applied: AuthContext/c42: manifest changed (update)');
@@ -37,12 +49,24 @@ describe('moor watch follows moor.config.yaml and holds what it may not run', ()
     // With --self-heal the promoted value is applied; a broken config fails the cycle with its message, and its fix is taken up.
     const healing = await startWatch(dir, cloud, ['--stack', 'dev', '--interval', '1s', '--self-heal']);
     try {
-      await waitFor(async () => (await cloudRequest(cloud, 'GET', AUTH_PATH('c42'))).body?.displayName === 'Forty-two, promoted', 30_000, () => `not applied: ${healing.stderr()}`);
+      await waitFor(
+        async () => (await cloudRequest(cloud, 'GET', AUTH_PATH('c42'))).body?.displayName === 'Forty-two, promoted',
+        30_000,
+        () => `not applied: ${healing.stderr()}`,
+      );
       writeFile(dir, 'moor.config.yaml', config('Forty-three').replace('paths: [manifests]', 'paths: [manifests'));
-      await waitFor(async () => (await healing.status()).stacks[0].result === 'failed', 30_000, () => `broken config not reported: ${healing.stderr()}`);
+      await waitFor(
+        async () => (await healing.status()).stacks[0].result === 'failed',
+        30_000,
+        () => `broken config not reported: ${healing.stderr()}`,
+      );
       expect((await healing.status()).stacks[0].error).toContain('moor.config.yaml');
       writeFile(dir, 'moor.config.yaml', config('Forty-three'));
-      await waitFor(async () => (await cloudRequest(cloud, 'GET', AUTH_PATH('c42'))).body?.displayName === 'Forty-three', 30_000, () => `fixed config not applied: ${healing.stderr()}`);
+      await waitFor(
+        async () => (await cloudRequest(cloud, 'GET', AUTH_PATH('c42'))).body?.displayName === 'Forty-three',
+        30_000,
+        () => `fixed config not applied: ${healing.stderr()}`,
+      );
     } finally {
       expect((await healing.terminate()).code).toBe(0);
     }
@@ -50,16 +74,22 @@ describe('moor watch follows moor.config.yaml and holds what it may not run', ()
 
   it('report-only over a protected destructive job that never ran: held every cycle, no failed cycle, no backoff', async () => {
     const address = 'DatabaseRefresh/uat-never-ran';
-    const dir = workdir({ 'm/uat.yaml': refreshManifest('uat-never-ran', { revision: 'r1' }).replace('  name: uat-never-ran', '  name: uat-never-ran\n  protect: true') });
+    const dir = workdir({
+      'm/uat.yaml': refreshManifest('uat-never-ran', { revision: 'r1' }).replace('  name: uat-never-ran', '  name: uat-never-ran\n  protect: true'),
+    });
     const watch = await startWatch(dir, cloud, ['m', '--interval', '1s']);
     try {
       // Cycles keep coming at the interval (a backoff would space them 2 s, 4 s, 8 s... apart).
-      await waitFor(async () => (await watch.status()).stacks[0].runs >= 4, 60_000, () => `cycles stopped: ${watch.stderr()}`);
+      await waitFor(
+        async () => (await watch.status()).stacks[0].runs >= 4,
+        60_000,
+        () => `cycles stopped: ${watch.stderr()}`,
+      );
       const stack = (await watch.status()).stacks[0];
       expect(stack.consecutiveFailures).toBe(0);
       expect(stack.result).toBe('pending');
       expect(stack.resources).toContainEqual(expect.objectContaining({ address, status: 'held' }));
-      expect(await watch.sample('moor_reconcile_runs_total', { stack: 'default', result: 'failed' }) ?? 0).toBe(0);
+      expect((await watch.sample('moor_reconcile_runs_total', { stack: 'default', result: 'failed' })) ?? 0).toBe(0);
       expect(watch.stderr()).not.toContain('reconcile failed');
     } finally {
       expect((await watch.terminate()).code).toBe(0);

@@ -30,7 +30,15 @@ export interface WatchStatus {
   holds: (string | null)[];
   /** Replicas on PostgreSQL: the replicas this one saw at its last look. */
   fleet?: { replicas: { id: string; live: boolean; self: boolean; heartbeatAt: string; holds: (string | null)[] }[]; stacks: number };
-  stacks: { stack: string | null; standby: boolean; runs: number; consecutiveFailures: number; result: string | null; error: string | null; resources: { address: string; status: string }[] }[];
+  stacks: {
+    stack: string | null;
+    standby: boolean;
+    runs: number;
+    consecutiveFailures: number;
+    result: string | null;
+    error: string | null;
+    resources: { address: string; status: string }[];
+  }[];
 }
 
 /** The address in the line `moor watch` prints once it serves. */
@@ -60,12 +68,14 @@ export function endpoints(url: string): Pick<WatchRun, 'get' | 'metrics' | 'samp
  * `moor()` runs other commands) and waits for the line naming its URL; terminate() sends the run SIGTERM.
  */
 export async function startWatch(dir: string, cloud: Cloud, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<WatchRun> {
-  const { main } = await import(join(ROOT, 'dist/cli/main.js')) as typeof import('../../src/cli/main.js');
+  const { main } = (await import(join(ROOT, 'dist/cli/main.js'))) as typeof import('../../src/cli/main.js');
   const { memoryIo, written } = await import('../support/memory-io.js');
   const io = memoryIo({ cwd: dir, env: cliEnv(cloud, env) });
   const serving = written(io, 'stderr', SERVING).then((m) => m[1]);
   const run = main(['node', 'moor', 'watch', ...args, '--listen', '127.0.0.1:0'], io);
-  const exited = run.then((code) => { throw new Error(`watch exited with ${code}: ${io.err()}`); });
+  const exited = run.then((code) => {
+    throw new Error(`watch exited with ${code}: ${io.err()}`);
+  });
   const url = await Promise.race([serving, exited]);
   exited.catch(() => undefined); // a later exit is terminate()'s, awaited there
   return {

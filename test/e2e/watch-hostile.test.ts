@@ -33,7 +33,11 @@ async function startEchoingProxy(cloud: Cloud): Promise<Cloud & { echoed: number
   self = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return Object.assign(proxy, {
     url: self,
-    stop: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    stop: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   });
 }
 
@@ -43,7 +47,10 @@ function getWithHost(url: string, path: string, host: string | undefined): Promi
     const headers: Record<string, string> = host === undefined ? {} : { host };
     const req = request(url + path, { headers, setHost: host === undefined }, (res) => {
       let text = '';
-      res.on('data', (c: Buffer) => { text += c.toString(); if (path === '/api/events') res.destroy(); });
+      res.on('data', (c: Buffer) => {
+        text += c.toString();
+        if (path === '/api/events') res.destroy();
+      });
       res.on('close', () => resolve({ status: res.statusCode ?? 0, text }));
     });
     req.on('error', reject);
@@ -55,10 +62,12 @@ function getWithHost(url: string, path: string, host: string | undefined): Promi
 function readEvents(url: string): { text(): string; stop(): void } {
   const controller = new AbortController();
   let text = '';
-  void fetch(url + '/api/events', { signal: controller.signal }).then(async (res) => {
-    const decoder = new TextDecoder();
-    for await (const chunk of res.body!) text += decoder.decode(chunk, { stream: true });
-  }).catch(() => undefined);
+  void fetch(url + '/api/events', { signal: controller.signal })
+    .then(async (res) => {
+      const decoder = new TextDecoder();
+      for await (const chunk of res.body!) text += decoder.decode(chunk, { stream: true });
+    })
+    .catch(() => undefined);
   return { text: () => text, stop: () => controller.abort() };
 }
 
@@ -84,7 +93,11 @@ describe('moor watch serves no secret a service echoes', () => {
     const events = readEvents(watch.url);
     try {
       // Two failed cycles: the echo reached every place a cycle's error goes, the stream heard them.
-      await waitFor(async () => (await watch.status()).stacks[0].runs >= 2 && events.text().includes('"result":"failed"'), 60_000, () => `no failed cycles: ${watch.stderr()}`);
+      await waitFor(
+        async () => (await watch.status()).stacks[0].runs >= 2 && events.text().includes('"result":"failed"'),
+        60_000,
+        () => `no failed cycles: ${watch.stderr()}`,
+      );
       const documents = {
         status: (await watch.get('/api/status')).text,
         resource: (await watch.get('/api/dashboard/resource?address=ContainerGroup/web')).text,
@@ -95,7 +108,9 @@ describe('moor watch serves no secret a service echoes', () => {
         events: events.text(),
         log: watch.stderr(),
       };
-      const status = JSON.parse(documents.status) as { stacks: { result: string; error: string; findings: string[]; resources: { detail?: string }[]; lastRun: { error?: string }[] }[] };
+      const status = JSON.parse(documents.status) as {
+        stacks: { result: string; error: string; findings: string[]; resources: { detail?: string }[]; lastRun: { error?: string }[] }[];
+      };
       const stack = status.stacks[0];
       expect(stack.result).toBe('failed');
       // The echoed body arrived, masked, in every field a service's text reaches.
@@ -140,7 +155,15 @@ describe('moor watch answers only to its own name', () => {
 
   test('its own address, localhost, [::1] and the --listen-host names are answered', async () => {
     const port = new URL(watch.url).port;
-    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`, `[::1]:${port}`, 'watch.example.com', `watch.example.com:${port}`, 'proxy.internal:8443']) {
+    for (const host of [
+      `127.0.0.1:${port}`,
+      `localhost:${port}`,
+      `LOCALHOST:${port}`,
+      `[::1]:${port}`,
+      'watch.example.com',
+      `watch.example.com:${port}`,
+      'proxy.internal:8443',
+    ]) {
       expect({ host, status: (await getWithHost(watch.url, '/api/status', host)).status }).toEqual({ host, status: 200 });
     }
     for (const host of ['proxy.internal', `localhost:${Number(port) + 1}`, 'watch.example.com.evil.test']) {
@@ -158,7 +181,12 @@ describe('moor watch --listen on an address in use', () => {
       const dir = workdir({ 'm/secret.txt': 'watch-port-secret\n', 'm/web.yaml': groupManifest('web') });
       const r = await moor(dir, undefined, ['watch', 'm', '--listen', `127.0.0.1:${port}`], { MOOR_ENDPOINT: 'http://127.0.0.1:9', MOOR_TOKEN: 't' });
       expect(r.code).toBe(1);
-      expect(r.stderr.trim().split('\n').filter((l) => !l.startsWith('moor watch: one stack'))).toEqual([
+      expect(
+        r.stderr
+          .trim()
+          .split('\n')
+          .filter((l) => !l.startsWith('moor watch: one stack')),
+      ).toEqual([
         `error: --listen 127.0.0.1:${port}: the address is already in use (another process listens there); choose another port, or 0 to pick a free one`,
       ]);
     } finally {

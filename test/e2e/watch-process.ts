@@ -8,8 +8,14 @@ import { endpoints, SERVING, waitFor, type WatchProcess } from './watch-harness.
 export async function startWatchProcess(dir: string, cloud: Cloud, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<WatchProcess> {
   const run = moorProcess(dir, cloud, ['watch', ...args, '--listen', '127.0.0.1:0'], env);
   let err = '';
-  run.child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
-  const url = await waitFor(async () => SERVING.exec(err)?.[1], 30_000, () => `watch did not serve: ${err}`);
+  run.child.stderr!.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
+  const url = await waitFor(
+    async () => SERVING.exec(err)?.[1],
+    30_000,
+    () => `watch did not serve: ${err}`,
+  );
   return {
     url,
     pid: run.child.pid!,
@@ -26,6 +32,8 @@ export async function startWatchProcess(dir: string, cloud: Cloud, args: readonl
       run.child.kill('SIGKILL');
       await run;
     },
-    signal: (name) => { run.child.kill(name); },
+    signal: (name) => {
+      run.child.kill(name);
+    },
   };
 }

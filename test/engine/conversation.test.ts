@@ -20,7 +20,13 @@ describe('the conversation of an operation with its host', () => {
   it('gives the host every message of the run, each with a time, a level and a code', async () => {
     const cwd = folder();
     const heard: IoMessage[] = [];
-    const report = await planFolder('.', { cwd, env: {}, notify: (m) => { heard.push(m); } });
+    const report = await planFolder('.', {
+      cwd,
+      env: {},
+      notify: (m) => {
+        heard.push(m);
+      },
+    });
     expect(report.changes.map((c) => [c.address, c.action])).toEqual([['AuthContext/c1', 'create']]);
     expect(report.code).toBe(2);
     for (const m of heard) {
@@ -32,7 +38,13 @@ describe('the conversation of an operation with its host', () => {
     expect(codes).toContain('info notice');
     expect(codes).toContain('debug planned');
     expect(codes.filter((c) => c.endsWith('plan_ready'))).toEqual(['result plan_ready']);
-    const applied = await applyFolder('.', { cwd, env: {}, notify: (m) => { heard.push(m); } });
+    const applied = await applyFolder('.', {
+      cwd,
+      env: {},
+      notify: (m) => {
+        heard.push(m);
+      },
+    });
     expect(applied.outcomes.map((o) => [o.address, o.status])).toEqual([['AuthContext/c1', 'done']]);
     expect(heard.map((m) => m.code)).toEqual(expect.arrayContaining(['step_started', 'step_finished', 'apply_done']));
     expect((await planFolder('.', { cwd, env: {} })).code).toBe(0);
@@ -45,7 +57,14 @@ describe('the conversation of an operation with its host', () => {
     const held = await other.lock('moor apply');
     try {
       const heard: IoMessage[] = [];
-      const failure = await planFolder('.', { cwd, env: {}, state, notify: (m) => { heard.push(m); } }).catch((e: unknown) => e);
+      const failure = await planFolder('.', {
+        cwd,
+        env: {},
+        state,
+        notify: (m) => {
+          heard.push(m);
+        },
+      }).catch((e: unknown) => e);
       expect(failure).toBeInstanceOf(StateLockedError);
       expect(isStateLocked(failure)).toBe(true);
       const failed = heard.filter((m) => m.code === 'run_failed');

@@ -15,7 +15,8 @@ const spec = {
   properties: { containers: [{ name: 'web', properties: { image: 'nginx', command: ['run', '${file:token}'] } }] },
 };
 const resolved = {
-  subscriptionId: 'sub-1', resourceGroup: 'rg',
+  subscriptionId: 'sub-1',
+  resourceGroup: 'rg',
   tags: { conn: 'postgres://app:pw-1@db', 'a/b': 'slash-secret', plain: 'x', ref: 'd1' },
   properties: { containers: [{ name: 'web', properties: { image: 'nginx', command: ['run', 'token-1'] } }] },
 };
@@ -23,7 +24,7 @@ const resolved = {
 describe('sensitivePatterns', () => {
   const patterns = sensitivePatterns(ContainerGroup, manifest('ContainerGroup', 'web', spec));
 
-  it('adds the path of every ${env:} and ${file:} value to the kind\'s own, but not ${ref:} values or addressing', () => {
+  it("adds the path of every ${env:} and ${file:} value to the kind's own, but not ${ref:} values or addressing", () => {
     expect(patterns).toEqual(expect.arrayContaining([...ContainerGroup.sensitive, 'tags/conn', 'tags/*', 'properties/containers/0/properties/command/1']));
     expect(patterns).not.toContain('subscriptionId');
     expect(patterns).not.toContain('tags/ref');
@@ -64,7 +65,18 @@ describe('isSecretSource', () => {
   const secret = (placeholder: string) => isSecretSource(scanReferences(placeholder).refs[0]);
 
   it('takes every file, and an environment variable named like a secret, for a secret', () => {
-    for (const p of ['${file:version.txt}', '${env:DB_PASSWORD}', '${env:DB_PASS}', '${env:API_KEY}', '${env:SAS_TOKEN}', '${env:ClientSecret}', '${env:STORAGE_ACCOUNT_KEY}', '${env:PGPASSWORD}', '${env:AZURE_CREDENTIALS}', '${env:SSH_PRIVATE}']) {
+    for (const p of [
+      '${file:version.txt}',
+      '${env:DB_PASSWORD}',
+      '${env:DB_PASS}',
+      '${env:API_KEY}',
+      '${env:SAS_TOKEN}',
+      '${env:ClientSecret}',
+      '${env:STORAGE_ACCOUNT_KEY}',
+      '${env:PGPASSWORD}',
+      '${env:AZURE_CREDENTIALS}',
+      '${env:SSH_PRIVATE}',
+    ]) {
       expect(secret(p), p).toBe(true);
     }
   });
@@ -76,7 +88,11 @@ describe('isSecretSource', () => {
   });
 
   it('leaves an image from the environment visible in the plan and in state', () => {
-    const web = manifest('ContainerGroup', 'web', { ...spec, tags: {}, properties: { containers: [{ name: 'web', properties: { image: 'app:${env:IMAGE_TAG}' } }] } });
+    const web = manifest('ContainerGroup', 'web', {
+      ...spec,
+      tags: {},
+      properties: { containers: [{ name: 'web', properties: { image: 'app:${env:IMAGE_TAG}' } }] },
+    });
     expect(sensitivePatterns(ContainerGroup, web)).toEqual(ContainerGroup.sensitive);
   });
 });

@@ -12,7 +12,10 @@ import { BUILT_IN_KINDS } from '../../src/resources/registry.js';
 /** A folder with `project/m.yaml` (an AuthContext whose description is `value`) and `extra` files. */
 function project(value: string, extra: Record<string, string> = {}): string {
   const dir = mkdtempSync(join(tmpdir(), 'moor-resolve-'));
-  const files = { 'project/m.yaml': `apiVersion: moor/v1\nkind: AuthContext\nmetadata:\n  name: c1\nspec:\n  displayName: one\n  description: ${value}\n`, ...extra };
+  const files = {
+    'project/m.yaml': `apiVersion: moor/v1\nkind: AuthContext\nmetadata:\n  name: c1\nspec:\n  displayName: one\n  description: ${value}\n`,
+    ...extra,
+  };
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), text);
@@ -24,7 +27,10 @@ async function resolveIn(dir: string, options: { env?: NodeJS.ProcessEnv; files?
   const loaded = await loadManifests([join(dir, options.path ?? 'project')], BUILT_IN_KINDS, { cwd: process.cwd() });
   expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   const resolved = resolveSpec(loaded.manifests[0], { env: options.env ?? {}, files: options.files, outputs: () => undefined });
-  return { description: resolved.spec.description, errors: resolved.diagnostics.map((d) => ({ message: d.message, line: d.location?.line, col: d.location?.col, file: d.location?.file })) };
+  return {
+    description: resolved.spec.description,
+    errors: resolved.diagnostics.map((d) => ({ message: d.message, line: d.location?.line, col: d.location?.col, file: d.location?.file })),
+  };
 }
 
 describe('placeholders substitute literally', () => {
@@ -33,7 +39,7 @@ describe('placeholders substitute literally', () => {
     ['$$', 'pa$$word'],
     ['$&', 'x$&y'],
     ['$1', '$1$2'],
-    ["$`", "$`$'"],
+    ['$`', "$`$'"],
     ['${', 'a${b'],
     ['a placeholder of its own', '${env:OTHER}'],
     ['the issue case', 'pa$$word$&'],
@@ -48,14 +54,17 @@ describe('placeholders substitute literally', () => {
   });
 });
 
-describe('${file:} stays inside the manifests\' root', () => {
+describe("${file:} stays inside the manifests' root", () => {
   test('a file under the root is read (trailing newline dropped)', async () => {
     const dir = project('${file:secrets/pw}', { 'project/secrets/pw': 's3cret\n' });
     expect(await resolveIn(dir)).toEqual({ description: 's3cret', errors: [] });
   });
 
   test('a path from a subfolder back up to the root is inside it', async () => {
-    const dir = project('x', { 'project/sub/m2.yaml': 'apiVersion: moor/v1\nkind: AuthContext\nmetadata:\n  name: c2\nspec:\n  displayName: two\n  description: ${file:../s.txt}\n', 'project/s.txt': 'up' });
+    const dir = project('x', {
+      'project/sub/m2.yaml': 'apiVersion: moor/v1\nkind: AuthContext\nmetadata:\n  name: c2\nspec:\n  displayName: two\n  description: ${file:../s.txt}\n',
+      'project/s.txt': 'up',
+    });
     const loaded = await loadManifests([join(dir, 'project')], BUILT_IN_KINDS, { cwd: process.cwd() });
     const m2 = loaded.manifests.find((m) => m.name === 'c2')!;
     expect(resolveSpec(m2, { env: {}, outputs: () => undefined }).spec.description).toBe('up');
@@ -80,7 +89,14 @@ describe('${file:} stays inside the manifests\' root', () => {
     const dir = project('${file:../outside.txt}', { 'outside.txt': 'leaked' });
     const r = await resolveIn(dir);
     expect(r.description).toBe('');
-    expect(r.errors).toEqual([{ file: expect.stringMatching(/m\.yaml$/), line: 7, col: 16, message: expect.stringContaining("cannot read file ../outside.txt (used by ${file:../outside.txt}): outside the manifests' root") }]);
+    expect(r.errors).toEqual([
+      {
+        file: expect.stringMatching(/m\.yaml$/),
+        line: 7,
+        col: 16,
+        message: expect.stringContaining("cannot read file ../outside.txt (used by ${file:../outside.txt}): outside the manifests' root"),
+      },
+    ]);
   });
 
   test('the error points at the placeholder itself inside a longer string, each occurrence at its own column', async () => {

@@ -23,7 +23,10 @@ describe('moor get usage', () => {
   test.each(['table', 'json', 'csv'])('lists name, current, limit and unit as %s', async (format) => {
     const r = await run('usage', '--subscription', SUB, '--location', 'westeurope', '--output', format);
     expect(r.code, r.stderr).toBe(0);
-    if (format === 'json') expect(JSON.parse(r.stdout)).toContainEqual(expect.objectContaining({ name: expect.objectContaining({ value: 'ContainerGroups' }), limit: 100, unit: 'Count' }));
+    if (format === 'json')
+      expect(JSON.parse(r.stdout)).toContainEqual(
+        expect.objectContaining({ name: expect.objectContaining({ value: 'ContainerGroups' }), limit: 100, unit: 'Count' }),
+      );
     if (format === 'csv') expect(lines(r.stdout)[0]).toBe('name,current,limit,unit');
     if (format === 'table') expect(r.stdout).toMatch(/^NAME\s+CURRENT\s+LIMIT\s+UNIT\nContainerGroups\s+\d+\s+100\s+Count$/m);
   });
@@ -70,23 +73,43 @@ describe('moor get transactions', () => {
   test('reads all pages of the demo invoice with --top 10 and totals them per currency in JSON', async () => {
     const r = await run('transactions', '--billing-account', ACCOUNT, '--invoice', INVOICE, '--top', '10', '--output', 'json');
     expect(r.code, r.stderr).toBe(0);
-    const doc = JSON.parse(r.stdout) as { transactions: { properties: { transactionAmount: { value: number; currency: string } } }[]; totals: Record<string, number> };
+    const doc = JSON.parse(r.stdout) as {
+      transactions: { properties: { transactionAmount: { value: number; currency: string } } }[];
+      totals: Record<string, number>;
+    };
     expect(doc.transactions).toHaveLength(DEMO_TRANSACTIONS);
     const sums: Record<string, number> = {};
-    for (const t of doc.transactions) sums[t.properties.transactionAmount.currency] = (sums[t.properties.transactionAmount.currency] ?? 0) + t.properties.transactionAmount.value;
+    for (const t of doc.transactions)
+      sums[t.properties.transactionAmount.currency] = (sums[t.properties.transactionAmount.currency] ?? 0) + t.properties.transactionAmount.value;
     for (const [c, v] of Object.entries(sums)) expect(doc.totals[c]).toBeCloseTo(v, 4);
   });
 
   test('--filter and --search go to the service and narrow the list across pages', async () => {
-    const all = JSON.parse((await run('transactions', '--billing-account', ACCOUNT, '--invoice', INVOICE, '--output', 'json')).stdout) as { transactions: { properties: { billingCurrency?: string; transactionAmount: { currency: string } } }[] };
+    const all = JSON.parse((await run('transactions', '--billing-account', ACCOUNT, '--invoice', INVOICE, '--output', 'json')).stdout) as {
+      transactions: { properties: { billingCurrency?: string; transactionAmount: { currency: string } } }[];
+    };
     const eur = all.transactions.filter((t) => t.properties.transactionAmount.currency === 'EUR').length;
-    const r = await run('transactions', '--billing-account', ACCOUNT, '--invoice', INVOICE, '--top', '5', '--filter', "properties/billingCurrency eq 'EUR'", '--output', 'json');
+    const r = await run(
+      'transactions',
+      '--billing-account',
+      ACCOUNT,
+      '--invoice',
+      INVOICE,
+      '--top',
+      '5',
+      '--filter',
+      "properties/billingCurrency eq 'EUR'",
+      '--output',
+      'json',
+    );
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as { transactions: unknown[]; totals: Record<string, number> };
     expect(eur).toBeGreaterThan(5);
     expect(doc.transactions).toHaveLength(eur);
     expect(Object.keys(doc.totals)).toEqual(['EUR']);
-    const searched = JSON.parse((await run('transactions', '--billing-account', ACCOUNT, '--invoice', INVOICE, '--search', 'Linux', '--output', 'json')).stdout) as { transactions: { properties: { productDescription: string } }[] };
+    const searched = JSON.parse(
+      (await run('transactions', '--billing-account', ACCOUNT, '--invoice', INVOICE, '--search', 'Linux', '--output', 'json')).stdout,
+    ) as { transactions: { properties: { productDescription: string } }[] };
     expect(searched.transactions.length).toBeGreaterThan(0);
     expect(searched.transactions.length).toBeLessThan(DEMO_TRANSACTIONS);
   });
@@ -111,7 +134,10 @@ describe('throttling', () => {
   test('429 answers are waited out (Retry-After) and every page still arrives', async () => {
     // One request a second with a burst of 10: the 14 pages of --top 10 meet 429 several times.
     const throttled = await startCloud({ rateLimit: 1 });
-    const r = await moor(['get', 'transactions', '--billing-account', ACCOUNT, '--invoice', INVOICE, '--top', '10', '--output', 'csv'], { cwd: await tempDir(), endpoint: throttled.url });
+    const r = await moor(['get', 'transactions', '--billing-account', ACCOUNT, '--invoice', INVOICE, '--top', '10', '--output', 'csv'], {
+      cwd: await tempDir(),
+      endpoint: throttled.url,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(lines(r.stdout).filter((l) => !l.startsWith('TOTAL,'))).toHaveLength(1 + DEMO_TRANSACTIONS);
   });
@@ -121,8 +147,8 @@ describe('arguments are checked before anything is sent', () => {
   test.each([
     ['a subscription that is not a UUID', ['usage', '--subscription', 'abc', '--location', 'westeurope'], /--subscription must be a UUID/],
     ['a workspace that is not a UUID', ['eventstreams', '--workspace', 'ws-1'], /--workspace must be a UUID/],
-    ['a billing account off the billing service\'s patterns', ['transactions', '--billing-account', 'acct!', '--invoice', INVOICE], /--billing-account must be/],
-    ['an invoice off the billing service\'s patterns', ['transactions', '--billing-account', ACCOUNT, '--invoice', 'g01'], /--invoice must be an invoice name/],
+    ["a billing account off the billing service's patterns", ['transactions', '--billing-account', 'acct!', '--invoice', INVOICE], /--billing-account must be/],
+    ["an invoice off the billing service's patterns", ['transactions', '--billing-account', ACCOUNT, '--invoice', 'g01'], /--invoice must be an invoice name/],
     ['a page size above 50', ['transactions', '--billing-account', ACCOUNT, '--invoice', INVOICE, '--top', '51'], /--top must be a whole number from 1 to 50/],
     ['an unknown output format', ['usage', '--subscription', SUB, '--location', 'westeurope', '--output', 'xml'], /must be one of table, json, csv/],
   ])('%s is exit 1 with a clear message and no stack', async (_reason, args, message) => {

@@ -23,8 +23,16 @@ describe('CSV', () => {
 
 describe('tables', () => {
   test('columns are aligned, numbers to the right, a line break cannot split a row', () => {
-    const cols: Column<{ n: string; v: number }>[] = [{ header: 'name', value: (r) => r.n }, { header: 'v', value: (r) => r.v, align: 'right' }];
-    expect(renderTable(cols, [{ n: 'long\nname', v: 5 }, { n: 'b', v: 100 }])).toBe('NAME         V\nlong name    5\nb          100\n');
+    const cols: Column<{ n: string; v: number }>[] = [
+      { header: 'name', value: (r) => r.n },
+      { header: 'v', value: (r) => r.v, align: 'right' },
+    ];
+    expect(
+      renderTable(cols, [
+        { n: 'long\nname', v: 5 },
+        { n: 'b', v: 100 },
+      ]),
+    ).toBe('NAME         V\nlong name    5\nb          100\n');
   });
 });
 
@@ -34,6 +42,9 @@ describe('totals', () => {
   test('are summed per currency without floating-point noise', () => {
     const totals = totalsByCurrency([t(0.1, 'USD'), t(0.2, 'USD'), t(5, 'EUR'), { properties: {} }]);
     expect(totals).toEqual({ USD: 0.3, EUR: 5 });
-    expect(totalRows(totals, false)).toEqual([['TOTAL', undefined, undefined, '0.30', 'USD'], ['TOTAL', undefined, undefined, '5.00', 'EUR']]);
+    expect(totalRows(totals, false)).toEqual([
+      ['TOTAL', undefined, undefined, '0.30', 'USD'],
+      ['TOTAL', undefined, undefined, '5.00', 'EUR'],
+    ]);
   });
 });

@@ -42,7 +42,7 @@ export function tempDir(): Promise<string> {
 export async function moor(args: readonly string[], o: { cwd: string; endpoint: string; env?: Record<string, string> }): Promise<CliResult> {
   const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MOOR_')));
   Object.assign(env, { MOOR_ENDPOINT: o.endpoint, MOOR_TOKEN: TOKEN, MOOR_POLL_INTERVAL_MS: '20', NO_COLOR: '1' }, o.env);
-  const { main } = await import(MAIN) as typeof import('../../src/cli/main.js');
+  const { main } = (await import(MAIN)) as typeof import('../../src/cli/main.js');
   const io = memoryIo({ cwd: o.cwd, env });
   const code = await main(['node', 'moor', ...args], io);
   return { code, stdout: io.out(), stderr: io.err() };

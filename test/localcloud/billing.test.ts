@@ -5,7 +5,7 @@ import { call, cloud } from './helpers.js';
 const txUrl = (base: string, account = '12345678', invoice = 'G012345678', query = '') =>
   `${base}/providers/Vendor.Billing/billingAccounts/${account}/invoices/${invoice}/transactions?api-version=2024-04-01${query}`;
 
-async function everyPage(first: string): Promise<{ pages: number; items: any[]; links: string[] }> {  
+async function everyPage(first: string): Promise<{ pages: number; items: any[]; links: string[] }> {
   const items = [];
   const links: string[] = [];
   let next: string | undefined = first;
@@ -79,16 +79,20 @@ describe('billing transactions', () => {
   });
 
   it.each(['PCN.ab12', '6f7e8d9c-1a2b-4c3d-8e9f-0a1b2c3d4e5f', '6f7e8d9c-1a2b-4c3d-8e9f-0a1b2c3d4e5f:1a2b3c4d-1a2b-4c3d-8e9f-0a1b2c3d4e5f_2026-01-31'])(
-    'accepts the billing account name %s (then 404 as it is unknown)', async (account) => {
+    'accepts the billing account name %s (then 404 as it is unknown)',
+    async (account) => {
       const c = await cloud();
       expect((await call(txUrl(c.url, account))).status).toBe(404);
-    });
+    },
+  );
 
   it.each(['H1-abc9', 'HT123456789', 'T123456789', 'DABCDEFGH1', 'EB12345678', 'EA12345678'])(
-    'accepts the invoice name %s (then 404 as it is unknown)', async (invoice) => {
+    'accepts the invoice name %s (then 404 as it is unknown)',
+    async (invoice) => {
       const c = await cloud();
       expect((await call(txUrl(c.url, '12345678', invoice))).body.error.code).toBe('InvoiceNotFound');
-    });
+    },
+  );
 
   it('answers 401 in the billing error shape without a token', async () => {
     const c = await cloud();

@@ -9,13 +9,26 @@ describe('local-cloud options', () => {
   });
 
   it('reads every knob from its environment variable', () => {
-    const env = { MOOR_LOCAL_CLOUD_PORT: '4010', MOOR_LOCAL_CLOUD_DATA: 'x.json', MOOR_TOKEN: 't', MOOR_LATENCY: '20', MOOR_FAIL_RATE: '0.3', MOOR_RATE_LIMIT: '5' };
+    const env = {
+      MOOR_LOCAL_CLOUD_PORT: '4010',
+      MOOR_LOCAL_CLOUD_DATA: 'x.json',
+      MOOR_TOKEN: 't',
+      MOOR_LATENCY: '20',
+      MOOR_FAIL_RATE: '0.3',
+      MOOR_RATE_LIMIT: '5',
+    };
     expect(localCloudOptions({}, env)).toMatchObject({ port: 4010, dataFile: 'x.json', token: 't', latencyMs: 20, failRate: 0.3, rateLimit: 5 });
   });
 
   it('reads the pace of database-movement operations and of injected throttling from flags or their variables', () => {
-    expect(localCloudOptions({}, { MOOR_LOCAL_CLOUD_ASYNC_MS: '20', MOOR_FAULT_RETRY_AFTER: '0' })).toMatchObject({ operationPhaseMs: 20, faultRetryAfterSeconds: 0 });
-    expect(localCloudOptions({ operationPhaseMs: '5', faultRetryAfter: '2' }, { MOOR_LOCAL_CLOUD_ASYNC_MS: '20' })).toMatchObject({ operationPhaseMs: 5, faultRetryAfterSeconds: 2 });
+    expect(localCloudOptions({}, { MOOR_LOCAL_CLOUD_ASYNC_MS: '20', MOOR_FAULT_RETRY_AFTER: '0' })).toMatchObject({
+      operationPhaseMs: 20,
+      faultRetryAfterSeconds: 0,
+    });
+    expect(localCloudOptions({ operationPhaseMs: '5', faultRetryAfter: '2' }, { MOOR_LOCAL_CLOUD_ASYNC_MS: '20' })).toMatchObject({
+      operationPhaseMs: 5,
+      faultRetryAfterSeconds: 2,
+    });
     expect(localCloudOptions({}, {})).toMatchObject({ operationPhaseMs: undefined, faultRetryAfterSeconds: undefined });
   });
 

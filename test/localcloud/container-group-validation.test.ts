@@ -2,7 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { call, cloud, groupBody, groupUrl, SUB } from './helpers.js';
 
-const container = (props: Record<string, unknown>) => ({ name: 'web', properties: { image: 'nginx', resources: { requests: { cpu: 1, memoryInGB: 1 } }, ...props } });
+const container = (props: Record<string, unknown>) => ({
+  name: 'web',
+  properties: { image: 'nginx', resources: { requests: { cpu: 1, memoryInGB: 1 } }, ...props },
+});
 const uai = `/subscriptions/${SUB}/resourceGroups/rg/providers/Vendor.ManagedIdentity/userAssignedIdentities/app`;
 
 describe('container group validation', () => {
@@ -17,16 +20,70 @@ describe('container group validation', () => {
     ['a subscription id that is not a UUID', groupUrl('BASE', 'web', 'rg', 'not-a-uuid'), groupBody(), 'InvalidSubscriptionId', 'subscriptionId'],
     ['a resource group longer than 90 characters', groupUrl('BASE', 'web', 'r'.repeat(91)), groupBody(), 'InvalidResourceGroupName', 'resourceGroupName'],
     ['no containers', groupUrl('BASE', 'web'), { location: 'westeurope', properties: {} }, 'InvalidRequestContent', 'properties.containers'],
-    ['a container without image', groupUrl('BASE', 'web'), groupBody({}, { containers: [{ name: 'web', properties: { resources: { requests: { cpu: 1, memoryInGB: 1 } } } }] }), 'InvalidRequestContent', 'properties.containers[0].properties.image'],
-    ['a container without a cpu request', groupUrl('BASE', 'web'), groupBody({}, { containers: [{ name: 'web', properties: { image: 'x', resources: { requests: { memoryInGB: 1 } } } }] }), 'InvalidRequestContent', 'properties.containers[0].properties.resources.requests.cpu'],
-    ['a container without a name', groupUrl('BASE', 'web'), groupBody({}, { containers: [{ properties: { image: 'x', resources: { requests: { cpu: 1, memoryInGB: 1 } } } }] }), 'InvalidRequestContent', 'properties.containers[0].name'],
-    ['a mount path with a colon', groupUrl('BASE', 'web'), groupBody({}, { volumes: [{ name: 'v', emptyDir: {} }], containers: [container({ volumeMounts: [{ name: 'v', mountPath: 'C:/data' }] })] }), 'InvalidVolumeMountPath', 'properties.containers[0].properties.volumeMounts[0].mountPath'],
-    ['a mount of an unknown volume', groupUrl('BASE', 'web'), groupBody({}, { containers: [container({ volumeMounts: [{ name: 'nope', mountPath: '/x' }] })] }), 'InvalidVolumeMount', 'properties.containers[0].properties.volumeMounts[0].name'],
-    ['a volume with two kinds', groupUrl('BASE', 'web'), groupBody({}, { volumes: [{ name: 'v', emptyDir: {}, gitRepo: { repository: 'https://x' } }] }), 'InvalidVolumeKind', 'properties.volumes[0]'],
+    [
+      'a container without image',
+      groupUrl('BASE', 'web'),
+      groupBody({}, { containers: [{ name: 'web', properties: { resources: { requests: { cpu: 1, memoryInGB: 1 } } } }] }),
+      'InvalidRequestContent',
+      'properties.containers[0].properties.image',
+    ],
+    [
+      'a container without a cpu request',
+      groupUrl('BASE', 'web'),
+      groupBody({}, { containers: [{ name: 'web', properties: { image: 'x', resources: { requests: { memoryInGB: 1 } } } }] }),
+      'InvalidRequestContent',
+      'properties.containers[0].properties.resources.requests.cpu',
+    ],
+    [
+      'a container without a name',
+      groupUrl('BASE', 'web'),
+      groupBody({}, { containers: [{ properties: { image: 'x', resources: { requests: { cpu: 1, memoryInGB: 1 } } } }] }),
+      'InvalidRequestContent',
+      'properties.containers[0].name',
+    ],
+    [
+      'a mount path with a colon',
+      groupUrl('BASE', 'web'),
+      groupBody({}, { volumes: [{ name: 'v', emptyDir: {} }], containers: [container({ volumeMounts: [{ name: 'v', mountPath: 'C:/data' }] })] }),
+      'InvalidVolumeMountPath',
+      'properties.containers[0].properties.volumeMounts[0].mountPath',
+    ],
+    [
+      'a mount of an unknown volume',
+      groupUrl('BASE', 'web'),
+      groupBody({}, { containers: [container({ volumeMounts: [{ name: 'nope', mountPath: '/x' }] })] }),
+      'InvalidVolumeMount',
+      'properties.containers[0].properties.volumeMounts[0].name',
+    ],
+    [
+      'a volume with two kinds',
+      groupUrl('BASE', 'web'),
+      groupBody({}, { volumes: [{ name: 'v', emptyDir: {}, gitRepo: { repository: 'https://x' } }] }),
+      'InvalidVolumeKind',
+      'properties.volumes[0]',
+    ],
     ['a volume with no kind', groupUrl('BASE', 'web'), groupBody({}, { volumes: [{ name: 'v' }] }), 'InvalidVolumeKind', 'properties.volumes[0]'],
-    ['a gitRepo directory with ..', groupUrl('BASE', 'web'), groupBody({}, { volumes: [{ name: 'v', gitRepo: { repository: 'https://x', directory: '../up' } }] }), 'InvalidGitRepoDirectory', 'properties.volumes[0].gitRepo.directory'],
-    ['a secureValueReference to no secret reference', groupUrl('BASE', 'web'), groupBody({}, { containers: [container({ environmentVariables: [{ name: 'A', secureValueReference: 'missing' }] })] }), 'InvalidSecretReference', 'properties.containers[0].properties.environmentVariables[0].secureValueReference'],
-    ['a secret reference whose identity is not assigned', groupUrl('BASE', 'web'), groupBody({}, { secretReferences: [{ name: 's', identity: uai, secretReferenceUri: 'https://kv/secrets/s' }] }), 'InvalidSecretReferenceIdentity', 'properties.secretReferences[0].identity'],
+    [
+      'a gitRepo directory with ..',
+      groupUrl('BASE', 'web'),
+      groupBody({}, { volumes: [{ name: 'v', gitRepo: { repository: 'https://x', directory: '../up' } }] }),
+      'InvalidGitRepoDirectory',
+      'properties.volumes[0].gitRepo.directory',
+    ],
+    [
+      'a secureValueReference to no secret reference',
+      groupUrl('BASE', 'web'),
+      groupBody({}, { containers: [container({ environmentVariables: [{ name: 'A', secureValueReference: 'missing' }] })] }),
+      'InvalidSecretReference',
+      'properties.containers[0].properties.environmentVariables[0].secureValueReference',
+    ],
+    [
+      'a secret reference whose identity is not assigned',
+      groupUrl('BASE', 'web'),
+      groupBody({}, { secretReferences: [{ name: 's', identity: uai, secretReferenceUri: 'https://kv/secrets/s' }] }),
+      'InvalidSecretReferenceIdentity',
+      'properties.secretReferences[0].identity',
+    ],
     ['an unknown osType', groupUrl('BASE', 'web'), groupBody({}, { osType: 'Plan9' }), 'InvalidRequestContent', 'properties.osType'],
     ['a value of an open list that is not a string', groupUrl('BASE', 'web'), groupBody({}, { sku: ['Standard'] }), 'InvalidRequestContent', 'properties.sku'],
   ])('refuses %s', async (_reason, url, body, code, target) => {
@@ -55,9 +112,17 @@ describe('container group validation', () => {
   it('accepts values of open lists it does not know (the seed shows only the values that occur)', async () => {
     const c = await cloud();
     const ipAddress = { type: 'Internal', ports: [{ port: 80, protocol: 'SCTP' }], autoGeneratedDomainNameLabelScope: 'Noreuse' };
-    const res = await call(groupUrl(c.url, 'web'), { method: 'PUT', body: groupBody({}, { sku: 'NotSpecified', priority: 'Low', restartPolicy: 'Sometimes', ipAddress }) });
+    const res = await call(groupUrl(c.url, 'web'), {
+      method: 'PUT',
+      body: groupBody({}, { sku: 'NotSpecified', priority: 'Low', restartPolicy: 'Sometimes', ipAddress }),
+    });
     expect(res.body.error).toBeUndefined();
-    expect(res.body.properties).toMatchObject({ sku: 'NotSpecified', priority: 'Low', restartPolicy: 'Sometimes', ipAddress: { type: 'Internal', autoGeneratedDomainNameLabelScope: 'Noreuse' } });
+    expect(res.body.properties).toMatchObject({
+      sku: 'NotSpecified',
+      priority: 'Low',
+      restartPolicy: 'Sometimes',
+      ipAddress: { type: 'Internal', autoGeneratedDomainNameLabelScope: 'Noreuse' },
+    });
   });
 
   it('lists every problem in details when there are several', async () => {

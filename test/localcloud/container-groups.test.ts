@@ -29,7 +29,10 @@ describe('container groups', () => {
   it('ends provisioning in Failed, with an error on the status resource, for an image marked to fail', async () => {
     const clock = fakeClock();
     const c = await cloud({ provisioningMs: 1000, now: clock.now });
-    const body = groupBody({}, { containers: [{ name: 'web', properties: { image: 'example.net/moor-fail-provisioning:1', resources: { requests: { cpu: 1, memoryInGB: 1 } } } }] });
+    const body = groupBody(
+      {},
+      { containers: [{ name: 'web', properties: { image: 'example.net/moor-fail-provisioning:1', resources: { requests: { cpu: 1, memoryInGB: 1 } } } }] },
+    );
     const put = await call(groupUrl(c.url, 'web'), { method: 'PUT', body });
     expect(put.status).toBe(201);
     clock.advance(1000);
@@ -76,7 +79,10 @@ describe('container groups', () => {
     const uai = `/subscriptions/${SUB}/resourceGroups/rg-id/providers/Vendor.ManagedIdentity/userAssignedIdentities/app`;
     const body = groupBody(
       { identity: { type: 'SystemAssigned, UserAssigned', userAssignedIdentities: { [uai]: {} } } },
-      { ipAddress: { type: 'Public', dnsNameLabel: 'web-demo', ports: [{ port: 80 }] }, standbyPoolProfile: { id: `/subscriptions/${SUB}/resourceGroups/rg/providers/Vendor.StandbyPool/standbyContainerGroupPools/p` } },
+      {
+        ipAddress: { type: 'Public', dnsNameLabel: 'web-demo', ports: [{ port: 80 }] },
+        standbyPoolProfile: { id: `/subscriptions/${SUB}/resourceGroups/rg/providers/Vendor.StandbyPool/standbyContainerGroupPools/p` },
+      },
     );
     const res = await call(groupUrl(c.url, 'web'), { method: 'PUT', body });
     const g = res.body;
@@ -90,7 +96,10 @@ describe('container groups', () => {
     expect(g.identity.principalId).toMatch(/^[0-9a-f-]{36}$/);
     expect(g.identity.tenantId).toMatch(/^[0-9a-f-]{36}$/);
     // As ARM answers it: the identity id with `resourcegroups` in lower case (changed on purpose, issue 9).
-    expect(g.identity.userAssignedIdentities[uai.replace('/resourceGroups/', '/resourcegroups/')]).toEqual({ clientId: expect.any(String), principalId: expect.any(String) });
+    expect(g.identity.userAssignedIdentities[uai.replace('/resourceGroups/', '/resourcegroups/')]).toEqual({
+      clientId: expect.any(String),
+      principalId: expect.any(String),
+    });
   });
 
   it('answers as ARM does: the canonical location, the resource group as first written', async () => {
@@ -106,20 +115,35 @@ describe('container groups', () => {
 
   it('never returns secrets: secure values, keys, passwords, protected settings, secret volume contents', async () => {
     const c = await cloud();
-    const body = groupBody({}, {
-      containers: [{ name: 'web', properties: {
-        image: 'nginx', resources: { requests: { cpu: 1, memoryInGB: 1 } },
-        environmentVariables: [{ name: 'A', value: 'plain' }, { name: 'B', secureValue: 'S3CRET-env' }],
-        volumeMounts: [{ name: 'files', mountPath: '/mnt/files' }, { name: 'sec', mountPath: '/mnt/sec' }],
-      } }],
-      volumes: [
-        { name: 'files', azureFile: { shareName: 's', storageAccountName: 'acct', storageAccountKey: 'S3CRET-key' } },
-        { name: 'sec', secret: { 'a.txt': Buffer.from('S3CRET-vol').toString('base64') } },
-      ],
-      imageRegistryCredentials: [{ server: 'registry.example.net', username: 'u', password: 'S3CRET-pw' }],
-      extensions: [{ name: 'kube', properties: { extensionType: 'kube-proxy', version: '1.0', settings: {}, protectedSettings: { k: 'S3CRET-ext' } } }],
-      diagnostics: { logAnalytics: { workspaceId: 'w', workspaceKey: 'S3CRET-wk', workspaceResourceId: 'S3CRET-wr' } },
-    });
+    const body = groupBody(
+      {},
+      {
+        containers: [
+          {
+            name: 'web',
+            properties: {
+              image: 'nginx',
+              resources: { requests: { cpu: 1, memoryInGB: 1 } },
+              environmentVariables: [
+                { name: 'A', value: 'plain' },
+                { name: 'B', secureValue: 'S3CRET-env' },
+              ],
+              volumeMounts: [
+                { name: 'files', mountPath: '/mnt/files' },
+                { name: 'sec', mountPath: '/mnt/sec' },
+              ],
+            },
+          },
+        ],
+        volumes: [
+          { name: 'files', azureFile: { shareName: 's', storageAccountName: 'acct', storageAccountKey: 'S3CRET-key' } },
+          { name: 'sec', secret: { 'a.txt': Buffer.from('S3CRET-vol').toString('base64') } },
+        ],
+        imageRegistryCredentials: [{ server: 'registry.example.net', username: 'u', password: 'S3CRET-pw' }],
+        extensions: [{ name: 'kube', properties: { extensionType: 'kube-proxy', version: '1.0', settings: {}, protectedSettings: { k: 'S3CRET-ext' } } }],
+        diagnostics: { logAnalytics: { workspaceId: 'w', workspaceKey: 'S3CRET-wk', workspaceResourceId: 'S3CRET-wr' } },
+      },
+    );
     const put = await call(groupUrl(c.url, 'web'), { method: 'PUT', body });
     expect(put.status).toBe(201);
     for (const res of [put, await call(groupUrl(c.url, 'web')), await call(groupUrl(c.url, 'web').replace('/web?', '?'))]) {
@@ -135,7 +159,11 @@ describe('container groups', () => {
     ['restartPolicy', groupBody({}, { restartPolicy: 'Never' }), 'properties.restartPolicy'],
     ['location', groupBody({ location: 'northeurope' }), 'location'],
     ['zones', groupBody({ zones: ['2'] }), 'zones'],
-    ['container resources', groupBody({}, { containers: [{ name: 'web', properties: { image: 'nginx:1.27', resources: { requests: { cpu: 2, memoryInGB: 1.5 } } } }] }), 'properties.containers[0].properties.resources'],
+    [
+      'container resources',
+      groupBody({}, { containers: [{ name: 'web', properties: { image: 'nginx:1.27', resources: { requests: { cpu: 2, memoryInGB: 1.5 } } } }] }),
+      'properties.containers[0].properties.resources',
+    ],
   ])('refuses to change %s in place with 409 naming the field', async (_what, body, target) => {
     const c = await cloud();
     expect((await call(groupUrl(c.url, 'web'), { method: 'PUT', body: groupBody() })).status).toBe(201);
@@ -150,7 +178,12 @@ describe('container groups', () => {
     const echoed = { ...read, id: '/bogus', name: 'other', type: 'x', properties: { ...read.properties, provisioningState: 'Failed' } };
     const res = await call(groupUrl(c.url, 'web'), { method: 'PUT', body: echoed });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: read.id, name: 'web', type: 'Vendor.ContainerInstance/containerGroups', properties: { provisioningState: 'Succeeded' } });
+    expect(res.body).toMatchObject({
+      id: read.id,
+      name: 'web',
+      type: 'Vendor.ContainerInstance/containerGroups',
+      properties: { provisioningState: 'Succeeded' },
+    });
   });
 
   it('treats a server default sent back explicitly as no change', async () => {
@@ -203,7 +236,12 @@ describe('container groups', () => {
     const listOf = (rg: string, sub = SUB) => groupUrl(c.url, '', rg, sub).replace('/?', '?');
     expect(await names(listOf('rg-WEB'))).toEqual(['a', 'b', 'c']);
     expect(await names(listOf('rg-web', other))).toEqual(['e']);
-    expect(await names(`${c.url}/subscriptions/${SUB}/providers/Vendor.ContainerInstance/containerGroups?api-version=2026-07-01`)).toEqual(['d', 'a', 'b', 'c']);
+    expect(await names(`${c.url}/subscriptions/${SUB}/providers/Vendor.ContainerInstance/containerGroups?api-version=2026-07-01`)).toEqual([
+      'd',
+      'a',
+      'b',
+      'c',
+    ]);
     await call(groupUrl(c.url, 'b', 'rg-web'), { method: 'DELETE' });
     expect(await names(listOf('rg-web'))).toEqual(['a', 'b', 'c']); // still deleting
     clock.advance(1000);

@@ -7,8 +7,12 @@ const DEEP = '{"a":'.repeat(45_000) + '1' + '}'.repeat(45_000);
 
 describe('a request body nested 45,000 deep', () => {
   let cloud: Cloud;
-  beforeAll(async () => { cloud = await startCloud(); });
-  afterAll(async () => { await cloud?.stop(); });
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   it.each([
     ['the conversation connector (send to a conversation)', 'POST', '/v3/conversations/a%3Ax/activities'],
@@ -17,7 +21,11 @@ describe('a request body nested 45,000 deep', () => {
     ['Graph (auth context PATCH)', 'PATCH', AUTH_PATH('c7')],
     ['analytics (push dataset POST)', 'POST', `/v1.0/myorg/groups/${WORKSPACE}/datasets`],
   ])('%s answers 400', async (_service, method, path) => {
-    const res = await fetch(cloud.url + path, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: `{"activity":${DEEP},"x":${DEEP}}` });
+    const res = await fetch(cloud.url + path, {
+      method,
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: `{"activity":${DEEP},"x":${DEEP}}`,
+    });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain('nested deeper than 64 levels');
   });

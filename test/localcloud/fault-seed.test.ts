@@ -24,21 +24,32 @@ const echo: LocalService = {
 async function answers(url: string, count: number): Promise<string[]> {
   const out: string[] = [];
   for (let i = 0; i < count; i++) {
-    out.push(await call(`${url}/echo`, { method: 'PUT', body: {} }).then((r) => String(r.status), () => 'dropped'));
+    out.push(
+      await call(`${url}/echo`, { method: 'PUT', body: {} }).then(
+        (r) => String(r.status),
+        () => 'dropped',
+      ),
+    );
   }
   return out;
 }
 
 describe('seeded fault injection', () => {
   it('gives the same numbers for the same seed and different ones for another', () => {
-    const draw = (seed: number) => { const r = seededRandom(seed); return Array.from({ length: 20 }, r); };
+    const draw = (seed: number) => {
+      const r = seededRandom(seed);
+      return Array.from({ length: 20 }, r);
+    };
     expect(draw(42)).toEqual(draw(42));
     expect(draw(42)).not.toEqual(draw(43));
     expect(draw(7).every((n) => n >= 0 && n < 1)).toBe(true);
   });
 
   it('plans the same faults for the same seed', () => {
-    const plans = (seed: number) => { const r = seededRandom(seed); return Array.from({ length: 50 }, () => planFault(0.5, true, r)); };
+    const plans = (seed: number) => {
+      const r = seededRandom(seed);
+      return Array.from({ length: 50 }, () => planFault(0.5, true, r));
+    };
     expect(plans(9)).toEqual(plans(9));
     expect(plans(9)).not.toEqual(plans(10));
   });
@@ -74,11 +85,15 @@ describe('--fault-seed and MOOR_FAULT_SEED', () => {
   it('moor local-cloud prints the seed it injects faults with on stderr', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'moor-lc-seed-'));
     const child = spawn(process.execPath, [BIN, 'local-cloud', '--port', '0', '--fail-rate', '0.3'], {
-      cwd: dir, env: { ...process.env, MOOR_FAULT_SEED: '99' }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: dir,
+      env: { ...process.env, MOOR_FAULT_SEED: '99' },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exit = new Promise<void>((res) => child.once('exit', () => res()));
     const seedLine = new Promise<string>((res, rej) => {
-      createInterface({ input: child.stderr }).on('line', (line) => { if (line.includes('seed')) res(line); });
+      createInterface({ input: child.stderr }).on('line', (line) => {
+        if (line.includes('seed')) res(line);
+      });
       child.once('exit', (code) => rej(new Error(`exited ${code} before printing the seed`)));
     });
     try {

@@ -21,18 +21,23 @@ describe('local cloud fidelity', () => {
   it('counts each subscription in its own buckets, as ARM does', async () => {
     const c = await cloud();
     const other = '0d3c2b1a-9999-4222-8333-444455556666';
-    const remaining = async (sub: string) => Number((await call(groupUrl(c.url, 'none').replace(SUB, sub))).headers.get('x-ms-ratelimit-remaining-subscription-reads'));
+    const remaining = async (sub: string) =>
+      Number((await call(groupUrl(c.url, 'none').replace(SUB, sub))).headers.get('x-ms-ratelimit-remaining-subscription-reads'));
     const first = await remaining(SUB);
     for (let i = 0; i < 5; i++) await remaining(SUB);
     expect(await remaining(other)).toBeGreaterThan(first - 1);
   });
 
   it.each([
-    ['ARM', `/subscriptions/${SUB}/providers/Vendor.ContainerInstance/nothingHere`, (b: any) => expect(b.error).toMatchObject({ code: 'NotFound', details: [] })],  
-    ['database movement', '/databasemovement/v1/nothing', (b: any) => expect(b).toMatchObject({ IsSuccess: false, ErrorMessage: expect.any(String) })],  
-    ['eventstreams', '/v1/workspaces/x/nothing/here', (b: any) => expect(b).toMatchObject({ errorCode: 'NotFound', requestId: expect.any(String) })],  
-    ['connector', '/v3/nothing', (b: any) => expect(b.error).toMatchObject({ code: 'NotFound', innerHttpError: { statusCode: 404 } })],  
-  ])('answers an unknown %s path with 404 in that service\'s error shape', async (_service, path, check) => {
+    [
+      'ARM',
+      `/subscriptions/${SUB}/providers/Vendor.ContainerInstance/nothingHere`,
+      (b: any) => expect(b.error).toMatchObject({ code: 'NotFound', details: [] }),
+    ],
+    ['database movement', '/databasemovement/v1/nothing', (b: any) => expect(b).toMatchObject({ IsSuccess: false, ErrorMessage: expect.any(String) })],
+    ['eventstreams', '/v1/workspaces/x/nothing/here', (b: any) => expect(b).toMatchObject({ errorCode: 'NotFound', requestId: expect.any(String) })],
+    ['connector', '/v3/nothing', (b: any) => expect(b.error).toMatchObject({ code: 'NotFound', innerHttpError: { statusCode: 404 } })],
+  ])("answers an unknown %s path with 404 in that service's error shape", async (_service, path, check) => {
     const c = await cloud();
     const res = await call(`${c.url}${path}`);
     expect(res.status).toBe(404);
@@ -54,10 +59,14 @@ describe('local cloud fidelity', () => {
     const original = Buffer.from('the original bytes');
     const thumbnail = Buffer.from('thumb');
     const up = await call(`${conversation(c.url, '19:ops-alerts')}/attachments`, {
-      method: 'POST', body: { name: 'p.png', type: 'image/png', originalBase64: original.toString('base64'), thumbnailBase64: thumbnail.toString('base64') },
+      method: 'POST',
+      body: { name: 'p.png', type: 'image/png', originalBase64: original.toString('base64'), thumbnailBase64: thumbnail.toString('base64') },
     });
     const info = await call(`${c.url}/v3/attachments/${up.body.id}`);
-    expect(info.body.views).toEqual([{ viewId: 'original', size: original.length }, { viewId: 'thumbnail', size: thumbnail.length }]);
+    expect(info.body.views).toEqual([
+      { viewId: 'original', size: original.length },
+      { viewId: 'thumbnail', size: thumbnail.length },
+    ]);
     const view = await fetch(`${c.url}/v3/attachments/${up.body.id}/views/thumbnail`, { headers: { authorization: 'Bearer local-dev-token' } });
     expect(view.status).toBe(200);
     expect(Buffer.from(await view.arrayBuffer()).equals(thumbnail)).toBe(true);
@@ -69,17 +78,28 @@ describe('local cloud fidelity', () => {
     const t = res.body.value[0];
     expect(t.systemData).toMatchObject({ createdAt: expect.any(String), createdByType: 'Application', lastModifiedAt: expect.any(String) });
     expect(t.tags).toEqual({});
-    expect(t.properties).toMatchObject({ customerId: expect.any(String), customerDisplayName: expect.any(String), partNumber: expect.any(String), vendorPlan: expect.any(String) });
+    expect(t.properties).toMatchObject({
+      customerId: expect.any(String),
+      customerDisplayName: expect.any(String),
+      partNumber: expect.any(String),
+      vendorPlan: expect.any(String),
+    });
   });
 
   it('answers GET dataset with the dataset fields a push dataset has', async () => {
     const c = await cloud();
     const group = 'f089354e-8366-4e18-aea3-4cb4a3a50b48';
-    const made = await call(`${c.url}/v1.0/myorg/groups/${group}/datasets`, { method: 'POST', body: { name: 'd', defaultMode: 'Push', tables: [{ name: 'T', columns: [{ name: 'a', dataType: 'Int64' }] }] } });
+    const made = await call(`${c.url}/v1.0/myorg/groups/${group}/datasets`, {
+      method: 'POST',
+      body: { name: 'd', defaultMode: 'Push', tables: [{ name: 'T', columns: [{ name: 'a', dataType: 'Int64' }] }] },
+    });
     const got = await call(`${c.url}/v1.0/myorg/groups/${group}/datasets/${made.body.id}`);
     expect(got.body).toMatchObject({
-      ContentProviderType: 'RealTimeInPushMode', isInPlaceSharingEnabled: false, upstreamDataflows: [],
-      queryScaleOutSettings: { autoSyncReadOnlyReplicas: true, maxReadOnlyReplicas: 0 }, addRowsAPIEnabled: true,
+      ContentProviderType: 'RealTimeInPushMode',
+      isInPlaceSharingEnabled: false,
+      upstreamDataflows: [],
+      queryScaleOutSettings: { autoSyncReadOnlyReplicas: true, maxReadOnlyReplicas: 0 },
+      addRowsAPIEnabled: true,
     });
   });
 });

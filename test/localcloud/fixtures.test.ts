@@ -16,11 +16,17 @@ function file(text: string): string {
 describe('fixtures', () => {
   it.each([
     ['unknown: 1', "'unknown' is not known"],
-    ['databaseMovement: {projects: [{id: "1", environments: [{id: 0f1e2d3c-0000-4000-8000-00000000000a, type: Staging}]}]}', 'databaseMovement.projects[0].environments[0].type must be Production or Sandbox'],
+    [
+      'databaseMovement: {projects: [{id: "1", environments: [{id: 0f1e2d3c-0000-4000-8000-00000000000a, type: Staging}]}]}',
+      'databaseMovement.projects[0].environments[0].type must be Production or Sandbox',
+    ],
     [`quotas: [{subscriptionId: ${SUB}, location: westeurope, containerGroups: -1}]`, 'quotas[0].containerGroups must be a whole number'],
     ['conversations: [{topicName: x}]', 'conversations[0].id must be a non-empty string'],
     ['containerGroupProfiles: [{id: web-profile, containers: [{name: web, image: nginx}]}]', 'containerGroupProfiles[0].id must be a resource id'],
-    [`containerGroupProfiles: [{id: /subscriptions/${SUB}/resourcegroups/rg/providers/Vendor.ContainerInstance/containerGroupProfiles/p, containers: []}]`, 'containerGroupProfiles[0].containers must list at least one container'],
+    [
+      `containerGroupProfiles: [{id: /subscriptions/${SUB}/resourcegroups/rg/providers/Vendor.ContainerInstance/containerGroupProfiles/p, containers: []}]`,
+      'containerGroupProfiles[0].containers must list at least one container',
+    ],
   ])('refuses %s', (text, message) => {
     const path = file(text);
     expect(() => readFixtures(path)).toThrow(message);
@@ -30,9 +36,20 @@ describe('fixtures', () => {
   it('a declared container group profile serves groups that name it, in any id casing and up to its revision', async () => {
     const profile = `/subscriptions/${SUB}/resourceGroups/rg/providers/Vendor.ContainerInstance/containerGroupProfiles/web-profile`;
     const c = await cloud({ fixtures: file(`containerGroupProfiles: [{id: ${profile}, revision: 2, containers: [{name: web, image: nginx}]}]`) });
-    const url = (name: string) => `${c.url}/subscriptions/${SUB}/resourceGroups/rg/providers/Vendor.ContainerInstance/containerGroups/${name}?api-version=2026-07-01`;
-    const body = (id: string, revision: number, container = 'web') => ({ location: 'westeurope', properties: { containerGroupProfile: { id, revision }, containers: [{ name: container, properties: { configMap: { keyValuePairs: { A: 'b' } } } }] } });
-    expect((await call(url('a'), { method: 'PUT', body: body(profile.replace('resourceGroups', 'resourcegroups').toUpperCase().replace('/SUBSCRIPTIONS/', '/subscriptions/'), 2) })).status).toBe(201);
+    const url = (name: string) =>
+      `${c.url}/subscriptions/${SUB}/resourceGroups/rg/providers/Vendor.ContainerInstance/containerGroups/${name}?api-version=2026-07-01`;
+    const body = (id: string, revision: number, container = 'web') => ({
+      location: 'westeurope',
+      properties: { containerGroupProfile: { id, revision }, containers: [{ name: container, properties: { configMap: { keyValuePairs: { A: 'b' } } } }] },
+    });
+    expect(
+      (
+        await call(url('a'), {
+          method: 'PUT',
+          body: body(profile.replace('resourceGroups', 'resourcegroups').toUpperCase().replace('/SUBSCRIPTIONS/', '/subscriptions/'), 2),
+        })
+      ).status,
+    ).toBe(201);
     const tooNew = await call(url('b'), { method: 'PUT', body: body(profile, 3) });
     expect(tooNew.status).toBe(400);
     expect(tooNew.body.error).toMatchObject({ code: 'ContainerGroupProfileNotFound', target: 'properties.containerGroupProfile.id' });
@@ -44,8 +61,12 @@ describe('fixtures', () => {
 
   it('a quota of the fixtures limits creates in that subscription and location only', async () => {
     const c = await cloud({ fixtures: file(`quotas: [{subscriptionId: ${SUB}, location: West Europe, containerGroups: 1}]`) });
-    const url = (name: string) => `${c.url}/subscriptions/${SUB}/resourceGroups/rg/providers/Vendor.ContainerInstance/containerGroups/${name}?api-version=2026-07-01`;
-    const body = (location: string) => ({ location, properties: { osType: 'Linux', containers: [{ name: 'a', properties: { image: 'x', resources: { requests: { cpu: 1, memoryInGB: 1 } } } }] } });
+    const url = (name: string) =>
+      `${c.url}/subscriptions/${SUB}/resourceGroups/rg/providers/Vendor.ContainerInstance/containerGroups/${name}?api-version=2026-07-01`;
+    const body = (location: string) => ({
+      location,
+      properties: { osType: 'Linux', containers: [{ name: 'a', properties: { image: 'x', resources: { requests: { cpu: 1, memoryInGB: 1 } } } }] },
+    });
     expect((await call(url('one'), { method: 'PUT', body: body('westeurope') })).status).toBe(201);
     const refused = await call(url('two'), { method: 'PUT', body: body('westeurope') });
     expect(refused.status).toBe(409);

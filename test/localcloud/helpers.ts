@@ -22,11 +22,14 @@ export async function cloud(options: LocalCloudOptions = {}, services?: readonly
 export interface Answer {
   status: number;
   headers: Headers;
-  body: any;  
+  body: any;
 }
 
 /** fetch with the bearer token; the JSON body parsed (undefined when empty). */
-export async function call(url: string, init: { method?: string; body?: unknown; token?: string | null; headers?: Record<string, string> } = {}): Promise<Answer> {
+export async function call(
+  url: string,
+  init: { method?: string; body?: unknown; token?: string | null; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { ...(init.headers ?? {}) };
   if (init.token !== null) headers.authorization = `Bearer ${init.token ?? TOKEN}`;
   let body: string | undefined;
@@ -55,9 +58,13 @@ export function groupBody(overrides: Record<string, unknown> = {}, properties: R
   };
 }
 
-
 /** A clock the test moves by hand, so asynchronous provisioning needs no waiting. */
 export function fakeClock(start = Date.parse('2026-11-01T10:00:00Z')): { now: () => Date; advance(ms: number): void } {
   let t = start;
-  return { now: () => new Date(t), advance: (ms) => { t += ms; } };
+  return {
+    now: () => new Date(t),
+    advance: (ms) => {
+      t += ms;
+    },
+  };
 }

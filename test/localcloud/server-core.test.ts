@@ -9,7 +9,13 @@ const echo: LocalService = {
     { method: 'POST', path: '/Things/:id', handler: (req) => ({ status: 200, body: { id: req.params.id, got: req.body } }) },
     { method: 'GET', path: '/things/special', handler: () => ({ status: 200, body: { special: true } }) },
     { method: 'GET', path: '/things/:id', handler: (req) => ({ status: 200, body: { id: req.params.id } }) },
-    { method: 'GET', path: '/boom', handler: () => { throw new Error('kaput'); } },
+    {
+      method: 'GET',
+      path: '/boom',
+      handler: () => {
+        throw new Error('kaput');
+      },
+    },
   ],
   errorBody: (status, code, message, requestId) => ({ error: { code, message, innerError: { 'request-id': requestId } } }),
   responseHeaders: (requestId) => ({ 'request-id': requestId }),

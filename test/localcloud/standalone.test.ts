@@ -11,7 +11,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/moor.js');
 
 function start(args: string[], cwd: string): { child: ChildProcess; firstLine: Promise<string>; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, [BIN, 'local-cloud', ...args], { cwd, env: { ...process.env, MOOR_TOKEN: '' } , stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'local-cloud', ...args], { cwd, env: { ...process.env, MOOR_TOKEN: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines = createInterface({ input: child.stdout });
   const firstLine = new Promise<string>((res, rej) => {
     lines.once('line', res);
@@ -40,7 +40,9 @@ describe('moor local-cloud', () => {
     const dir = await mkdtemp(join(tmpdir(), 'moor-lc-'));
     const child = spawn(process.execPath, [BIN, 'local-cloud', '--fail-rate', '1.5'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
-    child.stderr.on('data', (b: Buffer) => { stderr += b.toString(); });
+    child.stderr.on('data', (b: Buffer) => {
+      stderr += b.toString();
+    });
     const code = await new Promise<number | null>((res) => child.once('exit', res));
     expect(code).toBe(1);
     expect(stderr).toContain('--fail-rate must be a probability from 0 to 1');

@@ -6,7 +6,7 @@ const usageUrl = (base: string, location = 'westeurope', sub = SUB) =>
   `${base}/subscriptions/${sub}/providers/Vendor.ContainerInstance/locations/${location}/usages?api-version=2026-07-01`;
 const namesUrl = (base: string) => `${base}/subscriptions/${SUB}/providers/Vendor.Sql/checkNameAvailability?api-version=2025-01-01`;
 
-async function allUsages(url: string): Promise<{ pages: number; value: any[] }> {  
+async function allUsages(url: string): Promise<{ pages: number; value: any[] }> {
   let next: string | undefined = url;
   const value = [];
   let pages = 0;
@@ -24,10 +24,15 @@ async function allUsages(url: string): Promise<{ pages: number; value: any[] }> 
 describe('usage', () => {
   it('is one page of every usage entry and counts the groups and cores held in the location', async () => {
     const c = await cloud();
-    const body = groupBody({}, { containers: [
-      { name: 'a', properties: { image: 'x', resources: { requests: { cpu: 1.5, memoryInGB: 1 } } } },
-      { name: 'b', properties: { image: 'x', resources: { requests: { cpu: 1, memoryInGB: 1 } } } },
-    ] });
+    const body = groupBody(
+      {},
+      {
+        containers: [
+          { name: 'a', properties: { image: 'x', resources: { requests: { cpu: 1.5, memoryInGB: 1 } } } },
+          { name: 'b', properties: { image: 'x', resources: { requests: { cpu: 1, memoryInGB: 1 } } } },
+        ],
+      },
+    );
     for (const name of ['one', 'two', 'three']) await call(groupUrl(c.url, name), { method: 'PUT', body });
     await call(groupUrl(c.url, 'far'), { method: 'PUT', body: groupBody({ location: 'North Europe' }) });
     const { pages, value } = await allUsages(usageUrl(c.url));

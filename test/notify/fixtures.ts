@@ -7,7 +7,11 @@ export const TARGET: NotifyTarget = { serviceUrl: 'https://connector.example.net
 
 export function driftChange(address: string, before: string, after: string): PlannedChange {
   return {
-    address, kind: address.split('/')[0], action: 'update', drift: true, destructive: false,
+    address,
+    kind: address.split('/')[0],
+    action: 'update',
+    drift: true,
+    destructive: false,
     fields: [{ path: '/displayName', op: 'replace', before, after, cause: 'drift', sensitive: false, forcesReplace: false }],
     patch: [{ op: 'replace', path: '/displayName', value: after }],
   };
@@ -34,7 +38,16 @@ export function fakeConnector(fail: Partial<Record<Call['op'], number>> = {}): N
     const id = String(next++);
     const status = fail[call.op];
     if (status) {
-      throw new ServiceError({ service: 'connector', method: 'PUT', path: '/v3/x', label: 'activities/x', status, code: 'BadSyntax', serviceMessage: 'no', correlationId: 'corr-1' });
+      throw new ServiceError({
+        service: 'connector',
+        method: 'PUT',
+        path: '/v3/x',
+        label: 'activities/x',
+        status,
+        code: 'BadSyntax',
+        serviceMessage: 'no',
+        correlationId: 'corr-1',
+      });
     }
     return Promise.resolve({ id });
   };

@@ -10,13 +10,15 @@ describe('notifyConnector', () => {
   test('notify.tokenEnv naming an unset variable is reported as notify.tokenEnv', async () => {
     const config: MoorConfig = { endpoints: {}, credentials: {}, notify: { ...notify, tokenEnv: 'MOOR_TEST_BOT_TOKEN_UNSET' } };
     const client = notifyConnector(config, {});
-    await expect(client.sendToConversation('19:ops-alerts', { type: 'message', text: 'hi' }))
-      .rejects.toThrow('notify.tokenEnv names MOOR_TEST_BOT_TOKEN_UNSET, which is not set or empty');
+    await expect(client.sendToConversation('19:ops-alerts', { type: 'message', text: 'hi' })).rejects.toThrow(
+      'notify.tokenEnv names MOOR_TEST_BOT_TOKEN_UNSET, which is not set or empty',
+    );
   });
 
   test('credentials.connector.tokenEnv keeps its own name', async () => {
     const config: MoorConfig = { endpoints: {}, credentials: { connector: { tokenEnv: 'MOOR_TEST_BOT_TOKEN_UNSET' } }, notify };
-    await expect(notifyConnector(config, {}).sendToConversation('19:ops-alerts', { type: 'message', text: 'hi' }))
-      .rejects.toThrow('credentials.connector.tokenEnv names MOOR_TEST_BOT_TOKEN_UNSET');
+    await expect(notifyConnector(config, {}).sendToConversation('19:ops-alerts', { type: 'message', text: 'hi' })).rejects.toThrow(
+      'credentials.connector.tokenEnv names MOOR_TEST_BOT_TOKEN_UNSET',
+    );
   });
 });

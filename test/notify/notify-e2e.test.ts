@@ -24,9 +24,17 @@ const auth = { authorization: `Bearer ${TOKEN}` };
 const run = (...args: string[]): Promise<CliResult> => moor(args, { cwd, endpoint: cloud.url });
 
 async function writeConfig(conversationId: string): Promise<void> {
-  await writeFile(join(cwd, 'moor.config.yaml'), [
-    'notify:', `  serviceUrl: ${cloud.url}`, `  conversationId: "${conversationId}"`, '  bot: {id: "28:moor-bot", name: moor}', '  tokenEnv: MOOR_TOKEN', '',
-  ].join('\n'));
+  await writeFile(
+    join(cwd, 'moor.config.yaml'),
+    [
+      'notify:',
+      `  serviceUrl: ${cloud.url}`,
+      `  conversationId: "${conversationId}"`,
+      '  bot: {id: "28:moor-bot", name: moor}',
+      '  tokenEnv: MOOR_TOKEN',
+      '',
+    ].join('\n'),
+  );
 }
 
 /** AuthContext manifests c<first>..c<first+count-1> in ./m, each with the given display name and description. */
@@ -34,7 +42,16 @@ async function writeContexts(first: number, count: number, displayName: (id: str
   await mkdir(join(cwd, 'm'), { recursive: true });
   const docs = Array.from({ length: count }, (_, i) => {
     const id = `c${first + i}`;
-    return ['apiVersion: moor/v1', 'kind: AuthContext', 'metadata:', `  name: ${id}`, 'spec:', `  displayName: ${JSON.stringify(displayName(id))}`, `  description: ${JSON.stringify(description || displayName(id))}`, `  isAvailable: ${isAvailable}`].join('\n');
+    return [
+      'apiVersion: moor/v1',
+      'kind: AuthContext',
+      'metadata:',
+      `  name: ${id}`,
+      'spec:',
+      `  displayName: ${JSON.stringify(displayName(id))}`,
+      `  description: ${JSON.stringify(description || displayName(id))}`,
+      `  isAvailable: ${isAvailable}`,
+    ].join('\n');
   });
   await writeFile(join(cwd, 'm', 'contexts.yaml'), docs.join('\n---\n') + '\n');
 }
@@ -42,7 +59,9 @@ async function writeContexts(first: number, count: number, displayName: (id: str
 /** Changes a reference behind moor's back, so drift finds it. */
 async function driftLive(id: string, displayName: string): Promise<void> {
   const res = await fetch(`${cloud.url}/beta/identity/conditionalAccess/authenticationContextClassReferences/${id}`, {
-    method: 'PATCH', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ displayName }),
+    method: 'PATCH',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ displayName }),
   });
   expect(res.status).toBe(204);
 }
@@ -128,7 +147,7 @@ describe('drift --notify', () => {
 });
 
 describe('apply --notify and plan --notify', () => {
-  test('apply replies in the thread of the stack\'s standing message', async () => {
+  test("apply replies in the thread of the stack's standing message", async () => {
     await appliedStack('19:ops-alerts');
     await driftLive('c7', 'edited');
     await run('drift', 'm', '--notify');
@@ -142,7 +161,7 @@ describe('apply --notify and plan --notify', () => {
     expect(posted[1].text).toMatch(/Apply: 1 done, 0 failed, 0 skipped\./);
   });
 
-  test('when apply posted first, drift posts its own message instead of editing apply\'s report; later runs edit that one and apply replies in its thread', async () => {
+  test("when apply posted first, drift posts its own message instead of editing apply's report; later runs edit that one and apply replies in its thread", async () => {
     await writeConfig('19:ops-alerts');
     await writeContexts(7, 1, () => 'Payroll');
     const applied = await run('apply', 'm', '--auto-approve', '--notify');

@@ -57,7 +57,9 @@ describe('a later run of the same stack', () => {
   test('apply replies in the thread of the standing message and keeps it as the thread root', async () => {
     const { record } = await firstPost();
     const c = fakeConnector();
-    const apply = runReport('apply', STACK, planOf([driftChange('AuthContext/c7', 'Payroll', 'Finance')]), [{ address: 'AuthContext/c7', action: 'update', status: 'done' }]);
+    const apply = runReport('apply', STACK, planOf([driftChange('AuthContext/c7', 'Payroll', 'Finance')]), [
+      { address: 'AuthContext/c7', action: 'update', status: 'done' },
+    ]);
     const r = await postReport(c, TARGET, apply, record, NOW);
     expect(c.calls.map((x) => [x.op, x.activityId])).toEqual([['reply', '100']]);
     expect(c.calls[0].body.replyToId).toBe('100');
@@ -88,9 +90,11 @@ describe('a later run of the same stack', () => {
     expect((err as ServiceError).message).toContain('BadSyntax');
   });
 
-  test('an apply\'s report is never edited: when apply posted the standing message, drift and plan post their own and remember it', async () => {
+  test("an apply's report is never edited: when apply posted the standing message, drift and plan post their own and remember it", async () => {
     const c = fakeConnector();
-    const apply = runReport('apply', STACK, planOf([driftChange('AuthContext/c7', 'Payroll', 'Finance')]), [{ address: 'AuthContext/c7', action: 'update', status: 'done' }]);
+    const apply = runReport('apply', STACK, planOf([driftChange('AuthContext/c7', 'Payroll', 'Finance')]), [
+      { address: 'AuthContext/c7', action: 'update', status: 'done' },
+    ]);
     const applied = await postReport(c, TARGET, apply, undefined, NOW);
     expect(applied.record).toMatchObject({ activityId: '100', run: 'apply' });
     const drifted = await postReport(c, TARGET, drift(), applied.record, NOW);
@@ -98,7 +102,12 @@ describe('a later run of the same stack', () => {
     const planned = await postReport(c, TARGET, runReport('plan', STACK, planOf([driftChange('AuthContext/c7', 'Payroll', 'Other')])), drifted.record, NOW);
     expect(planned).toMatchObject({ how: 'updated', activityId: '101' });
     const replied = await postReport(c, TARGET, apply, planned.record, NOW);
-    expect(c.calls.map((x) => [x.op, x.activityId])).toEqual([['send', undefined], ['send', undefined], ['update', '101'], ['reply', '101']]);
+    expect(c.calls.map((x) => [x.op, x.activityId])).toEqual([
+      ['send', undefined],
+      ['send', undefined],
+      ['update', '101'],
+      ['reply', '101'],
+    ]);
     expect(replied.record).toMatchObject({ activityId: '101', run: 'plan' });
   });
 
@@ -125,7 +134,11 @@ describe('a report too long for one message', () => {
     expect(msg.text.length).toBeLessThan(2000);
     expect(msg.text).toContain('Drift: 400 resources drifted.');
     expect(msg.text).toContain('https://connector.example.net/v3/attachments/100/views/original');
-    expect(msg.attachments[0]).toEqual({ contentType: 'text/markdown', contentUrl: 'https://connector.example.net/v3/attachments/100/views/original', name: upload.name });
+    expect(msg.attachments[0]).toEqual({
+      contentType: 'text/markdown',
+      contentUrl: 'https://connector.example.net/v3/attachments/100/views/original',
+      name: upload.name,
+    });
     expect(JSON.stringify(msg.attachments[1])).not.toContain('FactSet');
     expect(r.attachmentId).toBe('100');
   });

@@ -10,11 +10,34 @@ import { driftChange, planOf } from './fixtures.js';
 const STACK = { id: 'abc123abc123', name: 'ops' };
 
 const secretChange: PlannedChange = {
-  address: 'ContainerGroup/web', kind: 'ContainerGroup', action: 'update', drift: false, destructive: false,
-  fields: [{ path: '/properties/containers/0/properties/environmentVariables/0/secureValue', op: 'replace', before: 'hunter2', after: 'hunter3', cause: 'manifest', sensitive: true, forcesReplace: false }],
+  address: 'ContainerGroup/web',
+  kind: 'ContainerGroup',
+  action: 'update',
+  drift: false,
+  destructive: false,
+  fields: [
+    {
+      path: '/properties/containers/0/properties/environmentVariables/0/secureValue',
+      op: 'replace',
+      before: 'hunter2',
+      after: 'hunter3',
+      cause: 'manifest',
+      sensitive: true,
+      forcesReplace: false,
+    },
+  ],
   patch: [],
 };
-const create: PlannedChange = { address: 'AuthContext/c8', kind: 'AuthContext', action: 'create', drift: false, destructive: false, fields: [], patch: [], reason: 'not in state' };
+const create: PlannedChange = {
+  address: 'AuthContext/c8',
+  kind: 'AuthContext',
+  action: 'create',
+  drift: false,
+  destructive: false,
+  fields: [],
+  patch: [],
+  reason: 'not in state',
+};
 
 describe('run reports', () => {
   test('a plan lists each change with its glyph and ends with the Terraform-style summary line', () => {
@@ -47,7 +70,10 @@ describe('run reports', () => {
     ]);
     expect(r.status).toBe('failed');
     expect(r.summaryLine).toMatch(/^Apply: 0 done, 1 failed, 1 skipped\. Plan: /);
-    expect(r.failures).toEqual(['AuthContext/c8: create failed: PATCH c8: 403 Forbidden: no (request id r-1)', 'AuthContext/c7: skipped because AuthContext/c8 failed']);
+    expect(r.failures).toEqual([
+      'AuthContext/c8: create failed: PATCH c8: 403 Forbidden: no (request id r-1)',
+      'AuthContext/c7: skipped because AuthContext/c8 failed',
+    ]);
     expect(reportMarkdown(r)).toContain('**Failures**');
   });
 
@@ -69,7 +95,13 @@ describe('run reports', () => {
 
   test('an interrupted step that had sent no change says so, not that what it sent goes on at the service', () => {
     const r = runReport('apply', STACK, planOf([create]), [
-      { address: 'ContainerGroup/g', action: 'no-op', status: 'interrupted', error: 'containerGroups/g: interrupted while waiting for the operation to finish; it goes on at the service, and the next plan reads where it got to', sentNoChange: true },
+      {
+        address: 'ContainerGroup/g',
+        action: 'no-op',
+        status: 'interrupted',
+        error: 'containerGroups/g: interrupted while waiting for the operation to finish; it goes on at the service, and the next plan reads where it got to',
+        sentNoChange: true,
+      },
       { address: 'AuthContext/c8', action: 'update', status: 'interrupted', error: 'PUT /c8: interrupted while waiting for its turn', sentNoChange: true },
     ]);
     expect(r.failures).toEqual([
@@ -79,13 +111,24 @@ describe('run reports', () => {
   });
 
   test('a job of unknown outcome is listed with its reason, not as a failed no-op, and not counted as failed', () => {
-    const refresh: PlannedChange = { address: 'DatabaseRefresh/r', kind: 'DatabaseRefresh', action: 'run', drift: false, destructive: true, fields: [], patch: [] };
+    const refresh: PlannedChange = {
+      address: 'DatabaseRefresh/r',
+      kind: 'DatabaseRefresh',
+      action: 'run',
+      drift: false,
+      destructive: true,
+      fields: [],
+      patch: [],
+    };
     const r = runReport('apply', STACK, planOf([refresh]), [
       { address: 'DatabaseExport/e', action: 'no-op', status: 'failed', error: 'the outcome of revision r1 is unknown' },
       { address: 'DatabaseRefresh/r', action: 'run', status: 'skipped', rootCause: 'DatabaseExport/e' },
     ]);
     expect(r.summaryLine).toMatch(/^Apply: 0 done, 0 failed, 1 skipped\. Plan: /);
-    expect(r.failures).toEqual(['DatabaseExport/e: the outcome of revision r1 is unknown', 'DatabaseRefresh/r: skipped because DatabaseExport/e did not succeed']);
+    expect(r.failures).toEqual([
+      'DatabaseExport/e: the outcome of revision r1 is unknown',
+      'DatabaseRefresh/r: skipped because DatabaseExport/e did not succeed',
+    ]);
   });
 
   test('a step that waited for an earlier write and saw it end Failed is counted as failed, and its dependents skipped because it failed', () => {
@@ -107,7 +150,10 @@ describe('run reports', () => {
   });
 
   test("a drift entry shows each field as the manifest had it and as it is live (a secret masked), and the stack's accept command", () => {
-    const secret = { ...driftChange('ContainerGroup/web', 'x', 'y'), fields: [...driftChange('ContainerGroup/web', 'x', 'y').fields, { ...secretChange.fields[0], cause: 'drift' as const }] };
+    const secret = {
+      ...driftChange('ContainerGroup/web', 'x', 'y'),
+      fields: [...driftChange('ContainerGroup/web', 'x', 'y').fields, { ...secretChange.fields[0], cause: 'drift' as const }],
+    };
     const r = runReport('drift', { ...STACK, stack: 'prod' }, planOf([secret]));
     expect(r.entries[0].details).toEqual([
       '/displayName: "y" → "x" (live)',
@@ -118,7 +164,16 @@ describe('run reports', () => {
   });
 
   test('a failing check is a failure of the report', () => {
-    const check: PlannedChange = { address: 'Check/quota', kind: 'Check', action: 'no-op', drift: false, destructive: false, fields: [], patch: [], check: { passed: false, severity: 'error', message: 'only 2 of 100 free' } };
+    const check: PlannedChange = {
+      address: 'Check/quota',
+      kind: 'Check',
+      action: 'no-op',
+      drift: false,
+      destructive: false,
+      fields: [],
+      patch: [],
+      check: { passed: false, severity: 'error', message: 'only 2 of 100 free' },
+    };
     expect(runReport('plan', STACK, planOf([check])).failures).toEqual(['Check/quota: check failed: only 2 of 100 free']);
   });
 
@@ -126,7 +181,12 @@ describe('run reports', () => {
     const card = adaptiveCard(runReport('drift', STACK, planOf([driftChange('AuthContext/c7', 'a', 'b')])));
     expect(card).toMatchObject({ type: 'AdaptiveCard', version: '1.5', $schema: 'http://adaptivecards.io/schemas/adaptive-card.json' });
     const facts = (card.body as Record<string, unknown>[]).find((b) => b.type === 'FactSet');
-    expect(facts).toEqual({ type: 'FactSet', facts: [{ title: '~ AuthContext/c7', value: 'drifted\n/displayName: "b" → "a" (live)\naccept it into the manifests: moor drift --accept AuthContext/c7' }] });
+    expect(facts).toEqual({
+      type: 'FactSet',
+      facts: [
+        { title: '~ AuthContext/c7', value: 'drifted\n/displayName: "b" → "a" (live)\naccept it into the manifests: moor drift --accept AuthContext/c7' },
+      ],
+    });
   });
 });
 

@@ -4,7 +4,10 @@ import { ConnectorClient } from 'botframework-connector';
 
 const [baseUri, token] = process.argv.slice(2);
 const credentials = {
-  signRequest: async (request) => { request.headers.set('Authorization', `Bearer ${token}`); return request; },
+  signRequest: async (request) => {
+    request.headers.set('Authorization', `Bearer ${token}`);
+    return request;
+  },
 };
 const client = new ConnectorClient(credentials, { baseUri });
 const conversation = '19:ops-alerts';

@@ -21,5 +21,9 @@ const usage = [];
 for await (const u of client.location.listUsage('westeurope')) usage.push(u.name?.value);
 await client.containerGroups.beginDeleteAndWait('rg-sdk', 'sdk-web', poll);
 let gone = false;
-try { await client.containerGroups.get('rg-sdk', 'sdk-web'); } catch (err) { gone = err.statusCode === 404; }
+try {
+  await client.containerGroups.get('rg-sdk', 'sdk-web');
+} catch (err) {
+  gone = err.statusCode === 404;
+}
 process.stdout.write(JSON.stringify({ created: created.provisioningState, fetched: fetched.name, listed, usage, gone }));

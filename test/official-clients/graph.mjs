@@ -15,5 +15,9 @@ const got = await client.api(`${path}/c42`).get();
 const list = await client.api(path).get();
 await client.api(`${path}/c42`).delete();
 let gone = false;
-try { await client.api(`${path}/c42`).get(); } catch (err) { gone = err.statusCode === 404; }
+try {
+  await client.api(`${path}/c42`).get();
+} catch (err) {
+  gone = err.statusCode === 404;
+}
 process.stdout.write(JSON.stringify({ got: got.displayName, listed: list.value.map((c) => c.id), gone }));

@@ -21,7 +21,11 @@ function documentedExample(): string {
 
 /** The tarball `npm pack` makes of the built package (no scripts: dist/ is built by the tests' global setup). */
 function pack(into: string): string {
-  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', into], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', into], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const [packed] = JSON.parse(out) as { filename: string }[];
   return join(into, packed.filename);
 }
@@ -38,10 +42,13 @@ function scratchProject(tarball: string, dir: string): void {
     symlinkSync(join(ROOT, 'node_modules', name), join(modules, name), 'dir');
   }
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, types: ['node'], outDir: 'out' },
-    include: ['example.ts'],
-  }));
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, types: ['node'], outDir: 'out' },
+      include: ['example.ts'],
+    }),
+  );
   writeFileSync(join(dir, 'example.ts'), documentedExample());
   mkdirSync(join(dir, 'manifests'));
   writeFileSync(join(dir, 'manifests', 'auth.yaml'), MANIFEST);
@@ -58,29 +65,40 @@ describe('moor as a package', () => {
     tarball = pack(dir);
   }, SLOW);
 
-  it('installs from its tarball, type-checks the documented example against its declarations, and runs it against the local cloud', () => {
-    const project = join(dir, 'project');
-    scratchProject(tarball, project);
-    const installed = JSON.parse(readFileSync(join(project, 'node_modules/moor/package.json'), 'utf8')) as { exports: Record<string, { types: string }> };
-    expect(installed.exports['.'].types).toBe('./dist/index.d.ts');
-    expect(readFileSync(join(project, 'node_modules/moor/dist/index.d.ts'), 'utf8')).toContain('export declare function planFolder');
-    // tsc from this repository, against the installed package's declarations: a wrong type fails here.
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', project], { cwd: project, encoding: 'utf8' });
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MOOR_')));
-    const stdout = execFileSync(process.execPath, [join(project, 'out/example.js')], { cwd: project, env, encoding: 'utf8' });
-    expect(stdout.split('\n')).toEqual(['create AuthContext/c1', 'AuthContext/c1: done', 'in sync: true', '']);
-  }, SLOW);
-
-  it('reports a type error in a caller: the declarations are the functions\' real types', () => {
-    const project = join(dir, 'typo');
-    scratchProject(tarball, project);
-    writeFileSync(join(project, 'example.ts'), "import { planFolder } from 'moor';\nconst report = await planFolder('manifests', { cwd: '.', env: {} });\nconst wrong: number = report.changes[0].address;\nconsole.log(wrong);\n");
-    let failure = '';
-    try {
+  it(
+    'installs from its tarball, type-checks the documented example against its declarations, and runs it against the local cloud',
+    () => {
+      const project = join(dir, 'project');
+      scratchProject(tarball, project);
+      const installed = JSON.parse(readFileSync(join(project, 'node_modules/moor/package.json'), 'utf8')) as { exports: Record<string, { types: string }> };
+      expect(installed.exports['.'].types).toBe('./dist/index.d.ts');
+      expect(readFileSync(join(project, 'node_modules/moor/dist/index.d.ts'), 'utf8')).toContain('export declare function planFolder');
+      // tsc from this repository, against the installed package's declarations: a wrong type fails here.
       execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', project], { cwd: project, encoding: 'utf8' });
-    } catch (err) {
-      failure = String((err as { stdout?: string }).stdout);
-    }
-    expect(failure).toMatch(/example\.ts\(3,7\): error TS2322: Type 'string' is not assignable to type 'number'/);
-  }, SLOW);
+      const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MOOR_')));
+      const stdout = execFileSync(process.execPath, [join(project, 'out/example.js')], { cwd: project, env, encoding: 'utf8' });
+      expect(stdout.split('\n')).toEqual(['create AuthContext/c1', 'AuthContext/c1: done', 'in sync: true', '']);
+    },
+    SLOW,
+  );
+
+  it(
+    "reports a type error in a caller: the declarations are the functions' real types",
+    () => {
+      const project = join(dir, 'typo');
+      scratchProject(tarball, project);
+      writeFileSync(
+        join(project, 'example.ts'),
+        "import { planFolder } from 'moor';\nconst report = await planFolder('manifests', { cwd: '.', env: {} });\nconst wrong: number = report.changes[0].address;\nconsole.log(wrong);\n",
+      );
+      let failure = '';
+      try {
+        execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', project], { cwd: project, encoding: 'utf8' });
+      } catch (err) {
+        failure = String((err as { stdout?: string }).stdout);
+      }
+      expect(failure).toMatch(/example\.ts\(3,7\): error TS2322: Type 'string' is not assignable to type 'number'/);
+    },
+    SLOW,
+  );
 });

@@ -20,8 +20,12 @@ const group = (name: string, rg: string): string => groupManifest(name, { resour
 
 describe('plan reads by listing', () => {
   let cloud: LocalCloud;
-  beforeAll(async () => { cloud = await startLocalCloud({ port: 0, token: TOKEN, provisioningMs: 0 }); });
-  afterAll(async () => { await cloud.close(); });
+  beforeAll(async () => {
+    cloud = await startLocalCloud({ port: 0, token: TOKEN, provisioningMs: 0 });
+  });
+  afterAll(async () => {
+    await cloud.close();
+  });
 
   test('a no-op plan of 90 groups in two resource groups sends a few paged lists, no GET per group', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'moor-listing-'));

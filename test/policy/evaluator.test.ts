@@ -46,7 +46,8 @@ describe('policies in validate', () => {
   });
 
   test('a warning-severity policy warns; messageExpression words the message', async () => {
-    const rules = '  severity: warning\n  rules:\n    - expression: "has(object.spec.tags)"\n      messageExpression: "object.metadata.name + \' has no tags in \' + object.spec.location"\n';
+    const rules =
+      '  severity: warning\n  rules:\n    - expression: "has(object.spec.tags)"\n      messageExpression: "object.metadata.name + \' has no tags in \' + object.spec.location"\n';
     const result = await validateWithPolicies({ 'app.yaml': group('web', { web: 'x' }), 'policy.yaml': policy('tags', rules) });
     expect(result.diagnostics.map((d) => [d.severity, d.message])).toEqual([['warning', 'policy tags: web has no tags in westeurope']]);
   });
@@ -59,7 +60,10 @@ describe('policies in validate', () => {
     ['stacks: a run without a stack is not prod', '{stacks: [prod]}', '', 0],
     ['stacks: the run is for prod', '{stacks: [prod]}', 'prod', 1],
   ])('match %s', async (_reason, match, stack, findings) => {
-    const result = await validateWithPolicies({ 'app.yaml': group('web', { web: 'x' }), 'policy.yaml': policy('p', `  match: ${match}\n  rules:\n    - expression: "false"\n`) }, stack);
+    const result = await validateWithPolicies(
+      { 'app.yaml': group('web', { web: 'x' }), 'policy.yaml': policy('p', `  match: ${match}\n  rules:\n    - expression: "false"\n`) },
+      stack,
+    );
     expect(result.diagnostics.filter((d) => d.policy === 'p')).toHaveLength(findings);
   });
 
@@ -70,12 +74,16 @@ describe('policies in validate', () => {
   });
 
   test('YAML integers are CEL ints and decimals doubles', async () => {
-    const rules = '  rules:\n    - expression: "object.spec.properties.containers.all(c, c.properties.resources.requests.cpu + 1 == 2 && c.properties.resources.requests.memoryInGB * 2.0 == 3.0)"\n';
+    const rules =
+      '  rules:\n    - expression: "object.spec.properties.containers.all(c, c.properties.resources.requests.cpu + 1 == 2 && c.properties.resources.requests.memoryInGB * 2.0 == 3.0)"\n';
     expect((await validateWithPolicies({ 'app.yaml': group('web', { web: 'x' }), 'p.yaml': policy('p', rules) })).diagnostics).toEqual([]);
   });
 
   test('an expression that cannot be evaluated on a manifest fails its rule, saying why', async () => {
-    const result = await validateWithPolicies({ 'app.yaml': group('web', { web: 'x' }), 'p.yaml': policy('p', '  rules:\n    - expression: "object.spec.tags.team == \'a\'"\n') });
+    const result = await validateWithPolicies({
+      'app.yaml': group('web', { web: 'x' }),
+      'p.yaml': policy('p', '  rules:\n    - expression: "object.spec.tags.team == \'a\'"\n'),
+    });
     expect(result.diagnostics.map((d) => d.message)).toEqual(['policy p: cannot be evaluated: No such key: tags']);
   });
 
@@ -102,7 +110,10 @@ describe('invalid policies are validation errors at the expression line', () => 
   test('an unknown kind in match and an unreadable fieldPath are errors at their lines', async () => {
     const text = policy('bad', '  match: {kinds: [Nope]}\n  rules:\n    - expression: "true"\n      fieldPath: "spec..x"\n');
     const result = await validateWithPolicies({ 'p.yaml': text });
-    expect(result.diagnostics.map((d) => [d.location?.line, d.message.split(':')[0]])).toEqual([[5, 'spec.match.kinds[0]'], [8, 'spec.rules[0].fieldPath']]);
+    expect(result.diagnostics.map((d) => [d.location?.line, d.message.split(':')[0]])).toEqual([
+      [5, 'spec.match.kinds[0]'],
+      [8, 'spec.rules[0].fieldPath'],
+    ]);
   });
 
   test('the schema is checked: a rule without an expression, an unknown severity', async () => {
@@ -155,13 +166,20 @@ describe('secrets: rules decide on the values as they are, no message shows them
   });
 
   test('plan: a value from ${file:} that the rule fails written plainly fails it too; the message shows no secret', async () => {
-    const result = await validateWithPolicies({ 'app.yaml': app, 'secret.txt': 'Public', 'p.yaml': policy('p', `  rules:
+    const result = await validateWithPolicies({
+      'app.yaml': app,
+      'secret.txt': 'Public',
+      'p.yaml': policy(
+        'p',
+        `  rules:
     - expression: "object.spec.properties.containers[0].properties.environmentVariables[1].value != 'Public'"
       messageExpression: "'no ' + object.spec.properties.containers[0].properties.environmentVariables[1].value"
-`) });
+`,
+      ),
+    });
     const step = stepOf(result, 'ContainerGroup/web', { action: 'update' });
     const resolved = JSON.parse(JSON.stringify(step.desired).replace('${file:secret.txt}', 'Public').replace('${env:DB_PASSWORD}', 'pw-123'));
-    const findings = (await result.guard!.checkChanges([{ ...step, desired: resolved }], { stack: '' }));
+    const findings = await result.guard!.checkChanges([{ ...step, desired: resolved }], { stack: '' });
     expect(findings.map((d) => d.message)).toEqual(['policy p: no (sensitive)']);
   });
 
@@ -170,10 +188,19 @@ describe('secrets: rules decide on the values as they are, no message shows them
     const step = stepOf(result, 'ContainerGroup/web', { action: 'update' });
     const resolved = JSON.parse(JSON.stringify(step.desired).replace('${file:secret.txt}', 's3cret').replace('${env:DB_PASSWORD}', 'pw-123'));
     const vars = (root: string, i: number, field: string) => `${root}.properties.containers[0].properties.environmentVariables[${i}].${field}`;
-    const shown = [vars('object.spec', 0, 'secureValue'), vars('object.spec', 1, 'value'), vars('object.spec', 2, 'value'), vars('change.before', 0, 'secureValue'), vars('change.before', 1, 'value'), vars('change.after', 2, 'value')];
+    const shown = [
+      vars('object.spec', 0, 'secureValue'),
+      vars('object.spec', 1, 'value'),
+      vars('object.spec', 2, 'value'),
+      vars('change.before', 0, 'secureValue'),
+      vars('change.before', 1, 'value'),
+      vars('change.after', 2, 'value'),
+    ];
     const leaky = `  rules:\n    - expression: "false"\n      messageExpression: "${shown.join(" + ' ' + ")}"\n`;
     const withLeaky = await validateWithPolicies({ 'app.yaml': app, 'secret.txt': 's3cret', 'p.yaml': policy('p', leaky) });
-    const findings = (await withLeaky.guard!.checkChanges([{ ...stepOf(withLeaky, 'ContainerGroup/web', { action: 'update' }, resolved), desired: resolved }], { stack: '' }));
+    const findings = await withLeaky.guard!.checkChanges([{ ...stepOf(withLeaky, 'ContainerGroup/web', { action: 'update' }, resolved), desired: resolved }], {
+      stack: '',
+    });
     expect(findings).toHaveLength(1);
     expect(findings[0].message).toBe(`policy p: ${Array(6).fill('(sensitive)').join(' ')}`);
     expect(findings[0].message).not.toMatch(/hunter2|s3cret|pw-123/);
@@ -196,8 +223,8 @@ describe('policies on planned changes', () => {
       'policy no-replace: no replace in prod; do it in a maintenance window',
       'policy no-replace: nothing destructive',
     ]);
-    expect((await result.guard!.checkChanges([replace], { stack: 'dev' }))).toEqual([]);
-    expect((await result.guard!.checkChanges([stepOf(result, 'ContainerGroup/web', { action: 'update' })], { stack: 'prod' }))).toEqual([]);
+    expect(await result.guard!.checkChanges([replace], { stack: 'dev' })).toEqual([]);
+    expect(await result.guard!.checkChanges([stepOf(result, 'ContainerGroup/web', { action: 'update' })], { stack: 'prod' })).toEqual([]);
   });
 
   test('change: drift, the changed fields, before (live) and after (desired)', async () => {
@@ -206,21 +233,33 @@ describe('policies on planned changes', () => {
 `;
     const result = await validateWithPolicies({ 'app.yaml': group('web', { web: 'x' }), 'p.yaml': policy('p', rules) });
     const live = { ...result.manifests[0].spec, location: 'northeurope' };
-    const field = { path: '/location', op: 'replace' as const, before: 'northeurope', after: 'westeurope', cause: 'drift' as const, sensitive: false, forcesReplace: true };
+    const field = {
+      path: '/location',
+      op: 'replace' as const,
+      before: 'northeurope',
+      after: 'westeurope',
+      cause: 'drift' as const,
+      sensitive: false,
+      forcesReplace: true,
+    };
     const step = stepOf(result, 'ContainerGroup/web', { action: 'replace', drift: true, fields: [field] }, live);
-    expect((await result.guard!.checkChanges([step], { stack: '' }))).toEqual([]);
-    expect((await result.guard!.checkChanges([{ ...step, change: { ...step.change, drift: false } }], { stack: '' }))).toHaveLength(1);
+    expect(await result.guard!.checkChanges([step], { stack: '' })).toEqual([]);
+    expect(await result.guard!.checkChanges([{ ...step, change: { ...step.change, drift: false } }], { stack: '' })).toHaveLength(1);
   });
 
   test('a delete of what left the manifests: object is the last applied spec, after is null, no location', async () => {
-    const rules = '  rules:\n    - expression: "change.action != \'delete\' || (change.after == null && object.spec.resourceGroup == \'rg-old\')"\n';
+    const rules = "  rules:\n    - expression: \"change.action != 'delete' || (change.after == null && object.spec.resourceGroup == 'rg-old')\"\n";
     const result = await validateWithPolicies({ 'p.yaml': policy('p', rules) });
     const kind = (await import('../../src/cli/catalog.js')).CATALOG.kindNamed('ContainerGroup')!;
     const record = { kind: 'ContainerGroup', name: 'old', id: 'x', lastApplied: { resourceGroup: 'rg-old' }, updatedAt: '2026-01-01T00:00:00Z' };
-    const step = { kind, record, change: { address: 'ContainerGroup/old', kind: 'ContainerGroup', action: 'delete' as const, fields: [], patch: [], drift: false, destructive: false } };
-    expect((await result.guard!.checkChanges([step], { stack: '' }))).toEqual([]);
+    const step = {
+      kind,
+      record,
+      change: { address: 'ContainerGroup/old', kind: 'ContainerGroup', action: 'delete' as const, fields: [], patch: [], drift: false, destructive: false },
+    };
+    expect(await result.guard!.checkChanges([step], { stack: '' })).toEqual([]);
     const other = { ...step, record: { ...record, lastApplied: { resourceGroup: 'rg-prod' } } };
-    const findings = (await result.guard!.checkChanges([other], { stack: '' }));
+    const findings = await result.guard!.checkChanges([other], { stack: '' });
     expect(findings).toEqual([expect.objectContaining({ address: 'ContainerGroup/old', policy: 'p' })]);
     expect(findings[0].location).toBeUndefined();
   });
@@ -228,17 +267,24 @@ describe('policies on planned changes', () => {
 
 describe('a rule at fault is said once, at its line', () => {
   test('a misspelled field is an error at the expression with did-you-mean, not a finding at each resource', async () => {
-    const text = policy('typo', '  match: {kinds: [ContainerGroup]}\n  rules:\n    - expression: "object.spec.properties.containers.all(c, c.properties.imagee != \'\')"\n');
+    const text = policy(
+      'typo',
+      '  match: {kinds: [ContainerGroup]}\n  rules:\n    - expression: "object.spec.properties.containers.all(c, c.properties.imagee != \'\')"\n',
+    );
     const result = await validateWithPolicies({ 'a.yaml': group('a', { web: 'x' }), 'b.yaml': group('b', { web: 'x' }), 'p.yaml': text });
     const at = positionOf(text, '"object.spec');
-    expect(located(result)).toEqual([`p.yaml:${at.line}:${at.col}: error: spec.rules[0].expression: reads object.spec.properties.containers[0].properties.imagee, but ContainerGroup has no field imagee there; did you mean image?`]);
+    expect(located(result)).toEqual([
+      `p.yaml:${at.line}:${at.col}: error: spec.rules[0].expression: reads object.spec.properties.containers[0].properties.imagee, but ContainerGroup has no field imagee there; did you mean image?`,
+    ]);
   });
 
   test('an expression that gives no boolean on the resources is one error at the rule, and stops the run', async () => {
     const text = policy('nobool', '  rules:\n    - expression: "object.spec.location"\n');
     const result = await validateWithPolicies({ 'a.yaml': group('a', { web: 'x' }), 'b.yaml': group('b', { web: 'x' }), 'p.yaml': text });
     const at = positionOf(text, '"object.spec.location"');
-    expect(located(result)).toEqual([`p.yaml:${at.line}:${at.col}: error: spec.rules[0].expression: gives a string, not true or false (evaluated on ContainerGroup/a)`]);
+    expect(located(result)).toEqual([
+      `p.yaml:${at.line}:${at.col}: error: spec.rules[0].expression: gives a string, not true or false (evaluated on ContainerGroup/a)`,
+    ]);
     expect(result.diagnostics[0].policy).toBeUndefined();
   });
 
@@ -246,12 +292,16 @@ describe('a rule at fault is said once, at its line', () => {
     const tags = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`t${i}`, 'v']));
     const app = group('web', { web: 'x' }).replace('  location: westeurope', `  location: westeurope\n  tags: ${JSON.stringify(tags)}`);
     const all = "object.spec.tags.all(a, object.spec.tags.all(b, object.spec.tags.all(c, object.spec.tags.all(d, a + b + c + d != ''))))";
-    const map = "object.spec.tags.map(a, object.spec.tags.map(b, object.spec.tags.map(c, object.spec.tags.map(d, object.spec.tags.map(e, a + b))))).size() > 0";
+    const map = 'object.spec.tags.map(a, object.spec.tags.map(b, object.spec.tags.map(c, object.spec.tags.map(d, object.spec.tags.map(e, a + b))))).size() > 0';
     const text = policy('costly', `  rules:\n    - expression: "${all}"\n    - expression: "${map}"\n`);
     const result = await validateWithPolicies({ 'app.yaml': app, 'p.yaml': text });
     expect(located(result)).toEqual([
       `p.yaml:${positionOf(text, `"${all}"`).line}:${positionOf(text, `"${all}"`).col}: error: spec.rules[0].expression: costs about 1,004,040,403, over the cost limit of 1,000,000 (stopped) (evaluated on ContainerGroup/web)`,
-      expect.stringMatching(new RegExp(`^p\\.yaml:${positionOf(text, `"${map}"`).line}:\\d+: error: spec\\.rules\\[1\\]\\.expression: costs about [\\d,]+, over the cost limit of 1,000,000 \\(stopped\\)`)),
+      expect.stringMatching(
+        new RegExp(
+          `^p\\.yaml:${positionOf(text, `"${map}"`).line}:\\d+: error: spec\\.rules\\[1\\]\\.expression: costs about [\\d,]+, over the cost limit of 1,000,000 \\(stopped\\)`,
+        ),
+      ),
     ]);
   });
 });

@@ -30,10 +30,14 @@ export const SUB = '8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11';
 
 /** A container group with the given containers (name -> image) and extra spec lines. */
 export function group(name: string, images: Record<string, string>, extra = ''): string {
-  const containers = Object.entries(images).map(([c, image]) => `      - name: ${c}
+  const containers = Object.entries(images)
+    .map(
+      ([c, image]) => `      - name: ${c}
         properties:
           image: ${image}
-          resources: {requests: {cpu: 1, memoryInGB: 1.5}}`).join('\n');
+          resources: {requests: {cpu: 1, memoryInGB: 1.5}}`,
+    )
+    .join('\n');
   return `apiVersion: moor/v1
 kind: ContainerGroup
 metadata:

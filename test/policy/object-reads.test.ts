@@ -13,8 +13,11 @@ const readsOf = (expression: string) => {
 
 describe('what of object a rule reads', () => {
   test('member chains, bracketed keys and the receiver of a macro are read paths', () => {
-    expect(readsOf("object.spec.location == 'x' && object['metadata'].name != '' && object.spec.tags.all(k, k != '')"))
-      .toEqual([['spec', 'location'], ['metadata', 'name'], ['spec', 'tags']]);
+    expect(readsOf("object.spec.location == 'x' && object['metadata'].name != '' && object.spec.tags.all(k, k != '')")).toEqual([
+      ['spec', 'location'],
+      ['metadata', 'name'],
+      ['spec', 'tags'],
+    ]);
   });
 
   test('object used whole, or behind a computed key, is read in full or from the last known key', () => {
@@ -24,7 +27,10 @@ describe('what of object a rule reads', () => {
 
   test('the pruned document keeps what is read (arrays whole) and drops the rest', () => {
     const doc = { metadata: { name: 'web' }, spec: { location: 'westeurope', containers: [{ a: 1 }], other: { deep: true } } };
-    expect(prunedDocument(doc, readTree([['spec', 'containers', 0, 'a'], ['metadata'], ['spec', 'missing'], ['metadata', 'name']]))).toEqual({ metadata: { name: 'web' }, spec: { containers: [{ a: 1 }] } });
+    expect(prunedDocument(doc, readTree([['spec', 'containers', 0, 'a'], ['metadata'], ['spec', 'missing'], ['metadata', 'name']]))).toEqual({
+      metadata: { name: 'web' },
+      spec: { containers: [{ a: 1 }] },
+    });
     expect(prunedDocument(doc, readTree('all'))).toBe(doc);
   });
 });

@@ -23,7 +23,7 @@ function seen(): { url: URL; headers: Headers }[] {
 }
 
 describe('api settings', () => {
-  it('uses the seeds\' values by default, and sends Content-Type: application/json on database-movement POSTs', async () => {
+  it("uses the seeds' values by default, and sends Content-Type: application/json on database-movement POSTs", async () => {
     const list = seen();
     const p = createProviders({ endpoints: ENDPOINTS, defaultToken: 't' });
     await p.arm.listUsage(SUB, 'westeurope');
@@ -39,8 +39,13 @@ describe('api settings', () => {
   it('takes api-version, namespace and version header from the configuration', async () => {
     const list = seen();
     const p = createProviders({
-      endpoints: ENDPOINTS, defaultToken: 't',
-      apis: { containerInstance: { apiVersion: '2023-05-01', namespace: 'Microsoft.ContainerInstance' }, sql: { namespace: 'Microsoft.Sql' }, lcs: { versionHeader: 'x-ms-version' } },
+      endpoints: ENDPOINTS,
+      defaultToken: 't',
+      apis: {
+        containerInstance: { apiVersion: '2023-05-01', namespace: 'Microsoft.ContainerInstance' },
+        sql: { namespace: 'Microsoft.Sql' },
+        lcs: { versionHeader: 'x-ms-version' },
+      },
     });
     await p.arm.listUsage(SUB, 'westeurope');
     await p.arm.checkNameAvailability(SUB, 'srv');

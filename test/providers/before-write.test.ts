@@ -15,11 +15,21 @@ describe('beforeWrite', () => {
     const received: string[] = [];
     let attempts = 0;
     server.use(
-      http.get(groupUrl, () => { received.push('GET'); return HttpResponse.json(group); }),
-      http.delete(groupUrl, () => { received.push('DELETE'); return ++attempts === 1 ? new HttpResponse(null, { status: 503 }) : new HttpResponse(null, { status: 200 }); }),
+      http.get(groupUrl, () => {
+        received.push('GET');
+        return HttpResponse.json(group);
+      }),
+      http.delete(groupUrl, () => {
+        received.push('DELETE');
+        return ++attempts === 1 ? new HttpResponse(null, { status: 503 }) : new HttpResponse(null, { status: 200 });
+      }),
     );
     let checks = 0;
-    const h = harness({ beforeWrite: async () => { checks++; } });
+    const h = harness({
+      beforeWrite: async () => {
+        checks++;
+      },
+    });
     await h.providers.arm.getContainerGroup(SUB, 'rg', 'web');
     expect(checks).toBe(0);
     await h.providers.arm.deleteContainerGroup(SUB, 'rg', 'web');
@@ -29,8 +39,17 @@ describe('beforeWrite', () => {
 
   it('a check that throws stops the request before anything is sent, with its own error', async () => {
     const received: string[] = [];
-    server.use(http.post(exportUrl, () => { received.push('POST'); return HttpResponse.json({ IsSuccess: true, OperationActivityId: 'a' }); }));
-    const h = harness({ beforeWrite: async () => { throw new UserError('lost the state lock (taken over by bob@ci)'); } });
+    server.use(
+      http.post(exportUrl, () => {
+        received.push('POST');
+        return HttpResponse.json({ IsSuccess: true, OperationActivityId: 'a' });
+      }),
+    );
+    const h = harness({
+      beforeWrite: async () => {
+        throw new UserError('lost the state lock (taken over by bob@ci)');
+      },
+    });
     const err = await failure(h.providers.lcs.exportDatabase('1', 'env', 'b'));
     expect(err).toBeInstanceOf(UserError);
     expect(err.message).toContain('lost the state lock (taken over by bob@ci)');

@@ -12,7 +12,12 @@ const SUB = '8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11';
 describe('forRequests', () => {
   it("a bound client's requests carry the step: it starts with its first request; an interrupted step sends nothing", async () => {
     let gets = 0;
-    server.use(http.get(`${ENDPOINTS.arm}/subscriptions/${SUB}/resourceGroups/rg/providers/Vendor.ContainerInstance/containerGroups/web`, () => { gets++; return HttpResponse.json({ name: 'web', location: 'westeurope', properties: { containers: [] } }); }));
+    server.use(
+      http.get(`${ENDPOINTS.arm}/subscriptions/${SUB}/resourceGroups/rg/providers/Vendor.ContainerInstance/containerGroups/web`, () => {
+        gets++;
+        return HttpResponse.json({ name: 'web', location: 'westeurope', properties: { containers: [] } });
+      }),
+    );
     const scheduler = new RequestScheduler({ concurrency: 2 });
     const h = harness({ scheduler });
     const step = newRequestContext(3);

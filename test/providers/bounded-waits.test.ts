@@ -15,11 +15,13 @@ const usage = (n: number) => ({ name: { value: `Kind${n}` }, currentValue: n, li
 describe('paging', () => {
   it('past the page cap is an error, never a truncated list', async () => {
     let pages = 0;
-    server.use(http.get(usages, ({ request }) => {
-      const page = Number(new URL(request.url).searchParams.get('page') ?? '1');
-      pages++;
-      return HttpResponse.json({ value: [usage(page)], nextLink: `${usages}?api-version=2026-07-01&page=${page + 1}` });
-    }));
+    server.use(
+      http.get(usages, ({ request }) => {
+        const page = Number(new URL(request.url).searchParams.get('page') ?? '1');
+        pages++;
+        return HttpResponse.json({ value: [usage(page)], nextLink: `${usages}?api-version=2026-07-01&page=${page + 1}` });
+      }),
+    );
     const err = await failure(harness({ limits: { maxPages: 3 } }).providers.arm.listUsage(SUB, 'westeurope'));
     expect(err).toBeInstanceOf(ServiceError);
     expect(err.message).toMatch(/the listing has more than 3 pages; stopped rather than report a partial list/);
@@ -28,7 +30,12 @@ describe('paging', () => {
 
   it('a listing that links back to a page it gave is an error at once', async () => {
     let pages = 0;
-    server.use(http.get(usages, () => { pages++; return HttpResponse.json({ value: [usage(1)], nextLink: `${usages}?api-version=2026-07-01&page=2` }); }));
+    server.use(
+      http.get(usages, () => {
+        pages++;
+        return HttpResponse.json({ value: [usage(1)], nextLink: `${usages}?api-version=2026-07-01&page=2` });
+      }),
+    );
     const err = await failure(harness().providers.arm.listUsage(SUB, 'westeurope'));
     expect(err.message).toMatch(/points back to a page it already gave/);
     expect(pages).toBe(2);
@@ -43,10 +50,17 @@ describe('paging', () => {
 describe('Retry-After', () => {
   it('beyond the ceiling fails the request at once with a clear message, without waiting', async () => {
     let calls = 0;
-    server.use(http.get(groupUrl, () => { calls++; return HttpResponse.json({ error: { code: 'TooManyRequests', message: 'slow down' } }, { status: 429, headers: { 'Retry-After': '999999' } }); }));
+    server.use(
+      http.get(groupUrl, () => {
+        calls++;
+        return HttpResponse.json({ error: { code: 'TooManyRequests', message: 'slow down' } }, { status: 429, headers: { 'Retry-After': '999999' } });
+      }),
+    );
     const h = harness();
     const err = await failure(h.providers.arm.getContainerGroup(SUB, 'rg', 'web'));
-    expect(err.message).toBe('GET containerGroups/web: 429 TooManyRequests: slow down; the service asked to wait 999999 s before trying again, longer than the 120 s moor waits (MOOR_MAX_RETRY_AFTER_SECONDS): gave up at once');
+    expect(err.message).toBe(
+      'GET containerGroups/web: 429 TooManyRequests: slow down; the service asked to wait 999999 s before trying again, longer than the 120 s moor waits (MOOR_MAX_RETRY_AFTER_SECONDS): gave up at once',
+    );
     expect(h.sleeps).toEqual([]);
     expect(calls).toBe(1);
   });
@@ -59,7 +73,12 @@ describe('Retry-After', () => {
 
   it('waits that would pass the time of one request fail it with the last error', async () => {
     let calls = 0;
-    server.use(http.get(groupUrl, () => { calls++; return new HttpResponse(null, { status: 503, headers: { 'Retry-After': '40' } }); }));
+    server.use(
+      http.get(groupUrl, () => {
+        calls++;
+        return new HttpResponse(null, { status: 503, headers: { 'Retry-After': '40' } });
+      }),
+    );
     const h = harness({ limits: { maxRequestMs: 100_000 } });
     const err = await failure(h.providers.arm.getContainerGroup(SUB, 'rg', 'web'));
     expect(h.sleeps).toEqual([40_000, 40_000]);
@@ -71,9 +90,13 @@ describe('Retry-After', () => {
 describe('visible waits', () => {
   it('a wait of 3 s or more is an event and one notice line: "throttled by arm, waiting 40 s"', async () => {
     let calls = 0;
-    server.use(http.get(groupUrl, () => (++calls === 1
-      ? new HttpResponse(null, { status: 429, headers: { 'Retry-After': '40' } })
-      : HttpResponse.json({ name: 'web', location: 'westeurope', properties: { containers: [] } }))));
+    server.use(
+      http.get(groupUrl, () =>
+        ++calls === 1
+          ? new HttpResponse(null, { status: 429, headers: { 'Retry-After': '40' } })
+          : HttpResponse.json({ name: 'web', location: 'westeurope', properties: { containers: [] } }),
+      ),
+    );
     const h = harness();
     await h.providers.arm.getContainerGroup(SUB, 'rg', 'web');
     const lines = h.events.map(waitNotice).filter((l) => l !== undefined);
@@ -82,8 +105,9 @@ describe('visible waits', () => {
 
   it('short waits show nothing', () => {
     expect(waitNotice({ type: 'request_retried', service: 'arm', method: 'GET', path: '/x', label: '/x', status: 503, delayMs: 2_999 })).toBeUndefined();
-    expect(waitNotice({ type: 'request_retried', service: 'graph', method: 'PATCH', path: '/x', label: 'authContexts/c1', status: 503, attempt: 2, delayMs: 5_000 }))
-      .toBe('moor: graph answered 503, waiting 5 s before sending PATCH authContexts/c1 again (attempt 3)');
+    expect(
+      waitNotice({ type: 'request_retried', service: 'graph', method: 'PATCH', path: '/x', label: 'authContexts/c1', status: 503, attempt: 2, delayMs: 5_000 }),
+    ).toBe('moor: graph answered 503, waiting 5 s before sending PATCH authContexts/c1 again (attempt 3)');
   });
 
   it('a long poll of an operation is shown too', async () => {
@@ -104,9 +128,17 @@ describe('visible waits', () => {
 
 describe('the operation timeout says what happened', () => {
   it('a poll Retry-After of 999999 gives up at once and says so', async () => {
-    server.use(http.put(groupUrl, () => new HttpResponse(null, { status: 202, headers: { 'azure-asyncoperation': `${ENDPOINTS.arm}/op/2`, 'Retry-After': '999999' } })));
+    server.use(
+      http.put(groupUrl, () => new HttpResponse(null, { status: 202, headers: { 'azure-asyncoperation': `${ENDPOINTS.arm}/op/2`, 'Retry-After': '999999' } })),
+    );
     const sleeps: number[] = [];
-    const providers = createProviders({ endpoints: ENDPOINTS, defaultToken: 'tok-123456', sleep: async (ms) => { sleeps.push(ms); } });
+    const providers = createProviders({
+      endpoints: ENDPOINTS,
+      defaultToken: 'tok-123456',
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+    });
     const err = await failure(providers.arm.putContainerGroup(SUB, 'rg', 'web', {}));
     expect(err.message).toMatch(/PUT had not finished after 0 s; waiting 999999 s more would pass the limit of 1800 s for an operation/);
     expect(err.message).not.toMatch(/within 999999/);

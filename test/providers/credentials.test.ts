@@ -11,8 +11,13 @@ const server = mswServer();
 
 describe('endpoints', () => {
   it.each([
-    ['127.0.0.1', true], ['127.8.9.10', true], ['localhost', true], ['[::1]', true],
-    ['10.0.0.1', false], ['example.net', false], ['127.0.0.1.example.net', false],
+    ['127.0.0.1', true],
+    ['127.8.9.10', true],
+    ['localhost', true],
+    ['[::1]', true],
+    ['10.0.0.1', false],
+    ['example.net', false],
+    ['127.0.0.1.example.net', false],
   ])('%s is loopback: %s', (host, expected) => {
     expect(isLoopback(host)).toBe(expected);
   });
@@ -40,15 +45,20 @@ describe('tokens', () => {
   it('runs tokenCommand once per service however many requests', async () => {
     const commands: string[] = [];
     let auth: string[] = [];
-    server.use(http.get('https://graph.test/*', ({ request }) => {
-      auth.push(request.headers.get('authorization') ?? '');
-      // The answer names the id asked for: another id would not be believed.
-      return HttpResponse.json({ id: new URL(request.url).pathname.split('/').pop() });
-    }));
+    server.use(
+      http.get('https://graph.test/*', ({ request }) => {
+        auth.push(request.headers.get('authorization') ?? '');
+        // The answer names the id asked for: another id would not be believed.
+        return HttpResponse.json({ id: new URL(request.url).pathname.split('/').pop() });
+      }),
+    );
     const p = createProviders({
       endpoints: ENDPOINTS,
       credentials: { graph: { tokenCommand: 'get-token --resource graph' } },
-      runCommand: async (cmd) => { commands.push(cmd); return '  cmd-token\n'; },
+      runCommand: async (cmd) => {
+        commands.push(cmd);
+        return '  cmd-token\n';
+      },
     });
     await Promise.all([p.graph.getAuthContext('c1'), p.graph.getAuthContext('c2'), p.graph.getAuthContext('c3')]);
     expect(commands).toEqual(['get-token --resource graph']);
@@ -58,7 +68,8 @@ describe('tokens', () => {
 
   it('a failing tokenCommand is a UserError that does not show its output', async () => {
     const source = createTokenSource({
-      service: 'arm', source: { tokenCommand: 'node -e "console.log(\'leaked-secret\'); process.exit(3)"' },
+      service: 'arm',
+      source: { tokenCommand: 'node -e "console.log(\'leaked-secret\'); process.exit(3)"' },
     });
     const err = await failure(source());
     expect(err).toBeInstanceOf(UserError);

@@ -28,7 +28,9 @@ export function harness(extra: Partial<ProviderOptions> = {}): Harness {
   const providers = createProviders({
     endpoints: ENDPOINTS,
     defaultToken: TOKEN,
-    sleep: async (ms) => { sleeps.push(ms); },
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
     random: () => 1,
     events: (e) => events.push(e),
     ...extra,

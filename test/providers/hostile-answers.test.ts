@@ -12,13 +12,24 @@ async function providersFor(script: Script, extra: Partial<ProviderOptions> = {}
   const server = await hostileServer(script);
   const endpoints = { arm: server.url, graph: server.url, analytics: server.url, fabric: server.url, lcs: server.url, connector: server.url };
   const sleeps: number[] = [];
-  const providers = createProviders({ endpoints, defaultToken: 'hostile-test-token', sleep: async (ms) => { sleeps.push(ms); }, random: () => 1, ...extra });
+  const providers = createProviders({
+    endpoints,
+    defaultToken: 'hostile-test-token',
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    random: () => 1,
+    ...extra,
+  });
   return { server, providers, sleeps };
 }
 
 describe('a 200 answer that is not what was asked for is an error naming service, URL and status', () => {
   it('an HTML sign-in page on a read', async () => {
-    const { server, providers } = await providersFor((_req, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end(SIGN_IN); });
+    const { server, providers } = await providersFor((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(SIGN_IN);
+    });
     const err = await failure(providers.arm.getContainerGroup(SUB, 'rg', 'web'));
     expect(err).toBeInstanceOf(ServiceError);
     expect(err.status).toBe(200);
@@ -31,7 +42,10 @@ describe('a 200 answer that is not what was asked for is an error naming service
   });
 
   it('a 404 that is a page, not the service\'s JSON, does not mean "gone"', async () => {
-    const { providers } = await providersFor((_req, res) => { res.writeHead(404, { 'content-type': 'text/html' }); res.end('<html>Not Found</html>'); });
+    const { providers } = await providersFor((_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<html>Not Found</html>');
+    });
     const err = await failure(providers.arm.getContainerGroup(SUB, 'rg', 'web'));
     expect(err.message).toMatch(/GET containerGroups\/web: 404 InvalidAnswer: the answer is text\/html, not JSON/);
   });
@@ -50,17 +64,21 @@ describe('a 200 answer that is not what was asked for is an error naming service
   });
 
   it('a group without the location or containers a diff reads (it would plan a replace)', async () => {
-    const { providers } = await providersFor((req, res) => json(res, 200, req.url?.includes('/web?')
-      ? { name: 'web', properties: { osType: 'Linux' } }
-      : { name: 'api', location: 'westeurope', properties: { containers: {} } }));
+    const { providers } = await providersFor((req, res) =>
+      json(
+        res,
+        200,
+        req.url?.includes('/web?') ? { name: 'web', properties: { osType: 'Linux' } } : { name: 'api', location: 'westeurope', properties: { containers: {} } },
+      ),
+    );
     expect((await failure(providers.arm.getContainerGroup(SUB, 'rg', 'web'))).message).toMatch(/expected a text in 'location', got empty/);
     expect((await failure(providers.arm.getContainerGroup(SUB, 'rg', 'api'))).message).toMatch(/expected an array in 'containers', got an object/);
   });
 
   it('a dataset of another id, and a create answered without an id', async () => {
-    const { providers } = await providersFor((req, res) => (req.method === 'GET'
-      ? json(res, 200, { id: 'd-other', name: 'sales' })
-      : json(res, 201, { name: 'sales' })));
+    const { providers } = await providersFor((req, res) =>
+      req.method === 'GET' ? json(res, 200, { id: 'd-other', name: 'sales' }) : json(res, 201, { name: 'sales' }),
+    );
     expect((await failure(providers.analytics.getDataset('ws', 'd1'))).message).toMatch(/asked for 'd1' but the answer's id is 'd-other'/);
     const created = await failure(providers.analytics.createDataset('ws', { name: 'sales', tables: [] }));
     expect(created.message).toMatch(/expected a text in 'id'/);
@@ -83,7 +101,9 @@ describe('a 200 answer that is not what was asked for is an error naming service
 
   it('an eventstream of another workspace', async () => {
     const { providers } = await providersFor((_req, res) => json(res, 200, { value: [{ id: 'e1', displayName: 'orders', workspaceId: 'ws-other' }] }));
-    expect((await failure(providers.fabric.listEventstreams('ws-1'))).message).toMatch(/asked for 'ws-1' but the answer's eventstream #1 workspaceId is 'ws-other'/);
+    expect((await failure(providers.fabric.listEventstreams('ws-1'))).message).toMatch(
+      /asked for 'ws-1' but the answer's eventstream #1 workspaceId is 'ws-other'/,
+    );
   });
 
   it('a usage entry without its numbers', async () => {
@@ -93,7 +113,9 @@ describe('a 200 answer that is not what was asked for is an error naming service
 
   it('a listed container group without its location (the diff would plan a replace)', async () => {
     const { providers } = await providersFor((_req, res) => json(res, 200, { value: [{ name: 'web', properties: { containers: [] } }] }));
-    expect((await failure(providers.arm.listContainerGroups(SUB, 'rg'))).message).toMatch(/container group #1 of the list lacks its name, location or properties\.containers/);
+    expect((await failure(providers.arm.listContainerGroups(SUB, 'rg'))).message).toMatch(
+      /container group #1 of the list lacks its name, location or properties\.containers/,
+    );
   });
 
   it('a database-movement result without IsSuccess', async () => {
@@ -109,9 +131,11 @@ describe('a 200 answer that is not what was asked for is an error naming service
   });
 
   it('an operation status without a status is not "still running"', async () => {
-    const { providers } = await providersFor((req, res) => (req.method === 'PUT'
-      ? json(res, 201, { name: 'web', properties: { provisioningState: 'Creating' } }, { 'azure-asyncoperation': `http://${req.headers.host}/op/1` })
-      : json(res, 200, {})));
+    const { providers } = await providersFor((req, res) =>
+      req.method === 'PUT'
+        ? json(res, 201, { name: 'web', properties: { provisioningState: 'Creating' } }, { 'azure-asyncoperation': `http://${req.headers.host}/op/1` })
+        : json(res, 200, {}),
+    );
     const err = await failure(providers.arm.putContainerGroup(SUB, 'rg', 'web', { location: 'westeurope' }));
     expect(err.message).toMatch(/expected a text in 'status'/);
   });
@@ -126,16 +150,19 @@ describe('bodies are bounded', () => {
 
   it('a body that never ends is cut off at the limit, without a content-length', async () => {
     let written = 0;
-    const { providers } = await providersFor((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      const chunk = Buffer.alloc(64 * 1024, 0x20);
-      const pump = () => {
-        while (!res.destroyed && res.write(chunk)) written += chunk.length;
-        if (!res.destroyed) res.once('drain', pump);
-      };
-      res.write('{"name":"web","pad":"');
-      pump();
-    }, { limits: { maxBodyBytes: 1024 * 1024 } });
+    const { providers } = await providersFor(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        const pump = () => {
+          while (!res.destroyed && res.write(chunk)) written += chunk.length;
+          if (!res.destroyed) res.once('drain', pump);
+        };
+        res.write('{"name":"web","pad":"');
+        pump();
+      },
+      { limits: { maxBodyBytes: 1024 * 1024 } },
+    );
     const err = await failure(providers.arm.getContainerGroup(SUB, 'rg', 'web'));
     expect(err.message).toMatch(/larger than 1 MiB/);
     // Not retried: one answer too large is an answer, not a lost one.
@@ -143,12 +170,18 @@ describe('bodies are bounded', () => {
   });
 
   it('a body that drips is cut off by the attempt timeout and not sent again', async () => {
-    const { server, providers } = await providersFor((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"name":"web",');
-      const timer = setInterval(() => { if (res.destroyed) clearInterval(timer); else res.write(' '); }, 20);
-      res.on('close', () => clearInterval(timer));
-    }, { timeoutMs: 300 });
+    const { server, providers } = await providersFor(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"name":"web",');
+        const timer = setInterval(() => {
+          if (res.destroyed) clearInterval(timer);
+          else res.write(' ');
+        }, 20);
+        res.on('close', () => clearInterval(timer));
+      },
+      { timeoutMs: 300 },
+    );
     const err = await failure(providers.arm.getContainerGroup(SUB, 'rg', 'web'));
     expect(err.message).toMatch(/the answer did not finish within 300 ms/);
     expect(server.requests).toHaveLength(1);

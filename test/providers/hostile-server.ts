@@ -21,7 +21,15 @@ export type Script = (req: IncomingMessage & { body: string }, res: ServerRespon
 
 const open: Server[] = [];
 afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => new Promise<void>((r) => { s.closeAllConnections(); s.close(() => r()); })));
+  await Promise.all(
+    open.splice(0).map(
+      (s) =>
+        new Promise<void>((r) => {
+          s.closeAllConnections();
+          s.close(() => r());
+        }),
+    ),
+  );
 });
 
 /** Starts a server answering each request by `script` (after its body is read); closed after each test. */
@@ -42,7 +50,11 @@ export async function hostileServer(script: Script): Promise<HostileServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 

@@ -27,17 +27,26 @@ describe('interrupted waits', () => {
     server.use(
       http.put(groupUrl, () => {
         seen.push('PUT');
-        return HttpResponse.json({ name: 'web', properties: { provisioningState: 'Creating', containers: [] } }, {
-          status: 201, headers: { 'Azure-AsyncOperation': `${ENDPOINTS.arm}/operations/op1?api-version=2026-07-01`, 'Retry-After': '30' },
-        });
+        return HttpResponse.json(
+          { name: 'web', properties: { provisioningState: 'Creating', containers: [] } },
+          {
+            status: 201,
+            headers: { 'Azure-AsyncOperation': `${ENDPOINTS.arm}/operations/op1?api-version=2026-07-01`, 'Retry-After': '30' },
+          },
+        );
       }),
-      http.get(groupUrl, () => { seen.push('GET'); return HttpResponse.json({ name: 'web', properties: { provisioningState: 'Succeeded', containers: [] } }); }),
+      http.get(groupUrl, () => {
+        seen.push('GET');
+        return HttpResponse.json({ name: 'web', properties: { provisioningState: 'Succeeded', containers: [] } });
+      }),
     );
     const controller = new AbortController();
     const sleeps: number[] = [];
     const h = harness({ sleep: interruptingSleep(controller, sleeps) });
     const step = newRequestContext(1, controller.signal);
-    const err = await failure(h.providers.forRequests(step).arm.putContainerGroup(SUB, 'rg', 'web', { location: 'westeurope', properties: { containers: [] } }));
+    const err = await failure(
+      h.providers.forRequests(step).arm.putContainerGroup(SUB, 'rg', 'web', { location: 'westeurope', properties: { containers: [] } }),
+    );
     expect(err).toBeInstanceOf(InterruptedWaitError);
     expect(err.message).toContain('interrupted while waiting for the operation to finish');
     expect(isInterruption(err)).toBe(true); // apply reports the step as interrupted, not failed
@@ -47,7 +56,12 @@ describe('interrupted waits', () => {
 
   it('a retry wait ends on abort with the last answer as the error; no further attempt', async () => {
     let gets = 0;
-    server.use(http.get(groupUrl, () => { gets++; return HttpResponse.json({ error: { code: 'Busy', message: 'try later' } }, { status: 503 }); }));
+    server.use(
+      http.get(groupUrl, () => {
+        gets++;
+        return HttpResponse.json({ error: { code: 'Busy', message: 'try later' } }, { status: 503 });
+      }),
+    );
     const controller = new AbortController();
     const h = harness({ sleep: interruptingSleep(controller, []) });
     const step = newRequestContext(1, controller.signal);
@@ -61,9 +75,13 @@ describe('interrupted waits', () => {
 
   it('without an interruption the waits pass as before', async () => {
     let gets = 0;
-    server.use(http.get(groupUrl, () => (++gets < 2
-      ? HttpResponse.json({ error: { code: 'Busy' } }, { status: 503, headers: { 'Retry-After': '1' } })
-      : HttpResponse.json({ name: 'web', location: 'westeurope', properties: { containers: [] } }))));
+    server.use(
+      http.get(groupUrl, () =>
+        ++gets < 2
+          ? HttpResponse.json({ error: { code: 'Busy' } }, { status: 503, headers: { 'Retry-After': '1' } })
+          : HttpResponse.json({ name: 'web', location: 'westeurope', properties: { containers: [] } }),
+      ),
+    );
     const h = harness();
     const step = newRequestContext(1, new AbortController().signal);
     await h.providers.forRequests(step).arm.getContainerGroup(SUB, 'rg', 'web');

@@ -22,8 +22,15 @@ beforeAll(async () => {
   // Real waits, but short: Retry-After of the fault injector would otherwise cost seconds.
   const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.min(ms, 5)));
   providers = createProviders({
-    endpoints, defaultToken: TOKEN, pollIntervalMs: 10, maxAttempts: 12, sleep, random: seededRandom(7),
-    events: (e) => { if (e.type === 'request_retried' || e.type === 'throttled') retries++; },
+    endpoints,
+    defaultToken: TOKEN,
+    pollIntervalMs: 10,
+    maxAttempts: 12,
+    sleep,
+    random: seededRandom(7),
+    events: (e) => {
+      if (e.type === 'request_retried' || e.type === 'throttled') retries++;
+    },
   });
   ctx = { providers, log: () => undefined };
 });
@@ -36,7 +43,10 @@ describe('with a 30% fault rate', () => {
   it('creates 12 container groups, each exactly once', async () => {
     const names = Array.from({ length: 12 }, (_, i) => `fault-${i}`);
     const spec = (name: string) => ({
-      subscriptionId: SUB, resourceGroup: 'rg-faults', name, location: 'westeurope',
+      subscriptionId: SUB,
+      resourceGroup: 'rg-faults',
+      name,
+      location: 'westeurope',
       properties: { osType: 'Linux', containers: [{ name: 'app', properties: { image: 'nginx', resources: { requests: { cpu: 0.5, memoryInGB: 0.5 } } } }] },
     });
     const created = [];

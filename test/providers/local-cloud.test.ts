@@ -31,7 +31,9 @@ afterAll(async () => {
 });
 
 const groupSpec = {
-  subscriptionId: SUB, resourceGroup: 'rg-lc', location: 'westeurope',
+  subscriptionId: SUB,
+  resourceGroup: 'rg-lc',
+  location: 'westeurope',
   properties: { osType: 'Linux', containers: [{ name: 'app', properties: { image: 'nginx:1.27', resources: { requests: { cpu: 1, memoryInGB: 1.5 } } } }] },
 };
 
@@ -74,7 +76,18 @@ describe('against the local cloud', () => {
     const spec = { workspaceId: WORKSPACE, name: 'lc-sales', tables: [{ name: 'Orders', columns: [{ name: 'id', dataType: 'Int64' }] }] };
     const created = await pushDataset.create(ctx, 'lc-sales', spec);
     expect(created.spec).toMatchObject({ name: 'lc-sales', tables: [{ name: 'Orders' }] });
-    const desired = { ...spec, tables: [{ name: 'Orders', columns: [{ name: 'id', dataType: 'Int64' }, { name: 'total', dataType: 'Double' }] }] };
+    const desired = {
+      ...spec,
+      tables: [
+        {
+          name: 'Orders',
+          columns: [
+            { name: 'id', dataType: 'Int64' },
+            { name: 'total', dataType: 'Double' },
+          ],
+        },
+      ],
+    };
     const updated = await pushDataset.update(ctx, 'lc-sales', desired, created, [['tables', 0, 'columns', 1]]);
     expect((updated.spec.tables as { columns: unknown[] }[])[0].columns).toHaveLength(2);
     await pushDataset.delete(ctx, created.id, spec);
@@ -89,9 +102,19 @@ describe('against the local cloud', () => {
 
   it('runs an export job to completion through the status endpoint', async () => {
     const checkpoints: unknown[] = [];
-    const rec = await databaseExport.run(ctx, {
-      projectId: '1234567', environmentId: 'a1b2c3d4-0000-4000-8000-000000000003', backupName: 'lc-backup', revision: '1',
-    }, undefined, async (r) => { checkpoints.push(r); });
+    const rec = await databaseExport.run(
+      ctx,
+      {
+        projectId: '1234567',
+        environmentId: 'a1b2c3d4-0000-4000-8000-000000000003',
+        backupName: 'lc-backup',
+        revision: '1',
+      },
+      undefined,
+      async (r) => {
+        checkpoints.push(r);
+      },
+    );
     expect(rec.status).toBe('succeeded');
     expect(checkpoints.length).toBeGreaterThan(2);
   });

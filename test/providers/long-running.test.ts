@@ -19,11 +19,17 @@ describe('putContainerGroup', () => {
       http.put(groupUrl, async ({ request }) => {
         sent = await request.json();
         return HttpResponse.json(withState('Pending'), {
-          status: 201, headers: { 'Azure-AsyncOperation': `${ENDPOINTS.arm}/operations/op1?api-version=2026-07-01`, 'Retry-After': '3' },
+          status: 201,
+          headers: { 'Azure-AsyncOperation': `${ENDPOINTS.arm}/operations/op1?api-version=2026-07-01`, 'Retry-After': '3' },
         });
       }),
-      http.get(`${ENDPOINTS.arm}/operations/op1`, () => HttpResponse.json({ status: ++polls < 3 ? 'InProgress' : 'Succeeded' }, { headers: { 'Retry-After': '3' } })),
-      http.get(groupUrl, () => { gets++; return HttpResponse.json(withState(gets === 1 ? 'Creating' : 'Succeeded')); }),
+      http.get(`${ENDPOINTS.arm}/operations/op1`, () =>
+        HttpResponse.json({ status: ++polls < 3 ? 'InProgress' : 'Succeeded' }, { headers: { 'Retry-After': '3' } }),
+      ),
+      http.get(groupUrl, () => {
+        gets++;
+        return HttpResponse.json(withState(gets === 1 ? 'Creating' : 'Succeeded'));
+      }),
     );
     const h = harness();
     const body = { location: 'westeurope', properties: { containers: [] } };
@@ -39,9 +45,21 @@ describe('putContainerGroup', () => {
   it('when the resource is done at the first read after Retry-After, that read is the answer: two requests in all', async () => {
     const seen: string[] = [];
     server.use(
-      http.put(groupUrl, () => { seen.push('PUT'); return HttpResponse.json(withState('Pending'), { status: 201, headers: { 'Azure-AsyncOperation': `${ENDPOINTS.arm}/operations/op3`, 'Retry-After': '2' } }); }),
-      http.get(`${ENDPOINTS.arm}/operations/op3`, () => { seen.push('operation'); return HttpResponse.json({ status: 'Succeeded' }); }),
-      http.get(groupUrl, () => { seen.push('GET'); return HttpResponse.json(withState('Succeeded')); }),
+      http.put(groupUrl, () => {
+        seen.push('PUT');
+        return HttpResponse.json(withState('Pending'), {
+          status: 201,
+          headers: { 'Azure-AsyncOperation': `${ENDPOINTS.arm}/operations/op3`, 'Retry-After': '2' },
+        });
+      }),
+      http.get(`${ENDPOINTS.arm}/operations/op3`, () => {
+        seen.push('operation');
+        return HttpResponse.json({ status: 'Succeeded' });
+      }),
+      http.get(groupUrl, () => {
+        seen.push('GET');
+        return HttpResponse.json(withState('Succeeded'));
+      }),
     );
     const h = harness();
     const result = await h.providers.arm.putContainerGroup(SUB, 'rg', 'web', {});
@@ -52,9 +70,13 @@ describe('putContainerGroup', () => {
 
   it('a resource that reads Failed is a ServiceError with the error its operation gives', async () => {
     server.use(
-      http.put(groupUrl, () => HttpResponse.json(withState('Pending'), { status: 201, headers: { 'Azure-AsyncOperation': `${ENDPOINTS.arm}/operations/op4` } })),
+      http.put(groupUrl, () =>
+        HttpResponse.json(withState('Pending'), { status: 201, headers: { 'Azure-AsyncOperation': `${ENDPOINTS.arm}/operations/op4` } }),
+      ),
       http.get(groupUrl, () => HttpResponse.json(withState('Failed'))),
-      http.get(`${ENDPOINTS.arm}/operations/op4`, () => HttpResponse.json({ status: 'Failed', error: { code: 'ImagePullFailed', message: 'image not found' } })),
+      http.get(`${ENDPOINTS.arm}/operations/op4`, () =>
+        HttpResponse.json({ status: 'Failed', error: { code: 'ImagePullFailed', message: 'image not found' } }),
+      ),
     );
     const err = await failure(harness({ pollIntervalMs: 0 }).providers.arm.putContainerGroup(SUB, 'rg', 'web', {}));
     expect(err).toBeInstanceOf(ServiceError);
@@ -77,7 +99,10 @@ describe('putContainerGroup', () => {
     let gets = 0;
     server.use(
       http.put(groupUrl, () => HttpResponse.json(withState('Succeeded'), { status: 200 })),
-      http.get(groupUrl, () => { gets++; return HttpResponse.json(withState('Succeeded')); }),
+      http.get(groupUrl, () => {
+        gets++;
+        return HttpResponse.json(withState('Succeeded'));
+      }),
     );
     const h = harness();
     await h.providers.arm.putContainerGroup(SUB, 'rg', 'web', {});
@@ -87,8 +112,12 @@ describe('putContainerGroup', () => {
 
   it('a Failed operation is a ServiceError with the operation error', async () => {
     server.use(
-      http.put(groupUrl, () => HttpResponse.json(withState('Pending'), { status: 201, headers: { 'Azure-AsyncOperation': `${ENDPOINTS.arm}/operations/op2` } })),
-      http.get(`${ENDPOINTS.arm}/operations/op2`, () => HttpResponse.json({ status: 'Failed', error: { code: 'ImagePullFailed', message: 'image not found' } })),
+      http.put(groupUrl, () =>
+        HttpResponse.json(withState('Pending'), { status: 201, headers: { 'Azure-AsyncOperation': `${ENDPOINTS.arm}/operations/op2` } }),
+      ),
+      http.get(`${ENDPOINTS.arm}/operations/op2`, () =>
+        HttpResponse.json({ status: 'Failed', error: { code: 'ImagePullFailed', message: 'image not found' } }),
+      ),
       http.get(groupUrl, () => HttpResponse.json(withState('Pending'))),
     );
     const err = await failure(harness({ pollIntervalMs: 0 }).providers.arm.putContainerGroup(SUB, 'rg', 'web', {}));

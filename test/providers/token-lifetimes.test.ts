@@ -47,7 +47,9 @@ describe('token source', () => {
     let clock = T0;
     let runs = 0;
     const source = createTokenSource({
-      service: 'lcs', source: { tokenCommand: 'tok' }, now: () => clock,
+      service: 'lcs',
+      source: { tokenCommand: 'tok' },
+      now: () => clock,
       run: async () => JSON.stringify({ accessToken: `t${++runs}`, expires_on: clock / 1000 + 600 }),
     });
     expect(await source()).toBe('t1');
@@ -77,12 +79,14 @@ describe('token source', () => {
 describe('transport and 401', () => {
   it('renews the token after a 401 and sends the request again, once', async () => {
     const seen: string[] = [];
-    server.use(http.post('https://lcs.test/databasemovement/v1/export/*', ({ request }) => {
-      const auth = request.headers.get('authorization') ?? '';
-      seen.push(auth);
-      if (auth !== 'Bearer fresh-2') return HttpResponse.json({ ErrorMessage: 'token expired' }, { status: 401 });
-      return HttpResponse.json({ IsSuccess: true, OperationActivityId: 'op-1' });
-    }));
+    server.use(
+      http.post('https://lcs.test/databasemovement/v1/export/*', ({ request }) => {
+        const auth = request.headers.get('authorization') ?? '';
+        seen.push(auth);
+        if (auth !== 'Bearer fresh-2') return HttpResponse.json({ ErrorMessage: 'token expired' }, { status: 401 });
+        return HttpResponse.json({ IsSuccess: true, OperationActivityId: 'op-1' });
+      }),
+    );
     let runs = 0;
     const p = createProviders({ endpoints: ENDPOINTS, credentials: { lcs: { tokenCommand: 'x' } }, runCommand: async () => `fresh-${++runs}` });
     const result = await p.lcs.exportDatabase('1', 'e', 'b');
@@ -102,7 +106,12 @@ describe('transport and 401', () => {
 
   it('a 401 with a token that cannot be renewed fails at once', async () => {
     let calls = 0;
-    server.use(http.get('https://graph.test/*', () => { calls++; return HttpResponse.json({ error: { code: 'InvalidAuthenticationToken', message: 'nope' } }, { status: 401 }); }));
+    server.use(
+      http.get('https://graph.test/*', () => {
+        calls++;
+        return HttpResponse.json({ error: { code: 'InvalidAuthenticationToken', message: 'nope' } }, { status: 401 });
+      }),
+    );
     const p = createProviders({ endpoints: ENDPOINTS, defaultToken: 'static-token' });
     expect((await failure(p.graph.getAuthContext('c1'))).status).toBe(401);
     expect(calls).toBe(1);

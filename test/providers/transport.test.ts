@@ -13,9 +13,13 @@ const group = { name: 'web', location: 'westeurope', properties: { provisioningS
 describe('retries', () => {
   it('honours Retry-After in seconds on a 429 and then succeeds', async () => {
     let calls = 0;
-    server.use(http.get(groupUrl, () => (++calls === 1
-      ? HttpResponse.json({ error: { code: 'TooManyRequests', message: 'slow down' } }, { status: 429, headers: { 'Retry-After': '7' } })
-      : HttpResponse.json(group))));
+    server.use(
+      http.get(groupUrl, () =>
+        ++calls === 1
+          ? HttpResponse.json({ error: { code: 'TooManyRequests', message: 'slow down' } }, { status: 429, headers: { 'Retry-After': '7' } })
+          : HttpResponse.json(group),
+      ),
+    );
     const h = harness();
     await expect(h.providers.arm.getContainerGroup(SUB, 'rg', 'web')).resolves.toMatchObject({ name: 'web' });
     expect(h.sleeps).toEqual([7000]);
@@ -25,12 +29,14 @@ describe('retries', () => {
   it('honours x-ms-retry-after-ms and an HTTP-date Retry-After', async () => {
     let calls = 0;
     const date = new Date(Date.now() + 60_000).toUTCString();
-    server.use(http.get(groupUrl, () => {
-      calls++;
-      if (calls === 1) return new HttpResponse(null, { status: 503, headers: { 'x-ms-retry-after-ms': '150' } });
-      if (calls === 2) return new HttpResponse(null, { status: 503, headers: { 'Retry-After': date } });
-      return HttpResponse.json(group);
-    }));
+    server.use(
+      http.get(groupUrl, () => {
+        calls++;
+        if (calls === 1) return new HttpResponse(null, { status: 503, headers: { 'x-ms-retry-after-ms': '150' } });
+        if (calls === 2) return new HttpResponse(null, { status: 503, headers: { 'Retry-After': date } });
+        return HttpResponse.json(group);
+      }),
+    );
     const h = harness();
     await h.providers.arm.getContainerGroup(SUB, 'rg', 'web');
     expect(h.sleeps[0]).toBe(150);
@@ -65,10 +71,12 @@ describe('retries', () => {
 
   it('retries a GET that timed out', async () => {
     let calls = 0;
-    server.use(http.get(groupUrl, async () => {
-      if (++calls === 1) await delay(2_000);
-      return HttpResponse.json(group);
-    }));
+    server.use(
+      http.get(groupUrl, async () => {
+        if (++calls === 1) await delay(2_000);
+        return HttpResponse.json(group);
+      }),
+    );
     const h = harness({ timeoutMs: 100 });
     await expect(h.providers.arm.getContainerGroup(SUB, 'rg', 'web')).resolves.toMatchObject({ name: 'web' });
     expect(calls).toBe(2);
@@ -80,7 +88,12 @@ describe('non-idempotent POST', () => {
 
   it('is not retried after a lost answer and reports the outcome as unknown', async () => {
     let calls = 0;
-    server.use(http.post(datasets, () => { calls++; return HttpResponse.error(); }));
+    server.use(
+      http.post(datasets, () => {
+        calls++;
+        return HttpResponse.error();
+      }),
+    );
     const h = harness();
     const err = await failure(h.providers.analytics.createDataset('ws1', { name: 'sales', tables: [] }));
     expect(calls).toBe(1);
@@ -91,7 +104,12 @@ describe('non-idempotent POST', () => {
 
   it('is not retried on a 503 and reports the outcome as unknown', async () => {
     let calls = 0;
-    server.use(http.post(datasets, () => { calls++; return new HttpResponse(null, { status: 503 }); }));
+    server.use(
+      http.post(datasets, () => {
+        calls++;
+        return new HttpResponse(null, { status: 503 });
+      }),
+    );
     const err = await failure(harness().providers.analytics.createDataset('ws1', { name: 'sales', tables: [] }));
     expect(calls).toBe(1);
     expect(err.outcomeUnknown).toBe(true);
@@ -100,18 +118,24 @@ describe('non-idempotent POST', () => {
 
   it('is retried on a 429, which means the request was refused', async () => {
     let calls = 0;
-    server.use(http.post(datasets, () => (++calls === 1
-      ? new HttpResponse(null, { status: 429, headers: { 'Retry-After': '1' } })
-      : HttpResponse.json({ id: 'd1', name: 'sales' }, { status: 201 }))));
+    server.use(
+      http.post(datasets, () =>
+        ++calls === 1
+          ? new HttpResponse(null, { status: 429, headers: { 'Retry-After': '1' } })
+          : HttpResponse.json({ id: 'd1', name: 'sales' }, { status: 201 }),
+      ),
+    );
     await expect(harness().providers.analytics.createDataset('ws1', { name: 'sales', tables: [] })).resolves.toMatchObject({ id: 'd1' });
     expect(calls).toBe(2);
   });
 
   it('a POST marked idempotent (name availability) is retried on 503', async () => {
     let calls = 0;
-    server.use(http.post(`${ENDPOINTS.arm}/subscriptions/${SUB}/providers/Vendor.Sql/checkNameAvailability`, () => (++calls === 1
-      ? new HttpResponse(null, { status: 503 })
-      : HttpResponse.json({ name: 'db1', available: true }))));
+    server.use(
+      http.post(`${ENDPOINTS.arm}/subscriptions/${SUB}/providers/Vendor.Sql/checkNameAvailability`, () =>
+        ++calls === 1 ? new HttpResponse(null, { status: 503 }) : HttpResponse.json({ name: 'db1', available: true }),
+      ),
+    );
     await expect(harness().providers.arm.checkNameAvailability(SUB, 'db1')).resolves.toMatchObject({ available: true });
     expect(calls).toBe(2);
   });
@@ -119,11 +143,43 @@ describe('non-idempotent POST', () => {
 
 describe('error shapes', () => {
   it.each([
-    ['ARM CloudError with x-ms-request-id', 'arm', { error: { code: 'ContainerGroupUpdateNotAllowed', message: 'cannot change osType' } }, { 'x-ms-request-id': 'req-1' }, 409, 'ContainerGroupUpdateNotAllowed', 'req-1'],
-    ['Graph error with innerError request-id', 'graph', { error: { code: 'Request_BadRequest', message: 'bad', innerError: { date: 'x', 'request-id': 'g-1' } } }, {}, 400, 'Request_BadRequest', 'g-1'],
+    [
+      'ARM CloudError with x-ms-request-id',
+      'arm',
+      { error: { code: 'ContainerGroupUpdateNotAllowed', message: 'cannot change osType' } },
+      { 'x-ms-request-id': 'req-1' },
+      409,
+      'ContainerGroupUpdateNotAllowed',
+      'req-1',
+    ],
+    [
+      'Graph error with innerError request-id',
+      'graph',
+      { error: { code: 'Request_BadRequest', message: 'bad', innerError: { date: 'x', 'request-id': 'g-1' } } },
+      {},
+      400,
+      'Request_BadRequest',
+      'g-1',
+    ],
     ['analytics error', 'analytics', { error: { code: 'ItemNotFound', message: 'no table' } }, { RequestId: 'a-1' }, 400, 'ItemNotFound', 'a-1'],
-    ['Fabric ErrorResponse', 'fabric', { errorCode: 'WorkspaceNotFound', message: 'no ws', requestId: 'f-1', isRetriable: false }, {}, 404, 'WorkspaceNotFound', 'f-1'],
-    ['connector error with X-Correlating-OperationId', 'connector', { error: { code: 'BadSyntax', message: 'bad activity', innerHttpError: { statusCode: 400, body: 'x' } } }, { 'X-Correlating-OperationId': 'c-1' }, 400, 'BadSyntax', 'c-1'],
+    [
+      'Fabric ErrorResponse',
+      'fabric',
+      { errorCode: 'WorkspaceNotFound', message: 'no ws', requestId: 'f-1', isRetriable: false },
+      {},
+      404,
+      'WorkspaceNotFound',
+      'f-1',
+    ],
+    [
+      'connector error with X-Correlating-OperationId',
+      'connector',
+      { error: { code: 'BadSyntax', message: 'bad activity', innerHttpError: { statusCode: 400, body: 'x' } } },
+      { 'X-Correlating-OperationId': 'c-1' },
+      400,
+      'BadSyntax',
+      'c-1',
+    ],
   ] as const)('parses the %s', async (_reason, service, body, headers, status, code, requestId) => {
     server.use(http.all(`${ENDPOINTS[service].replace(/\/$/, '')}/*`, () => HttpResponse.json(body, { status, headers })));
     const h = harness();
@@ -144,8 +200,14 @@ describe('error shapes', () => {
   });
 
   it('names the ARM target in the message like PUT containerGroups/web: 409 Code: text (request id …)', async () => {
-    server.use(http.put(groupUrl, () => HttpResponse.json(
-      { error: { code: 'ContainerGroupUpdateNotAllowed', message: 'osType cannot change' } }, { status: 409, headers: { 'x-ms-request-id': 'r-9' } })));
+    server.use(
+      http.put(groupUrl, () =>
+        HttpResponse.json(
+          { error: { code: 'ContainerGroupUpdateNotAllowed', message: 'osType cannot change' } },
+          { status: 409, headers: { 'x-ms-request-id': 'r-9' } },
+        ),
+      ),
+    );
     const err = await failure(harness().providers.arm.putContainerGroup(SUB, 'rg', 'web', {}));
     expect(err.message).toBe('PUT containerGroups/web: 409 ContainerGroupUpdateNotAllowed: osType cannot change (request id r-9)');
     expect(err.path).toBe(new URL(groupUrl).pathname);
@@ -155,10 +217,12 @@ describe('error shapes', () => {
 describe('secrets', () => {
   it('sends the bearer token but never puts it in an error message, even when the service echoes it', async () => {
     let auth = '';
-    server.use(http.get(groupUrl, ({ request }) => {
-      auth = request.headers.get('authorization') ?? '';
-      return HttpResponse.json({ error: { code: 'Bad', message: `header was Bearer ${TOKEN} and ${TOKEN}` } }, { status: 400 });
-    }));
+    server.use(
+      http.get(groupUrl, ({ request }) => {
+        auth = request.headers.get('authorization') ?? '';
+        return HttpResponse.json({ error: { code: 'Bad', message: `header was Bearer ${TOKEN} and ${TOKEN}` } }, { status: 400 });
+      }),
+    );
     const h = harness();
     const err = await failure(h.providers.arm.getContainerGroup(SUB, 'rg', 'web'));
     expect(auth).toBe(`Bearer ${TOKEN}`);

@@ -21,8 +21,13 @@ describe('an unreachable endpoint', () => {
     const events: MoorEvent[] = [];
     const sleeps: number[] = [];
     const transport = new Transport({
-      service: 'arm', baseUrl: new URL(`http://127.0.0.1:${port}`), token: async () => 'a-token-long-enough',
-      events: (e) => events.push(e), sleep: async (ms) => { sleeps.push(ms); },
+      service: 'arm',
+      baseUrl: new URL(`http://127.0.0.1:${port}`),
+      token: async () => 'a-token-long-enough',
+      events: (e) => events.push(e),
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
     });
     const err = await transport.request({ method: 'GET', path: '/subscriptions', label: 'subscriptions' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServiceError);

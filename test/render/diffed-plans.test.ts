@@ -14,24 +14,41 @@ import type { JsonObject } from '../../src/core/json.js';
 const SECRET = 'golden-s3cret';
 
 const spec = (name: string): JsonObject => ({
-  subscriptionId: '8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11', resourceGroup: 'rg-web', name, location: 'West Europe', tags: { team: 'core' },
+  subscriptionId: '8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11',
+  resourceGroup: 'rg-web',
+  name,
+  location: 'West Europe',
+  tags: { team: 'core' },
   properties: {
     osType: 'Linux',
-    containers: [{
-      name: 'app',
-      properties: {
-        image: 'nginx:1.27', resources: { requests: { cpu: 1, memoryInGB: 1.5 } }, ports: [{ port: 80 }],
-        environmentVariables: [{ name: 'DB_PASSWORD', secureValue: SECRET }, { name: 'DATASET_ID', value: UNKNOWN_SENTINEL }],
+    containers: [
+      {
+        name: 'app',
+        properties: {
+          image: 'nginx:1.27',
+          resources: { requests: { cpu: 1, memoryInGB: 1.5 } },
+          ports: [{ port: 80 }],
+          environmentVariables: [
+            { name: 'DB_PASSWORD', secureValue: SECRET },
+            { name: 'DATASET_ID', value: UNKNOWN_SENTINEL },
+          ],
+        },
       },
-    }],
+    ],
   },
 });
 
 function createChange(desired: JsonObject): PlannedChange {
   const after = shownSpec(desired, sensitive);
   return {
-    address: `ContainerGroup/${String(desired.name)}`, kind: 'ContainerGroup', action: 'create', drift: false, destructive: false,
-    fields: createFields(desired, diffRules, sensitive, 'manifest'), after, patch: [{ op: 'add', path: '', value: after }],
+    address: `ContainerGroup/${String(desired.name)}`,
+    kind: 'ContainerGroup',
+    action: 'create',
+    drift: false,
+    destructive: false,
+    fields: createFields(desired, diffRules, sensitive, 'manifest'),
+    after,
+    patch: [{ op: 'add', path: '', value: after }],
   };
 }
 
@@ -43,11 +60,21 @@ function updateChange(): PlannedChange {
   live.tags.owner = 'alice';
   live.properties.sku = 'Standard';
   live.properties.containers[0].properties.image = 'nginx:1.25';
-  live.properties.containers[0].properties.environmentVariables = [{ name: 'DB_PASSWORD' }, { name: 'DATASET_ID', value: 'ds-1' }, { name: 'DEBUG', value: '1' }];
+  live.properties.containers[0].properties.environmentVariables = [
+    { name: 'DB_PASSWORD' },
+    { name: 'DATASET_ID', value: 'ds-1' },
+    { name: 'DEBUG', value: '1' },
+  ];
   const fields = diffResource({ desired, last: hashSensitive(desired, sensitive), live, rules: diffRules, sensitive }).map(({ desiredPath: _d, ...f }) => f);
   return {
-    address: 'ContainerGroup/api', kind: 'ContainerGroup', action: 'update', drift: true, destructive: false,
-    fields, patch: patchOf(fields), resent: resentFields(desired, diffRules, fields),
+    address: 'ContainerGroup/api',
+    kind: 'ContainerGroup',
+    action: 'update',
+    drift: true,
+    destructive: false,
+    fields,
+    patch: patchOf(fields),
+    resent: resentFields(desired, diffRules, fields),
   };
 }
 

@@ -2,7 +2,8 @@
 import { expect } from 'vitest';
 
 /** Everything a hostile manifest or service could try on one line. */
-export const HOSTILE = 'x\n::error::forged\r::warning::forged-cr \u001b]0;forged-title\u0007 \u001b[2J \u009b31m \u2028 ```` \n# Forged heading\n| a | b |\n  ::stop-commands::forged ##[error]forged-v1';
+export const HOSTILE =
+  'x\n::error::forged\r::warning::forged-cr \u001b]0;forged-title\u0007 \u001b[2J \u009b31m \u2028 ```` \n# Forged heading\n| a | b |\n  ::stop-commands::forged ##[error]forged-v1';
 
 /** The workflow commands a line would start (GitHub reads `::` after leading blanks, and `##[` anywhere). */
 export function forgedCommand(line: string): string | undefined {

@@ -25,17 +25,42 @@ import { expectNoForgery, HOSTILE } from './foreign-output-checks.js';
 import type { IoHost } from '../../src/cli/io-host.js';
 import { memoryIo } from '../support/memory-io.js';
 
-
 const field = { op: 'replace', cause: 'manifest', sensitive: false, forcesReplace: false } as const;
 const changes: PlannedChange[] = [
   {
-    address: 'ContainerGroup/web', kind: 'ContainerGroup', action: 'update', drift: true, destructive: false, reason: HOSTILE,
+    address: 'ContainerGroup/web',
+    kind: 'ContainerGroup',
+    action: 'update',
+    drift: true,
+    destructive: false,
+    reason: HOSTILE,
     // A map key (a tag's name) in a field path, and the same text as a value.
-    fields: [{ ...field, path: `/tags/${HOSTILE}`, pointer: '/tags/x', before: 'a', after: HOSTILE }, { ...field, path: `/tags/${HOSTILE}2`, cause: 'drift', before: HOSTILE, after: 'b' }],
-    patch: [{ op: 'replace', path: '/tags/x', value: HOSTILE }], resent: [`/tags/${HOSTILE}`],
+    fields: [
+      { ...field, path: `/tags/${HOSTILE}`, pointer: '/tags/x', before: 'a', after: HOSTILE },
+      { ...field, path: `/tags/${HOSTILE}2`, cause: 'drift', before: HOSTILE, after: 'b' },
+    ],
+    patch: [{ op: 'replace', path: '/tags/x', value: HOSTILE }],
+    resent: [`/tags/${HOSTILE}`],
   },
-  { address: 'PushDataset/new', kind: 'PushDataset', action: 'create', drift: false, destructive: false, fields: [{ ...field, op: 'add', path: `/name${HOSTILE}`, after: HOSTILE }], patch: [] },
-  { address: 'Check/quota', kind: 'Check', action: 'no-op', drift: false, destructive: false, fields: [], patch: [], check: { passed: false, severity: 'error', message: HOSTILE } },
+  {
+    address: 'PushDataset/new',
+    kind: 'PushDataset',
+    action: 'create',
+    drift: false,
+    destructive: false,
+    fields: [{ ...field, op: 'add', path: `/name${HOSTILE}`, after: HOSTILE }],
+    patch: [],
+  },
+  {
+    address: 'Check/quota',
+    kind: 'Check',
+    action: 'no-op',
+    drift: false,
+    destructive: false,
+    fields: [],
+    patch: [],
+    check: { passed: false, severity: 'error', message: HOSTILE },
+  },
 ];
 const diagnostics: Diagnostic[] = [
   // A placeholder's inside, echoed by the message, and a file name.
@@ -53,7 +78,9 @@ const outcomes: StepOutcome[] = [
 
 function collect(run: (write: (text: string) => void) => void): string {
   let out = '';
-  run((text) => { out += text.endsWith('\n') ? text : text + '\n'; });
+  run((text) => {
+    out += text.endsWith('\n') ? text : text + '\n';
+  });
   return out;
 }
 
@@ -84,13 +111,20 @@ const OUTPUTS: [string, () => string][] = [
   ['json: plan', () => renderPlanJson(plan)],
   ['markdown: plan', () => renderPlanMarkdown(plan, { mode: 'plan' })],
   ['markdown: drift', () => renderPlanMarkdown(plan, { mode: 'drift', title: HOSTILE })],
-  ['jsonl: plan and apply events', () => collect((w) => {
-    const emit = jsonlWriter(w);
-    emitPlan(emit, plan);
-    for (const d of diagnostics) emit(diagnosticEvent(d));
-    events(jsonlSink(emit));
-  })],
-  ['github: annotations of diagnostics and failed steps', () => collect((w) => writeAnnotations([...diagnostics, ...failedStepDiagnostics(outcomes)], w, process.cwd()))],
+  [
+    'jsonl: plan and apply events',
+    () =>
+      collect((w) => {
+        const emit = jsonlWriter(w);
+        emitPlan(emit, plan);
+        for (const d of diagnostics) emit(diagnosticEvent(d));
+        events(jsonlSink(emit));
+      }),
+  ],
+  [
+    'github: annotations of diagnostics and failed steps',
+    () => collect((w) => writeAnnotations([...diagnostics, ...failedStepDiagnostics(outcomes)], w, process.cwd())),
+  ],
   ['github: validate annotations and step summary', () => stepSummary((io) => githubValidateReport(io, diagnostics, 2))],
   ['step summary: apply', () => applySummaryMarkdown(outcomes)],
   ['step summary: apply --refresh-only', () => refreshSummaryMarkdown(outcomes, applySummary(outcomes))],
@@ -109,7 +143,12 @@ describe('foreign text in every output format', () => {
   it('JSON and jsonl keep the text exactly (escaped by JSON, not changed)', () => {
     const doc = JSON.parse(renderPlanJson(plan));
     expect(doc.diagnostics.map((d: { message: string }) => d.message)).toContain(HOSTILE);
-    const lines = collect((w) => { const emit = jsonlWriter(w); for (const o of outcomes) jsonlSink(emit)({ type: 'step_finished', outcome: o }); }).trim().split('\n');
+    const lines = collect((w) => {
+      const emit = jsonlWriter(w);
+      for (const o of outcomes) jsonlSink(emit)({ type: 'step_finished', outcome: o });
+    })
+      .trim()
+      .split('\n');
     expect(JSON.parse(lines[0]).error).toBe(outcomes[0].error);
   });
 });

@@ -9,11 +9,26 @@ const changes: PlannedChange[] = [
   { ...base, address: 'Check/hard', check: { passed: false, severity: 'error', message: 'name taken' } },
 ];
 const plan: Plan = {
-  format: 'moor-plan/1', serial: 1, changes, summary: summarize(changes),
+  format: 'moor-plan/1',
+  serial: 1,
+  changes,
+  summary: summarize(changes),
   diagnostics: [
-    { severity: 'warning', message: 'check failed: quota of ContainerGroups: need at least 101', location: { file: 'm/check.yaml', line: 5, col: 3 }, address: 'Check/soft', code: 'check' },
+    {
+      severity: 'warning',
+      message: 'check failed: quota of ContainerGroups: need at least 101',
+      location: { file: 'm/check.yaml', line: 5, col: 3 },
+      address: 'Check/soft',
+      code: 'check',
+    },
     { severity: 'error', message: 'check failed: name taken', location: { file: 'm/check.yaml', line: 12, col: 3 }, address: 'Check/hard', code: 'check' },
-    { severity: 'warning', message: 'secureValue is a literal secret', location: { file: 'm/web.yaml', line: 9, col: 3 }, address: 'ContainerGroup/web', code: 'literal-secret' },
+    {
+      severity: 'warning',
+      message: 'secureValue is a literal secret',
+      location: { file: 'm/web.yaml', line: 9, col: 3 },
+      address: 'ContainerGroup/web',
+      code: 'literal-secret',
+    },
   ],
 };
 

@@ -41,14 +41,21 @@ describe('renderPlanText', () => {
   it('never prints the values of a sensitive field, whatever the plan holds', () => {
     const leaky: Plan = {
       ...representativePlan,
-      changes: [{
-        address: 'ContainerGroup/x', kind: 'ContainerGroup', action: 'update', drift: true, destructive: false, patch: [],
-        fields: [
-          { path: '/p/secureValue', op: 'replace', before: 'old-s3cret', after: 'new-s3cret', cause: 'manifest', sensitive: true, forcesReplace: false },
-          { path: '/p/key', op: 'add', after: { k: 'added-s3cret' }, cause: 'drift', sensitive: true, forcesReplace: false },
-          { path: '/p/pw', op: 'remove', before: 'removed-s3cret', cause: 'drift', sensitive: true, forcesReplace: false },
-        ],
-      }],
+      changes: [
+        {
+          address: 'ContainerGroup/x',
+          kind: 'ContainerGroup',
+          action: 'update',
+          drift: true,
+          destructive: false,
+          patch: [],
+          fields: [
+            { path: '/p/secureValue', op: 'replace', before: 'old-s3cret', after: 'new-s3cret', cause: 'manifest', sensitive: true, forcesReplace: false },
+            { path: '/p/key', op: 'add', after: { k: 'added-s3cret' }, cause: 'drift', sensitive: true, forcesReplace: false },
+            { path: '/p/pw', op: 'remove', before: 'removed-s3cret', cause: 'drift', sensitive: true, forcesReplace: false },
+          ],
+        },
+      ],
     };
     for (const mode of ['plan', 'drift'] as const) {
       const text = renderPlanText(leaky, { color: false, mode });
@@ -59,7 +66,7 @@ describe('renderPlanText', () => {
     }
   });
 
-  it('shows a create\'s after-values as `+ path = value`, secrets masked, unknowns unquoted', () => {
+  it("shows a create's after-values as `+ path = value`, secrets masked, unknowns unquoted", () => {
     const text = renderPlanText(representativePlan, { color: false, mode: 'plan' });
     expect(text).toContain('      + /properties/containers[name=web]/properties/image = "nginx:1.27"');
     expect(text).toContain('environmentVariables[name=DB]/secureValue = (sensitive)');

@@ -10,7 +10,9 @@ import { compiledStateDir, fixture } from './compile-state.js';
 
 describe('atomic write under SIGKILL', () => {
   let dist: string;
-  beforeAll(() => { dist = compiledStateDir(); });
+  beforeAll(() => {
+    dist = compiledStateDir();
+  });
 
   it('leaves a whole document after each of several kills mid-writes, with a serial no older than the last reported', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'moor-crash-')), 'state.json');

@@ -12,11 +12,29 @@ export function compiledStateDir(): string {
   if (compiled) return compiled;
   const out = mkdtempSync(join(tmpdir(), 'moor-state-js-'));
   const tsc = join(root, 'node_modules/typescript/bin/tsc');
-  const r = spawnSync(process.execPath, [
-    tsc, '--outDir', out, '--rootDir', join(root, 'src'), '--module', 'NodeNext', '--moduleResolution', 'NodeNext',
-    '--target', 'ES2022', '--strict', '--skipLibCheck', '--types', 'node',
-    join(root, 'src/engine/state/file-backend.ts'), join(root, 'src/engine/state/recorder.ts'),
-  ], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [
+      tsc,
+      '--outDir',
+      out,
+      '--rootDir',
+      join(root, 'src'),
+      '--module',
+      'NodeNext',
+      '--moduleResolution',
+      'NodeNext',
+      '--target',
+      'ES2022',
+      '--strict',
+      '--skipLibCheck',
+      '--types',
+      'node',
+      join(root, 'src/engine/state/file-backend.ts'),
+      join(root, 'src/engine/state/recorder.ts'),
+    ],
+    { cwd: root, encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`compiling the state modules failed:\n${r.stdout}${r.stderr}`);
   compiled = out;
   return out;

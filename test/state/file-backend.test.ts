@@ -17,7 +17,11 @@ beforeEach(async () => {
 });
 
 const record = (name: string): ResourceRecord => ({
-  kind: 'ContainerGroup', name, id: `/subscriptions/s/resourceGroups/rg/providers/x/${name}`, lastApplied: { location: 'westeurope' }, updatedAt: '2026-11-21T12:00:00.000Z',
+  kind: 'ContainerGroup',
+  name,
+  id: `/subscriptions/s/resourceGroups/rg/providers/x/${name}`,
+  lastApplied: { location: 'westeurope' },
+  updatedAt: '2026-11-21T12:00:00.000Z',
 });
 
 describe('FileStateBackend.read', () => {

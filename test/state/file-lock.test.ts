@@ -61,7 +61,7 @@ describe('lock in one process', () => {
     await expect(new FileStateBackend(path).lock('apply')).rejects.toThrow(/state is locked by/);
   });
 
-  it('unlock removes our own lock but never somebody else\'s', async () => {
+  it("unlock removes our own lock but never somebody else's", async () => {
     const a = new FileStateBackend(path);
     const mine = await a.lock('apply');
     await a.unlock(mine);
@@ -78,7 +78,10 @@ describe('stale lock taken over', () => {
     const { sink, events } = recordingSink();
     const written: string[] = [];
     const write = process.stderr.write;
-    process.stderr.write = ((chunk: string) => { written.push(String(chunk)); return true; });
+    process.stderr.write = (chunk: string) => {
+      written.push(String(chunk));
+      return true;
+    };
     try {
       await new FileStateBackend(path, undefined, sink).lock('apply');
     } finally {
@@ -153,7 +156,9 @@ describe('forceUnlock', () => {
 
 describe('two processes', () => {
   let dist: string;
-  beforeAll(() => { dist = compiledStateDir(); });
+  beforeAll(() => {
+    dist = compiledStateDir();
+  });
 
   it('exactly one of two processes starting together gets the lock; the other is told who holds it', async () => {
     const a = new JsonChild(fixture('locker.mjs'), [dist, path, 'apply', '0']);
@@ -185,7 +190,7 @@ describe('two processes', () => {
   it('a holder that crashed leaves a stale lock that unlock clears and the next run takes over', async () => {
     const a = new JsonChild(fixture('locker.mjs'), [dist, path, 'apply', '0']);
     await a.next();
-    const { locked } = await a.next() as { locked: LockInfo };
+    const { locked } = (await a.next()) as { locked: LockInfo };
     a.send('crash');
     await a.exited();
     expect(JSON.parse(await readFile(`${path}.lock`, 'utf8')).id).toBe(locked.id);
@@ -214,7 +219,9 @@ describe('fencing: a run that lost its lock file writes nothing more', () => {
     const backend = new FileStateBackend(path, '.moor/state.json');
     await backend.lock('apply');
     await new FileStateBackend(path).forceUnlock(true);
-    await expect(backend.assertLockHeld()).rejects.toThrow(/^lost the state lock \(the lock file .*state\.json\.lock was removed, e\.g\. by 'moor state unlock --force'\)/);
+    await expect(backend.assertLockHeld()).rejects.toThrow(
+      /^lost the state lock \(the lock file .*state\.json\.lock was removed, e\.g\. by 'moor state unlock --force'\)/,
+    );
     await expect(backend.appendChanges([{ op: 'extras', key: 'k', value: 1 }])).rejects.toThrow(/lost the state lock/);
     await expect(backend.write({ version: 1, resources: {} })).rejects.toThrow(/records nothing more in \.moor\/state\.json/);
     expect((await backend.read()).serial).toBe(0);

@@ -29,7 +29,12 @@ function backendAt(p: string): FileStateBackend {
   return b;
 }
 
-const rec = (name: string, pad = 0): ResourceRecord => ({ kind: 'PushDataset', name, lastApplied: { name, pad: 'x'.repeat(pad) }, updatedAt: '2026-11-21T12:00:00.000Z' });
+const rec = (name: string, pad = 0): ResourceRecord => ({
+  kind: 'PushDataset',
+  name,
+  lastApplied: { name, pad: 'x'.repeat(pad) },
+  updatedAt: '2026-11-21T12:00:00.000Z',
+});
 const put = (name: string, pad = 0): StateChange => ({ op: 'put', address: `PushDataset/${name}`, record: rec(name, pad) });
 
 describe('an append on a disk that runs full', () => {
@@ -75,7 +80,9 @@ describe('a journal that ends in an incomplete entry', () => {
     const line = JSON.stringify({ serial: 1, changes: [put('a')] }) + '\n';
     const torn = '{"serial":2,"changes":[{"op":"put","address":"PushDataset/sales","record":{"kind":"Pu';
     await writeFile(`${path}.journal`, line + torn);
-    const err = await backendAt(path).read().catch((e: unknown) => e);
+    const err = await backendAt(path)
+      .read()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
     const message = (err as Error).message;
     expect(message).toContain('state.json.journal ends in an incomplete record at line 2 (it was recording PushDataset/sales)');

@@ -34,7 +34,12 @@ describe('appendChanges', () => {
     const backend = backendAt(path);
     await backend.write({ version: 1, resources: { 'ContainerGroup/a': rec('a') } });
     await backend.lock('apply');
-    expect(await backend.appendChanges([{ op: 'put', address: 'ContainerGroup/b', record: rec('b') }, { op: 'remove', address: 'ContainerGroup/a' }])).toBe(2);
+    expect(
+      await backend.appendChanges([
+        { op: 'put', address: 'ContainerGroup/b', record: rec('b') },
+        { op: 'remove', address: 'ContainerGroup/a' },
+      ]),
+    ).toBe(2);
     expect(await backend.appendChanges([{ op: 'extras', key: 'k', value: 1 }])).toBe(3);
     const seen = await backendAt(path).read();
     expect(seen).toEqual({ version: 1, serial: 3, resources: { 'ContainerGroup/b': rec('b') }, extras: { k: 1 } });
@@ -58,7 +63,10 @@ describe('appendChanges', () => {
     await backend.write({ version: 1, resources: { 'ContainerGroup/a': rec('a') } });
     const lock = await backend.lock('apply');
     const read = await backend.read();
-    await backend.appendChanges([{ op: 'put', address: 'ContainerGroup/b', record: rec('b') }, { op: 'remove', address: 'ContainerGroup/a' }]);
+    await backend.appendChanges([
+      { op: 'put', address: 'ContainerGroup/b', record: rec('b') },
+      { op: 'remove', address: 'ContainerGroup/a' },
+    ]);
     await backend.appendChanges([{ op: 'extras', key: 'k', value: 1 }]);
     // A line no run of ours wrote: a fold that read the journal back would take it in.
     await appendFile(`${path}.journal`, JSON.stringify({ serial: 9, changes: [{ op: 'put', address: 'ContainerGroup/z', record: rec('z') }] }) + '\n');
@@ -81,7 +89,10 @@ describe('appendChanges', () => {
 
 describe('a large state file', () => {
   /** Records enough for a state file above 8 MiB, where a whole rewrite per run stops scaling. */
-  const large = () => Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`ContainerGroup/g${i}`, { ...rec(`g${i}`), lastApplied: { name: `g${i}`, pad: 'x'.repeat(4500) } }]));
+  const large = () =>
+    Object.fromEntries(
+      Array.from({ length: 2000 }, (_, i) => [`ContainerGroup/g${i}`, { ...rec(`g${i}`), lastApplied: { name: `g${i}`, pad: 'x'.repeat(4500) } }]),
+    );
 
   it('keeps its journal at unlock, so one change costs the change and not a rewrite, until the journal outgrows a quarter of it', async () => {
     const backend = backendAt(path);
@@ -99,7 +110,13 @@ describe('a large state file', () => {
     lock = await backend.lock('apply');
     await backend.read();
     for (let batch = 0; batch < 6; batch++) {
-      await backend.appendChanges(Array.from({ length: 100 }, (_, i) => ({ op: 'put' as const, address: `ContainerGroup/g${batch * 100 + i}`, record: { ...rec('g'), lastApplied: { pad: 'y'.repeat(4500) } } })));
+      await backend.appendChanges(
+        Array.from({ length: 100 }, (_, i) => ({
+          op: 'put' as const,
+          address: `ContainerGroup/g${batch * 100 + i}`,
+          record: { ...rec('g'), lastApplied: { pad: 'y'.repeat(4500) } },
+        })),
+      );
     }
     await backend.unlock(lock);
     expect(existsSync(`${path}.journal`)).toBe(false);
@@ -118,7 +135,9 @@ describe('reading a journal left by a crash', () => {
 
   it('reports a bad line before the end as corruption and changes nothing', async () => {
     await writeFile(`${path}.journal`, 'garbage\n' + JSON.stringify({ serial: 1, changes: [] }) + '\n');
-    const err = await backendAt(path).read().catch((e: unknown) => e);
+    const err = await backendAt(path)
+      .read()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
     expect((err as Error).message).toContain('state.json.journal is corrupt at line 1');
     expect(await readFile(`${path}.journal`, 'utf8')).toMatch(/^garbage\n/);
@@ -127,7 +146,9 @@ describe('reading a journal left by a crash', () => {
 
 describe('StateRecorder over the journal, killed mid-apply', () => {
   let dist: string;
-  beforeAll(() => { dist = compiledStateDir(); });
+  beforeAll(() => {
+    dist = compiledStateDir();
+  });
 
   it('keeps every change it reported as durable, through several kills', async () => {
     const durable = new Set<string>();
@@ -160,7 +181,7 @@ describe('StateRecorder over the journal, killed mid-apply', () => {
 });
 
 describe('a stack-guarded journal', () => {
-  it('keeps the stack name when the journal folds through the writer\'s whole document', async () => {
+  it("keeps the stack name when the journal folds through the writer's whole document", async () => {
     const { guardStack, recordedStack } = await import('../../src/engine/state/stack-state.js');
     const inner = backendAt(path);
     const backend = guardStack(inner, 'prod');

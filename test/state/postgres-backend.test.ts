@@ -9,13 +9,22 @@ import { describeWithPostgres, PG_PASSWORD, PG_URL, workspaceUrl, backendsClosed
 
 const backend = backendsClosedAfterEach();
 
-const rec = (name: string, extra: Partial<ResourceRecord> = {}): ResourceRecord =>
-  ({ kind: 'ContainerGroup', name, lastApplied: { image: `nginx:${name}` }, updatedAt: '2026-11-21T12:00:00.000Z', ...extra });
+const rec = (name: string, extra: Partial<ResourceRecord> = {}): ResourceRecord => ({
+  kind: 'ContainerGroup',
+  name,
+  lastApplied: { image: `nginx:${name}` },
+  updatedAt: '2026-11-21T12:00:00.000Z',
+  ...extra,
+});
 
 async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const c = new pg.Client({ connectionString: PG_URL });
   await c.connect();
-  try { return await fn(c); } finally { await c.end(); }
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
 }
 
 describeWithPostgres('PostgreSQL state: documents', () => {
@@ -59,22 +68,29 @@ describeWithPostgres('PostgreSQL state: documents', () => {
     const b = backend(url);
     const lock = await b.lock('apply');
     await b.read();
-    expect(await b.appendChanges([
-      { op: 'put', address: 'ContainerGroup/a', record: rec('a') },
-      { op: 'put', address: 'ContainerGroup/b', record: rec('b') },
-      { op: 'extras', key: 'threads', value: { plan: 'x' } },
-    ])).toBe(1);
-    expect(await b.appendChanges([
-      { op: 'remove', address: 'ContainerGroup/a' },
-      { op: 'put', address: 'ContainerGroup/b', record: rec('b', { id: 'old' }) },
-      { op: 'put', address: 'ContainerGroup/b', record: rec('b', { id: 'new' }) },
-      { op: 'put', address: 'ContainerGroup/c', record: rec('c') },
-      { op: 'remove', address: 'ContainerGroup/c' },
-      { op: 'extras', key: 'other', value: 1 },
-    ])).toBe(2);
+    expect(
+      await b.appendChanges([
+        { op: 'put', address: 'ContainerGroup/a', record: rec('a') },
+        { op: 'put', address: 'ContainerGroup/b', record: rec('b') },
+        { op: 'extras', key: 'threads', value: { plan: 'x' } },
+      ]),
+    ).toBe(1);
+    expect(
+      await b.appendChanges([
+        { op: 'remove', address: 'ContainerGroup/a' },
+        { op: 'put', address: 'ContainerGroup/b', record: rec('b', { id: 'old' }) },
+        { op: 'put', address: 'ContainerGroup/b', record: rec('b', { id: 'new' }) },
+        { op: 'put', address: 'ContainerGroup/c', record: rec('c') },
+        { op: 'remove', address: 'ContainerGroup/c' },
+        { op: 'extras', key: 'other', value: 1 },
+      ]),
+    ).toBe(2);
     await b.unlock(lock);
     expect(await backend(url).read()).toEqual({
-      version: 1, serial: 2, resources: { 'ContainerGroup/b': rec('b', { id: 'new' }) }, extras: { threads: { plan: 'x' }, other: 1 },
+      version: 1,
+      serial: 2,
+      resources: { 'ContainerGroup/b': rec('b', { id: 'new' }) },
+      extras: { threads: { plan: 'x' }, other: 1 },
     });
   });
 
@@ -91,7 +107,7 @@ describeWithPostgres('PostgreSQL state: documents', () => {
     await b.unlock(lock);
   });
 
-  it('refuses a write whose base serial moved under the lock, and every later one, leaving the other writer\'s state', async () => {
+  it("refuses a write whose base serial moved under the lock, and every later one, leaving the other writer's state", async () => {
     const url = workspaceUrl('moved');
     const mine = backend(url);
     const lock = await mine.lock('apply');
@@ -133,7 +149,9 @@ describeWithPostgres('PostgreSQL state: the password never shows', () => {
     expect(b.location).not.toContain('wrong-hunter2-password');
     const err = await b.lock('apply').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
-    expect((err as Error).message).toMatch(/^PostgreSQL state postgres:\/\/[^:]+:\*\*\*@.*: connecting for taking the state lock failed: authentication failed/);
+    expect((err as Error).message).toMatch(
+      /^PostgreSQL state postgres:\/\/[^:]+:\*\*\*@.*: connecting for taking the state lock failed: authentication failed/,
+    );
     expect((err as Error).message).not.toContain('wrong-hunter2-password');
   });
 

@@ -17,7 +17,11 @@ describeWithPostgres('CLI with PostgreSQL state', () => {
 
   const readState = async () => {
     const b = new PostgresStateBackend(state);
-    try { return await b.read(); } finally { await b.close(); }
+    try {
+      return await b.read();
+    } finally {
+      await b.close();
+    }
   };
 
   beforeAll(async () => {
@@ -25,7 +29,9 @@ describeWithPostgres('CLI with PostgreSQL state', () => {
     dir = workdir({ 'm/secret.txt': 'pg-e2e-secret\n', 'm/web.yaml': groupManifest('web'), 'm/api.yaml': groupManifest('api') });
     state = workspaceUrl('cli');
   });
-  afterAll(async () => { await cloud?.stop(); });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   it('apply records in the database; a second plan has nothing to do; state list shows the addresses', async () => {
     const apply = await run('apply', 'm', '--auto-approve');
@@ -36,7 +42,12 @@ describeWithPostgres('CLI with PostgreSQL state', () => {
     expect(plan.code).toBe(0);
     const list = await run('state', 'list');
     expect(list.code).toBe(0);
-    expect(list.stdout.split('\n').filter(Boolean).map((l) => l.split(/\s+/)[0])).toEqual(['ADDRESS', 'ContainerGroup/api', 'ContainerGroup/web']);
+    expect(
+      list.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(/\s+/)[0]),
+    ).toEqual(['ADDRESS', 'ContainerGroup/api', 'ContainerGroup/web']);
     const doc = await readState();
     expect(Object.keys(doc.resources).sort()).toEqual(['ContainerGroup/api', 'ContainerGroup/web']);
   });
@@ -72,7 +83,9 @@ describeWithPostgres('CLI with PostgreSQL state', () => {
     url.password = 'wrong-hunter2-password';
     const r = await moor(dir, cloud, ['plan', 'm', '--state', url.href]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/PostgreSQL state postgres:\/\/[^:]+:\*\*\*@\S+: connecting for (reading state|taking the state lock) failed: authentication failed/);
+    expect(r.stderr).toMatch(
+      /PostgreSQL state postgres:\/\/[^:]+:\*\*\*@\S+: connecting for (reading state|taking the state lock) failed: authentication failed/,
+    );
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.stderr + r.stdout).not.toContain('wrong-hunter2-password');
   });

@@ -16,11 +16,30 @@ export function compiledPostgresDir(): string {
   mkdirSync(cache, { recursive: true });
   const out = mkdtempSync(join(cache, 'moor-pg-state-'));
   const tsc = join(root, 'node_modules/typescript/bin/tsc');
-  const r = spawnSync(process.execPath, [
-    tsc, '--outDir', out, '--rootDir', join(root, 'src'), '--module', 'NodeNext', '--moduleResolution', 'NodeNext',
-    '--target', 'ES2022', '--strict', '--skipLibCheck', '--esModuleInterop', '--types', 'node',
-    join(root, 'src/engine/state/postgres-backend.ts'), join(root, 'src/engine/state/recorder.ts'),
-  ], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [
+      tsc,
+      '--outDir',
+      out,
+      '--rootDir',
+      join(root, 'src'),
+      '--module',
+      'NodeNext',
+      '--moduleResolution',
+      'NodeNext',
+      '--target',
+      'ES2022',
+      '--strict',
+      '--skipLibCheck',
+      '--esModuleInterop',
+      '--types',
+      'node',
+      join(root, 'src/engine/state/postgres-backend.ts'),
+      join(root, 'src/engine/state/recorder.ts'),
+    ],
+    { cwd: root, encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`compiling the state modules failed:\n${r.stdout}${r.stderr}`);
   compiled = out;
   return out;

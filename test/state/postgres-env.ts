@@ -29,7 +29,9 @@ export function describeWithPostgres(name: string, body: () => void): void {
   } else {
     describe(name, () => {
       it('has a PostgreSQL server to test against (MOOR_TEST_POSTGRES)', () => {
-        throw new Error('MOOR_TEST_POSTGRES is not set: name the test file postgres-*.test.ts so that the global setup starts a server (vitest.config.ts), or set it to a server.');
+        throw new Error(
+          'MOOR_TEST_POSTGRES is not set: name the test file postgres-*.test.ts so that the global setup starts a server (vitest.config.ts), or set it to a server.',
+        );
       });
     });
   }
@@ -38,7 +40,9 @@ export function describeWithPostgres(name: string, body: () => void): void {
 /** Opens backends for a test file and closes every one after each test. */
 export function backendsClosedAfterEach(): (url: string) => PostgresStateBackend {
   const opened: PostgresStateBackend[] = [];
-  afterEach(async () => { await Promise.all(opened.splice(0).map((b) => b.close())); });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((b) => b.close()));
+  });
   return (url) => {
     const b = new PostgresStateBackend(url);
     opened.push(b);

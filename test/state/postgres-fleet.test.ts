@@ -36,7 +36,10 @@ describeWithPostgres('PostgreSQL fleet of watch replicas', () => {
     expect(lease?.epoch).toBe(1);
     expect(await ofB.takeLease('moor watch', 5_000, seatB.membership)).toBeUndefined();
     const look = await seatB.membership.survey([stack]);
-    expect(look.replicas.filter((r) => [a, b].includes(r.id)).map((r) => [r.id, r.live])).toEqual([[a, true], [b, true]]);
+    expect(look.replicas.filter((r) => [a, b].includes(r.id)).map((r) => [r.id, r.live])).toEqual([
+      [a, true],
+      [b, true],
+    ]);
     expect(look.holders.get(stack)).toBe(a);
 
     await lease!.release();

@@ -16,12 +16,16 @@ const LONG_WAIT = '120000';
 describeWithPostgres('PostgreSQL state lock', () => {
   let dist: string;
   const locker = (url: string, operation: string, waitMs = '0') => new JsonChild(fixture('postgres-locker.mjs'), [dist, url, operation, waitMs]);
-  beforeAll(() => { dist = compiledPostgresDir(); });
+  beforeAll(() => {
+    dist = compiledPostgresDir();
+  });
 
   it('refuses a second holder with a message naming the holder and since when', async () => {
     const url = workspaceUrl('refuse');
     const held = await backend(url).lock('moor apply');
-    const err = await backend(url).lock('moor plan').catch((e: unknown) => e);
+    const err = await backend(url)
+      .lock('moor plan')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
     expect((err as Error).message).toBe(
       `state is locked by ${held.who} (pid ${process.pid}, moor apply) since ${held.since}; PostgreSQL releases the lock when that run ends ` +
@@ -77,7 +81,7 @@ describeWithPostgres('PostgreSQL state lock', () => {
     expect(held.pid).not.toBe(process.pid);
   });
 
-  it("unlock without force clears the record a crashed holder left and returns it", async () => {
+  it('unlock without force clears the record a crashed holder left and returns it', async () => {
     const url = workspaceUrl('stale');
     const crashed = backend(url);
     const held = await crashed.lock('moor apply');
@@ -91,9 +95,13 @@ describeWithPostgres('PostgreSQL state lock', () => {
   it('unlock without force refuses while the holder is connected', async () => {
     const url = workspaceUrl('live');
     await backend(url).lock('moor apply');
-    const err = await backend(url).forceUnlock(false).catch((e: unknown) => e);
+    const err = await backend(url)
+      .forceUnlock(false)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
-    expect((err as Error).message).toMatch(/state is locked by .* \(pid \d+, moor apply\) since .*, whose database session \(pid \d+\) is still connected.*'moor state unlock --force' ends its database session$/);
+    expect((err as Error).message).toMatch(
+      /state is locked by .* \(pid \d+, moor apply\) since .*, whose database session \(pid \d+\) is still connected.*'moor state unlock --force' ends its database session$/,
+    );
   });
 
   it("unlock --force ends the holder's session: the lock is free and the holder can record nothing more", async () => {

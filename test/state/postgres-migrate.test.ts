@@ -20,7 +20,9 @@ describeWithPostgres('state migrate between the file and PostgreSQL', () => {
       'm/golden.yaml': exportManifest('golden', { backupName: 'golden-r1', revision: 'r1' }),
     });
   });
-  afterAll(async () => { await cloud?.stop(); });
+  afterAll(async () => {
+    await cloud?.stop();
+  });
 
   it('round trip: identical records, an empty plan on each backend, and the source left alone', async () => {
     const apply = await run('apply', 'm', '--auto-approve', '--state', 'a.json');
@@ -44,7 +46,8 @@ describeWithPostgres('state migrate between the file and PostgreSQL', () => {
     expect(Object.keys(resourcesOf('a.json'))).toHaveLength(3);
 
     // The history of the apply moves with the state, both ways.
-    const history = async (state: string) => JSON.parse((await run('history', '--output', 'json', '--state', state)).stdout) as { runs: { counts: { created: number } }[] };
+    const history = async (state: string) =>
+      JSON.parse((await run('history', '--output', 'json', '--state', state)).stdout) as { runs: { counts: { created: number } }[] };
     const original = await history('a.json');
     expect(original.runs).toHaveLength(1);
     expect(original.runs[0].counts.created).toBe(2);

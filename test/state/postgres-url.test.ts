@@ -31,7 +31,13 @@ describe('parsePostgresUrl', () => {
   });
 
   it('names an unparsable URL without its password', () => {
-    const err = (() => { try { parsePostgresUrl('postgres://moor:hunter2@[bad/db'); } catch (e) { return e; } })();
+    const err = (() => {
+      try {
+        parsePostgresUrl('postgres://moor:hunter2@[bad/db');
+      } catch (e) {
+        return e;
+      }
+    })();
     expect(err).toBeInstanceOf(UserError);
     expect((err as Error).message).toContain('postgres://moor:***@');
     expect((err as Error).message).not.toContain('hunter2');
@@ -90,7 +96,13 @@ describe('a password given as a query parameter', () => {
   });
 
   it('is hidden in an unparsable URL too', () => {
-    const err = (() => { try { parsePostgresUrl('postgres://[bad/db?password=hunter2'); } catch (e) { return e; } })();
+    const err = (() => {
+      try {
+        parsePostgresUrl('postgres://[bad/db?password=hunter2');
+      } catch (e) {
+        return e;
+      }
+    })();
     expect((err as Error).message).not.toContain('hunter2');
     expect((err as Error).message).toContain('password=***');
   });

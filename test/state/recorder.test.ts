@@ -12,7 +12,9 @@ class GatedBackend implements StateBackend {
   private gates: (() => void)[] = [];
   auto = false;
 
-  async read(): Promise<StateDocument> { return this.disk; }
+  async read(): Promise<StateDocument> {
+    return this.disk;
+  }
   async write(next: Omit<StateDocument, 'serial'>, options?: WriteOptions): Promise<StateDocument> {
     const doc: StateDocument = JSON.parse(JSON.stringify({ ...next, serial: this.disk.serial + 1 }));
     if (!this.auto) await new Promise<void>((r) => this.gates.push(r));
@@ -27,17 +29,30 @@ class GatedBackend implements StateBackend {
     this.gates.shift()!();
     await new Promise((r) => setImmediate(r));
   }
-  get pending(): number { return this.gates.length; }
-  async lock(): Promise<LockInfo> { throw new Error('unused'); }
+  get pending(): number {
+    return this.gates.length;
+  }
+  async lock(): Promise<LockInfo> {
+    throw new Error('unused');
+  }
   async unlock(): Promise<void> {}
-  async forceUnlock(): Promise<LockInfo | undefined> { return undefined; }
+  async forceUnlock(): Promise<LockInfo | undefined> {
+    return undefined;
+  }
   async close(): Promise<void> {}
 }
 
 const rec = (name: string): ResourceRecord => ({ kind: 'ContainerGroup', name, lastApplied: { n: name }, updatedAt: '2026-11-21T12:00:00Z' });
 const settled = (p: Promise<unknown>) => {
   const s = { done: false };
-  p.then(() => { s.done = true; }, () => { s.done = true; });
+  p.then(
+    () => {
+      s.done = true;
+    },
+    () => {
+      s.done = true;
+    },
+  );
   return s;
 };
 
@@ -74,12 +89,14 @@ describe('StateRecorder', () => {
     const backend = new GatedBackend();
     backend.auto = true;
     const recorder = new StateRecorder(backend, backend.disk);
-    await Promise.all(Array.from({ length: 1000 }, async (_, i) => {
-      // Callers finish at different moments, as resources of an apply do.
-      for (let k = 0; k < i % 5; k++) await Promise.resolve();
-      await recorder.put(`ContainerGroup/g${i}`, rec(`g${i}`));
-      if (i % 10 === 0) await recorder.remove(`ContainerGroup/g${i}`);
-    }));
+    await Promise.all(
+      Array.from({ length: 1000 }, async (_, i) => {
+        // Callers finish at different moments, as resources of an apply do.
+        for (let k = 0; k < i % 5; k++) await Promise.resolve();
+        await recorder.put(`ContainerGroup/g${i}`, rec(`g${i}`));
+        if (i % 10 === 0) await recorder.remove(`ContainerGroup/g${i}`);
+      }),
+    );
     await recorder.flush();
     expect(Object.keys(backend.disk.resources)).toHaveLength(900);
     expect(backend.writes.length).toBeLessThan(50);

@@ -23,11 +23,20 @@ const doc: StateDocument = {
   serial: 4,
   resources: {
     'ContainerGroup/web': {
-      kind: 'ContainerGroup', name: 'web', id: '/subscriptions/s/resourceGroups/rg/providers/Vendor.ContainerInstance/containerGroups/web',
-      lastApplied: { location: 'westeurope', secureValue: hashSecret('hunter2') }, updatedAt: '2026-11-21T12:00:00.000Z',
+      kind: 'ContainerGroup',
+      name: 'web',
+      id: '/subscriptions/s/resourceGroups/rg/providers/Vendor.ContainerInstance/containerGroups/web',
+      lastApplied: { location: 'westeurope', secureValue: hashSecret('hunter2') },
+      updatedAt: '2026-11-21T12:00:00.000Z',
     },
     'AuthContext/c1': { kind: 'AuthContext', name: 'c1', id: 'c1', lastApplied: { displayName: 'MFA' }, protect: true, updatedAt: '2026-11-21T12:01:00.000Z' },
-    'DatabaseRefresh/uat': { kind: 'DatabaseRefresh', name: 'uat', lastApplied: { revision: '3' }, runs: [{ revision: '3', status: 'succeeded' }], updatedAt: '2026-11-21T12:02:00.000Z' },
+    'DatabaseRefresh/uat': {
+      kind: 'DatabaseRefresh',
+      name: 'uat',
+      lastApplied: { revision: '3' },
+      runs: [{ revision: '3', status: 'succeeded' }],
+      updatedAt: '2026-11-21T12:02:00.000Z',
+    },
   },
 };
 
@@ -80,7 +89,7 @@ describe('moor state show', () => {
   it('fails with exit 1 and no stack for an unknown address', () => {
     const r = moor('state', 'show', 'ContainerGroup/nope', '--state', state);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("ContainerGroup/nope is not in state");
+    expect(r.stderr).toContain('ContainerGroup/nope is not in state');
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });
@@ -106,7 +115,10 @@ describe('moor state rm', () => {
   });
 
   it('refuses while another run holds the lock, naming it', async () => {
-    await writeFile(`${state}.lock`, JSON.stringify({ id: 'x', who: 'alice@ci', pid: 42, host: 'ci-runner', operation: 'apply', since: '2026-11-21T12:00:00Z' }));
+    await writeFile(
+      `${state}.lock`,
+      JSON.stringify({ id: 'x', who: 'alice@ci', pid: 42, host: 'ci-runner', operation: 'apply', since: '2026-11-21T12:00:00Z' }),
+    );
     const r = moor('state', 'rm', 'ContainerGroup/web', '--state', state);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('state is locked by alice@ci (pid 42, moor apply) since 2026-11-21T12:00:00Z');
@@ -120,7 +132,10 @@ describe('moor state unlock', () => {
 
   it('clears a stale lock and names who held it', async () => {
     const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
-    await writeFile(`${state}.lock`, JSON.stringify({ id: 'x', who: 'bob@here', pid: dead, host: hostname(), operation: 'apply', since: '2026-11-21T12:00:00Z' }));
+    await writeFile(
+      `${state}.lock`,
+      JSON.stringify({ id: 'x', who: 'bob@here', pid: dead, host: hostname(), operation: 'apply', since: '2026-11-21T12:00:00Z' }),
+    );
     const r = moor('state', 'unlock', '--state', state);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`Removed the lock held by bob@here (pid ${dead}, moor apply) since 2026-11-21T12:00:00Z`);
@@ -138,7 +153,10 @@ describe('moor state unlock', () => {
   });
 
   it('leaves a lock from another host unless --force', async () => {
-    await writeFile(`${state}.lock`, JSON.stringify({ id: 'x', who: 'alice@ci', pid: 42, host: 'ci-runner', operation: 'apply', since: '2026-11-21T12:00:00Z' }));
+    await writeFile(
+      `${state}.lock`,
+      JSON.stringify({ id: 'x', who: 'alice@ci', pid: 42, host: 'ci-runner', operation: 'apply', since: '2026-11-21T12:00:00Z' }),
+    );
     const r = moor('state', 'unlock', '--state', state);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('--force');

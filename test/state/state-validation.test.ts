@@ -13,17 +13,38 @@ const good = { kind: 'ContainerGroup', name: 'web', id: '/subscriptions/x', last
 
 const CASES: [string, string, Record<string, unknown>, RegExp][] = [
   ['an id that is a number', 'ContainerGroup/web', { ...good, id: 123 }, /record "ContainerGroup\/web": "id" must be a string, not number 123/],
-  ['a kind that does not match the address', 'ContainerGroup/web', { ...good, kind: 'PushDataset' }, /record "ContainerGroup\/web": kind "PushDataset" does not match its address/],
-  ['an address with a line break', 'ContainerGroup/web\n::error::x', { ...good, name: 'web\n::error::x' }, /record "ContainerGroup\/web\\n::error::x": the address is not Kind\/name/],
+  [
+    'a kind that does not match the address',
+    'ContainerGroup/web',
+    { ...good, kind: 'PushDataset' },
+    /record "ContainerGroup\/web": kind "PushDataset" does not match its address/,
+  ],
+  [
+    'an address with a line break',
+    'ContainerGroup/web\n::error::x',
+    { ...good, name: 'web\n::error::x' },
+    /record "ContainerGroup\/web\\n::error::x": the address is not Kind\/name/,
+  ],
   ['protect that is a string', 'ContainerGroup/web', { ...good, protect: 'yes' }, /"protect" must be true or false, not string "yes"/],
-  ['a pending change of an unknown action', 'ContainerGroup/web', { ...good, pending: { action: 'explode', since: 'now' } }, /"pending" must be \{action: create\|update\|replace, since\}/],
+  [
+    'a pending change of an unknown action',
+    'ContainerGroup/web',
+    { ...good, pending: { action: 'explode', since: 'now' } },
+    /"pending" must be \{action: create\|update\|replace, since\}/,
+  ],
   ['dependsOn that is not a list of addresses', 'ContainerGroup/web', { ...good, dependsOn: [1] }, /"dependsOn" must be a list of addresses/],
 ];
 
 describe('a state record that moor did not write', () => {
   it.each(CASES)('refuses %s, naming the state file and the record', (_why, address, record, message) => {
     const text = JSON.stringify({ version: 1, serial: 1, resources: { [address]: record } });
-    const err = (() => { try { parseState(text, '.moor/state.json'); } catch (e) { return e; } })();
+    const err = (() => {
+      try {
+        parseState(text, '.moor/state.json');
+      } catch (e) {
+        return e;
+      }
+    })();
     expect(err).toBeInstanceOf(UserError);
     expect((err as Error).message).toMatch(/^state file \.moor\/state\.json is corrupt: /);
     expect((err as Error).message).toMatch(message);
@@ -43,6 +64,17 @@ describe('a state record that moor did not write', () => {
   });
 
   it('accepts a record as moor writes it', () => {
-    expect(parseState(JSON.stringify({ version: 1, serial: 1, resources: { 'ContainerGroup/web': { ...good, protect: true, dependsOn: ['AuthContext/c1'], pending: { action: 'create', since: 'now' }, outputs: {} } } }), 's').serial).toBe(1);
+    expect(
+      parseState(
+        JSON.stringify({
+          version: 1,
+          serial: 1,
+          resources: {
+            'ContainerGroup/web': { ...good, protect: true, dependsOn: ['AuthContext/c1'], pending: { action: 'create', since: 'now' }, outputs: {} },
+          },
+        }),
+        's',
+      ).serial,
+    ).toBe(1);
   });
 });

@@ -51,11 +51,15 @@ export function memoryIo(options: MemoryIoOptions = {}): MemoryIo {
     onSignals: (signals, listener) => {
       const entry = { signals, listener };
       listeners.add(entry);
-      return () => { listeners.delete(entry); };
+      return () => {
+        listeners.delete(entry);
+      };
     },
     out: () => stdout.text,
     err: () => stderr.text,
-    signal: (s) => { for (const l of [...listeners]) if (l.signals.includes(s)) l.listener(s); },
+    signal: (s) => {
+      for (const l of [...listeners]) if (l.signals.includes(s)) l.listener(s);
+    },
   };
 }
 

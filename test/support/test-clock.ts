@@ -13,6 +13,8 @@ export function testClock(): TestClock {
   let advanced = 0;
   return {
     now: () => new Date(Date.now() + advanced),
-    advance: (ms) => { advanced += ms; },
+    advance: (ms) => {
+      advanced += ms;
+    },
   };
 }

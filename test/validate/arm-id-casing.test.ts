@@ -16,13 +16,17 @@ function everyArmId(id: string): string {
   const profile = `/subscriptions/${SUB}/resourcegroups/rg-web/providers/Vendor.ContainerInstance/containerGroupProfiles/web-profile`;
   const subnet = `/subscriptions/${SUB}/resourcegroups/rg-net/providers/Vendor.Network/virtualNetworks/vnet/subnets/default`;
   let text = BASE.replaceAll(CANONICAL, id);
-  text = mutate(text, '    restartPolicy: Always', [
+  text = mutate(
+    text,
     '    restartPolicy: Always',
-    `    standbyPoolProfile:\n      id: ${pool}`,
-    `    containerGroupProfile:\n      id: ${profile}\n      revision: 1`,
-    `    subnetIds:\n      - id: ${subnet}`,
-    `    identityAcls:\n      acls:\n        - access: All\n          identity: ${id}`,
-  ].join('\n'));
+    [
+      '    restartPolicy: Always',
+      `    standbyPoolProfile:\n      id: ${pool}`,
+      `    containerGroupProfile:\n      id: ${profile}\n      revision: 1`,
+      `    subnetIds:\n      - id: ${subnet}`,
+      `    identityAcls:\n      acls:\n        - access: All\n          identity: ${id}`,
+    ].join('\n'),
+  );
   return text;
 }
 

@@ -36,7 +36,13 @@ describe('moor validate', () => {
     expect(r.code).toBe(1);
     const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
     expect(rows).toHaveLength(5);
-    expect(rows[1]).toEqual({ file: 'test/fixtures/manifests/broken/app.yaml', line: 11, col: 13, severity: 'error', message: 'spec.properties.osType: must be one of Windows, Linux' });
+    expect(rows[1]).toEqual({
+      file: 'test/fixtures/manifests/broken/app.yaml',
+      line: 11,
+      col: 13,
+      severity: 'error',
+      message: 'spec.properties.osType: must be one of Windows, Linux',
+    });
   });
 
   test('a missing path is an error, not a stack trace', async () => {

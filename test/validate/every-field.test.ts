@@ -54,7 +54,11 @@ describe('complete manifests', () => {
 
   test('the document schema for editors accepts every example and fixture document', () => {
     const validate = schemaCompiler().compile(documentSchema(BUILT_IN_KINDS));
-    const files = [EXAMPLES, EVERY].flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.yaml')).map((f) => join(dir, f)));
+    const files = [EXAMPLES, EVERY].flatMap((dir) =>
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.yaml'))
+        .map((f) => join(dir, f)),
+    );
     for (const file of files) {
       for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
         const ok = validate(doc.toJS());

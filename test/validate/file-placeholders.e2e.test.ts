@@ -36,8 +36,12 @@ describe('validate and ${file:} placeholders', () => {
     expect(r.code).toBe(1);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toEqual([
-      expect.stringMatching(/^m\/web\.yaml:21:28: error: cannot read file \/etc\/hostname \(used by \$\{file:\/etc\/hostname\}\): an absolute path is not allowed/),
-      expect.stringMatching(/^m\/web\.yaml:23:33: error: cannot read file \.\.\/outside\.txt \(used by \$\{file:\.\.\/outside\.txt\}\): outside the manifests' root/),
+      expect.stringMatching(
+        /^m\/web\.yaml:21:28: error: cannot read file \/etc\/hostname \(used by \$\{file:\/etc\/hostname\}\): an absolute path is not allowed/,
+      ),
+      expect.stringMatching(
+        /^m\/web\.yaml:23:33: error: cannot read file \.\.\/outside\.txt \(used by \$\{file:\.\.\/outside\.txt\}\): outside the manifests' root/,
+      ),
       'm/web.yaml:25:28: error: cannot read file folder (used by ${file:folder}): it is a directory; only regular files are read',
     ]);
     expect(r.stderr).toContain('3 errors, 0 warnings in 1 file');
@@ -68,7 +72,9 @@ describe('validate and ${file:} placeholders', () => {
     symlinkSync(join(dir, 'not-yet/db-password'), join(dir, 'm/secrets/db'));
     const r = await moor(dir, undefined, ['validate', 'm']);
     expect(r.code, r.stdout + r.stderr).toBe(1);
-    expect(r.stdout).toMatch(/cannot read file secrets\/db \(used by \$\{file:secrets\/db\}\): it links to .*not-yet\/db-password, outside the manifests' root/);
+    expect(r.stdout).toMatch(
+      /cannot read file secrets\/db \(used by \$\{file:secrets\/db\}\): it links to .*not-yet\/db-password, outside the manifests' root/,
+    );
     // A dangling link inside the root is only a missing file: plan's business.
     const inside = workdir({ 'm/web.yaml': manifest(['${file:secrets/db}']) });
     mkdirSync(join(inside, 'm/secrets'));

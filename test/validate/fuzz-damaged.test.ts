@@ -22,9 +22,60 @@ const BASES = [
 
 /** Damage that hostile or careless input brings: YAML syntax, odd characters, aliases (recursive too), placeholders, bytes. */
 const PIECES = [
-  '!', '!!binary ', '&a ', '*a', '&s\n  self: *s\n', '|', '>', '%', '@', '`', '#', '"', "'", '\\', '[', ']', '{', '}', ',', '?', ':', '- ', ': ', '\n', '  ', '\t',
-  '---\n', '...\n', '~', '\u00a0', '\u2028', '\ufeff', '\r', '\x1b', 'é', '\ud800', '${file:../../etc/passwd}', '${env:}', '${ref:X/y#/z}', '${', '$&', 'true', '.nan',
-  '0x', '1e999', '<<: *a\n', 'k'.repeat(1100) + ': 1', '[[[[[[[[[[', '{a: {b: {c: ', '"\\u00"', "'it''s", 'null', '-1', '&a [*a]',
+  '!',
+  '!!binary ',
+  '&a ',
+  '*a',
+  '&s\n  self: *s\n',
+  '|',
+  '>',
+  '%',
+  '@',
+  '`',
+  '#',
+  '"',
+  "'",
+  '\\',
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  '?',
+  ':',
+  '- ',
+  ': ',
+  '\n',
+  '  ',
+  '\t',
+  '---\n',
+  '...\n',
+  '~',
+  '\u00a0',
+  '\u2028',
+  '\ufeff',
+  '\r',
+  '\x1b',
+  'é',
+  '\ud800',
+  '${file:../../etc/passwd}',
+  '${env:}',
+  '${ref:X/y#/z}',
+  '${',
+  '$&',
+  'true',
+  '.nan',
+  '0x',
+  '1e999',
+  '<<: *a\n',
+  'k'.repeat(1100) + ': 1',
+  '[[[[[[[[[[',
+  '{a: {b: {c: ',
+  '"\\u00"',
+  "'it''s",
+  'null',
+  '-1',
+  '&a [*a]',
 ];
 
 /** Whole numbers below n from a seed: the same corpus on every run. */
@@ -33,7 +84,6 @@ function prng(seed: number): (n: number) => number {
   return (n) => Math.floor(next() * n);
 }
 
-
 function damage(text: string, rand: (n: number) => number): string {
   let out = text;
   for (let k = 0; k <= rand(4); k++) {
@@ -41,12 +91,29 @@ function damage(text: string, rand: (n: number) => number): string {
     const i = rand(Math.max(1, lines.length - 1));
     const at = rand(out.length + 1);
     switch (rand(8)) {
-      case 7: out = recursiveAlias(lines, rand); break;
-      case 0: case 1: case 2: out = out.slice(0, at) + PIECES[rand(PIECES.length)] + out.slice(at + rand(3)); break;
-      case 3: lines[i] = ' '.repeat(rand(7)) + lines[i].trimStart(); out = lines.join('\n'); break;
-      case 4: lines.splice(i, 1 + rand(3)); out = lines.join('\n'); break;
-      case 5: lines.splice(i, 0, lines[rand(lines.length)]); out = lines.join('\n'); break;
-      default: out = out.slice(0, at); break;
+      case 7:
+        out = recursiveAlias(lines, rand);
+        break;
+      case 0:
+      case 1:
+      case 2:
+        out = out.slice(0, at) + PIECES[rand(PIECES.length)] + out.slice(at + rand(3));
+        break;
+      case 3:
+        lines[i] = ' '.repeat(rand(7)) + lines[i].trimStart();
+        out = lines.join('\n');
+        break;
+      case 4:
+        lines.splice(i, 1 + rand(3));
+        out = lines.join('\n');
+        break;
+      case 5:
+        lines.splice(i, 0, lines[rand(lines.length)]);
+        out = lines.join('\n');
+        break;
+      default:
+        out = out.slice(0, at);
+        break;
     }
   }
   return out;
@@ -71,7 +138,12 @@ const BIN = resolve('bin/moor.js');
 
 async function moor(args: string[], cwd = process.cwd()): Promise<{ code: number; stdout: string; stderr: string; killed: boolean }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, timeout: GUARD_MS, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1' },
+      timeout: GUARD_MS,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return { code: 0, stdout, stderr, killed: false };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string; killed?: boolean };
@@ -110,7 +182,11 @@ describe('fuzz: damaged manifests', () => {
     expect([0, 1]).toContain(r.code);
     expect(r.stdout).toMatch(/^flowchart LR\n/);
     expect(r.stderr).not.toMatch(/\n\s+at |TypeError|RangeError|Maximum call stack/);
-    for (const line of r.stderr.trimEnd().split('\n').filter((l) => l !== '')) expect(line).toMatch(/case-\d{3}\.yaml:\d+:\d+: (error|warning): /);
+    for (const line of r.stderr
+      .trimEnd()
+      .split('\n')
+      .filter((l) => l !== ''))
+      expect(line).toMatch(/case-\d{3}\.yaml:\d+:\d+: (error|warning): /);
   });
 
   test('batch 1: plan refuses the set in bounded time, every diagnostic located', async () => {
@@ -118,7 +194,10 @@ describe('fuzz: damaged manifests', () => {
     const r = await moor(['plan', '.'], batches[0]);
     expect(r.killed, 'plan hung').toBe(false);
     expect(r.code).toBe(1);
-    const lines = (r.stdout + r.stderr).trimEnd().split('\n').filter((l) => /: (error|warning): /.test(l));
+    const lines = (r.stdout + r.stderr)
+      .trimEnd()
+      .split('\n')
+      .filter((l) => /: (error|warning): /.test(l));
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) expect(line).toMatch(/case-\d{3}\.yaml:\d+:\d+: (error|warning): /);
     expect(r.stderr).not.toMatch(/\n\s+at |TypeError|RangeError|Maximum call stack/);

@@ -29,7 +29,9 @@ describe('loading robustness', () => {
 
   test('a duplicate key is an error at the second key', async () => {
     const text = OK.replace('  displayName: one\n', '  displayName: one\n  displayName: two\n');
-    expect(brief(await validateText(text))).toEqual([{ severity: 'error', line: 7, col: 3, message: 'duplicate key "displayName": a key may appear only once in a mapping' }]);
+    expect(brief(await validateText(text))).toEqual([
+      { severity: 'error', line: 7, col: 3, message: 'duplicate key "displayName": a key may appear only once in a mapping' },
+    ]);
   });
 
   test('an empty file is a warning, not an error', async () => {
@@ -46,7 +48,9 @@ describe('loading robustness', () => {
     const big = OK + `# ${'x'.repeat(5 * 1000 * 1000)}\n`;
     const r = await loadTree({ 'big.yaml': big });
     expect(r.manifests).toEqual([]);
-    expect(brief(r.diagnostics)).toEqual([{ severity: 'error', line: 1, col: 1, message: 'file is 4.8 MiB, over the 4 MiB limit for a manifest file; not read' }]);
+    expect(brief(r.diagnostics)).toEqual([
+      { severity: 'error', line: 1, col: 1, message: 'file is 4.8 MiB, over the 4 MiB limit for a manifest file; not read' },
+    ]);
   });
 
   test('an alias bomb is refused', async () => {
@@ -76,7 +80,12 @@ describe('loading robustness', () => {
   });
 
   test.each([
-    { reason: 'a YAML tag that makes binary data', value: '!!binary aGVsbG8=', col: 25, message: 'spec.displayName: not a plain value (a YAML tag made it binary data); use a string, number, boolean, list or mapping' },
+    {
+      reason: 'a YAML tag that makes binary data',
+      value: '!!binary aGVsbG8=',
+      col: 25,
+      message: 'spec.displayName: not a plain value (a YAML tag made it binary data); use a string, number, boolean, list or mapping',
+    },
     { reason: 'an infinite number', value: '.inf', col: 16, message: 'spec.displayName: not a finite number (.inf and .nan are not allowed)' },
   ])('$reason is refused at the value', async ({ value, col, message }) => {
     const diags = brief(await validateText(OK.replace('displayName: one', `displayName: ${value}`)));
@@ -103,7 +112,9 @@ describe('loading robustness', () => {
   });
 
   test('a document that is not a mapping is an error', async () => {
-    expect(brief(await validateText('- just\n- a list\n'))).toEqual([{ severity: 'error', line: 1, col: 1, message: 'a manifest must be a mapping with apiVersion, kind, metadata and spec' }]);
+    expect(brief(await validateText('- just\n- a list\n'))).toEqual([
+      { severity: 'error', line: 1, col: 1, message: 'a manifest must be a mapping with apiVersion, kind, metadata and spec' },
+    ]);
   });
 });
 
@@ -144,6 +155,8 @@ describe('finding files', () => {
 
   test('a path that does not exist is an error', async () => {
     const r = await loadManifests(['/nonexistent/moor/path'], BUILT_IN_KINDS, { cwd: process.cwd() });
-    expect(brief(r.diagnostics)).toEqual([{ severity: 'error', line: undefined, col: undefined, message: '/nonexistent/moor/path: no such file or directory' }]);
+    expect(brief(r.diagnostics)).toEqual([
+      { severity: 'error', line: undefined, col: undefined, message: '/nonexistent/moor/path: no such file or directory' },
+    ]);
   });
 });

@@ -14,7 +14,7 @@ const FILE = join(import.meta.dirname, '../../dist/engine/validate/compiled-sche
 describe('precompiled schemas', () => {
   test('exist after the build, one per kind and defaulted field, each from the current schema', async () => {
     expect(existsSync(FILE), 'run npm run build').toBe(true);
-    const compiled = await import(pathToFileURL(FILE).href) as { hashes: Record<string, string> };
+    const compiled = (await import(pathToFileURL(FILE).href)) as { hashes: Record<string, string> };
     for (const kind of KINDS) {
       expect(compiled.hashes[compiledKey(kind.kind)], kind.kind).toBe(schemaHash(kind.specSchema));
       for (const [field, schema] of defaultedFieldSchemas(kind)) expect(compiled.hashes[compiledKey(kind.kind, field)]).toBe(schemaHash(schema));
@@ -22,7 +22,7 @@ describe('precompiled schemas', () => {
   });
 
   test('give the same errors as a fresh compile on valid and broken manifests', async () => {
-    const compiled = await import(pathToFileURL(FILE).href) as Record<string, ValidateFunction>;
+    const compiled = (await import(pathToFileURL(FILE).href)) as Record<string, ValidateFunction>;
     const ajv = newSchemaCompiler();
     const { manifests } = await loadManifests(['examples/manifests', 'test/fixtures/manifests'], BUILT_IN_KINDS, { cwd: process.cwd() });
     expect(manifests.length).toBeGreaterThan(10);
@@ -32,7 +32,8 @@ describe('precompiled schemas', () => {
       const fresh = ajv.compile(kind.specSchema);
       const ahead = compiled[compiledKey(kind.kind)];
       expect(ahead(m.spec), m.address).toBe(fresh(m.spec));
-      const shape = (errors: ValidateFunction['errors']) => (errors ?? []).map((e) => ({ path: e.instancePath, keyword: e.keyword, params: e.params, message: e.message, schemaPath: e.schemaPath }));
+      const shape = (errors: ValidateFunction['errors']) =>
+        (errors ?? []).map((e) => ({ path: e.instancePath, keyword: e.keyword, params: e.params, message: e.message, schemaPath: e.schemaPath }));
       expect(shape(ahead.errors), m.address).toEqual(shape(fresh.errors));
     }
   });

@@ -24,7 +24,8 @@ describe('a key indented under a value', () => {
     const result = await moor(dir, undefined, ['validate', '--all-stacks']);
     expect(result.code).toBe(1);
     const errors = result.stdout.split('\n').filter((l) => l.includes(': error: '));
-    const expected = 'base/web.yaml:25:17: error: invalid YAML: the key "memoryInGB" is indented deeper (column 17) than "cpu" (column 15), which already has a value; line it up with "cpu", or move the value of "cpu" to its own lines';
+    const expected =
+      'base/web.yaml:25:17: error: invalid YAML: the key "memoryInGB" is indented deeper (column 17) than "cpu" (column 15), which already has a value; line it up with "cpu", or move the value of "cpu" to its own lines';
     expect(errors).toEqual([expected, expected]);
     expect(result.stdout).not.toContain('quote the placeholder');
     expect(result.stdout).not.toContain('missing required field');
@@ -32,7 +33,10 @@ describe('a key indented under a value', () => {
 
   it('keeps the other files of the stack checked: an overlay of a document that did parse still reports its errors', async () => {
     const dir = misIndentedStacks();
-    writeFileSync(join(dir, 'prod/sales-dataset.yaml'), readFileSync(join(dir, 'prod/sales-dataset.yaml'), 'utf8').replace('defaultMode: Push', 'defaultMode: Pushed'));
+    writeFileSync(
+      join(dir, 'prod/sales-dataset.yaml'),
+      readFileSync(join(dir, 'prod/sales-dataset.yaml'), 'utf8').replace('defaultMode: Push', 'defaultMode: Pushed'),
+    );
     const result = await moor(dir, undefined, ['validate', '--stack', 'prod']);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/prod\/sales-dataset\.yaml:\d+:\d+: error: .*defaultMode/);

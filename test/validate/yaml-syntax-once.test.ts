@@ -27,11 +27,16 @@ spec:
 
 describe('a YAML syntax error', () => {
   it('is reported once, where it is, with a hint to quote a placeholder in a flow mapping; other files still validate', async () => {
-    const dir = workdir({ 'm/web.yaml': FLOW_PLACEHOLDER, 'm/c1.yaml': authManifest('c1', { displayName: 'One', isAvailable: 'maybe' as unknown as boolean }) });
+    const dir = workdir({
+      'm/web.yaml': FLOW_PLACEHOLDER,
+      'm/c1.yaml': authManifest('c1', { displayName: 'One', isAvailable: 'maybe' as unknown as boolean }),
+    });
     const text = await moor(dir, undefined, ['validate', 'm']);
     expect(text.code).toBe(1);
     const errors = text.stdout.split('\n').filter((l) => l.includes('web.yaml'));
-    expect(errors).toEqual(['m/web.yaml:17:49: error: invalid YAML: Unexpected flow-map-start at node end; quote the placeholder inside { } or [ ]: "${env:DB_PASSWORD}"']);
+    expect(errors).toEqual([
+      'm/web.yaml:17:49: error: invalid YAML: Unexpected flow-map-start at node end; quote the placeholder inside { } or [ ]: "${env:DB_PASSWORD}"',
+    ]);
     expect(text.stdout).toMatch(/m\/c1\.yaml:\d+:\d+: error: /);
 
     const github = await moor(dir, undefined, ['validate', 'm', '--output', 'github'], { GITHUB_STEP_SUMMARY: join(dir, 'summary.md') });

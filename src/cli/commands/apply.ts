@@ -38,13 +38,20 @@ export const registerApply: RegisterCommand = (program, io, setExit) => {
     .option('--target <address>', 'apply only this address and what it depends on (repeatable)', collect)
     .option('--prune', 'delete what left the manifests (never a protected resource)')
     .option('--allow-mass-delete', 'let --prune delete when the manifests name fewer than half of what state has')
-    .option('--allow-untracked', 'run jobs and create resources state has no record of although the manifests\' other resources exist live (state looks lost; moor import is the other way)')
+    .option(
+      '--allow-untracked',
+      "run jobs and create resources state has no record of although the manifests' other resources exist live (state looks lost; moor import is the other way)",
+    )
     .option('--allow-destructive <address>', 'let this protected job run although its run is destructive (repeatable)', collect)
     .option('--replace <address>', 'replace (-/+) this resource even if it could be left alone or updated (repeatable)', collect)
     .option('--refresh-only', 'accept what drifted into state (last applied and outputs from live); change nothing live')
     .option('--notify', 'post a summary to the configured conversation')
     .option('--lock-timeout <seconds>', "wait this long for another run's state lock (default: fail at once)", lockTimeoutArg)
-    .addOption(new Option('--output <format>', 'text, github (annotations and the job summary), or jsonl: one JSON event per line on stdout (needs --auto-approve)').default('text').argParser((v) => parseOutput(v, APPLY_OUTPUT_FORMATS)))
+    .addOption(
+      new Option('--output <format>', 'text, github (annotations and the job summary), or jsonl: one JSON event per line on stdout (needs --auto-approve)')
+        .default('text')
+        .argParser((v) => parseOutput(v, APPLY_OUTPUT_FORMATS)),
+    )
     .action(async (paths: string[], flags: ApplyFlags, command: Command) => {
       setExit(await runApply(io, paths, flags, command));
     });
@@ -82,12 +89,36 @@ async function runApply(io: IoHost, paths: string[], flags: ApplyFlags, command:
     const stack = saved ? savedPlanStack(saved.file, saved.plan.inputs.stack, g.stack) : g.stack?.name;
     return { parallelismFlag, saved, inputs: saved ? saved.plan.inputs : planInputs(paths, flags, stack) };
   });
-  return reportingFailure(reporter, 'apply', () => withSession(io, command, async (session, events) => (await apply(session, {
-    inputs: withApplyConfirmations(inputs, flags),
-    saved,
-    autoApprove: flags.autoApprove === true,
-    lock: { timeoutMs: (flags.lockTimeout ?? 0) * 1000 },
-    notify: flags.notify ? (await import('../notify-run.js')).notifierOf(io, session, inputs.paths) : undefined,
-  }, { cwd: io.cwd, env: io.env, notify: eventsNotify(events, reporter.events), confirm: () => io.confirm(), onSignals: (signals, listener) => io.onSignals(signals, listener) })).code,
-  { events: reporter.events, retryLines: reporter.retryLines, ...(parallelismFlag !== undefined ? { parallelism: parallelismFlag } : {}), ...(inputs.stack !== undefined ? { stack: { name: inputs.stack, source: 'saved-plan' } } : {}) }));
+  return reportingFailure(reporter, 'apply', () =>
+    withSession(
+      io,
+      command,
+      async (session, events) =>
+        (
+          await apply(
+            session,
+            {
+              inputs: withApplyConfirmations(inputs, flags),
+              saved,
+              autoApprove: flags.autoApprove === true,
+              lock: { timeoutMs: (flags.lockTimeout ?? 0) * 1000 },
+              notify: flags.notify ? (await import('../notify-run.js')).notifierOf(io, session, inputs.paths) : undefined,
+            },
+            {
+              cwd: io.cwd,
+              env: io.env,
+              notify: eventsNotify(events, reporter.events),
+              confirm: () => io.confirm(),
+              onSignals: (signals, listener) => io.onSignals(signals, listener),
+            },
+          )
+        ).code,
+      {
+        events: reporter.events,
+        retryLines: reporter.retryLines,
+        ...(parallelismFlag !== undefined ? { parallelism: parallelismFlag } : {}),
+        ...(inputs.stack !== undefined ? { stack: { name: inputs.stack, source: 'saved-plan' } } : {}),
+      },
+    ),
+  );
 }

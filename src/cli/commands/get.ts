@@ -3,19 +3,17 @@ import { Option, type Command } from 'commander';
 import type { RegisterCommand } from './register-command.js';
 import { parseOutput, withSession } from '../session-options.js';
 import { GET_FORMATS, printRows, type Column, type GetFormat } from '../get-output.js';
-import {
-  billingAccountArg, invoiceArg, locationArg, nonEmptyArg, topArg, uuidArg,
-} from '../get-arguments.js';
+import { billingAccountArg, invoiceArg, locationArg, nonEmptyArg, topArg, uuidArg } from '../get-arguments.js';
 import type { NameAvailability, Usage } from '../../providers/arm.js';
 import type { Eventstream } from '../../providers/fabric.js';
 import type { IoHost } from '../io-host.js';
 
-const outputOption = () =>
-  new Option('--output <format>', 'table, json or csv').default('table').argParser((v) => parseOutput(v, GET_FORMATS));
+const outputOption = () => new Option('--output <format>', 'table, json or csv').default('table').argParser((v) => parseOutput(v, GET_FORMATS));
 
 export const registerGet: RegisterCommand = (program, io, setExit) => {
   const get = program.command('get').description('read live data: usage, name-availability, eventstreams, transactions');
-  get.command('usage')
+  get
+    .command('usage')
     .description('current usage and limits of a subscription in a location')
     .requiredOption('--subscription <id>', 'subscription id (UUID)')
     .requiredOption('--location <region>', 'region name, e.g. westeurope')
@@ -23,7 +21,8 @@ export const registerGet: RegisterCommand = (program, io, setExit) => {
     .action(async (flags: { subscription: string; location: string; output: GetFormat }, command: Command) => {
       setExit(await getUsage(io, flags, command));
     });
-  get.command('name-availability')
+  get
+    .command('name-availability')
     .description('whether a server name can be used (exit 0 either way)')
     .argument('<name>', 'server name')
     .requiredOption('--subscription <id>', 'subscription id (UUID)')
@@ -32,7 +31,8 @@ export const registerGet: RegisterCommand = (program, io, setExit) => {
     .action(async (name: string, flags: { subscription: string; type?: string; output: GetFormat }, command: Command) => {
       setExit(await getNameAvailability(io, name, flags, command));
     });
-  get.command('eventstreams')
+  get
+    .command('eventstreams')
     .description('eventstreams of a workspace, every page')
     .requiredOption('--workspace <id>', 'workspace id (UUID)')
     .option('--root-folder <id>', 'only this folder (UUID)')
@@ -41,7 +41,8 @@ export const registerGet: RegisterCommand = (program, io, setExit) => {
     .action(async (flags: { workspace: string; rootFolder?: string; recursive: boolean; output: GetFormat }, command: Command) => {
       setExit(await getEventstreams(io, flags, command));
     });
-  get.command('transactions')
+  get
+    .command('transactions')
     .description('transactions of an invoice, every page, with totals per currency')
     .requiredOption('--billing-account <name>', 'billing account name')
     .requiredOption('--invoice <name>', 'invoice name, e.g. G012345678')
@@ -76,7 +77,12 @@ const NAME_COLUMNS: Column<NameAvailability>[] = [
   { header: 'message', value: (n) => n.message },
 ];
 
-async function getNameAvailability(io: IoHost, name: string, flags: { subscription: string; type?: string; output: GetFormat }, command: Command): Promise<number> {
+async function getNameAvailability(
+  io: IoHost,
+  name: string,
+  flags: { subscription: string; type?: string; output: GetFormat },
+  command: Command,
+): Promise<number> {
   const sub = uuidArg('--subscription', flags.subscription);
   nonEmptyArg('NAME', name);
   const type = flags.type === undefined ? undefined : nonEmptyArg('--type', flags.type);
@@ -93,7 +99,11 @@ const EVENTSTREAM_COLUMNS: Column<Eventstream>[] = [
   { header: 'description', value: (e) => e.description, maxWidth: 60 },
 ];
 
-async function getEventstreams(io: IoHost, flags: { workspace: string; rootFolder?: string; recursive: boolean; output: GetFormat }, command: Command): Promise<number> {
+async function getEventstreams(
+  io: IoHost,
+  flags: { workspace: string; rootFolder?: string; recursive: boolean; output: GetFormat },
+  command: Command,
+): Promise<number> {
   const workspace = uuidArg('--workspace', flags.workspace);
   const rootFolderId = flags.rootFolder === undefined ? undefined : uuidArg('--root-folder', flags.rootFolder);
   // The service's default is recursive; say so only when the user turned it off.
@@ -117,7 +127,12 @@ async function getTransactions(io: IoHost, flags: TransactionFlags, command: Com
   const invoice = invoiceArg(flags.invoice);
   const top = topArg(flags.top);
   const { transactionColumns, totalsByCurrency, totalRows } = await import('../get-transactions.js');
-  const transactions = await withSession(io, command, (s) => s.providers.billing.listTransactions(account, invoice, { filter: flags.filter, search: flags.search, top }), { anyStack: true });
+  const transactions = await withSession(
+    io,
+    command,
+    (s) => s.providers.billing.listTransactions(account, invoice, { filter: flags.filter, search: flags.search, top }),
+    { anyStack: true },
+  );
   const totals = totalsByCurrency(transactions);
   const full = flags.output === 'csv';
   printRows(io, flags.output, transactionColumns(full), transactions, { json: { transactions, totals }, extra: totalRows(totals, full) });

@@ -4,7 +4,9 @@ import type { DependencyGraph } from '../../engine/graph.js';
 import { runConfig } from '../session-options.js';
 import type { RegisterCommand } from './register-command.js';
 
-interface GraphFlags { format: 'mermaid' | 'dot' }
+interface GraphFlags {
+  format: 'mermaid' | 'dot';
+}
 
 export const registerGraph: RegisterCommand = (program, io, setExit) => {
   program

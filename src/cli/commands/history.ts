@@ -11,8 +11,9 @@ const HISTORY_FORMATS = ['text', 'json'] as const;
 type HistoryFormat = (typeof HISTORY_FORMATS)[number];
 
 export const registerHistory: RegisterCommand = (program, io, setExit) => {
-  program.command('history')
-    .description('the applies recorded in state, newest first: when, who, the git commit, what changed and how it ended (without --stack: every stack\'s)')
+  program
+    .command('history')
+    .description("the applies recorded in state, newest first: when, who, the git commit, what changed and how it ended (without --stack: every stack's)")
     .argument('[address]', 'only the runs that changed this address, e.g. ContainerGroup/web')
     .addOption(new Option('--output <format>', 'text or json').default('text').argParser((v) => parseOutput(v, HISTORY_FORMATS)))
     .action(async (address: string | undefined, flags: { output: HistoryFormat }, command: Command) => {
@@ -47,9 +48,19 @@ async function everyStacksRuns(io: IoHost, command: Command, address: string | u
   const runs: HistoryRun[] = [];
   for (const stack of config.stacks) {
     const stackConfig = loadConfig(g.config, io.cwd, io.env, { name: stack, source: 'flag' });
-    const backend = openStackState(g.state, stackConfig, io.cwd, noticeSink((line) => io.stderr.write(line + '\n')), io.masker);
+    const backend = openStackState(
+      g.state,
+      stackConfig,
+      io.cwd,
+      noticeSink((line) => io.stderr.write(line + '\n')),
+      io.masker,
+    );
     try {
-      runs.push(...listedRuns((await backend.readHistory?.(historyLimit(stackConfig.history))) ?? [], address).map((r) => (r.stack === undefined ? { ...r, stack } : r)));
+      runs.push(
+        ...listedRuns((await backend.readHistory?.(historyLimit(stackConfig.history))) ?? [], address).map((r) =>
+          r.stack === undefined ? { ...r, stack } : r,
+        ),
+      );
     } finally {
       await backend.close();
     }

@@ -24,7 +24,9 @@ import { registerCompletion } from './completion.js';
 export type { RegisterCommand, SetExit } from './register-command.js';
 
 export const COMMANDS: RegisterCommand[] = [
-  registerValidate, registerSchema, registerGraph,
+  registerValidate,
+  registerSchema,
+  registerGraph,
   registerPolicy,
   registerPlan,
   registerApply,

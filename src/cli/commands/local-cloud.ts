@@ -19,12 +19,24 @@ export const registerLocalCloud: RegisterCommand = (program, io, setExit) => {
     .option('--fault-retry-after <s>', 'the Retry-After of an injected 429, in seconds (default 1; env MOOR_FAULT_RETRY_AFTER)')
     .option('--rate-limit <r>', 'requests per second per service and class, burst 10x (env MOOR_RATE_LIMIT)')
     .option('--provisioning-ms <ms>', 'how long asynchronous provisioning takes (default 1000; env MOOR_PROVISIONING_MS)')
-    .option('--operation-phase-ms <ms>', 'how long each phase of a database-movement operation lasts (default the provisioning time; env MOOR_LOCAL_CLOUD_ASYNC_MS)')
-    .option('--rate-window-ms <ms>', "the window of the eventstreams workspace limit of 50 requests (default the service's 10000; env MOOR_LOCAL_CLOUD_RATE_WINDOW_MS)")
+    .option(
+      '--operation-phase-ms <ms>',
+      'how long each phase of a database-movement operation lasts (default the provisioning time; env MOOR_LOCAL_CLOUD_ASYNC_MS)',
+    )
+    .option(
+      '--rate-window-ms <ms>',
+      "the window of the eventstreams workspace limit of 50 requests (default the service's 10000; env MOOR_LOCAL_CLOUD_RATE_WINDOW_MS)",
+    )
     .option('--no-seed', 'start without demo data')
     .option('--fixtures <file>', 'add your own projects, environments, quotas, workspaces and conversations (YAML; env MOOR_LOCAL_CLOUD_FIXTURES)')
-    .option('--brand-word <word>', "also route ARM namespaces of this word (e.g. Microsoft) as the seeds' Vendor, for official clients (env MOOR_LOCAL_CLOUD_BRAND_WORD)")
-    .option('--request-log <file>', 'append one JSON line per request to FILE: time, method, path, status, request id and User-Agent (env MOOR_LOCAL_CLOUD_REQUEST_LOG)')
+    .option(
+      '--brand-word <word>',
+      "also route ARM namespaces of this word (e.g. Microsoft) as the seeds' Vendor, for official clients (env MOOR_LOCAL_CLOUD_BRAND_WORD)",
+    )
+    .option(
+      '--request-log <file>',
+      'append one JSON line per request to FILE: time, method, path, status, request id and User-Agent (env MOOR_LOCAL_CLOUD_REQUEST_LOG)',
+    )
     .option('--tls', 'serve https with a self-signed certificate kept beside the data file (env MOOR_LOCAL_CLOUD_TLS=1)')
     .action(async (flags: LocalCloudFlags) => {
       setExit(await runLocalCloud(flags, io));
@@ -41,7 +53,9 @@ async function runLocalCloud(flags: LocalCloudFlags, io: IoHost): Promise<number
   let cloud;
   try {
     cloud = await startLocalCloud({
-      ...options, dataFile: resolve(io.cwd, options.dataFile ?? DEFAULT_DATA_FILE), fixtures,
+      ...options,
+      dataFile: resolve(io.cwd, options.dataFile ?? DEFAULT_DATA_FILE),
+      fixtures,
       ...(options.requestLog !== undefined ? { requestLog: resolve(io.cwd, options.requestLog) } : {}),
       ...(io.now ? { now: io.now } : {}),
     });
@@ -53,9 +67,13 @@ async function runLocalCloud(flags: LocalCloudFlags, io: IoHost): Promise<number
   io.stdout.write(`listening on ${cloud.url}\n`);
   io.stderr.write(`local cloud: data in ${options.dataFile}; stop with Ctrl-C\n`);
   if (cloud.certFile) io.stderr.write(`local cloud: https certificate ${cloud.certFile} (clients: NODE_EXTRA_CA_CERTS=${cloud.certFile})\n`);
-  if (options.failRate) io.stderr.write(`local cloud: injecting faults at rate ${options.failRate}, seed ${options.faultSeed} (--fault-seed ${options.faultSeed} replays them)\n`);
+  if (options.failRate)
+    io.stderr.write(`local cloud: injecting faults at rate ${options.failRate}, seed ${options.faultSeed} (--fault-seed ${options.faultSeed} replays them)\n`);
   const signal = await new Promise<StopSignal>((stopped) => {
-    const stopListening = io.onSignals(['SIGINT', 'SIGTERM'], (s) => { stopListening(); stopped(s); });
+    const stopListening = io.onSignals(['SIGINT', 'SIGTERM'], (s) => {
+      stopListening();
+      stopped(s);
+    });
   });
   await cloud.close();
   io.stderr.write(`local cloud: ${signal}, data written, stopped\n`);

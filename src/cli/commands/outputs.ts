@@ -9,7 +9,8 @@ const OUTPUTS_FORMATS = ['text', 'json'] as const;
 type OutputsFormat = (typeof OUTPUTS_FORMATS)[number];
 
 export const registerOutputs: RegisterCommand = (program, io, setExit) => {
-  program.command('outputs')
+  program
+    .command('outputs')
     .description("a resource's outputs from state (what ${ref:ADDR#/pointer} reads); with a pointer, one value raw")
     .argument('<address>', 'e.g. ContainerGroup/web (or ContainerGroup/web#/ipAddress)')
     .argument('[pointer]', 'JSON pointer into the outputs, e.g. /ipAddress: prints that value alone')
@@ -17,10 +18,12 @@ export const registerOutputs: RegisterCommand = (program, io, setExit) => {
     .action(async (address: string, pointer: string | undefined, flags: { output: OutputsFormat }, command: Command) => {
       const { printOutputs, splitTarget } = await import('../outputs-view.js');
       const target = splitTarget(address, pointer);
-      setExit(await withBackend(io, command, async (backend) => {
-        const record = (await backend.read()).resources[target.address];
-        if (!record) throw new UserError(`${target.address} is not in state (${backend.location}); 'moor state list' shows what it holds`);
-        return printOutputs(io, target, record.outputs, flags.output);
-      }));
+      setExit(
+        await withBackend(io, command, async (backend) => {
+          const record = (await backend.read()).resources[target.address];
+          if (!record) throw new UserError(`${target.address} is not in state (${backend.location}); 'moor state list' shows what it holds`);
+          return printOutputs(io, target, record.outputs, flags.output);
+        }),
+      );
     });
 };

@@ -36,15 +36,24 @@ export const registerPlan: RegisterCommand = (program, io, setExit) => {
     .option('--out <file>', 'save the plan for `moor apply --plan FILE`')
     .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when there are none')
     .option('--target <address>', 'plan only this address and what it depends on (repeatable)', collect)
-    .addOption(new Option('--output <format>', 'text, json, markdown, github (annotations and the job summary) or jsonl (one JSON event per line)').default('text').argParser((v) => parseOutput(v, PLAN_OUTPUT_FORMATS)))
+    .addOption(
+      new Option('--output <format>', 'text, json, markdown, github (annotations and the job summary) or jsonl (one JSON event per line)')
+        .default('text')
+        .argParser((v) => parseOutput(v, PLAN_OUTPUT_FORMATS)),
+    )
     .option('--prune', 'also plan deleting what left the manifests')
     .option('--allow-mass-delete', 'let --prune delete when the manifests name fewer than half of what state has')
-    .option('--allow-untracked', 'run jobs and create resources state has no record of although the manifests\' other resources exist live (state looks lost; moor import is the other way)')
+    .option(
+      '--allow-untracked',
+      "run jobs and create resources state has no record of although the manifests' other resources exist live (state looks lost; moor import is the other way)",
+    )
     .option('--allow-destructive <address>', 'let this protected job run although its run is destructive (repeatable)', collect)
     .option('--replace <address>', 'plan a replace (-/+) of this resource even if it could be left alone or updated (repeatable)', collect)
     .option('--refresh-only', 'plan only accepting what drifted into state (apply --refresh-only); nothing live changes')
     .option('--notify', 'post a summary to the configured conversation')
-    .addOption(new Option('--lock [bool]', 'take the state lock while reading state; --lock=false plans read-only, without it').default(true).argParser(booleanArg))
+    .addOption(
+      new Option('--lock [bool]', 'take the state lock while reading state; --lock=false plans read-only, without it').default(true).argParser(booleanArg),
+    )
     .option('--lock-timeout <seconds>', "wait this long for another run's state lock (default: fail at once)", lockTimeoutArg)
     .option('--all-stacks', 'plan every stack of moor.config.yaml and report each (text, json, markdown or github; exit code the worst)')
     .action(async (paths: string[], flags: PlanFlags, command: Command) => {
@@ -61,22 +70,39 @@ async function runPlan(io: IoHost, paths: string[], flags: PlanFlags, command: C
   const { reportingFailure } = await import('../reporters/reporting-failure.js');
   const reporter = await reporterFor(io, flags.output, { terminal: false, applying: false });
   // A kind's progress while planning (KindContext.log), retries and throttles come as events.
-  return reportingFailure(reporter, 'plan', () => withSession(io, command, async (session, events) =>
-    (await planStack(io, session, inputs, flags, { events, results: reporter.events }, reporter.wantsDocument)).code, { events: reporter.events }));
+  return reportingFailure(reporter, 'plan', () =>
+    withSession(
+      io,
+      command,
+      async (session, events) => (await planStack(io, session, inputs, flags, { events, results: reporter.events }, reporter.wantsDocument)).code,
+      { events: reporter.events },
+    ),
+  );
 }
 
 /** Plans one stack (or the manifests without stacks) through the engine's plan operation; `to.results` gets its result, `to.events` the rest. */
-async function planStack(io: IoHost, session: Session, inputs: PlanInputs, flags: PlanFlags, to: { events: EventSink; results: RunSink }, document: boolean): Promise<PlanOperationResult> {
+async function planStack(
+  io: IoHost,
+  session: Session,
+  inputs: PlanInputs,
+  flags: PlanFlags,
+  to: { events: EventSink; results: RunSink },
+  document: boolean,
+): Promise<PlanOperationResult> {
   const { plan } = await import('../../engine/operations/plan-operation.js');
   const { eventsNotify } = await import('../../engine/operations/operation-host.js');
-  return plan(session, {
-    inputs,
-    lock: { take: flags.lock, timeoutMs: (flags.lockTimeout ?? 0) * 1000 },
-    out: flags.out,
-    document,
-    detailedExitcode: flags.detailedExitcode,
-    notify: flags.notify ? (await import('../notify-run.js')).notifierOf(io, session, inputs.paths) : undefined,
-  }, { cwd: io.cwd, env: io.env, notify: eventsNotify(to.events, to.results) });
+  return plan(
+    session,
+    {
+      inputs,
+      lock: { take: flags.lock, timeoutMs: (flags.lockTimeout ?? 0) * 1000 },
+      out: flags.out,
+      document,
+      detailedExitcode: flags.detailedExitcode,
+      notify: flags.notify ? (await import('../notify-run.js')).notifierOf(io, session, inputs.paths) : undefined,
+    },
+    { cwd: io.cwd, env: io.env, notify: eventsNotify(to.events, to.results) },
+  );
 }
 
 /** plan --all-stacks: every stack in turn, one report; a saved plan is one stack's, so --out is refused. */
@@ -91,15 +117,29 @@ async function planAllStacks(io: IoHost, paths: string[], flags: PlanFlags, comm
   const g = globalOptions(command);
   // MOOR_STACK set in the environment is no choice made for this run: only --stack is refused.
   if (g.stack?.source === 'flag') throw new UserError('--all-stacks plans every stack: do not also give --stack');
-  if (flags.out) throw new UserError('--all-stacks cannot save a plan (--out): a saved plan is one stack\'s; plan --stack NAME --out FILE');
+  if (flags.out) throw new UserError("--all-stacks cannot save a plan (--out): a saved plan is one stack's; plan --stack NAME --out FILE");
   if (reporter.forPrograms) throw new UserError('--all-stacks prints text, json, markdown or github, not jsonl');
   const stacks = stacksOf(loadConfig(g.config, io.cwd, io.env));
   // Each stack's plan is reported with the others' once all are planned (stacks_ready), not as it is ready.
   const later: RunSink = () => undefined;
-  const runs = await eachStack(stacks, (stack) => withSession(io, command, async (session, events) => {
-    const { plan, document, code } = await planStack(io, session, planInputs(paths, flags, stack), flags, { events, results: later }, reporter.wantsDocument);
-    return { stack, plan, document, code };
-  }, { stack: { name: stack, source: 'named' } }));
+  const runs = await eachStack(stacks, (stack) =>
+    withSession(
+      io,
+      command,
+      async (session, events) => {
+        const { plan, document, code } = await planStack(
+          io,
+          session,
+          planInputs(paths, flags, stack),
+          flags,
+          { events, results: later },
+          reporter.wantsDocument,
+        );
+        return { stack, plan, document, code };
+      },
+      { stack: { name: stack, source: 'named' } },
+    ),
+  );
   // The JSON and markdown carry every stack's errors; a pipeline log still wants them on stderr, each naming its stack.
   for (const r of runs) for (const d of r.plan.diagnostics) io.stderr.write(formatDiagnostic(namingStack(d, r.stack)) + '\n');
   await reporter.events({ type: 'stacks_ready', mode: flags.refreshOnly ? 'drift' : 'plan', runs });

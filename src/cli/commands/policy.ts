@@ -8,7 +8,8 @@ import type { IoHost } from '../io-host.js';
 
 export const registerPolicy: RegisterCommand = (program, io, setExit) => {
   const policy = program.command('policy').description('work with Policy documents (guardrails in CEL)');
-  policy.command('test')
+  policy
+    .command('test')
     .description("run the policies' tests: cases (an object, a stack, a change) each policy must pass or fail; exit 1 when one does not")
     .argument('[paths...]', 'manifest files or folders holding Policy documents (default: .)')
     .action(async (paths: string[], _flags: unknown, command: Command) => {
@@ -26,7 +27,10 @@ async function runPolicyTest(io: IoHost, paths: string[], command: Command): Pro
   const documents = loaded.documents.filter((d) => d.kind === POLICY_KIND);
   const compiled = compilePolicies(documents, CATALOG, loaded.stacks);
   // Only what concerns the policies stops their tests: a file that does not parse, a broken Policy.
-  const problems = sortDiagnostics([...loaded.diagnostics.filter((d) => d.address === undefined || d.address.startsWith(`${POLICY_KIND}/`)), ...compiled.diagnostics]);
+  const problems = sortDiagnostics([
+    ...loaded.diagnostics.filter((d) => d.address === undefined || d.address.startsWith(`${POLICY_KIND}/`)),
+    ...compiled.diagnostics,
+  ]);
   for (const d of problems) io.stderr.write(formatDiagnostic(d) + '\n');
   if (hasErrors(problems)) {
     io.stderr.write('the policies have errors; no test was run\n');
@@ -51,7 +55,11 @@ async function runPolicyTest(io: IoHost, paths: string[], command: Command): Pro
  * and none chosen, every stack's (each case names its own stack), a Policy shared by several
  * stacks taken once.
  */
-async function policyDocuments(io: IoHost, command: Command, paths: string[]): Promise<{ documents: Manifest[]; diagnostics: Diagnostic[]; stacks: readonly string[] }> {
+async function policyDocuments(
+  io: IoHost,
+  command: Command,
+  paths: string[],
+): Promise<{ documents: Manifest[]; diagnostics: Diagnostic[]; stacks: readonly string[] }> {
   const { loadConfig } = await import('../../engine/config.js');
   const { loadRunManifests } = await import('../../engine/run-manifests.js');
   const { CATALOG } = await import('../catalog.js');
@@ -59,7 +67,7 @@ async function policyDocuments(io: IoHost, command: Command, paths: string[]): P
   const g = globalOptions(command);
   const config = loadConfig(g.config, io.cwd, io.env, g.stack);
   const stacks = config.stacks ?? [];
-  if (config.stacks === undefined || config.stack !== undefined) return { ...await loadRunManifests(config, paths, CATALOG, io.cwd), stacks };
+  if (config.stacks === undefined || config.stack !== undefined) return { ...(await loadRunManifests(config, paths, CATALOG, io.cwd)), stacks };
   const documents = new Map<string, Manifest>();
   const diagnostics = new Map<string, Diagnostic>();
   for (const stack of config.stacks) {

@@ -15,7 +15,11 @@ export const registerShow: RegisterCommand = (program, io, setExit) => {
     .command('show')
     .description('render a plan saved by `moor plan --out` (secrets stay masked)')
     .argument('<file>', 'the saved plan')
-    .addOption(new Option('--output <format>', 'text, json, markdown or github (annotations and the job summary)').default('text').argParser((v) => parseOutput(v, OUTPUT_FORMATS)))
+    .addOption(
+      new Option('--output <format>', 'text, json, markdown or github (annotations and the job summary)')
+        .default('text')
+        .argParser((v) => parseOutput(v, OUTPUT_FORMATS)),
+    )
     .action(async (file: string, flags: ShowFlags, _command: Command) => {
       setExit(await runShow(io, file, flags));
     });
@@ -30,7 +34,9 @@ async function runShow(io: IoHost, file: string, flags: ShowFlags): Promise<numb
   const inputs = isObject(doc.inputs) ? doc.inputs : {};
   const reporter = await reporterFor(io, flags.output, { terminal: false, applying: false });
   await reporter.events({
-    type: 'plan_ready', mode: inputs.refreshOnly === true ? 'drift' : 'plan', plan: planOfDocument(doc),
+    type: 'plan_ready',
+    mode: inputs.refreshOnly === true ? 'drift' : 'plan',
+    plan: planOfDocument(doc),
     // The document as saved, its secrets' hashes masked (what `--output json` of plan printed).
     ...(reporter.wantsDocument ? { document: maskHashes(doc) as typeof doc } : {}),
     ...(typeof inputs.stack === 'string' ? { stack: inputs.stack } : {}),

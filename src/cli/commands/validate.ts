@@ -6,7 +6,10 @@ import type { MoorConfig } from '../../engine/config.js';
 import type { RegisterCommand } from './register-command.js';
 import type { IoHost } from '../io-host.js';
 
-interface ValidateFlags { output: 'text' | 'json' | 'github'; allStacks?: boolean }
+interface ValidateFlags {
+  output: 'text' | 'json' | 'github';
+  allStacks?: boolean;
+}
 
 export const registerValidate: RegisterCommand = (program, io, setExit) => {
   program
@@ -43,12 +46,17 @@ async function runValidate(io: IoHost, paths: string[], flags: ValidateFlags, co
     results = [await validateOne(io, await runConfig(io, command), paths)];
   }
   if (flags.output === 'json') {
-    const rows = results.flatMap((r) => r.diagnostics.map((d) => ({
-      ...(r.stack !== undefined && flags.allStacks ? { stack: r.stack } : {}),
-      file: d.location?.file ?? null, line: d.location?.line ?? null, col: d.location?.col ?? null,
-      severity: d.severity, message: d.address && !d.location ? `${d.address}: ${d.message}` : d.message,
-      ...(d.policy !== undefined ? { policy: d.policy } : {}),
-    })));
+    const rows = results.flatMap((r) =>
+      r.diagnostics.map((d) => ({
+        ...(r.stack !== undefined && flags.allStacks ? { stack: r.stack } : {}),
+        file: d.location?.file ?? null,
+        line: d.location?.line ?? null,
+        col: d.location?.col ?? null,
+        severity: d.severity,
+        message: d.address && !d.location ? `${d.address}: ${d.message}` : d.message,
+        ...(d.policy !== undefined ? { policy: d.policy } : {}),
+      })),
+    );
     const { jsonText } = await import('../../core/foreign-text.js');
     io.stdout.write(jsonText(rows, 2) + '\n');
     return results.some((r) => hasErrors(r.diagnostics)) ? 1 : 0;

@@ -24,11 +24,22 @@ export const registerWatch: RegisterCommand = (program, io, setExit) => {
     .option('--interval <duration>', 'time between plans of a stack, jittered by ±10% (30s, 5m, 1h)', '60s')
     .option('--self-heal', 'apply what the plan finds (as moor apply would: protect holds; no prune, no destructive change unless asked)')
     .option('--prune', 'with --self-heal, delete what left the manifests')
-    .option('--allow-destructive <address>', 'with --self-heal, make this destructive change too (a refresh job, a replace that loses data; a protected job runs only when named) (repeatable)', collect)
+    .option(
+      '--allow-destructive <address>',
+      'with --self-heal, make this destructive change too (a refresh job, a replace that loses data; a protected job runs only when named) (repeatable)',
+      collect,
+    )
     .option('--listen <host:port>', 'serve the dashboard (/), /healthz, /readyz, /metrics and /api/status here (e.g. 127.0.0.1:9464; port 0 picks one)')
     .option('--listen-token <token>', 'bearer token every request to --listen must carry; required beyond loopback')
-    .option('--listen-host <name>', 'a host name requests to --listen may give as Host besides its address (a proxy or DNS name in front; NAME or NAME:PORT); others get 421 (repeatable)', collect)
-    .option('--replica-id <id>', 'with a PostgreSQL state, this replica\'s id among the replicas sharing the stacks; one that restarts with its id gets its stacks back (default: MOOR_REPLICA_ID, else the host name and the --listen port)')
+    .option(
+      '--listen-host <name>',
+      'a host name requests to --listen may give as Host besides its address (a proxy or DNS name in front; NAME or NAME:PORT); others get 421 (repeatable)',
+      collect,
+    )
+    .option(
+      '--replica-id <id>',
+      "with a PostgreSQL state, this replica's id among the replicas sharing the stacks; one that restarts with its id gets its stacks back (default: MOOR_REPLICA_ID, else the host name and the --listen port)",
+    )
     .action(async (paths: string[], flags: WatchFlags, command: Command) => {
       const { runWatchCommand } = await import('../watch-command.js');
       setExit(await runWatchCommand(io, paths, flags, command));

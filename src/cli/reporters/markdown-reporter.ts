@@ -10,7 +10,8 @@ export function markdownReporter(io: IoHost): Reporter {
   const events = (e: RunEvent): void => {
     if (e.type === 'plan_ready') io.stdout.write(renderPlanMarkdown(e.plan, { mode: e.mode, stack: e.stack }).trimEnd() + '\n');
     else if (e.type === 'stacks_ready') io.stdout.write(stacksMarkdown(e.runs, e.mode));
-    else if (e.type === 'run_failed' && e.command !== 'apply') io.stdout.write(renderPlanMarkdown(unplanned(e.error), { mode: e.command === 'drift' ? 'drift' : 'plan' }));
+    else if (e.type === 'run_failed' && e.command !== 'apply')
+      io.stdout.write(renderPlanMarkdown(unplanned(e.error), { mode: e.command === 'drift' ? 'drift' : 'plan' }));
   };
   return { events, retryLines: false, wantsDocument: false, forPrograms: false };
 }

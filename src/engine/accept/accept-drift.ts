@@ -81,7 +81,14 @@ export function acceptDrift(steps: readonly PlannedStep[], request: AcceptReques
 type EditorOf = (file: string) => YamlFileEdit;
 
 /** Writes one drifted field; where it went, or why it cannot be written. */
-function acceptField(manifest: Manifest, f: FieldChange, editorOf: EditorOf, request: AcceptRequest, vars: Map<string, { value: StackVarValue; from: string }>, shown: (file: string) => string): { into: string } | string {
+function acceptField(
+  manifest: Manifest,
+  f: FieldChange,
+  editorOf: EditorOf,
+  request: AcceptRequest,
+  vars: Map<string, { value: StackVarValue; from: string }>,
+  shown: (file: string) => string,
+): { into: string } | string {
   const live = f.before;
   if (f.sensitive || holdsMask(live)) return 'a secret (the service never shows it): change it where its value comes from';
   if (f.unknown) return 'known only after apply';
@@ -126,12 +133,19 @@ function acceptField(manifest: Manifest, f: FieldChange, editorOf: EditorOf, req
 }
 
 /** A template such as `nginx:${var:imageTag}` matched against the live value: the variables it takes. */
-function acceptIntoVars(template: string, live: JsonValue, request: AcceptRequest, vars: Map<string, { value: StackVarValue; from: string }>, shown: (file: string) => string): { into: string } | string {
+function acceptIntoVars(
+  template: string,
+  live: JsonValue,
+  request: AcceptRequest,
+  vars: Map<string, { value: StackVarValue; from: string }>,
+  shown: (file: string) => string,
+): { into: string } | string {
   if (!request.stack || !request.configFile) return `its value comes from ${template}, but no stack is selected`;
   const names = [...template.matchAll(VAR)].map((m) => m[1]);
   let taken: Record<string, StackVarValue>;
   if (names.length === 1 && template === `\${var:${names[0]}}`) {
-    if (typeof live !== 'string' && typeof live !== 'number' && typeof live !== 'boolean') return `a variable (${template}) holds a string, number or boolean, not the live ${JSON.stringify(live)}`;
+    if (typeof live !== 'string' && typeof live !== 'number' && typeof live !== 'boolean')
+      return `a variable (${template}) holds a string, number or boolean, not the live ${JSON.stringify(live)}`;
     taken = { [names[0]]: live };
   } else {
     const matched = typeof live === 'string' ? matchTemplate(template, live) : undefined;
@@ -140,7 +154,8 @@ function acceptIntoVars(template: string, live: JsonValue, request: AcceptReques
   }
   for (const [name, value] of Object.entries(taken)) {
     const known = vars.get(name);
-    if (known && known.value !== value) return `stacks.${request.stack.name}.vars.${name} would take both ${JSON.stringify(known.value)} and ${JSON.stringify(value)}`;
+    if (known && known.value !== value)
+      return `stacks.${request.stack.name}.vars.${name} would take both ${JSON.stringify(known.value)} and ${JSON.stringify(value)}`;
     vars.set(name, { value, from: template });
   }
   return { into: `${shown(request.configFile)} (stacks.${request.stack.name}.vars.${names.join(', ')})` };
@@ -149,13 +164,16 @@ function acceptIntoVars(template: string, live: JsonValue, request: AcceptReques
 /** The variables' values that make `template` read `live`, or undefined when no values do. */
 function matchTemplate(template: string, live: string): Record<string, string> | undefined {
   const seen = new Set<string>();
-  const source = template.split(/(\$\{var:[A-Za-z_][A-Za-z0-9_]*\})/).map((part) => {
-    const name = /^\$\{var:(.+)\}$/.exec(part)?.[1];
-    if (name === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    if (seen.has(name)) return `\\k<${name}>`;
-    seen.add(name);
-    return `(?<${name}>[\\s\\S]*?)`;
-  }).join('');
+  const source = template
+    .split(/(\$\{var:[A-Za-z_][A-Za-z0-9_]*\})/)
+    .map((part) => {
+      const name = /^\$\{var:(.+)\}$/.exec(part)?.[1];
+      if (name === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      if (seen.has(name)) return `\\k<${name}>`;
+      seen.add(name);
+      return `(?<${name}>[\\s\\S]*?)`;
+    })
+    .join('');
   const m = new RegExp(`^${source}$`).exec(live);
   return m?.groups ? { ...m.groups } : undefined;
 }
@@ -167,7 +185,13 @@ function typedLike(text: string, old: StackVarValue | undefined): StackVarValue 
   return text;
 }
 
-function writeVars(vars: Map<string, { value: StackVarValue; from: string }>, editorOf: EditorOf, request: AcceptRequest, refused: string[], accepted: { address: string; path: string; into: string }[]): void {
+function writeVars(
+  vars: Map<string, { value: StackVarValue; from: string }>,
+  editorOf: EditorOf,
+  request: AcceptRequest,
+  refused: string[],
+  accepted: { address: string; path: string; into: string }[],
+): void {
   const { stack, configFile } = request;
   if (!stack || !configFile) return;
   const editor = editorOf(configFile);
@@ -184,7 +208,12 @@ function writeVars(vars: Map<string, { value: StackVarValue; from: string }>, ed
 }
 
 /** The file, editor and document that set a spec path; why not, when its document is not in that file. */
-function settingDocument(manifest: Manifest, specPath: JsonPath, editorOf: EditorOf, shown: (file: string) => string): { target: { file: string; at: JsonPath }; editor: YamlFileEdit; doc: number } | string {
+function settingDocument(
+  manifest: Manifest,
+  specPath: JsonPath,
+  editorOf: EditorOf,
+  shown: (file: string) => string,
+): { target: { file: string; at: JsonPath }; editor: YamlFileEdit; doc: number } | string {
   const target = setterOf(manifest, specPath);
   const editor = editorOf(target.file);
   const doc = editor.documentOf(manifest.kind, manifest.name);

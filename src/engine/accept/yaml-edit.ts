@@ -115,7 +115,10 @@ export class YamlFileEdit {
     let text = alone.toString({ flowCollectionPadding: false, lineWidth: 0, indentSeq: this.indentSeq });
     if (!original.endsWith('\n')) text = text.replace(/\n$/, '');
     const pad = ' '.repeat(column);
-    return text.split('\n').map((line, i) => (i === 0 || line === '' ? line : pad + line)).join('\n');
+    return text
+      .split('\n')
+      .map((line, i) => (i === 0 || line === '' ? line : pad + line))
+      .join('\n');
   }
 }
 
@@ -132,5 +135,3 @@ function renderScalar(value: unknown, type: Scalar['type']): string {
   }
   return JSON.stringify(value);
 }
-
-

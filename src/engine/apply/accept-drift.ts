@@ -55,7 +55,13 @@ function refreshedRecord(step: PlannedStep, kind: ResourceKind, record: Resource
  * service never returns (secrets) or fills in itself stay as last applied; named array elements
  * are matched by key; a field live no longer has is dropped.
  */
-function acceptedValue(rules: CompiledRules, path: JsonPath, desired: JsonValue | undefined, last: JsonValue | undefined, live: JsonValue | undefined): JsonValue | undefined {
+function acceptedValue(
+  rules: CompiledRules,
+  path: JsonPath,
+  desired: JsonValue | undefined,
+  last: JsonValue | undefined,
+  live: JsonValue | undefined,
+): JsonValue | undefined {
   if (path.length > 0 && (rules.isWriteOnly(path) || rules.isServer(path))) return last;
   if (isObject(live) && (isObject(desired) || isObject(last))) {
     const out: JsonObject = {};

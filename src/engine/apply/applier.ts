@@ -13,7 +13,18 @@ import { keepIgnoredLive } from '../diff/ignore-paths.js';
 import { compileRules } from '../diff/compiled-rules.js';
 import { resolveSpec, type ResolveContext } from '../resolve.js';
 import { registerResolvedSecrets } from '../secret-registration.js';
-import { unknownIntent, type BlockingStep, type CreateStep, type DeleteStep, type NoopStep, type PlannedStep, type ReplaceStep, type RunStep, type SettleStep, type UpdateStep } from '../plan/steps.js';
+import {
+  unknownIntent,
+  type BlockingStep,
+  type CreateStep,
+  type DeleteStep,
+  type NoopStep,
+  type PlannedStep,
+  type ReplaceStep,
+  type RunStep,
+  type SettleStep,
+  type UpdateStep,
+} from '../plan/steps.js';
 import type { StateRecorder } from '../state/recorder.js';
 import type { JobRecord, KindContext, Observed } from '../../core/kind.js';
 import type { ResourceRecord } from '../state/types.js';
@@ -82,7 +93,8 @@ export async function applyPlan(given: ApplyOptions): Promise<StepOutcome[]> {
     limit,
     run: (address) => run(byAddress.get(address)!),
     blocks: (o) => o.status !== 'done' || o.blocks !== undefined,
-    skip: (address, blocker) => report({ address, action: byAddress.get(address)!.change.action, status: 'skipped', rootCause: blocker.rootCause ?? blocker.address }),
+    skip: (address, blocker) =>
+      report({ address, action: byAddress.get(address)!.change.action, status: 'skipped', rootCause: blocker.rootCause ?? blocker.address }),
   });
   // Deletes of what left the manifests go last: whatever depended on them is updated first,
   // and among themselves dependents go before what they depend on.
@@ -98,10 +110,18 @@ export async function applyPlan(given: ApplyOptions): Promise<StepOutcome[]> {
  * Runs one ready step. It starts when its first request is sent (the scheduler sends the most
  * urgent first); once interrupted, a step that has sent nothing sends nothing and is skipped.
  */
-async function runStep(step: PlannedStep, options: ApplyOptions, reportOutcome: (o: StepOutcome) => StepOutcome, priority: number, bugs: unknown[], pacer: TurnPacer): Promise<StepOutcome> {
+async function runStep(
+  step: PlannedStep,
+  options: ApplyOptions,
+  reportOutcome: (o: StepOutcome) => StepOutcome,
+  priority: number,
+  bugs: unknown[],
+  pacer: TurnPacer,
+): Promise<StepOutcome> {
   const { address, action } = step.change;
   // A no-op that follows an earlier write ends as that write does: its outcome says so (the reports count it).
-  const report = action === 'no-op' && step.change.inProgress !== undefined ? (o: StepOutcome) => reportOutcome({ ...o, followsEarlierWrite: true }) : reportOutcome;
+  const report =
+    action === 'no-op' && step.change.inProgress !== undefined ? (o: StepOutcome) => reportOutcome({ ...o, followsEarlierWrite: true }) : reportOutcome;
   switch (step.intent) {
     case 'unresolved':
       return report({ address, action, status: 'failed', error: step.why });
@@ -128,7 +148,14 @@ async function runStep(step: PlannedStep, options: ApplyOptions, reportOutcome: 
 /** The steps that send requests. */
 type ActiveStep = CreateStep | UpdateStep | ReplaceStep | DeleteStep | RunStep | SettleStep;
 
-async function carryOut(step: ActiveStep, options: ApplyOptions, report: (o: StepOutcome) => StepOutcome, priority: number, bugs: unknown[], pacer: TurnPacer): Promise<StepOutcome> {
+async function carryOut(
+  step: ActiveStep,
+  options: ApplyOptions,
+  report: (o: StepOutcome) => StepOutcome,
+  priority: number,
+  bugs: unknown[],
+  pacer: TurnPacer,
+): Promise<StepOutcome> {
   const { address, action } = step.change;
   const durable: Promise<void>[] = [];
   const interrupted = () => report({ address, action, status: 'skipped', rootCause: 'interrupted' });
@@ -138,7 +165,13 @@ async function carryOut(step: ActiveStep, options: ApplyOptions, report: (o: Ste
   const requests = newRequestContext(priority, options.signal, () => options.events?.({ type: 'step_started', address, action }), address);
   try {
     const providers = options.ctx.providers.forRequests(requests);
-    const ctx: KindContext = { ...options.ctx, providers, requests, signal: options.signal, log: (message) => options.events?.({ type: 'progress', address, message }) };
+    const ctx: KindContext = {
+      ...options.ctx,
+      providers,
+      requests,
+      signal: options.signal,
+      log: (message) => options.events?.({ type: 'progress', address, message }),
+    };
     await execute(step, options, ctx, (p) => durable.push(p));
     markStarted(requests); // a step that sent nothing (or ran without a scheduler) still starts before it ends
     await Promise.all(durable);
@@ -149,7 +182,8 @@ async function carryOut(step: ActiveStep, options: ApplyOptions, report: (o: Ste
     markStarted(requests);
     const error = err instanceof Error ? err.message : String(err);
     // A wait Ctrl-C cut short: what was sent goes on at the service; the next plan reads where it got to.
-    if (options.signal?.aborted && isInterruption(err)) return report({ address, action, status: 'interrupted', error, ...(requests.sentChange === false ? { sentNoChange: true } : {}) });
+    if (options.signal?.aborted && isInterruption(err))
+      return report({ address, action, status: 'interrupted', error, ...(requests.sentChange === false ? { sentNoChange: true } : {}) });
     if (!isUserFailure(err)) bugs.push(err);
     return report({ address, action, status: 'failed', error });
   }
@@ -189,7 +223,12 @@ async function awaitSettled(step: SettleStep, options: ApplyOptions, ctx: KindCo
 }
 
 /** Create, replace or update; undefined when an update turns out to change nothing. */
-async function writeResource(step: CreateStep | UpdateStep | ReplaceStep, desired: JsonObject, options: ApplyOptions, ctx: KindContext): Promise<Observed | undefined> {
+async function writeResource(
+  step: CreateStep | UpdateStep | ReplaceStep,
+  desired: JsonObject,
+  options: ApplyOptions,
+  ctx: KindContext,
+): Promise<Observed | undefined> {
   const { recorder } = options;
   const { manifest, kind } = step;
   const { address } = step.change;
@@ -197,8 +236,12 @@ async function writeResource(step: CreateStep | UpdateStep | ReplaceStep, desire
   // The intent goes to state first; where a repeated write could duplicate, it must be durable before sending.
   const recordIntent = async (intent: 'create' | 'update', previous: ResourceRecord | undefined) => {
     const written = recorder.put(address, pendingRecord(manifest, kind, desired, previous, intent));
-    if (handler.idempotentWrites) written.catch(() => undefined); // a failed write resurfaces in the next put
-    else await written.catch((err: unknown) => { throw notSent(intent, err); });
+    if (handler.idempotentWrites)
+      written.catch(() => undefined); // a failed write resurfaces in the next put
+    else
+      await written.catch((err: unknown) => {
+        throw notSent(intent, err);
+      });
   };
   switch (step.intent) {
     case 'update': {
@@ -247,7 +290,13 @@ function keepingIgnored(step: CreateStep | UpdateStep | ReplaceStep, resolved: J
 
 function recomputeChanges(step: UpdateStep, desired: JsonObject) {
   const { kind } = step;
-  return diffResource({ desired, last: step.record?.lastApplied, live: step.observed.spec, rules: kind.diff, sensitive: sensitivePatterns(kind, step.manifest) }).map((f) => f.desiredPath);
+  return diffResource({
+    desired,
+    last: step.record?.lastApplied,
+    live: step.observed.spec,
+    rules: kind.diff,
+    sensitive: sensitivePatterns(kind, step.manifest),
+  }).map((f) => f.desiredPath);
 }
 
 async function runJob(step: RunStep, desired: JsonObject, options: ApplyOptions, ctx: KindContext): Promise<void> {
@@ -280,11 +329,22 @@ async function recordNoop(step: NoopStep | BlockingStep, options: ApplyOptions):
     if (!record) return;
     // A job's record outlives its manifest (prune keeps run history): it must say whether it is protected.
     const stale = Boolean(record.protect) !== manifest.protect || dependenciesChanged(record, manifest);
-    if (stale) await options.recorder.put(step.change.address, { ...record, protect: manifest.protect || undefined, dependsOn: recordedDependencies(manifest), updatedAt: new Date().toISOString() });
+    if (stale)
+      await options.recorder.put(step.change.address, {
+        ...record,
+        protect: manifest.protect || undefined,
+        dependsOn: recordedDependencies(manifest),
+        updatedAt: new Date().toISOString(),
+      });
     return;
   }
   if (!observed || step.kind.category !== 'resource') return;
-  const stale = !record || record.pending || record.id !== observed.id || Boolean(record.protect) !== manifest.protect || dependenciesChanged(record, manifest)
-    || holdsSecretsInClear(record.lastApplied, sensitivePatterns(step.kind, manifest));
+  const stale =
+    !record ||
+    record.pending ||
+    record.id !== observed.id ||
+    Boolean(record.protect) !== manifest.protect ||
+    dependenciesChanged(record, manifest) ||
+    holdsSecretsInClear(record.lastApplied, sensitivePatterns(step.kind, manifest));
   if (stale) await options.recorder.put(step.change.address, appliedRecord(manifest, step.kind, desired, observed));
 }

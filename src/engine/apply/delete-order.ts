@@ -24,7 +24,8 @@ export function runDeletesInOrder(
     limit,
     run: (address) => run(byAddress.get(address)!),
     blocks: (o) => o.status !== 'done',
-    skip: (address, blocker) => report({ address, action: byAddress.get(address)!.change.action, status: 'skipped', rootCause: blocker.rootCause ?? blocker.address }),
+    skip: (address, blocker) =>
+      report({ address, action: byAddress.get(address)!.change.action, status: 'skipped', rootCause: blocker.rootCause ?? blocker.address }),
   });
 }
 

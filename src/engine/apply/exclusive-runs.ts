@@ -23,7 +23,9 @@ export class ExclusiveRuns {
   private take(key: string): { release: () => void; after?: Promise<void> } {
     const previous = this.tails.get(key);
     let release: () => void = () => undefined;
-    const mine = new Promise<void>((resolve) => { release = resolve; });
+    const mine = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const tail = previous ? previous.then(() => mine) : mine;
     this.tails.set(key, tail);
     return {

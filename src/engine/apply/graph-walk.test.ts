@@ -4,10 +4,16 @@ import { describe, expect, test } from 'vitest';
 import type { StepOutcome } from '../../core/events.js';
 import { walkGraph, type GraphWalk } from './graph-walk.js';
 
-interface Trace { started: string[]; maxRunning: number }
+interface Trace {
+  started: string[];
+  maxRunning: number;
+}
 
 /** A walk of `deps` (address -> what it waits on) whose steps take one macrotask; `failing` fail. */
-function walk(deps: Record<string, string[]>, o: { limit?: number; failing?: string[]; priority?: Record<string, number> } = {}): { walk: GraphWalk; trace: Trace } {
+function walk(
+  deps: Record<string, string[]>,
+  o: { limit?: number; failing?: string[]; priority?: Record<string, number> } = {},
+): { walk: GraphWalk; trace: Trace } {
   const trace: Trace = { started: [], maxRunning: 0 };
   let running = 0;
   return {
@@ -78,6 +84,13 @@ describe('walkGraph', () => {
 
   test('a run that throws rejects the walk', async () => {
     const { walk: w } = walk({ a: [] });
-    await expect(walkGraph({ ...w, run: async () => { throw new Error('state write failed'); } })).rejects.toThrow('state write failed');
+    await expect(
+      walkGraph({
+        ...w,
+        run: async () => {
+          throw new Error('state write failed');
+        },
+      }),
+    ).rejects.toThrow('state write failed');
   });
 });

@@ -41,7 +41,11 @@ class Walker {
   private pumping = false;
   private failed = false;
 
-  constructor(private readonly walk: GraphWalk, private readonly resolve: (o: StepOutcome[]) => void, private readonly reject: (err: unknown) => void) {
+  constructor(
+    private readonly walk: GraphWalk,
+    private readonly resolve: (o: StepOutcome[]) => void,
+    private readonly reject: (err: unknown) => void,
+  ) {
     const n = walk.addresses.length;
     walk.addresses.forEach((a, i) => this.index.set(a, i));
     this.outcomes = new Array<StepOutcome | undefined>(n);

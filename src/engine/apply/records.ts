@@ -32,7 +32,13 @@ export function recordedOutputs(kind: KindDefinition, observed: Observed, resolv
 }
 
 /** Recorded before a create or update is sent, so a crash in between leaves a trace. */
-export function pendingRecord(manifest: Manifest, kind: KindDefinition, desired: JsonObject, previous: ResourceRecord | undefined, action: 'create' | 'update' | 'replace'): ResourceRecord {
+export function pendingRecord(
+  manifest: Manifest,
+  kind: KindDefinition,
+  desired: JsonObject,
+  previous: ResourceRecord | undefined,
+  action: 'create' | 'update' | 'replace',
+): ResourceRecord {
   return {
     ...(previous ?? {}),
     kind: manifest.kind,

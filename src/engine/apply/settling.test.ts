@@ -8,8 +8,19 @@ import type { StateDocument } from '../state/types.js';
 
 const SPEC = { region: 'north' };
 const STATE: StateDocument = {
-  version: 1, serial: 3,
-  resources: { 'Thing/a': { kind: 'Thing', name: 'a', id: 'Thing/a', lastApplied: SPEC, outputs: { state: 'Pending' }, pending: { action: 'create', since: 't' }, updatedAt: 't' } },
+  version: 1,
+  serial: 3,
+  resources: {
+    'Thing/a': {
+      kind: 'Thing',
+      name: 'a',
+      id: 'Thing/a',
+      lastApplied: SPEC,
+      outputs: { state: 'Pending' },
+      pending: { action: 'create', since: 't' },
+      updatedAt: 't',
+    },
+  },
 };
 const MANIFESTS = [manifest('Thing', 'a', SPEC), manifest('Thing', 'b', SPEC, { dependsOn: ['Thing/a'] })];
 
@@ -36,7 +47,12 @@ describe('a resource still being written at the service', () => {
     const cloud = new FakeCloud();
     const { plan, outcomes, state } = await planAndApply(provisioning(cloud, 'Succeeded'), MANIFESTS, STATE);
     const a = plan.plan.changes.find((c) => c.address === 'Thing/a')!;
-    expect(a).toMatchObject({ action: 'no-op', inProgress: 'still provisioning (state Pending)', reason: 'still provisioning (state Pending): apply waits for it to finish before what depends on it starts', reasonCode: 'in-progress' });
+    expect(a).toMatchObject({
+      action: 'no-op',
+      inProgress: 'still provisioning (state Pending)',
+      reason: 'still provisioning (state Pending): apply waits for it to finish before what depends on it starts',
+      reasonCode: 'in-progress',
+    });
     expect(plan.plan.diagnostics).toContainEqual(expect.objectContaining({ severity: 'warning', address: 'Thing/a' }));
     expect(cloud.calls).toEqual(['await Thing/a', 'create Thing/b']);
     expect(outcomes.find((o) => o.address === 'Thing/a')).toMatchObject({ action: 'no-op', status: 'done' });
@@ -56,7 +72,9 @@ describe('a resource still being written at the service', () => {
   test('found ended failed, it is not taken as applied: plan says apply fails it, and apply does', async () => {
     const cloud = new FakeCloud();
     const { plan, outcomes } = await planAndApply(provisioning(cloud, 'Failed', 'Failed'), MANIFESTS, STATE);
-    expect(plan.plan.changes.find((c) => c.address === 'Thing/a')?.reason).toMatch(/^its provisioning ended Failed: apply reports it failed and skips what depends on it; change the manifest or apply --replace Thing\/a/);
+    expect(plan.plan.changes.find((c) => c.address === 'Thing/a')?.reason).toMatch(
+      /^its provisioning ended Failed: apply reports it failed and skips what depends on it; change the manifest or apply --replace Thing\/a/,
+    );
     expect(plan.plan.changes.find((c) => c.address === 'Thing/a')?.reasonCode).toBe('write-failed');
     expect(outcomes.find((o) => o.address === 'Thing/b')).toMatchObject({ status: 'skipped', rootCause: 'Thing/a' });
   });

@@ -14,34 +14,75 @@ const RULES: DiffRules = {
 };
 const rules = compileRules(RULES);
 const paths = (...texts: string[]) => texts.map((t) => parseIgnorePath(t) as IgnorePath);
-const group = (env: JsonObject[], tags?: JsonObject): JsonObject => ({ ...(tags ? { tags } : {}), properties: { containers: [{ name: 'web', properties: { image: 'nginx', environmentVariables: env } }] } });
+const group = (env: JsonObject[], tags?: JsonObject): JsonObject => ({
+  ...(tags ? { tags } : {}),
+  properties: { containers: [{ name: 'web', properties: { image: 'nginx', environmentVariables: env } }] },
+});
 
 describe('ignore paths: the live value wins where another system owns a field', () => {
   it('parses named selectors and wildcards, and says what is wrong with a bad path', () => {
-    expect(parseIgnorePath('/properties/containers[name=web]/properties/image')).toEqual({ text: '/properties/containers[name=web]/properties/image', segments: [{ type: 'key', key: 'properties' }, { type: 'key', key: 'containers' }, { type: 'named', key: 'name', value: 'web' }, { type: 'key', key: 'properties' }, { type: 'key', key: 'image' }] });
+    expect(parseIgnorePath('/properties/containers[name=web]/properties/image')).toEqual({
+      text: '/properties/containers[name=web]/properties/image',
+      segments: [
+        { type: 'key', key: 'properties' },
+        { type: 'key', key: 'containers' },
+        { type: 'named', key: 'name', value: 'web' },
+        { type: 'key', key: 'properties' },
+        { type: 'key', key: 'image' },
+      ],
+    });
     expect(parseIgnorePath('/tags/*')).toEqual({ text: '/tags/*', segments: [{ type: 'key', key: 'tags' }, { type: 'any' }] });
     expect(parseIgnorePath('tags')).toMatch(/starting with "\/"/);
     expect(parseIgnorePath('/a[name]')).toMatch(/not \[key=value\]/);
   });
 
   it('a named element takes its live value; the diff of the rest is unchanged and the ignored field is counted once', () => {
-    const desired = group([{ name: 'MODE', value: 'prod' }, { name: 'REPLICAS', value: '2' }]);
-    const live = group([{ name: 'MODE', value: 'dev' }, { name: 'REPLICAS', value: '9' }]);
+    const desired = group([
+      { name: 'MODE', value: 'prod' },
+      { name: 'REPLICAS', value: '2' },
+    ]);
+    const live = group([
+      { name: 'MODE', value: 'dev' },
+      { name: 'REPLICAS', value: '9' },
+    ]);
     const kept = keepIgnoredLive(desired, live, paths('/properties/containers[name=web]/properties/environmentVariables[name=REPLICAS]'), rules);
     expect(kept.places).toEqual(['/properties/containers[name=web]/properties/environmentVariables[name=REPLICAS]']);
     const fields = diffResource({ desired: kept.spec, last: desired, live, rules: RULES, sensitive: [] });
     expect(fields.map((f) => f.path)).toEqual(['/properties/containers[name=web]/properties/environmentVariables[name=MODE]/value']);
     const before = diffResource({ desired, last: desired, live, rules: RULES, sensitive: [] });
     expect(before.filter((f) => isUnderPlace(f.path, kept.places))).toHaveLength(1);
-    expect((desired as any).properties.containers[0].properties.environmentVariables[1]) // any: reading the test's own literal.toEqual({ name: 'REPLICAS', value: '2' }); // the input is never changed
+    expect((desired as any).properties.containers[0].properties.environmentVariables[1]); // any: reading the test's own literal.toEqual({ name: 'REPLICAS', value: '2' }); // the input is never changed
   });
 
-  it('an element added live is carried by a whole-body write, one removed live stays removed, secrets stay the manifest\'s', () => {
-    const ignore = paths('/properties/containers[name=web]/properties/environmentVariables[name=SCALE]', '/properties/containers[name=web]/properties/environmentVariables[name=OLD]', '/properties/containers[name=web]/properties/environmentVariables[name=KEY]');
-    const desired = group([{ name: 'OLD', value: 'x' }, { name: 'KEY', value: 'a', secureValue: 's3cret' }]);
-    const live = group([{ name: 'KEY', value: 'b' }, { name: 'SCALE', value: '3' }]);
+  it("an element added live is carried by a whole-body write, one removed live stays removed, secrets stay the manifest's", () => {
+    const ignore = paths(
+      '/properties/containers[name=web]/properties/environmentVariables[name=SCALE]',
+      '/properties/containers[name=web]/properties/environmentVariables[name=OLD]',
+      '/properties/containers[name=web]/properties/environmentVariables[name=KEY]',
+    );
+    const desired = group([
+      { name: 'OLD', value: 'x' },
+      { name: 'KEY', value: 'a', secureValue: 's3cret' },
+    ]);
+    const live = group([
+      { name: 'KEY', value: 'b' },
+      { name: 'SCALE', value: '3' },
+    ]);
     const kept = keepIgnoredLive(desired, live, ignore, rules);
-    expect(kept.spec.properties).toEqual({ containers: [{ name: 'web', properties: { image: 'nginx', environmentVariables: [{ name: 'KEY', value: 'b', secureValue: 's3cret' }, { name: 'SCALE', value: '3' }] } }] });
+    expect(kept.spec.properties).toEqual({
+      containers: [
+        {
+          name: 'web',
+          properties: {
+            image: 'nginx',
+            environmentVariables: [
+              { name: 'KEY', value: 'b', secureValue: 's3cret' },
+              { name: 'SCALE', value: '3' },
+            ],
+          },
+        },
+      ],
+    });
     expect(diffResource({ desired: kept.spec, last: kept.spec, live, rules: RULES, sensitive: [] }).filter((f) => !f.path.endsWith('secureValue'))).toEqual([]);
   });
 

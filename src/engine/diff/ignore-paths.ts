@@ -9,9 +9,7 @@ import { deepEqual } from './equal.js';
 
 /** An object key (or an index of a list without keys), any key or element (`*`), or a named element. */
 export type IgnoreSegment =
-  | { readonly type: 'key'; readonly key: string }
-  | { readonly type: 'any' }
-  | { readonly type: 'named'; readonly key: string; readonly value: string };
+  { readonly type: 'key'; readonly key: string } | { readonly type: 'any' } | { readonly type: 'named'; readonly key: string; readonly value: string };
 
 /** A parsed ignore path, with its text as written (for messages). */
 export interface IgnorePath {
@@ -21,7 +19,8 @@ export interface IgnorePath {
 
 /** Parses '/a/b[name=x]/*'; a message when the text is no such path. */
 export function parseIgnorePath(text: string): IgnorePath | string {
-  if (typeof text !== 'string' || !text.startsWith('/') || text.length < 2) return 'must be a field path as plan prints it, starting with "/" (e.g. /tags/* or /properties/containers[name=web]/properties/image)';
+  if (typeof text !== 'string' || !text.startsWith('/') || text.length < 2)
+    return 'must be a field path as plan prints it, starting with "/" (e.g. /tags/* or /properties/containers[name=web]/properties/image)';
   const segments: IgnoreSegment[] = [];
   let i = 0;
   while (i < text.length) {
@@ -64,12 +63,22 @@ export function keepIgnoredLive(desired: JsonObject, live: JsonObject, paths: re
   return { spec: spec, places };
 }
 
-function take(d: JsonValue | undefined, l: JsonValue | undefined, segs: readonly IgnoreSegment[], i: number, path: (string | number)[], np: NamedSegment[], rules: CompiledRules, places: string[]): JsonValue | undefined {
+function take(
+  d: JsonValue | undefined,
+  l: JsonValue | undefined,
+  segs: readonly IgnoreSegment[],
+  i: number,
+  path: (string | number)[],
+  np: NamedSegment[],
+  rules: CompiledRules,
+  places: string[],
+): JsonValue | undefined {
   if (i === segs.length) {
     if (!deepEqual(d, l)) places.push(namedPath(np));
     return liveCopy(d, l, path, rules);
   }
-  if (Array.isArray(d) || Array.isArray(l)) return takeInArray(Array.isArray(d) ? d : undefined, Array.isArray(l) ? l : undefined, segs, i, path, np, rules, places, d);
+  if (Array.isArray(d) || Array.isArray(l))
+    return takeInArray(Array.isArray(d) ? d : undefined, Array.isArray(l) ? l : undefined, segs, i, path, np, rules, places, d);
   if (!(isObject(d) || d === undefined) || !(isObject(l) || l === undefined) || (d === undefined && l === undefined)) return d;
   const seg = segs[i];
   if (seg.type === 'named') return d;
@@ -87,7 +96,17 @@ function take(d: JsonValue | undefined, l: JsonValue | undefined, segs: readonly
   return out;
 }
 
-function takeInArray(d: JsonValue[] | undefined, l: JsonValue[] | undefined, segs: readonly IgnoreSegment[], i: number, path: (string | number)[], np: NamedSegment[], rules: CompiledRules, places: string[], original: JsonValue | undefined): JsonValue | undefined {
+function takeInArray(
+  d: JsonValue[] | undefined,
+  l: JsonValue[] | undefined,
+  segs: readonly IgnoreSegment[],
+  i: number,
+  path: (string | number)[],
+  np: NamedSegment[],
+  rules: CompiledRules,
+  places: string[],
+  original: JsonValue | undefined,
+): JsonValue | undefined {
   if (original !== undefined && d === undefined) return original; // the manifest has no list here
   const seg = segs[i];
   const key = rules.keyOf(path);
@@ -105,9 +124,14 @@ function takeInArray(d: JsonValue[] | undefined, l: JsonValue[] | undefined, seg
     return out;
   }
   const nameOf = (e: JsonValue) => (isObject(e) && e[key] !== undefined && e[key] !== null ? String(e[key]) : undefined);
-  const names = seg.type === 'named' ? (seg.key === key ? [seg.value] : [])
-    : seg.type === 'any' ? [...new Set([...(d ?? []), ...(l ?? [])].map(nameOf).filter((n): n is string => n !== undefined))]
-    : [];
+  const names =
+    seg.type === 'named'
+      ? seg.key === key
+        ? [seg.value]
+        : []
+      : seg.type === 'any'
+        ? [...new Set([...(d ?? []), ...(l ?? [])].map(nameOf).filter((n): n is string => n !== undefined))]
+        : [];
   let out = d;
   const last = i === segs.length - 1;
   for (const name of names) {

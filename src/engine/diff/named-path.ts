@@ -13,12 +13,20 @@ export function namedPath(segments: readonly NamedSegment[]): string {
  * The named segments of a path into `doc`: an element of an array whose key `keyOf` names (and
  * which has that key) by its key, anything else as it is.
  */
-export function namedSegmentsOf(doc: unknown, path: readonly (string | number)[], keyOf: (arrayPath: (string | number)[]) => string | undefined): NamedSegment[] {
+export function namedSegmentsOf(
+  doc: unknown,
+  path: readonly (string | number)[],
+  keyOf: (arrayPath: (string | number)[]) => string | undefined,
+): NamedSegment[] {
   const out: NamedSegment[] = [];
   let cur: unknown = doc;
   path.forEach((seg, i) => {
     const key = Array.isArray(cur) ? keyOf(path.slice(0, i)) : undefined;
-    const element: unknown = Array.isArray(cur) ? cur[Number(seg)] : cur !== null && typeof cur === 'object' ? (cur as Record<string, unknown>)[String(seg)] : undefined;
+    const element: unknown = Array.isArray(cur)
+      ? cur[Number(seg)]
+      : cur !== null && typeof cur === 'object'
+        ? (cur as Record<string, unknown>)[String(seg)]
+        : undefined;
     const name = key !== undefined && element !== null && typeof element === 'object' ? (element as Record<string, unknown>)[key] : undefined;
     out.push(name !== undefined && name !== null && typeof name !== 'object' ? { key: key!, value: String(name) } : seg);
     cur = element;

@@ -34,8 +34,11 @@ interface At {
   readonly np: readonly NamedSegment[];
 }
 
-const child = (at: At, desiredKey: string | number, liveKey: string | number, named: NamedSegment = desiredKey): At =>
-  ({ dp: [...at.dp, desiredKey], lp: [...at.lp, liveKey], np: [...at.np, named] });
+const child = (at: At, desiredKey: string | number, liveKey: string | number, named: NamedSegment = desiredKey): At => ({
+  dp: [...at.dp, desiredKey],
+  lp: [...at.lp, liveKey],
+  np: [...at.np, named],
+});
 
 /** Every field the next write would change, labelled manifest-changed or drifted. */
 export function diffResource(input: DiffInput): FieldDiff[] {
@@ -51,7 +54,15 @@ export function diffResource(input: DiffInput): FieldDiff[] {
     return markUnknowns(pick(maskSensitive(nest(path, value), input.sensitive), path));
   };
 
-  const push = (op: FieldChange['op'], at: At, before: JsonValue | undefined, after: JsonValue | undefined, cause: FieldChange['cause'], membershipChange = false, lastBefore?: JsonValue): void => {
+  const push = (
+    op: FieldChange['op'],
+    at: At,
+    before: JsonValue | undefined,
+    after: JsonValue | undefined,
+    cause: FieldChange['cause'],
+    membershipChange = false,
+    lastBefore?: JsonValue,
+  ): void => {
     const unknown = after !== undefined && isUnknown(after) && !isSensitivePath(at.dp, input.sensitive);
     const shownBefore = hideRecordedSecrets(mask(before, at.dp), lastBefore);
     const shownAfter = unknown ? undefined : mask(after, at.dp);
@@ -159,7 +170,13 @@ export function equalAt(rules: CompiledRules, path: JsonPath, a: JsonValue | und
     const ka = Object.keys(a).filter((k) => a[k] !== undefined);
     const kb = Object.keys(b).filter((k) => b[k] !== undefined);
     const find = keyFinder(rules.ignoresKeyCase(path));
-    return ka.length === kb.length && ka.every((k) => { const kk = find(b, k); return kk !== undefined && equalAt(rules, [...path, k], a[k], b[kk]); });
+    return (
+      ka.length === kb.length &&
+      ka.every((k) => {
+        const kk = find(b, k);
+        return kk !== undefined && equalAt(rules, [...path, k], a[k], b[kk]);
+      })
+    );
   }
   return false;
 }
@@ -217,13 +234,17 @@ function nest(path: JsonPath, value: JsonValue): JsonObject {
   let cur: JsonValue = value;
   for (let i = path.length - 1; i >= 0; i--) {
     const seg = path[i];
-    if (typeof seg === 'number') { const arr: JsonValue[] = []; arr[seg] = cur; cur = arr; } else cur = { [seg]: cur };
+    if (typeof seg === 'number') {
+      const arr: JsonValue[] = [];
+      arr[seg] = cur;
+      cur = arr;
+    } else cur = { [seg]: cur };
   }
   return cur as JsonObject;
 }
 
 function pick(doc: JsonValue, path: JsonPath): JsonValue {
   let cur: JsonValue = doc;
-  for (const seg of path) cur = (Array.isArray(cur) ? cur[Number(seg)] : (cur as JsonObject)[String(seg)]);
+  for (const seg of path) cur = Array.isArray(cur) ? cur[Number(seg)] : (cur as JsonObject)[String(seg)];
   return cur;
 }

@@ -38,7 +38,13 @@ const MAX_ERROR_LENGTH = 500;
 export function historyRun(origin: RunOrigin, command: string, startedAt: Date, outcomes: readonly StepOutcome[], finishedAt = new Date()): HistoryRun {
   const { incomplete: _incomplete, ...counts } = countOutcomes(outcomes);
   const changes = outcomes.filter((o) => o.action !== 'no-op' || o.status !== 'done').map(historyChange);
-  const result: RunResult = outcomes.some((o) => o.status === 'failed') ? 'failed' : outcomes.some((o) => o.status === 'interrupted') ? 'interrupted' : counts.skipped > 0 ? 'failed' : 'succeeded';
+  const result: RunResult = outcomes.some((o) => o.status === 'failed')
+    ? 'failed'
+    : outcomes.some((o) => o.status === 'interrupted')
+      ? 'interrupted'
+      : counts.skipped > 0
+        ? 'failed'
+        : 'succeeded';
   return { ...origin, startedAt: startedAt.toISOString(), finishedAt: finishedAt.toISOString(), command, result, counts, changes };
 }
 

@@ -17,9 +17,16 @@ export function storedRuns(entries: readonly JsonObject[]): HistoryRun[] {
 }
 
 function isRun(v: JsonObject): boolean {
-  return typeof v.startedAt === 'string' && typeof v.finishedAt === 'string' && typeof v.by === 'string' &&
-    typeof v.command === 'string' && typeof v.result === 'string' && isObject(v.counts) && Array.isArray(v.changes) &&
-    v.changes.every((c) => isObject(c) && typeof c.address === 'string' && typeof c.action === 'string' && typeof c.result === 'string');
+  return (
+    typeof v.startedAt === 'string' &&
+    typeof v.finishedAt === 'string' &&
+    typeof v.by === 'string' &&
+    typeof v.command === 'string' &&
+    typeof v.result === 'string' &&
+    isObject(v.counts) &&
+    Array.isArray(v.changes) &&
+    v.changes.every((c) => isObject(c) && typeof c.address === 'string' && typeof c.action === 'string' && typeof c.result === 'string')
+  );
 }
 
 /** The runs newest first, only those that touched `address` when given (and only that address's change). */

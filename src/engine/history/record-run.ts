@@ -25,7 +25,13 @@ export interface RunDescription {
  * Appends the run. A failure to record it (state unwritable, the lock lost) is a notice, not a
  * failure of the apply: every change is already recorded in state on its own, and the result stands.
  */
-export async function recordRun(backend: StateBackend, description: RunDescription, startedAt: Date, outcomes: readonly StepOutcome[], events: EventSink): Promise<void> {
+export async function recordRun(
+  backend: StateBackend,
+  description: RunDescription,
+  startedAt: Date,
+  outcomes: readonly StepOutcome[],
+  events: EventSink,
+): Promise<void> {
   if (!backend.appendHistory) return;
   const origin = await runOrigin(description.env, description.paths, description.cwd);
   const run = historyRun({ ...origin, ...(description.stack ? { stack: description.stack } : {}) }, description.command, startedAt, outcomes);

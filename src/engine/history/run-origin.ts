@@ -83,8 +83,13 @@ function gitCommit(folder: string): Promise<string | undefined> {
 function manifestsChanged(folder: string, paths: readonly string[], cwd: string): Promise<boolean> {
   const pathspecs = (paths.length > 0 ? paths : ['.']).map((p) => resolve(cwd, p));
   return new Promise((res) => {
-    execFile('git', ['-C', folder, 'status', '--porcelain', '--', ...pathspecs, ':(exclude,glob)**/.moor/**'], { timeout: GIT_TIMEOUT_MS, windowsHide: true }, (err, stdout) => {
-      res(!err && typeof stdout === 'string' && stdout.trim() !== '');
-    });
+    execFile(
+      'git',
+      ['-C', folder, 'status', '--porcelain', '--', ...pathspecs, ':(exclude,glob)**/.moor/**'],
+      { timeout: GIT_TIMEOUT_MS, windowsHide: true },
+      (err, stdout) => {
+        res(!err && typeof stdout === 'string' && stdout.trim() !== '');
+      },
+    );
   });
 }

@@ -35,7 +35,8 @@ export async function importResource(session: Session, request: ImportRequest): 
     const state = await session.backend.read();
     refuseRecorded(state, address, id);
     const resolved = resolveSpec(manifest, { env: request.env, files: session.config.files, outputs: (a) => state.resources[a]?.outputs }, kind.specSchema);
-    if (hasErrors(resolved.diagnostics)) throw new UserError(`${address}: the manifest's values cannot be resolved; nothing was imported`, resolved.diagnostics);
+    if (hasErrors(resolved.diagnostics))
+      throw new UserError(`${address}: the manifest's values cannot be resolved; nothing was imported`, resolved.diagnostics);
     const handler = kind.resource;
     const observed = await handler.read(kindContext(session), { name: manifest.name, spec: resolved.spec, recordedId: id });
     if (!observed) throw new UserError(`${id} was not found; nothing was imported`);
@@ -64,7 +65,11 @@ export interface AdoptedResource {
  * in state). A hidden secret whose placeholder is not set is recorded as adopted, never seen.
  * Returns what was refused, and why; the rest is recorded.
  */
-export async function importAdopted(session: Session, adopted: readonly AdoptedResource[], env: NodeJS.ProcessEnv): Promise<{ address: string; message: string }[]> {
+export async function importAdopted(
+  session: Session,
+  adopted: readonly AdoptedResource[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ address: string; message: string }[]> {
   const refused: { address: string; message: string }[] = [];
   if (adopted.length === 0) return refused;
   const lock = await session.backend.lock('moor discover --import');
@@ -76,8 +81,13 @@ export async function importAdopted(session: Session, adopted: readonly AdoptedR
       try {
         refuseRecorded(state, manifest.address, observed.id);
         const secrets = sensitivePatterns(kind, manifest);
-        const resolved = resolveSpec(manifest, { env, files: session.config.files, outputs: (a) => state.resources[a]?.outputs, adopted: (path) => isSensitivePath(path, secrets) }, kind.specSchema);
-        if (hasErrors(resolved.diagnostics)) throw new UserError(`the manifest's values cannot be resolved: ${resolved.diagnostics.map((d) => d.message).join('; ')}`);
+        const resolved = resolveSpec(
+          manifest,
+          { env, files: session.config.files, outputs: (a) => state.resources[a]?.outputs, adopted: (path) => isSensitivePath(path, secrets) },
+          kind.specSchema,
+        );
+        if (hasErrors(resolved.diagnostics))
+          throw new UserError(`the manifest's values cannot be resolved: ${resolved.diagnostics.map((d) => d.message).join('; ')}`);
         const mismatches = mismatchesOf(kind.resource, { name: manifest.name, spec: resolved.spec, id: observed.id }, observed);
         if (mismatches.length > 0) throw new UserError(`${observed.id} is not the resource of ${manifest.address}: ${mismatches.join('; ')}`);
         // Not awaited one by one: the recorder writes what was put meanwhile together.

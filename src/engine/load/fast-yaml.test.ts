@@ -6,14 +6,19 @@ import { parseAllDocuments, stringify } from 'yaml';
 import { parseFast } from './fast-yaml.js';
 
 function viaYaml(text: string): unknown[] {
-  return parseAllDocuments(text).map((d) => d.toJS()).filter((v) => v !== null && v !== undefined);
+  return parseAllDocuments(text)
+    .map((d) => d.toJS())
+    .filter((v) => v !== null && v !== undefined);
 }
 
 const supported: [string, string][] = [
   ['block maps and lists', 'a: 1\nb:\n  c: x\n  d:\n    - 1\n    - two\n'],
   ['a list at the same indentation as its key', 'a:\n- 1\n- 2\nb: 3\n'],
   ['compact maps in lists', 'items:\n  - name: a\n    value: 1\n  - name: b\n    nested:\n      deep: true\n'],
-  ['core-schema scalars', 'n: null\nt: ~\ne:\nb: True\nf: FALSE\ni: -12\no: 0o17\nh: 0x1F\nx: 1.5e3\ny: .5\nz: 1.\ninf: -.inf\ns: yes\nv: 1.2.3\nd: 2026-11-21\n'],
+  [
+    'core-schema scalars',
+    'n: null\nt: ~\ne:\nb: True\nf: FALSE\ni: -12\no: 0o17\nh: 0x1F\nx: 1.5e3\ny: .5\nz: 1.\ninf: -.inf\ns: yes\nv: 1.2.3\nd: 2026-11-21\n',
+  ],
   ['quoted scalars and keys', `a: "x: y # not a comment"\nb: 'it''s'\n"c d": "esc \\" \\\\ \\n \\t \\u00e9"\n'e': ''\n`],
   ['comments everywhere', '# head\na: 1 # trailing\n  # indented comment\nb: x#y\n'],
   ['one-line flow collections', 'a: [1, "two", {b: c, d: [e, f]}]\ng: {}\nh: []\ni: {j: http://x.example.net/a?b=c}\n'],
@@ -71,7 +76,10 @@ describe('parseFast', () => {
 
   test('agrees with yaml on 500 generated documents whenever it accepts one', () => {
     let seed = 42;
-    const rand = (n: number) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
     const scalars = ['a', 'b c', '1', 'true', 'null', '', 'x: y', '#', '- z', '0x1F', '1e3', "it's", '"q"', 'é', '${env:X}', 7, -1.5, true, null];
     const gen = (depth: number): unknown => {
       const r = rand(depth > 3 ? 1 : 3);
@@ -93,9 +101,42 @@ describe('parseFast', () => {
 
   test('never accepts a mangled manifest that yaml rejects or reads differently', () => {
     const bases = ['examples/manifests/container-groups.yaml', 'test/fixtures/manifests/every-field/others.yaml'].map((f) => readFileSync(f, 'utf8'));
-    const chars = ['!', '&', '*', '|', '>', '\t', '...\n', '%', ' ', ':', '#', '-', '"', "'", '\\', '[', ']', '{', '}', ',', '?', '\n', '  ', '- ', ': ', '0', 'a', '---\n', '~'];
+    const chars = [
+      '!',
+      '&',
+      '*',
+      '|',
+      '>',
+      '\t',
+      '...\n',
+      '%',
+      ' ',
+      ':',
+      '#',
+      '-',
+      '"',
+      "'",
+      '\\',
+      '[',
+      ']',
+      '{',
+      '}',
+      ',',
+      '?',
+      '\n',
+      '  ',
+      '- ',
+      ': ',
+      '0',
+      'a',
+      '---\n',
+      '~',
+    ];
     let seed = 3;
-    const rand = (n: number) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
     for (let n = 0; n < 1500; n++) {
       let text = bases[rand(bases.length)];
       for (let k = 0; k <= rand(3); k++) {

@@ -39,7 +39,12 @@ const UNUSUAL = /[\x00-\x09\x0B\x0C\x0E-\x1F\x7F-\xA0\u1680\u180E\u2000-\u200F\u
 const MAX_KEY_SPAN = 1000;
 const ESCAPES: Readonly<Record<string, string>> = { '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t', r: '\r', '0': '\0', b: '\b', f: '\f' };
 
-interface Line { start: number; end: number; indent: number; content: number }
+interface Line {
+  start: number;
+  end: number;
+  indent: number;
+  content: number;
+}
 
 /** The documents of `text`, or undefined when it uses YAML beyond the subset. */
 export function parseFast(text: string): FastDocument[] | undefined {
@@ -87,7 +92,11 @@ class Reader {
   private i = 0;
 
   /** `strings`: the file's documents share one string per value text (100 groups in a file say `westeurope` once). */
-  constructor(private readonly text: string, private readonly lines: Line[], private readonly strings: StringPool) {}
+  constructor(
+    private readonly text: string,
+    private readonly lines: Line[],
+    private readonly strings: StringPool,
+  ) {}
 
   document(): FastDocument {
     const first = this.lines[0];
@@ -213,7 +222,11 @@ class Reader {
     for (let j = p + 1; j < end; j++) {
       const ch = this.text[j];
       if (quote === "'" && ch === "'") {
-        if (this.text[j + 1] === "'") { out += "'"; j++; continue; }
+        if (this.text[j + 1] === "'") {
+          out += "'";
+          j++;
+          continue;
+        }
         return { value: out, after: j + 1 };
       }
       if (quote === '"' && ch === '"') return { value: out, after: j + 1 };

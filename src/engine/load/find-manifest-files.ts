@@ -12,7 +12,11 @@ const CONFIG_FILE = /^moor\.config\.ya?ml$/i;
  * A folder's moor.config.yaml and the absolute paths in `skip` (the config file in use and what it
  * names, such as local-cloud fixtures) are not manifests and are passed over. Relative paths are of `cwd`.
  */
-export async function findManifestFiles(paths: readonly string[], cwd: string, skip: ReadonlySet<string> = new Set()): Promise<{ files: string[]; diagnostics: Diagnostic[] }> {
+export async function findManifestFiles(
+  paths: readonly string[],
+  cwd: string,
+  skip: ReadonlySet<string> = new Set(),
+): Promise<{ files: string[]; diagnostics: Diagnostic[] }> {
   const found = new Set<string>();
   const diagnostics: Diagnostic[] = [];
   for (const p of paths) {

@@ -20,7 +20,9 @@ spec:
 `;
 
 const dirs: string[] = [];
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 async function loaded(text: string) {
   const dir = mkdtempSync(join(tmpdir(), 'moor-lazy-source-'));

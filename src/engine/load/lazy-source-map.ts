@@ -36,7 +36,11 @@ export class LazyFileSource {
   private readonly digest: string;
   private parsed?: { docs: Document[]; byOffset: Map<number, Document>; lines: LineCounter } | 'changed';
 
-  constructor(readonly file: string, readonly path: string, text: string) {
+  constructor(
+    readonly file: string,
+    readonly path: string,
+    text: string,
+  ) {
     this.digest = digestOf(text);
   }
 
@@ -48,9 +52,7 @@ export class LazyFileSource {
     }
     if (this.parsed === 'changed') return { locate: () => ({ file: this.file, line: 1, col: 1 }) };
     const { docs, byOffset, lines } = this.parsed;
-    const doc = byOffset.get(offset)
-      ?? docs.find((d) => (d.range?.[0] ?? 0) <= offset && offset < (d.range?.[2] ?? 0))
-      ?? docs[0];
+    const doc = byOffset.get(offset) ?? docs.find((d) => (d.range?.[0] ?? 0) <= offset && offset < (d.range?.[2] ?? 0)) ?? docs[0];
     return new YamlSourceMap(this.file, doc, lines, this.path);
   }
 }
@@ -67,7 +69,10 @@ function parsedText(text: string): { docs: Document[]; byOffset: Map<number, Doc
 export class LazySourceMap implements SourceMap {
   private map?: Pick<SourceMap, 'locate'>;
 
-  constructor(private readonly source: LazyFileSource, private readonly offset: number) {}
+  constructor(
+    private readonly source: LazyFileSource,
+    private readonly offset: number,
+  ) {}
 
   get file(): string {
     return this.source.file;

@@ -91,7 +91,9 @@ function rootOf(abs: string, roots: readonly string[]): string {
 /** The index of the last path given that holds a file: an overlay folder inside the base's folder counts as the overlay. */
 function layerOf(abs: string, roots: readonly string[]): number {
   let layer = 0;
-  roots.forEach((r, i) => { if (r === abs || isInside(abs, r)) layer = i; });
+  roots.forEach((r, i) => {
+    if (r === abs || isInside(abs, r)) layer = i;
+  });
   return layer;
 }
 

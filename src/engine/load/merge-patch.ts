@@ -46,7 +46,11 @@ export class MergedDocument {
   private readonly layers: Layer[] = [];
   private origins?: OriginNode;
 
-  constructor(public value: JsonValue, base: SourceMap, baseRoot?: string) {
+  constructor(
+    public value: JsonValue,
+    base: SourceMap,
+    baseRoot?: string,
+  ) {
     this.base = { patch: value, origin: { source: base, path: [], root: baseRoot }, keyOf: () => undefined };
   }
 
@@ -141,7 +145,13 @@ function mergeValue(target: JsonValue, patch: JsonValue, track: Tracking | undef
   return withoutNulls(patch);
 }
 
-function mergeObject(target: Record<string, JsonValue>, patch: Record<string, JsonValue>, track: Tracking | undefined, path: (string | number)[], keyOf: ArrayKeyOf): JsonValue {
+function mergeObject(
+  target: Record<string, JsonValue>,
+  patch: Record<string, JsonValue>,
+  track: Tracking | undefined,
+  path: (string | number)[],
+  keyOf: ArrayKeyOf,
+): JsonValue {
   const out: Record<string, JsonValue> = { ...target };
   for (const k of Object.keys(patch)) {
     const v = patch[k];
@@ -163,10 +173,19 @@ function mergeObject(target: Record<string, JsonValue>, patch: Record<string, Js
 }
 
 /** Elements with the key of a target element patch it; the others are added at the end. */
-function mergeKeyed(target: JsonValue[], patch: JsonValue[], key: string, track: Tracking | undefined, path: (string | number)[], keyOf: ArrayKeyOf): JsonValue {
+function mergeKeyed(
+  target: JsonValue[],
+  patch: JsonValue[],
+  key: string,
+  track: Tracking | undefined,
+  path: (string | number)[],
+  keyOf: ArrayKeyOf,
+): JsonValue {
   const out = [...target];
   const index = new Map<string, number>();
-  out.forEach((e, i) => { if (isObject(e) && e[key] !== undefined) index.set(JSON.stringify(e[key]), i); });
+  out.forEach((e, i) => {
+    if (isObject(e) && e[key] !== undefined) index.set(JSON.stringify(e[key]), i);
+  });
   patch.forEach((element, i) => {
     const at = isObject(element) && element[key] !== undefined ? index.get(JSON.stringify(element[key])) : undefined;
     if (at === undefined) {

@@ -1,6 +1,10 @@
 // Measures how deeply a YAML text nests, cheaply, so absurd nesting is refused before the parser recurses.
 
-export interface NestingPosition { readonly line: number; readonly col: number; readonly depth: number }
+export interface NestingPosition {
+  readonly line: number;
+  readonly col: number;
+  readonly depth: number;
+}
 
 /**
  * The first place where block indentation plus flow brackets nest deeper than `limit`, or

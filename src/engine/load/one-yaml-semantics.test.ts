@@ -56,7 +56,7 @@ describe('the cases where the fast reader disagreed with yaml', () => {
     ['a quoted key over 1,024 characters', `"${LONG_KEY}": 1\n`],
     ['a long key in a list item', `- ${LONG_KEY}: 1\n`],
     ['a comment glued to a double-quoted value', 'a: "x"#c\n'],
-    ["a comment glued to a single-quoted value", "a: 'x'#c\n"],
+    ['a comment glued to a single-quoted value', "a: 'x'#c\n"],
     ['a comment glued to a flow list', 'a: [1]#c\n'],
     ['a comment glued to a flow map', 'a: {b: 1}#c\n'],
   ])('%s is an error, as yaml says', async (_what, text) => {
@@ -78,15 +78,73 @@ function prng(seed: number): (n: number) => number {
   return (n) => Math.floor(next() * n);
 }
 
-
 describe('differential: fast reader against yaml', () => {
   const BASES = [
     'apiVersion: moor/v1\nkind: ContainerGroup\nmetadata:\n  name: web\n  dependsOn: [AuthContext/c1]\nspec:\n  subscriptionId: 8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11\n  resourceGroup: rg\n  location: westeurope\n  tags: {team: a, "cost center": "42"}\n  properties:\n    osType: Linux\n    containers:\n      - name: app\n        properties:\n          image: nginx:1.27\n          resources: {requests: {cpu: 1, memoryInGB: 1.5}}\n          environmentVariables:\n            - name: PW\n              secureValue: ${env:PW} # a secret\n            - {name: MODE, value: \'prod\'}\n',
     '---\napiVersion: moor/v1\nkind: AuthContext\nmetadata:\n  name: c1\nspec:\n  displayName: "One \\u00e9"\n  isAvailable: true\n--- # two\napiVersion: moor/v1\nkind: DatabaseExport\nmetadata: {name: e}\nspec:\n  revision: 3\n  backupName: b-1\n  list:\n  - 0x1F\n  - .5\n  - ~\n',
   ];
-  const PIECES = ['\u00a0', '\u2000', '\u3000', '\u200b', '\ufeff', '\u2028', '\u0085', '\r', '\x0b', '\x1b', '\x7f', '#c', ' #c', '"q"', "'q'", '"a"#c', '[1]#c', 'k'.repeat(1030), 'é', '\ud83d\ude00',
-    '!', '&a ', '*a', '|', '>', '...\n', '%', ' ', ':', '#', '-', '"', "'", '\\', '[', ']', '{', '}', ',', '?', '\n', '  ', '- ', ': ', '0', '---\n', '\n---\n\ufeff', '~', '@', '`',
-    '\\x41', '\\N', 'true', '1', '.5', '0o7', '1e3', '.inf', ' \u00a0', '\t'];
+  const PIECES = [
+    '\u00a0',
+    '\u2000',
+    '\u3000',
+    '\u200b',
+    '\ufeff',
+    '\u2028',
+    '\u0085',
+    '\r',
+    '\x0b',
+    '\x1b',
+    '\x7f',
+    '#c',
+    ' #c',
+    '"q"',
+    "'q'",
+    '"a"#c',
+    '[1]#c',
+    'k'.repeat(1030),
+    'é',
+    '\ud83d\ude00',
+    '!',
+    '&a ',
+    '*a',
+    '|',
+    '>',
+    '...\n',
+    '%',
+    ' ',
+    ':',
+    '#',
+    '-',
+    '"',
+    "'",
+    '\\',
+    '[',
+    ']',
+    '{',
+    '}',
+    ',',
+    '?',
+    '\n',
+    '  ',
+    '- ',
+    ': ',
+    '0',
+    '---\n',
+    '\n---\n\ufeff',
+    '~',
+    '@',
+    '`',
+    '\\x41',
+    '\\N',
+    'true',
+    '1',
+    '.5',
+    '0o7',
+    '1e3',
+    '.inf',
+    ' \u00a0',
+    '\t',
+  ];
 
   test('on 3,000 damaged manifests: every text it reads, it reads as yaml does (the cases above included)', () => {
     const rand = prng(20261123);
@@ -99,8 +157,13 @@ describe('differential: fast reader against yaml', () => {
         const lines = text.split('\n');
         const i = rand(lines.length - 1);
         if (op <= 2) text = text.slice(0, at) + PIECES[rand(PIECES.length)] + text.slice(at + rand(2));
-        else if (op === 3) { lines[i] = ' '.repeat(rand(5)) + lines[i].trimStart(); text = lines.join('\n'); }
-        else { lines.splice(i, 2, lines[i] + [' ', '', ': ', ' #'][rand(4)] + lines[i + 1].trimStart()); text = lines.join('\n'); }
+        else if (op === 3) {
+          lines[i] = ' '.repeat(rand(5)) + lines[i].trimStart();
+          text = lines.join('\n');
+        } else {
+          lines.splice(i, 2, lines[i] + [' ', '', ': ', ' #'][rand(4)] + lines[i + 1].trimStart());
+          text = lines.join('\n');
+        }
       }
       if (expectAgreement(text)) accepted++;
     }
@@ -110,13 +173,83 @@ describe('differential: fast reader against yaml', () => {
 
   test('on 5,000 generated scalars in every position: every text it reads, it reads as yaml does', () => {
     const rand = prng(7);
-    const alphabet = ['a', '1', '0', '.', '-', '+', 'e', 'x', 'o', ':', '#', ' ', ' ', '"', "'", '[', ']', '{', '}', ',', '~', '_', 'n', 'u', 'l', 't', 'r', 'f', 's', 'N', 'F', 'é',
-      '\\', '!', '&', '*', '?', '|', '>', '%', '@', '`', '\u00a0', '\ufeff', '$', '=', '/', 'inf', 'nan', 'true', 'null', 'Null', '0x', '0o', '\r', '\n', '  ', '- ', ': ', ' #'];
+    const alphabet = [
+      'a',
+      '1',
+      '0',
+      '.',
+      '-',
+      '+',
+      'e',
+      'x',
+      'o',
+      ':',
+      '#',
+      ' ',
+      ' ',
+      '"',
+      "'",
+      '[',
+      ']',
+      '{',
+      '}',
+      ',',
+      '~',
+      '_',
+      'n',
+      'u',
+      'l',
+      't',
+      'r',
+      'f',
+      's',
+      'N',
+      'F',
+      'é',
+      '\\',
+      '!',
+      '&',
+      '*',
+      '?',
+      '|',
+      '>',
+      '%',
+      '@',
+      '`',
+      '\u00a0',
+      '\ufeff',
+      '$',
+      '=',
+      '/',
+      'inf',
+      'nan',
+      'true',
+      'null',
+      'Null',
+      '0x',
+      '0o',
+      '\r',
+      '\n',
+      '  ',
+      '- ',
+      ': ',
+      ' #',
+    ];
     const scalar = () => Array.from({ length: rand(7) }, () => alphabet[rand(alphabet.length)]).join('');
     const contexts = [
-      (x: string) => `k: ${x}\n`, (x: string) => `- ${x}\n`, (x: string) => `k: [${x}, ${scalar()}]\n`, (x: string) => `k: {a: ${x}}\n`, (x: string) => `${x}: 1\n`,
-      (x: string) => `k: "${x}"\n`, (x: string) => `k: '${x}'\n`, (x: string) => `a:\n  - b: ${x}\n    c: ${scalar()}\n`, (x: string) => `a: {${x}: ${scalar()}}\n`,
-      (x: string) => `"${x}": 2\n`, (x: string) => `a:\n${x}\nb: 1\n`, (x: string) => `a: 1 ${x}\n`, (x: string) => `k: [${x}]\n`,
+      (x: string) => `k: ${x}\n`,
+      (x: string) => `- ${x}\n`,
+      (x: string) => `k: [${x}, ${scalar()}]\n`,
+      (x: string) => `k: {a: ${x}}\n`,
+      (x: string) => `${x}: 1\n`,
+      (x: string) => `k: "${x}"\n`,
+      (x: string) => `k: '${x}'\n`,
+      (x: string) => `a:\n  - b: ${x}\n    c: ${scalar()}\n`,
+      (x: string) => `a: {${x}: ${scalar()}}\n`,
+      (x: string) => `"${x}": 2\n`,
+      (x: string) => `a:\n${x}\nb: 1\n`,
+      (x: string) => `a: 1 ${x}\n`,
+      (x: string) => `k: [${x}]\n`,
     ];
     let accepted = 0;
     for (let n = 0; n < 5000; n++) {
@@ -127,10 +260,87 @@ describe('differential: fast reader against yaml', () => {
   });
   test('on 10,000 generated line structures (indents, lists, keys, flows, markers): every text it reads, it reads as yaml does', () => {
     const rand = prng(99);
-    const values = ['a', 'k1', '"q"', "'s'", '"a b"', '1', '-1', '0x1', '1.5', 'true', 'null', '~', '', '[]', '{}', '[1, 2]', '{x: 1}', '[a, {b: c}]', 'x:y', 'a#b', 'é',
-      '${env:X}', '-x', '?x', ':x', 'a b', '"x\\ty"', "'it''s'", '[a, b', '{a: 1, a: 2}', '[a: 1]', '"a": 1', 'k: v', '- z', '# c', 'a #c', '"x" #c', '[1] #c', '-',
-      '1e3', '.5', '.inf', 'True', 'NULL', 'yes', '0o7', '007', '+1', '1_000', '2001-01-01', '@', '%', '!', '&x', '*x'];
-    const keys = ['a', 'b', 'k1', '"q"', "'s'", '"a b"', 'x y', '1', 'true', 'null', '-x', '?x', ':x', 'a#b', 'é', '"__proto__"', '<<', '~', 'a:b', '[a]', '{a}', ''];
+    const values = [
+      'a',
+      'k1',
+      '"q"',
+      "'s'",
+      '"a b"',
+      '1',
+      '-1',
+      '0x1',
+      '1.5',
+      'true',
+      'null',
+      '~',
+      '',
+      '[]',
+      '{}',
+      '[1, 2]',
+      '{x: 1}',
+      '[a, {b: c}]',
+      'x:y',
+      'a#b',
+      'é',
+      '${env:X}',
+      '-x',
+      '?x',
+      ':x',
+      'a b',
+      '"x\\ty"',
+      "'it''s'",
+      '[a, b',
+      '{a: 1, a: 2}',
+      '[a: 1]',
+      '"a": 1',
+      'k: v',
+      '- z',
+      '# c',
+      'a #c',
+      '"x" #c',
+      '[1] #c',
+      '-',
+      '1e3',
+      '.5',
+      '.inf',
+      'True',
+      'NULL',
+      'yes',
+      '0o7',
+      '007',
+      '+1',
+      '1_000',
+      '2001-01-01',
+      '@',
+      '%',
+      '!',
+      '&x',
+      '*x',
+    ];
+    const keys = [
+      'a',
+      'b',
+      'k1',
+      '"q"',
+      "'s'",
+      '"a b"',
+      'x y',
+      '1',
+      'true',
+      'null',
+      '-x',
+      '?x',
+      ':x',
+      'a#b',
+      'é',
+      '"__proto__"',
+      '<<',
+      '~',
+      'a:b',
+      '[a]',
+      '{a}',
+      '',
+    ];
     const pick = (list: string[]) => list[rand(list.length)];
     const line = (): string => {
       const indent = ' '.repeat([0, 0, 2, 2, 4, 4, 6, 1, 3][rand(9)]);

@@ -43,7 +43,11 @@ export interface ParsedFile {
 /** Parses every document of `absPath`; `file` is the path shown in diagnostics. */
 export async function parseManifestFile(absPath: string, file: string): Promise<ParsedFile> {
   const start: SourceLocation = { file, line: 1, col: 1 };
-  const fail = (message: string, severity: Severity = 'error'): ParsedFile => ({ documents: [], diagnostics: [{ severity, message, location: start, code: 'load.file' }], unread: [{}] });
+  const fail = (message: string, severity: Severity = 'error'): ParsedFile => ({
+    documents: [],
+    diagnostics: [{ severity, message, location: start, code: 'load.file' }],
+    unread: [{}],
+  });
   const size = (await stat(absPath)).size;
   if (size > MAX_FILE_BYTES) return fail(`file is ${mebibytes(size)}, over the ${mebibytes(MAX_FILE_BYTES)} limit for a manifest file; not read`);
   const bytes = await readFile(absPath);
@@ -52,7 +56,19 @@ export async function parseManifestFile(absPath: string, file: string): Promise<
   const separators = text.match(/^---(?=[ \r\n]|$)/gm)?.length ?? 0;
   if (separators >= MAX_DOCUMENTS) return fail(`more than ${MAX_DOCUMENTS.toLocaleString('en-US')} documents in one file; not parsed`);
   const deep = findExcessiveNesting(text, MAX_NESTING);
-  if (deep) return { documents: [], diagnostics: [{ severity: 'error', message: `nesting deeper than ${MAX_NESTING} levels; not parsed`, location: { file, line: deep.line, col: deep.col }, code: 'load.nesting' }], unread: [{}] };
+  if (deep)
+    return {
+      documents: [],
+      diagnostics: [
+        {
+          severity: 'error',
+          message: `nesting deeper than ${MAX_NESTING} levels; not parsed`,
+          location: { file, line: deep.line, col: deep.col },
+          code: 'load.nesting',
+        },
+      ],
+      unread: [{}],
+    };
   const parsed = parseFastText(text, file, absPath) ?? parseText(text, file, absPath);
   // A document is kept only when it is plain JSON; otherwise its first odd value is reported.
   const problems = parsed.documents.map(notPlain);
@@ -67,7 +83,12 @@ export async function parseManifestFile(absPath: string, file: string): Promise<
 function notPlain(doc: ParsedDocument): Diagnostic | undefined {
   const problem = findNonJson(doc.value);
   if (!problem) return undefined;
-  return { severity: 'error', message: problem.path.length > 0 ? `${fieldPath(problem.path)}: ${problem.message}` : problem.message, location: doc.source.locate(problem.path), code: 'load.value' };
+  return {
+    severity: 'error',
+    message: problem.path.length > 0 ? `${fieldPath(problem.path)}: ${problem.message}` : problem.message,
+    location: doc.source.locate(problem.path),
+    code: 'load.value',
+  };
 }
 
 /** The fast reader's documents, or undefined when the text needs the full `yaml` parser. */
@@ -93,11 +114,18 @@ function parseText(text: string, file: string, path: string): ParsedFile {
     docs = parseAllDocuments(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
   } catch (err) {
     // The nesting estimate should prevent it; a parser failure must still not become a stack trace.
-    return { documents, diagnostics: [{ severity: 'error', message: `cannot parse YAML: ${(err as Error).message}`, location: { file, line: 1, col: 1 }, code: 'load.yaml' }], unread: [{}] };
+    return {
+      documents,
+      diagnostics: [{ severity: 'error', message: `cannot parse YAML: ${(err as Error).message}`, location: { file, line: 1, col: 1 }, code: 'load.yaml' }],
+      unread: [{}],
+    };
   }
   for (const doc of Array.isArray(docs) ? docs : []) {
     const source = new YamlSourceMap(file, doc, lines, path);
-    const problems = [...firstSyntaxError(doc.errors).map((e) => ({ e, severity: 'error' as const })), ...doc.warnings.map((e) => ({ e, severity: 'warning' as const }))];
+    const problems = [
+      ...firstSyntaxError(doc.errors).map((e) => ({ e, severity: 'error' as const })),
+      ...doc.warnings.map((e) => ({ e, severity: 'warning' as const })),
+    ];
     for (const { e, severity } of problems) {
       const deeper = e.code === 'BLOCK_AS_IMPLICIT_KEY' ? keyIndentedUnderValue(text, e.pos[0]) : undefined;
       if (deeper) {
@@ -140,7 +168,14 @@ function addressOf(value: unknown): UnreadDocument['address'] {
 function toPlain(doc: Document, source: YamlSourceMap): Diagnosed<unknown> {
   const recursive = findRecursiveAlias(doc);
   if (recursive) {
-    return diagnosed(undefined, [{ severity: 'error', message: `the alias ${recursive.toString()} refers to a mapping or list that contains it: a manifest cannot contain itself`, location: source.position(recursive.range?.[0] ?? 0), code: 'load.alias' }]);
+    return diagnosed(undefined, [
+      {
+        severity: 'error',
+        message: `the alias ${recursive.toString()} refers to a mapping or list that contains it: a manifest cannot contain itself`,
+        location: source.position(recursive.range?.[0] ?? 0),
+        code: 'load.alias',
+      },
+    ]);
   }
   try {
     return diagnosed(doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }));
@@ -156,7 +191,7 @@ function toPlain(doc: Document, source: YamlSourceMap): Diagnosed<unknown> {
 const DUPLICATE = /^Map keys must be unique/;
 
 function isDuplicate(e: YAMLError): boolean {
-  return e.code === 'DUPLICATE_KEY' || e.message.startsWith("Map keys must be unique");
+  return e.code === 'DUPLICATE_KEY' || e.message.startsWith('Map keys must be unique');
 }
 
 /**
@@ -204,7 +239,8 @@ function keyIndentedUnderValue(text: string, offset: number): { message: string;
     if (!key) return undefined;
     const keyColumn = ownerColumn - lineStart + 1;
     const ownerKey = owner[2].trim();
-    const message = `invalid YAML: the key ${JSON.stringify(key[1])} is indented deeper (column ${indent + 1}) than ${JSON.stringify(ownerKey)} (column ${keyColumn}), which already has a value; ` +
+    const message =
+      `invalid YAML: the key ${JSON.stringify(key[1])} is indented deeper (column ${indent + 1}) than ${JSON.stringify(ownerKey)} (column ${keyColumn}), which already has a value; ` +
       `line it up with ${JSON.stringify(ownerKey)}, or move the value of ${JSON.stringify(ownerKey)} to its own lines`;
     return { message, offset: start + indent };
   }
@@ -212,7 +248,8 @@ function keyIndentedUnderValue(text: string, offset: number): { message: string;
 }
 
 function yamlMessage(code: string, message: string, near: string): string {
-  if (code === 'DUPLICATE_KEY' || message.startsWith("Map keys must be unique")) return `duplicate key ${JSON.stringify(near)}: a key may appear only once in a mapping`;
+  if (code === 'DUPLICATE_KEY' || message.startsWith('Map keys must be unique'))
+    return `duplicate key ${JSON.stringify(near)}: a key may appear only once in a mapping`;
   const first = message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
   return `invalid YAML: ${first}`;
 }

@@ -9,7 +9,10 @@ import type { SourceLocation } from '../../core/diagnostics.js';
 const WINDOW = 64 * 1024;
 const CACHED_FILES = 8;
 
-interface FileText { readonly text: string; readonly lineStarts: readonly number[] }
+interface FileText {
+  readonly text: string;
+  readonly lineStarts: readonly number[];
+}
 
 const cache = new Map<string, FileText | undefined>();
 

@@ -2,7 +2,10 @@
 // and maps, and `.inf`/`.nan` numbers that no service request can carry.
 import type { JsonPath } from '../../core/json.js';
 
-export interface PlainJsonProblem { readonly path: JsonPath; readonly message: string }
+export interface PlainJsonProblem {
+  readonly path: JsonPath;
+  readonly message: string;
+}
 
 /** The first value that is not plain JSON, or undefined. Iterative: depth is bounded elsewhere, not here. */
 export function findNonJson(root: unknown): PlainJsonProblem | undefined {

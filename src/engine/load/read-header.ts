@@ -47,8 +47,15 @@ function readValidHeader(value: unknown, source: SourceMap, kinds: KindCatalog, 
   const movedFrom = readMovedFrom(metadata, report, addressOf(kind, name));
   const ignoreChanges = readIgnoreChanges(metadata, report);
   return {
-    apiVersion: API_VERSION, kind, name, address: addressOf(kind, name), dependsOn,
-    protect: metadata.protect === true, spec, source, ...(movedFrom.length > 0 ? { movedFrom } : {}),
+    apiVersion: API_VERSION,
+    kind,
+    name,
+    address: addressOf(kind, name),
+    dependsOn,
+    protect: metadata.protect === true,
+    spec,
+    source,
+    ...(movedFrom.length > 0 ? { movedFrom } : {}),
     ...(ignoreChanges.length > 0 ? { ignoreChanges } : {}),
   };
 }

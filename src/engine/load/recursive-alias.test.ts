@@ -23,7 +23,13 @@ describe('recursive aliases', () => {
   ])('%s is an error at the alias', async (_what, text, line, col) => {
     const r = await parse(text);
     expect(r.documents).toEqual([]);
-    expect(r.diagnostics).toEqual([expect.objectContaining({ severity: 'error', location: { file: 'm.yaml', line, col }, message: expect.stringMatching(/^the alias \*\w+ refers to a mapping or list that contains it/) })]);
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        location: { file: 'm.yaml', line, col },
+        message: expect.stringMatching(/^the alias \*\w+ refers to a mapping or list that contains it/),
+      }),
+    ]);
   });
 
   test('an alias to an earlier, finished node is still fine', async () => {

@@ -16,9 +16,13 @@ function sourceOf(text: string): { source: SourceMap } {
 }
 
 describe('stack variables', () => {
-  test('a placeholder that is the whole value keeps the variable\'s type; inside a string it is its text', () => {
+  test("a placeholder that is the whole value keeps the variable's type; inside a string it is its text", () => {
     const { source } = sourceOf('');
-    const { value: out, diagnostics } = substituteStackVars({ spec: { n: '${var:replicas}', on: '${var:public}', image: 'nginx:${var:tag}-${var:replicas}', plain: 'x' } }, source, STACK);
+    const { value: out, diagnostics } = substituteStackVars(
+      { spec: { n: '${var:replicas}', on: '${var:public}', image: 'nginx:${var:tag}-${var:replicas}', plain: 'x' } },
+      source,
+      STACK,
+    );
     expect(out).toEqual({ spec: { n: 3, on: true, image: 'nginx:1.27-3', plain: 'x' } });
     expect(diagnostics).toEqual([]);
   });
@@ -33,10 +37,14 @@ describe('stack variables', () => {
     const { source } = sourceOf('spec:\n  rg: rg-${var:region}\n');
     const { value: out, diagnostics } = substituteStackVars({ spec: { rg: 'rg-${var:region}' } }, source, STACK);
     expect(out).toEqual({ spec: { rg: 'rg-${var:region}' } });
-    expect(diagnostics).toEqual([{
-      severity: 'error', code: 'stack.var', location: { file: 'm.yaml', line: 2, col: 10 },
-      message: 'variable region is not set for stack dev (used by ${var:region}; add it to stacks.dev.vars)',
-    }]);
+    expect(diagnostics).toEqual([
+      {
+        severity: 'error',
+        code: 'stack.var',
+        location: { file: 'm.yaml', line: 2, col: 10 },
+        message: 'variable region is not set for stack dev (used by ${var:region}; add it to stacks.dev.vars)',
+      },
+    ]);
   });
 
   test('without a stack a variable is an error that says how to define one', () => {

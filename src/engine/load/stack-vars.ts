@@ -59,10 +59,21 @@ export function substituteStackVars(value: unknown, source: SourceMap, stack: St
     const values = matches.map((m, i) => {
       const [raw, name] = m;
       const nth = matches.slice(0, i).filter((o) => o[0] === raw).length;
-      if (!VAR_NAME.test(name)) { problem(raw, nth, `invalid variable name in ${raw}`); failed = true; return undefined; }
-      if (!stack) { problem(raw, nth, `${raw} takes a stack's value, but no stack is selected (define stacks: in moor.config.yaml and give --stack NAME)`); failed = true; return undefined; }
+      if (!VAR_NAME.test(name)) {
+        problem(raw, nth, `invalid variable name in ${raw}`);
+        failed = true;
+        return undefined;
+      }
+      if (!stack) {
+        problem(raw, nth, `${raw} takes a stack's value, but no stack is selected (define stacks: in moor.config.yaml and give --stack NAME)`);
+        failed = true;
+        return undefined;
+      }
       const found = Object.prototype.hasOwnProperty.call(stack.vars, name) ? stack.vars[name] : undefined;
-      if (found === undefined) { problem(raw, nth, `variable ${name} is not set for stack ${stack.name} (used by ${raw}; add it to stacks.${stack.name}.vars)`); failed = true; }
+      if (found === undefined) {
+        problem(raw, nth, `variable ${name} is not set for stack ${stack.name} (used by ${raw}; add it to stacks.${stack.name}.vars)`);
+        failed = true;
+      }
       return found;
     });
     if (failed) return text;

@@ -21,7 +21,7 @@ export class YamlSourceMap implements SourceMap {
       if (!next) break;
       node = next.node;
       pair = next.pair;
-      offset = at === 'key' && pair ? startOf(pair.key) ?? offset : startOf(node) ?? startOf(pair?.key) ?? offset;
+      offset = at === 'key' && pair ? (startOf(pair.key) ?? offset) : (startOf(node) ?? startOf(pair?.key) ?? offset);
       if (at === 'value' && isEmptyValue(node) && pair) offset = startOf(pair.key) ?? offset;
     }
     return this.position(offset);

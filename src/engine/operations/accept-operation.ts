@@ -25,7 +25,8 @@ export async function acceptOperation(session: Session, request: AcceptOperation
 
 async function accepting(session: Session, request: AcceptOperationRequest, host: OperationHost): Promise<AcceptResult> {
   const prepared = await underStateLock(session, 'moor drift --accept', request.lock ?? { timeoutMs: 0 }, () =>
-    preparePlan(session, { paths: request.paths, cwd: host.cwd, env: host.env }));
+    preparePlan(session, { paths: request.paths, cwd: host.cwd, env: host.env }),
+  );
   const { config } = session;
   const result = acceptDrift(prepared.steps, {
     addresses: request.addresses,

@@ -69,7 +69,12 @@ async function applying(session: Session, request: ApplyOperationRequest, host: 
 }
 
 /** The plan to apply: as reviewed by the caller, or as a person confirmed it; a number: the exit code of an apply not approved. */
-async function approved(session: Session, request: ApplyOperationRequest, host: OperationHost, prepared: PreparedPlan): Promise<PreparedPlan | undefined | number> {
+async function approved(
+  session: Session,
+  request: ApplyOperationRequest,
+  host: OperationHost,
+  prepared: PreparedPlan,
+): Promise<PreparedPlan | undefined | number> {
   if (request.review) return request.review(prepared, (targets) => preparePlan(session, { ...request.inputs, targets, cwd: host.cwd, env: host.env }));
   if (!hasChanges(prepared.plan) || request.autoApprove || request.saved) return prepared;
   const answer = host.confirm ? await host.confirm() : 'closed';
@@ -113,7 +118,10 @@ async function applySteps(session: Session, request: ApplyOperationRequest, host
   try {
     await tell({ type: 'apply_started', plan: prepared.plan, stats: () => session.scheduler.stats() });
     return await applyPrepared(session, {
-      prepared, signal: controller.signal, cwd: host.cwd, env: host.env,
+      prepared,
+      signal: controller.signal,
+      cwd: host.cwd,
+      env: host.env,
       run: runLabel(request, request.saved ? 'apply --plan' : 'apply'),
     });
   } finally {

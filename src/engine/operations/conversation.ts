@@ -15,8 +15,12 @@ type FailedCommand = RunEventOf<'run_failed'>['command'];
 
 /** Runs `body` as one conversation of `session` with `host`; `command` names the run a failure ends. */
 export async function converse<T>(session: Session, host: OperationHost, command: FailedCommand, body: (tell: Tell) => Promise<T>): Promise<T> {
-  const tell: Tell = async (event) => { await host.notify(ioMessage(event, host.now?.() ?? new Date())); };
-  const restore = session.divert((event) => { void host.notify(ioMessage(event, host.now?.() ?? new Date())); });
+  const tell: Tell = async (event) => {
+    await host.notify(ioMessage(event, host.now?.() ?? new Date()));
+  };
+  const restore = session.divert((event) => {
+    void host.notify(ioMessage(event, host.now?.() ?? new Date()));
+  });
   try {
     return await body(tell);
   } catch (err) {

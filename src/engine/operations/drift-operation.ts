@@ -28,7 +28,8 @@ export async function drift(session: Session, request: DriftOperationRequest, ho
 async function checking(session: Session, request: DriftOperationRequest, host: OperationHost, tell: Tell): Promise<DriftOperationResult> {
   requireNotifyTarget(session, request.notify);
   const prepared = await underStateLock(session, 'moor drift', request.lock ?? { timeoutMs: 0 }, () =>
-    preparePlan(session, { paths: request.paths, cwd: host.cwd, env: host.env }));
+    preparePlan(session, { paths: request.paths, cwd: host.cwd, env: host.env }),
+  );
   const report = driftReport(prepared, session.backend.location);
   await tell({ type: 'plan_ready', mode: 'drift', plan: report, ...stackOf(session) });
   await request.notify?.('drift', report);

@@ -29,13 +29,28 @@ export function ioMessage<E extends RunEvent>(event: E, time: Date): IoMessage<E
 
 function levelOf(event: RunEvent): IoLevel {
   switch (event.type) {
-    case 'run_failed': return 'error';
-    case 'plan_ready': case 'apply_done': case 'stacks_ready': return 'result';
-    case 'lock_taken_over': return 'warn';
-    case 'notice': return event.level ?? 'info';
-    case 'step_finished': return event.outcome.status === 'failed' ? 'error' : 'info';
-    case 'apply_started': case 'step_started': case 'progress': case 'request_retried': case 'throttled': case 'poll_wait': return 'info';
-    case 'planned': return 'debug';
-    case 'request_answered': return 'trace';
+    case 'run_failed':
+      return 'error';
+    case 'plan_ready':
+    case 'apply_done':
+    case 'stacks_ready':
+      return 'result';
+    case 'lock_taken_over':
+      return 'warn';
+    case 'notice':
+      return event.level ?? 'info';
+    case 'step_finished':
+      return event.outcome.status === 'failed' ? 'error' : 'info';
+    case 'apply_started':
+    case 'step_started':
+    case 'progress':
+    case 'request_retried':
+    case 'throttled':
+    case 'poll_wait':
+      return 'info';
+    case 'planned':
+      return 'debug';
+    case 'request_answered':
+      return 'trace';
   }
 }

@@ -41,12 +41,18 @@ export async function plan(session: Session, request: PlanOperationRequest, host
 async function planning(session: Session, request: PlanOperationRequest, host: OperationHost, tell: Tell): Promise<PlanOperationResult> {
   const { inputs, out } = request;
   requireNotifyTarget(session, request.notify);
-  const prepared = await underStateLock(session, 'moor plan', request.lock, () =>
-    preparePlan(session, { ...inputs, cwd: host.cwd, env: host.env }));
+  const prepared = await underStateLock(session, 'moor plan', request.lock, () => preparePlan(session, { ...inputs, cwd: host.cwd, env: host.env }));
   const versions = out || request.document ? await liveVersions(prepared, kindContext(session)) : new Map<string, string>();
   const document = request.document ? planDocument(prepared, versions, inputs, 'mask') : undefined;
   const { plan: planned } = prepared;
-  await tell({ type: 'plan_ready', mode: inputs.refreshOnly ? 'drift' : 'plan', plan: planned, ...(document ? { document } : {}), ...stackOf(session), made: madeFrom(prepared) });
+  await tell({
+    type: 'plan_ready',
+    mode: inputs.refreshOnly ? 'drift' : 'plan',
+    plan: planned,
+    ...(document ? { document } : {}),
+    ...stackOf(session),
+    made: madeFrom(prepared),
+  });
   await request.notify?.('plan', planned);
   if (hasErrors(planned.diagnostics)) {
     if (out) session.events({ type: 'notice', message: `The plan has errors: it was not saved to ${out}.` });

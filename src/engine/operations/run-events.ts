@@ -17,7 +17,14 @@ export type ResultEvent =
    * A plan (or drift report) is decided; `document`: its JSON document, when the request asked for it; `stack`: the stack's name, when the run has one;
    * `made`: what a plan operation made it from (the manifests' graph, the state read), for reporters that show more than the plan (moor watch's dashboard).
    */
-  | { readonly type: 'plan_ready'; readonly mode: PlanMode; readonly plan: Plan; readonly document?: JsonObject; readonly stack?: string; readonly made?: PlanMadeFrom }
+  | {
+      readonly type: 'plan_ready';
+      readonly mode: PlanMode;
+      readonly plan: Plan;
+      readonly document?: JsonObject;
+      readonly stack?: string;
+      readonly made?: PlanMadeFrom;
+    }
   /** Apply starts its steps (after the confirmation); `stats`: the request scheduler's counts, for a status line. */
   | { readonly type: 'apply_started'; readonly plan: Plan; readonly stats: () => RequestStats }
   /** Every step has ended; `refresh`: apply --refresh-only's outcomes (state accepted what drifted). */

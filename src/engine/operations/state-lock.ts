@@ -12,9 +12,14 @@ export interface LockRequest {
 
 export async function underStateLock<T>(session: Session, operation: string, lock: LockRequest, body: () => Promise<T>): Promise<T> {
   if (lock.take === false) {
-    session.events({ type: 'notice', level: 'warn', message: operation === 'moor drift'
-      ? 'moor: warning: checking drift without the state lock (--lock=false); a run changing state meanwhile makes this report stale'
-      : 'moor: warning: planning without the state lock (--lock=false); a run changing state meanwhile makes this plan stale' });
+    session.events({
+      type: 'notice',
+      level: 'warn',
+      message:
+        operation === 'moor drift'
+          ? 'moor: warning: checking drift without the state lock (--lock=false); a run changing state meanwhile makes this report stale'
+          : 'moor: warning: planning without the state lock (--lock=false); a run changing state meanwhile makes this plan stale',
+    });
     return body();
   }
   const held = await session.backend.lock(lock.holder ?? operation, lock.timeoutMs);

@@ -16,7 +16,10 @@ describe('plan compares in the order listings answer', () => {
     const planned: string[] = [];
     let release: () => void = () => undefined;
     // The held listings answer once quick is compared, or after 3 s (so the old order fails, not hangs).
-    const released = new Promise<void>((resolve) => { release = resolve; setTimeout(resolve, 3000).unref(); });
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+      setTimeout(resolve, 3000).unref();
+    });
     const observed = (t: ReadTarget): ListAnswer => ({ id: `Thing/${t.name}`, spec: cloud.live.get(`Thing/${t.name}`)!, outputs: {} });
     const begin = (_ctx: KindContext, answered?: (i: number, a: ListAnswer) => void): ListRun => {
       const out: ListAnswer[] = [];
@@ -34,8 +37,19 @@ describe('plan compares in the order listings answer', () => {
         },
       };
     };
-    const list = { complete: true, begin, readAll: async () => { throw new Error('listed all at once although it could begin'); } };
-    const catalog = fakeCatalog(cloud, { list, read: async () => { throw new Error('read one by one although listed'); } });
+    const list = {
+      complete: true,
+      begin,
+      readAll: async () => {
+        throw new Error('listed all at once although it could begin');
+      },
+    };
+    const catalog = fakeCatalog(cloud, {
+      list,
+      read: async () => {
+        throw new Error('read one by one although listed');
+      },
+    });
     const manifests = names.map((name) => manifest('Thing', name, { region: 'west' }));
 
     const { plan } = await planWith(catalog, manifests, undefined, {

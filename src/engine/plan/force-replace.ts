@@ -7,7 +7,10 @@ import { protectedChangeError } from './protected-change.js';
 import { withReason } from './reasons.js';
 import type { PlannedStep, ReplaceStep } from './steps.js';
 
-export function forceReplace<T extends Pick<PlanResult, 'plan' | 'steps'>>(result: T, addresses: readonly string[]): Omit<T, 'plan' | 'steps'> & Pick<PlanResult, 'plan' | 'steps'> {
+export function forceReplace<T extends Pick<PlanResult, 'plan' | 'steps'>>(
+  result: T,
+  addresses: readonly string[],
+): Omit<T, 'plan' | 'steps'> & Pick<PlanResult, 'plan' | 'steps'> {
   if (addresses.length === 0) return result;
   const wanted = new Set(addresses);
   const byAddress = new Map(result.steps.map((s) => [s.change.address, s]));
@@ -34,6 +37,10 @@ function forcedReplace(step: PlannedStep): ReplaceStep | undefined {
   if (step.intent !== 'update' && step.intent !== 'no-op' && step.intent !== 'settle') return undefined;
   const { kind, manifest, desired, observed, record, change } = step;
   if (kind.category !== 'resource' || !observed) return undefined;
-  const forced: PlannedChange = { ...withReason(change, { code: 'forced-replace', text: 'replace forced by --replace' }), action: 'replace', destructive: kind.resource.replaceIsDestructive === true };
+  const forced: PlannedChange = {
+    ...withReason(change, { code: 'forced-replace', text: 'replace forced by --replace' }),
+    action: 'replace',
+    destructive: kind.resource.replaceIsDestructive === true,
+  };
   return { intent: 'replace', kind, manifest, desired, observed, record, change: forced };
 }

@@ -23,18 +23,23 @@ export function foreignStateDiagnostics(steps: readonly PlannedStep[], replace: 
   if (moved.length === 0) return [];
   // Every resource state shares with the manifests is elsewhere: the state is another environment's.
   const whole = moved.length === compared.length && compared.length > 1;
-  return moved.filter((m) => !named.has(m.step.change.address)).map(({ step, fields }) => {
-    const where = (side: 'recorded' | 'desired') => fields.map((f) => `${f.field} ${f[side]}`).join(', ');
-    const looks = whole
-      ? `every resource state shares with these manifests is elsewhere (${moved.length} of ${compared.length}): the state looks like another environment's`
-      : 'the state may be another environment\'s';
-    return {
-      severity: 'error', code: FOREIGN_STATE, address: step.change.address,
-      location: step.manifest.source.locate(['spec', fields[0].field]),
-      message: `${step.change.address}: state records it at ${where('recorded')}, the manifests put it at ${where('desired')}, so the replace would delete the resource state records and create another there; ` +
-        `${looks}: point --state (MOOR_STATE, or the stack) at the state these manifests were applied with, or give --replace ${step.change.address} to move it on purpose`,
-    };
-  });
+  return moved
+    .filter((m) => !named.has(m.step.change.address))
+    .map(({ step, fields }) => {
+      const where = (side: 'recorded' | 'desired') => fields.map((f) => `${f.field} ${f[side]}`).join(', ');
+      const looks = whole
+        ? `every resource state shares with these manifests is elsewhere (${moved.length} of ${compared.length}): the state looks like another environment's`
+        : "the state may be another environment's";
+      return {
+        severity: 'error',
+        code: FOREIGN_STATE,
+        address: step.change.address,
+        location: step.manifest.source.locate(['spec', fields[0].field]),
+        message:
+          `${step.change.address}: state records it at ${where('recorded')}, the manifests put it at ${where('desired')}, so the replace would delete the resource state records and create another there; ` +
+          `${looks}: point --state (MOOR_STATE, or the stack) at the state these manifests were applied with, or give --replace ${step.change.address} to move it on purpose`,
+      };
+    });
 }
 
 /** The addressing fields (the name aside: a rename is planned as one) a replace would move the resource across. */

@@ -25,7 +25,10 @@ export async function reviewPlan(result: PlanResult, guard: PreparedGuard, conte
     }
     const root = held.get(address);
     if (root === undefined || s.change.action === 'no-op') return s;
-    return { ...s, change: { ...withReason(s.change, { code: 'held-back', text: `skipped: it depends on ${root}, which a policy refuses` }), heldBackBy: root } };
+    return {
+      ...s,
+      change: { ...withReason(s.change, { code: 'held-back', text: `skipped: it depends on ${root}, which a policy refuses` }), heldBackBy: root },
+    };
   });
   const byAddress = new Map<string, PlannedChange>(steps.map((s) => [s.change.address, s.change]));
   const changes = result.plan.changes.map((c) => byAddress.get(c.address) ?? c);

@@ -15,7 +15,11 @@ export async function holdToSaved(ctx: KindContext, file: string, saved: SavedPl
   const versions = await liveVersions(fresh, ctx);
   // Only what this plan would do is held to it (a refresh-only plan does nothing with the rest).
   const shown = new Set(fresh.plan.changes.map((c) => c.address));
-  const held = holdToSavedPlan(fresh.steps.filter((s) => shown.has(s.change.address)), saved.changes, versions);
+  const held = holdToSavedPlan(
+    fresh.steps.filter((s) => shown.has(s.change.address)),
+    saved.changes,
+    versions,
+  );
   const byAddress = new Map(held.value.map((s) => [s.change.address, s]));
   const steps = fresh.steps.map((s) => byAddress.get(s.change.address) ?? s);
   const refused = new Map(steps.filter((s) => s.intent === 'refused').map((s) => [s.change.address, s.change]));

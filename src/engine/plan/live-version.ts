@@ -16,7 +16,12 @@ export function liveVersion(kind: KindDefinition, observed: Observed | undefined
   if (!observed) return ABSENT;
   const server = (kind.category === 'resource' ? kind.diff.serverPopulated : []).map(pattern);
   const stable = without(observed.spec, [], server);
-  return 'sha256:' + createHash('sha256').update(canonicalJson(stable ?? null)).digest('hex');
+  return (
+    'sha256:' +
+    createHash('sha256')
+      .update(canonicalJson(stable ?? null))
+      .digest('hex')
+  );
 }
 
 function without(value: JsonValue, path: JsonPath, patterns: readonly (readonly string[])[]): JsonValue | undefined {

@@ -13,19 +13,32 @@ import type { PlannedStep } from './steps.js';
 
 export const OWNED_ELSEWHERE = 'state.owned-elsewhere';
 
-interface Owner { readonly stack: string; readonly address: string }
+interface Owner {
+  readonly stack: string;
+  readonly address: string;
+}
 
 /**
  * The service ids the other stacks' states record, lower-cased (ids compare without case), with their
  * stack and address. `given`: the state given for the run (--state, MOOR_STATE): a PostgreSQL database
  * given without a workspace holds the other stacks' states too.
  */
-export async function otherStacksOwners(config: MoorConfig, cwd: string, env: Readonly<NodeJS.ProcessEnv>, given?: string): Promise<{ owners: Map<string, Owner>; diagnostics: Diagnostic[] }> {
+export async function otherStacksOwners(
+  config: MoorConfig,
+  cwd: string,
+  env: Readonly<NodeJS.ProcessEnv>,
+  given?: string,
+): Promise<{ owners: Map<string, Owner>; diagnostics: Diagnostic[] }> {
   const owners = new Map<string, Owner>();
   const diagnostics: Diagnostic[] = [];
   const self = config.stack?.name;
   if (!self || !config.stacks) return { owners, diagnostics };
-  const cannotRead = (stack: string, message: string) => diagnostics.push({ severity: 'warning', code: OWNED_ELSEWHERE, message: `cannot read stack ${stack}'s state to see which live resources it owns: ${message.split('\n')[0]}` });
+  const cannotRead = (stack: string, message: string) =>
+    diagnostics.push({
+      severity: 'warning',
+      code: OWNED_ELSEWHERE,
+      message: `cannot read stack ${stack}'s state to see which live resources it owns: ${message.split('\n')[0]}`,
+    });
   const states: OtherState[] = [];
   for (const stack of config.stacks.filter((s) => s !== self)) {
     try {
@@ -55,7 +68,7 @@ function stateLocation(config: MoorConfig, cwd: string, env: Readonly<NodeJS.Pro
   const stat = file === undefined ? undefined : statSync(file, { throwIfNoEntry: false });
   const version = `${file}\u0000${stat?.size}\u0000${stat?.mtimeMs}\u0000${cwd}\u0000${stack}`;
   let known = locations.get(env);
-  if (!known) locations.set(env, known = new Map());
+  if (!known) locations.set(env, (known = new Map()));
   if (known.has(version)) return known.get(version);
   const state = loadConfig(config.file, cwd, env, { name: stack, source: 'named' }).state;
   const location = state === undefined ? undefined : withStackWorkspace(state, stack);
@@ -71,10 +84,14 @@ export function ownedElsewhereDiagnostics(steps: readonly PlannedStep[], owners:
     const id = step.observed?.id ?? step.record?.id;
     const owner = id ? owners.get(id.toLowerCase()) : undefined;
     if (!owner || !step.manifest) return [];
-    return [{
-      severity: 'error', code: OWNED_ELSEWHERE, address: step.change.address,
-      location: step.manifest.source.locate(['metadata', 'name']),
-      message: `${step.change.address}: the live resource belongs to stack ${owner.stack} (its state records it as ${owner.address}), not ${stack}: a live resource belongs to one stack; give stack ${stack} a resource of its own (another resource group or name), or remove it from stack ${owner.stack} first (moor state rm --stack ${owner.stack} ${owner.address})`,
-    }];
+    return [
+      {
+        severity: 'error',
+        code: OWNED_ELSEWHERE,
+        address: step.change.address,
+        location: step.manifest.source.locate(['metadata', 'name']),
+        message: `${step.change.address}: the live resource belongs to stack ${owner.stack} (its state records it as ${owner.address}), not ${stack}: a live resource belongs to one stack; give stack ${stack} a resource of its own (another resource group or name), or remove it from stack ${owner.stack} first (moor state rm --stack ${owner.stack} ${owner.address})`,
+      },
+    ];
   });
 }

@@ -34,13 +34,15 @@ export interface PlanMaterial {
  */
 export async function liveVersions(material: Pick<PlanMaterial, 'steps'>, ctx: KindContext): Promise<Map<string, string>> {
   const versions = new Map<string, string>();
-  await Promise.all(material.steps.map(async (s) => {
-    let observed = s.observed;
-    if (!observed && !s.manifest && s.record?.id && s.kind.category === 'resource') {
-      observed = await s.kind.resource.read(ctx, { name: s.record.name, spec: s.record.lastApplied, recordedId: s.record.id });
-    }
-    versions.set(s.change.address, liveVersion(s.kind, observed));
-  }));
+  await Promise.all(
+    material.steps.map(async (s) => {
+      let observed = s.observed;
+      if (!observed && !s.manifest && s.record?.id && s.kind.category === 'resource') {
+        observed = await s.kind.resource.read(ctx, { name: s.record.name, spec: s.record.lastApplied, recordedId: s.record.id });
+      }
+      versions.set(s.change.address, liveVersion(s.kind, observed));
+    }),
+  );
   return versions;
 }
 
@@ -53,9 +55,12 @@ export function planDocument(material: PlanMaterial, versions: ReadonlyMap<strin
   const steps = new Map(material.steps.map((s) => [s.change.address, s]));
   const changes = (rendered.changes as JsonObject[]).map((c): JsonObject => {
     const step = steps.get(String(c.address));
-    const body = step?.desired && step.kind.category !== 'check'
-      ? (secrets === 'hash' ? hashSensitive(step.desired, sensitivePatterns(step.kind, step.manifest)) : maskSensitive(step.desired, sensitivePatterns(step.kind, step.manifest)))
-      : undefined;
+    const body =
+      step?.desired && step.kind.category !== 'check'
+        ? secrets === 'hash'
+          ? hashSensitive(step.desired, sensitivePatterns(step.kind, step.manifest))
+          : maskSensitive(step.desired, sensitivePatterns(step.kind, step.manifest))
+        : undefined;
     const version = versions.get(String(c.address));
     return { ...c, ...(body ? { desired: body } : {}), ...(version ? { liveVersion: version } : {}) };
   });
@@ -72,7 +77,13 @@ export function planDocument(material: PlanMaterial, versions: ReadonlyMap<strin
 }
 
 function inputsJson({ allowDestructive, ...inputs }: PlanInputs): JsonObject {
-  return { ...inputs, paths: [...inputs.paths], targets: [...inputs.targets], replace: [...inputs.replace], ...(allowDestructive ? { allowDestructive: [...allowDestructive] } : {}) };
+  return {
+    ...inputs,
+    paths: [...inputs.paths],
+    targets: [...inputs.targets],
+    replace: [...inputs.replace],
+    ...(allowDestructive ? { allowDestructive: [...allowDestructive] } : {}),
+  };
 }
 
 /** The document with every salted hash shown as '(sensitive)' (what `moor show` prints). */
@@ -100,7 +111,8 @@ export function planOfDocument(doc: JsonObject): Plan {
 }
 
 function diagnosticOf(d: JsonObject): Diagnostic {
-  const location = typeof d.file === 'string' && typeof d.line === 'number' && typeof d.col === 'number' ? { file: d.file, line: d.line, col: d.col } : undefined;
+  const location =
+    typeof d.file === 'string' && typeof d.line === 'number' && typeof d.col === 'number' ? { file: d.file, line: d.line, col: d.col } : undefined;
   return {
     severity: d.severity === 'warning' ? 'warning' : 'error',
     message: String(d.message ?? ''),

@@ -90,14 +90,18 @@ export async function makePlan(given: PlanOptions): Promise<PlanResult> {
   // answer: taken in the manifests' order, one listing still out held every place while the answered
   // waited (a throttled plan of 100,000 compared a tenth of them after the last answer).
   const slice = timeSlices();
-  const planned = mergeDiagnosed(await Promise.all(selected.map(async (m) => {
-    await reads.listed(m.address);
-    return limit(async () => {
-      await slice();
-      const step = await planManifest(m, options, resolved, reads);
-      return diagnosed(announce(movedStep(step.value, moves)), step.diagnostics);
-    });
-  })));
+  const planned = mergeDiagnosed(
+    await Promise.all(
+      selected.map(async (m) => {
+        await reads.listed(m.address);
+        return limit(async () => {
+          await slice();
+          const step = await planManifest(m, options, resolved, reads);
+          return diagnosed(announce(movedStep(step.value, moves)), step.diagnostics);
+        });
+      }),
+    ),
+  );
   const steps = [...planned.value.filter((s): s is PlannedStep => s !== undefined), ...inDeleteOrder(orphans.value).map(announce)];
   noteBlockedDependents(steps, graph);
   const diagnostics = [
@@ -145,7 +149,13 @@ async function planManifest(
 }
 
 /** The step of a resolved, valid manifest; a user's failure (a service's refusal) is its diagnostic. */
-async function planKind(kind: KindDefinition, manifest: Manifest, desired: JsonObject, options: PlanOptions, reads: Prefetched): Promise<Diagnosed<PlannedStep | undefined>> {
+async function planKind(
+  kind: KindDefinition,
+  manifest: Manifest,
+  desired: JsonObject,
+  options: PlanOptions,
+  reads: Prefetched,
+): Promise<Diagnosed<PlannedStep | undefined>> {
   const record = options.state.resources[manifest.address];
   const events = options.events;
   const ctx: KindContext = events ? { ...options.ctx, log: (message) => events({ type: 'progress', address: manifest.address, message }) } : options.ctx;
@@ -159,7 +169,15 @@ async function planKind(kind: KindDefinition, manifest: Manifest, desired: JsonO
   }
 }
 
-async function planResource(kind: ResourceKind, manifest: Manifest, written: JsonObject, record: ResourceRecord | undefined, ctx: KindContext, reads: Prefetched, ignore: readonly IgnorePath[]): Promise<Diagnosed<PlannedStep>> {
+async function planResource(
+  kind: ResourceKind,
+  manifest: Manifest,
+  written: JsonObject,
+  record: ResourceRecord | undefined,
+  ctx: KindContext,
+  reads: Prefetched,
+  ignore: readonly IgnorePath[],
+): Promise<Diagnosed<PlannedStep>> {
   let desired = written;
   const handler = kind.resource;
   const listed = (await reads.listed(manifest.address)) ?? 'read';
@@ -171,13 +189,22 @@ async function planResource(kind: ResourceKind, manifest: Manifest, written: Jso
     // A create shows what it will make: every field set, secrets masked, unknowns marked.
     const after = shownSpec(desired, sensitive);
     const fields = createFields(desired, kind.diff, sensitive, vanished ? 'drift' : 'manifest');
-    return diagnosed({ intent: 'create', kind, manifest, record, desired, change: { ...change(manifest, 'create', { drift: vanished, ...reason }), fields, after, patch: [{ op: 'add', path: '', value: after }] } });
+    return diagnosed({
+      intent: 'create',
+      kind,
+      manifest,
+      record,
+      desired,
+      change: { ...change(manifest, 'create', { drift: vanished, ...reason }), fields, after, patch: [{ op: 'add', path: '', value: after }] },
+    });
   }
   // Ignored fields take their live value before the comparison: never a diff, and the write carries them.
   const kept = ignore.length > 0 ? keepIgnoredLive(desired, observed.spec, ignore, compileRules(kind.diff)) : undefined;
-  const ignored = kept && kept.places.length > 0
-    ? diffResource({ desired, last: record?.lastApplied, live: observed.spec, rules: kind.diff, sensitive }).filter((f) => isUnderPlace(f.path, kept.places)).length
-    : 0;
+  const ignored =
+    kept && kept.places.length > 0
+      ? diffResource({ desired, last: record?.lastApplied, live: observed.spec, rules: kind.diff, sensitive }).filter((f) => isUnderPlace(f.path, kept.places))
+          .length
+      : 0;
   if (kept) desired = kept.spec;
   let fields = diffResource({ desired, last: record?.lastApplied, live: observed.spec, rules: kind.diff, sensitive });
   const replace = fields.some((f) => f.forcesReplace);
@@ -200,7 +227,12 @@ async function planResource(kind: ResourceKind, manifest: Manifest, written: Jso
     return ignored > 0 ? diagnosed({ ...settling.value, change: { ...settling.value.change, ignored } }, settling.diagnostics) : settling;
   }
   const planned: PlannedChange = {
-    ...change(manifest, action, { drift: fields.some((f) => f.cause === 'drift'), destructive, ...reasonFields(replace ? { code: 'immutable-field', text: `${forcing.join(', ')} cannot change in place` } : undefined), ...untracked }),
+    ...change(manifest, action, {
+      drift: fields.some((f) => f.cause === 'drift'),
+      destructive,
+      ...reasonFields(replace ? { code: 'immutable-field', text: `${forcing.join(', ')} cannot change in place` } : undefined),
+      ...untracked,
+    }),
     fields: shown,
     patch: patchOf(shown),
     ...(action === 'replace' ? { after: shownSpec(desired, sensitive) } : {}),
@@ -224,7 +256,13 @@ function adoptedSecretsKept(record: ResourceRecord | undefined, desired: JsonObj
   return n > 0 ? { adoptedSecrets: n } : {};
 }
 
-async function planJob(kind: JobKind, manifest: Manifest, desired: JsonObject, record: ResourceRecord | undefined, ctx: KindContext): Promise<Diagnosed<PlannedStep>> {
+async function planJob(
+  kind: JobKind,
+  manifest: Manifest,
+  desired: JsonObject,
+  record: ResourceRecord | undefined,
+  ctx: KindContext,
+): Promise<Diagnosed<PlannedStep>> {
   const job = kind.job;
   const revision = job.revision(desired);
   const last = record?.runs?.at(-1) as JobRecord | undefined;
@@ -235,29 +273,65 @@ async function planJob(kind: JobKind, manifest: Manifest, desired: JsonObject, r
       const found = await recheckUnknown(job, ctx, desired, last);
       if (found) {
         const runs = [...(record?.runs ?? []).slice(0, -1), found];
-        return diagnosed({ ...base, intent: 'run', record: record && { ...record, runs }, change: change(manifest, 'run', { destructive: job.destructive, ...reasonFields({ code: 'resumes-unknown', text: `resumes following the run of revision ${revision}: its outcome was unknown, the service knows it now` }) }) });
+        return diagnosed({
+          ...base,
+          intent: 'run',
+          record: record && { ...record, runs },
+          change: change(manifest, 'run', {
+            destructive: job.destructive,
+            ...reasonFields({
+              code: 'resumes-unknown',
+              text: `resumes following the run of revision ${revision}: its outcome was unknown, the service knows it now`,
+            }),
+          }),
+        });
       }
       return diagnosed(
-        { ...base, intent: 'unresolved', why: unresolvedMessage(manifest.address, revision), change: change(manifest, 'no-op', reasonFields({ code: 'outcome-unknown', text: `the outcome of revision ${revision} is unknown` })) },
+        {
+          ...base,
+          intent: 'unresolved',
+          why: unresolvedMessage(manifest.address, revision),
+          change: change(manifest, 'no-op', reasonFields({ code: 'outcome-unknown', text: `the outcome of revision ${revision} is unknown` })),
+        },
         [unknownOutcomeDiagnostic(manifest, revision, last)],
       );
     }
     if (resolvedAsFailed(last)) {
-      return diagnosed({ ...base, intent: 'run', change: change(manifest, 'run', { destructive: job.destructive, ...reasonFields({ code: 'resolved-failed', text: `revision ${revision} was resolved as failed (moor state resolve): it runs again` }) }) });
+      return diagnosed({
+        ...base,
+        intent: 'run',
+        change: change(manifest, 'run', {
+          destructive: job.destructive,
+          ...reasonFields({ code: 'resolved-failed', text: `revision ${revision} was resolved as failed (moor state resolve): it runs again` }),
+        }),
+      });
     }
     if (last.status === 'started') {
-      return diagnosed({ ...base, intent: 'run', change: change(manifest, 'run', { destructive: job.destructive, ...reasonFields({ code: 'resumes-started', text: `resumes following the run of revision ${revision} started earlier` }) }) });
+      return diagnosed({
+        ...base,
+        intent: 'run',
+        change: change(manifest, 'run', {
+          destructive: job.destructive,
+          ...reasonFields({ code: 'resumes-started', text: `resumes following the run of revision ${revision} started earlier` }),
+        }),
+      });
     }
     if (last.status === 'failed') {
       const why = last.message ? ` (${String(last.message)})` : '';
-      return diagnosed(
-        { ...base, intent: 'blocks', why: `revision ${revision} failed`, change: change(manifest, 'no-op', {}) },
-        [{ severity: 'warning', address: manifest.address, location: manifest.source.locate(['spec', 'revision']), message: `${manifest.address}: revision ${revision} failed earlier and is not retried blindly: change spec.revision to run it again${why}` }],
-      );
+      return diagnosed({ ...base, intent: 'blocks', why: `revision ${revision} failed`, change: change(manifest, 'no-op', {}) }, [
+        {
+          severity: 'warning',
+          address: manifest.address,
+          location: manifest.source.locate(['spec', 'revision']),
+          message: `${manifest.address}: revision ${revision} failed earlier and is not retried blindly: change spec.revision to run it again${why}`,
+        },
+      ]);
     }
     return diagnosed({ ...base, intent: 'no-op', change: change(manifest, 'no-op', {}) });
   }
-  const reason: Reason = last ? { code: 'revision-changed', text: `revision changed from ${last.revision} to ${revision}` } : { code: 'never-run', text: `never run (revision ${revision})` };
+  const reason: Reason = last
+    ? { code: 'revision-changed', text: `revision changed from ${last.revision} to ${revision}` }
+    : { code: 'never-run', text: `never run (revision ${revision})` };
   return diagnosed({ ...base, intent: 'run', change: change(manifest, 'run', { destructive: job.destructive, ...reasonFields(reason) }) });
 }
 
@@ -270,11 +344,21 @@ async function planCheck(kind: CheckKind, manifest: Manifest, desired: JsonObjec
     if (!isUserFailure(err)) throw err;
     // The service could not answer: the check did not pass, and the request's failure is an error whatever the severity.
     const message = `could not be evaluated: ${err instanceof Error ? err.message : String(err)}`;
-    return diagnosed({ intent: 'no-op', kind, manifest, desired, change: { ...change(manifest, 'no-op', {}), check: { passed: false, severity, message } } }, [failure(manifest, err)]);
+    return diagnosed({ intent: 'no-op', kind, manifest, desired, change: { ...change(manifest, 'no-op', {}), check: { passed: false, severity, message } } }, [
+      failure(manifest, err),
+    ]);
   }
-  const step: PlannedStep = { intent: 'no-op', kind, manifest, desired, change: { ...change(manifest, 'no-op', {}), check: { passed: result.passed, severity, message: result.message } } };
+  const step: PlannedStep = {
+    intent: 'no-op',
+    kind,
+    manifest,
+    desired,
+    change: { ...change(manifest, 'no-op', {}), check: { passed: result.passed, severity, message: result.message } },
+  };
   if (result.passed) return diagnosed(step);
-  return diagnosed(step, [{ severity, address: manifest.address, location: manifest.source.locate(['spec']), message: `check failed: ${result.message}`, code: 'check' }]);
+  return diagnosed(step, [
+    { severity, address: manifest.address, location: manifest.source.locate(['spec']), message: `check failed: ${result.message}`, code: 'check' },
+  ]);
 }
 
 /**
@@ -292,17 +376,40 @@ function planOrphans(options: PlanOptions): Diagnosed<PlannedStep[]> {
     const kind = options.kinds.kindNamed(record.kind);
     if (!kind || kind.category === 'check') continue;
     if (!options.prune) {
-      if (kind.category === 'resource') diagnostics.push({ severity: 'warning', address, message: 'is in state but no longer in the manifests; run apply --prune to delete it' });
+      if (kind.category === 'resource')
+        diagnostics.push({ severity: 'warning', address, message: 'is in state but no longer in the manifests; run apply --prune to delete it' });
     } else if (record.protect) {
-      diagnostics.push({ severity: 'error', address, message: 'is protected (metadata.protect) and cannot be pruned; remove protection by applying it with protect: false first, or `moor state rm --force` it' });
+      diagnostics.push({
+        severity: 'error',
+        address,
+        message:
+          'is protected (metadata.protect) and cannot be pruned; remove protection by applying it with protect: false first, or `moor state rm --force` it',
+      });
     } else if (kind.category === 'job') {
-      diagnostics.push({ severity: 'warning', address, message: 'is a job no longer in the manifests: prune keeps its run history in state, so the same revision does not run again if it returns; `moor state rm` forgets it' });
+      diagnostics.push({
+        severity: 'warning',
+        address,
+        message:
+          'is a job no longer in the manifests: prune keeps its run history in state, so the same revision does not run again if it returns; `moor state rm` forgets it',
+      });
     } else {
-      steps.push({ intent: 'delete', kind, record, change: { ...blank(address, record.kind), action: 'delete', ...reasonFields({ code: 'pruned', text: 'not in manifests (--prune)' }), destructive: kind.resource.replaceIsDestructive === true } });
+      steps.push({
+        intent: 'delete',
+        kind,
+        record,
+        change: {
+          ...blank(address, record.kind),
+          action: 'delete',
+          ...reasonFields({ code: 'pruned', text: 'not in manifests (--prune)' }),
+          destructive: kind.resource.replaceIsDestructive === true,
+        },
+      });
     }
   }
   // Resources only: the records of retired jobs stay in state for good and must not tip the balance.
-  const inState = Object.entries(options.state.resources).filter(([, r]) => options.kinds.kindNamed(r.kind)?.category === 'resource').map(([a]) => a);
+  const inState = Object.entries(options.state.resources)
+    .filter(([, r]) => options.kinds.kindNamed(r.kind)?.category === 'resource')
+    .map(([a]) => a);
   const refusal = massDeleteRefusal({
     manifests: options.manifests.length,
     inState: inState.length,
@@ -326,7 +433,8 @@ async function preflight(steps: readonly PlannedStep[], ctx: KindContext, allowD
   }
   for (const [kind, creates] of byKind) {
     try {
-      for (const e of (await kind.resource.preflight?.(ctx, creates)) ?? []) diagnostics.push({ severity: 'error', address: e.address, message: e.message, code: 'preflight' });
+      for (const e of (await kind.resource.preflight?.(ctx, creates)) ?? [])
+        diagnostics.push({ severity: 'error', address: e.address, message: e.message, code: 'preflight' });
     } catch (err) {
       if (!isUserFailure(err)) throw err;
       diagnostics.push({ severity: 'error', message: `preflight of ${kind.kind} failed: ${(err as Error).message}` });

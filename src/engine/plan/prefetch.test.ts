@@ -6,15 +6,24 @@ import type { KindContext, ListAnswer, ReadTarget } from '../../core/kind.js';
 
 async function envReadsWhilePlanning(listable: boolean): Promise<number> {
   let reads = 0;
-  const env = new Proxy({ REGION: 'west' }, {
-    get: (target, key) => { if (key === 'REGION') reads++; return Reflect.get(target, key); },
-  });
+  const env = new Proxy(
+    { REGION: 'west' },
+    {
+      get: (target, key) => {
+        if (key === 'REGION') reads++;
+        return Reflect.get(target, key);
+      },
+    },
+  );
   const list = { complete: false, readAll: async (_ctx: KindContext, targets: readonly unknown[]) => targets.map(() => 'read' as const) };
   const kinds = fakeCatalog(new FakeCloud(), listable ? { list } : {});
   await makePlan({
     manifests: [manifest('Thing', 'a', { region: '${env:REGION}' })],
-    kinds, state: EMPTY_STATE, ctx: { providers: {} as KindContext['providers'], log: () => undefined },
-    resolve: { env }, parallelism: 1,
+    kinds,
+    state: EMPTY_STATE,
+    ctx: { providers: {} as KindContext['providers'], log: () => undefined },
+    resolve: { env },
+    parallelism: 1,
   });
   return reads;
 }
@@ -33,7 +42,9 @@ describe('planning while listings are still out', () => {
     cloud.live.set('Thing/a', { region: 'west' });
     cloud.live.set('Thing/b', { region: 'west' });
     let aPlanned!: () => void;
-    const planned = new Promise<void>((resolve) => { aPlanned = resolve; });
+    const planned = new Promise<void>((resolve) => {
+      aPlanned = resolve;
+    });
     const list = {
       complete: true,
       // a's listing answers at once; b's only once a has been planned: a plan that waited for every listing would never end.
@@ -41,16 +52,30 @@ describe('planning while listings are still out', () => {
         const observed = (t: ReadTarget) => ({ id: `Thing/${t.name}`, spec: cloud.live.get(`Thing/${t.name}`)!, outputs: {} });
         answered?.(0, observed(targets[0]));
         const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 2_000).unref());
-        if ((await Promise.race([planned.then(() => 'planned' as const), timeout])) === 'timeout') throw new Error('a was not planned before the last listing answered');
+        if ((await Promise.race([planned.then(() => 'planned' as const), timeout])) === 'timeout')
+          throw new Error('a was not planned before the last listing answered');
         return targets.map(observed);
       },
     };
     const order: string[] = [];
     const result = await makePlan({
       manifests: [manifest('Thing', 'a', { region: 'west' }), manifest('Thing', 'b', { region: 'west' })],
-      kinds: fakeCatalog(cloud, { list, read: async () => { throw new Error('read one by one although listed'); } }),
-      state: EMPTY_STATE, ctx: { providers: {} as KindContext['providers'], log: () => undefined }, resolve: { env: {} }, parallelism: 2,
-      events: (e) => { if (e.type === 'planned') { order.push(e.address); if (e.address === 'Thing/a') aPlanned(); } },
+      kinds: fakeCatalog(cloud, {
+        list,
+        read: async () => {
+          throw new Error('read one by one although listed');
+        },
+      }),
+      state: EMPTY_STATE,
+      ctx: { providers: {} as KindContext['providers'], log: () => undefined },
+      resolve: { env: {} },
+      parallelism: 2,
+      events: (e) => {
+        if (e.type === 'planned') {
+          order.push(e.address);
+          if (e.address === 'Thing/a') aPlanned();
+        }
+      },
     });
     expect(order).toEqual(['Thing/a', 'Thing/b']);
     expect(result.plan.changes.map((c) => c.action)).toEqual(['no-op', 'no-op']);

@@ -64,7 +64,10 @@ interface KindReading {
 export class KindListings {
   private readonly byKind = new Map<ResourceKind, KindReading>();
 
-  constructor(private readonly ctx: KindContext, private readonly kinds: KindCatalog) {}
+  constructor(
+    private readonly ctx: KindContext,
+    private readonly kinds: KindCatalog,
+  ) {}
 
   /** The kind of `m` when it reads by listing. */
   listingKind(m: Manifest): ResourceKind | undefined {
@@ -137,7 +140,12 @@ export function startPrefetch(o: PrefetchOptions, listings = new KindListings(o.
       // Planning reports what does not resolve; such a manifest is not read at all.
       if (resolved.pending || resolved.diagnostics.some((d) => d.severity === 'error')) return;
       const item: Pending = { address: m.address, target: readTarget(m, resolved.spec, o.state.resources[m.address]) };
-      answers.set(item.address, new Promise<Listed>((resolve) => { item.settle = resolve; }));
+      answers.set(
+        item.address,
+        new Promise<Listed>((resolve) => {
+          item.settle = resolve;
+        }),
+      );
       const reading = listings.readingOf(kind);
       reading.items.push(item);
       reading.run?.add(item.target);
@@ -151,7 +159,13 @@ export function startPrefetch(o: PrefetchOptions, listings = new KindListings(o.
 async function listKind({ kind, items, run }: KindReading, ctx: KindContext, settle: (i: number, a: ListAnswer) => void): Promise<void> {
   let answers: ListAnswer[] = [];
   try {
-    answers = await (run ? run.finish() : kind.resource.list!.readAll(ctx, items.map((i) => i.target), settle));
+    answers = await (run
+      ? run.finish()
+      : kind.resource.list!.readAll(
+          ctx,
+          items.map((i) => i.target),
+          settle,
+        ));
   } catch {
     // the one-by-one reads that follow report the service's error where it belongs
   }

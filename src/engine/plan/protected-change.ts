@@ -16,7 +16,11 @@ export function protectedChangeError(s: PlannedStep, allowDestructive: readonly 
   const { address, action, reason } = s.change;
   const at = { severity: 'error' as const, address, location: s.manifest.source.locate(['metadata', 'protect']) };
   if (action === 'run' && s.change.destructive && !allowDestructive.includes(address)) {
-    return { ...at, code: PROTECTED_RUN, message: `${address} is protected (metadata.protect): its destructive run goes ahead only when apply names it, ${ALLOW_DESTRUCTIVE_FLAG} ${address}${reason ? ` (${reason})` : ''}` };
+    return {
+      ...at,
+      code: PROTECTED_RUN,
+      message: `${address} is protected (metadata.protect): its destructive run goes ahead only when apply names it, ${ALLOW_DESTRUCTIVE_FLAG} ${address}${reason ? ` (${reason})` : ''}`,
+    };
   }
   if (action !== 'replace' && action !== 'delete') return undefined;
   return { ...at, message: `${address} is protected (metadata.protect) and would be ${action === 'replace' ? 'replaced' : 'deleted'}: ${reason ?? ''}`.trim() };

@@ -6,7 +6,9 @@ describe('massDeleteRefusal', () => {
   test('no manifests found and something to delete: refused, naming the flag', () => {
     const d = massDeleteRefusal({ manifests: 0, inState: 4, kept: 0, deletes: 4 });
     expect(d?.severity).toBe('error');
-    expect(d?.message).toBe('--prune would delete 4 of the 4 resources in state, and no manifests were found; check the paths given, or pass --allow-mass-delete to delete them anyway');
+    expect(d?.message).toBe(
+      '--prune would delete 4 of the 4 resources in state, and no manifests were found; check the paths given, or pass --allow-mass-delete to delete them anyway',
+    );
   });
 
   test('manifests naming fewer than half of state: refused; half or more: allowed', () => {

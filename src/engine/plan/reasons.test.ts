@@ -14,11 +14,14 @@ describe('reason codes', () => {
     expect(REASON_CODES.filter((code) => !guide.includes(`\`${code}\``))).toEqual([]);
   });
 
-  it('a further reason joins the words and its code becomes the change\'s', () => {
+  it("a further reason joins the words and its code becomes the change's", () => {
     const first = { ...change, ...reasonFields({ code: 'revision-changed', text: 'revision changed from 3 to 4' }) };
     const held = withReason(first, { code: 'held-back', text: 'skipped until Job/b runs successfully' });
     expect(held).toMatchObject({ reason: 'revision changed from 3 to 4; skipped until Job/b runs successfully', reasonCode: 'held-back' });
-    expect(withOnlyReason(held, { code: 'saved-plan-refused', text: 'refused: it changed' })).toMatchObject({ reason: 'refused: it changed', reasonCode: 'saved-plan-refused' });
+    expect(withOnlyReason(held, { code: 'saved-plan-refused', text: 'refused: it changed' })).toMatchObject({
+      reason: 'refused: it changed',
+      reasonCode: 'saved-plan-refused',
+    });
   });
 
   it('a change without a reason gets neither words nor code', () => {

@@ -15,23 +15,30 @@ import type { SavedChange } from './saved-plan.js';
 import { withOnlyReason } from './reasons.js';
 
 /** The steps to apply: a step that no longer matches the saved plan carries why it is refused. */
-export function holdToSavedPlan(
-  steps: readonly PlannedStep[],
-  saved: readonly SavedChange[],
-  versions: ReadonlyMap<string, string>,
-): Diagnosed<PlannedStep[]> {
+export function holdToSavedPlan(steps: readonly PlannedStep[], saved: readonly SavedChange[], versions: ReadonlyMap<string, string>): Diagnosed<PlannedStep[]> {
   const savedBy = new Map(saved.map((c) => [c.address, c]));
   const fresh = new Set(steps.map((s) => s.change.address));
   const warnings = saved
     .filter((c) => c.action !== 'no-op' && !fresh.has(c.address))
-    .map((c): Diagnostic => ({ severity: 'warning', address: c.address, message: `is in the saved plan (${c.action}) but has nothing to do now; it is left alone` }));
-  return diagnosed(steps.map((step) => {
-    const why = refusal(step, savedBy.get(step.change.address), versions.get(step.change.address));
-    if (!why) return step;
-    const action = step.change.action !== 'no-op' ? step.change.action : (savedBy.get(step.change.address)?.action as PlannedStep['change']['action']);
-    // The plan shows why, under the change; apply fails it with the same words (its report names the address).
-    return refusedStep(step, { ...withOnlyReason(step.change, { code: 'saved-plan-refused', text: `refused: ${why}` }), action }, `refused: ${why}; run 'moor plan --out' again and review it`);
-  }), warnings);
+    .map((c): Diagnostic => ({
+      severity: 'warning',
+      address: c.address,
+      message: `is in the saved plan (${c.action}) but has nothing to do now; it is left alone`,
+    }));
+  return diagnosed(
+    steps.map((step) => {
+      const why = refusal(step, savedBy.get(step.change.address), versions.get(step.change.address));
+      if (!why) return step;
+      const action = step.change.action !== 'no-op' ? step.change.action : (savedBy.get(step.change.address)?.action as PlannedStep['change']['action']);
+      // The plan shows why, under the change; apply fails it with the same words (its report names the address).
+      return refusedStep(
+        step,
+        { ...withOnlyReason(step.change, { code: 'saved-plan-refused', text: `refused: ${why}` }), action },
+        `refused: ${why}; run 'moor plan --out' again and review it`,
+      );
+    }),
+    warnings,
+  );
 }
 
 function refusal(step: PlannedStep, saved: SavedChange | undefined, version: string | undefined): string | undefined {
@@ -43,7 +50,9 @@ function refusal(step: PlannedStep, saved: SavedChange | undefined, version: str
     return saved.liveVersion === undefined ? 'the saved plan pins no live version of it' : 'the live resource changed since the plan';
   }
   if (!step.desired) return undefined;
-  return saved.desired ? bodyDifference(saved.desired, step.desired, sensitivePatterns(step.kind, step.manifest), step.kind) : 'the saved plan holds no desired body for it';
+  return saved.desired
+    ? bodyDifference(saved.desired, step.desired, sensitivePatterns(step.kind, step.manifest), step.kind)
+    : 'the saved plan holds no desired body for it';
 }
 
 /**

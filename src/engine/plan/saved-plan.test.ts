@@ -41,7 +41,9 @@ describe('writeSavedPlan', () => {
   it('refuses a directory given as --out, leaving its mode alone (it made the folder 0600)', () => {
     const folder = mkdtempSync(join(tmpdir(), 'moor-out-folder-'));
     chmodSync(folder, 0o755);
-    expect(() => writeSavedPlan(folder, { format: 'moor-plan/1' }, new Masker())).toThrow(`--out ${folder} is a directory; give the plan a file name, e.g. ${join(folder, 'plan.json')}`);
+    expect(() => writeSavedPlan(folder, { format: 'moor-plan/1' }, new Masker())).toThrow(
+      `--out ${folder} is a directory; give the plan a file name, e.g. ${join(folder, 'plan.json')}`,
+    );
     expect(mode(folder)).toBe(0o755);
   });
 

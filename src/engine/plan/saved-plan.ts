@@ -117,7 +117,9 @@ export function checkSavedFolder(file: string, saved: SavedPlan, cwd: string): v
   if (made === undefined || sameFolder(made, cwd)) return;
   const missing = saved.inputs.paths.filter((p) => !existsSync(resolve(cwd, p)));
   if (missing.length === 0) return;
-  throw new UserError(`saved plan ${file} was made in ${made}; run apply --plan from there (this is ${cwd}, where ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not found): its manifest paths, state and config are relative to that folder`);
+  throw new UserError(
+    `saved plan ${file} was made in ${made}; run apply --plan from there (this is ${cwd}, where ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not found): its manifest paths, state and config are relative to that folder`,
+  );
 }
 
 function sameFolder(a: string, b: string): boolean {
@@ -132,10 +134,14 @@ function sameFolder(a: string, b: string): boolean {
 /** Refuses the whole plan when state or the manifests moved on since it was made. */
 export function checkSavedInputs(file: string, saved: SavedPlan, now: { serial: number; manifestsDigest: string }): void {
   if (saved.serial !== now.serial) {
-    throw new UserError(`saved plan ${file} is stale: it was made from state serial ${saved.serial}, but state is now at serial ${now.serial}; nothing was applied; run 'moor plan --out' again`);
+    throw new UserError(
+      `saved plan ${file} is stale: it was made from state serial ${saved.serial}, but state is now at serial ${now.serial}; nothing was applied; run 'moor plan --out' again`,
+    );
   }
   if (saved.manifestsDigest !== now.manifestsDigest) {
-    throw new UserError(`saved plan ${file} was made from other manifests: they changed since the plan was reviewed (digest ${short(saved.manifestsDigest)}, now ${short(now.manifestsDigest)}); nothing was applied; run 'moor plan --out' again and review it`);
+    throw new UserError(
+      `saved plan ${file} was made from other manifests: they changed since the plan was reviewed (digest ${short(saved.manifestsDigest)}, now ${short(now.manifestsDigest)}); nothing was applied; run 'moor plan --out' again and review it`,
+    );
   }
 }
 

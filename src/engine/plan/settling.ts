@@ -11,11 +11,24 @@ export function settlingStep(base: Omit<SettleStep, 'intent' | 'change'>): Diagn
   const inProgress = observed.inProgress ?? observed.failed ?? 'its last write has not ended';
   const reason: Reason = observed.inProgress
     ? { code: 'in-progress', text: `${observed.inProgress}: apply waits for it to finish before what depends on it starts` }
-    : { code: 'write-failed', text: `${inProgress}: apply reports it failed and skips what depends on it; change the manifest or apply --replace ${manifest.address} to write it again` };
+    : {
+        code: 'write-failed',
+        text: `${inProgress}: apply reports it failed and skips what depends on it; change the manifest or apply --replace ${manifest.address} to write it again`,
+      };
   const step: SettleStep = {
     ...base,
     intent: 'settle',
-    change: { address: manifest.address, kind: manifest.kind, action: 'no-op', fields: [], patch: [], drift: false, destructive: false, ...reasonFields(reason), inProgress },
+    change: {
+      address: manifest.address,
+      kind: manifest.kind,
+      action: 'no-op',
+      fields: [],
+      patch: [],
+      drift: false,
+      destructive: false,
+      ...reasonFields(reason),
+      inProgress,
+    },
   };
   return diagnosed(step, [{ severity: 'warning', address: manifest.address, message: reason.text, code: 'in-progress' }]);
 }

@@ -120,9 +120,7 @@ export interface RefusedStep extends StepFacts {
   readonly why: string;
 }
 
-export type PlannedStep =
-  | CreateStep | UpdateStep | ReplaceStep | DeleteStep | RunStep
-  | SettleStep | NoopStep | BlockingStep | UnresolvedStep | RefusedStep;
+export type PlannedStep = CreateStep | UpdateStep | ReplaceStep | DeleteStep | RunStep | SettleStep | NoopStep | BlockingStep | UnresolvedStep | RefusedStep;
 
 /** The step refused: its facts kept, apply fails it with `why`. */
 export function refusedStep(step: PlannedStep, change: PlannedChange, why: string): RefusedStep {

@@ -7,7 +7,12 @@ import type { ReasonCode } from './reason-codes.js';
 export type Action = 'create' | 'update' | 'replace' | 'delete' | 'run' | 'no-op';
 
 export const ACTION_GLYPH: Readonly<Record<Action, string>> = {
-  create: '+', update: '~', replace: '-/+', delete: '-', run: '!', 'no-op': ' ',
+  create: '+',
+  update: '~',
+  replace: '-/+',
+  delete: '-',
+  run: '!',
+  'no-op': ' ',
 };
 
 /** Why a field differs: the manifest changed since the last apply, or the live resource drifted. */

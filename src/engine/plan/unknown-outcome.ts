@@ -46,8 +46,10 @@ export async function recheckUnknown(job: JobHandler, ctx: KindContext, spec: Js
 
 /** What apply reports for the job itself while its outcome stays unknown (the summary names the address). */
 export function unresolvedMessage(address: string, revision: string): string {
-  return `the outcome of revision ${revision} is unknown, so what depends on it was skipped; `
-    + `once you know, run 'moor state resolve ${address} --succeeded' (it happened) or '--failed' (it did not: the next apply runs it again)`;
+  return (
+    `the outcome of revision ${revision} is unknown, so what depends on it was skipped; ` +
+    `once you know, run 'moor state resolve ${address} --succeeded' (it happened) or '--failed' (it did not: the next apply runs it again)`
+  );
 }
 
 /** The error shown by plan, drift and apply while the outcome stays unknown. */
@@ -58,9 +60,10 @@ export function unknownOutcomeDiagnostic(manifest: Manifest, revision: string, r
     code: UNKNOWN_OUTCOME,
     address: manifest.address,
     location: manifest.source.locate(['spec', 'revision']),
-    message: `${manifest.address}: the outcome of revision ${revision} is unknown and the service cannot tell${why}. `
-      + `What depends on it is skipped until it is resolved: check the service, then run 'moor state resolve ${manifest.address} --succeeded' (it happened) `
-      + `or '--failed' (it did not: the next apply runs it again)`,
+    message:
+      `${manifest.address}: the outcome of revision ${revision} is unknown and the service cannot tell${why}. ` +
+      `What depends on it is skipped until it is resolved: check the service, then run 'moor state resolve ${manifest.address} --succeeded' (it happened) ` +
+      `or '--failed' (it did not: the next apply runs it again)`,
   };
 }
 
@@ -83,7 +86,10 @@ export function noteBlockedDependents(steps: PlannedStep[], graph: DependencyGra
   for (const [i, s] of steps.entries()) {
     const root = blockedBy.get(s.change.address);
     if (!root || s.change.action === 'no-op' || s.intent === 'unresolved') continue;
-    const waitsFor = steps.find((r) => r.change.address === root)?.intent === 'blocks' ? `${root} runs successfully (change its revision)` : `the outcome of ${root} is resolved`;
+    const waitsFor =
+      steps.find((r) => r.change.address === root)?.intent === 'blocks'
+        ? `${root} runs successfully (change its revision)`
+        : `the outcome of ${root} is resolved`;
     steps[i] = { ...s, change: { ...withReason(s.change, { code: 'held-back', text: `skipped until ${waitsFor}` }), heldBackBy: root } };
   }
 }

@@ -4,7 +4,12 @@ import type { Action } from '../plan/types.js';
 export type Style = 'green' | 'yellow' | 'red' | 'magenta' | 'bold' | 'dim';
 
 const CODES: Readonly<Record<Style, [number, number]>> = {
-  green: [32, 39], yellow: [33, 39], red: [31, 39], magenta: [35, 39], bold: [1, 22], dim: [2, 22],
+  green: [32, 39],
+  yellow: [33, 39],
+  red: [31, 39],
+  magenta: [35, 39],
+  bold: [1, 22],
+  dim: [2, 22],
 };
 
 export type Paint = (style: Style, text: string) => string;
@@ -15,9 +20,16 @@ export function painter(color: boolean): Paint {
 }
 
 export const ACTION_STYLE: Readonly<Record<Action, Style>> = {
-  create: 'green', update: 'yellow', replace: 'magenta', delete: 'red', run: 'magenta', 'no-op': 'dim',
+  create: 'green',
+  update: 'yellow',
+  replace: 'magenta',
+  delete: 'red',
+  run: 'magenta',
+  'no-op': 'dim',
 };
 
 export const FIELD_OP_STYLE: Readonly<Record<'add' | 'remove' | 'replace', Style>> = {
-  add: 'green', remove: 'red', replace: 'yellow',
+  add: 'green',
+  remove: 'red',
+  replace: 'yellow',
 };

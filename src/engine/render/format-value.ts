@@ -15,7 +15,9 @@ export const MAX_VALUE_CHARS = 60;
 export function formatValue(value: JsonValue | undefined, max = MAX_VALUE_CHARS): string {
   if (value === undefined) return '(none)';
   if (isUnknownMarker(value)) return UNKNOWN_TEXT;
-  const text = JSON.stringify(value, (_k, v: unknown) => (isUnknownMarker(v) ? UNKNOWN_PLACEHOLDER : v)).split(JSON.stringify(UNKNOWN_PLACEHOLDER)).join(UNKNOWN_TEXT);
+  const text = JSON.stringify(value, (_k, v: unknown) => (isUnknownMarker(v) ? UNKNOWN_PLACEHOLDER : v))
+    .split(JSON.stringify(UNKNOWN_PLACEHOLDER))
+    .join(UNKNOWN_TEXT);
   if (text.length <= max) return lineText(text);
   const cut = lineText(text.slice(0, max - 1));
   // Keep a cut string visibly a string: close its quote after the ellipsis.

@@ -27,7 +27,8 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string
   const failed = hasErrors(plan.diagnostics);
   // A pull-request comment shows a failed plan as failed, first.
   if (failed) out.push(`**❌ ${inlineText(failureLine(mode, plan.diagnostics, plan.changes))}**`, '');
-  if (mode === 'plan' || !failed || driftedCount(plan) > 0) out.push(`**${mode === 'drift' ? driftLine(driftedCount(plan), unverifiedCount(plan)) : summaryLine(plan.summary, plan.changes)}**`, '');
+  if (mode === 'plan' || !failed || driftedCount(plan) > 0)
+    out.push(`**${mode === 'drift' ? driftLine(driftedCount(plan), unverifiedCount(plan)) : summaryLine(plan.summary, plan.changes)}**`, '');
   if (changes.length === 0 && mode === 'plan') out.push(hasErrors(plan.diagnostics) ? INCOMPLETE : NO_CHANGES, '');
   if (changes.length > 0) {
     out.push('| | Address | Changes | Notes |', '| :-: | --- | --- | --- |');
@@ -59,11 +60,12 @@ function tableRow(c: PlannedChange, mode: RenderMode): string {
 
 function details(c: PlannedChange, mode: RenderMode): string[] {
   const fields = shownFields(c, mode);
-  const resent = mode === 'plan' ? c.resent ?? [] : [];
+  const resent = mode === 'plan' ? (c.resent ?? []) : [];
   if (fields.length === 0 && resent.length === 0) return [];
-  const lines = c.action === 'create'
-    ? fields.map((f) => `+ ${f.path} = ${fieldValue(f, 'after')}`)
-    : [...fields.flatMap((f) => diffLines(f, mode)), ...resent.map((p) => `# ${p} ${RESENT_LABEL}`)];
+  const lines =
+    c.action === 'create'
+      ? fields.map((f) => `+ ${f.path} = ${fieldValue(f, 'after')}`)
+      : [...fields.flatMap((f) => diffLines(f, mode)), ...resent.map((p) => `# ${p} ${RESENT_LABEL}`)];
   return [
     `<details><summary>${escapeHtml(`${ACTION_GLYPH[c.action]} `)}<code>${escapeHtml(lineText(c.address))}</code>: ${fields.length} ${fields.length === 1 ? 'field' : 'fields'}</summary>`,
     '',
@@ -88,8 +90,10 @@ function checksSection(plan: Plan): string[] {
   if (checks.length === 0) return [];
   const icon = { ok: '✅ ok', FAIL: '❌ FAIL', warn: '⚠️ warn' } as const;
   return [
-    '#### Checks', '',
-    '| Result | Check | Message |', '| --- | --- | --- |',
+    '#### Checks',
+    '',
+    '| Result | Check | Message |',
+    '| --- | --- | --- |',
     ...checks.map((c) => `| ${icon[checkLabel(c.check)]} | ${codeSpan(c.address)} | ${inlineText(c.check.message)} |`),
     '',
   ];

@@ -25,9 +25,7 @@ export function renderPlanText(plan: Plan, options: TextOptions): string {
   const changes = shownChanges(plan, options.mode);
   const out: string[] = [];
   if (changes.length > 0) {
-    out.push(options.mode === 'drift'
-      ? 'Live resources differ from the last apply (live → last applied):'
-      : 'moor will perform the following actions:', '');
+    out.push(options.mode === 'drift' ? 'Live resources differ from the last apply (live → last applied):' : 'moor will perform the following actions:', '');
     for (const c of changes) out.push(...changeBlock(c, options.mode, paint), '');
   } else if (options.mode === 'plan') {
     out.push(hasErrors(plan.diagnostics) ? INCOMPLETE : NO_CHANGES, '');
@@ -66,9 +64,7 @@ function changeBlock(c: PlannedChange, mode: RenderMode, paint: Paint): string[]
 }
 
 function fieldLine(f: FieldChange, paint: Paint, mode: RenderMode): string {
-  const value = f.op === 'replace'
-    ? `${fieldValue(f, 'before')} → ${fieldValue(f, 'after')}`
-    : fieldValue(f, f.op === 'add' ? 'after' : 'before');
+  const value = f.op === 'replace' ? `${fieldValue(f, 'before')} → ${fieldValue(f, 'after')}` : fieldValue(f, f.op === 'add' ? 'after' : 'before');
   const forces = f.forcesReplace ? paint('magenta', '  # forces replacement') : '';
   const removed = f.op === 'remove' ? ` ${removalNote(mode)}` : '';
   return `      ${paint(FIELD_OP_STYLE[f.op], FIELD_GLYPH[f.op])} ${lineText(f.path)}: ${value}  ${paint('dim', `(${causeLabel(f)})${removed}`)}${forces}`;

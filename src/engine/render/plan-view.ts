@@ -62,11 +62,17 @@ export function headline(c: PlannedChange, mode: RenderMode): string {
 
 function planHeadline(c: PlannedChange): string {
   switch (c.action) {
-    case 'create': return 'will be created';
-    case 'update': return 'will be updated in place';
-    case 'replace': return c.destructive ? 'must be replaced (destructive)' : 'must be replaced';
-    case 'delete': return c.destructive ? 'will be deleted (destructive)' : 'will be deleted';
-    case 'run': return c.destructive ? 'will run (destructive: it overwrites data)' : 'will run';
-    case 'no-op': return c.movedFrom ? `has moved from ${c.movedFrom} (apply moves its state record)` : 'is unchanged';
+    case 'create':
+      return 'will be created';
+    case 'update':
+      return 'will be updated in place';
+    case 'replace':
+      return c.destructive ? 'must be replaced (destructive)' : 'must be replaced';
+    case 'delete':
+      return c.destructive ? 'will be deleted (destructive)' : 'will be deleted';
+    case 'run':
+      return c.destructive ? 'will run (destructive: it overwrites data)' : 'will run';
+    case 'no-op':
+      return c.movedFrom ? `has moved from ${c.movedFrom} (apply moves its state record)` : 'is unchanged';
   }
 }

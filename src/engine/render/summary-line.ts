@@ -35,7 +35,8 @@ export const NOT_IN_STATE = 'drift.not-applied';
  */
 export function driftLine(drifted: number, unverified = 0): string {
   const notVerified = `${unverified} unverified (not in state)`;
-  if (drifted === 0) return unverified === 0 ? NO_DRIFT : `No drift found, but ${notVerified}: drift cannot tell whether ${unverified === 1 ? 'it' : 'they'} moved.`;
+  if (drifted === 0)
+    return unverified === 0 ? NO_DRIFT : `No drift found, but ${notVerified}: drift cannot tell whether ${unverified === 1 ? 'it' : 'they'} moved.`;
   const line = `Drift: ${drifted} ${drifted === 1 ? 'resource' : 'resources'} drifted.`;
   return unverified === 0 ? line : `${line} ${notVerified}.`;
 }
@@ -58,7 +59,7 @@ export function failureLine(mode: 'plan' | 'drift', diagnostics: readonly Diagno
   if (appliesInPart(mode, diagnostics)) return heldBackLine(errors, changes);
   // Many requests to one unreachable service are one cause: the service and its address.
   const unreachable = new Set(errors.map((d) => UNREACHABLE.exec(d.message)?.[0]));
-  const all = unreachable.has(undefined) ? errors.map(causeOf) : [...unreachable] as string[];
+  const all = unreachable.has(undefined) ? errors.map(causeOf) : ([...unreachable] as string[]);
   const causes = all.slice(0, CAUSES_IN_LINE);
   if (all.length > CAUSES_IN_LINE) causes.push(`and ${all.length - CAUSES_IN_LINE} more`);
   const what = mode === 'drift' ? 'Drift check failed' : 'Plan failed';
@@ -84,7 +85,8 @@ function heldBackLine(errors: readonly Diagnostic[], changes: readonly PlannedCh
     ...(refused > 0 ? [`${refused} ${refused === 1 ? 'change' : 'changes'} refused by policy`] : []),
   ].join(' and ');
   const one = unknown + refused === 1;
-  const heldBack = held.length === 0 ? `nothing depends on ${one ? 'it' : 'them'}` : `held back until ${one ? 'it is' : 'they are'} resolved: ${held.join(', ')}`;
+  const heldBack =
+    held.length === 0 ? `nothing depends on ${one ? 'it' : 'them'}` : `held back until ${one ? 'it is' : 'they are'} resolved: ${held.join(', ')}`;
   return `Plan applies in part: ${count} — ${errors.map(causeOf).join('; ')}; the rest of the plan applies; ${heldBack}`;
 }
 

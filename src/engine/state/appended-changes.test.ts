@@ -20,9 +20,18 @@ describe('the changes a file backend keeps for its fold', () => {
 
   it('replay to the same document, in the same order, as every change replayed', () => {
     const changes = [
-      put('c', 'pending'), put('a', 'pending'), remove('b'), put('c', 'done'), put('b', 'back'),
-      put('a', 'done'), remove('c'), put('e', 'new'), put('c', 'again'), put('b', 'last'),
-      { op: 'extras', key: 'k', value: 1 } as StateChange, put('e', 'done'),
+      put('c', 'pending'),
+      put('a', 'pending'),
+      remove('b'),
+      put('c', 'done'),
+      put('b', 'back'),
+      put('a', 'done'),
+      remove('c'),
+      put('e', 'new'),
+      put('c', 'again'),
+      put('b', 'last'),
+      { op: 'extras', key: 'k', value: 1 } as StateChange,
+      put('e', 'done'),
     ];
     const appended = new AppendedChanges();
     for (const c of changes) appended.add(c);

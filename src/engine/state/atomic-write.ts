@@ -48,7 +48,7 @@ async function writeChunks(handle: FileHandle, chunks: Iterable<string>): Promis
     const buffer = Buffer.from(pending.join(''), 'utf8');
     pending = [];
     size = 0;
-    for (let offset = 0; offset < buffer.length; ) {
+    for (let offset = 0; offset < buffer.length;) {
       const { bytesWritten } = await handle.write(buffer, offset, buffer.length - offset);
       if (bytesWritten <= 0) throw new Error(`the file system stored ${offset} of ${buffer.length} bytes`);
       offset += bytesWritten;
@@ -106,7 +106,7 @@ function ignoreMissing(err: unknown): void {
 }
 
 export function code(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err ? String((err).code) : undefined;
+  return typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined;
 }
 
 /** A file's size in bytes; 0 when it does not exist. */

@@ -59,13 +59,19 @@ export class FileStateBackend implements StateBackend {
    * @param location how messages name it (default: path)
    */
   /** `events`: where a run's lock events go (a stale lock taken over). */
-  constructor(readonly path: string, location?: string, private readonly events?: EventSink) {
+  constructor(
+    readonly path: string,
+    location?: string,
+    private readonly events?: EventSink,
+  ) {
     this.location = location ?? path;
     this.journal = new JournalWriter(`${path}.journal`, `${this.location}.journal`);
     this.history = new HistoryFile(`${path}.history`);
   }
 
-  get lockPath(): string { return `${this.path}.lock`; }
+  get lockPath(): string {
+    return `${this.path}.lock`;
+  }
 
   /** moor watch runs alone on a state file: a second watch is refused, naming the first. */
   readonly replicas = false;
@@ -73,8 +79,12 @@ export class FileStateBackend implements StateBackend {
   takeLease(operation: string): Promise<StateLease> {
     return takeFileWatchLease(this.path, this.location, operation);
   }
-  get backupPath(): string { return `${this.path}.backup`; }
-  get journalPath(): string { return `${this.path}.journal`; }
+  get backupPath(): string {
+    return `${this.path}.backup`;
+  }
+  get journalPath(): string {
+    return `${this.path}.journal`;
+  }
 
   async read(): Promise<StateDocument> {
     let doc: StateDocument;
@@ -89,7 +99,12 @@ export class FileStateBackend implements StateBackend {
 
   async write(next: Omit<StateDocument, 'serial'>, options: WriteOptions = {}): Promise<StateDocument> {
     await this.assertLockHeld();
-    const doc: StateDocument = { version: 1, serial: (await this.currentSerial()) + 1, resources: next.resources, ...(next.extras ? { extras: next.extras } : {}) };
+    const doc: StateDocument = {
+      version: 1,
+      serial: (await this.currentSerial()) + 1,
+      resources: next.resources,
+      ...(next.extras ? { extras: next.extras } : {}),
+    };
     await this.writeFull(doc, options.compact === true);
     return this.remember(doc);
   }
@@ -209,7 +224,9 @@ export class FileStateBackend implements StateBackend {
     });
     await this.journal.close();
     // After the rename: a crash in between leaves journal entries the file already holds, which replay skips.
-    await unlink(this.journalPath).catch((err: unknown) => { if (code(err) !== 'ENOENT') throw err; });
+    await unlink(this.journalPath).catch((err: unknown) => {
+      if (code(err) !== 'ENOENT') throw err;
+    });
     this.journalBytes = 0;
     this.lastFullBytes = bytes;
   }

@@ -76,11 +76,12 @@ export async function releaseFileLock(lockPath: string, lock: LockInfo): Promise
 export async function checkFileLock(lockPath: string, lock: LockInfo, location: string): Promise<void> {
   const holder = await readLock(lockPath);
   if (typeof holder === 'object' && holder.id === lock.id) return;
-  const detail = typeof holder === 'object'
-    ? `taken over by ${describeLock(holder)}`
-    : holder === 'missing'
-      ? `the lock file ${lockPath} was removed, e.g. by 'moor state unlock --force'`
-      : `the lock file ${lockPath} was replaced by one moor cannot read`;
+  const detail =
+    typeof holder === 'object'
+      ? `taken over by ${describeLock(holder)}`
+      : holder === 'missing'
+        ? `the lock file ${lockPath} was removed, e.g. by 'moor state unlock --force'`
+        : `the lock file ${lockPath} was replaced by one moor cannot read`;
   throw lostLockError(detail, location);
 }
 
@@ -97,10 +98,14 @@ export async function breakFileLock(lockPath: string, force: boolean): Promise<L
     return { unreadableFile: lockPath };
   }
   if (!force && !isStale(holder)) {
-    const why = holder.host === hostname()
-      ? `its process ${holder.pid} is still running`
-      : `it was taken on another host (${holder.host}), where moor cannot tell whether the run is still active`;
-    throw new StateLockedError(`state is locked by ${describeLock(holder)} and ${why}; if you are sure no run is active, run 'moor state unlock --force'`, describeLock(holder));
+    const why =
+      holder.host === hostname()
+        ? `its process ${holder.pid} is still running`
+        : `it was taken on another host (${holder.host}), where moor cannot tell whether the run is still active`;
+    throw new StateLockedError(
+      `state is locked by ${describeLock(holder)} and ${why}; if you are sure no run is active, run 'moor state unlock --force'`,
+      describeLock(holder),
+    );
   }
   await unlink(lockPath).catch(ignoreMissing);
   return holder;
@@ -150,9 +155,24 @@ export async function readLock(lockPath: string): Promise<LockInfo | 'missing' |
   }
   try {
     const v: unknown = JSON.parse(text);
-    if (isObject(v) && typeof v.id === 'string' && typeof v.who === 'string' && typeof v.pid === 'number' &&
-        typeof v.host === 'string' && typeof v.operation === 'string' && typeof v.since === 'string') {
-      return { id: v.id, who: v.who, pid: v.pid, host: v.host, operation: v.operation, since: v.since, ...(typeof v.started === 'string' ? { started: v.started } : {}) };
+    if (
+      isObject(v) &&
+      typeof v.id === 'string' &&
+      typeof v.who === 'string' &&
+      typeof v.pid === 'number' &&
+      typeof v.host === 'string' &&
+      typeof v.operation === 'string' &&
+      typeof v.since === 'string'
+    ) {
+      return {
+        id: v.id,
+        who: v.who,
+        pid: v.pid,
+        host: v.host,
+        operation: v.operation,
+        since: v.since,
+        ...(typeof v.started === 'string' ? { started: v.started } : {}),
+      };
     }
   } catch {
     // fall through: unreadable
@@ -188,7 +208,11 @@ async function tryCreate(lockPath: string, info: LockInfo): Promise<boolean> {
 async function createExclusive(lockPath: string, body: string): Promise<boolean> {
   try {
     const handle = await open(lockPath, 'wx', 0o600);
-    try { await handle.writeFile(body); } finally { await handle.close(); }
+    try {
+      await handle.writeFile(body);
+    } finally {
+      await handle.close();
+    }
     return true;
   } catch (err) {
     if (code(err) === 'EEXIST') return false;

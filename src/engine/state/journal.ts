@@ -27,7 +27,10 @@ export class JournalWriter {
   private size = 0;
 
   /** `location`: how messages name the file. */
-  constructor(readonly path: string, private readonly location: string = path) {}
+  constructor(
+    readonly path: string,
+    private readonly location: string = path,
+  ) {}
 
   /** Appends one entry as one line and makes it durable before resolving; returns the line's length. */
   async append(entry: JournalEntry): Promise<number> {
@@ -76,7 +79,7 @@ export class JournalWriter {
 
 /** Writes every byte of `data`, going on after a short write; a write that stores nothing fails. */
 async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
-  for (let offset = 0; offset < data.length; ) {
+  for (let offset = 0; offset < data.length;) {
     const { bytesWritten } = await handle.write(data, offset, data.length - offset);
     if (bytesWritten <= 0) throw new ShortWrite(offset, data.length);
     offset += bytesWritten;
@@ -85,7 +88,10 @@ async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
 
 /** A write the file system acknowledged without storing a byte. */
 class ShortWrite extends Error {
-  constructor(readonly stored: number, readonly wanted: number) {
+  constructor(
+    readonly stored: number,
+    readonly wanted: number,
+  ) {
     super(`the file system stored ${stored} of ${wanted} bytes`);
   }
 }
@@ -138,7 +144,9 @@ function parseEntry(line: string, lineNo: number, location: string): JournalEntr
     const v: unknown = JSON.parse(line);
     if (isObject(v) && typeof v.serial === 'number' && Array.isArray(v.changes)) {
       // Records are checked as the state file's are; the other changes are plain.
-      const put = v.changes.map((c) => (isObject(c) && c.op === 'put' && typeof c.address === 'string' ? recordProblem(c.address, c.record) : undefined)).find(Boolean);
+      const put = v.changes
+        .map((c) => (isObject(c) && c.op === 'put' && typeof c.address === 'string' ? recordProblem(c.address, c.record) : undefined))
+        .find(Boolean);
       if (put) throw new UserError(`state journal ${location}.journal is corrupt at line ${lineNo}: ${put}. moor will not overwrite it.`);
       return v as unknown as JournalEntry;
     }

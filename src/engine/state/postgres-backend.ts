@@ -7,18 +7,37 @@ import { errorCode, failureReason, toUserError } from './postgres-errors.js';
 import { StateLockedError } from './state-locked-error.js';
 import { lostLockError } from './lost-lock.js';
 import {
-  advisoryUnlock, clearHolder, findHolder, holderText, holdsAdvisoryLock, lockedError, newLockInfo, prepareLockSession, recordHolder,
-  terminateHolder, tryAdvisoryLock, type Holder,
+  advisoryUnlock,
+  clearHolder,
+  findHolder,
+  holderText,
+  holdsAdvisoryLock,
+  lockedError,
+  newLockInfo,
+  prepareLockSession,
+  recordHolder,
+  terminateHolder,
+  tryAdvisoryLock,
+  type Holder,
 } from './postgres-lock.js';
 import { LeaseSession, MIN_LEASE_TTL_MS, prepareLeaseSession, type HeldLease } from './postgres-lease.js';
 import { joinPostgresFleet, PostgresFleet } from './postgres-fleet.js';
 import { ensureSchema, watchLeaseKey, workspaceLockKey, type AdvisoryKey } from './postgres-schema.js';
-import {
-  APPEND_HISTORY_SQL, appendChangesSql, READ_HISTORY_SQL, READ_SQL, SERIAL_SQL, TRIM_HISTORY_SQL, writeDocumentSql,
-} from './postgres-statements.js';
+import { APPEND_HISTORY_SQL, appendChangesSql, READ_HISTORY_SQL, READ_SQL, SERIAL_SQL, TRIM_HISTORY_SQL, writeDocumentSql } from './postgres-statements.js';
 import { parsePostgresUrl, type PostgresTarget } from './postgres-url.js';
 import { emptyState } from './state-document.js';
-import { DEFAULT_HISTORY_LIMIT, type FleetMembership, type FleetSeat, type HistoryLimit, type LockInfo, type ReplicaCard, type StateBackend, type StateChange, type StateDocument, type StateLease } from './types.js';
+import {
+  DEFAULT_HISTORY_LIMIT,
+  type FleetMembership,
+  type FleetSeat,
+  type HistoryLimit,
+  type LockInfo,
+  type ReplicaCard,
+  type StateBackend,
+  type StateChange,
+  type StateDocument,
+  type StateLease,
+} from './types.js';
 import { sleep } from '../../core/abortable-wait.js';
 
 const RETRY_MS = 200;
@@ -35,7 +54,14 @@ SELECT r.workspace, NULL, NULL, NULL, r.address, r.record->>'id'
   FROM moor_resource r
  WHERE r.workspace = ANY($1::text[]) AND r.record ? 'id'`;
 
-interface IdRow { workspace: string; serial: string | null; version: number | null; stack: string | null; address: string | null; id: string | null }
+interface IdRow {
+  workspace: string;
+  serial: string | null;
+  version: number | null;
+  stack: string | null;
+  address: string | null;
+  id: string | null;
+}
 
 /** What a workspace's state records, as the ownership check needs it. */
 export interface WorkspaceIds {
@@ -83,7 +109,9 @@ export class PostgresStateBackend implements StateBackend {
     this.leaseKey = watchLeaseKey(this.target.workspace);
   }
 
-  get workspace(): string { return this.target.workspace; }
+  get workspace(): string {
+    return this.target.workspace;
+  }
 
   async read(): Promise<StateDocument> {
     const client = await this.client('reading state');
@@ -101,10 +129,12 @@ export class PostgresStateBackend implements StateBackend {
     const client = await this.client('writing state', true);
     let serial: number | undefined;
     try {
-      const r = await client.query<{ serial: string }>(
-        writeDocumentSql(base),
-        [this.workspace, JSON.stringify(next.resources), next.extras ? JSON.stringify(next.extras) : null, base ?? null],
-      );
+      const r = await client.query<{ serial: string }>(writeDocumentSql(base), [
+        this.workspace,
+        JSON.stringify(next.resources),
+        next.extras ? JSON.stringify(next.extras) : null,
+        base ?? null,
+      ]);
       serial = r.rows[0] ? Number(r.rows[0].serial) : undefined;
     } catch (err) {
       throw this.fail(err, 'writing state');
@@ -124,10 +154,13 @@ export class PostgresStateBackend implements StateBackend {
     const client = await this.client('recording changes in state', true);
     let serial: number | undefined;
     try {
-      const r = await client.query<{ serial: string }>(
-        appendChangesSql(base),
-        [this.workspace, folded.puts, folded.removes, folded.extras ?? null, base ?? null],
-      );
+      const r = await client.query<{ serial: string }>(appendChangesSql(base), [
+        this.workspace,
+        folded.puts,
+        folded.removes,
+        folded.extras ?? null,
+        base ?? null,
+      ]);
       serial = r.rows[0] ? Number(r.rows[0].serial) : undefined;
     } catch (err) {
       throw this.fail(err, 'recording changes in state');
@@ -141,7 +174,10 @@ export class PostgresStateBackend implements StateBackend {
     const client = await this.client('reading the history');
     try {
       const r = await client.query<{ run: unknown }>(READ_HISTORY_SQL, [this.workspace, limit.keep, limit.maxBytes]);
-      return r.rows.map((row) => row.run).filter(isObject).reverse();
+      return r.rows
+        .map((row) => row.run)
+        .filter(isObject)
+        .reverse();
     } catch (err) {
       if (errorCode(err) === '42P01') return []; // no table yet: nothing was ever recorded
       throw this.fail(err, 'reading the history');
@@ -228,7 +264,9 @@ export class PostgresStateBackend implements StateBackend {
     this.lease = lease;
     return {
       held: () => (this.lease === lease ? lease.held() : Promise.resolve(false)),
-      release: async () => { if (this.lease === lease) await this.dropLease(); },
+      release: async () => {
+        if (this.lease === lease) await this.dropLease();
+      },
       ...(lease.epoch !== undefined ? { epoch: lease.epoch } : {}),
     };
   }
@@ -316,7 +354,7 @@ export class PostgresStateBackend implements StateBackend {
         if (await tryAdvisoryLock(client, this.key)) {
           try {
             const cleared = await clearHolder(client, this.workspace);
-            return terminated ? terminated.info ?? cleared ?? unnamed(terminated) : cleared;
+            return terminated ? (terminated.info ?? cleared ?? unnamed(terminated)) : cleared;
           } finally {
             await advisoryUnlock(client, this.key);
           }
@@ -334,7 +372,9 @@ export class PostgresStateBackend implements StateBackend {
           await terminateHolder(client, holder, this.location);
           terminated = holder;
         } else if (Date.now() >= deadline) {
-          throw new UserError(`the database session (pid ${holder.backendPid}) holding the state lock on ${this.location} did not end after pg_terminate_backend; try again`);
+          throw new UserError(
+            `the database session (pid ${holder.backendPid}) holding the state lock on ${this.location} did not end after pg_terminate_backend; try again`,
+          );
         }
         await sleep(50);
       }
@@ -351,24 +391,27 @@ export class PostgresStateBackend implements StateBackend {
    */
   async recordedIds(workspaces: readonly string[], known: ReadonlyMap<string, number>): Promise<Map<string, WorkspaceIds>> {
     const out = new Map<string, WorkspaceIds>();
-    const client = await this.client('reading other stacks\' states');
+    const client = await this.client("reading other stacks' states");
     try {
       let changed = [...workspaces];
       if (workspaces.every((w) => known.has(w))) {
-        const serials = new Map((await client.query<{ workspace: string; serial: string }>(SERIALS_SQL, [workspaces])).rows.map((r) => [r.workspace, Number(r.serial)]));
+        const serials = new Map(
+          (await client.query<{ workspace: string; serial: string }>(SERIALS_SQL, [workspaces])).rows.map((r) => [r.workspace, Number(r.serial)]),
+        );
         changed = workspaces.filter((w) => (serials.get(w) ?? 0) !== known.get(w));
       }
       if (changed.length === 0) return out;
       for (const w of changed) out.set(w, { serial: 0, version: 1, ids: [] });
       for (const row of (await client.query<IdRow>(RECORDED_IDS_SQL, [changed])).rows) {
         const entry = out.get(row.workspace)!;
-        if (row.address === null) out.set(row.workspace, { ...entry, serial: Number(row.serial), version: row.version ?? 1, ...(row.stack !== null ? { stack: row.stack } : {}) });
+        if (row.address === null)
+          out.set(row.workspace, { ...entry, serial: Number(row.serial), version: row.version ?? 1, ...(row.stack !== null ? { stack: row.stack } : {}) });
         else if (row.id !== null) entry.ids.push([row.id, row.address]);
       }
       return out;
     } catch (err) {
       if (errorCode(err) === '42P01') return new Map(workspaces.map((w) => [w, { serial: 0, version: 1, ids: [] }])); // no table yet: nothing recorded
-      throw this.fail(err, 'reading other stacks\' states');
+      throw this.fail(err, "reading other stacks' states");
     }
   }
 
@@ -428,7 +471,9 @@ export class PostgresStateBackend implements StateBackend {
     this.lockLost = undefined;
     this.knownSerial = undefined;
     if (!listen) return;
-    const lost = (why: string) => { if (this.lockClient === client) this.lockLost ??= why; };
+    const lost = (why: string) => {
+      if (this.lockClient === client) this.lockLost ??= why;
+    };
     client.on('error', (err: Error) => lost(failureReason(err, this.target)));
     client.on('end', () => lost('the connection closed'));
   }
@@ -438,7 +483,9 @@ export class PostgresStateBackend implements StateBackend {
     if (this.lockClient && !this.lockLost) return this.lockClient;
     if (!this.plain) {
       const c = await this.connect(doing);
-      const drop = () => { if (this.plain === c) this.plain = undefined; };
+      const drop = () => {
+        if (this.plain === c) this.plain = undefined;
+      };
       c.on('error', drop);
       c.on('end', drop);
       this.plain = c;

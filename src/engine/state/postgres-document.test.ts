@@ -11,7 +11,9 @@ describe('documentOfRow', () => {
 
   it('says a newer moor wrote a higher version: upgrade moor, nothing to restore', () => {
     const read = () => documentOfRow(row(2), 'postgres://db/moor (workspace default)');
-    expect(read).toThrow('PostgreSQL state postgres://db/moor (workspace default) was written by a newer moor (state version 2; this moor reads version 1): upgrade moor');
+    expect(read).toThrow(
+      'PostgreSQL state postgres://db/moor (workspace default) was written by a newer moor (state version 2; this moor reads version 1): upgrade moor',
+    );
     expect(read).not.toThrow(/corrupt|restore|delete them/);
   });
 

@@ -26,18 +26,28 @@ export function failureReason(err: unknown, target: PostgresTarget): string {
 function explain(code: string | undefined, message: string, target: PostgresTarget): string {
   const where = serverOf(target);
   switch (code) {
-    case 'ECONNREFUSED': return `connection refused by ${where} (is the PostgreSQL server running and listening there?)`;
+    case 'ECONNREFUSED':
+      return `connection refused by ${where} (is the PostgreSQL server running and listening there?)`;
     case 'ENOTFOUND':
-    case 'EAI_AGAIN': return `host of ${where} not found (check the host name in the URL)`;
-    case 'ETIMEDOUT': return `connecting to ${where} timed out`;
-    case 'ECONNRESET': return `the connection to ${where} was reset (${message})`;
+    case 'EAI_AGAIN':
+      return `host of ${where} not found (check the host name in the URL)`;
+    case 'ETIMEDOUT':
+      return `connecting to ${where} timed out`;
+    case 'ECONNRESET':
+      return `the connection to ${where} was reset (${message})`;
     case '28P01':
-    case '28000': return `authentication failed (${message}); check the user and password in the URL or PGPASSWORD`;
-    case '3D000': return `${message}; create it (createdb) or fix the database name in the URL`;
-    case '42501': return `permission denied (${message}); the role needs to create and write the tables moor_state and moor_lock`;
-    case '53100': return `the database server's disk is full (${message})`;
-    case '57P01': return `the database session was ended by the server or an administrator (${message})`;
-    default: break;
+    case '28000':
+      return `authentication failed (${message}); check the user and password in the URL or PGPASSWORD`;
+    case '3D000':
+      return `${message}; create it (createdb) or fix the database name in the URL`;
+    case '42501':
+      return `permission denied (${message}); the role needs to create and write the tables moor_state and moor_lock`;
+    case '53100':
+      return `the database server's disk is full (${message})`;
+    case '57P01':
+      return `the database session was ended by the server or an administrator (${message})`;
+    default:
+      break;
   }
   if (/SASL|client password must be a string/i.test(message)) {
     return `the server asks for a password and none was given; put it in the URL (postgres://USER:PASSWORD@HOST/DB) or in PGPASSWORD`;

@@ -44,7 +44,9 @@ export async function joinPostgresFleet(store: string, replica: ReplicaCard, ttl
   }
   const joining = PostgresFleet.join(store, replica, ttlMs, connector);
   joined.set(key, joining);
-  joining.catch(() => { if (joined.get(key) === joining) joined.delete(key); });
+  joining.catch(() => {
+    if (joined.get(key) === joining) joined.delete(key);
+  });
   return joining;
 }
 
@@ -90,10 +92,18 @@ export class PostgresFleet implements FleetMembership {
   /** The lease sessions, opened on first use. */
   private readonly sessions: (Promise<LeaseConnection> | undefined)[] = [];
 
-  private constructor(readonly store: string, readonly replica: ReplicaCard, readonly client: pg.Client, private readonly ttlMs: number, private readonly connector: FleetConnector) {
+  private constructor(
+    readonly store: string,
+    readonly replica: ReplicaCard,
+    readonly client: pg.Client,
+    private readonly ttlMs: number,
+    private readonly connector: FleetConnector,
+  ) {
     serializeQueries(client);
     this.watchConnection(client);
-    this.heartbeat = setInterval(() => { void this.beat(); }, this.beatMs);
+    this.heartbeat = setInterval(() => {
+      void this.beat();
+    }, this.beatMs);
     this.heartbeat.unref();
   }
 
@@ -146,17 +156,28 @@ export class PostgresFleet implements FleetMembership {
     this.assertConnected();
     const rows = (await this.client.query<ReplicaRow>(SURVEY_REPLICAS_SQL, [this.ttlMs / 1000])).rows;
     const replicas: FleetReplica[] = rows.map((r) => ({
-      id: r.id, host: r.host, pid: r.pid, listen: r.listen,
-      startedAt: r.started_at.toISOString(), heartbeatAt: r.heartbeat_at.toISOString(), live: r.live,
+      id: r.id,
+      host: r.host,
+      pid: r.pid,
+      listen: r.listen,
+      startedAt: r.started_at.toISOString(),
+      heartbeatAt: r.heartbeat_at.toISOString(),
+      live: r.live,
     }));
-    const sessionKeys = new Map(rows.filter((r) => r.live).map((r) => {
-      const key = sessionKey(r.id);
-      return [`${key.classid}:${key.objid}`, r.id];
-    }));
-    const byKey = new Map(names.map((name) => {
-      const key = this.keyOf(name);
-      return [`${key.classid}:${key.objid}`, name];
-    }));
+    const sessionKeys = new Map(
+      rows
+        .filter((r) => r.live)
+        .map((r) => {
+          const key = sessionKey(r.id);
+          return [`${key.classid}:${key.objid}`, r.id];
+        }),
+    );
+    const byKey = new Map(
+      names.map((name) => {
+        const key = this.keyOf(name);
+        return [`${key.classid}:${key.objid}`, name];
+      }),
+    );
     const locks = (await this.client.query<{ pid: number; classid: string; objid: string }>(SURVEY_LOCKS_SQL)).rows;
     // A lease session holds its replica's session key: whose leases its locks are.
     const byPid = new Map<number, string>();
@@ -202,7 +223,9 @@ export class PostgresFleet implements FleetMembership {
     if (!session) {
       session = this.openSession();
       this.sessions[i] = session;
-      session.catch(() => { if (this.sessions[i] === session) this.sessions[i] = undefined; });
+      session.catch(() => {
+        if (this.sessions[i] === session) this.sessions[i] = undefined;
+      });
     }
     return session;
   }
@@ -236,7 +259,8 @@ export class PostgresFleet implements FleetMembership {
     clearInterval(this.heartbeat);
     await this.endSessions();
     try {
-      if (this.lostWhy === undefined) await this.client.query('DELETE FROM moor_watch_replica WHERE id = $1 AND backend_pid = pg_backend_pid()', [this.replica.id]);
+      if (this.lostWhy === undefined)
+        await this.client.query('DELETE FROM moor_watch_replica WHERE id = $1 AND backend_pid = pg_backend_pid()', [this.replica.id]);
     } catch {
       // The session is gone: its lock went with it, and the row is no longer live.
     } finally {
@@ -247,12 +271,14 @@ export class PostgresFleet implements FleetMembership {
   /** @internal a lease of this session tells it is gone (released) or wants to hear of the session's end. */
   watch(listener: (why: string) => void): () => void {
     this.listeners.add(listener);
-    return () => { this.listeners.delete(listener); };
+    return () => {
+      this.listeners.delete(listener);
+    };
   }
 
   private keyOf(name: string): AdvisoryKey {
     let key = this.keys.get(name);
-    if (!key) this.keys.set(name, key = watchLeaseKey(name));
+    if (!key) this.keys.set(name, (key = watchLeaseKey(name)));
     return key;
   }
 
@@ -265,7 +291,9 @@ export class PostgresFleet implements FleetMembership {
   private async beat(): Promise<void> {
     if (this.lostWhy !== undefined || this.left) return;
     try {
-      const r = await this.client.query('UPDATE moor_watch_replica SET heartbeat_at = now() WHERE id = $1 AND backend_pid = pg_backend_pid()', [this.replica.id]);
+      const r = await this.client.query('UPDATE moor_watch_replica SET heartbeat_at = now() WHERE id = $1 AND backend_pid = pg_backend_pid()', [
+        this.replica.id,
+      ]);
       if (r.rowCount === 0) this.lose('its row in moor_watch_replica was taken by another process of the same replica id');
     } catch (err) {
       this.lose(`the heartbeat failed: ${(err as Error).message}`);
@@ -284,12 +312,14 @@ export class PostgresFleet implements FleetMembership {
 
   private async endSessions(): Promise<void> {
     const sessions = this.sessions.splice(0);
-    await Promise.all(sessions.map(async (s) => {
-      const session = await s?.catch(() => undefined);
-      if (!session) return;
-      clearInterval(session.heartbeat);
-      await session.client.end().catch(() => undefined);
-    }));
+    await Promise.all(
+      sessions.map(async (s) => {
+        const session = await s?.catch(() => undefined);
+        if (!session) return;
+        clearInterval(session.heartbeat);
+        await session.client.end().catch(() => undefined);
+      }),
+    );
   }
 }
 
@@ -299,7 +329,13 @@ class FleetLease implements HeldLease {
   private lostWhy: string | undefined;
   private readonly unwatch: () => void;
 
-  constructor(private readonly fleet: PostgresFleet, readonly client: pg.Client, private readonly key: AdvisoryKey, readonly epoch: number, onLost: (why: string) => void) {
+  constructor(
+    private readonly fleet: PostgresFleet,
+    readonly client: pg.Client,
+    private readonly key: AdvisoryKey,
+    readonly epoch: number,
+    onLost: (why: string) => void,
+  ) {
     this.unwatch = fleet.watch((why) => {
       this.lostWhy ??= why;
       onLost(why);

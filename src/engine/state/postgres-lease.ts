@@ -45,11 +45,21 @@ export class LeaseSession implements HeldLease {
   private readonly heartbeat: NodeJS.Timeout;
   private released = false;
 
-  constructor(readonly client: pg.Client, private readonly key: AdvisoryKey, ttlMs: number, private readonly onLost: (why: string) => void) {
+  constructor(
+    readonly client: pg.Client,
+    private readonly key: AdvisoryKey,
+    ttlMs: number,
+    private readonly onLost: (why: string) => void,
+  ) {
     serializeQueries(client);
     client.on('error', (err: Error) => this.lose(`the connection failed: ${err.message}`));
     client.on('end', () => this.lose('the connection closed'));
-    this.heartbeat = setInterval(() => { void this.held(); }, Math.max(100, Math.floor(ttlMs / HEARTBEATS_PER_TTL)));
+    this.heartbeat = setInterval(
+      () => {
+        void this.held();
+      },
+      Math.max(100, Math.floor(ttlMs / HEARTBEATS_PER_TTL)),
+    );
     // The heartbeat alone never keeps a process alive: the watch loop does.
     this.heartbeat.unref();
   }

@@ -80,9 +80,10 @@ export async function recordHolder(client: pg.Client, workspace: string, info: L
 }
 
 export async function clearHolder(client: pg.Client, workspace: string, id?: string): Promise<LockInfo | undefined> {
-  const r = id === undefined
-    ? await client.query<HolderRow>('DELETE FROM moor_lock WHERE workspace = $1 RETURNING *', [workspace])
-    : await client.query<HolderRow>('DELETE FROM moor_lock WHERE workspace = $1 AND id = $2 RETURNING *', [workspace, id]);
+  const r =
+    id === undefined
+      ? await client.query<HolderRow>('DELETE FROM moor_lock WHERE workspace = $1 RETURNING *', [workspace])
+      : await client.query<HolderRow>('DELETE FROM moor_lock WHERE workspace = $1 AND id = $2 RETURNING *', [workspace, id]);
   return r.rows[0] ? infoOf(r.rows[0]) : undefined;
 }
 

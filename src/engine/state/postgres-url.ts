@@ -62,9 +62,7 @@ function redactUrl(url: URL): string {
 
 /** For text that may not parse as a URL: hide whatever sits between '://user:' and '@', and password parameters. */
 export function redactLoose(text: string): string {
-  return text
-    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@]*@/i, '$1***@')
-    .replace(/([?&](?:ssl)?password=)[^&#\s]*/gi, '$1***');
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@]*@/i, '$1***@').replace(/([?&](?:ssl)?password=)[^&#\s]*/gi, '$1***');
 }
 
 function safeDecode(s: string): string {

@@ -24,7 +24,8 @@ function fieldProblem(r: Record<string, unknown>): string | undefined {
   if (r.id !== undefined && typeof r.id !== 'string') return `"id" must be a string, not ${typeName(r.id)}`;
   if (r.outputs !== undefined && !isObject(r.outputs)) return `"outputs" must be an object, not ${typeName(r.outputs)}`;
   if (r.protect !== undefined && typeof r.protect !== 'boolean') return `"protect" must be true or false, not ${typeName(r.protect)}`;
-  if (r.dependsOn !== undefined && !(Array.isArray(r.dependsOn) && r.dependsOn.every((a) => typeof a === 'string'))) return '"dependsOn" must be a list of addresses';
+  if (r.dependsOn !== undefined && !(Array.isArray(r.dependsOn) && r.dependsOn.every((a) => typeof a === 'string')))
+    return '"dependsOn" must be a list of addresses';
   if (r.pending !== undefined && !(isObject(r.pending) && PENDING_ACTIONS.has(r.pending.action) && typeof r.pending.since === 'string')) {
     return '"pending" must be {action: create|update|replace, since}';
   }

@@ -39,7 +39,10 @@ export async function recordedIds(states: readonly OtherState[], cwd: string): P
     }
     try {
       const target = parsePostgresUrl(state.location);
-      byDatabase.set(target.connectionString, [...(byDatabase.get(target.connectionString) ?? []), { ...state, location: state.location, workspace: target.workspace }]);
+      byDatabase.set(target.connectionString, [
+        ...(byDatabase.get(target.connectionString) ?? []),
+        { ...state, location: state.location, workspace: target.workspace },
+      ]);
     } catch (err) {
       out.set(state.stack, { error: messageOf(err) });
     }
@@ -47,7 +50,11 @@ export async function recordedIds(states: readonly OtherState[], cwd: string): P
   await Promise.all([
     ...[...byDatabase].map(async ([database, group]) => {
       try {
-        await look(database, group.map((g) => g.workspace), group[0].location);
+        await look(
+          database,
+          group.map((g) => g.workspace),
+          group[0].location,
+        );
         for (const g of group) out.set(g.stack, idsOf(remembered.get(key(database, g.workspace)), g.stack, parsePostgresUrl(g.location).redacted));
       } catch (err) {
         for (const g of group) out.set(g.stack, { error: messageOf(err) });
@@ -94,13 +101,16 @@ async function look(database: string, workspaces: readonly string[], anyLocation
   })();
   const entry = { at: Date.now(), workspaces: new Set(workspaces), done };
   looks.set(database, entry);
-  done.catch(() => { if (looks.get(database) === entry) looks.delete(database); });
+  done.catch(() => {
+    if (looks.get(database) === entry) looks.delete(database);
+  });
   return done;
 }
 
 function idsOf(seen: WorkspaceIds | undefined, stack: string, location: string): RecordedIds {
   if (!seen) return { ids: [] };
-  if (seen.version > 1) return { error: `PostgreSQL state ${location} was written by a newer moor (state version ${seen.version}; this moor reads version 1): upgrade moor` };
+  if (seen.version > 1)
+    return { error: `PostgreSQL state ${location} was written by a newer moor (state version ${seen.version}; this moor reads version 1): upgrade moor` };
   if (seen.stack !== undefined && seen.stack !== stack) return { error: foreignStateMessage(location, seen.stack, stack) };
   return { ids: seen.ids };
 }

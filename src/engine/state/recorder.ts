@@ -25,7 +25,10 @@ export class StateRecorder {
   private inFlight: Promise<void> | undefined;
   private scheduled = false;
 
-  constructor(private readonly backend: StateBackend, initial: StateDocument) {
+  constructor(
+    private readonly backend: StateBackend,
+    initial: StateDocument,
+  ) {
     this.resources = { ...initial.resources };
     this.extras = initial.extras ? { ...initial.extras } : undefined;
     this.serial = initial.serial;
@@ -109,7 +112,8 @@ export class StateRecorder {
 
   private async persist(changes: readonly StateChange[]): Promise<number> {
     // Records are replaced on change, never modified, so the backend may take them as they are.
-    if (this.backend.appendChanges) return this.backend.appendChanges(changes, () => ({ resources: this.resources, ...(this.extras ? { extras: this.extras } : {}) }));
+    if (this.backend.appendChanges)
+      return this.backend.appendChanges(changes, () => ({ resources: this.resources, ...(this.extras ? { extras: this.extras } : {}) }));
     // Copies, so changes made while this write is in flight cannot tear what it serialises.
     const next = { version: 1 as const, resources: { ...this.resources }, ...(this.extras ? { extras: { ...this.extras } } : {}) };
     return (await this.backend.write(next, { compact: true })).serial;

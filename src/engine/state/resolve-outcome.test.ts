@@ -5,7 +5,10 @@ import type { ResourceRecord } from './types.js';
 
 const at = new Date('2026-11-23T05:00:00Z');
 const job = (run: ResourceRecord['runs'] extends (infer R)[] | undefined ? R : never): ResourceRecord => ({
-  kind: 'DatabaseExport', name: 'nightly', lastApplied: { revision: '2' }, updatedAt: 't',
+  kind: 'DatabaseExport',
+  name: 'nightly',
+  lastApplied: { revision: '2' },
+  updatedAt: 't',
   runs: [{ revision: '1', status: 'succeeded' }, run],
 });
 
@@ -24,9 +27,10 @@ describe('resolveRecord', () => {
     expect(r.runs?.at(-1)).toMatchObject({ status: 'failed', resolved: 'failed' });
   });
 
-  it('refuses a finished run: its outcome is the service\'s word', () => {
-    expect(() => resolveRecord('DatabaseExport/nightly', job({ revision: '2', status: 'failed', message: 'Failed' }), 'succeeded', at))
-      .toThrow(/last run \(revision 2\) failed; only an unknown outcome can be resolved/);
+  it("refuses a finished run: its outcome is the service's word", () => {
+    expect(() => resolveRecord('DatabaseExport/nightly', job({ revision: '2', status: 'failed', message: 'Failed' }), 'succeeded', at)).toThrow(
+      /last run \(revision 2\) failed; only an unknown outcome can be resolved/,
+    );
   });
 
   it('refuses a resource, whose pending create the next plan re-checks itself', () => {

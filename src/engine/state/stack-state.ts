@@ -42,7 +42,9 @@ export function guardStack(inner: StateBackend, stack: string | undefined): Stat
   };
   const stamp = (extras: StateDocument['extras']) => (stack === undefined ? extras : { ...(extras ?? {}), [STACK_EXTRAS_KEY]: stack });
   const guarded: StateBackend = {
-    get location() { return inner.location; },
+    get location() {
+      return inner.location;
+    },
     read: async () => check(await inner.read()),
     write: async (next, options) => {
       const written = await inner.write({ ...next, ...(stack === undefined ? {} : { extras: stamp(next.extras) }) }, options);
@@ -54,21 +56,32 @@ export function guardStack(inner: StateBackend, stack: string | undefined): Stat
     forceUnlock: (force) => inner.forceUnlock(force),
     close: () => inner.close(),
     ...(inner.assertLockHeld ? { assertLockHeld: () => inner.assertLockHeld!() } : {}),
-    ...(inner.takeLease ? { takeLease: (operation: string, ttlMs: number, fleet?: FleetMembership) => inner.takeLease!(operation, ttlMs, fleet), replicas: inner.replicas } : {}),
+    ...(inner.takeLease
+      ? { takeLease: (operation: string, ttlMs: number, fleet?: FleetMembership) => inner.takeLease!(operation, ttlMs, fleet), replicas: inner.replicas }
+      : {}),
     ...(inner.joinFleet ? { joinFleet: (replica: ReplicaCard, ttlMs: number) => inner.joinFleet!(replica, ttlMs) } : {}),
     // The history is the stack's by where it is kept (beside the stack's own state).
     ...(inner.readHistory ? { readHistory: (limit?: HistoryLimit) => inner.readHistory!(limit) } : {}),
-    ...(inner.appendHistory ? { appendHistory: (runs: Parameters<NonNullable<StateBackend['appendHistory']>>[0], limit: HistoryLimit) => inner.appendHistory!(runs, limit) } : {}),
+    ...(inner.appendHistory
+      ? { appendHistory: (runs: Parameters<NonNullable<StateBackend['appendHistory']>>[0], limit: HistoryLimit) => inner.appendHistory!(runs, limit) }
+      : {}),
   };
   if (!inner.appendChanges) return guarded;
   const append = inner.appendChanges.bind(inner);
   return {
     ...guarded,
-    get location() { return inner.location; },
+    get location() {
+      return inner.location;
+    },
     appendChanges: async (changes: readonly StateChange[], whole?: () => WholeDocument) => {
       const first = stack !== undefined && !recorded;
       // The caller's whole document (written when the journal folds) carries the stack's name too.
-      const stamped = whole && (() => { const doc = whole(); return stack === undefined ? doc : { ...doc, extras: stamp(doc.extras) }; });
+      const stamped =
+        whole &&
+        (() => {
+          const doc = whole();
+          return stack === undefined ? doc : { ...doc, extras: stamp(doc.extras) };
+        });
       const serial = await append(first ? [{ op: 'extras', key: STACK_EXTRAS_KEY, value: stack }, ...changes] : changes, stamped);
       if (first) recorded = true;
       return serial;

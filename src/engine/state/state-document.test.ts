@@ -6,7 +6,10 @@ import type { StateDocument } from './types.js';
 describe('parseState', () => {
   it('does not ask whether a backup exists when the state is sound', () => {
     let asked = 0;
-    const doc = parseState('{"version":1,"serial":2,"resources":{}}', 'state.json', () => { asked++; return true; });
+    const doc = parseState('{"version":1,"serial":2,"resources":{}}', 'state.json', () => {
+      asked++;
+      return true;
+    });
     expect(doc.serial).toBe(2);
     expect(asked).toBe(0);
   });

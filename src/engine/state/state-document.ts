@@ -39,7 +39,8 @@ export function parseState(text: string, location: string, hasBackup: () => bool
   if (doc.version === undefined) throw corrupt(location, hasBackup, 'no "version" field (this moor reads version 1)');
   if (isNewerVersion(doc.version)) throw newerMoor(location, doc.version);
   if (doc.version !== 1) throw corrupt(location, hasBackup, `unknown state version ${JSON.stringify(doc.version)} (this moor reads version 1)`);
-  if (typeof doc.serial !== 'number' || !Number.isInteger(doc.serial) || doc.serial < 0) throw corrupt(location, hasBackup, 'serial is not a non-negative integer');
+  if (typeof doc.serial !== 'number' || !Number.isInteger(doc.serial) || doc.serial < 0)
+    throw corrupt(location, hasBackup, 'serial is not a non-negative integer');
   if (!isObject(doc.resources)) throw corrupt(location, hasBackup, '"resources" is not an object');
   for (const [address, record] of Object.entries(doc.resources)) {
     const problem = recordProblem(address, record);
@@ -65,7 +66,8 @@ function corrupt(location: string, hasBackup: () => boolean, why: string): UserE
     ? `The previous version is kept in ${location}.backup: inspect both, then copy the backup over the state file `
     : `There is no previous version (${location}.backup does not exist): repair the file by hand `;
   return new UserError(
-    `state file ${location} is corrupt: ${why}. moor will not overwrite it. ` + recover +
+    `state file ${location} is corrupt: ${why}. moor will not overwrite it. ` +
+      recover +
       `(or move the state file away to start from empty state, which forgets every managed resource).`,
   );
 }

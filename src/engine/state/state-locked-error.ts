@@ -8,7 +8,10 @@ export class StateLockedError extends UserError {
   readonly code = 'state-locked';
 
   /** `holder`: who holds the lock, as the message names it. */
-  constructor(message: string, readonly holder: string) {
+  constructor(
+    message: string,
+    readonly holder: string,
+  ) {
     super(message);
     // Its name stays UserError's: to a person (and a child process's report) it is a user's error like any other.
   }

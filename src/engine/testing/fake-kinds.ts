@@ -36,14 +36,29 @@ export function fakeResourceKind(cloud: FakeCloud, overrides: Partial<ResourceHa
   };
   const resource: ResourceHandler = {
     read: async (_ctx, target) => observed(target.name),
-    create: async (_ctx, name, spec) => { cloud.call(`create ${addressOf(kind, name)}`); cloud.live.set(addressOf(kind, name), spec); return observed(name)!; },
-    update: async (_ctx, name, spec) => { cloud.call(`update ${addressOf(kind, name)}`); cloud.live.set(addressOf(kind, name), spec); return observed(name)!; },
-    delete: async (_ctx, id) => { cloud.call(`delete ${id}`); cloud.live.delete(id); },
+    create: async (_ctx, name, spec) => {
+      cloud.call(`create ${addressOf(kind, name)}`);
+      cloud.live.set(addressOf(kind, name), spec);
+      return observed(name)!;
+    },
+    update: async (_ctx, name, spec) => {
+      cloud.call(`update ${addressOf(kind, name)}`);
+      cloud.live.set(addressOf(kind, name), spec);
+      return observed(name)!;
+    },
+    delete: async (_ctx, id) => {
+      cloud.call(`delete ${id}`);
+      cloud.live.delete(id);
+    },
     idempotentWrites: true,
     ...overrides,
   };
   return {
-    kind, category: 'resource', description: 'a fake resource', specSchema: SCHEMA, sensitive: [],
+    kind,
+    category: 'resource',
+    description: 'a fake resource',
+    specSchema: SCHEMA,
+    sensitive: [],
     diff: { serverPopulated: [], writeOnly: [], immutable: ['region'], arrayKeys: {}, writes: { summary: 'PATCH', whole: [] } },
     resource,
   };
@@ -52,7 +67,11 @@ export function fakeResourceKind(cloud: FakeCloud, overrides: Partial<ResourceHa
 /** `Task`: a job run once per `revision`; `spec.label` names it in the calls; `spec.fail` makes its run fail. */
 export function fakeJobKind(cloud: FakeCloud): JobKind {
   return {
-    kind: 'Task', category: 'job', description: 'a fake job', specSchema: SCHEMA, sensitive: [],
+    kind: 'Task',
+    category: 'job',
+    description: 'a fake job',
+    specSchema: SCHEMA,
+    sensitive: [],
     job: {
       destructive: false,
       revision: (spec) => String(spec.revision),
@@ -70,7 +89,11 @@ export function fakeJobKind(cloud: FakeCloud): JobKind {
 /** `Probe`: a check that passes when `spec.pass` is true. */
 export function fakeCheckKind(): CheckKind {
   return {
-    kind: 'Probe', category: 'check', description: 'a fake check', specSchema: SCHEMA, sensitive: [],
+    kind: 'Probe',
+    category: 'check',
+    description: 'a fake check',
+    specSchema: SCHEMA,
+    sensitive: [],
     check: { evaluate: async (_ctx, spec) => ({ passed: spec.pass === true, message: spec.pass === true ? 'fine' : 'not fine' }) },
   };
 }
@@ -83,17 +106,30 @@ export function fakeCatalog(cloud: FakeCloud, overrides: Partial<ResourceHandler
 export function manifest(kind: string, name: string, spec: JsonObject, options: { dependsOn?: string[]; protect?: boolean } = {}): Manifest {
   const file = `${name}.yaml`;
   return {
-    apiVersion: API_VERSION, kind, name, address: addressOf(kind, name), dependsOn: options.dependsOn ?? [],
-    protect: options.protect ?? false, spec, source: { file, path: `/${file}`, locate: () => ({ file, line: 1, col: 1 }) },
+    apiVersion: API_VERSION,
+    kind,
+    name,
+    address: addressOf(kind, name),
+    dependsOn: options.dependsOn ?? [],
+    protect: options.protect ?? false,
+    spec,
+    source: { file, path: `/${file}`, locate: () => ({ file, line: 1, col: 1 }) },
   };
 }
 
 export function memoryBackend(initial: StateDocument): StateBackend {
   let serial = initial.serial;
   return {
-    location: 'memory', read: async () => initial, write: async (next) => ({ ...next, version: 1, serial: ++serial }),
-    appendChanges: async () => ++serial, lock: async () => { throw new Error('not used'); }, unlock: async () => undefined,
-    forceUnlock: async () => undefined, close: async () => undefined,
+    location: 'memory',
+    read: async () => initial,
+    write: async (next) => ({ ...next, version: 1, serial: ++serial }),
+    appendChanges: async () => ++serial,
+    lock: async () => {
+      throw new Error('not used');
+    },
+    unlock: async () => undefined,
+    forceUnlock: async () => undefined,
+    close: async () => undefined,
   };
 }
 
@@ -109,22 +145,39 @@ export function sentRequest(ctx: KindContext): void {
   if (ctx.requests) markStarted(ctx.requests);
 }
 
-export function planWith(catalog: KindCatalog, manifests: readonly Manifest[], state: StateDocument = EMPTY_STATE, options: { prune?: boolean; events?: EventSink } = {}): Promise<PlanResult> {
+export function planWith(
+  catalog: KindCatalog,
+  manifests: readonly Manifest[],
+  state: StateDocument = EMPTY_STATE,
+  options: { prune?: boolean; events?: EventSink } = {},
+): Promise<PlanResult> {
   return makePlan({ manifests, kinds: catalog, state, ctx: CTX, events: options.events, resolve: { env: {} }, parallelism: 4, prune: options.prune });
 }
 
-export interface Applied { readonly plan: PlanResult; readonly outcomes: readonly StepOutcome[]; readonly state: StateDocument }
+export interface Applied {
+  readonly plan: PlanResult;
+  readonly outcomes: readonly StepOutcome[];
+  readonly state: StateDocument;
+}
 
 /** Plans, then applies whatever was planned; the state is what the recorder holds afterwards. */
 export async function planAndApply(
-  catalog: KindCatalog, manifests: readonly Manifest[], state: StateDocument = EMPTY_STATE,
+  catalog: KindCatalog,
+  manifests: readonly Manifest[],
+  state: StateDocument = EMPTY_STATE,
   options: { prune?: boolean; parallelism?: number; signal?: AbortSignal; events?: EventSink } = {},
 ): Promise<Applied> {
   const plan = await planWith(catalog, manifests, state, options);
   const recorder = new StateRecorder(memoryBackend(state), state);
   const outcomes = await applyPlan({
-    steps: plan.steps, manifests, recorder, ctx: CTX, resolve: { env: {} }, parallelism: options.parallelism ?? 4,
-    events: options.events, signal: options.signal,
+    steps: plan.steps,
+    manifests,
+    recorder,
+    ctx: CTX,
+    resolve: { env: {} },
+    parallelism: options.parallelism ?? 4,
+    events: options.events,
+    signal: options.signal,
   });
   return { plan, outcomes, state: recorder.current() };
 }

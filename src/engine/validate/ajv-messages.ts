@@ -39,13 +39,22 @@ export function problemsFromAjv(errors: readonly ErrorObject[], spec: JsonObject
 }
 
 function describe(e: ErrorObject, path: JsonPath): SpecProblem | undefined {
-  const schema = isObject(e.parentSchema) ? (e.parentSchema) : {};
+  const schema = isObject(e.parentSchema) ? e.parentSchema : {};
   const params = e.params as Record<string, unknown>;
-  const problem = (at: JsonPath, where: 'key' | 'value', message: string): SpecProblem =>
-    ({ path: at, at: where, message, severity: 'error', code: `schema.${e.keyword}` });
+  const problem = (at: JsonPath, where: 'key' | 'value', message: string): SpecProblem => ({
+    path: at,
+    at: where,
+    message,
+    severity: 'error',
+    code: `schema.${e.keyword}`,
+  });
   if (e.propertyName !== undefined) {
     if (e.keyword === 'propertyNames') return undefined;
-    return problem([...path, e.propertyName], 'key', `${fieldPath(path)}: key ${JSON.stringify(e.propertyName)} ${valueRule(e, schema, params) ?? e.message ?? 'is not allowed'}`);
+    return problem(
+      [...path, e.propertyName],
+      'key',
+      `${fieldPath(path)}: key ${JSON.stringify(e.propertyName)} ${valueRule(e, schema, params) ?? e.message ?? 'is not allowed'}`,
+    );
   }
   switch (e.keyword) {
     case 'additionalProperties': {

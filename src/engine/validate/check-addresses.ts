@@ -13,7 +13,10 @@ export function checkAddresses(manifests: readonly Manifest[], graph: Dependency
     if (earlier) {
       const at = earlier.source.locate(['metadata', 'name']);
       out.push({
-        severity: 'error', code: 'address.duplicate', address: m.address, location: m.source.locate(['metadata', 'name']),
+        severity: 'error',
+        code: 'address.duplicate',
+        address: m.address,
+        location: m.source.locate(['metadata', 'name']),
         message: `duplicate address ${m.address} (first defined at ${at.file}:${at.line}:${at.col})`,
       });
     } else {
@@ -25,7 +28,10 @@ export function checkAddresses(manifests: readonly Manifest[], graph: Dependency
   if (cycle) {
     const m = first.get(cycle[0]) as Manifest;
     out.push({
-      severity: 'error', code: 'address.cycle', address: m.address, location: edgeLocation(m, cycle[1]),
+      severity: 'error',
+      code: 'address.cycle',
+      address: m.address,
+      location: edgeLocation(m, cycle[1]),
       message: `dependency cycle: ${cycle.join(' -> ')}`,
     });
   }
@@ -37,7 +43,10 @@ function danglingTargets(m: Manifest, known: ReadonlyMap<string, Manifest>): Dia
   m.dependsOn.forEach((target, i) => {
     if (!known.has(target)) {
       out.push({
-        severity: 'error', code: 'address.dependsOn', address: m.address, location: m.source.locate(['metadata', 'dependsOn', i]),
+        severity: 'error',
+        code: 'address.dependsOn',
+        address: m.address,
+        location: m.source.locate(['metadata', 'dependsOn', i]),
         message: `metadata.dependsOn[${i}]: no manifest defines ${target}`,
       });
     }
@@ -46,7 +55,10 @@ function danglingTargets(m: Manifest, known: ReadonlyMap<string, Manifest>): Dia
     if (!known.has(r.address)) {
       const path = ['spec', ...r.path];
       out.push({
-        severity: 'error', code: 'address.ref', address: m.address, location: m.source.locate(path),
+        severity: 'error',
+        code: 'address.ref',
+        address: m.address,
+        location: m.source.locate(path),
         message: `${fieldPath(path)}: \${ref:${r.address}} names no manifest`,
       });
     }

@@ -17,11 +17,17 @@ export function checkIgnorePath(text: unknown, kind: KindDefinition): IgnorePath
 }
 
 /** Undefined when the path can exist below `schema`, else what stops it. */
-function walk(schema: unknown, segs: readonly IgnoreSegment[], i: number, path: (string | number)[], keyOf: (p: (string | number)[]) => string | undefined): string | undefined {
+function walk(
+  schema: unknown,
+  segs: readonly IgnoreSegment[],
+  i: number,
+  path: (string | number)[],
+  keyOf: (p: (string | number)[]) => string | undefined,
+): string | undefined {
   if (i === segs.length) return undefined;
   if (schema === true || schema === undefined) return undefined; // open: anything may be there
   if (!isObject(schema)) return `nothing can be at ${shown(segs, i)}`;
-  const branches = [...(schema.anyOf as unknown[] ?? []), ...(schema.oneOf as unknown[] ?? []), ...(schema.allOf as unknown[] ?? [])];
+  const branches = [...((schema.anyOf as unknown[]) ?? []), ...((schema.oneOf as unknown[]) ?? []), ...((schema.allOf as unknown[]) ?? [])];
   if (branches.length > 0 && !schema.properties && !schema.items) {
     const problems = branches.map((b) => walk(b, segs, i, path, keyOf));
     return problems.includes(undefined) ? undefined : problems[0];
@@ -38,9 +44,10 @@ function walk(schema: unknown, segs: readonly IgnoreSegment[], i: number, path: 
     return walk(schema.items, segs, i + 1, [...path, 0], keyOf);
   }
   if (seg.type === 'named') return `${shown(segs, i)} selects an element, but ${shown(segs, i - 1) || '/'} is no list`;
-  const properties = isObject(schema.properties) ? (schema.properties) : {};
+  const properties = isObject(schema.properties) ? schema.properties : {};
   const extra = schema.additionalProperties;
-  if (schema.type !== undefined && schema.type !== 'object') return `${shown(segs, i)}: ${shown(segs, i - 1) || '/'} is a ${String(schema.type)}, not a mapping`;
+  if (schema.type !== undefined && schema.type !== 'object')
+    return `${shown(segs, i)}: ${shown(segs, i - 1) || '/'} is a ${String(schema.type)}, not a mapping`;
   const open = extra === undefined ? true : extra;
   if (seg.type === 'any') {
     const options = [...Object.entries(properties).map(([k, s]) => ({ k, s })), ...(open !== false ? [{ k: '*', s: open }] : [])];
@@ -57,5 +64,8 @@ function walk(schema: unknown, segs: readonly IgnoreSegment[], i: number, path: 
 
 /** The path up to and including segment `i`, as written. */
 function shown(segs: readonly IgnoreSegment[], i: number): string {
-  return segs.slice(0, i + 1).map((s) => (s.type === 'named' ? `[${s.key}=${s.value}]` : s.type === 'any' ? '/*' : `/${s.key}`)).join('');
+  return segs
+    .slice(0, i + 1)
+    .map((s) => (s.type === 'named' ? `[${s.key}=${s.value}]` : s.type === 'any' ? '/*' : `/${s.key}`))
+    .join('');
 }

@@ -32,7 +32,10 @@ export function checkPlaceholders(kind: KindDefinition, spec: JsonObject): SpecP
     const external = scanned ? scanned.errors.length > 0 || scanned.refs.some((r) => r.type === 'env' || r.type === 'file' || r.type === 'ref') : false;
     if (!external) {
       out.push({
-        path: full(), at: 'value', severity: 'warning', code: 'secret.literal',
+        path: full(),
+        at: 'value',
+        severity: 'warning',
+        code: 'secret.literal',
         message: `${fieldPath(full())}: a secret written in the manifest; use \${env:NAME} or \${file:path}`,
       });
     }

@@ -31,14 +31,20 @@ export function checkTypedPlaceholders(manifests: readonly Manifest[], kinds: Ki
       const type = filledTypeAt(kind.specSchema, path);
       if (type === undefined) return;
       const ref = refs[0];
-      const at = (message: string) => out.push({
-        severity: 'error', address: manifest.address, code: 'placeholder.type', message,
-        location: locatePlaceholder(manifest.source.locate(['spec', ...path]), ref.raw, 0, valueFile(manifest, ['spec', ...path])),
-      });
+      const at = (message: string) =>
+        out.push({
+          severity: 'error',
+          address: manifest.address,
+          code: 'placeholder.type',
+          message,
+          location: locatePlaceholder(manifest.source.locate(['spec', ...path]), ref.raw, 0, valueFile(manifest, ['spec', ...path])),
+        });
       const where = fieldPath(['spec', ...path]);
       const value = env[ref.name];
       if (value === undefined) {
-        at(`${where}: ${ref.raw} fills a ${type === 'boolean' ? 'boolean' : 'number'} field and ${ref.name} is not set: validate types it as plan will (it is no secret); set ${ref.name} where validate runs, or write the value`);
+        at(
+          `${where}: ${ref.raw} fills a ${type === 'boolean' ? 'boolean' : 'number'} field and ${ref.name} is not set: validate types it as plan will (it is no secret); set ${ref.name} where validate runs, or write the value`,
+        );
         return;
       }
       const typed = typedText(value, type);
@@ -66,7 +72,10 @@ function typedValueProblems(
     .map((p) => {
       const ref = byPath.get(key(p.path))!;
       return {
-        severity: 'error' as const, address: manifest.address, code: p.code, message: `${p.message} (from ${ref.raw})`,
+        severity: 'error' as const,
+        address: manifest.address,
+        code: p.code,
+        message: `${p.message} (from ${ref.raw})`,
         location: locatePlaceholder(manifest.source.locate(p.path, p.at), ref.raw, 0, valueFile(manifest, p.path)),
       };
     });

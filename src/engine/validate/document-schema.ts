@@ -10,7 +10,12 @@ function metadataSchema(catalog: KindCatalog, only?: KindDefinition | DocumentKi
   const kinds = catalog.kinds.map((k) => k.kind).join('|');
   // A document (a Policy) is never applied: nothing waits for it, nothing protects it.
   if (only && catalog.documentNamed(only.kind)) {
-    return { type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string', pattern: `^${NAME}$`, description: 'Unique per kind; the address is Kind/name.' } } };
+    return {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name'],
+      properties: { name: { type: 'string', pattern: `^${NAME}$`, description: 'Unique per kind; the address is Kind/name.' } },
+    };
   }
   return {
     type: 'object',
@@ -19,15 +24,28 @@ function metadataSchema(catalog: KindCatalog, only?: KindDefinition | DocumentKi
     properties: {
       name: { type: 'string', pattern: `^${NAME}$`, description: 'Unique per kind; the address is Kind/name.' },
       dependsOn: { type: 'array', items: { type: 'string', pattern: `^(${kinds})/${NAME}$` }, description: 'Addresses applied before this one.' },
-      movedFrom: { type: 'array', items: { type: 'string', pattern: `^(${kinds})/${NAME}$` }, description: 'Former addresses of this resource (same kind): a rename plans as a move of its state record, not create + orphan.' },
-      ignoreChanges: { type: 'array', items: { type: 'string', pattern: '^/' }, description: 'Field paths as plan prints them (/tags/*, /properties/containers[name=web]/properties/image) that another system owns: their live value is kept, never a diff.' },
+      movedFrom: {
+        type: 'array',
+        items: { type: 'string', pattern: `^(${kinds})/${NAME}$` },
+        description: 'Former addresses of this resource (same kind): a rename plans as a move of its state record, not create + orphan.',
+      },
+      ignoreChanges: {
+        type: 'array',
+        items: { type: 'string', pattern: '^/' },
+        description:
+          'Field paths as plan prints them (/tags/*, /properties/containers[name=web]/properties/image) that another system owns: their live value is kept, never a diff.',
+      },
       protect: { type: 'boolean', description: 'Refuse delete and replace; a destructive job runs only when apply names it (--allow-destructive ADDR).' },
     },
   };
 }
 
 /** A `${env:…}`, `${file:…}` or `${ref:…}` placeholder, which may stand for any leaf value. */
-const PLACEHOLDER: JsonObject = { type: 'string', pattern: '\\$\\{(env|file|ref):[^}]+\\}', description: 'A ${env:NAME}, ${file:path} or ${ref:Kind/name#/pointer} placeholder.' };
+const PLACEHOLDER: JsonObject = {
+  type: 'string',
+  pattern: '\\$\\{(env|file|ref):[^}]+\\}',
+  description: 'A ${env:NAME}, ${file:path} or ${ref:Kind/name#/pointer} placeholder.',
+};
 
 /** A copy of a spec schema where every leaf value may also be a placeholder (ajv validation does this by skipping). */
 export function allowPlaceholders(schema: JsonValue): JsonValue {
@@ -67,5 +85,5 @@ export function documentSchema(catalog: KindCatalog, only?: KindDefinition | Doc
 
 /** A kind's spec schema, where placeholders may stand for values; a document's (a Policy's) is never resolved. */
 function specSchemaOf(catalog: KindCatalog, kind: KindDefinition | DocumentKind): JsonObject {
-  return catalog.documentNamed(kind.kind) ? kind.specSchema : allowPlaceholders(kind.specSchema) as JsonObject;
+  return catalog.documentNamed(kind.kind) ? kind.specSchema : (allowPlaceholders(kind.specSchema) as JsonObject);
 }

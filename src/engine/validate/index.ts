@@ -65,7 +65,6 @@ export async function loadAndValidate(paths: readonly string[], kinds: KindCatal
   const documents = validateDocuments(loaded.documents, kinds);
   diagnostics.push(...documents.diagnostics);
   const guard = guarding?.guard.prepare(documents.valid, kinds, guarding.context);
-  if (guard && guarding) diagnostics.push(...guard.diagnostics, ...await guard.checkManifests(loaded.manifests, guarding.context));
+  if (guard && guarding) diagnostics.push(...guard.diagnostics, ...(await guard.checkManifests(loaded.manifests, guarding.context)));
   return { manifests: loaded.manifests, documents: loaded.documents, diagnostics: sortDiagnostics(diagnostics), files: loaded.files, graph, guard };
 }
-

@@ -20,7 +20,10 @@ function walk(schema: JsonObject, value: JsonValue | undefined, path: (string | 
   if (Array.isArray(known) && typeof value === 'string') {
     if (!value.includes('${') && !known.some((k) => typeof k === 'string' && k.toLowerCase() === value.toLowerCase())) {
       out.push({
-        path: [...path], at: 'value', severity: 'warning', code: 'schema.openValue',
+        path: [...path],
+        at: 'value',
+        severity: 'warning',
+        code: 'schema.openValue',
         message: `${fieldPath(path)}: ${JSON.stringify(value)} is not one of the known values (${known.join(', ')}); it is sent as written and the service decides`,
       });
     }

@@ -13,12 +13,22 @@ export function validateDocuments(documents: readonly Manifest[], kinds: KindCat
     const kind = kinds.documentNamed(d.kind);
     if (!kind) continue;
     const problems = validateSpec(kind, d.spec).map((p): Diagnostic => ({
-      severity: p.severity, message: p.message, code: p.code, address: d.address, location: d.source.locate(p.path, p.at),
+      severity: p.severity,
+      message: p.message,
+      code: p.code,
+      address: d.address,
+      location: d.source.locate(p.path, p.at),
     }));
     const earlier = first.get(d.address);
     if (earlier) {
       const at = earlier.source.locate(['metadata', 'name']);
-      problems.push({ severity: 'error', code: 'address.duplicate', address: d.address, location: d.source.locate(['metadata', 'name']), message: `duplicate address ${d.address} (first defined at ${at.file}:${at.line}:${at.col}): a ${d.kind} is never overlaid, not even by a stack's later path; give it a name of its own` });
+      problems.push({
+        severity: 'error',
+        code: 'address.duplicate',
+        address: d.address,
+        location: d.source.locate(['metadata', 'name']),
+        message: `duplicate address ${d.address} (first defined at ${at.file}:${at.line}:${at.col}): a ${d.kind} is never overlaid, not even by a stack's later path; give it a name of its own`,
+      });
     } else {
       first.set(d.address, d);
     }

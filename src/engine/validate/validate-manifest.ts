@@ -15,12 +15,25 @@ export function validateManifest(m: Manifest, kinds: KindCatalog): Diagnostic[] 
   const kind = kinds.kindNamed(m.kind);
   if (!kind) return [];
   const problems: SpecProblem[] = [
-    ...validateSpec(kind, m.spec), ...validateDefaultedName(kind, m.name, m.spec), ...checkPlaceholders(kind, m.spec), ...ruleProblems(kind, m.spec),
+    ...validateSpec(kind, m.spec),
+    ...validateDefaultedName(kind, m.name, m.spec),
+    ...checkPlaceholders(kind, m.spec),
+    ...ruleProblems(kind, m.spec),
     ...openValueWarnings(kind.specSchema, m.spec),
   ];
   const ignored: SpecProblem[] = (m.ignoreChanges ?? []).flatMap((text, i) => {
     const checked = checkIgnorePath(text, kind);
-    return typeof checked === 'string' ? [{ path: ['metadata', 'ignoreChanges', i], at: 'value' as const, message: `metadata.ignoreChanges[${i}]: ${checked}`, severity: 'error' as const, code: 'manifest.ignore' }] : [];
+    return typeof checked === 'string'
+      ? [
+          {
+            path: ['metadata', 'ignoreChanges', i],
+            at: 'value' as const,
+            message: `metadata.ignoreChanges[${i}]: ${checked}`,
+            severity: 'error' as const,
+            code: 'manifest.ignore',
+          },
+        ]
+      : [];
   });
   problems.push(...ignored);
   return problems.map((p) => {

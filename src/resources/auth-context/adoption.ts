@@ -18,7 +18,9 @@ export const adoption: Adoption = {
   toSpec({ observed }) {
     const raw = observed.outputs;
     const known = new Set<string>(['id', '@odata.context', ...PROPS]);
-    const unwritten = Object.keys(raw).filter((k) => !known.has(k)).map((k) => ({ path: [k], reason: 'moor\'s schema of an auth context does not know this field' }));
+    const unwritten = Object.keys(raw)
+      .filter((k) => !known.has(k))
+      .map((k) => ({ path: [k], reason: "moor's schema of an auth context does not know this field" }));
     return { spec: structuredClone(observed.spec), secrets: [], unwritten };
   },
 };

@@ -10,9 +10,18 @@ function fakeGraph(initial: Record<string, AuthContextBody> = {}): { ctx: KindCo
   const calls: unknown[][] = [];
   const graph: Pick<GraphClient, 'getAuthContext' | 'listAuthContexts' | 'patchAuthContext' | 'deleteAuthContext'> = {
     getAuthContext: async (id) => store[id],
-    listAuthContexts: async () => { calls.push(['list']); return Object.values(store); },
-    patchAuthContext: async (id, props) => { calls.push(['patch', id, props]); store[id] = { ...store[id], id, ...props }; },
-    deleteAuthContext: async (id) => { calls.push(['delete', id]); delete store[id]; },
+    listAuthContexts: async () => {
+      calls.push(['list']);
+      return Object.values(store);
+    },
+    patchAuthContext: async (id, props) => {
+      calls.push(['patch', id, props]);
+      store[id] = { ...store[id], id, ...props };
+    },
+    deleteAuthContext: async (id) => {
+      calls.push(['delete', id]);
+      delete store[id];
+    },
   };
   // Only the Graph client is used by this kind.
   return { ctx: { providers: { graph } as unknown as Providers, log: () => undefined }, calls, store };
@@ -28,7 +37,11 @@ describe('AuthContext handler', () => {
 
   it('reads many by one list (by recorded id, spec.id or name); a single target is left to read', async () => {
     const { ctx, calls } = fakeGraph({ c1: { id: 'c1', displayName: 'MFA', isAvailable: true }, c3: { id: 'c3' } });
-    const answers = await resource.list!.readAll(ctx, [{ name: 'c1', spec: {} }, { name: 'x', spec: { id: 'c2' } }, { name: 'y', spec: { id: 'c9' }, recordedId: 'c3' }]);
+    const answers = await resource.list!.readAll(ctx, [
+      { name: 'c1', spec: {} },
+      { name: 'x', spec: { id: 'c2' } },
+      { name: 'y', spec: { id: 'c9' }, recordedId: 'c3' },
+    ]);
     expect(answers).toEqual([
       { id: 'c1', spec: { id: 'c1', displayName: 'MFA', isAvailable: true }, outputs: { id: 'c1', displayName: 'MFA', isAvailable: true } },
       undefined,

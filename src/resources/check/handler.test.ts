@@ -34,9 +34,14 @@ describe('Check handler', () => {
   it('nameAvailable passes when available and explains a refusal with the reason', async () => {
     const answers = { free: { available: true }, taken: { available: false, reason: 'AlreadyExists', message: 'Server name taken.' } };
     const ctx = ctxWith({ arm: { checkNameAvailability: async (_s: string, name: keyof typeof answers) => answers[name] } });
-    await expect(check.evaluate(ctx, { nameAvailable: { subscriptionId: SUB, name: 'free' } })).resolves.toMatchObject({ passed: true, message: "name 'free' is available" });
-    await expect(check.evaluate(ctx, { nameAvailable: { subscriptionId: SUB, name: 'taken' } }))
-      .resolves.toMatchObject({ passed: false, message: "name 'taken' is not available (AlreadyExists: Server name taken.)" });
+    await expect(check.evaluate(ctx, { nameAvailable: { subscriptionId: SUB, name: 'free' } })).resolves.toMatchObject({
+      passed: true,
+      message: "name 'free' is available",
+    });
+    await expect(check.evaluate(ctx, { nameAvailable: { subscriptionId: SUB, name: 'taken' } })).resolves.toMatchObject({
+      passed: false,
+      message: "name 'taken' is not available (AlreadyExists: Server name taken.)",
+    });
   });
 
   it('eventstreamExists looks through every listed item by displayName', async () => {

@@ -13,32 +13,47 @@ const billingAccountName = patterned(
 /** Seed 002: H9-xxx; G/H/T/HT + 9; D + 9; E + [B-Z0-9] + 8; EA + 8 (upper-case alphanumerics). */
 const invoiceName = patterned(
   '^(H[0-9]-[A-Za-z0-9]+|(G|H|T|HT)[A-Z0-9]{9}|D[A-Z0-9]{9}|E[B-Z0-9][A-Z0-9]{8}|EA[A-Z0-9]{8})$',
-  'must be an invoice name such as G012345678 (the billing service\'s invoice names)',
+  "must be an invoice name such as G012345678 (the billing service's invoice names)",
 );
 
 /** Seed 001: at most 63 lower-case letters and digits, inner hyphens allowed. */
-const serverName = patterned('^[a-z0-9]([a-z0-9-]*[a-z0-9])?$', 'must be 1 to 63 lower-case letters and digits, with hyphens only inside', { minLength: 1, maxLength: 63 });
+const serverName = patterned('^[a-z0-9]([a-z0-9-]*[a-z0-9])?$', 'must be 1 to 63 lower-case letters and digits, with hyphens only inside', {
+  minLength: 1,
+  maxLength: 63,
+});
 
 export const specSchema: JsonObject = object({
-  quota: object({
-    subscriptionId: uuid,
-    location: nonEmpty,
-    resource: { type: 'string', minLength: 1, default: 'ContainerGroups' },
-    minFree: { type: 'integer', minimum: 0 },
-  }, ['subscriptionId', 'location', 'minFree']),
-  nameAvailable: object({
-    subscriptionId: uuid,
-    name: serverName,
-    type: { type: 'string', minLength: 1, default: 'Vendor.Sql/servers' },
-  }, ['subscriptionId', 'name']),
+  quota: object(
+    {
+      subscriptionId: uuid,
+      location: nonEmpty,
+      resource: { type: 'string', minLength: 1, default: 'ContainerGroups' },
+      minFree: { type: 'integer', minimum: 0 },
+    },
+    ['subscriptionId', 'location', 'minFree'],
+  ),
+  nameAvailable: object(
+    {
+      subscriptionId: uuid,
+      name: serverName,
+      type: { type: 'string', minLength: 1, default: 'Vendor.Sql/servers' },
+    },
+    ['subscriptionId', 'name'],
+  ),
   eventstreamExists: object({ workspaceId: uuid, displayName: nonEmpty }, ['workspaceId', 'displayName']),
-  spend: object({
-    billingAccountName,
-    invoiceName,
-    max: object({
-      value: { type: 'number', minimum: 0 },
-      currency: patterned('^[A-Z]{3}$', 'must be an ISO 4217 currency code such as USD'),
-    }, ['value', 'currency']),
-  }, ['billingAccountName', 'invoiceName', 'max']),
+  spend: object(
+    {
+      billingAccountName,
+      invoiceName,
+      max: object(
+        {
+          value: { type: 'number', minimum: 0 },
+          currency: patterned('^[A-Z]{3}$', 'must be an ISO 4217 currency code such as USD'),
+        },
+        ['value', 'currency'],
+      ),
+    },
+    ['billingAccountName', 'invoiceName', 'max'],
+  ),
   severity: enumOf(['error', 'warning']),
 });

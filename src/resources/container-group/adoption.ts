@@ -13,20 +13,32 @@ function found(live: ContainerGroupBody): Discovered | undefined {
   const at = typeof live.id === 'string' ? parseGroupId(live.id) : undefined;
   if (!at) return undefined;
   const observed: Observed = { id: groupId(at), spec: specOf(at, live), outputs: outputsOf(live) };
-  return { observed, name: at.name, home: at.resourceGroup.toLowerCase(), distinguishedBy: `resource group ${at.resourceGroup}`, suffix: at.resourceGroup.toLowerCase() };
+  return {
+    observed,
+    name: at.name,
+    home: at.resourceGroup.toLowerCase(),
+    distinguishedBy: `resource group ${at.resourceGroup}`,
+    suffix: at.resourceGroup.toLowerCase(),
+  };
 }
 
 async function list(ctx: KindContext, scope: Parameters<Adoption['list']>[1], listed: (count: number, where: string) => void): Promise<Discovered[]> {
   const sub = scope.subscriptionId;
   if (sub === undefined) return [];
   const arm = ctx.providers.arm;
-  const pages = scope.resourceGroups.length > 0
-    ? scope.resourceGroups.map(async (rg) => {
-      const groups = await arm.listContainerGroups(sub, rg);
-      listed(groups.length, `resource group ${rg}`);
-      return groups;
-    })
-    : [arm.listSubscriptionContainerGroups(sub).then((groups) => { listed(groups.length, `subscription ${sub}`); return groups; })];
+  const pages =
+    scope.resourceGroups.length > 0
+      ? scope.resourceGroups.map(async (rg) => {
+          const groups = await arm.listContainerGroups(sub, rg);
+          listed(groups.length, `resource group ${rg}`);
+          return groups;
+        })
+      : [
+          arm.listSubscriptionContainerGroups(sub).then((groups) => {
+            listed(groups.length, `subscription ${sub}`);
+            return groups;
+          }),
+        ];
   return (await Promise.all(pages)).flat().flatMap((g) => found(g) ?? []);
 }
 
@@ -58,16 +70,26 @@ function hiddenSecrets(name: string, props: JsonObject): { secrets: Secret[]; un
       secrets.push({ path: at('volumes', i, 'azureFile', 'storageAccountKey'), words: [name, String(volume.name), 'storage key'] });
     }
     if (isObject(volume.secret)) {
-      unwritten.push({ path: at('volumes', i, 'secret'), reason: 'the service hides a secret volume\'s files (their names and contents): written empty; moor keeps the live files until you list them (each as FILE: ${env:NAME}), and refuses to write the group while it is empty' });
+      unwritten.push({
+        path: at('volumes', i, 'secret'),
+        reason:
+          "the service hides a secret volume's files (their names and contents): written empty; moor keeps the live files until you list them (each as FILE: ${env:NAME}), and refuses to write the group while it is empty",
+      });
     }
   });
   items(props.extensions).forEach((_ext, i) => {
-    unwritten.push({ path: at('extensions', i, 'properties', 'protectedSettings'), reason: 'the service hides protected settings: if the extension has any, add them before its next write' });
+    unwritten.push({
+      path: at('extensions', i, 'properties', 'protectedSettings'),
+      reason: 'the service hides protected settings: if the extension has any, add them before its next write',
+    });
   });
   const logs = isObject(props.diagnostics) ? props.diagnostics.logAnalytics : undefined;
   if (isObject(logs)) {
     if (!has(logs, 'workspaceKey')) secrets.push({ path: at('diagnostics', 'logAnalytics', 'workspaceKey'), words: [name, 'log workspace key'] });
-    unwritten.push({ path: at('diagnostics', 'logAnalytics', 'workspaceResourceId'), reason: 'the service hides it: if the group sends logs by workspace resource id, add it before its next write' });
+    unwritten.push({
+      path: at('diagnostics', 'logAnalytics', 'workspaceResourceId'),
+      reason: 'the service hides it: if the group sends logs by workspace resource id, add it before its next write',
+    });
   }
   return { secrets, unwritten };
 }

@@ -9,7 +9,12 @@ import { resource } from './handler.js';
 
 const SUB = '8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11';
 const idOf = (rg: string, name: string) => `/subscriptions/${SUB}/resourceGroups/${rg}/providers/Vendor.ContainerInstance/containerGroups/${name}`;
-const live = (rg: string, name: string): ContainerGroupBody => ({ id: idOf(rg, name), name, location: 'westeurope', properties: { provisioningState: 'Succeeded' } });
+const live = (rg: string, name: string): ContainerGroupBody => ({
+  id: idOf(rg, name),
+  name,
+  location: 'westeurope',
+  properties: { provisioningState: 'Succeeded' },
+});
 
 /** A fake ARM client whose resource groups hold `groups`; every listing is written down. */
 function listingArm(groups: Record<string, string[]>): { ctx: KindContext; listed: string[] } {

@@ -36,10 +36,13 @@ export function listReader(deps: ListDeps): ListReader {
       answered?.(t.index, out[t.index]);
     };
     const list = (group: GroupReading): Promise<void> =>
-      ctx.providers.arm.listContainerGroups(group.first.subscriptionId, group.first.resourceGroup).then((listed) => {
-        group.byName = new Map(listed.map((g) => [String(g.name ?? '').toLowerCase(), g]));
-        for (const t of group.targets) answer(group, t);
-      }, () => undefined); // a failed listing leaves its targets to read(), which reports the service's error
+      ctx.providers.arm.listContainerGroups(group.first.subscriptionId, group.first.resourceGroup).then(
+        (listed) => {
+          group.byName = new Map(listed.map((g) => [String(g.name ?? '').toLowerCase(), g]));
+          for (const t of group.targets) answer(group, t);
+        },
+        () => undefined,
+      ); // a failed listing leaves its targets to read(), which reports the service's error
     /** The resource group of `at`, its listing started once LIST_FROM groups are known there. */
     const groupOf = (at: GroupCoordinates): GroupReading => {
       const key = `${at.subscriptionId}/${at.resourceGroup}`.toLowerCase();
@@ -54,13 +57,21 @@ export function listReader(deps: ListDeps): ListReader {
         const index = out.push('read') - 1;
         // A target that cannot be located is left to read(), which reports why.
         let at: GroupCoordinates;
-        try { at = deps.locate(target); } catch { return; }
+        try {
+          at = deps.locate(target);
+        } catch {
+          return;
+        }
         const group = groupOf(at);
         group.targets.push({ index, at });
         if (group.byName) answer(group, { index, at });
       },
       foresee(target) {
-        try { groupOf(deps.locate(target)); } catch { /* added later, it is left to read() */ }
+        try {
+          groupOf(deps.locate(target));
+        } catch {
+          /* added later, it is left to read() */
+        }
       },
       async finish() {
         await Promise.all([...groups.values()].map((g) => g.listing));

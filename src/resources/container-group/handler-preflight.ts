@@ -26,10 +26,7 @@ function bucketsOf(creates: readonly { address: string; spec: JsonObject }[]): B
 }
 
 /** An error per planned create when a location's ContainerGroups usage plus the creates exceeds its limit. */
-export async function preflight(
-  ctx: KindContext,
-  creates: readonly { address: string; spec: JsonObject }[],
-): Promise<{ address: string; message: string }[]> {
+export async function preflight(ctx: KindContext, creates: readonly { address: string; spec: JsonObject }[]): Promise<{ address: string; message: string }[]> {
   // Every location at once: usage lists are paged, and each page costs a round trip.
   const results = await Promise.all(bucketsOf(creates).map((b) => quotaErrors(ctx, b)));
   return results.flat();

@@ -14,12 +14,17 @@ type Call = [string, ...unknown[]];
 function fakeArm(overrides: Partial<ArmClient> = {}): { ctx: KindContext; calls: Call[] } {
   const calls: Call[] = [];
   const arm = {
-    getContainerGroup: async (...a: unknown[]) => { calls.push(['get', ...a]); return undefined; },
+    getContainerGroup: async (...a: unknown[]) => {
+      calls.push(['get', ...a]);
+      return undefined;
+    },
     putContainerGroup: async (s: string, rg: string, n: string, body: ContainerGroupBody) => {
       calls.push(['put', s, rg, n, body]);
       return { id: ID, name: n, type: 'Vendor.ContainerInstance/containerGroups', ...body, properties: { ...body.properties, provisioningState: 'Succeeded' } };
     },
-    deleteContainerGroup: async (...a: unknown[]) => { calls.push(['delete', ...a]); },
+    deleteContainerGroup: async (...a: unknown[]) => {
+      calls.push(['delete', ...a]);
+    },
     listUsage: async (): Promise<Usage[]> => [],
     ...overrides,
   } as unknown as ArmClient;
@@ -29,17 +34,33 @@ function fakeArm(overrides: Partial<ArmClient> = {}): { ctx: KindContext; calls:
 }
 
 const spec: JsonObject = {
-  subscriptionId: SUB, resourceGroup: 'rg-web', location: 'westeurope', tags: { team: 'web' },
+  subscriptionId: SUB,
+  resourceGroup: 'rg-web',
+  location: 'westeurope',
+  tags: { team: 'web' },
   properties: { osType: 'Linux', containers: [{ name: 'app', properties: { image: 'nginx' } }] },
 };
 
 describe('ContainerGroup handler', () => {
   it('read maps the response to the spec shape, with the ARM id and the whole body as outputs', async () => {
-    const live = { id: ID, name: 'web', type: 'Vendor.ContainerInstance/containerGroups', location: 'westeurope', systemData: { createdBy: 'x' }, properties: { provisioningState: 'Succeeded' } };
+    const live = {
+      id: ID,
+      name: 'web',
+      type: 'Vendor.ContainerInstance/containerGroups',
+      location: 'westeurope',
+      systemData: { createdBy: 'x' },
+      properties: { provisioningState: 'Succeeded' },
+    };
     const { ctx, calls } = fakeArm({ getContainerGroup: async () => live });
     const observed = await resource.read(ctx, { name: 'web', spec });
     expect(observed?.id).toBe(ID);
-    expect(observed?.spec).toEqual({ subscriptionId: SUB, resourceGroup: 'rg-web', name: 'web', location: 'westeurope', properties: { provisioningState: 'Succeeded' } });
+    expect(observed?.spec).toEqual({
+      subscriptionId: SUB,
+      resourceGroup: 'rg-web',
+      name: 'web',
+      location: 'westeurope',
+      properties: { provisioningState: 'Succeeded' },
+    });
     expect(observed?.outputs).toEqual(live);
     expect(calls).toEqual([]);
   });
@@ -48,7 +69,10 @@ describe('ContainerGroup handler', () => {
     const live = (provisioningState: string) => ({ id: ID, name: 'web', location: 'westeurope', properties: { provisioningState, containers: [] } });
     const { ctx, calls } = fakeArm({
       getContainerGroup: async () => live('Pending'),
-      awaitContainerGroup: async (...a: unknown[]) => { calls.push(['await', ...a]); return live('Succeeded'); },
+      awaitContainerGroup: async (...a: unknown[]) => {
+        calls.push(['await', ...a]);
+        return live('Succeeded');
+      },
     });
     const pending = (await resource.read(ctx, { name: 'web', spec }))!;
     expect(pending.inProgress).toBe('still provisioning (provisioningState Pending)');
@@ -75,12 +99,15 @@ describe('ContainerGroup handler', () => {
     const created = await resource.create(ctx, 'web', spec);
     const updated = await resource.update(ctx, 'web', spec, created, [['tags', 'team']]);
     const body = { location: 'westeurope', tags: { team: 'web' }, properties: spec.properties };
-    expect(calls).toEqual([['put', SUB, 'rg-web', 'web', body], ['put', SUB, 'rg-web', 'web', body]]);
+    expect(calls).toEqual([
+      ['put', SUB, 'rg-web', 'web', body],
+      ['put', SUB, 'rg-web', 'web', body],
+    ]);
     expect(updated.id).toBe(ID);
     expect(updated.spec.name).toBe('web');
   });
 
-  it('update PUTs the group where it is (its id), not where metadata.name would put it: after `state mv web web2` without spec.name, the plan\'s update is one', async () => {
+  it("update PUTs the group where it is (its id), not where metadata.name would put it: after `state mv web web2` without spec.name, the plan's update is one", async () => {
     const { ctx, calls } = fakeArm();
     const current = await resource.create(ctx, 'web', spec);
     calls.length = 0;
@@ -98,7 +125,12 @@ describe('ContainerGroup handler', () => {
   it('preflight reports every planned create of a location whose quota would be exceeded', async () => {
     const usage: Usage[] = [{ name: { value: 'ContainerGroups' }, currentValue: 99, limit: 100, unit: 'Count' }];
     const asked: string[] = [];
-    const { ctx } = fakeArm({ listUsage: async (s: string, loc: string) => { asked.push(`${s}/${loc}`); return loc === 'westeurope' ? usage : []; } });
+    const { ctx } = fakeArm({
+      listUsage: async (s: string, loc: string) => {
+        asked.push(`${s}/${loc}`);
+        return loc === 'westeurope' ? usage : [];
+      },
+    });
     const errors = await resource.preflight!(ctx, [
       { address: 'ContainerGroup/a', spec },
       { address: 'ContainerGroup/b', spec: { ...spec, location: 'West Europe' } },
@@ -113,6 +145,11 @@ describe('ContainerGroup handler', () => {
 
   it('preflight passes when the creates fit', async () => {
     const { ctx } = fakeArm({ listUsage: async () => [{ name: { value: 'ContainerGroups' }, currentValue: 98, limit: 100 }] });
-    await expect(resource.preflight!(ctx, [{ address: 'ContainerGroup/a', spec }, { address: 'ContainerGroup/b', spec }])).resolves.toEqual([]);
+    await expect(
+      resource.preflight!(ctx, [
+        { address: 'ContainerGroup/a', spec },
+        { address: 'ContainerGroup/b', spec },
+      ]),
+    ).resolves.toEqual([]);
   });
 });

@@ -37,7 +37,9 @@ function refuseEmptySecretVolumes(c: GroupCoordinates, spec: JsonObject): void {
   const volumes = Array.isArray(props.volumes) ? props.volumes.filter(isObject) : [];
   const empty = volumes.filter((v) => isObject(v.secret) && Object.keys(v.secret).length === 0 && v.secretReference === undefined);
   if (empty.length > 0) {
-    throw new UserError(`ContainerGroup/${c.name}: the secret volume ${empty.map((v) => String(v.name)).join(', ')} lists no files; the write sends the whole group and would empty it: list its files (each as FILE: \${env:NAME}) first`);
+    throw new UserError(
+      `ContainerGroup/${c.name}: the secret volume ${empty.map((v) => String(v.name)).join(', ')} lists no files; the write sends the whole group and would empty it: list its files (each as FILE: \${env:NAME}) first`,
+    );
   }
 }
 

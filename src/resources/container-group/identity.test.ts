@@ -22,7 +22,7 @@ describe('container group identityMismatches', () => {
     ]);
   });
 
-  test('something that is not a container group id is refused even when the manifest\'s group was read', () => {
+  test("something that is not a container group id is refused even when the manifest's group was read", () => {
     expect(identityMismatches(target('garbage'), observed(id('rg-web', 'worker')))[0]).toContain('not a container group id');
   });
 

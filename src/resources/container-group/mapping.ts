@@ -57,5 +57,5 @@ export function specOf(c: GroupCoordinates, live: ContainerGroupBody): JsonObjec
 
 /** The service's representation as outputs (what ${ref:} reads). */
 export function outputsOf(live: ContainerGroupBody): JsonObject {
-  return isObject(live) ? (live) : {};
+  return isObject(live) ? live : {};
 }

@@ -7,7 +7,11 @@ const VOLUME_KINDS = ['azureFile', 'emptyDir', 'gitRepo', 'secret'] as const;
 
 export function checkSpec(spec: JsonObject, report: Report): void {
   const props = isObject(spec.properties) ? spec.properties : {};
-  const secretNames = new Set(itemsOf(props.secretReferences).map(({ item }) => literal(item.name)).filter((n) => n !== undefined));
+  const secretNames = new Set(
+    itemsOf(props.secretReferences)
+      .map(({ item }) => literal(item.name))
+      .filter((n) => n !== undefined),
+  );
   const named = (path: JsonPath, value: unknown, field: string) => {
     const name = literal(value as string);
     if (name !== undefined && !secretNames.has(name)) report(path, `${field} "${name}" names no entry of properties.secretReferences`);
@@ -41,7 +45,9 @@ function checkImages(props: JsonObject, report: Report): void {
   if (isObject(props.containerGroupProfile)) return;
   for (const { item, index } of itemsOf(props.containers)) {
     if (isObject(item.properties) && item.properties.image === undefined) {
-      report(['properties', 'containers', index, 'properties'], 'missing required field image (or create the group from a properties.containerGroupProfile)', { at: 'key' });
+      report(['properties', 'containers', index, 'properties'], 'missing required field image (or create the group from a properties.containerGroupProfile)', {
+        at: 'key',
+      });
     }
   }
 }
@@ -64,7 +70,8 @@ function checkContainer(container: JsonObject, path: JsonPath, volumes: Readonly
   const mounts = itemsOf(p.volumeMounts);
   for (const { item, index } of mounts) {
     const name = literal(item.name);
-    if (name !== undefined && !volumes.has(name)) report([...base, 'volumeMounts', index, 'name'], `volume mount "${name}" names no entry of properties.volumes`);
+    if (name !== undefined && !volumes.has(name))
+      report([...base, 'volumeMounts', index, 'name'], `volume mount "${name}" names no entry of properties.volumes`);
   }
   reportDuplicates(mounts.map(at([...base, 'volumeMounts'])), 'name', 'volume mount', report);
   reportDuplicates(mounts.map(at([...base, 'volumeMounts'])), 'mountPath', 'mount path', report);
@@ -80,9 +87,12 @@ function checkVolumes(props: JsonObject, report: Report, named: Named): Set<stri
     const kinds = VOLUME_KINDS.filter((k) => item[k] !== undefined || (k === 'secret' && item.secretReference !== undefined));
     if (kinds.length !== 1) {
       const found = kinds.length === 0 ? 'none' : kinds.join(', ');
-      report(kinds.length === 0 ? path : [...path, kinds[1]], `a volume needs exactly one of ${VOLUME_KINDS.join(', ')} (found ${found})`, { at: kinds.length === 0 ? 'value' : 'key' });
+      report(kinds.length === 0 ? path : [...path, kinds[1]], `a volume needs exactly one of ${VOLUME_KINDS.join(', ')} (found ${found})`, {
+        at: kinds.length === 0 ? 'value' : 'key',
+      });
     }
-    if (isObject(item.azureFile)) named([...path, 'azureFile', 'storageAccountKeyReference'], item.azureFile.storageAccountKeyReference, 'storageAccountKeyReference');
+    if (isObject(item.azureFile))
+      named([...path, 'azureFile', 'storageAccountKeyReference'], item.azureFile.storageAccountKeyReference, 'storageAccountKeyReference');
     if (isObject(item.secretReference)) {
       for (const [key, value] of Object.entries(item.secretReference)) named([...path, 'secretReference', key], value, 'secretReference');
     }

@@ -11,14 +11,23 @@ export const job: JobHandler = {
     const project = String(spec.projectId);
     const env = String(spec.environmentId);
     const backup = String(spec.backupName);
-    return runMovement(ctx, {
-      projectId: project,
-      revision: String(spec.revision),
-      steps: [{
-        operation: 'export', environmentId: env, describe: `export of ${env} as '${backup}'`,
-        send: () => ctx.providers.lcs.exportDatabase(project, env, backup),
-      }],
-    }, record, checkpoint);
+    return runMovement(
+      ctx,
+      {
+        projectId: project,
+        revision: String(spec.revision),
+        steps: [
+          {
+            operation: 'export',
+            environmentId: env,
+            describe: `export of ${env} as '${backup}'`,
+            send: () => ctx.providers.lcs.exportDatabase(project, env, backup),
+          },
+        ],
+      },
+      record,
+      checkpoint,
+    );
   },
   recheck: (ctx, spec, record) => recheckMovement(ctx, String(spec.projectId), record),
   lostAnswer: sendAnswerLost,

@@ -4,9 +4,12 @@ import { jobRevision, object, pathSegment, projectId } from '../../core/schema-p
 
 const revision = jobRevision('export');
 
-export const specSchema: JsonObject = object({
-  projectId,
-  environmentId: pathSegment,
-  backupName: pathSegment,
-  revision,
-}, ['projectId', 'environmentId', 'backupName', 'revision']);
+export const specSchema: JsonObject = object(
+  {
+    projectId,
+    environmentId: pathSegment,
+    backupName: pathSegment,
+    revision,
+  },
+  ['projectId', 'environmentId', 'backupName', 'revision'],
+);

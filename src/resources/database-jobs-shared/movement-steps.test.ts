@@ -24,8 +24,13 @@ function fakeContext(statuses: string[], onRead: () => void, signal?: AbortSigna
 
 function job(sent: string[]): MovementJob {
   const step = (operation: 'export' | 'refresh', env: string, id: string) => ({
-    operation, environmentId: env, describe: `${operation} of ${env}`,
-    send: async (): Promise<MovementResult> => { sent.push(id); return { IsSuccess: true, OperationActivityId: id }; },
+    operation,
+    environmentId: env,
+    describe: `${operation} of ${env}`,
+    send: async (): Promise<MovementResult> => {
+      sent.push(id);
+      return { IsSuccess: true, OperationActivityId: id };
+    },
   });
   return { projectId: 'p1', revision: 'r1', steps: [step('export', 'env-a', 'op-1'), step('refresh', 'env-b', 'op-2')] };
 }
@@ -36,7 +41,9 @@ describe('runMovement interrupted', () => {
     const sent: string[] = [];
     const saved: JobRecord[] = [];
     const { ctx, reads } = fakeContext([], () => controller.abort(), controller.signal);
-    const interrupted = runMovement(ctx, job(sent), undefined, async (r) => { saved.push(r); });
+    const interrupted = runMovement(ctx, job(sent), undefined, async (r) => {
+      saved.push(r);
+    });
     await expect(interrupted).rejects.toThrow('export of env-a: interrupted; the next apply resumes following operation op-1');
     expect(isInterruption(await interrupted.catch((e: unknown) => e))).toBe(true); // apply reports it as interrupted, not failed
     expect(sent).toEqual(['op-1']);
@@ -58,9 +65,11 @@ describe('runMovement interrupted', () => {
     const sent: string[] = [];
     const saved: JobRecord[] = [];
     const { ctx } = fakeContext(['Completed'], () => controller.abort(), controller.signal);
-    await expect(runMovement(ctx, job(sent), undefined, async (r) => { saved.push(r); })).rejects.toThrow(
-      'refresh of env-b: interrupted before it was sent; the next apply sends it',
-    );
+    await expect(
+      runMovement(ctx, job(sent), undefined, async (r) => {
+        saved.push(r);
+      }),
+    ).rejects.toThrow('refresh of env-b: interrupted before it was sent; the next apply sends it');
     expect(sent).toEqual(['op-1']);
     expect(saved.at(-1)).toMatchObject({ status: 'started', steps: [{ activityId: 'op-1', status: 'Completed' }] });
   });

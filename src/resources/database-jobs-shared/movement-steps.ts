@@ -42,7 +42,6 @@ export function pollIntervalMs(ctx?: KindContext): number {
   return ctx?.pollIntervalMs ?? 5_000;
 }
 
-
 /** Runs or resumes a job; checkpoints after every step; never sends a recorded step again. */
 export async function runMovement(
   ctx: KindContext,
@@ -81,8 +80,7 @@ class Runner {
         // Interrupted between operations: the next one is not sent; the next apply sends it.
         if (this.ctx.signal?.aborted) throw interruption(new UserError(`${step.describe}: interrupted before it was sent; the next apply sends it`));
         rec = await this.send(i, step);
-      }
-      else if (rec.status === SENDING || typeof rec.activityId !== 'string') {
+      } else if (rec.status === SENDING || typeof rec.activityId !== 'string') {
         return await this.fail(this.unknownMessage(step), { outcome: 'unknown' });
       }
       if (!SUCCEEDED.has(rec.status.toLowerCase())) await this.follow(i, step);
@@ -120,7 +118,12 @@ class Runner {
       const status = await this.ctx.providers.lcs.fetchStatus(this.job.projectId, step.environmentId, String(current.activityId));
       if (status.IsSuccess === false && !status.OperationStatus) {
         // The operation may still be running: an unknown outcome, which the next plan re-checks by its activity id.
-        await this.fail(`${step.describe}: the status of operation ${current.activityId} could not be read: ${status.ErrorMessage ?? 'no error message'}`, { outcome: 'unknown' }, i, 'Unknown');
+        await this.fail(
+          `${step.describe}: the status of operation ${current.activityId} could not be read: ${status.ErrorMessage ?? 'no error message'}`,
+          { outcome: 'unknown' },
+          i,
+          'Unknown',
+        );
       }
       const os = String(status.OperationStatus ?? 'InProgress');
       if (os !== current.status) {
@@ -160,9 +163,11 @@ class Runner {
   }
 
   private unknownMessage(step: MovementStep): string {
-    return `${step.describe}: the answer to the request was lost, so it may or may not have started. `
-      + `Check environment ${step.environmentId} of project ${this.job.projectId}: moor does not send it again `
-      + `until you resolve its outcome (moor state resolve) or change spec.revision.`;
+    return (
+      `${step.describe}: the answer to the request was lost, so it may or may not have started. ` +
+      `Check environment ${step.environmentId} of project ${this.job.projectId}: moor does not send it again ` +
+      `until you resolve its outcome (moor state resolve) or change spec.revision.`
+    );
   }
 }
 

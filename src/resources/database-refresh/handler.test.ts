@@ -8,7 +8,6 @@ import type { JobRecord, KindContext } from '../../core/kind.js';
 import { job as refresh } from './handler.js';
 import { job as exportJob } from '../database-export/handler.js';
 
-
 interface Fake {
   ctx: KindContext;
   sent: string[];
@@ -22,7 +21,7 @@ function fake(opts: { statuses?: string[]; send?: (op: string) => MovementResult
   const statuses = opts.statuses ?? ['InProgress', 'Completed'];
   const send = async (op: string): Promise<MovementResult> => {
     f.sent.push(op);
-    const r = opts.send?.(op) ?? { IsSuccess: true, OperationActivityId: `${op.split(":")[0]}-${f.sent.length}` };
+    const r = opts.send?.(op) ?? { IsSuccess: true, OperationActivityId: `${op.split(':')[0]}-${f.sent.length}` };
     if (r instanceof Error) throw r;
     return r;
   };
@@ -41,13 +40,24 @@ function fake(opts: { statuses?: string[]; send?: (op: string) => MovementResult
   return f;
 }
 
-const spec: JsonObject = { projectId: 1234, sourceEnvironmentId: 'prod', targetEnvironmentId: 'uat', revision: 3, exportTargetFirst: { backupName: 'uat-before' } };
+const spec: JsonObject = {
+  projectId: 1234,
+  sourceEnvironmentId: 'prod',
+  targetEnvironmentId: 'uat',
+  revision: 3,
+  exportTargetFirst: { backupName: 'uat-before' },
+};
 
 const { exportTargetFirst: _unused, ...noExport } = spec;
 
 function recorder(): { checkpoints: JobRecord[]; checkpoint: (r: JobRecord) => Promise<void> } {
   const checkpoints: JobRecord[] = [];
-  return { checkpoints, checkpoint: async (r) => { checkpoints.push(r); } };
+  return {
+    checkpoints,
+    checkpoint: async (r) => {
+      checkpoints.push(r);
+    },
+  };
 }
 
 describe('DatabaseRefresh job', () => {
@@ -64,7 +74,10 @@ describe('DatabaseRefresh job', () => {
     expect(f.sent).toEqual(['export:uat:uat-before', 'refresh:prod->uat']);
     expect(rec.status).toBe('succeeded');
     const steps = rec.steps as JsonObject[];
-    expect(steps.map((s) => [s.operation, s.activityId, s.status])).toEqual([['export', 'export-1', 'Completed'], ['refresh', 'refresh-2', 'Completed']]);
+    expect(steps.map((s) => [s.operation, s.activityId, s.status])).toEqual([
+      ['export', 'export-1', 'Completed'],
+      ['refresh', 'refresh-2', 'Completed'],
+    ]);
     // The refresh id is in state before its status is ever read.
     const firstWithRefreshId = checkpoints.findIndex((c) => (c.steps as JsonObject[])[1]?.activityId === 'refresh-2');
     expect((checkpoints[firstWithRefreshId].steps as JsonObject[])[1].status).toBe('Sent');
@@ -74,7 +87,8 @@ describe('DatabaseRefresh job', () => {
   it('resumes following a started run of the same revision without sending again', async () => {
     const f = fake();
     const record: JobRecord = {
-      revision: '3', status: 'started',
+      revision: '3',
+      status: 'started',
       steps: [
         { operation: 'export', environmentId: 'uat', activityId: 'e-1', status: 'Completed', at: 't' },
         { operation: 'refresh', environmentId: 'uat', activityId: 'r-1', status: 'InProgress', at: 't' },
@@ -104,7 +118,15 @@ describe('DatabaseRefresh job', () => {
   });
 
   it('a lost answer on send is a failed record marked outcome unknown, never resent', async () => {
-    const lost = new ServiceError({ service: 'lcs', method: 'POST', path: '/x', label: 'refresh/uat', status: 0, serviceMessage: 'connection failed', outcomeUnknown: true });
+    const lost = new ServiceError({
+      service: 'lcs',
+      method: 'POST',
+      path: '/x',
+      label: 'refresh/uat',
+      status: 0,
+      serviceMessage: 'connection failed',
+      outcomeUnknown: true,
+    });
     const f = fake({ send: () => lost });
     const { checkpoints, checkpoint } = recorder();
     await expect(refresh.run(f.ctx, noExport, undefined, checkpoint)).rejects.toThrow(/Check environment uat/);
@@ -152,7 +174,10 @@ describe('DatabaseRefresh job', () => {
 
 describe('re-checking an unknown outcome', () => {
   const unknownWithId: JobRecord = {
-    revision: '3', status: 'failed', outcome: 'unknown', message: 'status could not be read',
+    revision: '3',
+    status: 'failed',
+    outcome: 'unknown',
+    message: 'status could not be read',
     steps: [{ operation: 'export', environmentId: 'uat', activityId: 'e-1', status: 'Unknown', at: 't' }],
   };
 
@@ -160,7 +185,9 @@ describe('re-checking an unknown outcome', () => {
     const f = fake();
     (f.ctx.providers.lcs as unknown as { fetchStatus: unknown }).fetchStatus = async () => ({ IsSuccess: false, ErrorMessage: 'try later' });
     const { checkpoints, checkpoint } = recorder();
-    await expect(exportJob.run(f.ctx, { projectId: 'p', environmentId: 'uat', backupName: 'b', revision: '3' }, undefined, checkpoint)).rejects.toThrow(/could not be read/);
+    await expect(exportJob.run(f.ctx, { projectId: 'p', environmentId: 'uat', backupName: 'b', revision: '3' }, undefined, checkpoint)).rejects.toThrow(
+      /could not be read/,
+    );
     expect(checkpoints.at(-1)).toMatchObject({ status: 'failed', outcome: 'unknown' });
     expect((checkpoints.at(-1)!.steps as JsonObject[])[0]).toMatchObject({ activityId: 'export-1', status: 'Unknown' });
   });
@@ -179,7 +206,12 @@ describe('re-checking an unknown outcome', () => {
 
   it('without an activity id (the answer to the send was lost) the service cannot tell: undefined, nothing read', async () => {
     const f = fake();
-    const lostSend: JobRecord = { revision: '3', status: 'failed', outcome: 'unknown', steps: [{ operation: 'export', environmentId: 'uat', status: 'Sending', at: 't' }] };
+    const lostSend: JobRecord = {
+      revision: '3',
+      status: 'failed',
+      outcome: 'unknown',
+      steps: [{ operation: 'export', environmentId: 'uat', status: 'Sending', at: 't' }],
+    };
     expect(await exportJob.recheck!(f.ctx, spec, lostSend)).toBeUndefined();
     expect(f.statusReads).toEqual([]);
   });

@@ -15,12 +15,16 @@ function stepsOf(ctx: KindContext, spec: JsonObject): MovementStep[] {
   if (isObject(first) && first.backupName !== undefined) {
     const backup = String(first.backupName);
     steps.push({
-      operation: 'export', environmentId: target, describe: `export of ${target} as '${backup}' before the refresh`,
+      operation: 'export',
+      environmentId: target,
+      describe: `export of ${target} as '${backup}' before the refresh`,
       send: () => ctx.providers.lcs.exportDatabase(project, target, backup),
     });
   }
   steps.push({
-    operation: 'refresh', environmentId: target, describe: `refresh of ${target} from ${source}`,
+    operation: 'refresh',
+    environmentId: target,
+    describe: `refresh of ${target} from ${source}`,
     send: () => ctx.providers.lcs.refreshDatabase(project, source, target),
   });
   return steps;

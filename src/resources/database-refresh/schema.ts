@@ -4,10 +4,13 @@ import { jobRevision, object, pathSegment, projectId } from '../../core/schema-p
 
 const revision = jobRevision('refresh');
 
-export const specSchema: JsonObject = object({
-  projectId,
-  sourceEnvironmentId: pathSegment,
-  targetEnvironmentId: pathSegment,
-  revision,
-  exportTargetFirst: object({ backupName: pathSegment }, ['backupName']),
-}, ['projectId', 'sourceEnvironmentId', 'targetEnvironmentId', 'revision']);
+export const specSchema: JsonObject = object(
+  {
+    projectId,
+    sourceEnvironmentId: pathSegment,
+    targetEnvironmentId: pathSegment,
+    revision,
+    exportTargetFirst: object({ backupName: pathSegment }, ['backupName']),
+  },
+  ['projectId', 'sourceEnvironmentId', 'targetEnvironmentId', 'revision'],
+);

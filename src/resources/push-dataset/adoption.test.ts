@@ -20,9 +20,19 @@ describe('push datasets found by discover', () => {
       { id: 'aaaaaaaa-0000-4000-8000-000000000003', name: 'imported-report', addRowsAPIEnabled: false },
     ]);
     const passed: string[] = [];
-    const found = await adoption.list(ctx, { resourceGroups: [], workspaces: [WORKSPACE], tenant: false }, () => undefined, (what, reason) => passed.push(`${what}: ${reason}`));
-    expect(found.map((f) => [f.name, f.suffix, f.home])).toEqual([['sales', '14f6071a', `workspace-${WORKSPACE}`], ['sales', 'edbdad49', `workspace-${WORKSPACE}`]]);
-    expect(passed).toEqual([`dataset imported-report (id aaaaaaaa-0000-4000-8000-000000000003) in workspace ${WORKSPACE}: not a push dataset (it takes no pushed rows): moor manages push datasets only`]);
+    const found = await adoption.list(
+      ctx,
+      { resourceGroups: [], workspaces: [WORKSPACE], tenant: false },
+      () => undefined,
+      (what, reason) => passed.push(`${what}: ${reason}`),
+    );
+    expect(found.map((f) => [f.name, f.suffix, f.home])).toEqual([
+      ['sales', '14f6071a', `workspace-${WORKSPACE}`],
+      ['sales', 'edbdad49', `workspace-${WORKSPACE}`],
+    ]);
+    expect(passed).toEqual([
+      `dataset imported-report (id aaaaaaaa-0000-4000-8000-000000000003) in workspace ${WORKSPACE}: not a push dataset (it takes no pushed rows): moor manages push datasets only`,
+    ]);
     const spec = adoption.toSpec(found[0]);
     expect(spec.spec).toEqual({ workspaceId: WORKSPACE, name: 'sales', tables: [{ name: 'Orders', columns: [{ name: 'OrderID', dataType: 'Int64' }] }] });
     expect(spec.unwritten.map((u) => u.path[0])).toEqual(['defaultRetentionPolicy', 'defaultMode', 'relationships', 'datasources']);

@@ -8,18 +8,42 @@ import { specOf, outputsOf } from './mapping.js';
 
 /** What a GET answers but a person never writes: the service's own fields. */
 const SERVICE_FIELDS = new Set([
-  'id', 'name', 'webUrl', 'addRowsAPIEnabled', 'configuredBy', 'isRefreshable', 'isEffectiveIdentityRequired',
-  'isEffectiveIdentityRolesRequired', 'isOnPremGatewayRequired', 'targetStorageMode', 'createdDate',
-  'createReportEmbedURL', 'qnaEmbedURL', 'ContentProviderType', 'isInPlaceSharingEnabled', 'queryScaleOutSettings',
-  'upstreamDataflows', 'upstreamDatasets', 'users', '@odata.context',
+  'id',
+  'name',
+  'webUrl',
+  'addRowsAPIEnabled',
+  'configuredBy',
+  'isRefreshable',
+  'isEffectiveIdentityRequired',
+  'isEffectiveIdentityRolesRequired',
+  'isOnPremGatewayRequired',
+  'targetStorageMode',
+  'createdDate',
+  'createReportEmbedURL',
+  'qnaEmbedURL',
+  'ContentProviderType',
+  'isInPlaceSharingEnabled',
+  'queryScaleOutSettings',
+  'upstreamDataflows',
+  'upstreamDatasets',
+  'users',
+  '@odata.context',
   // Written when the service answers them (the spec's own fields).
-  'defaultRetentionPolicy', 'defaultMode', 'relationships', 'datasources',
+  'defaultRetentionPolicy',
+  'defaultMode',
+  'relationships',
+  'datasources',
 ]);
 const NEVER_RETURNED = ['defaultRetentionPolicy', 'defaultMode', 'relationships', 'datasources'] as const;
 
 type PassedOver = (what: string, reason: string) => void;
 
-async function listWorkspace(ctx: KindContext, workspaceId: string, listed: (count: number, where: string) => void, passedOver: PassedOver): Promise<Discovered[]> {
+async function listWorkspace(
+  ctx: KindContext,
+  workspaceId: string,
+  listed: (count: number, where: string) => void,
+  passedOver: PassedOver,
+): Promise<Discovered[]> {
   const analytics = ctx.providers.analytics;
   const all = await analytics.listDatasets(workspaceId);
   // A dataset that takes no pushed rows (imported, DirectQuery) is not a push dataset: moor does not manage it.
@@ -28,11 +52,19 @@ async function listWorkspace(ctx: KindContext, workspaceId: string, listed: (cou
     passedOver(`dataset ${d.name} (id ${d.id}) in workspace ${workspaceId}`, 'not a push dataset (it takes no pushed rows): moor manages push datasets only');
     return false;
   });
-  const out = await Promise.all(datasets.map(async (dataset): Promise<Discovered> => {
-    const tables = await analytics.getTables(workspaceId, dataset.id);
-    const observed = { id: dataset.id, spec: specOf(workspaceId, dataset, tables), outputs: outputsOf(workspaceId, dataset, tables) };
-    return { observed, name: dataset.name, home: `workspace-${workspaceId.toLowerCase()}`, distinguishedBy: `id ${dataset.id}`, suffix: dataset.id.slice(0, 8).toLowerCase() };
-  }));
+  const out = await Promise.all(
+    datasets.map(async (dataset): Promise<Discovered> => {
+      const tables = await analytics.getTables(workspaceId, dataset.id);
+      const observed = { id: dataset.id, spec: specOf(workspaceId, dataset, tables), outputs: outputsOf(workspaceId, dataset, tables) };
+      return {
+        observed,
+        name: dataset.name,
+        home: `workspace-${workspaceId.toLowerCase()}`,
+        distinguishedBy: `id ${dataset.id}`,
+        suffix: dataset.id.slice(0, 8).toLowerCase(),
+      };
+    }),
+  );
   listed(out.length, `workspace ${workspaceId}`);
   return out;
 }
@@ -45,8 +77,13 @@ export const adoption: Adoption = {
     const spec = structuredClone(observed.spec);
     const raw = observed.outputs as DatasetBody;
     const unwritten = [
-      ...Object.keys(raw).filter((k) => !SERVICE_FIELDS.has(k) && k !== 'tables' && k !== 'workspaceId').map((k) => ({ path: [k], reason: 'moor\'s schema of a push dataset does not know this field' })),
-      ...NEVER_RETURNED.filter((k) => raw[k] === undefined).map((k) => ({ path: [k], reason: 'the service never returns it: left out, so moor neither compares nor changes it' })),
+      ...Object.keys(raw)
+        .filter((k) => !SERVICE_FIELDS.has(k) && k !== 'tables' && k !== 'workspaceId')
+        .map((k) => ({ path: [k], reason: "moor's schema of a push dataset does not know this field" })),
+      ...NEVER_RETURNED.filter((k) => raw[k] === undefined).map((k) => ({
+        path: [k],
+        reason: 'the service never returns it: left out, so moor neither compares nor changes it',
+      })),
     ];
     return { spec, secrets: [], unwritten };
   },

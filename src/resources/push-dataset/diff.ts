@@ -9,8 +9,16 @@ export const diffRules: DiffRules = {
   // Never returned by GET (rows, a table's source, retention, mode, relationships, datasources): compared against state only.
   writeOnly: ['tables/*/rows', 'tables/*/source', 'defaultRetentionPolicy', 'defaultMode', 'relationships', 'datasources'],
   immutable: [
-    'workspaceId', 'name', 'defaultRetentionPolicy', 'defaultMode', 'relationships', 'datasources',
-    'tables/*/rows', 'tables/*/source', 'tables/*/isHidden', 'tables/*/description',
+    'workspaceId',
+    'name',
+    'defaultRetentionPolicy',
+    'defaultMode',
+    'relationships',
+    'datasources',
+    'tables/*/rows',
+    'tables/*/source',
+    'tables/*/isHidden',
+    'tables/*/description',
   ],
   immutableMembership: ['tables'],
   arrayKeys: {

@@ -53,12 +53,7 @@ const CLOCK_SKEW_MS = 2 * 60_000;
  * first dataset of that name the service created from then on (with some clock skew allowed).
  * Undefined when there is none, or when the service does not say when its datasets were created.
  */
-export async function findCreatedSince(
-  analytics: AnalyticsClient,
-  workspaceId: string,
-  name: string,
-  since: string,
-): Promise<string | undefined> {
+export async function findCreatedSince(analytics: AnalyticsClient, workspaceId: string, name: string, since: string): Promise<string | undefined> {
   const from = Date.parse(since) - CLOCK_SKEW_MS;
   if (Number.isNaN(from)) return undefined;
   const created = (await analytics.listDatasets(workspaceId))

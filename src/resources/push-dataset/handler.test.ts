@@ -7,7 +7,16 @@ import { ServiceError } from '../../providers/service-error.js';
 import type { KindContext } from '../../core/kind.js';
 import { resource } from './handler.js';
 
-const lost = () => new ServiceError({ service: 'analytics', method: 'POST', path: '/x', label: 'datasets/sales', status: 0, serviceMessage: 'connection failed', outcomeUnknown: true });
+const lost = () =>
+  new ServiceError({
+    service: 'analytics',
+    method: 'POST',
+    path: '/x',
+    label: 'datasets/sales',
+    status: 0,
+    serviceMessage: 'connection failed',
+    outcomeUnknown: true,
+  });
 
 interface Fake {
   ctx: KindContext;
@@ -35,10 +44,17 @@ function fake(postFault: (n: number) => 'ok' | 'lost-after-create' | 'lost-befor
       return made;
     },
     listDatasets: async () => [...f.datasets.values()].map(({ id, name, createdDate }) => ({ id, name, createdDate })),
-    getDataset: async (_ws, id) => { const d = f.datasets.get(id); return d ? { id: d.id, name: d.name } : undefined; },
+    getDataset: async (_ws, id) => {
+      const d = f.datasets.get(id);
+      return d ? { id: d.id, name: d.name } : undefined;
+    },
     getTables: async (_ws, id) => f.datasets.get(id)?.tables ?? [],
-    putTable: async (_ws, id, table) => { f.puts.push([id, table]); },
-    deleteDataset: async (_ws, id) => { f.datasets.delete(id); },
+    putTable: async (_ws, id, table) => {
+      f.puts.push([id, table]);
+    },
+    deleteDataset: async (_ws, id) => {
+      f.datasets.delete(id);
+    },
   };
   // Only the analytics client is used by this kind.
   f.ctx = { providers: { analytics } as unknown as Providers, log: (m) => f.logs.push(m) };
@@ -46,7 +62,9 @@ function fake(postFault: (n: number) => 'ok' | 'lost-after-create' | 'lost-befor
 }
 
 const spec: JsonObject = {
-  workspaceId: 'ws1', name: 'sales', defaultRetentionPolicy: 'basicFIFO',
+  workspaceId: 'ws1',
+  name: 'sales',
+  defaultRetentionPolicy: 'basicFIFO',
   tables: [
     { name: 'Orders', columns: [{ name: 'id', dataType: 'Int64' }], measures: [{ name: 'n', expression: 'COUNTROWS(Orders)' }] },
     { name: 'Customers', columns: [{ name: 'id', dataType: 'Int64' }], rows: [{ id: '1' }] },
@@ -79,7 +97,8 @@ describe('PushDataset handler', () => {
     const created = await resource.create(f.ctx, 'sales', spec);
     const obs = await resource.read(f.ctx, { name: 'sales', spec, recordedId: created.id });
     expect(obs?.spec).toEqual({
-      workspaceId: 'ws1', name: 'sales',
+      workspaceId: 'ws1',
+      name: 'sales',
       tables: [
         { name: 'Orders', columns: [{ name: 'id', dataType: 'Int64' }], measures: [{ name: 'n', expression: 'COUNTROWS(Orders)' }] },
         { name: 'Customers', columns: [{ name: 'id', dataType: 'Int64' }] },
@@ -138,7 +157,18 @@ describe('PushDataset handler', () => {
     const desired = structuredClone(spec);
     ((desired.tables as JsonObject[])[1].columns as JsonObject[]).push({ name: 'email', dataType: 'string' });
     await resource.update(f.ctx, 'sales', desired, created, [['tables', 1, 'columns', 1]]);
-    expect(f.puts).toEqual([[created.id, { name: 'Customers', columns: [{ name: 'id', dataType: 'Int64' }, { name: 'email', dataType: 'string' }] }]]);
+    expect(f.puts).toEqual([
+      [
+        created.id,
+        {
+          name: 'Customers',
+          columns: [
+            { name: 'id', dataType: 'Int64' },
+            { name: 'email', dataType: 'string' },
+          ],
+        },
+      ],
+    ]);
   });
 
   it('delete deletes by id in the workspace of the last spec, and replace is destructive', async () => {

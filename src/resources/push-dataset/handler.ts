@@ -12,9 +12,7 @@ function workspaceOf(spec: JsonObject): string {
 /** A recorded id may be 'workspaceId/datasetId' (read across a workspace change) or the dataset id. */
 function splitRecorded(recordedId: string, spec: JsonObject): { workspaceId: string; id: string } {
   const slash = recordedId.indexOf('/');
-  return slash > 0
-    ? { workspaceId: recordedId.slice(0, slash), id: recordedId.slice(slash + 1) }
-    : { workspaceId: workspaceOf(spec), id: recordedId };
+  return slash > 0 ? { workspaceId: recordedId.slice(0, slash), id: recordedId.slice(slash + 1) } : { workspaceId: workspaceOf(spec), id: recordedId };
 }
 
 async function observe(ctx: KindContext, workspaceId: string, id: string): Promise<Observed | undefined> {
@@ -80,7 +78,9 @@ export const resource: ResourceHandler = {
     const workspaceId = workspaceOf(spec);
     const named = datasetName(name, spec);
     const ids = [...(await idsNamed(ctx.providers.analytics, workspaceId, named))];
-    return ids.length === 0 ? undefined : { what: `workspace ${workspaceId} already has ${ids.length === 1 ? 'a dataset' : `${ids.length} datasets`} named '${named}'`, ids };
+    return ids.length === 0
+      ? undefined
+      : { what: `workspace ${workspaceId} already has ${ids.length === 1 ? 'a dataset' : `${ids.length} datasets`} named '${named}'`, ids };
   },
 
   // Workspace ids are GUIDs (any case); dataset names are compared as written.
@@ -88,7 +88,8 @@ export const resource: ResourceHandler = {
     const found = { workspace: String(observed.spec.workspaceId), name: String(observed.spec.name) };
     const wanted = { workspace: workspaceOf(target.spec), name: datasetName(target.name, target.spec) };
     const out: string[] = [];
-    if (found.workspace.toLowerCase() !== wanted.workspace.toLowerCase()) out.push(`its workspace is ${found.workspace}, the manifest's is ${wanted.workspace}`);
+    if (found.workspace.toLowerCase() !== wanted.workspace.toLowerCase())
+      out.push(`its workspace is ${found.workspace}, the manifest's is ${wanted.workspace}`);
     if (found.name !== wanted.name) out.push(`its name is ${found.name}, the manifest's is ${wanted.name}`);
     return out;
   },

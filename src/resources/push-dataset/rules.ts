@@ -5,13 +5,28 @@ import type { Report } from '../../core/kind.js';
 
 export function checkSpec(spec: JsonObject, report: Report): void {
   const tables = itemsOf(spec.tables);
-  reportDuplicates(tables.map(({ item, index }) => ({ item, path: ['tables', index] })), 'name', 'table name', report);
+  reportDuplicates(
+    tables.map(({ item, index }) => ({ item, path: ['tables', index] })),
+    'name',
+    'table name',
+    report,
+  );
   const columnsOf = new Map<string, Set<string>>();
   for (const { item: table, index } of tables) {
     const path: JsonPath = ['tables', index];
     const columns = itemsOf(table.columns);
-    reportDuplicates(columns.map((c) => ({ item: c.item, path: [...path, 'columns', c.index] })), 'name', 'column name', report);
-    reportDuplicates(itemsOf(table.measures).map((m) => ({ item: m.item, path: [...path, 'measures', m.index] })), 'name', 'measure name', report);
+    reportDuplicates(
+      columns.map((c) => ({ item: c.item, path: [...path, 'columns', c.index] })),
+      'name',
+      'column name',
+      report,
+    );
+    reportDuplicates(
+      itemsOf(table.measures).map((m) => ({ item: m.item, path: [...path, 'measures', m.index] })),
+      'name',
+      'measure name',
+      report,
+    );
     const names = new Set(columns.map(({ item }) => literal(item.name)).filter((n) => n !== undefined));
     const tableName = literal(table.name);
     if (tableName !== undefined && !columnsOf.has(tableName)) columnsOf.set(tableName, names);
@@ -23,7 +38,12 @@ export function checkSpec(spec: JsonObject, report: Report): void {
     }
   }
   const relationships = itemsOf(spec.relationships);
-  reportDuplicates(relationships.map(({ item, index }) => ({ item, path: ['relationships', index] })), 'name', 'relationship name', report);
+  reportDuplicates(
+    relationships.map(({ item, index }) => ({ item, path: ['relationships', index] })),
+    'name',
+    'relationship name',
+    report,
+  );
   for (const { item, index } of relationships) {
     checkEnd(item, ['relationships', index], 'fromTable', 'fromColumn', columnsOf, report);
     checkEnd(item, ['relationships', index], 'toTable', 'toColumn', columnsOf, report);

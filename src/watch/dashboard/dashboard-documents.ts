@@ -48,7 +48,8 @@ const layouts = new WeakMap<object, Promise<GraphLayout>>();
 
 export function graphLayout(stack: DashboardStack): Promise<GraphLayout> {
   const report = stack.state().lastReport;
-  if (!report?.graph || !report.resources) return Promise.resolve({ format: 'moor-dashboard-graph/1', stack: stack.name || null, width: 0, height: 0, nodes: [], edges: [] });
+  if (!report?.graph || !report.resources)
+    return Promise.resolve({ format: 'moor-dashboard-graph/1', stack: stack.name || null, width: 0, height: 0, nodes: [], edges: [] });
   const cached = layouts.get(report);
   if (cached) return cached;
   const made = layoutGraph(stack.name || null, report.graph, report.resources);

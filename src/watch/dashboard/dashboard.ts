@@ -14,7 +14,11 @@ export class Dashboard {
   private readonly rates: RequestRates;
 
   /** `feed` listens to the engine's event stream of each stack (the CLI adds it to each session's sinks). */
-  constructor(private readonly stacks: () => readonly DashboardStack[], metrics: WatchMetrics, private readonly feed: LiveFeed) {
+  constructor(
+    private readonly stacks: () => readonly DashboardStack[],
+    metrics: WatchMetrics,
+    private readonly feed: LiveFeed,
+  ) {
     this.rates = new RequestRates(() => metrics.serviceTotals());
   }
 
@@ -37,7 +41,8 @@ export class Dashboard {
   /** /api/dashboard/NAME?stack=S&address=A */
   async document(name: string, query: URLSearchParams): Promise<DocumentAnswer> {
     if (name === 'rates') return { status: 200, body: await this.rates.document() };
-    if (!['resource', 'graph', 'history'].includes(name)) return { status: 404, message: `not found: /api/dashboard/${name} (resource, graph, history, rates)` };
+    if (!['resource', 'graph', 'history'].includes(name))
+      return { status: 404, message: `not found: /api/dashboard/${name} (resource, graph, history, rates)` };
     const stack = findStack(this.stacks(), query.get('stack'));
     if (!stack) return { status: 404, message: `no stack ${JSON.stringify(query.get('stack') ?? '')} in this watch` };
     if (name === 'graph') return { status: 200, body: await graphLayout(stack) };

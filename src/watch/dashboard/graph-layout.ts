@@ -35,7 +35,8 @@ export async function layoutGraph(stack: string | null, graph: DependencyGraph, 
     return { address: a, kind: s.kind, status: s.status, x: round(n.x - n.width / 2), y: round(n.y - n.height / 2), width: n.width, height: n.height };
   });
   const edges: GraphEdge[] = g.edges().map((e: Edge) => ({
-    from: e.w, to: e.v,
+    from: e.w,
+    to: e.v,
     points: (g.edge(e).points ?? []).map((p: Point) => ({ x: round(p.x), y: round(p.y) })),
   }));
   const size = g.graph();

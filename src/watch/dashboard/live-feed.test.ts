@@ -9,8 +9,13 @@ function fakeResponse(): { res: EventClient; written: string[]; close(): void } 
   const written: string[] = [];
   const res: EventClient = {
     openStream: () => undefined,
-    write: (chunk: string) => { written.push(chunk); return true; },
-    onClose: (listener) => { emitter.on('close', listener); },
+    write: (chunk: string) => {
+      written.push(chunk);
+      return true;
+    },
+    onClose: (listener) => {
+      emitter.on('close', listener);
+    },
   };
   return { res, written, close: () => emitter.emit('close') };
 }

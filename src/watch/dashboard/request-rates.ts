@@ -17,7 +17,10 @@ interface Sample {
 export class RequestRates {
   private samples: Sample[] = [];
 
-  constructor(private readonly read: () => Promise<Map<string, ServiceTotals>>, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly read: () => Promise<Map<string, ServiceTotals>>,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Takes a sample (each cycle and each page request) and answers with the rates over the window. */
   async document(): Promise<RatesDocument> {
@@ -28,11 +31,13 @@ export class RequestRates {
     const newest = this.samples.at(-1);
     if (!newest || at - newest.at >= MIN_SAMPLE_GAP_MS) this.samples.push({ at, totals });
     const minutes = oldest ? (at - oldest.at) / 60_000 : 0;
-    const services: ServiceRates[] = [...totals].sort(([a], [b]) => a.localeCompare(b)).map(([service, t]) => {
-      const before = oldest?.totals.get(service);
-      const rate = (field: 'requests' | 'throttled') => (minutes > 0 ? round((t[field] - (before?.[field] ?? 0)) / minutes) : null);
-      return { service, ...t, throttleWaitSeconds: round(t.throttleWaitSeconds), requestsPerMinute: rate('requests'), throttledPerMinute: rate('throttled') };
-    });
+    const services: ServiceRates[] = [...totals]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([service, t]) => {
+        const before = oldest?.totals.get(service);
+        const rate = (field: 'requests' | 'throttled') => (minutes > 0 ? round((t[field] - (before?.[field] ?? 0)) / minutes) : null);
+        return { service, ...t, throttleWaitSeconds: round(t.throttleWaitSeconds), requestsPerMinute: rate('requests'), throttledPerMinute: rate('throttled') };
+      });
     return { format: 'moor-dashboard-rates/1', windowSeconds: RATE_WINDOW_SECONDS, services };
   }
 }

@@ -14,7 +14,13 @@ import { applyPlan } from '../../../src/engine/apply/applier.js';
 function manifest(address: string, dependsOn: string[] = []): Manifest {
   const [kind, name] = address.split('/');
   return {
-    apiVersion: 'moor/v1', kind, name, address, dependsOn, protect: false, spec: {},
+    apiVersion: 'moor/v1',
+    kind,
+    name,
+    address,
+    dependsOn,
+    protect: false,
+    spec: {},
     source: { file: 'm.yaml', path: '/m.yaml', locate: () => ({ file: 'm.yaml', line: 1, col: 1 }) },
   };
 }
@@ -25,7 +31,12 @@ const NO_CLIENTS = { forRequests: () => NO_CLIENTS } as unknown as KindContext['
 /** A kind whose create is one request through the scheduler, logged in the order sent. */
 function fakeKind(scheduler: RequestScheduler, sent: string[], typicalStepSeconds?: number, kind = 'Fake'): KindDefinition {
   return {
-    kind, category: 'resource', description: 'test', specSchema: {}, sensitive: [], typicalStepSeconds,
+    kind,
+    category: 'resource',
+    description: 'test',
+    specSchema: {},
+    sensitive: [],
+    typicalStepSeconds,
     diff: { serverPopulated: [], writeOnly: [], immutable: [], arrayKeys: {}, writes: { summary: 'test', whole: [] } },
     resource: {
       idempotentWrites: true,
@@ -33,14 +44,22 @@ function fakeKind(scheduler: RequestScheduler, sent: string[], typicalStepSecond
       create: async (ctx, name) => {
         // The fake "providers" carry the step's request context, as real bound clients do.
         const { requests } = ctx;
-        await scheduler.run('arm', 'PUT', new URL(`http://x/subscriptions/s/${name}`), async () => {
-          sent.push(name);
-          await new Promise((r) => setImmediate(r));
-          return { status: 200, headers: new Headers() };
-        }, requests);
+        await scheduler.run(
+          'arm',
+          'PUT',
+          new URL(`http://x/subscriptions/s/${name}`),
+          async () => {
+            sent.push(name);
+            await new Promise((r) => setImmediate(r));
+            return { status: 200, headers: new Headers() };
+          },
+          requests,
+        );
         return { id: name, spec: {}, outputs: {} };
       },
-      update: async () => { throw new Error('no update'); },
+      update: async () => {
+        throw new Error('no update');
+      },
       delete: async () => undefined,
     },
   };
@@ -49,7 +68,10 @@ function fakeKind(scheduler: RequestScheduler, sent: string[], typicalStepSecond
 function createStep(kind: KindDefinition, m: Manifest): PlannedStep {
   if (kind.category !== 'resource') throw new Error('only resources are created');
   return {
-    intent: 'create', kind, manifest: m, desired: {},
+    intent: 'create',
+    kind,
+    manifest: m,
+    desired: {},
     change: { address: m.address, kind: m.kind, action: 'create', fields: [], patch: [], drift: false, destructive: false },
   };
 }
@@ -60,7 +82,9 @@ function memoryBackend(): StateBackend {
     location: 'memory',
     read: async () => doc,
     write: async (next) => (doc = { ...next, serial: doc.serial + 1 } as StateDocument),
-    lock: async () => { throw new Error('unused'); },
+    lock: async () => {
+      throw new Error('unused');
+    },
     unlock: async () => undefined,
     forceUnlock: async () => undefined,
     close: async () => undefined,
@@ -88,11 +112,13 @@ describe('critical path', () => {
     const manifests = [...leaves, ...chain];
     const backend = memoryBackend();
     const outcomes = await applyPlan({
-      steps: manifests.map((m) => createStep(kind, m)), manifests,
+      steps: manifests.map((m) => createStep(kind, m)),
+      manifests,
       recorder: new StateRecorder(backend, await backend.read()),
       // The fake kind reaches no client: it sends through the scheduler with the step's request context.
       ctx: { providers: NO_CLIENTS, log: () => undefined },
-      resolve: { env: {} }, parallelism: 1,
+      resolve: { env: {} },
+      parallelism: 1,
     });
     expect(outcomes.every((o) => o.status === 'done')).toBe(true);
     // The first ready step takes the free slot at once; from then on the chain goes first.

@@ -5,9 +5,23 @@ import * as group from '../../../src/resources/container-group/diff.js';
 import type { JsonObject } from '../../../src/core/json.js';
 
 const desired: JsonObject = {
-  subscriptionId: 'sub', resourceGroup: 'rg', location: 'westeurope',
+  subscriptionId: 'sub',
+  resourceGroup: 'rg',
+  location: 'westeurope',
   properties: {
-    containers: [{ name: 'web', properties: { image: 'nginx:1', command: ['sh', '-c'], environmentVariables: [{ name: 'DB', secureValue: 's3cret' }, { name: 'UP', value: UNKNOWN_SENTINEL }] } }],
+    containers: [
+      {
+        name: 'web',
+        properties: {
+          image: 'nginx:1',
+          command: ['sh', '-c'],
+          environmentVariables: [
+            { name: 'DB', secureValue: 's3cret' },
+            { name: 'UP', value: UNKNOWN_SENTINEL },
+          ],
+        },
+      },
+    ],
   },
 };
 
@@ -15,7 +29,9 @@ describe('a create shows its after-values', () => {
   test('every field it sets, by named path, secrets masked, unknowns marked', () => {
     const fields = createFields(desired, group.diffRules, group.sensitive, 'manifest');
     expect(fields.map((f) => f.path)).toEqual([
-      '/subscriptionId', '/resourceGroup', '/location',
+      '/subscriptionId',
+      '/resourceGroup',
+      '/location',
       '/properties/containers[name=web]/properties/image',
       '/properties/containers[name=web]/properties/command',
       '/properties/containers[name=web]/properties/environmentVariables[name=DB]/secureValue',

@@ -5,9 +5,17 @@ import { diffRules, sensitive } from '../../../src/resources/container-group/dif
 import type { JsonObject } from '../../../src/core/json.js';
 
 const group = (image: string, extra: JsonObject = {}): JsonObject => ({
-  subscriptionId: 'sub', resourceGroup: 'rg', name: 'web', location: 'westeurope',
+  subscriptionId: 'sub',
+  resourceGroup: 'rg',
+  name: 'web',
+  location: 'westeurope',
   properties: {
-    containers: [{ name: 'web', properties: { image, resources: { requests: { cpu: 1, memoryInGB: 1.5 } }, environmentVariables: [{ name: 'DB', secureValue: 's3cret' }] } }],
+    containers: [
+      {
+        name: 'web',
+        properties: { image, resources: { requests: { cpu: 1, memoryInGB: 1.5 } }, environmentVariables: [{ name: 'DB', secureValue: 's3cret' }] },
+      },
+    ],
     ...extra,
   },
 });
@@ -28,7 +36,17 @@ describe('three-way diff of a container group', () => {
 
   test('a manifest edit is labelled manifest and points at the field', () => {
     const changes = diff(group('nginx:2'), group('nginx:1'), liveOf(group('nginx:1')));
-    expect(changes).toMatchObject([{ path: '/properties/containers[name=web]/properties/image', pointer: '/properties/containers/0/properties/image', op: 'replace', before: 'nginx:1', after: 'nginx:2', cause: 'manifest', forcesReplace: false }]);
+    expect(changes).toMatchObject([
+      {
+        path: '/properties/containers[name=web]/properties/image',
+        pointer: '/properties/containers/0/properties/image',
+        op: 'replace',
+        before: 'nginx:1',
+        after: 'nginx:2',
+        cause: 'manifest',
+        forcesReplace: false,
+      },
+    ]);
   });
 
   test('an out-of-band change is labelled drift', () => {
@@ -75,7 +93,10 @@ describe('three-way diff of a container group', () => {
 
   test('an added container with a secret masks the secret in the new element', () => {
     const desired = group('nginx:1');
-    (desired.properties as any).containers.push({ name: 'side', properties: { image: 'busybox', environmentVariables: [{ name: 'K', secureValue: 'hidden-value' }] } });
+    (desired.properties as any).containers.push({
+      name: 'side',
+      properties: { image: 'busybox', environmentVariables: [{ name: 'K', secureValue: 'hidden-value' }] },
+    });
     const changes = diff(desired, group('nginx:1'), liveOf(group('nginx:1')));
     expect(changes).toMatchObject([{ op: 'add', path: '/properties/containers[name=side]', pointer: '/properties/containers/-', cause: 'manifest' }]);
     expect(JSON.stringify(changes)).not.toContain('hidden-value');

@@ -10,14 +10,23 @@ import * as dataset from '../../../src/resources/push-dataset/diff.js';
 import type { JsonObject } from '../../../src/core/json.js';
 
 const spec = (extra: JsonObject = {}, props: JsonObject = {}): JsonObject => ({
-  subscriptionId: 'sub', resourceGroup: 'rg-web', location: 'westeurope', tags: { team: 'core' },
+  subscriptionId: 'sub',
+  resourceGroup: 'rg-web',
+  location: 'westeurope',
+  tags: { team: 'core' },
   properties: { containers: [{ name: 'web', properties: { image: 'nginx:1', environmentVariables: [{ name: 'MODE', value: 'prod' }] } }], ...props },
   ...extra,
 });
 /** As the service answers: defaults and server fields filled in. */
 const served = (s: JsonObject): JsonObject => {
   const live = structuredClone(s) as any; // test data: shape known
-  Object.assign(live.properties, { sku: 'Standard', restartPolicy: 'Always', osType: 'Linux', provisioningState: 'Succeeded', instanceView: { state: 'Running' } });
+  Object.assign(live.properties, {
+    sku: 'Standard',
+    restartPolicy: 'Always',
+    osType: 'Linux',
+    provisioningState: 'Succeeded',
+    instanceView: { state: 'Running' },
+  });
   for (const c of live.properties.containers) c.properties.instanceView = { restartCount: 0 };
   live.name = 'web';
   return live;
@@ -36,7 +45,10 @@ describe('a whole-body PUT: every live value the write would remove is a change'
   });
 
   test('without a record (state lost) what live holds beyond the manifest is no drift: there is no last apply it moved from', () => {
-    const containers: JsonObject[] = [{ name: 'web', properties: { image: 'nginx:1', environmentVariables: [{ name: 'MODE', value: 'prod' }] } }, { name: 'sidecar', properties: { image: 'busybox' } }];
+    const containers: JsonObject[] = [
+      { name: 'web', properties: { image: 'nginx:1', environmentVariables: [{ name: 'MODE', value: 'prod' }] } },
+      { name: 'sidecar', properties: { image: 'busybox' } },
+    ];
     const live = served(spec({ tags: { team: 'core', owner: 'alice' } }, { containers }));
     const changes = diffResource({ desired: spec(), last: undefined, live, rules: group.diffRules, sensitive: group.sensitive });
     expect(changes.map((c) => c.path)).toEqual(expect.arrayContaining(['/tags/owner', '/properties/containers[name=sidecar]']));
@@ -46,7 +58,9 @@ describe('a whole-body PUT: every live value the write would remove is a change'
   test('tags added out of band to a group without tags are one removal of /tags', () => {
     const desired = spec({ tags: undefined as unknown as JsonObject });
     delete desired.tags;
-    expect(diffGroup(desired, served(spec({ tags: { owner: 'alice' } })))).toMatchObject([{ op: 'remove', path: '/tags', before: { owner: 'alice' }, cause: 'drift' }]);
+    expect(diffGroup(desired, served(spec({ tags: { owner: 'alice' } })))).toMatchObject([
+      { op: 'remove', path: '/tags', before: { owner: 'alice' }, cause: 'drift' },
+    ]);
   });
 
   test('an environment variable added out of band is named by its element', () => {
@@ -94,7 +108,13 @@ describe('a whole-body PUT: every live value the write would remove is a change'
   });
 
   test('an AuthContext (PATCH of changed properties) leaves a property the manifest never set alone', () => {
-    const changes = diffResource({ desired: { id: 'c1', displayName: 'A' }, last: { id: 'c1', displayName: 'A' }, live: { id: 'c1', displayName: 'A', description: 'set by hand' }, rules: auth.diffRules, sensitive: auth.sensitive });
+    const changes = diffResource({
+      desired: { id: 'c1', displayName: 'A' },
+      last: { id: 'c1', displayName: 'A' },
+      live: { id: 'c1', displayName: 'A', description: 'set by hand' },
+      rules: auth.diffRules,
+      sensitive: auth.sensitive,
+    });
     expect(changes).toEqual([]);
   });
 
@@ -106,7 +126,11 @@ describe('a whole-body PUT: every live value the write would remove is a change'
   });
 
   test('a PushDataset table source, which GET never returns, is no change after a create', () => {
-    const desired: JsonObject = { workspaceId: 'w', name: 'd', tables: [{ name: 'T', columns: [{ name: 'A', dataType: 'Int64' }], source: [{ expression: 'let S = 1 in S' }] }] };
+    const desired: JsonObject = {
+      workspaceId: 'w',
+      name: 'd',
+      tables: [{ name: 'T', columns: [{ name: 'A', dataType: 'Int64' }], source: [{ expression: 'let S = 1 in S' }] }],
+    };
     const live: JsonObject = { workspaceId: 'w', name: 'd', tables: [{ name: 'T', columns: [{ name: 'A', dataType: 'Int64' }], measures: [] }] };
     expect(diffResource({ desired, last: desired, live, rules: dataset.diffRules, sensitive: dataset.sensitive })).toEqual([]);
   });
@@ -131,7 +155,15 @@ describe('ARM normalisation', () => {
   test('user-assigned identity keys compare ignoring case (ARM answers resourcegroups in lower case)', () => {
     const id = '/subscriptions/sub/resourceGroups/Ids/providers/Vendor.ManagedIdentity/userAssignedIdentities/app';
     const desired = spec({ identity: { type: 'UserAssigned', userAssignedIdentities: { [id]: {} } } });
-    const live = served(spec({ identity: { type: 'UserAssigned', tenantId: 't', userAssignedIdentities: { [id.replace('resourceGroups', 'resourcegroups')]: { clientId: 'c', principalId: 'p' } } } }));
+    const live = served(
+      spec({
+        identity: {
+          type: 'UserAssigned',
+          tenantId: 't',
+          userAssignedIdentities: { [id.replace('resourceGroups', 'resourcegroups')]: { clientId: 'c', principalId: 'p' } },
+        },
+      }),
+    );
     expect(diffGroup(desired, live)).toEqual([]);
   });
 });

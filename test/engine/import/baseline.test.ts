@@ -9,11 +9,25 @@ import { importedBaseline } from '../../../src/engine/import/baseline.js';
 
 const relationships = [{ name: 'R', fromTable: 'B', fromColumn: 'x', toTable: 'A', toColumn: 'x' }];
 const dataset: JsonObject = {
-  workspaceId: 'w', name: 'sales', defaultMode: 'Push', defaultRetentionPolicy: 'basicFIFO', relationships,
-  tables: [{ name: 'A', columns: [{ name: 'x', dataType: 'Int64' }] }, { name: 'B', columns: [{ name: 'x', dataType: 'Int64' }] }],
+  workspaceId: 'w',
+  name: 'sales',
+  defaultMode: 'Push',
+  defaultRetentionPolicy: 'basicFIFO',
+  relationships,
+  tables: [
+    { name: 'A', columns: [{ name: 'x', dataType: 'Int64' }] },
+    { name: 'B', columns: [{ name: 'x', dataType: 'Int64' }] },
+  ],
 };
 // The service answers without mode, retention and relationships, and lists tables in its own order.
-const liveDataset: JsonObject = { workspaceId: 'w', name: 'sales', tables: [{ name: 'B', columns: [{ name: 'x', dataType: 'Int64' }] }, { name: 'A', columns: [{ name: 'x', dataType: 'Int64' }] }] };
+const liveDataset: JsonObject = {
+  workspaceId: 'w',
+  name: 'sales',
+  tables: [
+    { name: 'B', columns: [{ name: 'x', dataType: 'Int64' }] },
+    { name: 'A', columns: [{ name: 'x', dataType: 'Int64' }] },
+  ],
+};
 
 describe('importedBaseline', () => {
   test('an unchanged dataset whose mode and relationships are never returned diffs as nothing', () => {
@@ -23,7 +37,13 @@ describe('importedBaseline', () => {
   });
 
   test('what the service does return is compared: a changed column is a change', () => {
-    const live = { ...liveDataset, tables: [{ name: 'A', columns: [{ name: 'x', dataType: 'string' }] }, { name: 'B', columns: [{ name: 'x', dataType: 'Int64' }] }] };
+    const live = {
+      ...liveDataset,
+      tables: [
+        { name: 'A', columns: [{ name: 'x', dataType: 'string' }] },
+        { name: 'B', columns: [{ name: 'x', dataType: 'Int64' }] },
+      ],
+    };
     const last = importedBaseline(dataset, live, datasetRules, []);
     const fields = diffResource({ desired: dataset, last, live, rules: datasetRules, sensitive: [] });
     expect(fields.map((f) => [f.pointer, f.after])).toEqual([['/tables/0/columns/0/dataType', 'Int64']]);
@@ -36,8 +56,15 @@ describe('importedBaseline', () => {
   });
 
   test('hidden secrets stay unknown (the plan sets them once); fields the manifest does not set are left out', () => {
-    const desired: JsonObject = { properties: { containers: [{ name: 'app', properties: { image: 'nginx', environmentVariables: [{ name: 'P', secureValue: 'secret' }] } }] } };
-    const live: JsonObject = { properties: { provisioningState: 'Succeeded', containers: [{ name: 'app', properties: { image: 'nginx', instanceView: {}, environmentVariables: [{ name: 'P' }] } }] } };
+    const desired: JsonObject = {
+      properties: { containers: [{ name: 'app', properties: { image: 'nginx', environmentVariables: [{ name: 'P', secureValue: 'secret' }] } }] },
+    };
+    const live: JsonObject = {
+      properties: {
+        provisioningState: 'Succeeded',
+        containers: [{ name: 'app', properties: { image: 'nginx', instanceView: {}, environmentVariables: [{ name: 'P' }] } }],
+      },
+    };
     const last = importedBaseline(desired, live, ContainerGroup.diff, ContainerGroup.sensitive);
     expect(last).toEqual({ properties: { containers: [{ name: 'app', properties: { image: 'nginx', environmentVariables: [{ name: 'P' }] } }] } });
     expect(JSON.stringify(last)).not.toContain('secret');

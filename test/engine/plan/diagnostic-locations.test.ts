@@ -15,21 +15,35 @@ function located(name: string, kind = 'Thing'): Manifest {
 
 describe('plan diagnostics with an address and no location', () => {
   test("a preflight refusal gets its manifest's metadata.name line", async () => {
-    const catalog = fakeCatalog(new FakeCloud(), { preflight: async (_ctx, creates) => creates.map((c) => ({ address: c.address, message: 'quota exceeded' })) });
+    const catalog = fakeCatalog(new FakeCloud(), {
+      preflight: async (_ctx, creates) => creates.map((c) => ({ address: c.address, message: 'quota exceeded' })),
+    });
     const { plan } = await planWith(catalog, [located('a')]);
-    expect(plan.diagnostics).toEqual([expect.objectContaining({ address: 'Thing/a', message: 'quota exceeded', location: { file: 'things.yaml', line: 3, col: 9 } })]);
+    expect(plan.diagnostics).toEqual([
+      expect.objectContaining({ address: 'Thing/a', message: 'quota exceeded', location: { file: 'things.yaml', line: 3, col: 9 } }),
+    ]);
     // Printed, the address still names the resource: one file may hold several manifests.
     expect(formatDiagnostic(plan.diagnostics[0])).toBe('things.yaml:3:9: error: Thing/a: quota exceeded');
   });
 
   test("a read the service refuses gets its manifest's location", async () => {
-    const catalog = fakeCatalog(new FakeCloud(), { read: async () => { throw new UserError('refused (code Forbidden)'); } });
+    const catalog = fakeCatalog(new FakeCloud(), {
+      read: async () => {
+        throw new UserError('refused (code Forbidden)');
+      },
+    });
     const { plan } = await planWith(catalog, [located('a')]);
-    expect(plan.diagnostics).toEqual([expect.objectContaining({ address: 'Thing/a', message: 'refused (code Forbidden)', location: { file: 'things.yaml', line: 3, col: 9 } })]);
+    expect(plan.diagnostics).toEqual([
+      expect.objectContaining({ address: 'Thing/a', message: 'refused (code Forbidden)', location: { file: 'things.yaml', line: 3, col: 9 } }),
+    ]);
   });
 
   test('an orphan in state (no manifest) keeps no location', async () => {
-    const state: StateDocument = { version: 1, serial: 1, resources: { 'Thing/gone': { kind: 'Thing', name: 'gone', id: 'Thing/gone', lastApplied: {}, updatedAt: '', protect: true } } };
+    const state: StateDocument = {
+      version: 1,
+      serial: 1,
+      resources: { 'Thing/gone': { kind: 'Thing', name: 'gone', id: 'Thing/gone', lastApplied: {}, updatedAt: '', protect: true } },
+    };
     const { plan } = await planWith(fakeCatalog(new FakeCloud()), [located('a')], state, { prune: true });
     const protectedPrune = plan.diagnostics.find((d) => d.address === 'Thing/gone');
     expect(protectedPrune?.message).toMatch(/is protected/);

@@ -10,25 +10,76 @@ import { summarize, type PlannedChange } from '../../../src/engine/plan/types.js
 import type { PlannedStep } from '../../../src/engine/plan/steps.js';
 import { forceReplace } from '../../../src/engine/plan/force-replace.js';
 
-const desired: JsonObject = { location: 'westeurope', properties: { containers: [{ name: 'app', properties: { image: 'nginx:1.28', environmentVariables: [{ name: 'PW', secureValue: 'hunter2' }] } }] } };
-const manifest = { apiVersion: 'moor/v1', kind: 'ContainerGroup', name: 'web', address: 'ContainerGroup/web', dependsOn: [], protect: false, spec: {}, source: { file: 'm/web.yaml', path: '/m/web.yaml', locate: () => ({ file: 'm/web.yaml', line: 3, col: 3 }) } } as Manifest;
+const desired: JsonObject = {
+  location: 'westeurope',
+  properties: { containers: [{ name: 'app', properties: { image: 'nginx:1.28', environmentVariables: [{ name: 'PW', secureValue: 'hunter2' }] } }] },
+};
+const manifest = {
+  apiVersion: 'moor/v1',
+  kind: 'ContainerGroup',
+  name: 'web',
+  address: 'ContainerGroup/web',
+  dependsOn: [],
+  protect: false,
+  spec: {},
+  source: { file: 'm/web.yaml', path: '/m/web.yaml', locate: () => ({ file: 'm/web.yaml', line: 3, col: 3 }) },
+} as Manifest;
 const change: PlannedChange = {
-  address: 'ContainerGroup/web', kind: 'ContainerGroup', action: 'update', drift: false, destructive: false,
-  fields: [{ path: '/properties/containers/0/properties/image', op: 'replace', before: 'nginx:1.27', after: 'nginx:1.28', cause: 'manifest', sensitive: false, forcesReplace: false }],
+  address: 'ContainerGroup/web',
+  kind: 'ContainerGroup',
+  action: 'update',
+  drift: false,
+  destructive: false,
+  fields: [
+    {
+      path: '/properties/containers/0/properties/image',
+      op: 'replace',
+      before: 'nginx:1.27',
+      after: 'nginx:1.28',
+      cause: 'manifest',
+      sensitive: false,
+      forcesReplace: false,
+    },
+  ],
   patch: [{ op: 'replace', path: '/properties/containers/0/properties/image', value: 'nginx:1.28' }],
 };
-const step: PlannedStep = { intent: 'update', kind: ContainerGroup, manifest, desired, changedPaths: [], observed: { id: 'id', spec: desired, outputs: {} }, change };
-const material = { plan: { format: 'moor-plan/1' as const, serial: 4, changes: [change], summary: summarize([change]), diagnostics: [{ severity: 'warning' as const, message: 'w', address: 'ContainerGroup/web' }] }, steps: [step], manifests: [manifest] };
+const step: PlannedStep = {
+  intent: 'update',
+  kind: ContainerGroup,
+  manifest,
+  desired,
+  changedPaths: [],
+  observed: { id: 'id', spec: desired, outputs: {} },
+  change,
+};
+const material = {
+  plan: {
+    format: 'moor-plan/1' as const,
+    serial: 4,
+    changes: [change],
+    summary: summarize([change]),
+    diagnostics: [{ severity: 'warning' as const, message: 'w', address: 'ContainerGroup/web' }],
+  },
+  steps: [step],
+  manifests: [manifest],
+};
 const inputs: PlanInputs = { paths: ['m'], targets: [], prune: false, replace: [], refreshOnly: false };
 const versions = new Map([['ContainerGroup/web', 'sha256:abc']]);
-const secretOf = (doc: JsonObject) => JSON.parse(JSON.stringify(doc)).changes[0].desired.properties.containers[0].properties.environmentVariables[0].secureValue;
+const secretOf = (doc: JsonObject) =>
+  JSON.parse(JSON.stringify(doc)).changes[0].desired.properties.containers[0].properties.environmentVariables[0].secureValue;
 
 describe('planDocument', () => {
   it('keeps the documented fields and adds the contract', () => {
     const doc = planDocument(material, versions, inputs, 'hash');
     expect(doc).toMatchObject({ format: 'moor-plan/1', serial: 4, inputs, summary: { update: 1 } });
     expect(doc.manifestsDigest).toMatch(/^sha256:[0-9a-f]{64}$/);
-    expect((doc.changes as JsonObject[])[0]).toMatchObject({ address: 'ContainerGroup/web', action: 'update', drift: false, destructive: false, liveVersion: 'sha256:abc' });
+    expect((doc.changes as JsonObject[])[0]).toMatchObject({
+      address: 'ContainerGroup/web',
+      action: 'update',
+      drift: false,
+      destructive: false,
+      liveVersion: 'sha256:abc',
+    });
   });
 
   it('holds a secret as a salted hash in a saved plan and as (sensitive) on stdout, never its value', () => {

@@ -11,8 +11,20 @@ const ctx = { providers: {}, log: () => undefined } as unknown as KindContext; /
 
 async function plan(resources: Record<string, ResourceRecord>, options: { prune?: boolean; allowMassDelete?: boolean } = {}) {
   const state: StateDocument = { version: 1, serial: 1, resources };
-  const { plan: p } = await makePlan({ manifests: [], kinds: BUILT_IN_KINDS, state, ctx, resolve: { env: {} }, parallelism: 1, prune: options.prune ?? true, allowMassDelete: options.allowMassDelete });
-  return { deletes: p.changes.filter((c) => c.action === 'delete').map((c) => c.address), diagnostics: p.diagnostics.map((d) => `${d.severity} ${d.address ?? ''} ${d.message}`) };
+  const { plan: p } = await makePlan({
+    manifests: [],
+    kinds: BUILT_IN_KINDS,
+    state,
+    ctx,
+    resolve: { env: {} },
+    parallelism: 1,
+    prune: options.prune ?? true,
+    allowMassDelete: options.allowMassDelete,
+  });
+  return {
+    deletes: p.changes.filter((c) => c.action === 'delete').map((c) => c.address),
+    diagnostics: p.diagnostics.map((d) => `${d.severity} ${d.address ?? ''} ${d.message}`),
+  };
 }
 
 describe('pruning what left the manifests', () => {

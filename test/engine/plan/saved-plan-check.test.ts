@@ -12,11 +12,23 @@ import type { Manifest } from '../../../src/engine/manifest.js';
 const SECRET_PATH = '/properties/containers/0/properties/environmentVariables/0/secureValue';
 
 function body(image: string, secret = 's3cret'): JsonObject {
-  return { location: 'westeurope', properties: { containers: [{ name: 'app', properties: { image, environmentVariables: [{ name: 'PW', secureValue: secret }] } }] } };
+  return {
+    location: 'westeurope',
+    properties: { containers: [{ name: 'app', properties: { image, environmentVariables: [{ name: 'PW', secureValue: secret }] } }] },
+  };
 }
 const reviewed = hashSensitive(body('nginx:1.28'), ContainerGroup.sensitive);
 
-const manifest = { apiVersion: 'moor/v1', kind: 'ContainerGroup', name: 'web', address: 'ContainerGroup/web', dependsOn: [], protect: false, spec: {}, source: { file: 'web.yaml', path: '/web.yaml', locate: () => undefined } } as unknown as Manifest;
+const manifest = {
+  apiVersion: 'moor/v1',
+  kind: 'ContainerGroup',
+  name: 'web',
+  address: 'ContainerGroup/web',
+  dependsOn: [],
+  protect: false,
+  spec: {},
+  source: { file: 'web.yaml', path: '/web.yaml', locate: () => undefined },
+} as unknown as Manifest;
 const observed: Observed = { id: 'id', spec: body('nginx:1.27'), outputs: {} };
 
 function step(action: 'create' | 'update' | 'replace' | 'no-op', desired = body('nginx:1.28')): PlannedStep {
@@ -48,14 +60,21 @@ describe('bodyDifference', () => {
 
   it('given the kind, names a changed secret by its field path, not array positions', () => {
     const why = bodyDifference(reviewed, body('nginx:1.28', 'other'), ContainerGroup.sensitive, ContainerGroup);
-    expect(why).toBe('the secret at /properties/containers[name=app]/properties/environmentVariables[name=PW]/secureValue is not the one the plan was made with');
+    expect(why).toBe(
+      'the secret at /properties/containers[name=app]/properties/environmentVariables[name=PW]/secureValue is not the one the plan was made with',
+    );
   });
 
   it('given the kind, names a placeholder secret in a plain field by its field path, not array positions', () => {
-    const plain = (v: string): JsonObject => ({ location: 'westeurope', properties: { containers: [{ name: 'app', properties: { image: 'nginx:1.28', environmentVariables: [{ name: 'DB_PASSWORD', value: v }] } }] } });
+    const plain = (v: string): JsonObject => ({
+      location: 'westeurope',
+      properties: { containers: [{ name: 'app', properties: { image: 'nginx:1.28', environmentVariables: [{ name: 'DB_PASSWORD', value: v }] } }] },
+    });
     const patterns = [...ContainerGroup.sensitive, '/properties/containers/0/properties/environmentVariables/0/value'];
     const why = bodyDifference(hashSensitive(plain('SuperSecretPw123'), patterns), plain('OtherSecretPw456'), patterns, ContainerGroup);
-    expect(why).toBe('its desired value at /properties/containers[name=app]/properties/environmentVariables[name=DB_PASSWORD]/value is not the one reviewed in the plan');
+    expect(why).toBe(
+      'its desired value at /properties/containers[name=app]/properties/environmentVariables[name=DB_PASSWORD]/value is not the one reviewed in the plan',
+    );
   });
 
   it('explains a plan printed with masked secrets', () => {
@@ -70,18 +89,30 @@ describe('holdToSavedPlan', () => {
   const versions = new Map([['ContainerGroup/web', version]]);
 
   it('leaves a step that matches the saved plan alone', () => {
-    const [s] = holdToSavedPlan([step('update')], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: version }], versions).value;
+    const [s] = holdToSavedPlan(
+      [step('update')],
+      [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: version }],
+      versions,
+    ).value;
     expect(refusalOf(s)).toBeUndefined();
   });
 
   it('refuses a step whose live resource changed since the plan', () => {
-    const [s] = holdToSavedPlan([step('update')], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: 'sha256:older' }], versions).value;
+    const [s] = holdToSavedPlan(
+      [step('update')],
+      [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: 'sha256:older' }],
+      versions,
+    ).value;
     expect(refusalOf(s)).toMatch(/^refused: the live resource changed since the plan/);
     expect(s.change).toMatchObject({ reason: expect.stringMatching(/^refused: the live resource changed/), reasonCode: 'saved-plan-refused' });
   });
 
   it('refuses a step whose action changed, and one the saved plan did not have', () => {
-    const [changed] = holdToSavedPlan([step('replace')], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: version }], versions).value;
+    const [changed] = holdToSavedPlan(
+      [step('replace')],
+      [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: version }],
+      versions,
+    ).value;
     expect(refusalOf(changed)).toContain('the saved plan would update it, but it would replace now');
     const [extra] = holdToSavedPlan([step('update')], [], versions).value;
     expect(refusalOf(extra)).toContain('it was not in the saved plan');
@@ -90,7 +121,11 @@ describe('holdToSavedPlan', () => {
   });
 
   it('refuses a step whose body is no longer the reviewed one, keeping the action', () => {
-    const [s] = holdToSavedPlan([step('update', body('evil:latest'))], [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: version }], versions).value;
+    const [s] = holdToSavedPlan(
+      [step('update', body('evil:latest'))],
+      [{ address: 'ContainerGroup/web', action: 'update', desired: reviewed, liveVersion: version }],
+      versions,
+    ).value;
     expect(refusalOf(s)).toContain('/properties/containers/0/properties/image');
     expect(s.change.action).toBe('update');
   });
@@ -111,7 +146,10 @@ describe('holdToSavedPlan', () => {
 describe('liveVersion', () => {
   it('ignores what the service fills in, and changes with anything else', () => {
     const a: Observed = { id: 'id', spec: body('nginx:1.27'), outputs: {} };
-    const withState: Observed = { ...a, spec: { ...a.spec, properties: { ...(a.spec.properties as JsonObject), provisioningState: 'Updating', instanceView: { state: 'Pending' } } } };
+    const withState: Observed = {
+      ...a,
+      spec: { ...a.spec, properties: { ...(a.spec.properties as JsonObject), provisioningState: 'Updating', instanceView: { state: 'Pending' } } },
+    };
     expect(liveVersion(ContainerGroup, withState)).toBe(liveVersion(ContainerGroup, a));
     expect(liveVersion(ContainerGroup, { ...a, spec: body('nginx:tampered') })).not.toBe(liveVersion(ContainerGroup, a));
     expect(liveVersion(ContainerGroup, undefined)).toBe('absent');

@@ -52,14 +52,24 @@ async function planWith(run: JobRecord, status?: string, extra = '') {
       if (id.startsWith('new-')) return { IsSuccess: true, OperationActivityId: id, OperationStatus: 'Completed' };
       return status ? { IsSuccess: true, OperationActivityId: id, OperationStatus: status } : { IsSuccess: false, ErrorMessage: 'not known' };
     },
-    exportDatabase: async (_p: string, env: string, backup: string) => { sent.push(`export:${env}:${backup}`); return { IsSuccess: true, OperationActivityId: `new-${sent.length}` }; },
-    refreshDatabase: async (_p: string, _s: string, target: string) => { sent.push(`refresh:${target}`); return { IsSuccess: true, OperationActivityId: `new-${sent.length}` }; },
+    exportDatabase: async (_p: string, env: string, backup: string) => {
+      sent.push(`export:${env}:${backup}`);
+      return { IsSuccess: true, OperationActivityId: `new-${sent.length}` };
+    },
+    refreshDatabase: async (_p: string, _s: string, target: string) => {
+      sent.push(`refresh:${target}`);
+      return { IsSuccess: true, OperationActivityId: `new-${sent.length}` };
+    },
   };
   // Only the LCS client is used by this kind.
   // Only the LCS client, the same whichever step calls it.
   const providers = { lcs, forRequests: () => providers } as unknown as Providers;
   const ctx: KindContext = { providers, log: () => undefined, pollIntervalMs: 0 };
-  const state: StateDocument = { version: 1, serial: 4, resources: { 'DatabaseExport/nightly': { kind: 'DatabaseExport', name: 'nightly', lastApplied: { revision: '1' }, runs: [run], updatedAt: 't' } } };
+  const state: StateDocument = {
+    version: 1,
+    serial: 4,
+    resources: { 'DatabaseExport/nightly': { kind: 'DatabaseExport', name: 'nightly', lastApplied: { revision: '1' }, runs: [run], updatedAt: 't' } },
+  };
   const result = await makePlan({ manifests, kinds: BUILT_IN_KINDS, state, ctx, resolve: { env: {} }, parallelism: 1 });
   return { ...result, reads, sent, manifests, ctx, state, dir };
 }
@@ -68,14 +78,32 @@ async function planWith(run: JobRecord, status?: string, extra = '') {
 function memoryBackend(initial: StateDocument): StateBackend {
   let serial = initial.serial;
   return {
-    location: 'memory', read: async () => initial, write: async (next) => ({ ...next, version: 1, serial: ++serial }),
-    appendChanges: async () => ++serial, lock: async () => { throw new Error('not used'); }, unlock: async () => undefined,
-    forceUnlock: async () => undefined, close: async () => undefined,
+    location: 'memory',
+    read: async () => initial,
+    write: async (next) => ({ ...next, version: 1, serial: ++serial }),
+    appendChanges: async () => ++serial,
+    lock: async () => {
+      throw new Error('not used');
+    },
+    unlock: async () => undefined,
+    forceUnlock: async () => undefined,
+    close: async () => undefined,
   };
 }
 
-const lostSend: JobRecord = { revision: '1', status: 'failed', outcome: 'unknown', message: 'the answer was lost', steps: [{ operation: 'export', environmentId: 'env-test', status: 'Sending', at: 't' }] };
-const lostStatus: JobRecord = { revision: '1', status: 'failed', outcome: 'unknown', steps: [{ operation: 'export', environmentId: 'env-test', activityId: 'op-1', status: 'Unknown', at: 't' }] };
+const lostSend: JobRecord = {
+  revision: '1',
+  status: 'failed',
+  outcome: 'unknown',
+  message: 'the answer was lost',
+  steps: [{ operation: 'export', environmentId: 'env-test', status: 'Sending', at: 't' }],
+};
+const lostStatus: JobRecord = {
+  revision: '1',
+  status: 'failed',
+  outcome: 'unknown',
+  steps: [{ operation: 'export', environmentId: 'env-test', activityId: 'op-1', status: 'Unknown', at: 't' }],
+};
 
 /** What apply reports for a step whose outcome is unknown; undefined for any other step. */
 const unresolvedOf = (s: PlannedStep): string | undefined => (s.intent === 'unresolved' ? s.why : undefined);
@@ -93,7 +121,11 @@ describe('planning an unknown outcome', () => {
   });
 
   it('a run a crash left started while its request was being sent is unknown at once, before any apply', async () => {
-    const { plan, steps, reads } = await planWith({ revision: '1', status: 'started', steps: [{ operation: 'export', environmentId: 'env-test', status: 'Sending', at: 't' }] });
+    const { plan, steps, reads } = await planWith({
+      revision: '1',
+      status: 'started',
+      steps: [{ operation: 'export', environmentId: 'env-test', status: 'Sending', at: 't' }],
+    });
     expect(reads).toEqual([]);
     expect(plan.changes[0].action).toBe('no-op');
     expect(unresolvedOf(steps[0])).toBeDefined();
@@ -101,7 +133,11 @@ describe('planning an unknown outcome', () => {
   });
 
   it('a run a crash left started while it was being followed resumes', async () => {
-    const { plan } = await planWith({ revision: '1', status: 'started', steps: [{ operation: 'export', environmentId: 'env-test', activityId: 'op-1', status: 'InProgress', at: 't' }] });
+    const { plan } = await planWith({
+      revision: '1',
+      status: 'started',
+      steps: [{ operation: 'export', environmentId: 'env-test', activityId: 'op-1', status: 'InProgress', at: 't' }],
+    });
     expect(plan.changes[0]).toMatchObject({ action: 'run', reason: expect.stringContaining('resumes following'), reasonCode: 'resumes-started' });
     expect(plan.diagnostics).toEqual([]);
   });
@@ -109,7 +145,11 @@ describe('planning an unknown outcome', () => {
   it('a dependent is planned with a reason saying it waits for the unknown outcome', async () => {
     const { plan } = await planWith(lostSend, undefined, DEPENDENT);
     const after = plan.changes.find((c) => c.address === 'DatabaseRefresh/after');
-    expect(after).toMatchObject({ action: 'run', reason: 'never run (revision 1); skipped until the outcome of DatabaseExport/nightly is resolved', reasonCode: 'held-back' });
+    expect(after).toMatchObject({
+      action: 'run',
+      reason: 'never run (revision 1); skipped until the outcome of DatabaseExport/nightly is resolved',
+      reasonCode: 'held-back',
+    });
   });
 
   it('apply fails the unresolved job, skips what depends on it, and applies the rest', async () => {
@@ -128,7 +168,10 @@ spec:
     const recorder = new StateRecorder(memoryBackend(p.state), p.state);
     const outcomes = await applyPlan({ steps: p.steps, manifests: p.manifests, recorder, ctx: p.ctx, resolve: { env: {} }, parallelism: 4 });
     const by = Object.fromEntries(outcomes.map((o) => [o.address, o]));
-    expect(by['DatabaseExport/nightly']).toMatchObject({ status: 'failed', error: expect.stringContaining("moor state resolve DatabaseExport/nightly --succeeded") });
+    expect(by['DatabaseExport/nightly']).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('moor state resolve DatabaseExport/nightly --succeeded'),
+    });
     expect(by['DatabaseRefresh/after']).toMatchObject({ status: 'skipped', rootCause: 'DatabaseExport/nightly' });
     expect(by['DatabaseExport/other']).toMatchObject({ status: 'done' });
     expect(p.sent).toEqual(['export:env-dev:other-1']);
@@ -140,7 +183,11 @@ spec:
     const { plan, steps, reads } = await planWith(lostStatus, 'Completed');
     expect(reads).toEqual(['op-1']);
     expect(plan.diagnostics).toEqual([]);
-    expect(plan.changes[0]).toMatchObject({ action: 'run', reason: expect.stringMatching(/outcome was unknown, the service knows it now/), reasonCode: 'resumes-unknown' });
+    expect(plan.changes[0]).toMatchObject({
+      action: 'run',
+      reason: expect.stringMatching(/outcome was unknown, the service knows it now/),
+      reasonCode: 'resumes-unknown',
+    });
     expect(unresolvedOf(steps[0])).toBeUndefined();
     expect(steps[0].record?.runs?.at(-1)).toMatchObject({ status: 'started', steps: [{ activityId: 'op-1', status: 'Completed' }] });
   });
@@ -171,7 +218,9 @@ spec:
     const failedExport: JobRecord = { revision: '1', status: 'failed', message: 'ended Failed' };
     const p = await planWith(failedExport, undefined, DEPENDENT);
     expect(p.plan.changes.find((c) => c.address === 'DatabaseRefresh/after')).toMatchObject({
-      action: 'run', reason: 'never run (revision 1); skipped until DatabaseExport/nightly runs successfully (change its revision)', reasonCode: 'held-back',
+      action: 'run',
+      reason: 'never run (revision 1); skipped until DatabaseExport/nightly runs successfully (change its revision)',
+      reasonCode: 'held-back',
     });
     const recorder = new StateRecorder(memoryBackend(p.state), p.state);
     const outcomes = await applyPlan({ steps: p.steps, manifests: p.manifests, recorder, ctx: p.ctx, resolve: { env: {} }, parallelism: 4 });

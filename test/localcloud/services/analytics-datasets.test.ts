@@ -1,7 +1,15 @@
 // Unit tests of the local push-dataset handlers: create validation, siblings, table PUT, row pushes.
 import { describe, expect, it } from 'vitest';
 import {
-  createDataset, deleteDataset, deleteRows, getDataset, listDatasets, listTables, postRows, putTable, ROW_PUSHES_PER_MINUTE,
+  createDataset,
+  deleteDataset,
+  deleteRows,
+  getDataset,
+  listDatasets,
+  listTables,
+  postRows,
+  putTable,
+  ROW_PUSHES_PER_MINUTE,
 } from '../../../src/localcloud/services/analytics/datasets.js';
 import { fakeContext, request, type FakeContext } from './fake-context.js';
 
@@ -13,9 +21,21 @@ function salesBody(extra: Record<string, unknown> = {}) {
     name: 'SalesMarketing',
     defaultMode: 'Push',
     tables: [
-      { name: 'Product', columns: [{ name: 'ProductID', dataType: 'Int64' }, { name: 'Name', dataType: 'string' }] },
-      { name: 'Sales', columns: [{ name: 'ProductID', dataType: 'Int64' }, { name: 'Amount', dataType: 'Double' }],
-        measures: [{ name: 'Total', expression: 'SUM(Sales[Amount])' }] },
+      {
+        name: 'Product',
+        columns: [
+          { name: 'ProductID', dataType: 'Int64' },
+          { name: 'Name', dataType: 'string' },
+        ],
+      },
+      {
+        name: 'Sales',
+        columns: [
+          { name: 'ProductID', dataType: 'Int64' },
+          { name: 'Amount', dataType: 'Double' },
+        ],
+        measures: [{ name: 'Total', expression: 'SUM(Sales[Amount])' }],
+      },
     ],
     relationships: [{ name: 'r1', fromTable: 'Sales', fromColumn: 'ProductID', toTable: 'Product', toColumn: 'ProductID' }],
     ...extra,
@@ -63,14 +83,64 @@ describe('push dataset create', () => {
     ['a table name with a forbidden character', salesBody({ tables: [{ name: 'a/b', columns: [] }], relationships: [] }), {}, GROUP, 'Table 0'],
     ['a table name over 100 characters', salesBody({ tables: [{ name: 'x'.repeat(101), columns: [] }], relationships: [] }), {}, GROUP, 'Table 0'],
     ['76 tables', salesBody({ tables: many(76, (i) => ({ name: `t${i}`, columns: [] })), relationships: [] }), {}, GROUP, 'limit of 75 tables'],
-    ['76 columns', salesBody({ tables: [{ name: 't', columns: many(76, (i) => ({ name: `c${i}`, dataType: 'Int64' })) }], relationships: [] }), {}, GROUP, 'limit of 75 columns'],
-    ['76 relationships', salesBody({ relationships: many(76, (i) => ({ name: `r${i}`, fromTable: 'Sales', fromColumn: 'ProductID', toTable: 'Product', toColumn: 'ProductID' })) }), {}, GROUP, 'limit of 75'],
-    ['a column without a dataType (any type name is accepted: the list is open)', salesBody({ tables: [{ name: 't', columns: [{ name: 'c' }] }], relationships: [] }), {}, GROUP, "'dataType' is required"],
+    [
+      '76 columns',
+      salesBody({ tables: [{ name: 't', columns: many(76, (i) => ({ name: `c${i}`, dataType: 'Int64' })) }], relationships: [] }),
+      {},
+      GROUP,
+      'limit of 75 columns',
+    ],
+    [
+      '76 relationships',
+      salesBody({
+        relationships: many(76, (i) => ({ name: `r${i}`, fromTable: 'Sales', fromColumn: 'ProductID', toTable: 'Product', toColumn: 'ProductID' })),
+      }),
+      {},
+      GROUP,
+      'limit of 75',
+    ],
+    [
+      'a column without a dataType (any type name is accepted: the list is open)',
+      salesBody({ tables: [{ name: 't', columns: [{ name: 'c' }] }], relationships: [] }),
+      {},
+      GROUP,
+      "'dataType' is required",
+    ],
     ['an unknown defaultMode', salesBody({ defaultMode: 'Import' }), {}, GROUP, "defaultMode 'Import'"],
-    ['a relationship naming a missing table', salesBody({ relationships: [{ name: 'r', fromTable: 'Nope', fromColumn: 'a', toTable: 'Product', toColumn: 'ProductID' }] }), {}, GROUP, "fromTable 'Nope'"],
-    ['a relationship naming a missing column', salesBody({ relationships: [{ name: 'r', fromTable: 'Sales', fromColumn: 'Nope', toTable: 'Product', toColumn: 'ProductID' }] }), {}, GROUP, "fromColumn 'Nope'"],
-    ['a sortByColumn naming a missing column', salesBody({ tables: [{ name: 't', columns: [{ name: 'c', dataType: 'Int64', sortByColumn: 'zz' }] }], relationships: [] }), {}, GROUP, "sortByColumn 'zz'"],
-    ['two tables with one name', salesBody({ tables: [{ name: 't', columns: [] }, { name: 'T', columns: [] }], relationships: [] }), {}, GROUP, 'used twice'],
+    [
+      'a relationship naming a missing table',
+      salesBody({ relationships: [{ name: 'r', fromTable: 'Nope', fromColumn: 'a', toTable: 'Product', toColumn: 'ProductID' }] }),
+      {},
+      GROUP,
+      "fromTable 'Nope'",
+    ],
+    [
+      'a relationship naming a missing column',
+      salesBody({ relationships: [{ name: 'r', fromTable: 'Sales', fromColumn: 'Nope', toTable: 'Product', toColumn: 'ProductID' }] }),
+      {},
+      GROUP,
+      "fromColumn 'Nope'",
+    ],
+    [
+      'a sortByColumn naming a missing column',
+      salesBody({ tables: [{ name: 't', columns: [{ name: 'c', dataType: 'Int64', sortByColumn: 'zz' }] }], relationships: [] }),
+      {},
+      GROUP,
+      "sortByColumn 'zz'",
+    ],
+    [
+      'two tables with one name',
+      salesBody({
+        tables: [
+          { name: 't', columns: [] },
+          { name: 'T', columns: [] },
+        ],
+        relationships: [],
+      }),
+      {},
+      GROUP,
+      'used twice',
+    ],
   ])('refuses %s with 400 InvalidRequest naming the problem', (_reason, body, query, group, fragment) => {
     const ctx = fakeContext();
     const res = create(ctx, body, query, group);
@@ -81,8 +151,10 @@ describe('push dataset create', () => {
   });
 
   it('accepts every documented dataType spelling', () => {
-    const columns = ['Int64', 'Double', 'Boolean', 'bool', 'Datetime', 'DateTime', 'String', 'string', 'Decimal']
-      .map((dataType, i) => ({ name: `c${i}`, dataType }));
+    const columns = ['Int64', 'Double', 'Boolean', 'bool', 'Datetime', 'DateTime', 'String', 'string', 'Decimal'].map((dataType, i) => ({
+      name: `c${i}`,
+      dataType,
+    }));
     expect(create(fakeContext(), { name: 'x', tables: [{ name: 't', columns }] }).status).toBe(201);
   });
 });
@@ -133,13 +205,18 @@ describe('push dataset siblings', () => {
 });
 
 describe('push dataset table PUT', () => {
-  const put = (ctx: FakeContext, id: string, table: string, body: unknown) =>
-    putTable(request('PUT', '/', { params: params(id, table), body }), ctx);
+  const put = (ctx: FakeContext, id: string, table: string, body: unknown) => putTable(request('PUT', '/', { params: params(id, table), body }), ctx);
 
   it('replaces the columns and measures of an existing table', () => {
     const ctx = fakeContext();
     const id = idOf(create(ctx, salesBody()));
-    const res = put(ctx, id, 'Product', { name: 'Product', columns: [{ name: 'ProductID', dataType: 'Int64' }, { name: 'Colour', dataType: 'string' }] });
+    const res = put(ctx, id, 'Product', {
+      name: 'Product',
+      columns: [
+        { name: 'ProductID', dataType: 'Int64' },
+        { name: 'Colour', dataType: 'string' },
+      ],
+    });
     expect(res.status).toBe(200);
     const tables = (listTables(request('GET', '/', { params: params(id) }), ctx).body as { value: { name: string; columns: { name: string }[] }[] }).value;
     expect(tables[0].columns.map((c) => c.name)).toEqual(['ProductID', 'Colour']);

@@ -16,7 +16,13 @@ function seeded(): FakeContext {
 }
 
 /** Calls the service's own route table, so the throttling wrapper is part of what is tested. */
-function call(ctx: FakeContext, method: string, template: string, params: Record<string, string>, init: { body?: unknown; query?: Record<string, string> } = {}): LocalResponse {
+function call(
+  ctx: FakeContext,
+  method: string,
+  template: string,
+  params: Record<string, string>,
+  init: { body?: unknown; query?: Record<string, string> } = {},
+): LocalResponse {
   const route = connector.routes.find((r) => r.method === method && r.path === template);
   if (!route) throw new Error(`no route ${method} ${template}`);
   return route.handler(request(method, template, { params, ...init }), ctx) as LocalResponse;
@@ -35,9 +41,21 @@ describe('connector activities', () => {
     const first = send(ctx, OPS, { type: 'message', text: 'plan: 1 to create' });
     expect(first.status).toBe(201);
     ctx.advance(1000);
-    const reply = call(ctx, 'POST', `${C}/activities/:activityId`, { conversationId: OPS, activityId: idOf(first) }, { body: { type: 'message', text: 'applied' } });
+    const reply = call(
+      ctx,
+      'POST',
+      `${C}/activities/:activityId`,
+      { conversationId: OPS, activityId: idOf(first) },
+      { body: { type: 'message', text: 'applied' } },
+    );
     expect(reply.status).toBe(201);
-    const update = call(ctx, 'PUT', `${C}/activities/:activityId`, { conversationId: OPS, activityId: idOf(first) }, { body: { type: 'message', text: 'plan: no changes' } });
+    const update = call(
+      ctx,
+      'PUT',
+      `${C}/activities/:activityId`,
+      { conversationId: OPS, activityId: idOf(first) },
+      { body: { type: 'message', text: 'plan: no changes' } },
+    );
     expect(update).toMatchObject({ status: 200, body: { id: idOf(first) } });
     const [a, b] = activities(ctx, OPS);
     expect(a).toMatchObject({ id: idOf(first), text: 'plan: no changes', history: [{ text: 'plan: 1 to create' }] });
@@ -75,7 +93,20 @@ describe('connector activities', () => {
 
   it('stores a transcript sent as history', () => {
     const ctx = seeded();
-    const res = call(ctx, 'POST', `${C}/activities/history`, { conversationId: OPS }, { body: { activities: [{ type: 'message', text: 'a' }, { type: 'message', text: 'b' }] } });
+    const res = call(
+      ctx,
+      'POST',
+      `${C}/activities/history`,
+      { conversationId: OPS },
+      {
+        body: {
+          activities: [
+            { type: 'message', text: 'a' },
+            { type: 'message', text: 'b' },
+          ],
+        },
+      },
+    );
     expect(res.status).toBe(201);
     expect(activities(ctx, OPS).map((a) => a.text)).toEqual(['a', 'b']);
   });
@@ -110,7 +141,13 @@ describe('connector activities', () => {
 describe('connector conversations and members', () => {
   it('creates a group conversation with a first activity (201 {id, activityId, serviceUrl})', () => {
     const ctx = seeded();
-    const res = call(ctx, 'POST', '/v3/conversations', {}, { body: { isGroup: true, bot: { id: '28:moor-bot' }, members: [{ id: '29:a' }], topicName: 't', activity: { type: 'message', text: 'hi' } } });
+    const res = call(
+      ctx,
+      'POST',
+      '/v3/conversations',
+      {},
+      { body: { isGroup: true, bot: { id: '28:moor-bot' }, members: [{ id: '29:a' }], topicName: 't', activity: { type: 'message', text: 'hi' } } },
+    );
     expect(res.status).toBe(201);
     const body = res.body as { id: string; activityId: string; serviceUrl: string };
     expect(body.serviceUrl).toBe(`${ctx.baseUrl}/`);
@@ -132,7 +169,10 @@ describe('connector conversations and members', () => {
     let token: string | undefined;
     let pages = 0;
     do {
-      const page = call(ctx, 'GET', '/v3/conversations', {}, { query: token ? { continuationToken: token } : {} }).body as { conversations: { id: string }[]; continuationToken?: string };
+      const page = call(ctx, 'GET', '/v3/conversations', {}, { query: token ? { continuationToken: token } : {} }).body as {
+        conversations: { id: string }[];
+        continuationToken?: string;
+      };
       ids.push(...page.conversations.map((c) => c.id));
       token = page.continuationToken;
       pages += 1;
@@ -181,11 +221,24 @@ describe('connector attachments', () => {
 
   it('uploads, describes both views, serves the original and redirects the thumbnail', () => {
     const ctx = seeded();
-    const up = call(ctx, 'POST', `${C}/attachments`, { conversationId: OPS }, { body: { name: 'plan.txt', type: 'text/plain', originalBase64: content.toString('base64') } });
+    const up = call(
+      ctx,
+      'POST',
+      `${C}/attachments`,
+      { conversationId: OPS },
+      { body: { name: 'plan.txt', type: 'text/plain', originalBase64: content.toString('base64') } },
+    );
     expect(up.status).toBe(201);
     const attachmentId = idOf(up);
     const info = call(ctx, 'GET', '/v3/attachments/:attachmentId', { attachmentId });
-    expect(info.body).toEqual({ name: 'plan.txt', type: 'text/plain', views: [{ viewId: 'original', size: content.length }, { viewId: 'thumbnail', size: content.length }] });
+    expect(info.body).toEqual({
+      name: 'plan.txt',
+      type: 'text/plain',
+      views: [
+        { viewId: 'original', size: content.length },
+        { viewId: 'thumbnail', size: content.length },
+      ],
+    });
     const original = call(ctx, 'GET', '/v3/attachments/:attachmentId/views/:viewId', { attachmentId, viewId: 'original' });
     expect(original.headers?.['content-type']).toBe('text/plain');
     expect(Buffer.compare(original.body as Buffer, content)).toBe(0);

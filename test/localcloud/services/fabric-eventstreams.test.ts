@@ -1,14 +1,35 @@
 // Unit tests of the local Fabric eventstream handlers: paging, folder scope, errors, rate limit, create.
 import { describe, expect, it } from 'vitest';
 import {
-  createEventstream, getEventstream, listEventstreams, listFolders, REQUESTS_PER_WINDOW, WINDOW_MS,
+  createEventstream,
+  getEventstream,
+  listEventstreams,
+  listFolders,
+  REQUESTS_PER_WINDOW,
+  WINDOW_MS,
 } from '../../../src/localcloud/services/fabric/eventstreams.js';
 import { DEMO_WORKSPACE_ID, seedEventstreams } from '../../../src/localcloud/services/fabric/eventstreams-seed.js';
 import { fakeContext, request, type FakeContext } from './fake-context.js';
 
-interface Item { id: string; displayName: string; folderId?: string; type: string; defaultIdentity?: { type: string } }
-interface Page { value: Item[]; continuationToken?: string; continuationUri?: string }
-interface FabricError { errorCode: string; message: string; requestId: string; isRetriable: boolean; moreDetails: unknown[] }
+interface Item {
+  id: string;
+  displayName: string;
+  folderId?: string;
+  type: string;
+  defaultIdentity?: { type: string };
+}
+interface Page {
+  value: Item[];
+  continuationToken?: string;
+  continuationUri?: string;
+}
+interface FabricError {
+  errorCode: string;
+  message: string;
+  requestId: string;
+  isRetriable: boolean;
+  moreDetails: unknown[];
+}
 
 function seeded(): FakeContext {
   const data: Record<string, unknown> = {};
@@ -41,7 +62,12 @@ function listAll(ctx: FakeContext, query: Record<string, string> = {}): { items:
   }
 }
 
-const folders = (ctx: FakeContext) => (listFolders(request('GET', '/', { params: { workspaceId: DEMO_WORKSPACE_ID } }), ctx).body as { value: { id: string; displayName: string; parentFolderId?: string }[] }).value;
+const folders = (ctx: FakeContext) =>
+  (
+    listFolders(request('GET', '/', { params: { workspaceId: DEMO_WORKSPACE_ID } }), ctx).body as {
+      value: { id: string; displayName: string; parentFolderId?: string }[];
+    }
+  ).value;
 
 describe('eventstream listing', () => {
   it('pages 120 demo eventstreams in pages of 25, the last page without token or uri', () => {
@@ -75,7 +101,7 @@ describe('eventstream listing', () => {
   });
 
   it.each([
-    ['a workspace id that is not a UUID', { }, 'nope', 400, 'InvalidParameter'],
+    ['a workspace id that is not a UUID', {}, 'nope', 400, 'InvalidParameter'],
     ['an unknown workspace', {}, '00000000-0000-4000-8000-000000000000', 404, 'WorkspaceNotFound'],
     ['a rootFolderId that is not a UUID', { rootFolderId: 'x' }, DEMO_WORKSPACE_ID, 400, 'InvalidParameter'],
     ['an unknown rootFolderId', { rootFolderId: '00000000-0000-4000-8000-000000000000' }, DEMO_WORKSPACE_ID, 404, 'FolderNotFound'],
@@ -101,7 +127,7 @@ describe('eventstream listing', () => {
     expect(list(ctx).status).toBe(200);
   });
 
-  it('takes the local cloud\'s rate window instead of the service\'s when one is set (tests wait a second, not ten)', () => {
+  it("takes the local cloud's rate window instead of the service's when one is set (tests wait a second, not ten)", () => {
     const ctx = { ...seeded(), rateWindowMs: 2_000 };
     for (let i = 0; i < REQUESTS_PER_WINDOW; i++) expect(list(ctx).status).toBe(200);
     const limited = list(ctx);

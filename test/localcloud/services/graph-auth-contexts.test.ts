@@ -1,8 +1,6 @@
 // Unit tests of the local Graph auth-context handlers, called directly with a fake context.
 import { describe, expect, it } from 'vitest';
-import {
-  deleteAuthContext, getAuthContext, listAuthContexts, patchAuthContext,
-} from '../../../src/localcloud/services/graph/auth-contexts.js';
+import { deleteAuthContext, getAuthContext, listAuthContexts, patchAuthContext } from '../../../src/localcloud/services/graph/auth-contexts.js';
 import { fakeContext, request } from './fake-context.js';
 
 const path = (id: string) => `/beta/identity/conditionalAccess/authenticationContextClassReferences/${id}`;

@@ -1,8 +1,6 @@
 // Unit tests of the local database-movement handlers: results, the daily limit, lazy status.
 import { describe, expect, it } from 'vitest';
-import {
-  exportDatabase, fetchStatus, listEnvironmentOperations, refreshDatabase,
-} from '../../../src/localcloud/services/lcs/database-movement.js';
+import { exportDatabase, fetchStatus, listEnvironmentOperations, refreshDatabase } from '../../../src/localcloud/services/lcs/database-movement.js';
 import { seedDatabaseMovement } from '../../../src/localcloud/services/lcs/database-movement-store.js';
 import { fakeContext, request, type FakeContext } from './fake-context.js';
 
@@ -13,7 +11,13 @@ const TEST = 'a1b2c3d4-0000-4000-8000-000000000003';
 const VERSION = { 'x-vendor-version': '2017-09-15' };
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-interface Result { IsSuccess: boolean; OperationActivityId: string; ErrorMessage: string | null; VersionEOL: string; OperationStatus?: string }
+interface Result {
+  IsSuccess: boolean;
+  OperationActivityId: string;
+  ErrorMessage: string | null;
+  VersionEOL: string;
+  OperationStatus?: string;
+}
 
 function seeded(): FakeContext {
   const data: Record<string, unknown> = {};

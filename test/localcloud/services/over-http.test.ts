@@ -157,7 +157,10 @@ describe('conversation connector over HTTP', () => {
   it('serves an uploaded attachment and redirects its thumbnail to the original', async () => {
     const { url } = await cloud();
     const content = Buffer.from('%PDF-1.4 demo');
-    const up = await call(`${conv(url)}/attachments`, { method: 'POST', body: { name: 'plan.pdf', type: 'application/pdf', originalBase64: content.toString('base64') } });
+    const up = await call(`${conv(url)}/attachments`, {
+      method: 'POST',
+      body: { name: 'plan.pdf', type: 'application/pdf', originalBase64: content.toString('base64') },
+    });
     expect(up.status).toBe(201);
     const auth = { authorization: `Bearer ${TOKEN}` };
     const thumb = await fetch(`${url}/v3/attachments/${up.body.id}/views/thumbnail`, { headers: auth, redirect: 'manual' });
@@ -170,7 +173,10 @@ describe('conversation connector over HTTP', () => {
   it('serves the pre-signed redirect target without a token (as SDK clients follow it), but nothing else', async () => {
     const { url } = await cloud();
     const content = Buffer.from('thumbnail bytes');
-    const up = await call(`${conv(url)}/attachments`, { method: 'POST', body: { name: 't.bin', type: 'application/octet-stream', originalBase64: content.toString('base64') } });
+    const up = await call(`${conv(url)}/attachments`, {
+      method: 'POST',
+      body: { name: 't.bin', type: 'application/octet-stream', originalBase64: content.toString('base64') },
+    });
     const thumb = await fetch(`${url}/v3/attachments/${up.body.id}/views/thumbnail`, { headers: { authorization: `Bearer ${TOKEN}` }, redirect: 'manual' });
     const signed = await fetch(thumb.headers.get('location')!);
     expect(signed.status).toBe(200);

@@ -42,7 +42,8 @@ function optionalBoolean(owner: Obj, key: string, where: string): string | undef
 
 function columnProblem(column: unknown, where: string, names: readonly string[]): string | undefined {
   if (!isObj(column)) return `${where} must be an object.`;
-  if (typeof column.name !== 'string' || !MEMBER_NAME.test(column.name)) return `${where}: 'name' is required: 1 to 100 printable characters without '[' or ']'.`;
+  if (typeof column.name !== 'string' || !MEMBER_NAME.test(column.name))
+    return `${where}: 'name' is required: 1 to 100 printable characters without '[' or ']'.`;
   const at = `${where} '${column.name}'`;
   if (typeof column.dataType !== 'string' || column.dataType.trim() === '') {
     return `${at}: 'dataType' is required: a type name such as ${DATA_TYPES.join(', ')}.`;
@@ -50,8 +51,12 @@ function columnProblem(column: unknown, where: string, names: readonly string[])
   if (column.sortByColumn !== undefined && !names.includes(String(column.sortByColumn))) {
     return `${at}: sortByColumn '${String(column.sortByColumn)}' is not a column of the same table.`;
   }
-  return optionalString(column, 'formatString', at) ?? optionalString(column, 'dataCategory', at)
-    ?? optionalString(column, 'summarizeBy', at) ?? optionalBoolean(column, 'isHidden', at);
+  return (
+    optionalString(column, 'formatString', at) ??
+    optionalString(column, 'dataCategory', at) ??
+    optionalString(column, 'summarizeBy', at) ??
+    optionalBoolean(column, 'isHidden', at)
+  );
 }
 
 function measureProblem(measure: unknown, where: string): string | undefined {
@@ -104,7 +109,7 @@ function tableProblem(table: unknown, index: number): string | undefined {
 
 function columnsOf(tables: readonly Obj[], tableName: unknown): string[] | undefined {
   const table = tables.find((t) => t.name === tableName);
-  return table ? (table.columns as Obj[] ?? []).map((c) => String(c.name)) : undefined;
+  return table ? ((table.columns as Obj[]) ?? []).map((c) => String(c.name)) : undefined;
 }
 
 /** Problems of one relationship given the dataset's tables. */

@@ -1,12 +1,8 @@
 // Local analytics service: push datasets of a workspace and the sibling operations users expect.
 import { randomUUID } from 'node:crypto';
 import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../../types.js';
-import {
-  createDatasetProblem, isUuid, relationshipProblem, RETENTION_POLICIES, tableSchemaProblem, type Obj,
-} from './datasets-validate.js';
-import {
-  datasets, datasetView, findTable, groupPath, storedTable, tableView, type StoredDataset,
-} from './datasets-store.js';
+import { createDatasetProblem, isUuid, relationshipProblem, RETENTION_POLICIES, tableSchemaProblem, type Obj } from './datasets-validate.js';
+import { datasets, datasetView, findTable, groupPath, storedTable, tableView, type StoredDataset } from './datasets-store.js';
 
 const BASE = '/v1.0/myorg/groups/:groupId/datasets';
 /** Row pushes allowed per dataset per minute; more answer 429. */
@@ -137,7 +133,8 @@ export function putTable(req: LocalRequest, ctx: ServiceContext): LocalResponse 
   const body = req.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return invalid('The request body must be a Table JSON object.');
   const next = body as Obj;
-  if (next.name !== found.table.name) return invalid(`The table name in the body ('${String(next.name)}') does not match the path ('${String(found.table.name)}').`);
+  if (next.name !== found.table.name)
+    return invalid(`The table name in the body ('${String(next.name)}') does not match the path ('${String(found.table.name)}').`);
   if (!Array.isArray(next.columns)) return invalid(`Table '${String(next.name)}': 'columns' is required.`);
   const problem = tableSchemaProblem(next, `Table '${String(next.name)}'`);
   if (problem) return invalid(problem);
@@ -164,7 +161,7 @@ export function postRows(req: LocalRequest, ctx: ServiceContext): LocalResponse 
   if ('response' in found) return found.response;
   const body = req.body as Obj | undefined;
   const rows = body?.rows;
-  if (!Array.isArray(rows)) return invalid("The request body must be {\"rows\": [...]}.");
+  if (!Array.isArray(rows)) return invalid('The request body must be {"rows": [...]}.');
   if (rows.length > MAX_ROWS_PER_PUSH) return invalid(`${rows.length} rows exceed the limit of ${MAX_ROWS_PER_PUSH} rows per request.`);
   if (rows.some((r) => typeof r !== 'object' || r === null || Array.isArray(r))) return invalid('Every row must be a JSON object.');
   const wait = admitPush(found.dataset, ctx.now().getTime());

@@ -6,11 +6,10 @@ import { cloudError } from './cloud-error.js';
 export function checkApiVersion(req: LocalRequest, supported: string): LocalResponse | undefined {
   const given = req.url.searchParams.get('api-version');
   if (!given) {
-    return cloudError(400, 'MissingApiVersionParameter', "The api-version query parameter (?api-version=) is required for all requests.");
+    return cloudError(400, 'MissingApiVersionParameter', 'The api-version query parameter (?api-version=) is required for all requests.');
   }
   if (given !== supported) {
-    return cloudError(400, 'InvalidApiVersionParameter',
-      `The api-version '${given}' is invalid. The supported versions are '${supported}'.`);
+    return cloudError(400, 'InvalidApiVersionParameter', `The api-version '${given}' is invalid. The supported versions are '${supported}'.`);
   }
   return undefined;
 }

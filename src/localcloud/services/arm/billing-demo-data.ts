@@ -12,11 +12,32 @@ export interface InvoiceSpec {
   readonly billingProfileDisplayName: string;
 }
 
-interface Product { family: string; type: string; description: string; unit: string; unitType: string; price: number }
+interface Product {
+  family: string;
+  type: string;
+  description: string;
+  unit: string;
+  unitType: string;
+  price: number;
+}
 
 const PRODUCTS: readonly Product[] = [
-  { family: 'Compute', type: 'Container Instances', description: 'Container Instances - Standard vCPU Duration', unit: '1 Hour', unitType: 'vCPU hours', price: 0.0405 },
-  { family: 'Compute', type: 'Container Instances', description: 'Container Instances - Standard Memory Duration', unit: '1 GB Hour', unitType: 'GB hours', price: 0.00445 },
+  {
+    family: 'Compute',
+    type: 'Container Instances',
+    description: 'Container Instances - Standard vCPU Duration',
+    unit: '1 Hour',
+    unitType: 'vCPU hours',
+    price: 0.0405,
+  },
+  {
+    family: 'Compute',
+    type: 'Container Instances',
+    description: 'Container Instances - Standard Memory Duration',
+    unit: '1 GB Hour',
+    unitType: 'GB hours',
+    price: 0.00445,
+  },
   { family: 'Compute', type: 'Virtual Machines', description: 'D2s v5 - Linux', unit: '1 Hour', unitType: 'hours', price: 0.096 },
   { family: 'Storage', type: 'Storage', description: 'Files - Hot LRS Data Stored', unit: '1 GB/Month', unitType: 'GB months', price: 0.0255 },
   { family: 'Networking', type: 'Bandwidth', description: 'Data Transfer Out - Zone 1', unit: '1 GB', unitType: 'GB', price: 0.087 },
@@ -84,8 +105,12 @@ function transaction(account: string, invoice: string, spec: InvoiceSpec, i: num
     type: `${BILLING_NS}/billingAccounts/transactions`,
     tags: {},
     systemData: {
-      createdAt: date.toISOString(), createdBy: 'billing-service', createdByType: 'Application',
-      lastModifiedAt: date.toISOString(), lastModifiedBy: 'billing-service', lastModifiedByType: 'Application',
+      createdAt: date.toISOString(),
+      createdBy: 'billing-service',
+      createdByType: 'Application',
+      lastModifiedAt: date.toISOString(),
+      lastModifiedBy: 'billing-service',
+      lastModifiedByType: 'Application',
     },
     properties: {
       customerId: `${accountPath}/customers/${shortId(`${account}/customer/${customer}`)}`,
@@ -124,7 +149,15 @@ function transaction(account: string, invoice: string, spec: InvoiceSpec, i: num
       unitType: product.unitType,
       units,
       ...(isRefund
-        ? { creditType: 'Refund', reasonCode: 'ServiceInterruption', refundTransactionDetails: { amountRefunded: amount(currency, -subTotal), amountRequested: amount(currency, -subTotal), refundOperationId: stableUuid(`refund/${name}`) } }
+        ? {
+            creditType: 'Refund',
+            reasonCode: 'ServiceInterruption',
+            refundTransactionDetails: {
+              amountRefunded: amount(currency, -subTotal),
+              amountRequested: amount(currency, -subTotal),
+              refundOperationId: stableUuid(`refund/${name}`),
+            },
+          }
         : {}),
     },
   };

@@ -4,7 +4,11 @@ import { getAt, isObject, type JsonObject, type JsonValue } from '../../../core/
 type Literal = string | number | boolean;
 type Operator = 'eq' | 'ne' | 'gt' | 'ge' | 'lt' | 'le';
 
-interface Clause { path: string[]; op: Operator; value: Literal }
+interface Clause {
+  path: string[];
+  op: Operator;
+  value: Literal;
+}
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -44,7 +48,8 @@ function test(item: JsonObject, c: Clause): boolean {
   if (c.op === 'eq') return actual === wanted;
   if (c.op === 'ne') return actual !== wanted;
   if (actual === undefined || typeof actual !== typeof wanted) return false;
-  const a = actual as string | number, w = wanted as string | number;
+  const a = actual as string | number,
+    w = wanted as string | number;
   return c.op === 'gt' ? a > w : c.op === 'ge' ? a >= w : c.op === 'lt' ? a < w : a <= w;
 }
 

@@ -52,9 +52,11 @@ function wholeNumber(text: string | undefined): number | undefined {
 function checkRequest(req: LocalRequest): LocalResponse | undefined {
   const version = req.url.searchParams.get('api-version');
   if (!version) return billingError(400, 'MissingApiVersionParameter', 'The api-version query parameter (?api-version=) is required for all requests.');
-  if (version !== API_VERSIONS.billing) return billingError(400, 'InvalidApiVersionParameter', `The api-version '${version}' is invalid. The supported versions are '${API_VERSIONS.billing}'.`);
+  if (version !== API_VERSIONS.billing)
+    return billingError(400, 'InvalidApiVersionParameter', `The api-version '${version}' is invalid. The supported versions are '${API_VERSIONS.billing}'.`);
   const { billingAccountName: account, invoiceName: invoice } = req.params;
-  if (!isBillingAccountName(account)) return billingError(400, 'InvalidBillingAccountName', `The billing account name '${account}' is invalid: ${ACCOUNT_RULE}.`, 'billingAccountName');
+  if (!isBillingAccountName(account))
+    return billingError(400, 'InvalidBillingAccountName', `The billing account name '${account}' is invalid: ${ACCOUNT_RULE}.`, 'billingAccountName');
   if (!isInvoiceName(invoice)) return billingError(400, 'InvalidInvoiceName', `The invoice name '${invoice}' is invalid: ${INVOICE_RULE}.`, 'invoiceName');
   const top = param(req, 'top');
   const topValue = wholeNumber(top?.value);
@@ -62,7 +64,8 @@ function checkRequest(req: LocalRequest): LocalResponse | undefined {
     return billingError(400, 'InvalidTopValue', `The value of top must be an integer from 1 to ${MAX_TOP}; got '${top.value}'.`, 'top');
   }
   const skip = param(req, 'skip');
-  if (skip && wholeNumber(skip.value) === undefined) return billingError(400, 'InvalidSkipValue', `The value of skip must be a whole number; got '${skip.value}'.`, 'skip');
+  if (skip && wholeNumber(skip.value) === undefined)
+    return billingError(400, 'InvalidSkipValue', `The value of skip must be a whole number; got '${skip.value}'.`, 'skip');
   return undefined;
 }
 

@@ -6,8 +6,22 @@ import { checkApiVersion } from './api-version.js';
 import { cloudError, validationFailure } from './cloud-error.js';
 import { immutableChange, withServiceDefaults } from './container-group-rules.js';
 import {
-  containerGroupData, doneAt, groupKey, isDone, groupsIn, groupsListed, markDeleting, normalLocation, putGroup, removeGroup, resourceGroupAsKnown, sweepDeleted,
-  type ContainerGroupData, type OperationKind, type StoredGroup, type StoredOperation,
+  containerGroupData,
+  doneAt,
+  groupKey,
+  isDone,
+  groupsIn,
+  groupsListed,
+  markDeleting,
+  normalLocation,
+  putGroup,
+  removeGroup,
+  resourceGroupAsKnown,
+  sweepDeleted,
+  type ContainerGroupData,
+  type OperationKind,
+  type StoredGroup,
+  type StoredOperation,
 } from './container-group-store.js';
 import { checkAddress, validateContainerGroup } from './container-group-validation.js';
 import { refuseProfile } from './container-group-profiles.js';
@@ -21,7 +35,11 @@ import { API_VERSIONS, CONTAINER_GROUP_TYPE } from './vendor.js';
 const LIST_PAGE_SIZE = 50;
 const MAX_OPERATIONS = 5000;
 
-interface Prepared { d: ContainerGroupData; ms: number; now: Date }
+interface Prepared {
+  d: ContainerGroupData;
+  ms: number;
+  now: Date;
+}
 
 /** api-version, address checks and finished deletions swept; a response when the request stops here. */
 function prepare(req: LocalRequest, ctx: ServiceContext): Prepared | LocalResponse {
@@ -42,14 +60,21 @@ function isResponse(x: Prepared | LocalResponse): x is LocalResponse {
 }
 
 function notFound(req: LocalRequest): LocalResponse {
-  return cloudError(404, 'ResourceNotFound',
-    `The Resource '${CONTAINER_GROUP_TYPE}/${req.params.containerGroupName}' under resource group '${req.params.resourceGroupName}' was not found.`);
+  return cloudError(
+    404,
+    'ResourceNotFound',
+    `The Resource '${CONTAINER_GROUP_TYPE}/${req.params.containerGroupName}' under resource group '${req.params.resourceGroupName}' was not found.`,
+  );
 }
 
 function startOperation(d: ContainerGroupData, kind: OperationKind, key: string, group: StoredGroup, now: Date): StoredOperation {
   const op: StoredOperation = {
-    id: randomUUID(), kind, groupKey: key, subscriptionId: group.subscriptionId,
-    location: normalLocation(group.body.location), startedAt: now.toISOString(),
+    id: randomUUID(),
+    kind,
+    groupKey: key,
+    subscriptionId: group.subscriptionId,
+    location: normalLocation(group.body.location),
+    startedAt: now.toISOString(),
   };
   d.containerGroupOperations[op.id] = op;
   pruneOperations(d);
@@ -83,11 +108,17 @@ export function putContainerGroup(req: LocalRequest, ctx: ServiceContext): Local
   const body = withServiceDefaults(req.body as JsonObject);
   const unknownProfile = refuseProfile(ctx.data, body);
   if (unknownProfile) return unknownProfile;
-  const refused = existing ? refuseUpdate(existing, body) : refuseCreate(d, address.subscriptionId, body, quotasFor(ctx.data, address.subscriptionId, body.location).containerGroups);
+  const refused = existing
+    ? refuseUpdate(existing, body)
+    : refuseCreate(d, address.subscriptionId, body, quotasFor(ctx.data, address.subscriptionId, body.location).containerGroups);
   if (refused) return refused;
   const group: StoredGroup = existing ?? {
-    ...address, resourceGroup: resourceGroupAsKnown(d, address.subscriptionId, address.resourceGroup),
-    body, createdAt: now.toISOString(), lastModifiedAt: now.toISOString(), operationId: '',
+    ...address,
+    resourceGroup: resourceGroupAsKnown(d, address.subscriptionId, address.resourceGroup),
+    body,
+    createdAt: now.toISOString(),
+    lastModifiedAt: now.toISOString(),
+    operationId: '',
   };
   group.body = body;
   group.lastModifiedAt = now.toISOString();
@@ -108,8 +139,11 @@ function runningOperation(d: ContainerGroupData, group: StoredGroup, now: Date, 
 /** As ARM answers a write while the group is still provisioning; Retry-After as an HTTP date, as ARM sometimes sends it. */
 function anotherOperationInProgress(name: string, running: StoredOperation, ms: number): LocalResponse {
   const state = running.kind === 'Create' ? 'Creating' : 'Updating';
-  const refused = cloudError(409, 'AnotherOperationInProgress',
-    `Another operation on container group '${name}' is in progress (${state}); wait until it has finished and send the request again.`);
+  const refused = cloudError(
+    409,
+    'AnotherOperationInProgress',
+    `Another operation on container group '${name}' is in progress (${state}); wait until it has finished and send the request again.`,
+  );
   // Rounded up to the next whole second, so the date is never before the operation ends.
   const endsAt = Math.ceil(doneAt(running.startedAt, ms) / 1000) * 1000;
   return { ...refused, headers: { ...refused.headers, 'Retry-After': new Date(endsAt).toUTCString() } };
@@ -118,16 +152,22 @@ function anotherOperationInProgress(name: string, running: StoredOperation, ms: 
 function refuseUpdate(existing: StoredGroup, body: JsonObject): LocalResponse | undefined {
   const change = immutableChange(existing.body, body);
   if (!change) return undefined;
-  return cloudError(409, 'ContainerGroupUpdateNotAllowed',
+  return cloudError(
+    409,
+    'ContainerGroupUpdateNotAllowed',
     `The property '${change.target}' of container group '${existing.name}' cannot be updated; delete the container group and create it again.`,
-    change.target);
+    change.target,
+  );
 }
 
 function refuseCreate(d: ContainerGroupData, subscriptionId: string, body: JsonObject, quota: number): LocalResponse | undefined {
   const location = normalLocation(body.location);
   if (groupsIn(d, subscriptionId, location).length < quota) return undefined;
-  return cloudError(409, 'ContainerGroupQuotaReached',
-    `The container group quota of ${quota} in location '${location}' of subscription '${subscriptionId}' is reached.`);
+  return cloudError(
+    409,
+    'ContainerGroupQuotaReached',
+    `The container group quota of ${quota} in location '${location}' of subscription '${subscriptionId}' is reached.`,
+  );
 }
 
 export function getContainerGroup(req: LocalRequest, ctx: ServiceContext): LocalResponse {
@@ -180,7 +220,7 @@ function withoutInstanceViews(body: JsonObject): JsonObject {
     if (!Array.isArray(list)) continue;
     for (const c of list) {
       const cp = (c as JsonObject | null)?.properties;
-      if (cp && typeof cp === 'object' && !Array.isArray(cp)) delete (cp).instanceView;
+      if (cp && typeof cp === 'object' && !Array.isArray(cp)) delete cp.instanceView;
     }
   }
   return body;

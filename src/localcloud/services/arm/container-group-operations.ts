@@ -42,7 +42,14 @@ export function getOperationStatus(req: LocalRequest, ctx: ServiceContext): Loca
     status: failed ? 'Failed' : done ? 'Succeeded' : 'InProgress',
     startTime: op.startedAt,
     ...(done ? { endTime: new Date(end).toISOString() } : {}),
-    ...(failed ? { error: { code: 'ContainerGroupProvisioningFailed', message: `Failed to pull an image of the container group: the image cannot be found (local cloud: images containing '${FAILING_IMAGE_MARKER}' always fail).` } } : {}),
+    ...(failed
+      ? {
+          error: {
+            code: 'ContainerGroupProvisioningFailed',
+            message: `Failed to pull an image of the container group: the image cannot be found (local cloud: images containing '${FAILING_IMAGE_MARKER}' always fail).`,
+          },
+        }
+      : {}),
   };
   return { status: 200, headers: done ? undefined : { 'Retry-After': '1' }, body };
 }

@@ -47,5 +47,10 @@ export function refuseProfile(data: Record<string, unknown>, body: JsonObject): 
   const index = containers.findIndex((c) => isObject(c) && !profile.containers.some((p) => p.name === c.name));
   if (index < 0) return undefined;
   const name = String((containers[index] as JsonObject).name);
-  return cloudError(400, 'InvalidRequestContent', `The container '${name}' is not defined by the container group profile '${profile.id}'.`, `properties.containers[${index}].name`);
+  return cloudError(
+    400,
+    'InvalidRequestContent',
+    `The container '${name}' is not defined by the container group profile '${profile.id}'.`,
+    `properties.containers[${index}].name`,
+  );
 }

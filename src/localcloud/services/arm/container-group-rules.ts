@@ -21,14 +21,20 @@ export const FAILING_IMAGE_MARKER = 'moor-fail-provisioning';
 
 export function failingImage(body: JsonObject): boolean {
   const list = props(body).containers;
-  return Array.isArray(list) && list.some((c) => isObject(c) && isObject(c.properties)
-    && typeof c.properties.image === 'string' && c.properties.image.includes(FAILING_IMAGE_MARKER));
+  return (
+    Array.isArray(list) &&
+    list.some((c) => isObject(c) && isObject(c.properties) && typeof c.properties.image === 'string' && c.properties.image.includes(FAILING_IMAGE_MARKER))
+  );
 }
 
 /** JSON with sorted keys, so equal values compare equal whatever their key order. */
 function canonical(value: JsonValue | undefined): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (isObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+  if (isObject(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
+      .join(',')}}`;
   return JSON.stringify(value ?? null);
 }
 
@@ -38,7 +44,12 @@ function props(body: JsonObject): JsonObject {
 
 function subnets(body: JsonObject): string {
   const list = props(body).subnetIds;
-  return Array.isArray(list) ? list.map((s) => (isObject(s) && typeof s.id === 'string' ? s.id.toLowerCase() : '')).sort().join(',') : '';
+  return Array.isArray(list)
+    ? list
+        .map((s) => (isObject(s) && typeof s.id === 'string' ? s.id.toLowerCase() : ''))
+        .sort()
+        .join(',')
+    : '';
 }
 
 function ipType(body: JsonObject): JsonValue | undefined {

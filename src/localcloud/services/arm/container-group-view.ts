@@ -11,10 +11,7 @@ export function groupId(g: Pick<StoredGroup, 'subscriptionId' | 'resourceGroup' 
 }
 
 type Phase =
-  | { state: 'provisioning'; provisioningState: string }
-  | { state: 'running'; since: string }
-  | { state: 'failed'; since: string }
-  | { state: 'deleting' };
+  { state: 'provisioning'; provisioningState: string } | { state: 'running'; since: string } | { state: 'failed'; since: string } | { state: 'deleting' };
 
 function phaseOf(g: StoredGroup, op: StoredOperation | undefined, now: Date, provisioningMs: number): Phase {
   if (g.deletingSince) return { state: 'deleting' };
@@ -31,9 +28,10 @@ const PROVISIONING_STATE = { running: 'Succeeded', failed: 'Failed', deleting: '
 
 /** The response body of a group at time `now` (or, with `justAccepted`, as a PUT answers it). */
 export function renderGroup(g: StoredGroup, op: StoredOperation | undefined, now: Date, provisioningMs: number, justAccepted = false): JsonObject {
-  const phase = justAccepted && provisioningMs > 0 && op
-    ? { state: 'provisioning' as const, provisioningState: op.kind === 'Create' ? 'Pending' : 'Updating' }
-    : phaseOf(g, op, now, provisioningMs);
+  const phase =
+    justAccepted && provisioningMs > 0 && op
+      ? { state: 'provisioning' as const, provisioningState: op.kind === 'Create' ? 'Pending' : 'Updating' }
+      : phaseOf(g, op, now, provisioningMs);
   const body = hideSecrets(structuredClone(g.body));
   const props = isObject(body.properties) ? body.properties : {};
   const id = groupId(g);
@@ -52,8 +50,12 @@ export function renderGroup(g: StoredGroup, op: StoredOperation | undefined, now
 
 function systemData(g: StoredGroup): JsonObject {
   return {
-    createdBy: 'local-dev@moor.local', createdByType: 'User', createdAt: g.createdAt,
-    lastModifiedBy: 'local-dev@moor.local', lastModifiedByType: 'User', lastModifiedAt: g.lastModifiedAt,
+    createdBy: 'local-dev@moor.local',
+    createdByType: 'User',
+    createdAt: g.createdAt,
+    lastModifiedBy: 'local-dev@moor.local',
+    lastModifiedByType: 'User',
+    lastModifiedAt: g.lastModifiedAt,
   };
 }
 
@@ -62,24 +64,31 @@ function fillAddress(props: JsonObject, id: string, location: JsonValue | undefi
   if (!isObject(ip)) return;
   ip.ip = stableIp(id.toLowerCase(), ip.type === 'Private');
   if (typeof ip.dnsNameLabel === 'string' && ip.dnsNameLabel !== '') {
-    ip.fqdn = `${ip.dnsNameLabel}.${String(location ?? 'global').replace(/\s+/g, '').toLowerCase()}.azurecontainer.local`;
+    ip.fqdn = `${ip.dnsNameLabel}.${String(location ?? 'global')
+      .replace(/\s+/g, '')
+      .toLowerCase()}.azurecontainer.local`;
   }
 }
 
 function fillInstanceViews(props: JsonObject, phase: Phase): void {
   const running = phase.state === 'running';
   props.instanceView = { events: [], state: running ? 'Running' : phase.state === 'provisioning' ? 'Pending' : 'Stopped' };
-  const containerView = (): JsonObject => running
-    ? {
-        restartCount: 0,
-        currentState: { state: 'Running', startTime: phase.since, detailStatus: '' },
-        events: [{ count: 1, firstTimestamp: phase.since, lastTimestamp: phase.since, name: 'Started', message: 'Started container', type: 'Normal' }],
-      }
-    : { restartCount: 0, currentState: { state: 'Waiting', detailStatus: phase.state === 'failed' ? 'ErrImagePull' : 'ContainerCreating' }, events: [] };
-  const initView = (): JsonObject => running
-    ? { restartCount: 0, currentState: { state: 'Terminated', exitCode: 0, detailStatus: 'Completed', finishTime: phase.since }, events: [] }
-    : { restartCount: 0, currentState: { state: 'Waiting', detailStatus: 'Initializing' }, events: [] };
-  for (const [list, view] of [[props.containers, containerView], [props.initContainers, initView]] as const) {
+  const containerView = (): JsonObject =>
+    running
+      ? {
+          restartCount: 0,
+          currentState: { state: 'Running', startTime: phase.since, detailStatus: '' },
+          events: [{ count: 1, firstTimestamp: phase.since, lastTimestamp: phase.since, name: 'Started', message: 'Started container', type: 'Normal' }],
+        }
+      : { restartCount: 0, currentState: { state: 'Waiting', detailStatus: phase.state === 'failed' ? 'ErrImagePull' : 'ContainerCreating' }, events: [] };
+  const initView = (): JsonObject =>
+    running
+      ? { restartCount: 0, currentState: { state: 'Terminated', exitCode: 0, detailStatus: 'Completed', finishTime: phase.since }, events: [] }
+      : { restartCount: 0, currentState: { state: 'Waiting', detailStatus: 'Initializing' }, events: [] };
+  for (const [list, view] of [
+    [props.containers, containerView],
+    [props.initContainers, initView],
+  ] as const) {
     if (!Array.isArray(list)) continue;
     for (const c of list) if (isObject(c) && isObject(c.properties)) c.properties.instanceView = view();
   }

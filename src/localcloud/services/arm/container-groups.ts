@@ -1,9 +1,7 @@
 // ARM container groups on the local cloud: PUT/GET/DELETE, lists, and their operation resources.
 import type { LocalService } from '../../types.js';
 import { armResponseHeaders, cloudErrorBody } from './cloud-error.js';
-import {
-  deleteContainerGroup, getContainerGroup, listContainerGroups, putContainerGroup,
-} from './container-group-handlers.js';
+import { deleteContainerGroup, getContainerGroup, listContainerGroups, putContainerGroup } from './container-group-handlers.js';
 import { getOperationResult, getOperationStatus } from './container-group-operations.js';
 import { CONTAINER_INSTANCE_NS } from './vendor.js';
 

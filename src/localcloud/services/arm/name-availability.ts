@@ -8,8 +8,9 @@ import { API_VERSIONS, SQL_NS } from './vendor.js';
 
 const SERVER_TYPE = `${SQL_NS}/servers`;
 const NAME_RULE = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
-const RULES_MESSAGE = 'Server names must be at most 63 characters long, contain only lower-case letters, digits and hyphens '
-  + '(a hyphen only inside the name), must not contain a dot or an underscore, and must not start or end with a hyphen.';
+const RULES_MESSAGE =
+  'Server names must be at most 63 characters long, contain only lower-case letters, digits and hyphens ' +
+  '(a hyphen only inside the name), must not contain a dot or an underscore, and must not start or end with a hyphen.';
 
 /** Names the demo data treats as taken by someone else. */
 export const TAKEN_SERVER_NAMES = ['taken-server', 'sql-prod', 'contoso-sql'];
@@ -47,9 +48,7 @@ function checkNameAvailability(req: LocalRequest, ctx: ServiceContext): LocalRes
 
 export const armNameAvailability: LocalService = {
   name: 'arm',
-  routes: [
-    { method: 'POST', path: `/subscriptions/:subscriptionId/providers/${SQL_NS}/checkNameAvailability`, handler: checkNameAvailability },
-  ],
+  routes: [{ method: 'POST', path: `/subscriptions/:subscriptionId/providers/${SQL_NS}/checkNameAvailability`, handler: checkNameAvailability }],
   errorBody: (_status, code, message) => cloudErrorBody(code, message),
   responseHeaders: armResponseHeaders,
   seed(data) {

@@ -17,7 +17,12 @@ interface UsageKind {
 
 const USAGE_KINDS: readonly UsageKind[] = [
   { name: 'ContainerGroups', localized: 'Container Groups', limit: (q) => q.containerGroups, measure: (g) => g.length },
-  { name: 'StandardCores', localized: 'Standard Cores', limit: (q) => q.standardCores, measure: (g) => Math.ceil(sumRequests(g, (r) => (typeof r.cpu === 'number' ? r.cpu : 0))) },
+  {
+    name: 'StandardCores',
+    localized: 'Standard Cores',
+    limit: (q) => q.standardCores,
+    measure: (g) => Math.ceil(sumRequests(g, (r) => (typeof r.cpu === 'number' ? r.cpu : 0))),
+  },
   { name: 'StandardK80Cores', localized: 'Standard K80 GPU Cores', limit: 8, measure: (g) => gpus(g, 'K80') },
   { name: 'StandardP100Cores', localized: 'Standard P100 GPU Cores', limit: 8, measure: (g) => gpus(g, 'P100') },
   { name: 'StandardV100Cores', localized: 'Standard V100 GPU Cores', limit: 8, measure: (g) => gpus(g, 'V100') },
@@ -66,9 +71,7 @@ function listUsage(req: LocalRequest, ctx: ServiceContext): LocalResponse {
 
 export const armUsage: LocalService = {
   name: 'arm',
-  routes: [
-    { method: 'GET', path: `/subscriptions/:subscriptionId/providers/${CONTAINER_INSTANCE_NS}/locations/:location/usages`, handler: listUsage },
-  ],
+  routes: [{ method: 'GET', path: `/subscriptions/:subscriptionId/providers/${CONTAINER_INSTANCE_NS}/locations/:location/usages`, handler: listUsage }],
   errorBody: (_status, code, message) => cloudErrorBody(code, message),
   responseHeaders: armResponseHeaders,
 };

@@ -85,7 +85,9 @@ export function checkRegistryCredentials(p: Problems, value: unknown, at: Path, 
 /** Checks secretReferences and returns their names; each identity must be assigned to the group. */
 export function checkSecretReferences(p: Problems, value: unknown, at: Path, identity: unknown): Set<string> {
   const names = new Set<string>();
-  const assigned = new Set(Object.keys(isObject(identity) && isObject(identity.userAssignedIdentities) ? identity.userAssignedIdentities : {}).map((k) => k.toLowerCase()));
+  const assigned = new Set(
+    Object.keys(isObject(identity) && isObject(identity.userAssignedIdentities) ? identity.userAssignedIdentities : {}).map((k) => k.toLowerCase()),
+  );
   p.array(value, at)?.forEach((item, i) => {
     const ref = p.object(item, [...at, i], true);
     if (!ref) return;

@@ -1,8 +1,16 @@
 // Connector activity operations: send, reply, update, delete, activity members, history, local read-back.
 import type { LocalRequest, LocalResponse, ServiceContext } from '../../types.js';
 import {
-  CHANNEL_ID, connectorError, conversationNotFound, conversations, nextActivityId, NO_EDIT_PREFIX, serviceUrl,
-  type ConversationRecord, type Obj, type StoredActivity,
+  CHANNEL_ID,
+  connectorError,
+  conversationNotFound,
+  conversations,
+  nextActivityId,
+  NO_EDIT_PREFIX,
+  serviceUrl,
+  type ConversationRecord,
+  type Obj,
+  type StoredActivity,
 } from './store.js';
 import { activityProblem } from './validate.js';
 
@@ -114,7 +122,8 @@ export const getActivityMembers = inConversation((req, _ctx, conversation) => {
 /** Uploads past activities (a Transcript) so clients can render them. */
 export const sendHistory = inConversation((req, ctx, conversation) => {
   const transcript = req.body as Obj | undefined;
-  if (!transcript || !Array.isArray(transcript.activities)) return connectorError(400, 'BadArgument', 'The request body must be a Transcript: {"activities": [...]}.');
+  if (!transcript || !Array.isArray(transcript.activities))
+    return connectorError(400, 'BadArgument', 'The request body must be a Transcript: {"activities": [...]}.');
   for (const activity of transcript.activities) {
     const refused = invalid(activity);
     if (refused) return refused;

@@ -56,7 +56,8 @@ function uploadProblem(body: unknown): LocalResponse | undefined {
   const problem = base64Problem(data.originalBase64, 'originalBase64', true) ?? base64Problem(data.thumbnailBase64, 'thumbnailBase64', false);
   if (problem) return connectorError(400, 'BadArgument', problem);
   const size = Buffer.from(String(data.originalBase64), 'base64').length;
-  if (size > MAX_ATTACHMENT_BYTES) return connectorError(413, 'MessageSizeTooBig', `The attachment is ${size} bytes; the channel stores at most ${MAX_ATTACHMENT_BYTES}.`);
+  if (size > MAX_ATTACHMENT_BYTES)
+    return connectorError(413, 'MessageSizeTooBig', `The attachment is ${size} bytes; the channel stores at most ${MAX_ATTACHMENT_BYTES}.`);
   return undefined;
 }
 
@@ -91,7 +92,10 @@ export function getAttachmentInfo(req: LocalRequest, ctx: ServiceContext): Local
   const size = Buffer.from(record.originalBase64, 'base64').length;
   // Without an uploaded thumbnail the thumbnail view redirects to the original, so it reports the original's size.
   const thumbnailSize = record.thumbnailBase64 === undefined ? size : Buffer.from(record.thumbnailBase64, 'base64').length;
-  const views = [{ viewId: 'original', size }, { viewId: 'thumbnail', size: thumbnailSize }];
+  const views = [
+    { viewId: 'original', size },
+    { viewId: 'thumbnail', size: thumbnailSize },
+  ];
   return { status: 200, body: { name: record.name ?? record.id, type: record.type, views } };
 }
 

@@ -1,11 +1,14 @@
 // Local conversation connector: every operation, per-conversation throttling, correlation header.
 import type { Handler, LocalService, Route, ServiceContext } from '../../types.js';
-import {
-  deleteActivity, getActivityMembers, listActivities, replyToActivity, sendHistory, sendToConversation, updateActivity,
-} from './activities.js';
+import { deleteActivity, getActivityMembers, listActivities, replyToActivity, sendHistory, sendToConversation, updateActivity } from './activities.js';
 import { getAttachmentInfo, getAttachmentView, isPresigned, uploadAttachment } from './attachments.js';
 import {
-  createConversation, deleteConversationMember, getConversationMember, getConversationMembers, getConversations, getPagedMembers,
+  createConversation,
+  deleteConversationMember,
+  getConversationMember,
+  getConversationMembers,
+  getConversations,
+  getPagedMembers,
 } from './conversations.js';
 import { connectorError, connectorErrorBody, seedConnector } from './store.js';
 

@@ -2,9 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { LocalRequest, LocalResponse, ServiceContext } from '../../types.js';
 import { appendActivity, inConversation } from './activities.js';
-import {
-  connectorError, conversations, decodeOffset, encodeOffset, serviceUrl, type ChannelAccount, type ConversationRecord, type Obj,
-} from './store.js';
+import { connectorError, conversations, decodeOffset, encodeOffset, serviceUrl, type ChannelAccount, type ConversationRecord, type Obj } from './store.js';
 import { accountProblem, activityProblem } from './validate.js';
 
 /** Conversations per page of Get conversations. */
@@ -24,8 +22,8 @@ function parametersProblem(body: unknown): LocalResponse | undefined {
   const members = p.members ?? [];
   if (!Array.isArray(members)) return badArgument('members must be an array of ChannelAccount.');
   if (p.isGroup !== true && members.length !== 1) return badArgument('A conversation that is not a group needs exactly one member.');
-  const accountIssue = members.map((m, i) => accountProblem(m, `members[${i}]`)).find((x) => x)
-    ?? (p.bot === undefined ? undefined : accountProblem(p.bot, 'bot'));
+  const accountIssue =
+    members.map((m, i) => accountProblem(m, `members[${i}]`)).find((x) => x) ?? (p.bot === undefined ? undefined : accountProblem(p.bot, 'bot'));
   if (accountIssue) return connectorError(400, accountIssue.code, accountIssue.message);
   const activityIssue = p.activity === undefined ? undefined : activityProblem(p.activity);
   return activityIssue ? connectorError(400, activityIssue.code, activityIssue.message) : undefined;

@@ -7,8 +7,21 @@ export const MAX_TEXT_CHARS = 28_000;
 export const MAX_ACTIVITY_BYTES = 100 * 1024;
 
 const ACTIVITY_TYPES = [
-  'message', 'contactRelationUpdate', 'conversationUpdate', 'typing', 'endOfConversation', 'event', 'invoke',
-  'deleteUserData', 'messageUpdate', 'messageDelete', 'installationUpdate', 'messageReaction', 'suggestion', 'trace', 'handoff',
+  'message',
+  'contactRelationUpdate',
+  'conversationUpdate',
+  'typing',
+  'endOfConversation',
+  'event',
+  'invoke',
+  'deleteUserData',
+  'messageUpdate',
+  'messageDelete',
+  'installationUpdate',
+  'messageReaction',
+  'suggestion',
+  'trace',
+  'handoff',
 ];
 const TEXT_FORMATS = ['markdown', 'plain', 'xml'];
 
@@ -51,7 +64,10 @@ export function activityProblem(value: unknown): Problem | undefined {
   }
   const size = Buffer.byteLength(JSON.stringify(value), 'utf8');
   if (size > MAX_ACTIVITY_BYTES) {
-    return { code: 'MessageSizeTooBig', message: `The activity is ${size} bytes; the channel takes at most ${MAX_ACTIVITY_BYTES}. Upload large content as an attachment.` };
+    return {
+      code: 'MessageSizeTooBig',
+      message: `The activity is ${size} bytes; the channel takes at most ${MAX_ACTIVITY_BYTES}. Upload large content as an attachment.`,
+    };
   }
   // SDK clients send partial accounts (an empty recipient id, say): only the shape is checked.
   for (const key of ['from', 'recipient'] as const) {

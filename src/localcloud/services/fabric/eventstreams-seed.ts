@@ -45,7 +45,12 @@ const TAGS = ['production', 'pii', 'finance'].map((name) => ({ id: demoUuid(`tag
 const LABELS = [{ id: demoUuid('label:confidential') }, { id: demoUuid('label:general') }];
 
 function servicePrincipal(): Record<string, unknown> {
-  return { id: demoUuid('principal:ingest-app'), displayName: 'ingest-app', type: 'ServicePrincipal', servicePrincipalDetails: { aadAppId: demoUuid('app:ingest-app') } };
+  return {
+    id: demoUuid('principal:ingest-app'),
+    displayName: 'ingest-app',
+    type: 'ServicePrincipal',
+    servicePrincipalDetails: { aadAppId: demoUuid('app:ingest-app') },
+  };
 }
 
 /** One principal of each type, so clients meet every shape of the discriminated union. */
@@ -53,7 +58,12 @@ const PRINCIPALS: readonly Record<string, unknown>[] = [
   { id: demoUuid('principal:avery'), displayName: 'Avery Quinn', type: 'User', userDetails: { userPrincipalName: 'avery.quinn@contoso.example' } },
   servicePrincipal(),
   { id: demoUuid('principal:data-engineers'), displayName: 'Data Engineers', type: 'Group', groupDetails: { groupType: 'SecurityGroup' } },
-  { id: demoUuid('principal:tenant-profile'), displayName: 'tenant-a profile', type: 'ServicePrincipalProfile', servicePrincipalProfileDetails: { parentPrincipal: servicePrincipal() } },
+  {
+    id: demoUuid('principal:tenant-profile'),
+    displayName: 'tenant-a profile',
+    type: 'ServicePrincipalProfile',
+    servicePrincipalProfileDetails: { parentPrincipal: servicePrincipal() },
+  },
   { id: demoUuid('principal:everyone'), displayName: 'Everyone', type: 'EntireTenant' },
 ];
 

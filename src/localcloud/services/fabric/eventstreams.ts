@@ -1,9 +1,7 @@
 // Local Fabric service: eventstream items and folders of a workspace, paged and rate limited.
 import { randomUUID } from 'node:crypto';
 import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../../types.js';
-import {
-  seedEventstreams, type EventstreamRecord, type WorkspaceRecord,
-} from './eventstreams-seed.js';
+import { seedEventstreams, type EventstreamRecord, type WorkspaceRecord } from './eventstreams-seed.js';
 import { decodeToken, foldersInScope, pageOf, type ListScope } from './eventstreams-paging.js';
 
 const WORKSPACE = '/v1/workspaces/:workspaceId';
@@ -12,7 +10,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const REQUESTS_PER_WINDOW = 50;
 export const WINDOW_MS = 10_000;
 
-interface RelatedResource { readonly resourceId: string; readonly resourceType: string }
+interface RelatedResource {
+  readonly resourceId: string;
+  readonly resourceType: string;
+}
 
 export function fabricErrorBody(status: number, code: string, message: string, requestId: string, related?: RelatedResource): unknown {
   const body: Record<string, unknown> = { errorCode: code, message, requestId, isRetriable: status === 429 || status >= 500, moreDetails: [] };
@@ -55,7 +56,12 @@ function inWorkspace(handler: WorkspaceHandler): (req: LocalRequest, ctx: Servic
     const wait = admit(ws, ctx.now().getTime(), windowMs);
     ctx.save();
     if (wait > 0) {
-      const limited = fail(429, 'RequestBlocked', `Too many requests for workspace ${id}: at most ${REQUESTS_PER_WINDOW} in ${windowMs / 1000} seconds. Retry after ${wait} seconds.`, related);
+      const limited = fail(
+        429,
+        'RequestBlocked',
+        `Too many requests for workspace ${id}: at most ${REQUESTS_PER_WINDOW} in ${windowMs / 1000} seconds. Retry after ${wait} seconds.`,
+        related,
+      );
       return { ...limited, headers: { 'Retry-After': String(wait) } };
     }
     return handler(req, ctx, ws, fail);
@@ -70,12 +76,16 @@ function scopeOf(req: LocalRequest, ws: WorkspaceRecord, fail: Fail): ListScope 
     return decodeToken(token) ?? fail(400, 'InvalidContinuationToken', 'The continuationToken is not valid.');
   }
   const recursive = q.get('recursive');
-  if (recursive !== null && !/^(true|false)$/i.test(recursive)) return fail(400, 'InvalidParameter', `The recursive parameter must be true or false, not '${recursive}'.`);
+  if (recursive !== null && !/^(true|false)$/i.test(recursive))
+    return fail(400, 'InvalidParameter', `The recursive parameter must be true or false, not '${recursive}'.`);
   const rootFolderId = q.get('rootFolderId') ?? undefined;
   if (rootFolderId !== undefined) {
     if (!UUID.test(rootFolderId)) return fail(400, 'InvalidParameter', `The rootFolderId '${rootFolderId}' is not a valid UUID.`);
     if (!ws.folders.some((f) => f.id === rootFolderId.toLowerCase())) {
-      return fail(404, 'FolderNotFound', `The folder '${rootFolderId}' was not found in workspace ${ws.id}.`, { resourceId: rootFolderId, resourceType: 'Folder' });
+      return fail(404, 'FolderNotFound', `The folder '${rootFolderId}' was not found in workspace ${ws.id}.`, {
+        resourceId: rootFolderId,
+        resourceType: 'Folder',
+      });
     }
   }
   return { offset: 0, recursive: recursive === null || recursive.toLowerCase() === 'true', rootFolderId: rootFolderId?.toLowerCase() };
@@ -93,14 +103,24 @@ export const listEventstreams = inWorkspace((req, ctx, ws, fail) => {
   const scope = scopeOf(req, ws, fail);
   if ('status' in scope) return scope;
   const folders = foldersInScope(ws.folders, scope);
-  return pagedBody(req, ctx, ws.items.filter((item) => folders.has(item.folderId)), scope);
+  return pagedBody(
+    req,
+    ctx,
+    ws.items.filter((item) => folders.has(item.folderId)),
+    scope,
+  );
 });
 
 export const listFolders = inWorkspace((req, ctx, ws, fail) => {
   const scope = scopeOf(req, ws, fail);
   if ('status' in scope) return scope;
   const folders = foldersInScope(ws.folders, scope);
-  return pagedBody(req, ctx, ws.folders.filter((f) => folders.has(f.parentFolderId)), scope);
+  return pagedBody(
+    req,
+    ctx,
+    ws.folders.filter((f) => folders.has(f.parentFolderId)),
+    scope,
+  );
 });
 
 export const getEventstream = inWorkspace((req, _ctx, ws, fail) => {
@@ -113,7 +133,8 @@ export const getEventstream = inWorkspace((req, _ctx, ws, fail) => {
 
 /** Why a create body is refused, or undefined. */
 function createProblem(body: unknown, ws: WorkspaceRecord): { status: number; code: string; message: string } | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { status: 400, code: 'InvalidInput', message: 'The request body must be a JSON object.' };
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return { status: 400, code: 'InvalidInput', message: 'The request body must be a JSON object.' };
   const { displayName, description, folderId } = body as Record<string, unknown>;
   if (typeof displayName !== 'string' || displayName.trim() === '' || displayName.length > 256) {
     return { status: 400, code: 'InvalidInput', message: 'displayName is required: 1 to 256 characters.' };

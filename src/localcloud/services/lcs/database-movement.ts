@@ -2,7 +2,15 @@
 import { randomUUID } from 'node:crypto';
 import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../../types.js';
 import {
-  API_VERSION, isTerminal, operations, phaseMs, projects, seedDatabaseMovement, statusAt, VERSION_EOL, VERSION_HEADER,
+  API_VERSION,
+  isTerminal,
+  operations,
+  phaseMs,
+  projects,
+  seedDatabaseMovement,
+  statusAt,
+  VERSION_EOL,
+  VERSION_HEADER,
   type OperationRecord,
 } from './database-movement-store.js';
 
@@ -36,7 +44,8 @@ function busyOrExhausted(ctx: ServiceContext, environmentId: string): string | u
   const now = ctx.now();
   const mine = operations(ctx).filter((op) => op.environmentId === environmentId);
   const running = mine.find((op) => !isTerminal(statusAt(op, now)));
-  if (running) return `Another database operation (${running.kind}, activity ${running.activityId}) is in progress on environment ${environmentId}. Wait for it to finish.`;
+  if (running)
+    return `Another database operation (${running.kind}, activity ${running.activityId}) is in progress on environment ${environmentId}. Wait for it to finish.`;
   const recent = mine.filter((op) => now.getTime() - Date.parse(op.time) < DAY_MS);
   if (recent.length < OPERATIONS_PER_DAY) return undefined;
   const freeAt = new Date(Date.parse(recent[0].time) + DAY_MS).toISOString();
@@ -73,7 +82,9 @@ export function exportDatabase(req: LocalRequest, ctx: ServiceContext): LocalRes
 export function refreshDatabase(req: LocalRequest, ctx: ServiceContext): LocalResponse {
   const version = req.headers[VERSION_HEADER];
   if (version !== API_VERSION) {
-    return refused(`The ${VERSION_HEADER} header is required with the value ${API_VERSION}${version === undefined ? '' : `; '${String(version)}' is not supported`}.`);
+    return refused(
+      `The ${VERSION_HEADER} header is required with the value ${API_VERSION}${version === undefined ? '' : `; '${String(version)}' is not supported`}.`,
+    );
   }
   const { projectId } = req.params;
   const source = req.params.sourceEnvironmentId.toLowerCase();
@@ -99,9 +110,18 @@ function failureMessage(op: OperationRecord): string {
 export function fetchStatus(req: LocalRequest, ctx: ServiceContext): LocalResponse {
   const { projectId, operationActivityId } = req.params;
   const environmentId = req.params.environmentId.toLowerCase();
-  const op = operations(ctx).find((o) => o.activityId === operationActivityId.toLowerCase() && o.projectId === projectId
-    && (o.environmentId === environmentId || o.sourceEnvironmentId === environmentId));
-  if (!op) return result(false, `Operation activity ${operationActivityId} was not found for environment ${environmentId} in project ${projectId}.`, operationActivityId);
+  const op = operations(ctx).find(
+    (o) =>
+      o.activityId === operationActivityId.toLowerCase() &&
+      o.projectId === projectId &&
+      (o.environmentId === environmentId || o.sourceEnvironmentId === environmentId),
+  );
+  if (!op)
+    return result(
+      false,
+      `Operation activity ${operationActivityId} was not found for environment ${environmentId} in project ${projectId}.`,
+      operationActivityId,
+    );
   const status = statusAt(op, ctx.now());
   return result(true, status === 'Failed' ? failureMessage(op) : null, op.activityId, { OperationStatus: status });
 }
@@ -127,8 +147,18 @@ export function listEnvironmentOperations(req: LocalRequest, ctx: ServiceContext
 export const lcsDatabaseMovement: LocalService = {
   name: 'lcs',
   routes: [
-    { method: 'POST', path: `${BASE}/export/project/:projectId/environment/:environmentId/backupName/:backupName`, handler: exportDatabase, faultAfterCommit: true },
-    { method: 'POST', path: `${BASE}/refresh/project/:projectId/source/:sourceEnvironmentId/target/:targetEnvironmentId`, handler: refreshDatabase, faultAfterCommit: true },
+    {
+      method: 'POST',
+      path: `${BASE}/export/project/:projectId/environment/:environmentId/backupName/:backupName`,
+      handler: exportDatabase,
+      faultAfterCommit: true,
+    },
+    {
+      method: 'POST',
+      path: `${BASE}/refresh/project/:projectId/source/:sourceEnvironmentId/target/:targetEnvironmentId`,
+      handler: refreshDatabase,
+      faultAfterCommit: true,
+    },
     { method: 'GET', path: `${BASE}/fetchstatus/project/:projectId/environment/:environmentId/operationactivity/:operationActivityId`, handler: fetchStatus },
     { method: 'GET', path: `${BASE}/_local/environment/:environmentId/operations`, handler: listEnvironmentOperations },
   ],
