@@ -1,6 +1,6 @@
 // History: who started a run and from which commit of the manifests (user@host, or the CI's identity).
 import { execFile } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { userInfo, hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 
@@ -26,7 +26,7 @@ export const DIRTY = '+dirty';
 export async function runOrigin(env: NodeJS.ProcessEnv, paths: readonly string[], cwd: string): Promise<RunOrigin> {
   const ci = githubRun(env);
   const folder = manifestsFolder(paths, cwd);
-  const head = await gitCommit(folder);
+  const head = insideRepository(folder, env) ? await gitCommit(folder) : undefined;
   const commit = head === undefined ? env.GITHUB_SHA : (await manifestsChanged(folder, paths, cwd)) ? `${head}${DIRTY}` : head;
   return { by: ci?.actor ?? localUser(env), ...(ci ? { ci: ci.run } : {}), ...(commit ? { commit } : {}) };
 }
@@ -63,6 +63,19 @@ function manifestsFolder(paths: readonly string[], cwd: string): string {
     return statSync(first).isDirectory() ? first : dirname(first);
   } catch {
     return cwd;
+  }
+}
+
+/**
+ * Whether git could find a repository around `folder`: a `.git` in it or a folder above, or GIT_DIR
+ * set. Starting git costs a process per recorded run (hundreds of milliseconds of CPU from a large
+ * process); outside any repository that buys nothing.
+ */
+function insideRepository(folder: string, env: NodeJS.ProcessEnv): boolean {
+  if (env.GIT_DIR) return true;
+  for (let dir = folder; ; dir = dirname(dir)) {
+    if (existsSync(resolve(dir, '.git'))) return true;
+    if (dirname(dir) === dir) return false;
   }
 }
 
