@@ -3,6 +3,7 @@ import type { EventSink } from '../core/events.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { UserError } from '../core/diagnostics.js';
 import { StateRecorder } from '../engine/state/recorder.js';
+import { isStateLocked } from '../engine/state/state-locked-error.js';
 import type { StateBackend, StateDocument } from '../engine/state/types.js';
 import type { RunKind } from './run-report.js';
 
@@ -60,9 +61,10 @@ export async function saveThread(backend: StateBackend, stackId: string, record:
     lock = await backend.lock('moor notify');
   } catch (err) {
     if (!(err instanceof UserError)) throw err;
+    const why = isStateLocked(err) ? 'the state is locked by another run' : 'the state could not be locked';
     o.events({
       type: 'notice',
-      message: `moor: the state is locked by another run, so the notification's message id was not stored (${err.message}); the next run posts a new message`,
+      message: `moor: ${why}, so the notification's message id was not stored (${err.message}); the next run posts a new message`,
     });
     return false;
   }
