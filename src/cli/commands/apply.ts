@@ -4,47 +4,33 @@ import { Option, type Command } from 'commander';
 import { UserError } from '../../core/diagnostics.js';
 import { parseParallelism } from '../../engine/config.js';
 import type { RegisterCommand } from './register-command.js';
-import { collect, globalOptions, lockTimeoutArg, parseOutput, withSession } from '../session-options.js';
+import { addPlanShapeOptions } from '../plan-shape-options.js';
+import type { PlanShapeFlags } from '../plan-inputs.js';
+import { globalOptions, lockTimeoutArg, parseOutput, withSession } from '../session-options.js';
 import type { OutputFormat } from '../reporters/reporter.js';
 import type { IoHost } from '../io-host.js';
 
 type ApplyOutput = Extract<OutputFormat, 'text' | 'jsonl' | 'github'>;
 const APPLY_OUTPUT_FORMATS: readonly ApplyOutput[] = ['text', 'jsonl', 'github'];
 
-interface ApplyFlags {
+interface ApplyFlags extends PlanShapeFlags {
   autoApprove?: boolean;
   plan?: string;
   parallelism?: string;
-  target?: string[];
-  prune?: boolean;
-  allowMassDelete?: boolean;
-  allowUntracked?: boolean;
-  allowDestructive?: string[];
-  replace?: string[];
-  refreshOnly?: boolean;
   notify?: boolean;
   lockTimeout?: number;
   output: ApplyOutput;
 }
 
 export const registerApply: RegisterCommand = (program, io, setExit) => {
-  program
+  const applyCommand = program
     .command('apply')
     .description('make live resources match the manifests')
     .argument('[paths...]', 'manifest files or folders (default: .)')
     .option('--auto-approve', 'do not ask for confirmation (required without a terminal)')
     .option('--plan <file>', 'apply exactly a plan saved by `moor plan --out` (refused when state, manifests, a secret or a live resource changed since)')
-    .option('--parallelism <n>', 'requests in flight per service (default 10); a change waiting on its operation holds none')
-    .option('--target <address>', 'apply only this address and what it depends on (repeatable)', collect)
-    .option('--prune', 'delete what left the manifests (never a protected resource)')
-    .option('--allow-mass-delete', 'let --prune delete when the manifests name fewer than half of what state has')
-    .option(
-      '--allow-untracked',
-      "run jobs and create resources state has no record of although the manifests' other resources exist live (state looks lost; moor import is the other way)",
-    )
-    .option('--allow-destructive <address>', 'let this protected job run although its run is destructive (repeatable)', collect)
-    .option('--replace <address>', 'replace (-/+) this resource even if it could be left alone or updated (repeatable)', collect)
-    .option('--refresh-only', 'accept what drifted into state (last applied and outputs from live); change nothing live')
+    .option('--parallelism <n>', 'requests in flight per service (default 10); a change waiting on its operation holds none');
+  addPlanShapeOptions(applyCommand, 'apply')
     .option('--notify', 'post a summary to the configured conversation')
     .option('--lock-timeout <seconds>', "wait this long for another run's state lock (default: fail at once)", lockTimeoutArg)
     .addOption(

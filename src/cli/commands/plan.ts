@@ -1,7 +1,9 @@
 // moor plan: what apply would change, as text, JSON or markdown; optionally saved for apply --plan.
 import { Option, type Command } from 'commander';
 import type { RegisterCommand } from './register-command.js';
-import { booleanArg, collect, globalOptions, lockTimeoutArg, parseOutput, withSession } from '../session-options.js';
+import { addPlanShapeOptions } from '../plan-shape-options.js';
+import type { PlanShapeFlags } from '../plan-inputs.js';
+import { booleanArg, globalOptions, lockTimeoutArg, parseOutput, withSession } from '../session-options.js';
 import { PLAN_OUTPUT_FORMATS, type OutputFormat } from '../plan-output.js';
 import { UserError } from '../../core/diagnostics.js';
 import type { Session } from '../../engine/session.js';
@@ -11,17 +13,10 @@ import type { RunSink } from '../../engine/operations/run-events.js';
 import type { EventSink } from '../../core/events.js';
 import type { IoHost } from '../io-host.js';
 
-interface PlanFlags {
+interface PlanFlags extends PlanShapeFlags {
   out?: string;
   detailedExitcode?: boolean;
-  target?: string[];
   output: OutputFormat;
-  prune?: boolean;
-  allowMassDelete?: boolean;
-  allowUntracked?: boolean;
-  allowDestructive?: string[];
-  replace?: string[];
-  refreshOnly?: boolean;
   notify?: boolean;
   lock: boolean;
   lockTimeout?: number;
@@ -29,27 +24,18 @@ interface PlanFlags {
 }
 
 export const registerPlan: RegisterCommand = (program, io, setExit) => {
-  program
+  const planCommand = program
     .command('plan')
     .description('show what apply would change, field by field')
     .argument('[paths...]', 'manifest files or folders (default: .)')
     .option('--out <file>', 'save the plan for `moor apply --plan FILE`')
     .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when there are none')
-    .option('--target <address>', 'plan only this address and what it depends on (repeatable)', collect)
     .addOption(
       new Option('--output <format>', 'text, json, markdown, github (annotations and the job summary) or jsonl (one JSON event per line)')
         .default('text')
         .argParser((v) => parseOutput(v, PLAN_OUTPUT_FORMATS)),
-    )
-    .option('--prune', 'also plan deleting what left the manifests')
-    .option('--allow-mass-delete', 'let --prune delete when the manifests name fewer than half of what state has')
-    .option(
-      '--allow-untracked',
-      "run jobs and create resources state has no record of although the manifests' other resources exist live (state looks lost; moor import is the other way)",
-    )
-    .option('--allow-destructive <address>', 'let this protected job run although its run is destructive (repeatable)', collect)
-    .option('--replace <address>', 'plan a replace (-/+) of this resource even if it could be left alone or updated (repeatable)', collect)
-    .option('--refresh-only', 'plan only accepting what drifted into state (apply --refresh-only); nothing live changes')
+    );
+  addPlanShapeOptions(planCommand, 'plan')
     .option('--notify', 'post a summary to the configured conversation')
     .addOption(
       new Option('--lock [bool]', 'take the state lock while reading state; --lock=false plans read-only, without it').default(true).argParser(booleanArg),
