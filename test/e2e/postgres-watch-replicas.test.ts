@@ -273,14 +273,23 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
     // that stopped answering, its connections open).
     let hanging = false;
     let held = 0;
+    // Whether moor has the PUT's answer: hanging before it passes would leave the write itself in flight
+    // (waited for, as a write must be) instead of a read.
+    let putAnswered = false;
     const front = createNetServer((client) => {
       const upstream = connect(Number(new URL(c.url).port), '127.0.0.1');
+      let awaitingPut = false;
       client.on('data', (d: Buffer) => {
         if (hanging) held++;
-        else upstream.write(d);
+        else {
+          if (d.subarray(0, 4).toString() === 'PUT ') awaitingPut = true;
+          upstream.write(d);
+        }
       });
       upstream.on('data', (d: Buffer) => {
-        if (!hanging) client.write(d);
+        if (hanging) return;
+        client.write(d);
+        if (awaitingPut && d.subarray(0, 5).toString() === 'HTTP/') [awaitingPut, putAnswered] = [false, true];
       });
       const close = () => {
         client.destroy();
@@ -298,7 +307,7 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
       watches.push(w);
       // The group is sent and provisioning: the apply polls it. Then the service stops answering, with a poll in flight.
       await waitFor(
-        async () => (await provisioningState(c, `g-${run}`)) !== undefined,
+        async () => putAnswered && (await provisioningState(c, `g-${run}`)) !== undefined,
         60_000,
         () => `group not sent: ${w.stderr()}`,
       );
