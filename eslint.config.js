@@ -29,6 +29,9 @@ export default tseslint.config(
       // moor strips and escapes control characters in foreign text (terminal output, YAML scalars):
       // regular expressions that match them are the point, not a slip.
       'no-control-regex': 'off',
+      // A name starting with _ is unused on purpose: a parameter a signature needs, or a key taken out
+      // of an object with ...rest so that the rest goes without it.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
     },
   },
   {
@@ -40,7 +43,6 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off', // 77
       '@typescript-eslint/no-base-to-string': 'off', // 71
       '@typescript-eslint/no-confusing-void-expression': 'off', // 36
-      '@typescript-eslint/no-unused-vars': 'off', // 32
       '@typescript-eslint/no-explicit-any': 'off', // 31
       '@typescript-eslint/no-unsafe-member-access': 'off', // 23
       '@typescript-eslint/prefer-optional-chain': 'off', // 16
@@ -53,27 +55,13 @@ export default tseslint.config(
       '@typescript-eslint/restrict-plus-operands': 'off', // 8
       '@typescript-eslint/no-unsafe-argument': 'off', // 7
       '@typescript-eslint/no-unnecessary-boolean-literal-compare': 'off', // 6
-      '@typescript-eslint/no-misused-promises': 'off', // 4
-      '@typescript-eslint/use-unknown-in-catch-callback-variable': 'off', // 4
       '@typescript-eslint/prefer-nullish-coalescing': 'off', // 4
       '@typescript-eslint/no-empty-function': 'off', // 4
-      '@typescript-eslint/no-unnecessary-type-assertion': 'off', // 4
-      '@typescript-eslint/await-thenable': 'off', // 3
       '@typescript-eslint/restrict-template-expressions': 'off', // 3
       'no-regex-spaces': 'off', // 3
       '@typescript-eslint/no-unsafe-class-instance-assignment': 'off', // 3
       '@typescript-eslint/no-unnecessary-type-parameters': 'off', // 2
       '@typescript-eslint/no-misused-spread': 'off', // 2
-      'preserve-caught-error': 'off', // 2
-      '@typescript-eslint/no-useless-default-assignment': 'off', // 1
-      '@typescript-eslint/prefer-promise-reject-errors': 'off', // 1
-      '@typescript-eslint/no-meaningless-void-operator': 'off', // 1
-      '@typescript-eslint/no-unsafe-return': 'off', // 1
-      '@typescript-eslint/no-this-alias': 'off', // 1
-      '@typescript-eslint/no-empty-object-type': 'off', // 1
-      '@typescript-eslint/no-floating-promises': 'off', // 1
-      'no-useless-assignment': 'off', // 1
-      '@typescript-eslint/no-invalid-void-type': 'off', // 1
     },
   },
   {

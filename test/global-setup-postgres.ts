@@ -32,7 +32,7 @@ async function startWithRetries(attempts = 3): Promise<ThrowawayPostgres> {
       return await startThrowawayPostgres(dir, await freePort(), secret());
     } catch (err) {
       if (attempt < attempts) continue;
-      throw new Error(`could not start a PostgreSQL for the tests (set MOOR_TEST_POSTGRES to use another server): ${(err as Error).message}`);
+      throw new Error(`could not start a PostgreSQL for the tests (set MOOR_TEST_POSTGRES to use another server): ${(err as Error).message}`, { cause: err });
     }
   }
 }

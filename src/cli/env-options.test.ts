@@ -8,7 +8,7 @@ async function parse(args: string[], env: NodeJS.ProcessEnv) {
   program
     .command('plan')
     .option('--out <file>')
-    .option('--target <address>', 'repeatable', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--target <address>', 'repeatable', (v: string, prev?: string[]) => [...(prev ?? []), v])
     .option('--output <format>', 'format', 'text')
     .option('--prune')
     .action((opts: Record<string, unknown>) => {

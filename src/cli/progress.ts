@@ -97,8 +97,8 @@ export async function terminalProgress(io: IoHost, changes: readonly PlannedChan
             task.title = t;
           },
         });
-      }).catch((e: Error) => {
-        if (e.name === 'Skip') task.skip(e.message);
+      }).catch((e: unknown) => {
+        if (e instanceof Error && e.name === 'Skip') task.skip(e.message);
         else throw e;
       }),
   }));

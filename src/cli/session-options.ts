@@ -1,6 +1,5 @@
 // Global options shared by the commands that reach services: --config, --state, output colour.
 import { InvalidArgumentError, type Command } from 'commander';
-import { UserError } from '../core/diagnostics.js';
 import type { Session } from '../engine/session.js';
 import type { MoorConfig } from '../engine/config.js';
 import type { StackChoice } from '../engine/config-stacks.js';

@@ -35,6 +35,7 @@ export function waitUnlessAborted(wait: Sleep, ms: number, signal?: AbortSignal)
       },
       (err: unknown) => {
         signal.removeEventListener('abort', onAbort);
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes on the wrapped promise's own rejection unchanged
         reject(err);
       },
     );

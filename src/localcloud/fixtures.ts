@@ -11,7 +11,7 @@ import { declaredProfiles, profileKey, type ProfileRecord } from './services/arm
 import { ARM_ID } from './services/arm/validation-kit.js';
 import type { ConversationRecord } from './services/connector/store.js';
 import { demoUuid, type WorkspaceRecord } from './services/fabric/eventstreams-seed.js';
-import type { EnvironmentType, ProjectRecord } from './services/lcs/database-movement-store.js';
+import type { ProjectRecord } from './services/lcs/database-movement-store.js';
 
 export interface Fixtures {
   readonly projects: Record<string, ProjectRecord>;

@@ -51,12 +51,14 @@ function send(
   retryOnStale: boolean,
 ): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rejects with the abort reason, as fetch does
     if (signal?.aborted) return reject(signal.reason);
     const agent = url.protocol === 'https:' ? agents['https:'] : url.protocol === 'http:' ? agents['http:'] : undefined;
     if (!agent) return reject(new TypeError('fetch failed', { cause: new Error(`unsupported protocol ${url.protocol}`) }));
     const request = url.protocol === 'https:' ? https.request : http.request;
     let answered = false;
     const onAbort = () => {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rejects with the abort reason, as fetch does
       if (!answered) reject(signal?.reason);
       req.destroy();
     };

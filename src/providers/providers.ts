@@ -33,6 +33,7 @@ interface ServiceSet {
 
 // What kinds see as their service clients (the ground floor declares the name, not the clients).
 declare module '../core/kind.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging: the kinds' ServiceClients is made to be Providers
   interface ServiceClients extends Providers {}
 }
 

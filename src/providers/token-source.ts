@@ -78,7 +78,8 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     return p;
   };
   const source: TokenSource = async () => {
-    if (!pending || (held && expiresSoon(held, held.issuedAt, now()))) refetch();
+    // refetch() stores its promise in `pending`, which the next line awaits (its rejection reaches the caller there).
+    if (!pending || (held && expiresSoon(held, held.issuedAt, now()))) void refetch();
     return (await pending!)?.value;
   };
   if (options.source?.tokenCommand) {

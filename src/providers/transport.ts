@@ -213,7 +213,7 @@ export class Transport {
   /** The attempt itself; `held` receives what ends its timer once its answer is read. */
   private async answerOf(c: Call, attempt: number, last: boolean, remainingMs: number, held: (release: () => void) => void): Promise<Attempt> {
     let res: Response;
-    let finalUrl = c.url;
+    let finalUrl: URL;
     try {
       const sent = await this.send(c.req, c.url, c.token, remainingMs, c.context);
       held(sent.release);

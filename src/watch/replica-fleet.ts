@@ -195,7 +195,7 @@ export class ReplicaFleet {
         // A lease whose session ended is dropped between cycles (a cycle in flight is fenced: it writes nothing more).
         if (seat.lease && seat.leaseVia?.lost !== undefined) {
           return this.o.busy(seat.stack)
-            ? undefined
+            ? Promise.resolve()
             : this.serial(seat, () => this.drop(seat, "lost the lease with this replica's session; taking the share again"));
         }
         if (seat.lease && owner !== me && !this.o.busy(seat.stack) && !this.stopping) {
@@ -204,7 +204,7 @@ export class ReplicaFleet {
         // A stack no replica took for an interval (its owner does not watch it, or cannot reach it) is taken anyway.
         const unclaimed = seat.freeSince !== undefined && now - seat.freeSince >= this.o.intervalMs;
         if (!seat.lease && holder === undefined && (owner === me || unclaimed)) return this.serial(seat, () => this.take(seat, membership));
-        return undefined;
+        return Promise.resolve();
       }),
     );
   }

@@ -26,6 +26,7 @@ async function startProxy(cloud: Cloud): Promise<Proxy> {
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- a test proxy: a failure shows as the test's own request failing
     req.on('end', async () => {
       const body = Buffer.concat(chunks).toString('utf8');
       if (proxy.mode !== 'pass') proxy.hostileRequests.push(`${req.method} ${req.url}`);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { groupManifest, moor, ROOT, startCloud, SUB, TOKEN, workdir, type Cloud } from './harness.js';
+import { groupManifest, ROOT, startCloud, SUB, TOKEN, workdir, type Cloud } from './harness.js';
 import { moorProcess } from './processes.js';
 
 const run = promisify(execFile);

@@ -12,10 +12,11 @@ const SECRET = 'e2e-watch-echoed-Secret-4711';
 /** Forwards to the cloud, but answers every PUT with a 400 whose message echoes the request body (real services do). */
 async function startEchoingProxy(cloud: Cloud): Promise<Cloud & { echoed: number }> {
   let self = '';
-  const proxy = { url: '', echoed: 0, stop: async () => undefined as void };
+  const proxy = { url: '', echoed: 0, stop: async (): Promise<void> => undefined };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- a test proxy: a failure shows as the test's own request failing
     req.on('end', async () => {
       const body = Buffer.concat(chunks).toString('utf8');
       if (req.method === 'PUT') {

@@ -16,7 +16,7 @@ import {
   writeFile,
   type Cloud,
 } from './harness.js';
-import { startWatch, waitFor, type WatchRun } from './watch-harness.js';
+import { startWatch, waitFor } from './watch-harness.js';
 
 const displayName = async (cloud: Cloud, id: string) => (await cloudRequest(cloud, 'GET', AUTH_PATH(id))).body?.displayName as string | undefined;
 

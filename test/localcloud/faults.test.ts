@@ -86,7 +86,7 @@ describe('rate limit', () => {
   it('answers 429 with an integer Retry-After and ARM remaining-request headers once the bucket is empty', async () => {
     const c = await cloud({ rateLimit: 1 });
     const statuses: number[] = [];
-    let last;
+    let last: Awaited<ReturnType<typeof call>> | undefined;
     for (let i = 0; i < 11; i++) {
       last = await call(groupUrl(c.url, `g${i}`), { method: 'PUT', body: groupBody() });
       statuses.push(last.status);

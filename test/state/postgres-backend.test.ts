@@ -1,7 +1,7 @@
 // PostgreSQL state against a real server: documents and serials, apply's batches, refused writes, workspaces, errors.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { UserError } from '../../src/core/diagnostics.js';
 import { StateRecorder } from '../../src/engine/state/recorder.js';
 import type { ResourceRecord } from '../../src/engine/state/types.js';

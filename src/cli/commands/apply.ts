@@ -100,7 +100,8 @@ async function runApply(io: IoHost, paths: string[], flags: ApplyFlags, command:
           )
         ).code,
       {
-        events: reporter.events,
+        // The session's own events (notices, retries) are shown at once; only a run's results (plan_ready, apply_*) make a reporter wait, and those come through the operation, which awaits them.
+        events: (e) => void reporter.events(e),
         retryLines: reporter.retryLines,
         ...(parallelismFlag !== undefined ? { parallelism: parallelismFlag } : {}),
         ...(inputs.stack !== undefined ? { stack: { name: inputs.stack, source: 'saved-plan' } } : {}),

@@ -61,7 +61,8 @@ async function runPlan(io: IoHost, paths: string[], flags: PlanFlags, command: C
       io,
       command,
       async (session, events) => (await planStack(io, session, inputs, flags, { events, results: reporter.events }, reporter.wantsDocument)).code,
-      { events: reporter.events },
+      // The session's own events (notices, retries) are shown at once; only a run's results (plan_ready, apply_*) make a reporter wait, and those come through the operation, which awaits them.
+      { events: (e) => void reporter.events(e) },
     ),
   );
 }

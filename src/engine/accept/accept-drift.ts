@@ -190,7 +190,7 @@ function writeVars(
   editorOf: EditorOf,
   request: AcceptRequest,
   refused: string[],
-  accepted: { address: string; path: string; into: string }[],
+  _accepted: { address: string; path: string; into: string }[],
 ): void {
   const { stack, configFile } = request;
   if (!stack || !configFile) return;
@@ -204,7 +204,6 @@ function writeVars(
     }
     editor.set(0, path, value);
   }
-  void accepted;
 }
 
 /** The file, editor and document that set a spec path; why not, when its document is not in that file. */

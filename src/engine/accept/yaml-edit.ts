@@ -1,8 +1,8 @@
 // Edits of a YAML file that leave the rest of it as written: a scalar is replaced in the text in its
 // own quoting; a mapping or list that gains or loses an entry is written again through the yaml
 // package's Document API (its comments kept) in its place, and nothing outside it moves.
-import { Document, isCollection, isScalar, isSeq, parseAllDocuments, Scalar, type Node, type ParsedNode, type YAMLMap, type YAMLSeq } from 'yaml';
-import { isObject, type JsonPath, type JsonValue } from '../../core/json.js';
+import { Document, isCollection, isScalar, isSeq, parseAllDocuments, Scalar, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isObject, type JsonValue } from '../../core/json.js';
 
 type Path = readonly (string | number)[];
 

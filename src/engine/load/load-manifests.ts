@@ -58,9 +58,15 @@ export async function loadManifests(paths: readonly string[], kinds: KindCatalog
   const given = roots.map((r) => resolve(cwd, r));
   for (const abs of found.files) {
     const file = relative(cwd, abs) || abs;
-    const parsed = await parseManifestFile(abs, file).catch((err: NodeJS.ErrnoException) => ({
+    const parsed = await parseManifestFile(abs, file).catch((err: unknown) => ({
       documents: [],
-      diagnostics: [{ severity: 'error' as const, message: `cannot read file: ${err.code ?? err.message}`, location: { file, line: 1, col: 1 } }],
+      diagnostics: [
+        {
+          severity: 'error' as const,
+          message: `cannot read file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+          location: { file, line: 1, col: 1 },
+        },
+      ],
       unread: [{}],
     }));
     diagnostics.push(...parsed.diagnostics);

@@ -188,8 +188,6 @@ function toPlain(doc: Document, source: YamlSourceMap): Diagnosed<unknown> {
   }
 }
 
-const DUPLICATE = /^Map keys must be unique/;
-
 function isDuplicate(e: YAMLError): boolean {
   return e.code === 'DUPLICATE_KEY' || e.message.startsWith('Map keys must be unique');
 }

@@ -421,7 +421,7 @@ export class PostgresStateBackend implements StateBackend {
     this.plain = undefined;
     this.lockClient = undefined;
     this.held = undefined;
-    await Promise.all(clients.map((c) => c?.end().catch(() => undefined)));
+    await Promise.all(clients.map((c) => c?.end().catch(() => undefined) ?? Promise.resolve()));
   }
 
   /** The base serial a write must find: known only while we hold the lock (without it, any writer may have moved it). */

@@ -247,7 +247,7 @@ export class PostgresFleet implements FleetMembership {
     this.watchConnection(client);
     // Busy sessions are not idle; a quiet one sends a query now and then so that the server keeps it.
     const heartbeat = setInterval(() => {
-      client.query('SELECT 1').catch((err: Error) => this.lose(`a lease session's heartbeat failed: ${err.message}`));
+      client.query('SELECT 1').catch((err: unknown) => this.lose(`a lease session's heartbeat failed: ${err instanceof Error ? err.message : String(err)}`));
     }, this.beatMs);
     heartbeat.unref();
     return { client, heartbeat };

@@ -2,7 +2,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
 import type pg from 'pg';
-import { UserError } from '../../core/diagnostics.js';
 import { describeLock } from './describe-lock.js';
 import { errorCode } from './postgres-errors.js';
 import type { AdvisoryKey } from './postgres-schema.js';

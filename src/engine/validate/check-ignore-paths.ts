@@ -1,6 +1,6 @@
 // Ignore paths (metadata.ignoreChanges, `ignore:` rules of the config) checked against the kind's
 // spec schema: a path that can never name a field is a mistake, not a rule that quietly does nothing.
-import { isObject, type JsonObject } from '../../core/json.js';
+import { isObject } from '../../core/json.js';
 import type { KindDefinition } from '../../core/kind.js';
 import { compileRules } from '../diff/compiled-rules.js';
 import { parseIgnorePath, type IgnorePath, type IgnoreSegment } from '../diff/ignore-paths.js';

@@ -9,7 +9,6 @@ import type { LoadOptions } from '../load/load-manifests.js';
 import { checkAddresses } from './check-addresses.js';
 import { validateDocuments } from './validate-documents.js';
 import { validateManifest } from './validate-manifest.js';
-import type { StackValues } from '../load/stack-vars.js';
 
 export { validateManifest } from './validate-manifest.js';
 export { validateSpec } from './spec-validator.js';

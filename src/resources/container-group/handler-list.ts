@@ -74,7 +74,7 @@ export function listReader(deps: ListDeps): ListReader {
         }
       },
       async finish() {
-        await Promise.all([...groups.values()].map((g) => g.listing));
+        await Promise.all([...groups.values()].map((g) => g.listing ?? Promise.resolve()));
         return out;
       },
     };

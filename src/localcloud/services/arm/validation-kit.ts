@@ -43,7 +43,7 @@ export class Problems {
       this.add(path, 'The property must be an array');
       return undefined;
     }
-    return value;
+    return value as unknown[];
   }
 
   string(value: unknown, path: Path, required = false): string | undefined {
