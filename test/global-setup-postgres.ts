@@ -46,7 +46,8 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
     const admin = new pg.Client({ host: '127.0.0.1', port: server.port, user: 'postgres', password: server.password, database: 'postgres' });
     await admin.connect();
     try {
-      await admin.query(`CREATE ROLE moor LOGIN PASSWORD '${password}'`);
+      // CREATEDB: a test whose subject is database-wide (the replicas' fleet) makes a database of its own.
+      await admin.query(`CREATE ROLE moor LOGIN CREATEDB PASSWORD '${password}'`);
       await admin.query('CREATE DATABASE moor_test OWNER moor');
     } finally {
       await admin.end();

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { describeWithPostgres, PG_URL } from '../state/postgres-env.js';
+import { describeWithPostgres, ownDatabase } from '../state/postgres-env.js';
 import { datasetManifest, startCloud, workdir, type Cloud } from '../e2e/harness.js';
 import { waitFor, type WatchProcess, type WatchStatus } from '../e2e/watch-harness.js';
 import { startWatchProcess } from '../e2e/watch-process.js';
@@ -34,14 +34,16 @@ describeWithPostgres('the dashboard of a fleet of replicas', () => {
   let cloud: Cloud;
   let browser: Browser;
   const replicas: WatchProcess[] = [];
+  // The fleet is every replica of a database: other test files' replicas must not join this one.
+  let database: Awaited<ReturnType<typeof ownDatabase>> | undefined;
 
   beforeAll(async () => {
     const files: Record<string, string> = { 'moor.config.yaml': `stacks:\n${stacks.map((s, i) => `  ${s}: {paths: [s${i}]}`).join('\n')}\n` };
     stacks.forEach((_, i) => (files[`s${i}/dataset.yaml`] = datasetManifest('sales', { datasetName: `ds-${run}-${i}` })));
     const dir = workdir(files);
-    [cloud, browser] = await Promise.all([startCloud(), launchBrowser()]);
+    [cloud, browser, database] = await Promise.all([startCloud(), launchBrowser(), ownDatabase('fleet_page')]);
     for (const id of ids) {
-      replicas.push(await startWatchProcess(dir, cloud, ['--all-stacks', '--interval', '2s', '--replica-id', id], { MOOR_STATE: PG_URL! }));
+      replicas.push(await startWatchProcess(dir, cloud, ['--all-stacks', '--interval', '2s', '--replica-id', id], { MOOR_STATE: database.url }));
     }
   }, 240_000);
 
@@ -49,6 +51,7 @@ describeWithPostgres('the dashboard of a fleet of replicas', () => {
     await browser?.close();
     for (const w of replicas) await w.terminate().catch(() => undefined);
     await cloud?.stop();
+    await database?.drop();
   });
 
   test('lists both replicas live with the stacks each holds, then the survivor holding all after a kill -9', async () => {

@@ -1,6 +1,7 @@
 // Test helper: the PostgreSQL server of the state tests (MOOR_TEST_POSTGRES), fresh workspaces, and the rule
 // that no run skips these tests silently.
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterEach, describe, it } from 'vitest';
 import { PostgresStateBackend } from '../../src/engine/state/postgres-backend.js';
 
@@ -15,6 +16,34 @@ export function workspaceUrl(label: string): string {
   const url = new URL(PG_URL!);
   url.searchParams.set('workspace', `test-${label}-${randomUUID()}`);
   return url.href;
+}
+
+/**
+ * A database of its own on PG_URL's server, for a test whose subject spans a whole database (the
+ * watch replicas' fleet lists every replica of it): `drop` removes it again. The role needs CREATEDB
+ * (the global setup's has it).
+ */
+export async function ownDatabase(label: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `moor_${label}_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(PG_URL!);
+  url.pathname = `/${name}`;
+  const drop = async () => {
+    const again = new pg.Client({ connectionString: PG_URL });
+    await again.connect();
+    try {
+      await again.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    } finally {
+      await again.end();
+    }
+  };
+  return { url: url.href, drop };
 }
 
 /**
