@@ -32,6 +32,9 @@ export default tseslint.config(
       // A name starting with _ is unused on purpose: a parameter a signature needs, or a key taken out
       // of an object with ...rest so that the rest goes without it.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      // `||` on a string or a boolean is meant: an empty string (a blank variable, a blank spec) is unset,
+      // and false gives way as undefined does. ?? is still asked for everywhere else.
+      '@typescript-eslint/prefer-nullish-coalescing': ['error', { ignorePrimitives: { string: true, boolean: true } }],
     },
   },
   {
@@ -51,17 +54,8 @@ export default tseslint.config(
       '@typescript-eslint/no-dynamic-delete': 'off', // 14
       '@typescript-eslint/no-unsafe-call': 'off', // 12
       '@typescript-eslint/no-unsafe-assignment': 'off', // 11
-      '@typescript-eslint/unbound-method': 'off', // 9
-      '@typescript-eslint/restrict-plus-operands': 'off', // 8
       '@typescript-eslint/no-unsafe-argument': 'off', // 7
       '@typescript-eslint/no-unnecessary-boolean-literal-compare': 'off', // 6
-      '@typescript-eslint/prefer-nullish-coalescing': 'off', // 4
-      '@typescript-eslint/no-empty-function': 'off', // 4
-      '@typescript-eslint/restrict-template-expressions': 'off', // 3
-      'no-regex-spaces': 'off', // 3
-      '@typescript-eslint/no-unsafe-class-instance-assignment': 'off', // 3
-      '@typescript-eslint/no-unnecessary-type-parameters': 'off', // 2
-      '@typescript-eslint/no-misused-spread': 'off', // 2
     },
   },
   {

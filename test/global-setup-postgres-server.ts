@@ -18,7 +18,7 @@ export interface ThrowawayPostgres {
   /** The superuser (`postgres`) and its password. */
   readonly password: string;
   /** Stops the server and deletes its data. */
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 interface Binaries {

@@ -72,6 +72,7 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
     // The same rules as moor apply: the Policy documents among the manifests guard every cycle's plan.
     const { policyGuard } = await import('../policy/policy-guard.js');
     const { FollowedConfig, configReads } = await import('../watch/followed-config.js');
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- node:path's functions use no `this`
     const { resolve } = await import('node:path');
     const configFile = g.config ?? (io.env.MOOR_CONFIG || 'moor.config.yaml');
     const readConfig = configReads(resolve(io.cwd, configFile), (name) =>

@@ -89,7 +89,7 @@ export function fanOut(...sinks: readonly (EventSink | undefined)[]): EventSink 
 }
 
 /** Keeps the events of the given types; drops the rest. */
-export function only<T extends MoorEvent['type']>(types: readonly T[], sink: EventSink): EventSink {
+export function only(types: readonly MoorEvent['type'][], sink: EventSink): EventSink {
   const wanted = new Set<string>(types);
   return (e) => {
     if (wanted.has(e.type)) sink(e);

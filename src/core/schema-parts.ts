@@ -52,7 +52,9 @@ export const stringMap: JsonObject = { type: 'object', additionalProperties: { t
 
 /** A pattern matching `word` in any casing (JSON Schema patterns carry no flags, so no `i`). */
 export function anyCase(word: string): string {
-  return [...word].map((c) => (c.toLowerCase() === c.toUpperCase() ? c : `[${c.toUpperCase()}${c.toLowerCase()}]`)).join('');
+  return Array.from(word)
+    .map((c) => (c.toLowerCase() === c.toUpperCase() ? c : `[${c.toUpperCase()}${c.toLowerCase()}]`))
+    .join('');
 }
 
 /**

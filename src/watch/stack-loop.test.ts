@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { STALLED_CYCLES, StackLoop, type StackTarget } from './stack-loop.js';
 
 /** A loop whose lease claims answer from `claims` in turn (a claim that throws is a failed cycle); no cycle ever plans. */
-function loopWith(claims: (boolean | Error)[]): { loop: StackLoop; cycles: () => number; stop(): Promise<void> } {
+function loopWith(claims: (boolean | Error)[]): { loop: StackLoop; cycles: () => number; stop: () => Promise<void> } {
   const controller = new AbortController();
   let cycles = 0;
   const target = { name: 'prod', session: {}, options: {} } as unknown as StackTarget;

@@ -43,6 +43,7 @@ describe('main(argv, io)', () => {
     const dir = project('quiet', 'c42');
     const before = process.env.NO_COLOR;
     const writes: string[] = [];
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be put back as it was, on process.stdout
     const write = process.stdout.write;
     process.stdout.write = (chunk: string) => {
       writes.push(String(chunk));

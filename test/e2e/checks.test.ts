@@ -176,7 +176,7 @@ describe('Check kind', () => {
     ).flat();
     expect(txs.length).toBeGreaterThan(100);
     const sum = (cur: string) =>
-      txs.filter((t) => t.properties.transactionAmount.currency === cur).reduce((s, t) => s + t.properties.transactionAmount.value, 0);
+      txs.filter((t) => t.properties.transactionAmount.currency === cur).reduce((s: number, t) => s + (t.properties.transactionAmount.value as number), 0);
     const usd = sum('USD');
     const eur = sum('EUR');
     expect(eur).toBeGreaterThan(0);

@@ -38,7 +38,7 @@ async function startProxy(cloud: Cloud): Promise<Proxy> {
         res.writeHead(400, { 'content-type': 'application/json' });
         return res.end(JSON.stringify({ error: { code: 'InvalidRequestContent', message: `could not read the request: ${body}` } }));
       }
-      const answer = await fetch(cloud.url + req.url, {
+      const answer = await fetch(`${cloud.url}${String(req.url)}`, {
         method: req.method,
         body: body.length > 0 ? body : undefined,
         redirect: 'manual',

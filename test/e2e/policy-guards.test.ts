@@ -33,7 +33,7 @@ describe('policies end to end: no way around them', () => {
     const dir = example();
     const overlay = join(dir, 'prod/web.yaml');
     const text = readFileSync(overlay, 'utf8').replace(
-      /    ipAddress: null.*\n/,
+      / {4}ipAddress: null.*\n/,
       '    ipAddress:\n      type: ${file:iptype}\n      ports:\n        - port: 80\n',
     );
     writeFileSync(overlay, text);

@@ -28,7 +28,7 @@ describe('renaming a container group', () => {
     const plan = await moor(dir, cloud, ['plan', 'm']);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     expect(plan.stdout).toContain('-/+ ContainerGroup/backend must be replaced');
-    expect(plan.stdout).toMatch(/~ \/name: "api" → "backend"  \(manifest changed\)  # forces replacement/);
+    expect(plan.stdout).toMatch(/~ \/name: "api" → "backend" {2}\(manifest changed\) {2}# forces replacement/);
     expect(plan.stdout).toMatch(/~ \/properties\/containers\[name=app\]\/properties\/resources\/requests\/cpu: 1 → 2/);
     const json = JSON.parse((await moor(dir, cloud, ['plan', 'm', '--output', 'json'])).stdout) as {
       changes: { address: string; fields: { path: string; before?: unknown; after?: unknown }[] }[];

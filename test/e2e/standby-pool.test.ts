@@ -76,7 +76,7 @@ describe('a container group from a profile and a standby pool', () => {
   });
 
   test('without a profile, a container still needs an image', async () => {
-    writeFile(dir, 'm/pooled.yaml', pooled().replace(/    containerGroupProfile:\n.*\n.*\n/, ''));
+    writeFile(dir, 'm/pooled.yaml', pooled().replace(/ {4}containerGroupProfile:\n.*\n.*\n/, ''));
     const validate = await run('validate', 'm');
     expect(validate.code).toBe(1);
     expect(validate.stdout).toMatch(

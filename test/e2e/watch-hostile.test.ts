@@ -24,7 +24,7 @@ async function startEchoingProxy(cloud: Cloud): Promise<Cloud & { echoed: number
         res.writeHead(400, { 'content-type': 'application/json', 'x-ms-request-id': `echo-${SECRET}` });
         return res.end(JSON.stringify({ error: { code: `Invalid-${SECRET}`, message: `could not read the request: ${body}`, target: SECRET } }));
       }
-      const answer = await fetch(cloud.url + req.url, { method: req.method, headers: { authorization: req.headers.authorization ?? '' } });
+      const answer = await fetch(`${cloud.url}${String(req.url)}`, { method: req.method, headers: { authorization: req.headers.authorization ?? '' } });
       const text = (await answer.text()).split(cloud.url).join(self);
       res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
       res.end(text);

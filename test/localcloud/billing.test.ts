@@ -29,7 +29,7 @@ describe('billing transactions', () => {
     expect(pages).toBe(Math.ceil(items.length / 20));
     expect(links.every((l) => l.startsWith(`${c.url}/providers/Vendor.Billing/`))).toBe(true);
     expect(new Set(items.map((t) => t.name)).size).toBe(items.length);
-    const usd = items.filter((t) => t.properties.billingCurrency === 'USD').reduce((s, t) => s + t.properties.transactionAmount.value, 0);
+    const usd = items.filter((t) => t.properties.billingCurrency === 'USD').reduce((s: number, t) => s + (t.properties.transactionAmount.value as number), 0);
     expect(usd).toBeGreaterThan(0);
     expect(usd).toBeLessThan(1_000_000);
     expect(items.some((t) => t.properties.billingCurrency === 'EUR')).toBe(true);

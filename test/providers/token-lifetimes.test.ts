@@ -71,7 +71,9 @@ describe('token source', () => {
   });
 
   it('a variable or the default token cannot be renewed', async () => {
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- only its absence is checked
     expect(createTokenSource({ service: 'arm', defaultToken: 'd' }).renew).toBeUndefined();
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- only its absence is checked
     expect(createTokenSource({ service: 'arm', source: { tokenEnv: 'X' }, env: { X: 'x' } }).renew).toBeUndefined();
   });
 });

@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/core/diagnostics.js';
 import { FileStateBackend } from '../../src/engine/state/file-backend.js';
 import { openStateBackend } from '../../src/engine/state/open-backend.js';
-import type { ResourceRecord } from '../../src/engine/state/types.js';
+import type { ResourceRecord, StateBackend } from '../../src/engine/state/types.js';
 
 let dir: string;
 let path: string;
@@ -132,17 +132,23 @@ describe('left-over temp files', () => {
 
 describe('openStateBackend', () => {
   it('defaults to .moor/state.json under the working directory', () => {
-    const backend = openStateBackend(undefined, dir) as FileStateBackend;
+    const backend = fileBackend(openStateBackend(undefined, dir));
     expect(backend.path).toBe(join(dir, '.moor/state.json'));
     expect(backend.location).toBe('.moor/state.json');
   });
 
   it('takes relative paths from the working directory and keeps absolute ones', () => {
-    expect((openStateBackend('s/x.json', dir) as FileStateBackend).path).toBe(join(dir, 's/x.json'));
-    expect((openStateBackend('/abs/x.json', dir) as FileStateBackend).path).toBe('/abs/x.json');
+    expect(fileBackend(openStateBackend('s/x.json', dir)).path).toBe(join(dir, 's/x.json'));
+    expect(fileBackend(openStateBackend('/abs/x.json', dir)).path).toBe('/abs/x.json');
   });
 
   it('leaves postgres:// URLs to the PostgreSQL backend', () => {
     expect(openStateBackend('postgres://moor@db/moor', dir)).not.toBeInstanceOf(FileStateBackend);
   });
 });
+
+/** The backend opened, which must be the file backend. */
+function fileBackend(backend: StateBackend): FileStateBackend {
+  if (!(backend instanceof FileStateBackend)) throw new Error(`not a FileStateBackend: ${backend.constructor.name}`);
+  return backend;
+}

@@ -77,6 +77,7 @@ describe('stale lock taken over', () => {
     await plantLock({ host: hostname(), pid: deadPid(), who: 'bob@here' });
     const { sink, events } = recordingSink();
     const written: string[] = [];
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be put back as it was, on process.stderr
     const write = process.stderr.write;
     process.stderr.write = (chunk: string) => {
       written.push(String(chunk));

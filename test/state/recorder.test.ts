@@ -35,11 +35,15 @@ class GatedBackend implements StateBackend {
   async lock(): Promise<LockInfo> {
     throw new Error('unused');
   }
-  async unlock(): Promise<void> {}
+  async unlock(): Promise<void> {
+    // nothing held
+  }
   async forceUnlock(): Promise<LockInfo | undefined> {
     return undefined;
   }
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    // nothing to close
+  }
 }
 
 const rec = (name: string): ResourceRecord => ({ kind: 'ContainerGroup', name, lastApplied: { n: name }, updatedAt: '2026-11-21T12:00:00Z' });

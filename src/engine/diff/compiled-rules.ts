@@ -15,7 +15,7 @@ export interface CompiledRules {
   /** The next write sends this path whole: a live value there the desired spec lacks is removed. */
   isSentWhole(path: JsonPath): boolean;
   /** The key field of a named array at this path, if it is one. */
-  keyOf(arrayPath: JsonPath): string | undefined;
+  keyOf: (arrayPath: JsonPath) => string | undefined;
   /** How values at this path compare, when the service normalises them. */
   comparisonAt(path: JsonPath): ValueComparison | undefined;
   /** The service's default at this path, if it has one. */

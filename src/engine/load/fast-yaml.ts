@@ -26,7 +26,7 @@ const FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 const FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
 const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
 /** First characters of the plain scalars that the core schema may read as null, boolean or number. */
-const SPECIAL_START = new Set([...'0123456789+-.~nNtTfF']);
+const SPECIAL_START = new Set('0123456789+-.~nNtTfF');
 /** Characters that start something other than a plain scalar. */
 const INDICATOR = new Set(['&', '*', '!', '|', '>', '%', '@', '`', ',', '[', ']', '{', '}', '#', '"', "'"]);
 /**

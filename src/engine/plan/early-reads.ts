@@ -24,7 +24,7 @@ export interface BegunReads {
 
 export interface EarlyReads {
   /** A manifest just loaded and valid on its own: its listing may start now, its read once state is read. */
-  add(manifest: Manifest): void;
+  add: (manifest: Manifest) => void;
   /** The reads begun, once state is read (rejects as reading state did). */
   begun(): Promise<BegunReads>;
 }
@@ -57,7 +57,7 @@ export function beginReads(o: EarlyReadOptions): EarlyReads {
   });
   ready.catch(() => undefined); // whoever awaits the state reports why it could not be read
   return {
-    add(m) {
+    add: (m) => {
       if (reads) return reads.add(m);
       listings.foresee(m);
       queued.push(m);

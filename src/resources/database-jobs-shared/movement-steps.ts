@@ -119,7 +119,7 @@ class Runner {
       if (status.IsSuccess === false && !status.OperationStatus) {
         // The operation may still be running: an unknown outcome, which the next plan re-checks by its activity id.
         await this.fail(
-          `${step.describe}: the status of operation ${current.activityId} could not be read: ${status.ErrorMessage ?? 'no error message'}`,
+          `${step.describe}: the status of operation ${String(current.activityId)} could not be read: ${status.ErrorMessage ?? 'no error message'}`,
           { outcome: 'unknown' },
           i,
           'Unknown',
@@ -133,11 +133,11 @@ class Runner {
       if (SUCCEEDED.has(os.toLowerCase())) return;
       if (FAILED.has(os.toLowerCase())) {
         const detail = status.ErrorMessage ? `: ${status.ErrorMessage}` : '';
-        await this.fail(`${step.describe} ended ${os} (operation ${current.activityId})${detail}`, {});
+        await this.fail(`${step.describe} ended ${os} (operation ${String(current.activityId)})${detail}`, {});
       }
       // Interrupted (Ctrl-C): the wait ends at once; the activity id stays in state, so the next apply resumes following it.
       if (!(await waitUnlessAborted(sleep, interval, this.ctx.signal))) {
-        throw interruption(new UserError(`${step.describe}: interrupted; the next apply resumes following operation ${current.activityId}`));
+        throw interruption(new UserError(`${step.describe}: interrupted; the next apply resumes following operation ${String(current.activityId)}`));
       }
     }
   }

@@ -91,7 +91,7 @@ function scopeOf(req: LocalRequest, ws: WorkspaceRecord, fail: Fail): ListScope 
   return { offset: 0, recursive: recursive === null || recursive.toLowerCase() === 'true', rootFolderId: rootFolderId?.toLowerCase() };
 }
 
-function pagedBody<T>(req: LocalRequest, ctx: ServiceContext, all: readonly T[], scope: ListScope): LocalResponse {
+function pagedBody(req: LocalRequest, ctx: ServiceContext, all: readonly unknown[], scope: ListScope): LocalResponse {
   const page = pageOf(all, scope);
   if (!page.continuationToken) return { status: 200, body: { value: page.value } };
   const uri = new URL(`${ctx.baseUrl}${req.url.pathname}`);
