@@ -55,7 +55,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off', // 12
       '@typescript-eslint/no-unsafe-assignment': 'off', // 11
       '@typescript-eslint/no-unsafe-argument': 'off', // 7
-      '@typescript-eslint/no-unnecessary-boolean-literal-compare': 'off', // 6
     },
   },
   {

@@ -238,6 +238,7 @@ function filePolicy(v: unknown, file: string, base: string): FilePolicy {
   const absolute = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
   return {
     root: typeof root === 'string' ? absolute(root) : undefined,
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-boolean-literal-compare -- absent from the YAML, it is undefined: only true allows
     allowOutsideRoot: allowOutsideRoot === true,
     allow: Array.isArray(allow) ? allow.map((a) => absolute(a as string)) : undefined,
     maxBytes: maxBytes === undefined ? undefined : positiveInt(maxBytes, `${where}.maxBytes`),

@@ -129,7 +129,7 @@ const readTrees = new WeakMap<readonly CompiledPolicy[], Map<Phase, ReadTree>>()
  */
 function readsOf(policies: readonly CompiledPolicy[], phase: Phase): ReadTree {
   let byPhase = readTrees.get(policies);
-  if (!byPhase) readTrees.set(policies, (byPhase = new Map()));
+  if (!byPhase) readTrees.set(policies, (byPhase = new Map<Phase, ReadTree>()));
   let tree = byPhase.get(phase);
   if (!tree) {
     const rules = policies.flatMap((p) => p.rules).filter((r) => phase === 'plan' || !r.usesChange);

@@ -107,7 +107,7 @@ async function getEventstreams(
   const workspace = uuidArg('--workspace', flags.workspace);
   const rootFolderId = flags.rootFolder === undefined ? undefined : uuidArg('--root-folder', flags.rootFolder);
   // The service's default is recursive; say so only when the user turned it off.
-  const recursive = flags.recursive === false ? false : undefined;
+  const recursive = flags.recursive ? undefined : false;
   const items = await withSession(io, command, (s) => s.providers.fabric.listEventstreams(workspace, { rootFolderId, recursive }), { anyStack: true });
   printRows(io, flags.output, EVENTSTREAM_COLUMNS, items);
   return 0;

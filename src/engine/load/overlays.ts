@@ -73,7 +73,7 @@ class DocumentIndex {
 
   set({ kind, name }: { kind: string; name: string }, at: number): void {
     let names = this.byKind.get(kind);
-    if (!names) this.byKind.set(kind, (names = new Map()));
+    if (!names) this.byKind.set(kind, (names = new Map<string, number>()));
     names.set(name, at);
   }
 }

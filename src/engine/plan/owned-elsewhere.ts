@@ -68,7 +68,7 @@ function stateLocation(config: MoorConfig, cwd: string, env: Readonly<NodeJS.Pro
   const stat = file === undefined ? undefined : statSync(file, { throwIfNoEntry: false });
   const version = `${file}\u0000${stat?.size}\u0000${stat?.mtimeMs}\u0000${cwd}\u0000${stack}`;
   let known = locations.get(env);
-  if (!known) locations.set(env, (known = new Map()));
+  if (!known) locations.set(env, (known = new Map<string, string | undefined>()));
   if (known.has(version)) return known.get(version);
   const state = loadConfig(config.file, cwd, env, { name: stack, source: 'named' }).state;
   const location = state === undefined ? undefined : withStackWorkspace(state, stack);

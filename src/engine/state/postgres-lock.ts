@@ -49,7 +49,7 @@ export async function prepareLockSession(client: pg.Client): Promise<void> {
 
 export async function tryAdvisoryLock(client: pg.Client, key: AdvisoryKey): Promise<boolean> {
   const r = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key.key]);
-  return r.rows[0]?.ok === true;
+  return r.rows.at(0)?.ok === true;
 }
 
 export async function advisoryUnlock(client: pg.Client, key: AdvisoryKey): Promise<void> {
@@ -64,7 +64,7 @@ export async function holdsAdvisoryLock(client: pg.Client, key: AdvisoryKey): Pr
                        AND classid = $1 AND objid = $2 AND objsubid = 1) AS held`,
     [key.classid, key.objid],
   );
-  return r.rows[0]?.held === true;
+  return r.rows.at(0)?.held === true;
 }
 
 /** Records the holder (this session) after it took the advisory lock; overwrites a crashed holder's row. */
@@ -108,7 +108,7 @@ export async function terminateHolder(client: pg.Client, holder: Holder, locatio
   let ok: boolean;
   try {
     const r = await client.query<{ ok: boolean }>('SELECT pg_terminate_backend($1) AS ok', [holder.backendPid]);
-    ok = r.rows[0]?.ok === true;
+    ok = r.rows.at(0)?.ok === true;
   } catch (err) {
     if (errorCode(err) !== '42501') throw err;
     ok = false;

@@ -116,6 +116,7 @@ class Runner {
     for (;;) {
       const current = this.steps[i];
       const status = await this.ctx.providers.lcs.fetchStatus(this.job.projectId, step.environmentId, String(current.activityId));
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-boolean-literal-compare -- the service's JSON may leave IsSuccess out: only an explicit false counts
       if (status.IsSuccess === false && !status.OperationStatus) {
         // The operation may still be running: an unknown outcome, which the next plan re-checks by its activity id.
         await this.fail(

@@ -106,7 +106,7 @@ function addResourceGroup(index: Index, key: string, g: StoredGroup): void {
   if (!index.resourceGroups.has(rgKey)) index.resourceGroups.set(rgKey, g.resourceGroup);
   const sub = g.subscriptionId.toLowerCase();
   let groups = index.listed.get(sub);
-  if (!groups) index.listed.set(sub, (groups = new Map()));
+  if (!groups) index.listed.set(sub, (groups = new Map<string, Set<string>>()));
   const rg = g.resourceGroup.toLowerCase();
   let keys = groups.get(rg);
   if (!keys) groups.set(rg, (keys = new Set()));
