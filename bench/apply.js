@@ -8,11 +8,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { groupManifest, subscription } from './group-manifest.js';
 import { startCloud, TOKEN } from './local-cloud.js';
+import { engineModules } from './engine-modules.js';
 
 const LATENCY_MS = 20;
 const PARALLELISM = 16;
-
-const dist = (p) => import(new URL(`../dist/${p}`, import.meta.url).href);
 
 function manifests(from, to) {
   const docs = [];
@@ -20,31 +19,6 @@ function manifests(from, to) {
     docs.push(groupManifest({ name: `g${i}`, sub: subscription(i), rg: 'rg-bench' }));
   }
   return docs.join('---\n');
-}
-
-async function engine() {
-  const [
-    { createProviders },
-    { RequestScheduler },
-    { loadAndValidate },
-    { makePlan },
-    { applyPlan },
-    { openStateBackend },
-    { StateRecorder },
-    { SERVICE_NAMES },
-    { BUILT_IN_KINDS },
-  ] = await Promise.all([
-    dist('providers/providers.js'),
-    dist('providers/request-scheduler.js'),
-    dist('engine/validate/index.js'),
-    dist('engine/plan/planner.js'),
-    dist('engine/apply/applier.js'),
-    dist('engine/state/open-backend.js'),
-    dist('engine/state/recorder.js'),
-    dist('core/services.js'),
-    dist('resources/registry.js'),
-  ]);
-  return { createProviders, RequestScheduler, loadAndValidate, makePlan, applyPlan, openStateBackend, StateRecorder, SERVICE_NAMES, BUILT_IN_KINDS };
 }
 
 async function timed(fn) {
@@ -93,7 +67,7 @@ async function scenario(e, count, latencyMs) {
 }
 
 export async function run() {
-  const e = await engine();
+  const e = await engineModules();
   const small = await scenario(e, 1000, LATENCY_MS);
   const large = await scenario(e, 10_000, LATENCY_MS);
   const bound = (n) => (n * LATENCY_MS) / PARALLELISM;

@@ -12,10 +12,9 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { groupManifest, subscription } from './group-manifest.js';
 import { startCloud, TOKEN } from './local-cloud.js';
+import { engineModules } from './engine-modules.js';
 
 const API = 'api-version=2026-07-01';
-
-const dist = (p) => import(new URL(`../dist/${p}`, import.meta.url).href);
 
 /** One group: its address fields and the body a PUT sends. */
 function group(i, o = {}) {
@@ -42,35 +41,6 @@ const BODY = {
     ],
   },
 };
-
-async function engine() {
-  const [
-    { createProviders },
-    { RequestScheduler },
-    { loadAndValidate },
-    { makePlan },
-    { applyPlan },
-    { openStateBackend },
-    { StateRecorder },
-    { SERVICE_NAMES },
-    { BUILT_IN_KINDS },
-    { defaultFetch },
-  ] = await Promise.all([
-    dist('providers/providers.js'),
-    dist('providers/request-scheduler.js'),
-    dist('engine/validate/index.js'),
-    dist('engine/plan/planner.js'),
-    dist('engine/apply/applier.js'),
-    dist('engine/state/open-backend.js'),
-    dist('engine/state/recorder.js'),
-    dist('core/services.js'),
-    dist('resources/registry.js'),
-    dist('providers/http-fetch.js'),
-  ]);
-  // What moor's transport sends with when given no fetch (node:http), which the counting fetch wraps.
-  const send = defaultFetch();
-  return { createProviders, RequestScheduler, loadAndValidate, makePlan, applyPlan, openStateBackend, StateRecorder, SERVICE_NAMES, BUILT_IN_KINDS, send };
-}
 
 /** moor's fetch (`send`), counting answers: requests, 429s from the rate limiter (its remaining header says 0), injected 429s. */
 function countingFetch(send) {
@@ -375,7 +345,7 @@ const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const pct = (a, b) => `${b ? ((100 * a) / b).toFixed(2) : '0.00'} %`;
 
 export async function run(only = []) {
-  const e = await engine();
+  const e = await engineModules();
   const scenarios = [scenario1, scenario2, scenario3, scenario4];
   const lines = ['speed benchmark (issue 8): each scenario beside its bound'];
   for (const [i, scenario] of scenarios.entries()) {
