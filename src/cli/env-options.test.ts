@@ -11,6 +11,7 @@ async function parse(args: string[], env: NodeJS.ProcessEnv) {
     .option('--target <address>', 'repeatable', (v: string, prev?: string[]) => [...(prev ?? []), v])
     .option('--output <format>', 'format', 'text')
     .option('--prune')
+    .option('--parallelism <n>')
     .action((opts: Record<string, unknown>) => {
       seen = opts;
     });
@@ -47,6 +48,11 @@ describe('options from MOOR_* variables', () => {
 
   test("a flag's variable with any other value is an error naming it (a typo never silently turns it off)", async () => {
     await expect(parse(['plan'], { MOOR_PRUNE: 'ture' })).rejects.toThrow("MOOR_PRUNE: 'ture' must be true, 1 or yes (on), or false, 0 or no (off)");
+  });
+
+  test('MOOR_PARALLELISM is left to the config, which reads and checks it once for every command: it never fills --parallelism', async () => {
+    expect(await parse(['plan'], { MOOR_PARALLELISM: 'abc' })).not.toHaveProperty('parallelism');
+    expect(await parse(['plan', '--parallelism', '3'], { MOOR_PARALLELISM: '5' })).toMatchObject({ parallelism: '3' });
   });
 
   test('a command that reads its own variables is left alone', async () => {

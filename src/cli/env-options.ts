@@ -12,6 +12,12 @@ const FALSE = /^(0|false|no)$/i;
  */
 const PER_COMMAND = new Set(['output']);
 
+/**
+ * Options whose variable the config reads itself (loadConfig: for every command, and for a library
+ * caller's env), so it is read and checked once, there: MOOR_PARALLELISM. Their help names it.
+ */
+const READ_BY_CONFIG = new Set(['parallelism']);
+
 /** MOOR_ plus the option's long name in upper snake case; per command for PER_COMMAND options. */
 export function envNameOf(option: Option, command?: Command): string {
   const name = option.attributeName();
@@ -39,7 +45,7 @@ function topCommandOf(command: Command): Command {
  * (so MOOR_PRUNE=false never turns pruning on; a value neither true nor false is an error).
  */
 export function bindEnvironment(program: Command, env: NodeJS.ProcessEnv, skip: ReadonlySet<string>): void {
-  const named = (c: Command) => c.options.filter((o) => !o.negate && o.long !== '--help');
+  const named = (c: Command) => c.options.filter((o) => !o.negate && o.long !== '--help' && !READ_BY_CONFIG.has(o.attributeName()));
   const walk = (command: Command) => {
     for (const sub of command.commands) {
       if (skip.has(sub.name())) continue;

@@ -13,3 +13,9 @@ test('apply with MOOR_PARALLELISM=abc names MOOR_PARALLELISM', async () => {
   expect(r.code).toBe(1);
   expect(r.stderr).toBe("error: MOOR_PARALLELISM must be a positive integer, not 'abc'\n");
 });
+
+test('plan reads MOOR_PARALLELISM through the same one check (the config reads it for every command)', async () => {
+  const r = await moor(workdir(), undefined, ['plan', 'm'], { ...noMoorEnv, MOOR_PARALLELISM: '0' });
+  expect(r.code).toBe(1);
+  expect(r.stderr).toBe("error: MOOR_PARALLELISM must be a positive integer, not '0'\n");
+});

@@ -29,7 +29,8 @@ export const registerApply: RegisterCommand = (program, io, setExit) => {
     .argument('[paths...]', 'manifest files or folders (default: .)')
     .option('--auto-approve', 'do not ask for confirmation (required without a terminal)')
     .option('--plan <file>', 'apply exactly a plan saved by `moor plan --out` (refused when state, manifests, a secret or a live resource changed since)')
-    .option('--parallelism <n>', 'requests in flight per service (default 10); a change waiting on its operation holds none');
+    // MOOR_PARALLELISM is the config's to read (engine/config.ts), as moor.config.yaml's parallelism is: the flag is over both.
+    .option('--parallelism <n>', 'requests in flight per service (default 10; env: MOOR_PARALLELISM); a change waiting on its operation holds none');
   addPlanShapeOptions(applyCommand, 'apply')
     .option('--notify', 'post a summary to the configured conversation')
     .option('--lock-timeout <seconds>', "wait this long for another run's state lock (default: fail at once)", lockTimeoutArg)
@@ -43,11 +44,8 @@ export const registerApply: RegisterCommand = (program, io, setExit) => {
     });
 };
 
-function parallelismOf(flags: ApplyFlags, command: Command): number | undefined {
-  if (flags.parallelism === undefined) return undefined;
-  // Named as the user gave it: MOOR_PARALLELISM reaches the flag through bindEnvironment.
-  const given = command.getOptionValueSource('parallelism') === 'env' ? 'MOOR_PARALLELISM' : '--parallelism';
-  return parseParallelism(flags.parallelism, given);
+function parallelismOf(flags: ApplyFlags): number | undefined {
+  return flags.parallelism === undefined ? undefined : parseParallelism(flags.parallelism, '--parallelism');
 }
 
 async function runApply(io: IoHost, paths: string[], flags: ApplyFlags, command: Command): Promise<number> {
@@ -67,7 +65,7 @@ async function runApply(io: IoHost, paths: string[], flags: ApplyFlags, command:
     if (!flags.autoApprove && !flags.plan && !interactive) {
       throw new UserError('apply needs --auto-approve when it is not run from a terminal (or apply a saved plan with --plan FILE)');
     }
-    const parallelismFlag = parallelismOf(flags, command);
+    const parallelismFlag = parallelismOf(flags);
     if (flags.plan) refuseWithSavedPlan(paths, flags);
     const saved = flags.plan ? { file: flags.plan, plan: readSavedPlan(resolve(io.cwd, flags.plan), flags.plan) } : undefined;
     if (saved) checkSavedFolder(saved.file, saved.plan, io.cwd);
