@@ -50,7 +50,7 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
   const { moorVersion } = await import('./version.js');
   const agent = `moor/${moorVersion()}`;
   // Each stack's requests name the replica and the stack's lease (its fencing token), as a service's request log shows them.
-  const leases = new Map<string, number>();
+  const leases = new Map<string | undefined, number>();
   const { LiveFeed } = await import('../watch/dashboard/live-feed.js');
   const feed = new LiveFeed();
   // Every log line may carry foreign text (services' error codes and messages, lock holders, paths):
@@ -81,7 +81,7 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
     const stacks: StackTarget[] = [];
     for (const name of names) {
       // The stack's events: its session's, and its cycles' while they run (reconcile.ts hands them on).
-      const stackEvents = fanOut(events, metrics.stackEvents(name ?? 'default'), feed.engineEvents(name ?? ''));
+      const stackEvents = fanOut(events, metrics.stackEvents(name), feed.engineEvents(name));
       const session = await openSession({
         configFile: g.config,
         state: g.state,
@@ -94,7 +94,7 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
         startLocalCloud: startLocalCloud.start,
         masker,
         userAgent: () => {
-          const lease = leases.get(name ?? '');
+          const lease = leases.get(name);
           return `${agent} (watch; replica ${replica.id}${name !== undefined ? `; stack ${name}` : ''}${lease !== undefined ? `; lease ${lease}` : ''})`;
         },
       });
@@ -105,7 +105,7 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
         (line) => log(`${name ? `moor watch: stack ${name}: ` : 'moor watch: '}${line}`),
       );
       stacks.push({
-        name: name ?? '',
+        name,
         get session() {
           return followed.session;
         },

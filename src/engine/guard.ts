@@ -8,8 +8,8 @@ import type { StepFacts } from './plan/steps.js';
 
 /** What every evaluation of a run shares. */
 export interface GuardContext {
-  /** The stack the run is for ('' without stacks). */
-  readonly stack: string;
+  /** The stack the run is for; unset without one (policies' CEL `stack` variable is then '': policy/evaluate.ts stackVariable). */
+  readonly stack?: string;
   /** The config's stack names ([] when it has none); unset when the run does not know them. */
   readonly stacks?: readonly string[];
 }

@@ -41,7 +41,8 @@ export interface PreparedPlan extends PlanResult {
 
 /** Loads, validates (refusing invalid manifests with every diagnostic) and plans. */
 export async function preparePlan(session: Session, request: PlanRequest): Promise<PreparedPlan> {
-  const context: GuardContext = { stack: session.config.stack?.name ?? '' };
+  const stack = session.config.stack?.name;
+  const context: GuardContext = stack === undefined ? {} : { stack };
   const guarding = session.guard ? { guard: session.guard, context } : undefined;
   // Each manifest valid on its own starts its listing as it loads (a read, under the lock, from the
   // manifest alone): the requests overlap start-up. State is read once the manifests are valid, so
@@ -79,7 +80,7 @@ export async function preparePlan(session: Session, request: PlanRequest): Promi
   });
   // A live resource another stack's state records is that stack's: planning it here is refused.
   const others = await otherStacksOwners(session.config, request.cwd, request.env, session.stateGiven);
-  const owned = [...others.diagnostics, ...ownedElsewhereDiagnostics(made.steps, others.owners, session.config.stack?.name ?? '')];
+  const owned = [...others.diagnostics, ...(stack === undefined ? [] : ownedElsewhereDiagnostics(made.steps, others.owners, stack))];
   const replaced = forceReplace(
     owned.length === 0 ? made : { ...made, plan: { ...made.plan, diagnostics: [...made.plan.diagnostics, ...owned] } },
     request.replace ?? [],

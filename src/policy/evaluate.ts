@@ -32,10 +32,16 @@ export type Phase = 'validate' | 'plan';
 
 type Variables = Record<string, CelValue>;
 
-export function policyMatches(policy: CompiledPolicy, subject: Pick<Subject, 'kind' | 'name'>, stack: string): boolean {
+/** The CEL variable `stack` (docs/policies.md): the run's stack name, '' for a run without a stack. */
+export function stackVariable(stack: string | undefined): string {
+  return stack ?? '';
+}
+
+/** `stack`: the run's, unset without one (then only a policy with no `match.stacks` applies). */
+export function policyMatches(policy: CompiledPolicy, subject: Pick<Subject, 'kind' | 'name'>, stack: string | undefined): boolean {
   const { kinds, stacks, names } = policy.match;
   if (kinds && !kinds.includes(subject.kind)) return false;
-  if (stacks && !stacks.includes(stack)) return false;
+  if (stacks && (stack === undefined || !stacks.includes(stack))) return false;
   return !names || names.some((n) => n.test(subject.name));
 }
 
@@ -48,7 +54,7 @@ export function policyMatches(policy: CompiledPolicy, subject: Pick<Subject, 'ki
 export function evaluatePolicies(
   policies: readonly CompiledPolicy[],
   subject: Subject,
-  stack: string,
+  stack: string | undefined,
   phase: Phase,
   broken?: ReadonlySet<CompiledRule>,
 ): Violation[] {
@@ -67,14 +73,14 @@ export function evaluatePolicies(
       subject.unresolved.map((u) => u.path),
       (i) => read.add(i),
     );
-  const variables: Variables = { object, stack, change: subject.change === null ? null : celValue(subject.change) };
+  const variables: Variables = { object, stack: stackVariable(stack), change: subject.change === null ? null : celValue(subject.change) };
   let masked: Variables | undefined;
   const maskedVariables = (): Variables =>
     (masked ??=
       subject.secrets && subject.secrets.length > 0
         ? {
             object: celValue(document, [secretTree(['spec'], subject.secrets)]),
-            stack,
+            stack: stackVariable(stack),
             change: ((c) => (c === null ? null : celValue(c)))(subject.maskedChange ? subject.maskedChange() : subject.change),
           }
         : variables);

@@ -36,7 +36,7 @@ function runCase(policy: CompiledPolicy, testCase: JsonObject, location: SourceL
     : null;
   const subject = { address: `${kind}/${objectName}`, kind, name: objectName, document: object, change };
   // Without a change the case is what validate sees: the rules that read change wait for a plan.
-  const violations = evaluatePolicies([policy], subject, typeof testCase.stack === 'string' ? testCase.stack : '', change ? 'plan' : 'validate');
+  const violations = evaluatePolicies([policy], subject, typeof testCase.stack === 'string' ? testCase.stack : undefined, change ? 'plan' : 'validate');
   // A rule that cannot be evaluated proves nothing: `expect: fail` must not pass on it.
   const broken = violations.filter((v) => v.problem !== undefined);
   if (broken.length > 0) {

@@ -10,6 +10,11 @@ export interface ServiceTotals {
   readonly throttleWaitSeconds: number;
 }
 
+/** The `stack` label of a stack's series (docs/watch.md): its name, `default` for the manifests watched without stacks. */
+export function stackLabel(stack: string | undefined): string {
+  return stack ?? 'default';
+}
+
 /** Every metric of a watch, on a registry of its own (no process-global state between tests). */
 export class WatchMetrics {
   readonly registry = new Registry();
@@ -114,14 +119,16 @@ export class WatchMetrics {
   };
 
   /** A listener of one stack's event stream: each change the planner decides (its `planned` events). */
-  stackEvents(stack: string): EventSink {
+  stackEvents(name: string | undefined): EventSink {
+    const stack = stackLabel(name);
     return (e) => {
       if (e.type === 'planned' && e.action !== 'no-op') this.planned.inc({ stack, action: e.action });
     };
   }
 
   /** A finished cycle of a stack: its result, how long it took, and its resources now. */
-  cycle(stack: string, result: string, seconds: number, resources: readonly ResourceStatus[] | undefined): void {
+  cycle(name: string | undefined, result: string, seconds: number, resources: readonly ResourceStatus[] | undefined): void {
+    const stack = stackLabel(name);
     this.runs.inc({ stack, result });
     this.duration.observe({ stack }, seconds);
     this.lastRun.set({ stack }, Date.now() / 1000);
@@ -137,8 +144,8 @@ export class WatchMetrics {
   }
 
   /** Whether this replica holds a stack's lease, as its last try found. */
-  leaseOf(stack: string, held: boolean): void {
-    this.lease.set({ stack }, held ? 1 : 0);
+  leaseOf(stack: string | undefined, held: boolean): void {
+    this.lease.set({ stack: stackLabel(stack) }, held ? 1 : 0);
   }
 
   /** How many live replicas share the stacks. */

@@ -48,7 +48,7 @@ interface Seat {
 
 export interface FleetStatus {
   readonly replica: string;
-  readonly replicas: readonly (FleetReplica & { readonly self: boolean; readonly holds: readonly string[] })[];
+  readonly replicas: readonly (FleetReplica & { readonly self: boolean; readonly holds: readonly (string | undefined)[] })[];
   readonly stacks: number;
   readonly surveyedAt: string | null;
 }
@@ -124,7 +124,7 @@ export class ReplicaFleet {
   status(): FleetStatus | undefined {
     if (this.seats.size === 0) return undefined;
     const look = this.lastLook;
-    const holds = new Map<string, string[]>();
+    const holds = new Map<string, (string | undefined)[]>();
     for (const seat of this.seats.values()) {
       const holder = seat.name !== undefined ? look?.holders.get(seat.name) : undefined;
       if (holder !== undefined) holds.set(holder, [...(holds.get(holder) ?? []), seat.stack.name]);

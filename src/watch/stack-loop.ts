@@ -11,8 +11,8 @@ export const CHANGE_DEBOUNCE_MS = 300;
 export const STALLED_CYCLES = 3;
 
 export interface StackTarget {
-  /** The stack's name; '' for the manifests given without stacks. */
-  readonly name: string;
+  /** The stack's name; unset for the manifests given without stacks. */
+  readonly name?: string;
   readonly session: Session;
   readonly options: Omit<ReconcileOptions, 'signal'>;
   /** Reads moor.config.yaml again before each cycle (a changed variable is planned with at once); throws a UserError when it cannot. */
@@ -33,7 +33,8 @@ export interface StackLoopOptions {
 
 /** What /api/status shows of a stack. */
 export interface StackState {
-  readonly name: string;
+  /** Unset for the manifests given without stacks. */
+  readonly name?: string;
   readonly runs: number;
   readonly failures: number;
   readonly lastReport?: CycleReport;

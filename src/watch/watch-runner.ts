@@ -3,6 +3,7 @@ import { manifestPaths } from '../engine/config-stacks.js';
 import { CachedJson, identityOf } from './cached-json.js';
 import { Dashboard } from './dashboard/dashboard.js';
 import type { LiveFeed } from './dashboard/live-feed.js';
+import { stackField } from './dashboard/stack-field.js';
 import { serveEndpoints, type ListenOptions, type RunningServer } from './http-server.js';
 import { watchFile, watchManifests } from './manifest-watcher.js';
 import type { WatchMetrics } from './metrics.js';
@@ -43,7 +44,7 @@ export async function runWatch(run: WatchRun): Promise<void> {
     busy: (s) => loops.get(s)?.busy ?? false,
     wake: (s) => loops.get(s)?.wake(),
     onLease: (s, epoch) => {
-      run.metrics.leaseOf(s.name || 'default', epoch !== undefined);
+      run.metrics.leaseOf(s.name, epoch !== undefined);
       run.onLease?.(s, epoch);
     },
     onHandover: (direction) => run.metrics.handover(direction),
@@ -61,7 +62,7 @@ export async function runWatch(run: WatchRun): Promise<void> {
 async function watchStacks(run: WatchRun, leases: ReplicaFleet, byStack: Map<StackTarget, StackLoop>): Promise<void> {
   const claim = async (s: StackTarget) => {
     const held = await leases.claim(s);
-    run.metrics.leaseOf(s.name || 'default', held);
+    run.metrics.leaseOf(s.name, held);
     return held;
   };
   const dashboard =
@@ -76,7 +77,7 @@ async function watchStacks(run: WatchRun, leases: ReplicaFleet, byStack: Map<Sta
         onFinding: run.onFinding,
         claim,
         onCycle: (s, report, seconds) => {
-          run.metrics.cycle(s.name || 'default', report.result, seconds, report.resources);
+          run.metrics.cycle(s.name, report.result, seconds, report.resources);
           dashboard?.cycle(s.name, report.result);
           if (report.result === 'locked') run.log(`${prefix(s)}skipped this cycle: ${report.error ?? 'the state lock is held'}`);
         },
@@ -145,10 +146,10 @@ function statusDocument(loops: readonly StackLoop[], leases: ReplicaFleet, repli
     format: 'moor-watch-status/1',
     // This replica and the stacks whose lease it holds (the others are reconciled by other replicas).
     replica: { id: replica.id, host: replica.host, pid: replica.pid },
-    holds: loops.filter((l) => leases.holds(l.target)).map((l) => l.target.name || null),
+    holds: loops.filter((l) => leases.holds(l.target)).map((l) => stackField(l.target.name)),
     // Replicas on PostgreSQL: every replica this one saw at its last look, its heartbeat and the stacks it holds.
     ...(fleet
-      ? { fleet: { replicas: fleet.replicas.map((r) => ({ ...r, holds: r.holds.map((h) => h || null) })), stacks: fleet.stacks, surveyedAt: fleet.surveyedAt } }
+      ? { fleet: { replicas: fleet.replicas.map((r) => ({ ...r, holds: r.holds.map(stackField) })), stacks: fleet.stacks, surveyedAt: fleet.surveyedAt } }
       : {}),
     stacks: loops.map((l) => {
       const s = l.state();
@@ -157,7 +158,7 @@ function statusDocument(loops: readonly StackLoop[], leases: ReplicaFleet, repli
       const standby = s.standby || !leases.holds(l.target);
       const r: CycleReport | undefined = standby ? undefined : s.lastReport;
       return {
-        stack: s.name || null,
+        stack: stackField(s.name),
         standby,
         runs: s.runs,
         consecutiveFailures: s.failures,

@@ -53,11 +53,11 @@ describe('policies in validate', () => {
   });
 
   test.each([
-    ['kinds: another kind', '{kinds: [AuthContext]}', '', 0],
-    ['kinds: this kind', '{kinds: [ContainerGroup]}', '', 1],
-    ['names: a glob that matches', "{names: ['we*']}", '', 1],
-    ['names: a name that does not match', '{names: [api]}', '', 0],
-    ['stacks: a run without a stack is not prod', '{stacks: [prod]}', '', 0],
+    ['kinds: another kind', '{kinds: [AuthContext]}', undefined, 0],
+    ['kinds: this kind', '{kinds: [ContainerGroup]}', undefined, 1],
+    ['names: a glob that matches', "{names: ['we*']}", undefined, 1],
+    ['names: a name that does not match', '{names: [api]}', undefined, 0],
+    ['stacks: a run without a stack is not prod', '{stacks: [prod]}', undefined, 0],
     ['stacks: the run is for prod', '{stacks: [prod]}', 'prod', 1],
   ])('match %s', async (_reason, match, stack, findings) => {
     const result = await validateWithPolicies(
@@ -67,7 +67,10 @@ describe('policies in validate', () => {
     expect(result.diagnostics.filter((d) => d.policy === 'p')).toHaveLength(findings);
   });
 
-  test('stack is the stack name', async () => {
+  test("stack is the stack name, and '' in a run without a stack (one spelling inside, '' at CEL's edge)", async () => {
+    const none = '  rules:\n    - expression: "stack == \'\'"\n';
+    expect((await validateWithPolicies({ 'app.yaml': group('web', { web: 'x' }), 'p.yaml': policy('p', none) })).diagnostics).toEqual([]);
+    expect((await validateWithPolicies({ 'app.yaml': group('web', { web: 'x' }), 'p.yaml': policy('p', none) }, 'dev')).diagnostics).toHaveLength(1);
     const rules = '  rules:\n    - expression: "stack == \'dev\'"\n';
     expect((await validateWithPolicies({ 'app.yaml': group('web', { web: 'x' }), 'p.yaml': policy('p', rules) }, 'dev')).diagnostics).toEqual([]);
     expect((await validateWithPolicies({ 'app.yaml': group('web', { web: 'x' }), 'p.yaml': policy('p', rules) }, 'prod')).diagnostics).toHaveLength(1);
@@ -179,7 +182,7 @@ describe('secrets: rules decide on the values as they are, no message shows them
     });
     const step = stepOf(result, 'ContainerGroup/web', { action: 'update' });
     const resolved = JSON.parse(JSON.stringify(step.desired).replace('${file:secret.txt}', 'Public').replace('${env:DB_PASSWORD}', 'pw-123'));
-    const findings = await result.guard!.checkChanges([{ ...step, desired: resolved }], { stack: '' });
+    const findings = await result.guard!.checkChanges([{ ...step, desired: resolved }], {});
     expect(findings.map((d) => d.message)).toEqual(['policy p: no (sensitive)']);
   });
 
@@ -198,9 +201,10 @@ describe('secrets: rules decide on the values as they are, no message shows them
     ];
     const leaky = `  rules:\n    - expression: "false"\n      messageExpression: "${shown.join(" + ' ' + ")}"\n`;
     const withLeaky = await validateWithPolicies({ 'app.yaml': app, 'secret.txt': 's3cret', 'p.yaml': policy('p', leaky) });
-    const findings = await withLeaky.guard!.checkChanges([{ ...stepOf(withLeaky, 'ContainerGroup/web', { action: 'update' }, resolved), desired: resolved }], {
-      stack: '',
-    });
+    const findings = await withLeaky.guard!.checkChanges(
+      [{ ...stepOf(withLeaky, 'ContainerGroup/web', { action: 'update' }, resolved), desired: resolved }],
+      {},
+    );
     expect(findings).toHaveLength(1);
     expect(findings[0].message).toBe(`policy p: ${Array(6).fill('(sensitive)').join(' ')}`);
     expect(findings[0].message).not.toMatch(/hunter2|s3cret|pw-123/);
@@ -243,8 +247,8 @@ describe('policies on planned changes', () => {
       forcesReplace: true,
     };
     const step = stepOf(result, 'ContainerGroup/web', { action: 'replace', drift: true, fields: [field] }, live);
-    expect(await result.guard!.checkChanges([step], { stack: '' })).toEqual([]);
-    expect(await result.guard!.checkChanges([{ ...step, change: { ...step.change, drift: false } }], { stack: '' })).toHaveLength(1);
+    expect(await result.guard!.checkChanges([step], {})).toEqual([]);
+    expect(await result.guard!.checkChanges([{ ...step, change: { ...step.change, drift: false } }], {})).toHaveLength(1);
   });
 
   test('a delete of what left the manifests: object is the last applied spec, after is null, no location', async () => {
@@ -257,9 +261,9 @@ describe('policies on planned changes', () => {
       record,
       change: { address: 'ContainerGroup/old', kind: 'ContainerGroup', action: 'delete' as const, fields: [], patch: [], drift: false, destructive: false },
     };
-    expect(await result.guard!.checkChanges([step], { stack: '' })).toEqual([]);
+    expect(await result.guard!.checkChanges([step], {})).toEqual([]);
     const other = { ...step, record: { ...record, lastApplied: { resourceGroup: 'rg-prod' } } };
-    const findings = await result.guard!.checkChanges([other], { stack: '' });
+    const findings = await result.guard!.checkChanges([other], {});
     expect(findings).toEqual([expect.objectContaining({ address: 'ContainerGroup/old', policy: 'p' })]);
     expect(findings[0].location).toBeUndefined();
   });

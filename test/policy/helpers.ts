@@ -8,9 +8,9 @@ import type { JsonObject } from '../../src/core/json.js';
 import { writeTree } from '../validate/helpers.js';
 
 /** Validates the files (relative path -> YAML) from their folder, as `moor validate` does for a stack. */
-export async function validateWithPolicies(files: Record<string, string>, stack = ''): Promise<ValidationResult> {
+export async function validateWithPolicies(files: Record<string, string>, stack?: string): Promise<ValidationResult> {
   const dir = writeTree(files);
-  return loadAndValidate(['.'], CATALOG, { cwd: dir }, { guard: policyGuard, context: { stack } });
+  return loadAndValidate(['.'], CATALOG, { cwd: dir }, { guard: policyGuard, context: stack === undefined ? {} : { stack } });
 }
 
 /** A planned step of the manifest at `address`, with the change given (the rest as for an update). */

@@ -82,7 +82,7 @@ async function validateOne(io: IoHost, config: MoorConfig, paths: string[]): Pro
   const { checkPlaceholderFiles } = await import('../../engine/validate/check-files.js');
   const { checkTypedPlaceholders } = await import('../../engine/validate/check-typed-placeholders.js');
   // Policies are compiled, and their rules that need no planned change evaluated (no network, no secrets).
-  const guarding = { guard: policyGuard, context: { stack: config.stack?.name ?? '' } };
+  const guarding = { guard: policyGuard, context: config.stack ? { stack: config.stack.name } : {} };
   const result = await loadRunManifests(config, paths, CATALOG, io.cwd, guarding);
   // ${file:} placeholders are checked as plan reads them (files: in the config), none is read.
   // An ${env:} filling a number or boolean is typed and checked as plan will (it is never a secret).

@@ -6,19 +6,21 @@ import type { Session } from '../../engine/session.js';
 import type { StackState } from '../stack-loop.js';
 import type { GraphLayout, HistoryDocument, ResourceDetail } from './api-types.js';
 import { layoutGraph } from './graph-layout.js';
+import { stackField, stackOfQuery } from './stack-field.js';
 import { driftAnswers } from '../../engine/render/drift-answers.js';
 
 /** One stack as the dashboard reads it. */
 export interface DashboardStack {
-  /** '' for the manifests given without stacks. */
-  readonly name: string;
+  /** Unset for the manifests given without stacks. */
+  readonly name?: string;
   readonly session: Session;
   state(): StackState;
 }
 
 /** The stack named by a query's `stack` (absent or empty: the one without a name). */
 export function findStack(stacks: readonly DashboardStack[], name: string | null): DashboardStack | undefined {
-  return stacks.find((s) => s.name === (name ?? ''));
+  const wanted = stackOfQuery(name);
+  return stacks.find((s) => s.name === wanted);
 }
 
 export async function resourceDetail(stack: DashboardStack, address: string): Promise<ResourceDetail | undefined> {
@@ -27,10 +29,10 @@ export async function resourceDetail(stack: DashboardStack, address: string): Pr
   const change = report?.plan?.changes.find((c) => c.address === address);
   if (!resource || !change) return undefined;
   const record = (await stack.session.backend.read()).resources[address];
-  const answers = driftAnswers(change, stack.name || undefined);
+  const answers = driftAnswers(change, stack.name);
   return {
     format: 'moor-dashboard-resource/1',
-    stack: stack.name || null,
+    stack: stackField(stack.name),
     resource,
     action: change.action,
     drift: change.drift,
@@ -49,15 +51,15 @@ const layouts = new WeakMap<object, Promise<GraphLayout>>();
 export function graphLayout(stack: DashboardStack): Promise<GraphLayout> {
   const report = stack.state().lastReport;
   if (!report?.graph || !report.resources)
-    return Promise.resolve({ format: 'moor-dashboard-graph/1', stack: stack.name || null, width: 0, height: 0, nodes: [], edges: [] });
+    return Promise.resolve({ format: 'moor-dashboard-graph/1', stack: stackField(stack.name), width: 0, height: 0, nodes: [], edges: [] });
   const cached = layouts.get(report);
   if (cached) return cached;
-  const made = layoutGraph(stack.name || null, report.graph, report.resources);
+  const made = layoutGraph(stackField(stack.name), report.graph, report.resources);
   layouts.set(report, made);
   return made;
 }
 
 export async function historyDocument(stack: DashboardStack): Promise<HistoryDocument> {
   const entries = (await stack.session.backend.readHistory?.(historyLimit(stack.session.config.history))) ?? [];
-  return { format: 'moor-dashboard-history/1', stack: stack.name || null, runs: stack.session.masker.maskDeep(listedRuns(entries)) };
+  return { format: 'moor-dashboard-history/1', stack: stackField(stack.name), runs: stack.session.masker.maskDeep(listedRuns(entries)) };
 }

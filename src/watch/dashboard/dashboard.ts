@@ -28,7 +28,7 @@ export class Dashboard {
   }
 
   /** A stack finished a cycle: rates take a sample, open pages hear of it. */
-  cycle(stack: string, result: string): void {
+  cycle(stack: string | undefined, result: string): void {
     void this.rates.document().catch(() => undefined);
     this.feed.cycle(stack, result);
   }

@@ -49,7 +49,7 @@ describe('LiveFeed', () => {
     feed.open(open.res);
     gone.close();
     expect(feed.listeners).toBe(1);
-    feed.cycle('', 'in_sync');
+    feed.cycle(undefined, 'in_sync');
     expect(messages(gone.written)).toEqual([]);
     expect(messages(open.written)).toEqual([{ type: 'cycle', stack: null, result: 'in_sync' }]);
     open.close();

@@ -3,6 +3,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { EventSink } from '../../core/events.js';
 import type { LiveMessage } from './api-types.js';
+import { stackField } from './stack-field.js';
 
 /** A comment line every so often keeps proxies and the browser from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;
@@ -19,8 +20,8 @@ export class LiveFeed {
   private heartbeat: NodeJS.Timeout | undefined;
 
   /** A listener of the engine's event stream of one stack: apply's steps and throttled requests. */
-  engineEvents(stack: string): EventSink {
-    const name = stack || null;
+  engineEvents(stack: string | undefined): EventSink {
+    const name = stackField(stack);
     return (e) => {
       if (this.clients.size === 0) return;
       if (e.type === 'step_started') this.send({ type: 'step', stack: name, address: e.address, phase: 'started' });
@@ -30,8 +31,8 @@ export class LiveFeed {
   }
 
   /** The watch loop finished a cycle of a stack. */
-  cycle(stack: string, result: string): void {
-    this.send({ type: 'cycle', stack: stack || null, result });
+  cycle(stack: string | undefined, result: string): void {
+    this.send({ type: 'cycle', stack: stackField(stack), result });
   }
 
   /** Holds `res` open as an event stream until the page goes away. */
