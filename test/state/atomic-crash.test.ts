@@ -6,12 +6,12 @@ import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FileStateBackend } from '../../src/engine/state/file-backend.js';
 import { JsonChild } from './child.js';
-import { compiledStateDir, fixture } from './compile-state.js';
+import { builtDistDir, fixture } from './built-state.js';
 
 describe('atomic write under SIGKILL', () => {
   let dist: string;
   beforeAll(() => {
-    dist = compiledStateDir();
+    dist = builtDistDir();
   });
 
   it('leaves a whole document after each of several kills mid-writes, with a serial no older than the last reported', async () => {

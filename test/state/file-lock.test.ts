@@ -10,7 +10,7 @@ import { isStateLocked, StateLockedError } from '../../src/engine/state/state-lo
 import { recordingSink } from '../../src/core/events.js';
 import type { LockInfo } from '../../src/engine/state/types.js';
 import { JsonChild } from './child.js';
-import { compiledStateDir, fixture } from './compile-state.js';
+import { builtDistDir, fixture } from './built-state.js';
 
 let path: string;
 beforeEach(async () => {
@@ -158,7 +158,7 @@ describe('forceUnlock', () => {
 describe('two processes', () => {
   let dist: string;
   beforeAll(() => {
-    dist = compiledStateDir();
+    dist = builtDistDir();
   });
 
   it('exactly one of two processes starting together gets the lock; the other is told who holds it', async () => {

@@ -8,7 +8,7 @@ import { UserError } from '../../src/core/diagnostics.js';
 import { FileStateBackend } from '../../src/engine/state/file-backend.js';
 import type { ResourceRecord } from '../../src/engine/state/types.js';
 import { JsonChild } from './child.js';
-import { compiledStateDir, fixture } from './compile-state.js';
+import { builtDistDir, fixture } from './built-state.js';
 
 let path: string;
 let opened: FileStateBackend[] = [];
@@ -147,7 +147,7 @@ describe('reading a journal left by a crash', () => {
 describe('StateRecorder over the journal, killed mid-apply', () => {
   let dist: string;
   beforeAll(() => {
-    dist = compiledStateDir();
+    dist = builtDistDir();
   });
 
   it('keeps every change it reported as durable, through several kills', async () => {

@@ -4,8 +4,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { UserError } from '../../src/core/diagnostics.js';
 import type { LockInfo } from '../../src/engine/state/types.js';
 import { JsonChild } from './child.js';
-import { fixture } from './compile-state.js';
-import { compiledPostgresDir } from './postgres-compile.js';
+import { builtDistDir, fixture } from './built-state.js';
 import { describeWithPostgres, workspaceUrl, backendsClosedAfterEach } from './postgres-env.js';
 import { StateLockedError } from '../../src/engine/state/state-locked-error.js';
 
@@ -17,7 +16,7 @@ describeWithPostgres('PostgreSQL state lock', () => {
   let dist: string;
   const locker = (url: string, operation: string, waitMs = '0') => new JsonChild(fixture('postgres-locker.mjs'), [dist, url, operation, waitMs]);
   beforeAll(() => {
-    dist = compiledPostgresDir();
+    dist = builtDistDir();
   });
 
   it('refuses a second holder with a message naming the holder and since when', async () => {
