@@ -6,7 +6,7 @@ const UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 
 /** Milliseconds of `text`, or a UserError naming `flag`. */
 export function parseDuration(text: string, flag: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
-  const ms = m ? Number(m[1]) * UNITS[m[2] ?? 's'] : NaN;
+  const ms = m ? Number(m[1]) * UNITS[(m[2] as string | undefined) ?? 's'] : NaN;
   if (!Number.isFinite(ms) || ms < 100) throw new UserError(`${flag} must be a duration of at least 100ms such as 30s, 5m or 1h, not '${text}'`);
   return Math.round(ms);
 }

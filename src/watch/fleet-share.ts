@@ -29,12 +29,12 @@ export function shareStacks(look: FleetLook): Map<string, string> {
     if (holder !== undefined) held.get(holder)?.push(stack);
   }
   const quota = quotas(look.stacks.length, replicas, held);
-  const need = new Map(replicas.map((r) => [r, Math.max(0, quota.get(r)! - held.get(r)!.length)]));
-  const excess = new Map(replicas.map((r) => [r, Math.max(0, held.get(r)!.length - quota.get(r)!)]));
+  const need = new Map(replicas.map((r) => [r, Math.max(0, count(quota, r) - heldCount(held, r))]));
+  const excess = new Map(replicas.map((r) => [r, Math.max(0, heldCount(held, r) - count(quota, r))]));
   // What can move: the free stacks, and the stacks of replicas over their share (as many as they are over).
   const movable = look.stacks.filter((s) => {
     const holder = look.holders.get(s);
-    return holder === undefined || !held.has(holder) || excess.get(holder)! > 0;
+    return holder === undefined || !held.has(holder) || count(excess, holder) > 0;
   });
   // By rendezvous: first the stacks that go to their place in the share these replicas would have from scratch
   // (so that a replica back after a restart gets its own stacks again, not others of equal weight), then the
@@ -42,16 +42,16 @@ export function shareStacks(look: FleetLook): Map<string, string> {
   const ideal = idealShare(look.stacks, replicas);
   const pairs: { stack: string; replica: string; home: boolean; w: Buffer }[] = [];
   for (const stack of movable)
-    for (const r of replicas) if (need.get(r)! > 0) pairs.push({ stack, replica: r, home: ideal.get(stack) === r, w: weight(stack, r) });
+    for (const r of replicas) if (count(need, r) > 0) pairs.push({ stack, replica: r, home: ideal.get(stack) === r, w: weight(stack, r) });
   pairs.sort((a, b) => Number(b.home) - Number(a.home) || compareWeights(b.w, a.w) || (a.stack < b.stack ? -1 : 1));
   for (const p of pairs) {
-    if (share.has(p.stack) || need.get(p.replica)! <= 0) continue;
+    if (share.has(p.stack) || count(need, p.replica) <= 0) continue;
     const donor = look.holders.get(p.stack);
     const from = donor !== undefined && held.has(donor) ? donor : undefined;
-    if (from !== undefined && excess.get(from)! <= 0) continue;
+    if (from !== undefined && count(excess, from) <= 0) continue;
     share.set(p.stack, p.replica);
-    need.set(p.replica, need.get(p.replica)! - 1);
-    if (from !== undefined) excess.set(from, excess.get(from)! - 1);
+    need.set(p.replica, count(need, p.replica) - 1);
+    if (from !== undefined) excess.set(from, count(excess, from) - 1);
   }
   // Everything else stays where it is.
   for (const stack of look.stacks) {
@@ -73,9 +73,9 @@ function idealShare(stacks: readonly string[], replicas: readonly string[]): Map
   pairs.sort((a, b) => compareWeights(b.w, a.w) || (a.stack < b.stack ? -1 : 1));
   const share = new Map<string, string>();
   for (const p of pairs) {
-    if (share.has(p.stack) || quota.get(p.replica)! <= 0) continue;
+    if (share.has(p.stack) || count(quota, p.replica) <= 0) continue;
     share.set(p.stack, p.replica);
-    quota.set(p.replica, quota.get(p.replica)! - 1);
+    quota.set(p.replica, count(quota, p.replica) - 1);
   }
   return share;
 }
@@ -87,10 +87,20 @@ function idealShare(stacks: readonly string[], replicas: readonly string[]): Map
 function quotas(stacks: number, replicas: readonly string[], held: ReadonlyMap<string, readonly string[]>): Map<string, number> {
   const base = Math.floor(stacks / replicas.length);
   let extra = stacks % replicas.length;
-  const order = [...replicas].sort((a, b) => held.get(b)!.length - held.get(a)!.length || (a < b ? -1 : 1));
+  const order = [...replicas].sort((a, b) => heldCount(held, b) - heldCount(held, a) || (a < b ? -1 : 1));
   const quota = new Map<string, number>();
   for (const r of order) quota.set(r, base + (extra-- > 0 ? 1 : 0));
   return quota;
+}
+
+/** A replica's number in a map of every replica (quota, need, excess): 0 for one it does not name. */
+function count(counts: ReadonlyMap<string, number>, replica: string): number {
+  return counts.get(replica) ?? 0;
+}
+
+/** How many stacks a replica holds now. */
+function heldCount(held: ReadonlyMap<string, readonly string[]>, replica: string): number {
+  return held.get(replica)?.length ?? 0;
 }
 
 /** Weights computed (a survey every few seconds asks for the same ones), dropped when they grow past a bound. */

@@ -85,47 +85,69 @@ function listenError(address: ListenAddress, err: Error): Error {
 async function handle(req: IncomingMessage, out: ServedResponse, listen: ListenOptions & { port: number }, endpoints: WatchEndpoints): Promise<void> {
   // DNS rebinding: a page on another name that resolves to this address must not read it.
   if (!hostAllowed(req.headers.host, listen.address, listen.port, listen.hosts ?? [])) {
-    return out.text(
+    out.text(
       421,
       `misdirected request: this moor watch answers to its own address (or a name given with --listen-host), not Host ${JSON.stringify(req.headers.host ?? '')}\n`,
       true,
     );
+    return;
   }
   const url = new URL(req.url ?? '/', 'http://watch');
   // The page and its assets are the package's code and carry no data, so a browser may open them without
   // a token (it cannot send one when it opens a page); everything they show comes from the API below.
   const asset = req.method === 'GET' || req.method === 'HEAD' ? await endpoints.dashboard?.asset(url.pathname) : undefined;
-  if (asset) return out.asset(asset.type, asset.headers, asset.body);
-  if (listen.token && !authorized(req.headers.authorization, listen.token)) {
-    return out.text(401, 'unauthorized: send Authorization: Bearer TOKEN (--listen-token)\n', true, { 'www-authenticate': 'Bearer' });
+  if (asset) {
+    out.asset(asset.type, asset.headers, asset.body);
+    return;
   }
-  if (req.method !== 'GET' && req.method !== 'HEAD') return out.text(405, 'method not allowed\n', true);
+  if (listen.token && !authorized(req.headers.authorization, listen.token)) {
+    out.text(401, 'unauthorized: send Authorization: Bearer TOKEN (--listen-token)\n', true, { 'www-authenticate': 'Bearer' });
+    return;
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    out.text(405, 'method not allowed\n', true);
+    return;
+  }
   // Nothing here takes a body: one is never read, and the connection closes after the answer.
-  if (hasBody(req)) return out.text(413, 'no request body is accepted\n', true);
+  if (hasBody(req)) {
+    out.text(413, 'no request body is accepted\n', true);
+    return;
+  }
   const path = url.pathname;
   switch (path) {
     case '/healthz':
-      return endpoints.healthy() ? out.text(200, 'ok\n') : out.text(503, 'shutting down\n');
+      if (endpoints.healthy()) out.text(200, 'ok\n');
+      else out.text(503, 'shutting down\n');
+      return;
     case '/readyz': {
       const why = endpoints.notReady();
-      return why === undefined ? out.text(200, 'ready\n') : out.text(503, why + '\n');
+      if (why === undefined) out.text(200, 'ready\n');
+      else out.text(503, why + '\n');
+      return;
     }
     case '/metrics': {
       const m = await endpoints.metrics();
-      return out.body(200, m.contentType, m.text);
+      out.body(200, m.contentType, m.text);
+      return;
     }
     case '/api/status':
-      return out.json(endpoints.status());
+      out.json(endpoints.status());
+      return;
     case '/api/events':
-      if (endpoints.dashboard) return endpoints.dashboard.stream(out);
+      if (endpoints.dashboard) {
+        endpoints.dashboard.stream(out);
+        return;
+      }
       break;
     default:
       if (endpoints.dashboard && path.startsWith('/api/dashboard/')) {
         const answer = await endpoints.dashboard.document(path.slice('/api/dashboard/'.length), url.searchParams);
-        return answer.status === 200 ? out.body(200, 'application/json', JSON.stringify(answer.body)) : out.text(answer.status, answer.message + '\n');
+        if (answer.status === 200) out.body(200, 'application/json', JSON.stringify(answer.body));
+        else out.text(answer.status, answer.message + '\n');
+        return;
       }
   }
-  return out.text(404, 'not found: /, /healthz, /readyz, /metrics, /api/status\n');
+  out.text(404, 'not found: /, /healthz, /readyz, /metrics, /api/status\n');
 }
 
 function hasBody(req: IncomingMessage): boolean {
@@ -196,7 +218,7 @@ export class ServedResponse {
   private masked(answer: JsonAnswer): JsonAnswer {
     if (!this.masker.active) return answer;
     const known = maskedAnswers.get(answer);
-    if (known && known.generation === this.masker.generation) return known.answer;
+    if (known?.generation === this.masker.generation) return known.answer;
     const text = this.masker.mask(answer.text);
     let zipped: Buffer | undefined;
     // Level 1, as cached-json.ts: a megabyte of repetitive JSON shrinks about tenfold in a few milliseconds.

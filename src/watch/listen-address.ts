@@ -13,7 +13,8 @@ export function parseListen(text: string): ListenAddress {
   const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(text.trim());
   const port = m ? Number(m[3]) : NaN;
   if (!m || port > 65535) throw new UserError(`--listen must be HOST:PORT (e.g. 127.0.0.1:9464), not '${text}'`);
-  const host = m[1] ?? (m[2] || '127.0.0.1');
+  // An optional group that did not match is undefined, whatever RegExpExecArray's type says.
+  const host = (m[1] as string | undefined) ?? (m[2] || '127.0.0.1');
   if (host !== 'localhost' && isIP(host) === 0)
     throw new UserError(`--listen ${text}: give an IP address to listen on (127.0.0.1, ::1, 0.0.0.0), not a host name`);
   return { host, port, loopback: isLoopback(host) };

@@ -9,7 +9,7 @@ export function watchManifests(paths: readonly string[], cwd: string, onChange: 
     try {
       const w = watch(p, { recursive: true, persistent: false }, (_event, file) => {
         // Editors write temp files beside the real one; only manifests (and the config) matter.
-        if (file === null || /\.(ya?ml)$/i.test(String(file))) onChange();
+        if (file === null || /\.(ya?ml)$/i.test(file)) onChange();
       });
       w.on('error', () => undefined); // a folder removed: the interval still plans
       watchers.push(w);
@@ -30,7 +30,7 @@ export function watchFile(file: string, cwd: string, onChange: () => void): () =
   const path = resolve(cwd, file);
   try {
     const w = watch(dirname(path), { persistent: false }, (_event, name) => {
-      if (name === null || String(name) === basename(path)) onChange();
+      if (name === null || name === basename(path)) onChange();
     });
     w.on('error', () => undefined);
     return () => w.close();

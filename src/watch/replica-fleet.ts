@@ -4,7 +4,7 @@
 // the stacks it holds beyond its share. A replica that dies or goes silent loses its session, and with it its
 // membership and every lease; the others see it gone at their next look and take its stacks.
 // Stacks whose backend has no fleet (a state file) are leased as before (stack-leases.ts).
-import type { FleetMembership, FleetReplica, ReplicaCard, StateLease } from '../engine/state/types.js';
+import type { FleetMembership, FleetReplica, FleetSeat, ReplicaCard, StateBackend, StateLease } from '../engine/state/types.js';
 import { shareStacks } from './fleet-share.js';
 import { StackLeases } from './stack-leases.js';
 import type { StackTarget } from './stack-loop.js';
@@ -30,11 +30,19 @@ export interface FleetOptions {
   readonly onReplicas?: (live: number) => void;
 }
 
+/** A backend whose stacks replicas share: it joins their fleet and takes leases through it. */
+type FleetBackend = StateBackend & Required<Pick<StateBackend, 'joinFleet' | 'takeLease'>>;
+
+function isFleetBackend(backend: StateBackend): backend is FleetBackend {
+  return backend.joinFleet !== undefined && backend.takeLease !== undefined;
+}
+
 /** One stack as the fleet keeps it. */
 interface Seat {
   readonly stack: StackTarget;
-  membership?: FleetMembership;
-  name?: string;
+  readonly backend: FleetBackend;
+  /** This replica's membership of the fleet of the stack's store, and the stack's name in that store. */
+  joined?: FleetSeat;
   lease?: StateLease;
   /** The membership the lease was taken through: when its session ends, the lease is gone too. */
   leaseVia?: FleetMembership;
@@ -44,6 +52,13 @@ interface Seat {
   owner?: string;
   /** When the stack was first seen with no holder (a stack nobody takes is taken anyway after an interval). */
   freeSince?: number;
+}
+
+/** A seat that joined its store's fleet. */
+type JoinedSeat = Seat & { joined: FleetSeat };
+
+function isJoined(seat: Seat): seat is JoinedSeat {
+  return seat.joined !== undefined;
 }
 
 export interface FleetStatus {
@@ -72,9 +87,12 @@ export class ReplicaFleet {
 
   /** Joins the fleet of each store, takes this replica's first share, and looks again every tick. */
   async start(stacks: readonly StackTarget[]): Promise<void> {
-    const fleetless = stacks.filter((s) => !s.session.backend.joinFleet);
+    const fleetless = stacks.filter((s) => !isFleetBackend(s.session.backend));
     await this.standalone.start(fleetless);
-    for (const stack of stacks) if (stack.session.backend.joinFleet) this.seats.set(stack, { stack, op: Promise.resolve() });
+    for (const stack of stacks) {
+      const backend = stack.session.backend;
+      if (isFleetBackend(backend)) this.seats.set(stack, { stack, backend, op: Promise.resolve() });
+    }
     if (this.seats.size === 0) return;
     await this.tick();
     this.timer = setInterval(() => {
@@ -115,7 +133,7 @@ export class ReplicaFleet {
     await this.ticking;
     const seats = [...this.seats.values()];
     await Promise.all(seats.map((seat) => seat.op.then(() => this.drop(seat))));
-    const memberships = new Set(seats.map((s) => s.membership).filter((m): m is FleetMembership => m !== undefined));
+    const memberships = new Set(seats.map((s) => s.joined?.membership).filter((m): m is FleetMembership => m !== undefined));
     await Promise.all([...memberships].map((m) => m.leave().catch(() => undefined)));
     await this.standalone.releaseAll();
   }
@@ -126,7 +144,7 @@ export class ReplicaFleet {
     const look = this.lastLook;
     const holds = new Map<string, (string | undefined)[]>();
     for (const seat of this.seats.values()) {
-      const holder = seat.name !== undefined ? look?.holders.get(seat.name) : undefined;
+      const holder = seat.joined ? look?.holders.get(seat.joined.name) : undefined;
       if (holder !== undefined) holds.set(holder, [...(holds.get(holder) ?? []), seat.stack.name]);
     }
     return {
@@ -150,10 +168,10 @@ export class ReplicaFleet {
 
   private async rebalance(): Promise<void> {
     await this.seatAll();
-    const groups = new Map<FleetMembership, Seat[]>();
+    const groups = new Map<FleetMembership, JoinedSeat[]>();
     for (const seat of this.seats.values()) {
-      if (!seat.membership) continue;
-      groups.set(seat.membership, [...(groups.get(seat.membership) ?? []), seat]);
+      if (!isJoined(seat)) continue;
+      groups.set(seat.joined.membership, [...(groups.get(seat.joined.membership) ?? []), seat]);
     }
     for (const [membership, seats] of groups) await this.rebalanceStore(membership, seats);
   }
@@ -161,24 +179,22 @@ export class ReplicaFleet {
   /** Joins (again, after the session ended) the fleet of each stack's store. */
   private async seatAll(): Promise<void> {
     for (const seat of this.seats.values()) {
-      const m = seat.membership;
+      const m = seat.joined?.membership;
       if (m && m.lost === undefined) continue;
       if (m && !this.lostTold.has(m)) {
         this.lostTold.add(m);
         this.o.log(undefined, `moor watch: this replica's session with the state ended (${m.lost}): its leases went with it; joining the replicas again`);
       }
-      const joined = await seat.stack.session.backend.joinFleet!(this.o.replica, this.o.ttlMs);
-      seat.membership = joined.membership;
-      seat.name = joined.name;
+      seat.joined = await seat.backend.joinFleet(this.o.replica, this.o.ttlMs);
     }
   }
 
-  private async rebalanceStore(membership: FleetMembership, seats: readonly Seat[]): Promise<void> {
-    const names = seats.map((s) => s.name!);
+  private async rebalanceStore(membership: FleetMembership, seats: readonly JoinedSeat[]): Promise<void> {
+    const names = seats.map((s) => s.joined.name);
     const look = await membership.survey(names);
     const me = this.o.replica.id;
     const holders = new Map(look.holders);
-    for (const seat of seats) if (seat.lease && seat.leaseVia?.lost === undefined) holders.set(seat.name!, me);
+    for (const seat of seats) if (seat.lease && seat.leaseVia?.lost === undefined) holders.set(seat.joined.name, me);
     const live = look.replicas.filter((r) => r.live).map((r) => r.id);
     if (!live.includes(me)) live.push(me);
     this.lastLook = { replicas: look.replicas, holders, at: new Date() };
@@ -187,9 +203,9 @@ export class ReplicaFleet {
     const now = Date.now();
     await Promise.all(
       seats.map((seat) => {
-        const owner = share.get(seat.name!);
+        const owner = share.get(seat.joined.name);
         seat.owner = owner;
-        const holder = holders.get(seat.name!);
+        const holder = holders.get(seat.joined.name);
         if (holder !== undefined) seat.freeSince = undefined;
         else seat.freeSince ??= now;
         // A lease whose session ended is dropped between cycles (a cycle in flight is fenced: it writes nothing more).
@@ -220,7 +236,7 @@ export class ReplicaFleet {
 
   private async take(seat: Seat, membership: FleetMembership): Promise<void> {
     if (seat.lease || this.stopping || membership.lost !== undefined) return;
-    const lease = await seat.stack.session.backend.takeLease!(OPERATION, this.o.ttlMs, membership);
+    const lease = await seat.backend.takeLease(OPERATION, this.o.ttlMs, membership);
     if (!lease) return;
     this.o.onHandover?.('in');
     seat.lease = lease;

@@ -40,9 +40,9 @@ export function resourceStatuses(
   const unknown = new Set(plan.diagnostics.filter((d) => d.code === UNKNOWN_OUTCOME && d.address).map((d) => d.address));
   // A change the plan refuses (a protected replace or delete, a policy's refusal) is blocked, not merely "manifest changed".
   const blocked = new Map(
-    plan.diagnostics
-      .filter((d) => d.severity === 'error' && d.address && d.code !== UNKNOWN_OUTCOME)
-      .map((d) => [d.address!, blockedDetail(d.address!, d.message)]),
+    plan.diagnostics.flatMap((d) =>
+      d.severity === 'error' && d.address && d.code !== UNKNOWN_OUTCOME ? [[d.address, blockedDetail(d.address, d.message)] as const] : [],
+    ),
   );
   const appliedAt = new Date().toISOString();
   return plan.changes
@@ -67,7 +67,7 @@ function blockedDetail(address: string, message: string): string {
 function statusOf(c: PlannedChange, outcome: StepOutcome | undefined, held: boolean, unknown: boolean, blockedBy?: string): ResourceStatus {
   const base = { address: c.address, kind: c.kind };
   if (unknown) return { ...base, status: 'unknown', detail: 'the outcome of its last run is unknown: moor state resolve tells moor what happened' };
-  if (outcome && outcome.status === 'done') return { ...base, status: 'in_sync' };
+  if (outcome?.status === 'done') return { ...base, status: 'in_sync' };
   if (outcome && outcome.status !== 'skipped') return { ...base, status: 'failed', action: c.action, ...(outcome.error ? { detail: outcome.error } : {}) };
   if (c.inProgress) return { ...base, status: 'in_progress', detail: c.inProgress };
   if (c.action === 'no-op') return { ...base, status: 'in_sync' };

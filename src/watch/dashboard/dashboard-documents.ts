@@ -3,6 +3,7 @@
 import { historyLimit, listedRuns } from '../../engine/history/history-store.js';
 import { renderChangeText } from '../../engine/render/index.js';
 import type { Session } from '../../engine/session.js';
+import type { ResourceRecord } from '../../engine/state/types.js';
 import type { StackState } from '../stack-loop.js';
 import type { GraphLayout, HistoryDocument, ResourceDetail } from './api-types.js';
 import { layoutGraph } from './graph-layout.js';
@@ -28,7 +29,7 @@ export async function resourceDetail(stack: DashboardStack, address: string): Pr
   const resource = report?.resources?.find((r) => r.address === address);
   const change = report?.plan?.changes.find((c) => c.address === address);
   if (!resource || !change) return undefined;
-  const record = (await stack.session.backend.read()).resources[address];
+  const record = (await stack.session.backend.read()).resources[address] as ResourceRecord | undefined; // a resource not applied yet has none
   const answers = driftAnswers(change, stack.name);
   return {
     format: 'moor-dashboard-resource/1',

@@ -27,7 +27,7 @@ export class RequestRates {
     const at = this.now();
     const totals = await this.read();
     this.samples = this.samples.filter((s) => at - s.at <= RATE_WINDOW_SECONDS * 1000);
-    const oldest = this.samples[0];
+    const oldest = this.samples.at(0);
     const newest = this.samples.at(-1);
     if (!newest || at - newest.at >= MIN_SAMPLE_GAP_MS) this.samples.push({ at, totals });
     const minutes = oldest ? (at - oldest.at) / 60_000 : 0;

@@ -38,8 +38,8 @@ export class StaticAssets {
 
   private async read(path: string): Promise<StaticFile | undefined> {
     if (path === '/' || path === '/index.html') return page();
-    const vendor = VENDOR_FILE.exec(path)?.[1];
-    if (vendor && VENDOR[vendor]) return asset('js', await readFile(fileURLToPath(import.meta.resolve(VENDOR[vendor].specifier))));
+    const vendor = vendorModule(VENDOR_FILE.exec(path)?.[1]);
+    if (vendor) return asset('js', await readFile(fileURLToPath(import.meta.resolve(vendor.specifier))));
     const client = CLIENT_FILE.exec(path);
     if (!client) return undefined;
     try {
@@ -48,6 +48,11 @@ export class StaticAssets {
       return undefined;
     }
   }
+}
+
+/** The module the page imports as this vendor file, if it imports one by that name. */
+function vendorModule(file: string | undefined): (typeof VENDOR)[string] | undefined {
+  return file !== undefined && Object.hasOwn(VENDOR, file) ? VENDOR[file] : undefined;
 }
 
 function asset(ext: string, body: Buffer): StaticFile {
