@@ -110,7 +110,10 @@ function compileRule(
   matched: readonly KindDefinition[],
   kinds: KindCatalog,
 ): CompiledRule | undefined {
-  const expression = compileCel(String(rule.expression), 'bool');
+  // Not a string: the document's schema says so (and only a valid document's rules are evaluated); compiled, it would
+  // read as '[object Object]' and add a CEL syntax error beside the schema's.
+  if (typeof rule.expression !== 'string') return undefined;
+  const expression = compileCel(rule.expression, 'bool');
   if (!expression.ok) report(['expression'], withOffset(expression.message, expression.offset));
   const misread = expression.ok ? unknownFieldRead(expression.program.ast, matched, kinds) : undefined;
   if (misread) report(['expression'], misread);

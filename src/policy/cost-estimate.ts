@@ -19,7 +19,7 @@ function cost(node: ASTNode, bound: Bound): number {
     if (MACROS.has(name) && args.length >= 2 && args[0].op === 'id') {
       const range = valueOf(receiver, bound);
       const items = Array.isArray(range) ? range : range !== null && typeof range === 'object' ? Object.keys(range) : [undefined];
-      const inner = new Map(bound).set(String(args[0].args), largest(items));
+      const inner = new Map(bound).set(args[0].args, largest(items));
       const body = args.slice(1).reduce((sum, a) => sum + cost(a, inner), 0);
       return cost(receiver, bound) + items.length * (1 + body);
     }
@@ -41,7 +41,7 @@ function sizeOf(value: unknown): number {
 
 /** The value of a select chain over the variables (`object.spec.x`, `c.ports`), a macro's result size kept, else undefined. */
 function valueOf(node: ASTNode, bound: Bound): unknown {
-  if (node.op === 'id') return bound.get(String(node.args));
+  if (node.op === 'id') return bound.get(node.args);
   if (node.op === '.' || node.op === '.?') {
     const [operand, key] = node.args;
     const head = valueOf(operand, bound);

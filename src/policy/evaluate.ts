@@ -88,8 +88,10 @@ export function evaluatePolicies(
   for (const { policy, rule } of applicable) {
     read.clear();
     const outcome = outcomeOf(rule, variables);
-    if (read.size > 0) {
-      const unchecked = subject.unresolved![[...read][0]];
+    // The first placeholder the rule read (reads are watched only where the subject has some).
+    const first = read.values().next();
+    const unchecked = first.done ? undefined : subject.unresolved?.[first.value];
+    if (unchecked) {
       out.push({
         policy,
         rule,
@@ -186,7 +188,7 @@ function pointAt(fieldPath: JsonPath, variables: Variables, sites: readonly AllS
   const out: (string | number)[] = [];
   let value: CelValue | undefined = variables.object;
   for (let i = 0; i <= fieldPath.length; i++) {
-    const seg = fieldPath[i];
+    const seg = fieldPath.at(i); // undefined past the last segment (i === fieldPath.length)
     if (Array.isArray(value) && (seg === undefined || typeof seg === 'string')) {
       const found = failingElement(out, value, variables, sites);
       if (!found) return out;

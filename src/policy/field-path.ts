@@ -19,9 +19,11 @@ export function parseFieldPath(text: string): ParsedFieldPath {
         ok: false,
         message: `cannot read the field path at '${rest.replace(/^\./, '')}': write keys with dots, indices as [0] and other keys as ['key']`,
       };
-    if (m[1] !== undefined) path.push(m[1]);
-    else if (m[2] !== undefined) path.push(Number(m[2]));
-    else path.push((m[3] ?? m[4]).replace(/\\(.)/g, '$1'));
+    // The groups of the alternatives that did not match are undefined.
+    const [, key, index, single, double] = m as readonly (string | undefined)[];
+    if (key !== undefined) path.push(key);
+    else if (index !== undefined) path.push(Number(index));
+    else path.push((single ?? double ?? '').replace(/\\(.)/g, '$1'));
     rest = rest.slice(m[0].length);
   }
   return { ok: true, path };

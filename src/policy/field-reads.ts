@@ -26,8 +26,8 @@ export function fieldReads(ast: ASTNode): JsonPath[] {
         visit(receiver, bound);
         const range = chainOf(receiver, bound);
         const inner = new Map(bound);
-        if (range) inner.set(String(args[0].args), [...range, ANY]);
-        else inner.delete(String(args[0].args));
+        if (range) inner.set(args[0].args, [...range, ANY]);
+        else inner.delete(args[0].args);
         args.slice(1).forEach((a) => visit(a, inner));
         return;
       }
@@ -42,7 +42,7 @@ export function fieldReads(ast: ASTNode): JsonPath[] {
 
 /** `object.a.b`, `c.d[0]`, `x['k']` as a path from the document root; an index that is no literal is ANY. */
 function chainOf(node: ASTNode, bound: ReadonlyMap<string, JsonPath>): JsonPath | undefined {
-  if (node.op === 'id') return bound.get(String(node.args));
+  if (node.op === 'id') return bound.get(node.args);
   if (node.op === '.' || node.op === '.?') {
     const [operand, key] = node.args;
     const head = chainOf(operand, bound);
@@ -68,8 +68,8 @@ export function unknownFieldRead(ast: ASTNode, kinds: readonly KindDefinition[],
   if (kinds.length === 0) return undefined;
   for (const path of fieldReads(ast)) {
     const misses = kinds.map((kind) => missOf(schemaOf(kind, catalog), path));
-    if (misses.some((m) => m === undefined)) continue;
-    const first = misses[0]!;
+    const first = misses[0];
+    if (!first || misses.some((m) => m === undefined)) continue;
     const which = kinds.length === 1 ? kinds[0].kind : `none of ${kinds.map((k) => k.kind).join(', ')}`;
     const read = shownPath(path.slice(0, first.at + 1).map((s) => (s === ANY ? 0 : s)));
     return `reads object.${read}, but ${which} has no field ${String(path[first.at])} there${suggest(String(path[first.at]), first.schema)}`;
@@ -90,7 +90,7 @@ function missOf(schema: JsonObject, path: JsonPath): { at: number; schema: JsonO
     if (!isObject(s) || s.anyOf || s.oneOf || s.allOf || s.$ref) return undefined;
     const seg = path[i];
     if (s.type === 'array' || isObject(s.items)) {
-      if (seg !== ANY && typeof seg !== 'number' && !/^\d+$/.test(String(seg))) return undefined;
+      if (seg !== ANY && typeof seg !== 'number' && !/^\d+$/.test(seg)) return undefined;
       s = s.items;
       continue;
     }

@@ -11,18 +11,13 @@ export type ObjectReads = readonly JsonPath[] | 'all';
 
 export function objectReads(ast: ASTNode): ObjectReads {
   const paths: JsonPath[] = [];
-  let whole = false;
   const visit = (node: ASTNode) => {
     const chain = selectChain(node, 'object');
-    if (chain) {
-      if (chain.length === 0) whole = true;
-      else paths.push(chain);
-      return;
-    }
-    childNodes(node).forEach(visit);
+    if (chain) paths.push(chain);
+    else childNodes(node).forEach(visit);
   };
   visit(ast);
-  return whole ? 'all' : paths;
+  return paths.some((p) => p.length === 0) ? 'all' : paths;
 }
 
 export function unionReads(reads: readonly ObjectReads[]): ObjectReads {

@@ -26,7 +26,8 @@ export function runPolicyTests(policies: readonly CompiledPolicy[]): PolicyTestR
 }
 
 function runCase(policy: CompiledPolicy, testCase: JsonObject, location: SourceLocation): PolicyTestResult {
-  const name = String(testCase.name);
+  // The schema asks for a string name, and the tests run only when the policies have no error.
+  const name = typeof testCase.name === 'string' ? testCase.name : '';
   const object = isObject(testCase.object) ? testCase.object : {};
   const metadata = isObject(object.metadata) ? object.metadata : {};
   const kind = typeof object.kind === 'string' ? object.kind : '';
