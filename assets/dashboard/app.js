@@ -14,11 +14,14 @@ import { plural, RESULTS, statusLabel, When } from './status.js';
 
 const html = htm.bind(h);
 
+/** @typedef {import('../../src/watch/dashboard/api-types.ts').WatchStatus} WatchStatus */
+
 adoptTokenFromFragment();
 // The first status is asked for before anything is drawn: it is most of what the page waits for.
-/** @type {Promise<any> | undefined} */
+/** @type {Promise<WatchStatus> | undefined} */
 let early = getJson('/api/status');
 early.catch(() => undefined);
+/** @returns {Promise<WatchStatus>} */
 function loadStatus() {
   const answer = early ?? getJson('/api/status');
   early = undefined;
@@ -53,6 +56,7 @@ function hashOf(view, selected) {
 
 /** Graph and history open on the stack that most needs a look: failing, then drifted or changed, else the first. */
 const URGENCY = ['failed', 'drifted', 'pending'];
+/** @param {WatchStatus} status */
 function mostUrgentStack(status) {
   for (const result of URGENCY) {
     const found = status.stacks.find((s) => s.result === result && !s.standby);
@@ -61,7 +65,11 @@ function mostUrgentStack(status) {
   return status.stacks[0]?.stack ?? '';
 }
 
-/** One row per resource of every stack; `key` tells two stacks' resources of one address apart. */
+/**
+ * One row per resource of every stack; `key` tells two stacks' resources of one address apart.
+ * @param {WatchStatus} status
+ * @param {Map<string, boolean>} steps
+ */
 function flatten(status, steps) {
   const rows = [];
   for (const s of status.stacks) {
@@ -81,7 +89,7 @@ function flatten(status, steps) {
 
 function App() {
   const [view, setView] = useState(viewFromHash());
-  const [status, setStatus] = useState(/** @type {any} */ (null));
+  const [status, setStatus] = useState(/** @type {WatchStatus | null} */ (null));
   const [error, setError] = useState(null);
   const [needToken, setNeedToken] = useState(false);
   const [connection, setConnection] = useState('connecting');
@@ -223,6 +231,7 @@ function App() {
 /** A card while the watch does not answer: its last result may no longer hold, so it says unknown. */
 const STALE = { label: 'unknown: the watch is not answering', status: 'unknown' };
 
+/** @param {{ status: WatchStatus, stale: boolean }} props */
 function Stacks({ status, stale }) {
   return html`
     <section aria-labelledby="stacks-heading">
@@ -230,7 +239,7 @@ function Stacks({ status, stale }) {
       <ul class="stacks">${status.stacks.map((s) => {
         const known = s.standby
           ? { label: 'another replica reconciles it', status: 'held' }
-          : (RESULTS[s.result] ?? { label: 'first cycle running', status: 'in_progress' });
+          : ((s.result && RESULTS[s.result]) ?? { label: 'first cycle running', status: 'in_progress' });
         const result = stale ? STALE : known;
         const counts = {};
         for (const r of s.resources) counts[r.status] = (counts[r.status] ?? 0) + 1;

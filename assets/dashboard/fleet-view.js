@@ -6,6 +6,7 @@ import { When } from './status.js';
 
 const html = htm.bind(h);
 
+/** @param {{ fleet: import('../../src/watch/dashboard/api-types.ts').FleetDocument | undefined }} props */
 export function FleetView({ fleet }) {
   if (!fleet) return null;
   const live = fleet.replicas.filter((r) => r.live).length;

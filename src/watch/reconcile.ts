@@ -15,7 +15,7 @@ import { PROTECTED_RUN } from '../engine/plan/protected-change.js';
 import type { Session } from '../engine/session.js';
 import type { DependencyGraph } from '../engine/graph.js';
 import { isStateLocked } from '../engine/state/state-locked-error.js';
-import { resourceStatuses, type ResourceStatus } from './stack-status.js';
+import { resourceStatuses, type CycleResult, type ResourceStatus } from './stack-status.js';
 import { cycleResults, type CycleResults } from './cycle-results.js';
 
 export interface ReconcileOptions {
@@ -34,9 +34,6 @@ export interface ReconcileOptions {
   /** Where the stack's events go while a cycle runs (the log's notices, metrics, the dashboard's feed): those the session was opened with. */
   readonly events?: EventSink;
 }
-
-/** in_sync: nothing to do; drifted / pending: found, not applied; healed: applied; failed; locked: another run held the state lock. */
-export type CycleResult = 'in_sync' | 'drifted' | 'pending' | 'healed' | 'failed' | 'locked';
 
 export interface CycleReport {
   readonly result: CycleResult;

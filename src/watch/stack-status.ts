@@ -12,6 +12,9 @@ import type { StateDocument } from '../engine/state/types.js';
  * in_progress: the service still carries out an earlier write (a group provisioning); unknown: a
  * job whose outcome is unknown (the answer to its request was lost) until the user resolves it.
  */
+/** A cycle's result. in_sync: nothing to do; drifted / pending: found, not applied; healed: applied; failed; locked: another run held the state lock. */
+export type CycleResult = 'in_sync' | 'drifted' | 'pending' | 'healed' | 'failed' | 'locked';
+
 export type ResourceState = 'in_sync' | 'drifted' | 'pending' | 'held' | 'failed' | 'in_progress' | 'unknown';
 
 export interface ResourceStatus {

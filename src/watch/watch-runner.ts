@@ -4,6 +4,7 @@ import { CachedJson, identityOf } from './cached-json.js';
 import { Dashboard } from './dashboard/dashboard.js';
 import type { LiveFeed } from './dashboard/live-feed.js';
 import { stackField } from './dashboard/stack-field.js';
+import type { WatchStatus } from './dashboard/api-types.js';
 import { serveEndpoints, type ListenOptions, type RunningServer } from './http-server.js';
 import { watchFile, watchManifests } from './manifest-watcher.js';
 import type { WatchMetrics } from './metrics.js';
@@ -140,7 +141,7 @@ function statusKey(loops: readonly StackLoop[], leases: ReplicaFleet): string {
 }
 
 /** /api/status: every stack, its last cycle and its resources. */
-function statusDocument(loops: readonly StackLoop[], leases: ReplicaFleet, replica: ReplicaCard): unknown {
+function statusDocument(loops: readonly StackLoop[], leases: ReplicaFleet, replica: ReplicaCard): WatchStatus {
   const fleet = leases.status();
   return {
     format: 'moor-watch-status/1',

@@ -1,8 +1,62 @@
-// The dashboard's JSON documents (besides /api/status): small, typed, one per view.
+// The watch's JSON documents: /api/status and the dashboard's, small, typed, one per view. The server
+// builds them as these types and the page's scripts are type-checked against them (tsconfig.dashboard.json).
 import type { HistoryRun } from '../../engine/history/history-run.js';
 import type { JsonValue } from '../../core/json.js';
-import type { ResourceStatus } from '../stack-status.js';
+import type { StepStatus } from '../../core/events.js';
+import type { FleetReplica } from '../../engine/state/types.js';
+import type { CycleResult, ResourceStatus } from '../stack-status.js';
 import type { DriftAnswers } from '../../engine/render/drift-answers.js';
+
+/** GET /api/status: this replica, the stacks it holds, and every stack of the watch with its last cycle. */
+export interface WatchStatus {
+  readonly format: 'moor-watch-status/1';
+  readonly replica: { readonly id: string; readonly host: string; readonly pid: number };
+  /** The stacks whose lease this replica holds (the others are reconciled by other replicas); null: the manifests watched without stacks. */
+  readonly holds: readonly (string | null)[];
+  /** Replicas on PostgreSQL: every replica this one saw at its last look; absent without replicas. */
+  readonly fleet?: FleetDocument;
+  readonly stacks: readonly StackStatus[];
+}
+
+export interface FleetDocument {
+  readonly replicas: readonly ReplicaStatus[];
+  /** How many stacks the replicas share. */
+  readonly stacks: number;
+  /** When this replica last looked at the others; null before its first look. */
+  readonly surveyedAt: string | null;
+}
+
+/** A replica as the serving one saw it: its heartbeat, whether it is this one, and the stacks it holds. */
+export interface ReplicaStatus extends FleetReplica {
+  readonly self: boolean;
+  readonly holds: readonly (string | null)[];
+}
+
+/** One stack of /api/status; `stack` null for the manifests watched without stacks. */
+export interface StackStatus {
+  readonly stack: string | null;
+  /** Another replica holds the stack's lease: what this one saw last is not shown. */
+  readonly standby: boolean;
+  readonly runs: number;
+  readonly consecutiveFailures: number;
+  readonly lastRunAt: string | null;
+  readonly lastSuccessAt: string | null;
+  readonly nextRunAt: string | null;
+  /** The last cycle's result; null before the first (or on standby). */
+  readonly result: CycleResult | null;
+  readonly error: string | null;
+  readonly findings: readonly string[];
+  readonly resources: readonly ResourceStatus[];
+  /** The last cycle's apply (--self-heal), its steps that did something; null when it applied nothing. */
+  readonly lastRun: readonly AppliedStep[] | null;
+}
+
+export interface AppliedStep {
+  readonly address: string;
+  readonly action: string;
+  readonly status: StepStatus;
+  readonly error?: string;
+}
 
 /** GET /api/dashboard/resource?stack=S&address=A: one resource, its diff as plan prints it, its outputs. */
 export interface ResourceDetail {
