@@ -32,7 +32,7 @@ export class DataStore {
 
   /** The data object of a service name, created empty when new. */
   dataFor(name: string): Record<string, unknown> {
-    let data = this.services[name];
+    let data = this.services[name] as Record<string, unknown> | undefined;
     if (!data) {
       data = {};
       this.services[name] = data;
@@ -101,11 +101,12 @@ async function readServices(file: string): Promise<Record<string, Record<string,
   } catch (err) {
     throw new Error(`the local cloud data file ${file} is not valid JSON; move it away to start empty`, { cause: err });
   }
-  const services = (parsed as Partial<FileShape> | null)?.services;
+  // The file is foreign input until its shape is checked: `services` may be anything, or absent.
+  const services: unknown = (parsed as { services?: unknown } | null)?.services;
   if (typeof services !== 'object' || services === null) {
     throw new Error(`the local cloud data file ${file} is not a moor local cloud data file`);
   }
-  return services;
+  return services as FileShape['services'];
 }
 
 /** temp file + fsync + rename: a crash leaves the old file or the new one, never half of one. */

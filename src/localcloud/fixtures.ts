@@ -186,7 +186,7 @@ export function applyFixtures(store: DataStore, f: Fixtures): void {
   const connector = store.dataFor('connector');
   const conversations = (connector.conversations ??= {}) as Record<string, ConversationRecord>;
   for (const c of f.conversations) {
-    const kept = conversations[c.id];
+    const kept = conversations[c.id] as ConversationRecord | undefined;
     conversations[c.id] = kept ? { ...c, activities: kept.activities, lastActivityNumber: kept.lastActivityNumber } : c;
   }
   store.save();

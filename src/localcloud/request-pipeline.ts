@@ -81,7 +81,10 @@ export function createPipeline(router: Router, store: DataStore, options: Resolv
     if (options.latencyMs > 0) await sleep(options.latencyMs);
 
     const match = router.match(method, routedPath(url.pathname, options.brandWord));
-    if (match.kind === 'not-found') return sendResponse(res, ...notFoundAnswer(router, method, url.pathname, requestId));
+    if (match.kind === 'not-found') {
+      sendResponse(res, ...notFoundAnswer(router, method, url.pathname, requestId));
+      return;
+    }
     const service = match.service;
     const headers = { ...echoedClientIds(req), ...(service.responseHeaders?.(requestId) ?? {}) };
     const refuse = (r: Refusal): void => {
@@ -90,16 +93,28 @@ export function createPipeline(router: Router, store: DataStore, options: Resolv
     };
 
     const refusal = gate(req, url, method, match, headers);
-    if (refusal) return refuse(refusal);
+    if (refusal) {
+      refuse(refusal);
+      return;
+    }
     if (match.kind !== 'found') return; // unreachable: gate refuses a wrong method
     const faults = planFault(options.failRate, match.route.faultAfterCommit === true, options.random);
-    if (faults.before) return refuse(faultRefusal(faults.before, options.faultRetryAfterSeconds));
+    if (faults.before) {
+      refuse(faultRefusal(faults.before, options.faultRetryAfterSeconds));
+      return;
+    }
     const request = toLocalRequest(req, method, url, match.params, body);
-    if ('status' in request) return refuse(request);
+    if ('status' in request) {
+      refuse(request);
+      return;
+    }
 
     const ctx = serviceContext(store, service, options, base, requestId);
     const response = await runHandler(match.route, { ...request, body: unbrandedBody(request.body, options.brandWord) }, ctx, service);
-    if (faults.dropAfter) return refuse('drop');
+    if (faults.dropAfter) {
+      refuse('drop');
+      return;
+    }
     sendResponse(res, brandedResponse(response, options.brandWord), headers);
   }
 

@@ -1,5 +1,7 @@
 // Validation of push-dataset requests (CreateDatasetRequest, table PUT) with the service's limits.
 
+import { asSent } from '../../as-sent.js';
+
 export const MAX_TABLES = 75;
 export const MAX_COLUMNS = 75;
 export const MAX_RELATIONSHIPS = 75;
@@ -48,8 +50,8 @@ function columnProblem(column: unknown, where: string, names: readonly string[])
   if (typeof column.dataType !== 'string' || column.dataType.trim() === '') {
     return `${at}: 'dataType' is required: a type name such as ${DATA_TYPES.join(', ')}.`;
   }
-  if (column.sortByColumn !== undefined && !names.includes(String(column.sortByColumn))) {
-    return `${at}: sortByColumn '${String(column.sortByColumn)}' is not a column of the same table.`;
+  if (column.sortByColumn !== undefined && !names.includes(asSent(column.sortByColumn))) {
+    return `${at}: sortByColumn '${asSent(column.sortByColumn)}' is not a column of the same table.`;
   }
   return (
     optionalString(column, 'formatString', at) ??
@@ -101,7 +103,7 @@ export function tableSchemaProblem(table: Obj, where: string): string | undefine
 function tableProblem(table: unknown, index: number): string | undefined {
   if (!isObj(table)) return `Table ${index} must be an object.`;
   if (typeof table.name !== 'string' || !TABLE_NAME.test(table.name)) {
-    return `Table ${index}: name '${String(table.name ?? '')}' must be 1 to 100 letters, digits, spaces, '_', '-', '.', '(' or ')'.`;
+    return `Table ${index}: name '${asSent(table.name ?? '')}' must be 1 to 100 letters, digits, spaces, '_', '-', '.', '(' or ')'.`;
   }
   if (table.columns === undefined) return `Table '${table.name}': 'columns' is required.`;
   return tableSchemaProblem(table, `Table '${table.name}'`);
@@ -109,7 +111,7 @@ function tableProblem(table: unknown, index: number): string | undefined {
 
 function columnsOf(tables: readonly Obj[], tableName: unknown): string[] | undefined {
   const table = tables.find((t) => t.name === tableName);
-  return table ? ((table.columns as Obj[]) ?? []).map((c) => String(c.name)) : undefined;
+  return table ? ((table.columns as Obj[] | undefined) ?? []).map((c) => String(c.name)) : undefined;
 }
 
 /** Problems of one relationship given the dataset's tables. */
@@ -125,8 +127,8 @@ export function relationshipProblem(rel: unknown, index: number, tables: readonl
     if (!columns.includes(String(column))) return `${at}: ${side}Column '${String(column)}' is not a column of table '${String(table)}'.`;
   }
   const filtering = rel.crossFilteringBehavior;
-  if (filtering !== undefined && !CROSS_FILTERING.includes(String(filtering))) {
-    return `${at}: crossFilteringBehavior '${String(filtering)}' is not one of ${CROSS_FILTERING.join(', ')}.`;
+  if (filtering !== undefined && !CROSS_FILTERING.includes(asSent(filtering))) {
+    return `${at}: crossFilteringBehavior '${asSent(filtering)}' is not one of ${CROSS_FILTERING.join(', ')}.`;
   }
   return undefined;
 }
@@ -155,7 +157,7 @@ export function createDatasetProblem(body: unknown): string | undefined {
   const dup = duplicate(body.tables.map((t: Obj) => String(t.name)));
   if (dup) return `The table name '${dup}' is used twice.`;
   if (body.defaultMode !== undefined && !(DATASET_MODES as readonly unknown[]).includes(body.defaultMode)) {
-    return `defaultMode '${String(body.defaultMode)}' is not one of ${DATASET_MODES.join(', ')}.`;
+    return `defaultMode '${asSent(body.defaultMode)}' is not one of ${DATASET_MODES.join(', ')}.`;
   }
   if (body.datasources !== undefined && !Array.isArray(body.datasources)) return "'datasources' must be an array.";
   return relationshipsProblem(body.relationships, body.tables as Obj[]);

@@ -1,5 +1,6 @@
 // Local analytics service: push datasets of a workspace and the sibling operations users expect.
 import { randomUUID } from 'node:crypto';
+import { ownEntry } from '../../own-entry.js';
 import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../../types.js';
 import { createDatasetProblem, isUuid, relationshipProblem, RETENTION_POLICIES, tableSchemaProblem, type Obj } from './datasets-validate.js';
 import { datasets, datasetView, findTable, groupPath, storedTable, tableView, type StoredDataset } from './datasets-store.js';
@@ -32,8 +33,8 @@ type Found = { dataset: StoredDataset } | { response: LocalResponse };
 function findDataset(req: LocalRequest, ctx: ServiceContext): Found {
   const bad = badGroup(req);
   if (bad) return { response: bad };
-  const dataset = datasets(ctx)[req.params.datasetId];
-  if (!dataset || dataset.groupId.toLowerCase() !== req.params.groupId.toLowerCase()) {
+  const dataset = ownEntry(datasets(ctx), req.params.datasetId);
+  if (dataset?.groupId.toLowerCase() !== req.params.groupId.toLowerCase()) {
     return { response: fail(404, 'ItemNotFound', `Dataset '${req.params.datasetId}' was not found in workspace '${req.params.groupId}'.`) };
   }
   return { dataset };
@@ -60,7 +61,7 @@ export function createDataset(req: LocalRequest, ctx: ServiceContext): LocalResp
     groupId: req.params.groupId.toLowerCase(),
     name: String(body.name),
     defaultRetentionPolicy: retention,
-    defaultMode: String(body.defaultMode ?? 'Push'),
+    defaultMode: (body.defaultMode as string | undefined) ?? 'Push', // one of DATASET_MODES: createDatasetProblem checked it
     tables,
     relationships: (body.relationships as Obj[] | undefined) ?? [],
     datasources: (body.datasources as Obj[] | undefined) ?? [],
@@ -104,7 +105,7 @@ export function getDataset(req: LocalRequest, ctx: ServiceContext): LocalRespons
 export function deleteDataset(req: LocalRequest, ctx: ServiceContext): LocalResponse {
   const found = findDataset(req, ctx);
   if ('response' in found) return found.response;
-  delete datasets(ctx)[found.dataset.id];
+  Reflect.deleteProperty(datasets(ctx), found.dataset.id); // the id of a stored dataset
   ctx.save();
   return { status: 200 };
 }

@@ -76,7 +76,7 @@ export function applyOrderBy(items: readonly JsonObject[], text: string): Parsed
   for (const part of text.split(',')) {
     const m = /^\s*([A-Za-z][A-Za-z0-9_/]*)\s*(asc|desc)?\s*$/i.exec(part);
     if (!m) return { ok: false, message: `The orderBy '${text}' is not supported; use e.g. properties/date desc.` };
-    keys.push({ path: m[1].split('/'), desc: m[2]?.toLowerCase() === 'desc' });
+    keys.push({ path: m[1].split('/'), desc: (m[2] as string | undefined)?.toLowerCase() === 'desc' }); // the direction is optional
   }
   const sorted = [...items].sort((x, y) => {
     for (const k of keys) {

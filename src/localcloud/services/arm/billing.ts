@@ -11,7 +11,8 @@ const MAX_TOP = 50;
 const DEFAULT_PAGE_SIZE = 20;
 
 interface BillingData {
-  accounts: Record<string, { displayName: string; invoices: Record<string, InvoiceSpec> }>;
+  // Looked up by names from the request path: a name may be absent.
+  accounts: Partial<Record<string, { displayName: string; invoices: Partial<Record<string, InvoiceSpec>> }>>;
 }
 
 /** The demo account and invoice, listed in the local cloud's README. */

@@ -84,7 +84,7 @@ function startOperation(d: ContainerGroupData, kind: OperationKind, key: string,
 /** Keeps the newest operations only (insertion order is age), so the data file does not grow forever. */
 function pruneOperations(d: ContainerGroupData): void {
   const ids = Object.keys(d.containerGroupOperations);
-  for (const id of ids.slice(0, Math.max(0, ids.length - MAX_OPERATIONS))) delete d.containerGroupOperations[id];
+  for (const id of ids.slice(0, Math.max(0, ids.length - MAX_OPERATIONS))) Reflect.deleteProperty(d.containerGroupOperations, id); // a stored id
 }
 
 function retryAfter(ms: number): string {

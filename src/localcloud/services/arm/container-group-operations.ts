@@ -1,4 +1,5 @@
 // Asynchronous operation resources of container groups: the Azure-AsyncOperation status and the Location result.
+import { ownEntry } from '../../own-entry.js';
 import type { LocalRequest, LocalResponse, ServiceContext } from '../../types.js';
 import { cloudError } from './cloud-error.js';
 import { FAILING_IMAGE_MARKER, failingImage } from './container-group-rules.js';
@@ -20,8 +21,8 @@ export function operationUrls(ctx: ServiceContext, op: StoredOperation): { statu
 }
 
 function findOperation(req: LocalRequest, ctx: ServiceContext): StoredOperation | undefined {
-  const op = containerGroupData(ctx.data).containerGroupOperations[req.params.operationId];
-  return op && op.subscriptionId.toLowerCase() === req.params.subscriptionId.toLowerCase() ? op : undefined;
+  const op = ownEntry(containerGroupData(ctx.data).containerGroupOperations, req.params.operationId);
+  return op?.subscriptionId.toLowerCase() === req.params.subscriptionId.toLowerCase() ? op : undefined;
 }
 
 function operationNotFound(req: LocalRequest): LocalResponse {
@@ -57,7 +58,7 @@ export function getOperationStatus(req: LocalRequest, ctx: ServiceContext): Loca
 function operationFailed(op: StoredOperation, ctx: ServiceContext): boolean {
   if (op.kind === 'Delete') return false;
   const group = containerGroupData(ctx.data).containerGroups[op.groupKey];
-  return group !== undefined && group.operationId === op.id && failingImage(group.body);
+  return group?.operationId === op.id && failingImage(group.body);
 }
 
 /** The Location of a DELETE: 202 until done, then 204 (or 200 with the group for a create or update). */

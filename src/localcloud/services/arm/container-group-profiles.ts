@@ -1,6 +1,8 @@
 // Container group profiles, declared in fixtures: a group created from one (with a standby pool)
 // sends containers with only a name and a configMap; the profile holds their images and resources.
 import { isObject, type JsonObject } from '../../../core/json.js';
+import { asSent } from '../../as-sent.js';
+import { ownEntry } from '../../own-entry.js';
 import type { LocalResponse } from '../../types.js';
 import { cloudError } from './cloud-error.js';
 
@@ -37,7 +39,7 @@ export function refuseProfile(data: Record<string, unknown>, body: JsonObject): 
   const props = isObject(body.properties) ? body.properties : {};
   const ref = props.containerGroupProfile;
   if (!isObject(ref) || typeof ref.id !== 'string') return undefined;
-  const profile = declaredProfiles(data)[profileKey(ref.id)];
+  const profile = ownEntry(declaredProfiles(data), profileKey(ref.id));
   const revision = typeof ref.revision === 'number' ? ref.revision : undefined;
   if (!profile || (revision !== undefined && (revision < 1 || revision > profile.revision))) {
     const which = revision === undefined ? `'${ref.id}'` : `'${ref.id}' (revision ${revision})`;
@@ -46,7 +48,7 @@ export function refuseProfile(data: Record<string, unknown>, body: JsonObject): 
   const containers = Array.isArray(props.containers) ? props.containers : [];
   const index = containers.findIndex((c) => isObject(c) && !profile.containers.some((p) => p.name === c.name));
   if (index < 0) return undefined;
-  const name = String((containers[index] as JsonObject).name);
+  const name = asSent((containers[index] as JsonObject).name);
   return cloudError(
     400,
     'InvalidRequestContent',

@@ -4,11 +4,10 @@ import { normalLocation } from './container-group-store.js';
 
 /** The request as stored: read-only fields dropped, the defaults the real service fills added. */
 export function withServiceDefaults(body: JsonObject): JsonObject {
-  const copy = structuredClone(body);
   // Read-only fields a client may echo from a GET are not kept.
-  for (const key of ['id', 'name', 'type', 'systemData']) delete copy[key];
-  const props = isObject(copy.properties) ? copy.properties : {};
-  for (const key of ['provisioningState', 'instanceView', 'isCreatedFromStandbyPool']) delete props[key];
+  const { id: _id, name: _name, type: _type, systemData: _systemData, ...copy } = structuredClone(body);
+  const sent: JsonObject = isObject(copy.properties) ? copy.properties : {};
+  const { provisioningState: _state, instanceView: _view, isCreatedFromStandbyPool: _standby, ...props } = sent;
   props.sku ??= 'Standard';
   props.restartPolicy ??= 'Always';
   props.osType ??= 'Linux';

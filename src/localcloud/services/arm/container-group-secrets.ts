@@ -27,7 +27,7 @@ export function hideSecrets(body: JsonObject): JsonObject {
   });
   each(props.volumes, (volume) => {
     if (isObject(volume.azureFile)) delete volume.azureFile.storageAccountKey;
-    if (volume.secret !== undefined) volume.secret = {};
+    if ((volume.secret as JsonValue | undefined) !== undefined) volume.secret = {}; // a volume may have no secret
   });
   each(props.extensions, (ext) => {
     if (isObject(ext.properties)) delete ext.properties.protectedSettings;

@@ -26,9 +26,10 @@ export interface StoredGroup {
   deleteOperationId?: string;
 }
 
+/** Both are looked up by keys that may be absent (a group not created, an operation pruned). */
 export interface ContainerGroupData {
-  containerGroups: Record<string, StoredGroup>;
-  containerGroupOperations: Record<string, StoredOperation>;
+  containerGroups: Partial<Record<string, StoredGroup>>;
+  containerGroupOperations: Partial<Record<string, StoredOperation>>;
 }
 
 /** The container group part of ARM's data, created on first use. */
@@ -81,6 +82,7 @@ function indexOf(d: ContainerGroupData): Index {
   if (!index) {
     index = { deleting: new Set(), byQuota: new Map(), resourceGroups: new Map(), listed: new Map() };
     for (const [key, g] of Object.entries(d.containerGroups)) {
+      if (!g) continue;
       if (g.deletingSince) index.deleting.add(key);
       addToQuota(index, key, g);
       addResourceGroup(index, key, g);
@@ -117,8 +119,9 @@ function removeFromListed(index: Index, key: string, g: StoredGroup): void {
   const groups = index.listed.get(g.subscriptionId.toLowerCase());
   const rg = g.resourceGroup.toLowerCase();
   const keys = groups?.get(rg);
-  keys?.delete(key);
-  if (keys?.size === 0) groups!.delete(rg);
+  if (!groups || !keys) return;
+  keys.delete(key);
+  if (keys.size === 0) groups.delete(rg);
 }
 
 /**
@@ -129,7 +132,7 @@ export function groupsListed(d: ContainerGroupData, subscriptionId: string, reso
   const groups = indexOf(d).listed.get(subscriptionId.toLowerCase());
   if (!groups) return [];
   const sets = resourceGroup === undefined ? [...groups.values()] : [groups.get(resourceGroup.toLowerCase()) ?? new Set<string>()];
-  const found = sets.flatMap((keys) => [...keys].flatMap((k) => (d.containerGroups[k] ? [d.containerGroups[k]] : [])));
+  const found = sets.flatMap((keys) => [...keys].flatMap((k) => d.containerGroups[k] ?? []));
   return found.sort((a, b) => (a.resourceGroup + '/' + a.name).localeCompare(b.resourceGroup + '/' + b.name));
 }
 
@@ -156,7 +159,7 @@ export function removeGroup(d: ContainerGroupData, key: string): void {
   index.deleting.delete(key);
   index.byQuota.get(quotaKey(g))?.delete(key);
   removeFromListed(index, key, g);
-  delete d.containerGroups[key];
+  Reflect.deleteProperty(d.containerGroups, key); // a key of a stored group
 }
 
 export function markDeleting(d: ContainerGroupData, key: string, op: StoredOperation): void {
@@ -184,5 +187,5 @@ export function sweepDeleted(d: ContainerGroupData, now: Date, provisioningMs: n
 /** Groups that hold quota in a subscription and location (a group being deleted still does). */
 export function groupsIn(d: ContainerGroupData, subscriptionId: string, location: string): StoredGroup[] {
   const keys = indexOf(d).byQuota.get(`${subscriptionId.toLowerCase()}|${normalLocation(location)}`) ?? new Set<string>();
-  return [...keys].flatMap((k) => (d.containerGroups[k] ? [d.containerGroups[k]] : []));
+  return [...keys].flatMap((k) => d.containerGroups[k] ?? []);
 }

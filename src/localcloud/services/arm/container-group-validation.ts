@@ -1,8 +1,8 @@
 // Validates a container group PUT (path and body) by ARM's container-group rules; returns the problems found.
-import { isObject, type JsonObject } from '../../../core/json.js';
+import { isObject } from '../../../core/json.js';
 import type { CloudErrorBody } from './cloud-error.js';
 import { checkContainers, checkPorts } from './container-validation.js';
-import { Problems, UUID } from './validation-kit.js';
+import { Problems, UUID, type RequestObject } from './validation-kit.js';
 import { checkRegistryCredentials, checkSecretReferences, checkVolumes } from './volume-validation.js';
 
 const RESOURCE_GROUP = /^[-\w.()]{1,90}$/;
@@ -50,9 +50,9 @@ export function validateContainerGroup(address: GroupAddress, body: unknown): Cl
   return p.list;
 }
 
-function checkTopLevel(p: Problems, body: JsonObject): void {
+function checkTopLevel(p: Problems, body: RequestObject): void {
   const location = p.string(body.location, ['location']);
-  if (location !== undefined && location.trim() === '') p.add(['location'], 'The location must not be empty');
+  if (location?.trim() === '') p.add(['location'], 'The location must not be empty');
   const tags = p.object(body.tags, ['tags']);
   for (const [k, v] of Object.entries(tags ?? {})) p.string(v, ['tags', k]);
   p.array(body.zones, ['zones'])?.forEach((z, i) => p.string(z, ['zones', i], true));
@@ -60,7 +60,7 @@ function checkTopLevel(p: Problems, body: JsonObject): void {
   if (identity) checkIdentity(p, identity);
 }
 
-function checkIdentity(p: Problems, identity: JsonObject): void {
+function checkIdentity(p: Problems, identity: RequestObject): void {
   p.oneOf(identity.type, IDENTITY_TYPES, ['identity', 'type']);
   const users = p.object(identity.userAssignedIdentities, ['identity', 'userAssignedIdentities']);
   for (const key of Object.keys(users ?? {})) p.armId(key, ['identity', 'userAssignedIdentities', key]);
@@ -70,7 +70,7 @@ function checkIdentity(p: Problems, identity: JsonObject): void {
   }
 }
 
-function checkProperties(p: Problems, props: JsonObject, identity: unknown): void {
+function checkProperties(p: Problems, props: RequestObject, identity: unknown): void {
   const at = ['properties'];
   const secretReferences = checkSecretReferences(p, props.secretReferences, [...at, 'secretReferences'], identity);
   checkVolumes(p, props.volumes, [...at, 'volumes'], secretReferences);
@@ -87,7 +87,7 @@ function checkProperties(p: Problems, props: JsonObject, identity: unknown): voi
   checkExtras(p, props);
 }
 
-function checkNetwork(p: Problems, props: JsonObject): void {
+function checkNetwork(p: Problems, props: RequestObject): void {
   const ip = p.object(props.ipAddress, ['properties', 'ipAddress']);
   if (ip) {
     p.openValue(ip.type, ['properties', 'ipAddress', 'type']);
@@ -105,7 +105,7 @@ function checkNetwork(p: Problems, props: JsonObject): void {
   if (dns) p.array(dns.nameServers, ['properties', 'dnsConfig', 'nameServers'], true);
 }
 
-function checkExtras(p: Problems, props: JsonObject): void {
+function checkExtras(p: Problems, props: RequestObject): void {
   p.array(props.extensions, ['properties', 'extensions'])?.forEach((e, i) => {
     const ext = p.object(e, ['properties', 'extensions', i], true);
     if (!ext) return;

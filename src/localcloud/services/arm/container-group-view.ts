@@ -64,9 +64,8 @@ function fillAddress(props: JsonObject, id: string, location: JsonValue | undefi
   if (!isObject(ip)) return;
   ip.ip = stableIp(id.toLowerCase(), ip.type === 'Private');
   if (typeof ip.dnsNameLabel === 'string' && ip.dnsNameLabel !== '') {
-    ip.fqdn = `${ip.dnsNameLabel}.${String(location ?? 'global')
-      .replace(/\s+/g, '')
-      .toLowerCase()}.azurecontainer.local`;
+    const region = typeof location === 'string' ? location.replace(/\s+/g, '').toLowerCase() : 'global';
+    ip.fqdn = `${ip.dnsNameLabel}.${region}.azurecontainer.local`;
   }
 }
 

@@ -1,6 +1,5 @@
 // Request rules of containers and init containers, as ARM enforces them: names, images, resources, env, mounts.
-import type { JsonObject } from '../../../core/json.js';
-import type { Path, Problems } from './validation-kit.js';
+import type { Path, Problems, RequestObject } from './validation-kit.js';
 
 /** What a container may refer to elsewhere in the group. */
 export interface GroupNames {
@@ -31,7 +30,7 @@ export function checkContainers(p: Problems, list: unknown, path: Path, names: G
   });
 }
 
-function checkContainerProperties(p: Problems, props: JsonObject, at: Path, names: GroupNames, init: boolean): void {
+function checkContainerProperties(p: Problems, props: RequestObject, at: Path, names: GroupNames, init: boolean): void {
   const supplied = names.fromProfile && !init;
   p.string(props.image, [...at, 'image'], !supplied);
   const command = p.array(props.command, [...at, 'command']);
@@ -54,7 +53,7 @@ function checkResources(p: Problems, value: unknown, at: Path): void {
   if (limits) checkAmounts(p, limits, [...at, 'limits'], false);
 }
 
-function checkAmounts(p: Problems, amounts: JsonObject, at: Path, required: boolean): void {
+function checkAmounts(p: Problems, amounts: RequestObject, at: Path, required: boolean): void {
   p.number(amounts.cpu, [...at, 'cpu'], { required, positive: true });
   p.number(amounts.memoryInGB, [...at, 'memoryInGB'], { required, positive: true });
   const gpu = p.object(amounts.gpu, [...at, 'gpu']);

@@ -33,7 +33,8 @@ function checkNameAvailability(req: LocalRequest, ctx: ServiceContext): LocalRes
   if (!isObject(body) || typeof body.name !== 'string') {
     return cloudError(400, 'InvalidRequestContent', "The request body needs 'name' (string) and 'type'.", 'name');
   }
-  if (body.type !== undefined && (typeof body.type !== 'string' || body.type.toLowerCase() !== SERVER_TYPE.toLowerCase())) {
+  const type: unknown = body.type; // the client may leave it out
+  if (type !== undefined && (typeof type !== 'string' || type.toLowerCase() !== SERVER_TYPE.toLowerCase())) {
     return cloudError(400, 'InvalidResourceType', `The resource type must be '${SERVER_TYPE}'.`, 'type');
   }
   const name = body.name;

@@ -1,5 +1,6 @@
 // A small collector of request-validation problems, each with the target path ARM reports.
-import { isObject, type JsonObject } from '../../../core/json.js';
+import { isObject } from '../../../core/json.js';
+import { asSent } from '../../as-sent.js';
 import type { CloudErrorBody } from './cloud-error.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -7,6 +8,9 @@ export const ARM_ID = /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+\/providers
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 export type Path = readonly (string | number)[];
+
+/** An object of a request under validation: any property may be absent, or of any type. */
+export type RequestObject = Record<string, unknown>;
 
 /** 'properties.containers[0].name': how ARM names a faulty property in `target`. */
 export function targetOf(path: Path): string {
@@ -22,7 +26,7 @@ export class Problems {
   }
 
   /** The object at path, or undefined (reporting a wrong type when present but not an object). */
-  object(value: unknown, path: Path, required = false): JsonObject | undefined {
+  object(value: unknown, path: Path, required = false): RequestObject | undefined {
     if (value === undefined || value === null) {
       if (required) this.add(path, 'The property is required');
       return undefined;
@@ -79,7 +83,7 @@ export class Problems {
   oneOf(value: unknown, allowed: readonly string[], path: Path): void {
     if (value === undefined || value === null) return;
     if (typeof value !== 'string' || !allowed.some((a) => a.toLowerCase() === value.toLowerCase())) {
-      this.add(path, `The value '${String(value)}' is not allowed; allowed values: ${allowed.join(', ')}`);
+      this.add(path, `The value '${asSent(value)}' is not allowed; allowed values: ${allowed.join(', ')}`);
     }
   }
 

@@ -1,6 +1,7 @@
 // Request rules of volumes, registry credentials and secret references, as ARM enforces them for container groups.
-import { isObject, type JsonObject } from '../../../core/json.js';
-import type { Path, Problems } from './validation-kit.js';
+import { isObject } from '../../../core/json.js';
+import { asSent } from '../../as-sent.js';
+import type { Path, Problems, RequestObject } from './validation-kit.js';
 
 const VOLUME_KINDS = ['azureFile', 'emptyDir', 'gitRepo', 'secret'] as const;
 
@@ -18,7 +19,7 @@ export function checkVolumes(p: Problems, value: unknown, at: Path, secretRefs: 
   });
 }
 
-function checkVolumeKind(p: Problems, volume: JsonObject, at: Path, secretRefs: ReadonlySet<string>): void {
+function checkVolumeKind(p: Problems, volume: RequestObject, at: Path, secretRefs: ReadonlySet<string>): void {
   // A secret volume may hold its values inline (`secret`), by reference (`secretReference`), or both.
   const kinds = VOLUME_KINDS.filter((k) => volume[k] !== undefined && volume[k] !== null);
   const secretByReference = volume.secretReference !== undefined && volume.secretReference !== null;
@@ -37,7 +38,7 @@ function checkVolumeKind(p: Problems, volume: JsonObject, at: Path, secretRefs: 
     const refs = p.object(volume.secretReference, [...at, 'secretReference']);
     for (const [key, ref] of Object.entries(refs ?? {})) {
       if (typeof ref !== 'string' || !secretRefs.has(ref)) {
-        p.add([...at, 'secretReference', key], `The secret reference '${String(ref)}' is not defined in properties.secretReferences`, 'InvalidSecretReference');
+        p.add([...at, 'secretReference', key], `The secret reference '${asSent(ref)}' is not defined in properties.secretReferences`, 'InvalidSecretReference');
       }
     }
   }
@@ -62,7 +63,7 @@ function checkGitRepo(p: Problems, value: unknown, at: Path): void {
   p.string(repo.repository, [...at, 'repository'], true);
   p.string(repo.revision, [...at, 'revision']);
   const dir = p.string(repo.directory, [...at, 'directory']);
-  if (dir !== undefined && dir.split(/[\\/]/).some((part) => part === '..' || part.startsWith('..'))) {
+  if (dir?.split(/[\\/]/).some((part) => part === '..' || part.startsWith('..'))) {
     p.add([...at, 'directory'], "A gitRepo directory must not contain or start with '..'", 'InvalidGitRepoDirectory');
   }
 }

@@ -1,4 +1,5 @@
 // Connector activity operations: send, reply, update, delete, activity members, history, local read-back.
+import { ownEntry } from '../../own-entry.js';
 import type { LocalRequest, LocalResponse, ServiceContext } from '../../types.js';
 import {
   CHANNEL_ID,
@@ -19,7 +20,7 @@ export type ConversationHandler = (req: LocalRequest, ctx: ServiceContext, conve
 /** Finds the path's conversation (404 otherwise) before the handler. */
 export function inConversation(handler: ConversationHandler): (req: LocalRequest, ctx: ServiceContext) => LocalResponse {
   return (req, ctx) => {
-    const conversation = conversations(ctx)[req.params.conversationId];
+    const conversation = ownEntry(conversations(ctx), req.params.conversationId);
     return conversation ? handler(req, ctx, conversation) : conversationNotFound(req.params.conversationId);
   };
 }

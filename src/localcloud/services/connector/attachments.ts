@@ -1,5 +1,6 @@
 // Connector attachments: upload to a conversation, info, and the original and thumbnail views.
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { ownEntry } from '../../own-entry.js';
 import type { LocalRequest, LocalResponse, ServiceContext } from '../../types.js';
 import { inConversation } from './activities.js';
 import { attachments, connectorError, type AttachmentRecord, type Obj } from './store.js';
@@ -79,7 +80,7 @@ export const uploadAttachment = inConversation((req, ctx, conversation) => {
 });
 
 function find(req: LocalRequest, ctx: ServiceContext): AttachmentRecord | undefined {
-  return attachments(ctx)[req.params.attachmentId];
+  return ownEntry(attachments(ctx), req.params.attachmentId);
 }
 
 function attachmentNotFound(id: string): LocalResponse {

@@ -1,4 +1,5 @@
 // Local conversation connector: every operation, per-conversation throttling, correlation header.
+import { ownEntry } from '../../own-entry.js';
 import type { Handler, LocalService, Route, ServiceContext } from '../../types.js';
 import { deleteActivity, getActivityMembers, listActivities, replyToActivity, sendHistory, sendToConversation, updateActivity } from './activities.js';
 import { getAttachmentInfo, getAttachmentView, isPresigned, uploadAttachment } from './attachments.js';
@@ -22,7 +23,7 @@ function admit(ctx: ServiceContext, conversationId: string): number {
   ctx.data.throttle ??= {};
   const log = ctx.data.throttle as Record<string, number[]>;
   const now = ctx.now().getTime();
-  const lastHour = (log[conversationId] ?? []).filter((t) => t > now - HOUR_MS);
+  const lastHour = (ownEntry(log, conversationId) ?? []).filter((t) => t > now - HOUR_MS);
   log[conversationId] = lastHour;
   if (lastHour.length >= OPERATIONS_PER_HOUR) return Math.max(1, Math.ceil((lastHour[0] + HOUR_MS - now) / 1000));
   if (lastHour.filter((t) => t > now - 1000).length >= OPERATIONS_PER_SECOND) return 1;

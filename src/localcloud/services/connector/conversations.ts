@@ -91,7 +91,7 @@ export const deleteConversationMember = inConversation((req, ctx, conversation) 
   const index = conversation.members.findIndex((m) => m.id === req.params.memberId);
   if (index < 0) return memberNotFound(req.params.memberId);
   conversation.members.splice(index, 1);
-  if (conversation.members.length === 0) delete conversations(ctx)[conversation.id];
+  if (conversation.members.length === 0) Reflect.deleteProperty(conversations(ctx), conversation.id); // the id of a stored conversation
   ctx.save();
   return { status: 200 };
 });

@@ -1,4 +1,5 @@
 // Validation of connector activities and channel accounts, with the channel's message limits.
+import { asSent } from '../../as-sent.js';
 import type { Obj } from './store.js';
 
 /** Longest message text the channel takes. */
@@ -59,7 +60,7 @@ export function activityProblem(value: unknown): Problem | undefined {
   if (typeof value.text === 'string' && value.text.length > MAX_TEXT_CHARS) {
     return { code: 'MessageSizeTooBig', message: `The message text has ${value.text.length} characters; the channel takes at most ${MAX_TEXT_CHARS}.` };
   }
-  if (value.textFormat !== undefined && !TEXT_FORMATS.includes(String(value.textFormat))) {
+  if (value.textFormat !== undefined && !TEXT_FORMATS.includes(asSent(value.textFormat))) {
     return bad(`textFormat must be one of ${TEXT_FORMATS.join(', ')}.`);
   }
   const size = Buffer.byteLength(JSON.stringify(value), 'utf8');

@@ -1,5 +1,7 @@
 // Local Fabric service: eventstream items and folders of a workspace, paged and rate limited.
 import { randomUUID } from 'node:crypto';
+import { asSent } from '../../as-sent.js';
+import { ownEntry } from '../../own-entry.js';
 import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../../types.js';
 import { seedEventstreams, type EventstreamRecord, type WorkspaceRecord } from './eventstreams-seed.js';
 import { decodeToken, foldersInScope, pageOf, type ListScope } from './eventstreams-paging.js';
@@ -49,7 +51,7 @@ function inWorkspace(handler: WorkspaceHandler): (req: LocalRequest, ctx: Servic
     const fail = failer(ctx);
     const id = req.params.workspaceId;
     if (!UUID.test(id)) return fail(400, 'InvalidParameter', `The workspaceId '${id}' is not a valid UUID.`);
-    const ws = workspaces(ctx)[id.toLowerCase()];
+    const ws = ownEntry(workspaces(ctx), id.toLowerCase());
     const related = { resourceId: id, resourceType: 'Workspace' };
     if (!ws) return fail(404, 'WorkspaceNotFound', `The workspace '${id}' was not found or you do not have access to it.`, related);
     const windowMs = ctx.rateWindowMs ?? WINDOW_MS;
@@ -141,7 +143,7 @@ function createProblem(body: unknown, ws: WorkspaceRecord): { status: number; co
   }
   if (description !== undefined && typeof description !== 'string') return { status: 400, code: 'InvalidInput', message: 'description must be a string.' };
   if (folderId !== undefined && (typeof folderId !== 'string' || !ws.folders.some((f) => f.id === folderId.toLowerCase()))) {
-    return { status: 400, code: 'InvalidInput', message: `The folder '${String(folderId)}' was not found in workspace ${ws.id}.` };
+    return { status: 400, code: 'InvalidInput', message: `The folder '${asSent(folderId)}' was not found in workspace ${ws.id}.` };
   }
   if (ws.items.some((i) => i.displayName.toLowerCase() === displayName.toLowerCase())) {
     return { status: 409, code: 'ItemDisplayNameAlreadyInUse', message: `An item named '${displayName}' already exists in workspace ${ws.id}.` };

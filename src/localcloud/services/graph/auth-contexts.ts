@@ -1,4 +1,5 @@
 // Local Graph (beta): authentication-context class references of conditional access (README.md in src/localcloud says what it promises).
+import { ownEntry } from '../../own-entry.js';
 import type { Handler, LocalRequest, LocalResponse, LocalService, ServiceContext } from '../../types.js';
 
 const COLLECTION = '/beta/identity/conditionalAccess/authenticationContextClassReferences';
@@ -77,7 +78,7 @@ export function patchBodyProblem(body: unknown, id: string): string | undefined 
       if (value !== id) return `The id in the body ('${String(value)}') does not match the id in the path ('${id}').`;
       continue;
     }
-    const expected = PROPERTY_TYPES[key];
+    const expected = ownEntry(PROPERTY_TYPES, key);
     if (!expected) return `Invalid property '${key}': authenticationContextClassReference has no such property.`;
     const nullableString = expected === 'string' && value === null;
     if (typeof value !== expected && !nullableString) return `Invalid value for property '${key}': expected a ${expected === 'string' ? 'String' : 'Boolean'}.`;
@@ -88,7 +89,7 @@ export function patchBodyProblem(body: unknown, id: string): string | undefined 
 export function getAuthContext(req: LocalRequest, ctx: ServiceContext): LocalResponse {
   const invalid = badId(req, ctx);
   if (invalid) return invalid;
-  const record = store(ctx)[req.params.id];
+  const record = ownEntry(store(ctx), req.params.id);
   if (!record) return notFound(req, ctx);
   return { status: 200, body: { '@odata.context': `${entityContext(ctx)}/$entity`, ...view(record) } };
 }
@@ -108,7 +109,7 @@ export function patchAuthContext(req: LocalRequest, ctx: ServiceContext): LocalR
   const problem = patchBodyProblem(req.body, id);
   if (problem) return fail(req, ctx, 400, 'invalidRequest', problem);
   const contexts = store(ctx);
-  const record = contexts[id] ?? { id, displayName: null, description: null, isAvailable: false };
+  const record = ownEntry(contexts, id) ?? { id, displayName: null, description: null, isAvailable: false };
   const changes = req.body as Record<string, unknown>;
   if ('displayName' in changes) record.displayName = changes.displayName as string | null;
   if ('description' in changes) record.description = changes.description as string | null;
@@ -122,8 +123,8 @@ export function deleteAuthContext(req: LocalRequest, ctx: ServiceContext): Local
   const invalid = badId(req, ctx);
   if (invalid) return invalid;
   const contexts = store(ctx);
-  if (!contexts[req.params.id]) return notFound(req, ctx);
-  delete contexts[req.params.id];
+  if (!ownEntry(contexts, req.params.id)) return notFound(req, ctx);
+  Reflect.deleteProperty(contexts, req.params.id); // an id badId accepted (c1 to c99)
   ctx.save();
   return { status: 204 };
 }

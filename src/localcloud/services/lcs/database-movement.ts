@@ -1,5 +1,6 @@
 // Local database movement: export and refresh, their status, and the 3-per-day limit.
 import { randomUUID } from 'node:crypto';
+import { ownEntry } from '../../own-entry.js';
 import type { LocalRequest, LocalResponse, LocalService, ServiceContext } from '../../types.js';
 import {
   API_VERSION,
@@ -33,9 +34,9 @@ const refused = (message: string): LocalResponse => result(false, message);
 
 /** Why the project or an environment cannot be used, or undefined. */
 function unknownTarget(ctx: ServiceContext, projectId: string, environmentIds: readonly string[]): string | undefined {
-  const project = projects(ctx)[projectId];
+  const project = ownEntry(projects(ctx), projectId);
   if (!project) return `Project ${projectId} was not found or you do not have access to it.`;
-  const missing = environmentIds.find((id) => !project.environments[id.toLowerCase()]);
+  const missing = environmentIds.find((id) => !ownEntry(project.environments, id.toLowerCase()));
   return missing ? `Environment ${missing} was not found in project ${projectId}.` : undefined;
 }
 
@@ -60,7 +61,8 @@ function start(ctx: ServiceContext, op: Omit<OperationRecord, 'activityId' | 'ti
 }
 
 function environmentType(ctx: ServiceContext, projectId: string, environmentId: string): string | undefined {
-  return projects(ctx)[projectId]?.environments[environmentId]?.type;
+  const project = ownEntry(projects(ctx), projectId);
+  return project && ownEntry(project.environments, environmentId)?.type;
 }
 
 export function exportDatabase(req: LocalRequest, ctx: ServiceContext): LocalResponse {
