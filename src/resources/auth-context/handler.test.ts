@@ -5,22 +5,22 @@ import type { Providers } from '../../providers/providers.js';
 import type { KindContext } from '../../core/kind.js';
 import { resource } from './handler.js';
 
-function fakeGraph(initial: Record<string, AuthContextBody> = {}): { ctx: KindContext; calls: unknown[][]; store: Record<string, AuthContextBody> } {
-  const store = { ...initial };
+function fakeGraph(initial: Record<string, AuthContextBody> = {}): { ctx: KindContext; calls: unknown[][]; store: Map<string, AuthContextBody> } {
+  const store = new Map(Object.entries(initial));
   const calls: unknown[][] = [];
   const graph: Pick<GraphClient, 'getAuthContext' | 'listAuthContexts' | 'patchAuthContext' | 'deleteAuthContext'> = {
-    getAuthContext: async (id) => store[id],
+    getAuthContext: async (id) => store.get(id),
     listAuthContexts: async () => {
       calls.push(['list']);
-      return Object.values(store);
+      return [...store.values()];
     },
     patchAuthContext: async (id, props) => {
       calls.push(['patch', id, props]);
-      store[id] = { ...store[id], id, ...props };
+      store.set(id, { ...store.get(id), id, ...props });
     },
     deleteAuthContext: async (id) => {
       calls.push(['delete', id]);
-      delete store[id];
+      store.delete(id);
     },
   };
   // Only the Graph client is used by this kind.

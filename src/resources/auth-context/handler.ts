@@ -28,7 +28,7 @@ const CLEARED: Readonly<Record<Prop, null | boolean>> = { displayName: null, des
 function patchOf(spec: JsonObject, props: readonly Prop[], clear = false): AuthContextPatch {
   const patch: Record<string, unknown> = {};
   for (const p of props) {
-    if (spec[p] !== undefined) patch[p] = spec[p];
+    if (Object.hasOwn(spec, p)) patch[p] = spec[p];
     else if (clear) patch[p] = CLEARED[p];
   }
   return patch;

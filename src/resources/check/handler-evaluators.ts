@@ -1,9 +1,11 @@
 // One evaluator per Check variant: quota, nameAvailable, eventstreamExists, spend; each reads its service and says one line.
-import type { JsonObject } from '../../core/json.js';
+import type { JsonObject, JsonValue } from '../../core/json.js';
 import type { Transaction } from '../../providers/billing.js';
 import type { CheckResult, KindContext } from '../../core/kind.js';
+import { shownValue } from '../spec-shared/spec-text.js';
 
-const str = (v: unknown): string => String(v ?? '');
+/** A field of the check's spec as text: absent or null reads as ''. */
+const str = (v: JsonValue | undefined): string => (v === undefined || v === null ? '' : shownValue(v));
 
 /** Free capacity of a usage entry at a location must be at least minFree. */
 export async function quota(ctx: KindContext, q: JsonObject): Promise<CheckResult> {
@@ -11,7 +13,7 @@ export async function quota(ctx: KindContext, q: JsonObject): Promise<CheckResul
   const location = str(q.location);
   const minFree = Number(q.minFree ?? 0);
   const usage = await ctx.providers.arm.listUsage(str(q.subscriptionId), location);
-  const entry = usage.find((u) => u.name?.value?.toLowerCase() === resource.toLowerCase());
+  const entry = usage.find((u) => u.name.value.toLowerCase() === resource.toLowerCase()); // the client checks name.value
   if (!entry) return { passed: false, message: `quota: no usage of ${resource} is reported in ${location}` };
   const free = entry.limit - entry.currentValue;
   return {
@@ -49,7 +51,7 @@ export function totalsByCurrency(transactions: readonly Transaction[]): Map<stri
   for (const t of transactions) {
     const amount = t.properties?.transactionAmount;
     if (!amount || typeof amount.value !== 'number') continue;
-    const currency = amount.currency ?? t.properties?.billingCurrency ?? '?';
+    const currency = amount.currency ?? t.properties.billingCurrency ?? '?';
     totals.set(currency, (totals.get(currency) ?? 0) + amount.value);
   }
   return totals;

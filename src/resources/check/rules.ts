@@ -5,7 +5,7 @@ import type { Report } from '../../core/kind.js';
 export const CHECK_TYPES = ['quota', 'nameAvailable', 'eventstreamExists', 'spend'] as const;
 
 export function checkSpec(spec: JsonObject, report: Report): void {
-  const present = CHECK_TYPES.filter((t) => spec[t] !== undefined);
+  const present = CHECK_TYPES.filter((t) => Object.hasOwn(spec, t));
   if (present.length === 0) report([], `needs exactly one of ${CHECK_TYPES.join(', ')}`, { at: 'key' });
   else if (present.length > 1) report([present[1]], `needs exactly one of ${CHECK_TYPES.join(', ')} (found ${present.join(', ')})`, { at: 'key' });
 }

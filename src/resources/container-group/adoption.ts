@@ -5,6 +5,7 @@ import { isObject, type JsonObject, type JsonPath, type JsonValue } from '../../
 import type { Adoption, AdoptedSpec, Discovered, KindContext, Observed } from '../../core/kind.js';
 import type { ContainerGroupBody } from '../../providers/arm.js';
 import { groupId, parseGroupId, specOf, outputsOf } from './mapping.js';
+import { shownValue } from '../spec-shared/spec-text.js';
 
 type Secret = AdoptedSpec['secrets'][number];
 type Unwritten = AdoptedSpec['unwritten'][number];
@@ -43,7 +44,7 @@ async function list(ctx: KindContext, scope: Parameters<Adoption['list']>[1], li
 }
 
 const items = (value: JsonValue | undefined): JsonObject[] => (Array.isArray(value) ? value.filter(isObject) : []);
-const has = (o: JsonObject, key: string) => o[key] !== undefined && o[key] !== null;
+const has = (o: JsonObject, key: string) => Object.hasOwn(o, key) && o[key] !== null;
 
 /** The secrets ARM leaves out of its answers, each where the manifest needs a placeholder. */
 function hiddenSecrets(name: string, props: JsonObject): { secrets: Secret[]; unwritten: Unwritten[] } {
@@ -56,18 +57,18 @@ function hiddenSecrets(name: string, props: JsonObject): { secrets: Secret[]; un
       items(env).forEach((variable, vi) => {
         // A secure variable comes back with its name only.
         if (has(variable, 'value') || has(variable, 'secureValue') || has(variable, 'secureValueReference')) return;
-        secrets.push({ path: at(list, ci, 'properties', 'environmentVariables', vi, 'secureValue'), words: [name, String(variable.name)] });
+        secrets.push({ path: at(list, ci, 'properties', 'environmentVariables', vi, 'secureValue'), words: [name, shownValue(variable.name)] });
       });
     });
   }
   items(props.imageRegistryCredentials).forEach((cred, i) => {
     if (has(cred, 'password') || has(cred, 'passwordReference') || has(cred, 'identity')) return;
-    secrets.push({ path: at('imageRegistryCredentials', i, 'password'), words: [name, String(cred.server).split('.')[0], 'password'] });
+    secrets.push({ path: at('imageRegistryCredentials', i, 'password'), words: [name, shownValue(cred.server).split('.')[0], 'password'] });
   });
   items(props.volumes).forEach((volume, i) => {
     const share = volume.azureFile;
     if (isObject(share) && !has(share, 'storageAccountKey') && !has(share, 'storageAccountKeyReference')) {
-      secrets.push({ path: at('volumes', i, 'azureFile', 'storageAccountKey'), words: [name, String(volume.name), 'storage key'] });
+      secrets.push({ path: at('volumes', i, 'azureFile', 'storageAccountKey'), words: [name, shownValue(volume.name), 'storage key'] });
     }
     if (isObject(volume.secret)) {
       unwritten.push({

@@ -30,16 +30,17 @@ export function listReader(deps: ListDeps): ListReader {
   const begin = (ctx: KindContext, answered?: Answered): ListRun => {
     const out: ListAnswer[] = [];
     const groups = new Map<string, GroupReading>();
-    const answer = (group: GroupReading, t: { index: number; at: GroupCoordinates }): void => {
-      const live = group.byName!.get(t.at.name.toLowerCase());
+    const answer = (byName: Map<string, ContainerGroupBody>, t: { index: number; at: GroupCoordinates }): void => {
+      const live = byName.get(t.at.name.toLowerCase());
       out[t.index] = live ? deps.observed(t.at, live) : undefined;
       answered?.(t.index, out[t.index]);
     };
     const list = (group: GroupReading): Promise<void> =>
       ctx.providers.arm.listContainerGroups(group.first.subscriptionId, group.first.resourceGroup).then(
         (listed) => {
-          group.byName = new Map(listed.map((g) => [String(g.name ?? '').toLowerCase(), g]));
-          for (const t of group.targets) answer(group, t);
+          const byName = new Map(listed.map((g) => [(g.name ?? '').toLowerCase(), g])); // the client checks each name is a text
+          group.byName = byName;
+          for (const t of group.targets) answer(byName, t);
         },
         () => undefined,
       ); // a failed listing leaves its targets to read(), which reports the service's error
@@ -64,7 +65,7 @@ export function listReader(deps: ListDeps): ListReader {
         }
         const group = groupOf(at);
         group.targets.push({ index, at });
-        if (group.byName) answer(group, { index, at });
+        if (group.byName) answer(group.byName, { index, at });
       },
       foresee(target) {
         try {

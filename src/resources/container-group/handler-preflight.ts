@@ -34,7 +34,7 @@ export async function preflight(ctx: KindContext, creates: readonly { address: s
 
 async function quotaErrors(ctx: KindContext, b: Bucket): Promise<{ address: string; message: string }[]> {
   const usage = await ctx.providers.arm.listUsage(b.subscriptionId, b.location);
-  const quota = usage.find((u) => u.name?.value?.toLowerCase() === QUOTA_NAME);
+  const quota = usage.find((u) => u.name.value.toLowerCase() === QUOTA_NAME); // the client checks name.value
   const planned = b.addresses.length;
   if (!quota || quota.currentValue + planned <= quota.limit) return [];
   const message = `quota exceeded in ${b.location}: ${quota.currentValue} container groups in use + ${planned} planned = ${quota.currentValue + planned}, over the ContainerGroups limit of ${quota.limit} (subscription ${b.subscriptionId})`;

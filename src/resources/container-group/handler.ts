@@ -7,6 +7,7 @@ import { bodyOf, coordinatesOf, groupId, outputsOf, parseGroupId, specOf, type G
 import { preflight } from './handler-preflight.js';
 import { identityMismatches } from './identity.js';
 import { listReader } from './handler-list.js';
+import { shownValue } from '../spec-shared/spec-text.js';
 
 /** The id from the coordinates ARM answers (its casing, not the asker's), in the seeds' namespace. */
 function observed(c: GroupCoordinates, live: ContainerGroupBody): Observed {
@@ -35,10 +36,10 @@ async function put(ctx: KindContext, c: GroupCoordinates, spec: JsonObject): Pro
 function refuseEmptySecretVolumes(c: GroupCoordinates, spec: JsonObject): void {
   const props = isObject(spec.properties) ? spec.properties : {};
   const volumes = Array.isArray(props.volumes) ? props.volumes.filter(isObject) : [];
-  const empty = volumes.filter((v) => isObject(v.secret) && Object.keys(v.secret).length === 0 && v.secretReference === undefined);
+  const empty = volumes.filter((v) => isObject(v.secret) && Object.keys(v.secret).length === 0 && !Object.hasOwn(v, 'secretReference'));
   if (empty.length > 0) {
     throw new UserError(
-      `ContainerGroup/${c.name}: the secret volume ${empty.map((v) => String(v.name)).join(', ')} lists no files; the write sends the whole group and would empty it: list its files (each as FILE: \${env:NAME}) first`,
+      `ContainerGroup/${c.name}: the secret volume ${empty.map((v) => shownValue(v.name)).join(', ')} lists no files; the write sends the whole group and would empty it: list its files (each as FILE: \${env:NAME}) first`,
     );
   }
 }
@@ -58,12 +59,12 @@ export const resource: ResourceHandler = {
   // update, and after `state mv` an implicit spec.name (metadata.name) must not PUT a new group.
   update: (ctx, name, spec, current) => put(ctx, locate(name, spec, current.id), spec),
   async delete(ctx, id, lastSpec) {
-    const c = parseGroupId(id) ?? coordinatesOf(String(lastSpec.name ?? id), lastSpec);
+    const c = parseGroupId(id) ?? coordinatesOf(typeof lastSpec.name === 'string' ? lastSpec.name : id, lastSpec);
     await ctx.providers.arm.deleteContainerGroup(c.subscriptionId, c.resourceGroup, c.name);
   },
   // After an interrupted apply the group may still be provisioning: followed as its own PUT would be.
   async awaitSettled(ctx, current) {
-    const c = locate(String(current.spec.name ?? current.id), current.spec, current.id);
+    const c = locate(typeof current.spec.name === 'string' ? current.spec.name : current.id, current.spec, current.id);
     const live = await ctx.providers.arm.awaitContainerGroup(c.subscriptionId, c.resourceGroup, c.name);
     if (!live) throw new UserError(`ContainerGroup/${c.name} was deleted outside moor while it was provisioning`);
     return observed(c, live);

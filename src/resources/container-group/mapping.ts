@@ -36,7 +36,7 @@ export function groupId(c: GroupCoordinates): string {
 /** The whole desired body: PUT replaces the resource, so nothing set may be left out. */
 export function bodyOf(spec: JsonObject): ContainerGroupBody {
   const body: Record<string, unknown> = {};
-  for (const field of BODY_FIELDS) if (spec[field] !== undefined) body[field] = spec[field];
+  for (const field of BODY_FIELDS) if (Object.hasOwn(spec, field)) body[field] = spec[field];
   return body;
 }
 
@@ -49,7 +49,7 @@ export function specOf(c: GroupCoordinates, live: ContainerGroupBody): JsonObjec
   const at = answered ?? c;
   const spec: JsonObject = { subscriptionId: at.subscriptionId, resourceGroup: at.resourceGroup, name: live.name ?? at.name };
   for (const field of BODY_FIELDS) {
-    const value = live[field];
+    const value: unknown = live[field]; // the service's JSON: a field may be null
     if (value !== undefined && value !== null) spec[field] = value as JsonObject[string];
   }
   return spec;

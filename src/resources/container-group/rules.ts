@@ -44,7 +44,7 @@ type Named = (path: JsonPath, value: unknown, field: string) => void;
 function checkImages(props: JsonObject, report: Report): void {
   if (isObject(props.containerGroupProfile)) return;
   for (const { item, index } of itemsOf(props.containers)) {
-    if (isObject(item.properties) && item.properties.image === undefined) {
+    if (isObject(item.properties) && !Object.hasOwn(item.properties, 'image')) {
       report(['properties', 'containers', index, 'properties'], 'missing required field image (or create the group from a properties.containerGroupProfile)', {
         at: 'key',
       });
@@ -63,7 +63,7 @@ function checkContainer(container: JsonObject, path: JsonPath, volumes: Readonly
   for (const { item, index } of envs) {
     const envPath = [...base, 'environmentVariables', index];
     named([...envPath, 'secureValueReference'], item.secureValueReference, 'secureValueReference');
-    const set = ['value', 'secureValue', 'secureValueReference'].filter((k) => item[k] !== undefined);
+    const set = ['value', 'secureValue', 'secureValueReference'].filter((k) => Object.hasOwn(item, k));
     if (set.length > 1) report([...envPath, set[1]], `set only one of value, secureValue, secureValueReference (found ${set.join(', ')})`, { at: 'key' });
   }
   reportDuplicates(envs.map(at([...base, 'environmentVariables'])), 'name', 'environment variable', report);
@@ -84,7 +84,7 @@ function checkVolumes(props: JsonObject, report: Report, named: Named): Set<stri
   for (const { item, index } of volumes) {
     const path: JsonPath = ['properties', 'volumes', index];
     // secretReference fills a secret volume from secret references, alone or beside `secret`.
-    const kinds = VOLUME_KINDS.filter((k) => item[k] !== undefined || (k === 'secret' && item.secretReference !== undefined));
+    const kinds = VOLUME_KINDS.filter((k) => Object.hasOwn(item, k) || (k === 'secret' && Object.hasOwn(item, 'secretReference')));
     if (kinds.length !== 1) {
       const found = kinds.length === 0 ? 'none' : kinds.join(', ');
       report(kinds.length === 0 ? path : [...path, kinds[1]], `a volume needs exactly one of ${VOLUME_KINDS.join(', ')} (found ${found})`, {

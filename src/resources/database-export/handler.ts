@@ -3,19 +3,20 @@ import type { JobHandler } from '../../core/kind.js';
 import { environmentKey } from '../database-jobs-shared/environment-key.js';
 import { recheckMovement, sendAnswerLost } from '../database-jobs-shared/movement-recheck.js';
 import { runMovement } from '../database-jobs-shared/movement-steps.js';
+import { specText } from '../spec-shared/spec-text.js';
 
 export const job: JobHandler = {
   destructive: false,
-  revision: (spec) => String(spec.revision),
+  revision: (spec) => specText(spec, 'revision'),
   run(ctx, spec, record, checkpoint) {
-    const project = String(spec.projectId);
-    const env = String(spec.environmentId);
-    const backup = String(spec.backupName);
+    const project = specText(spec, 'projectId');
+    const env = specText(spec, 'environmentId');
+    const backup = specText(spec, 'backupName');
     return runMovement(
       ctx,
       {
         projectId: project,
-        revision: String(spec.revision),
+        revision: specText(spec, 'revision'),
         steps: [
           {
             operation: 'export',
@@ -29,7 +30,7 @@ export const job: JobHandler = {
       checkpoint,
     );
   },
-  recheck: (ctx, spec, record) => recheckMovement(ctx, String(spec.projectId), record),
+  recheck: (ctx, spec, record) => recheckMovement(ctx, specText(spec, 'projectId'), record),
   lostAnswer: sendAnswerLost,
   // The service runs one operation per environment at a time.
   exclusive: (spec) => [environmentKey(spec.projectId, spec.environmentId)],

@@ -50,14 +50,16 @@ export async function runMovement(
   checkpoint: (r: JobRecord) => Promise<void>,
 ): Promise<JobRecord> {
   if (record?.revision === job.revision && record.outcome === 'unknown') {
-    throw new UserError(String(record.message ?? 'the last run of this revision has an unknown outcome; change the revision to run again'));
+    const message =
+      typeof record.message === 'string' ? record.message : 'the last run of this revision has an unknown outcome; change the revision to run again';
+    throw new UserError(message);
   }
   const runner = new Runner(ctx, job, checkpoint, resumable(record, job.revision));
   return runner.run();
 }
 
 function resumable(record: JobRecord | undefined, revision: string): JobRecord {
-  if (record && record.revision === revision && record.status === 'started') return structuredClone(record);
+  if (record?.revision === revision && record.status === 'started') return structuredClone(record);
   return { revision, status: 'started', steps: [] };
 }
 
@@ -75,7 +77,8 @@ class Runner {
 
   async run(): Promise<JobRecord> {
     for (const [i, step] of this.job.steps.entries()) {
-      let rec = this.steps[i];
+      // The record may hold fewer steps than the job: the rest are not sent yet.
+      let rec = this.steps[i] as StepRecord | undefined;
       if (!rec) {
         // Interrupted between operations: the next one is not sent; the next apply sends it.
         if (this.ctx.signal?.aborted) throw interruption(new UserError(`${step.describe}: interrupted before it was sent; the next apply sends it`));
@@ -115,18 +118,21 @@ class Runner {
     const interval = pollIntervalMs(this.ctx);
     for (;;) {
       const current = this.steps[i];
-      const status = await this.ctx.providers.lcs.fetchStatus(this.job.projectId, step.environmentId, String(current.activityId));
+      const activityId = current.activityId;
+      if (typeof activityId !== 'string') throw new Error(`${step.describe}: followed without an operation activity id`); // run() sends or refuses such a step first
+      const status = await this.ctx.providers.lcs.fetchStatus(this.job.projectId, step.environmentId, activityId);
       // eslint-disable-next-line @typescript-eslint/no-unnecessary-boolean-literal-compare -- the service's JSON may leave IsSuccess out: only an explicit false counts
       if (status.IsSuccess === false && !status.OperationStatus) {
         // The operation may still be running: an unknown outcome, which the next plan re-checks by its activity id.
         await this.fail(
-          `${step.describe}: the status of operation ${String(current.activityId)} could not be read: ${status.ErrorMessage ?? 'no error message'}`,
+          `${step.describe}: the status of operation ${activityId} could not be read: ${status.ErrorMessage ?? 'no error message'}`,
           { outcome: 'unknown' },
           i,
           'Unknown',
         );
       }
-      const os = String(status.OperationStatus ?? 'InProgress');
+      // The provider checks OperationStatus only on a successful read: anything but a text reads as still in progress.
+      const os = typeof status.OperationStatus === 'string' ? status.OperationStatus : 'InProgress';
       if (os !== current.status) {
         await this.setStep(i, { ...current, status: os, at: now() });
         this.ctx.log(`${step.describe}: ${os}`);
@@ -134,11 +140,11 @@ class Runner {
       if (SUCCEEDED.has(os.toLowerCase())) return;
       if (FAILED.has(os.toLowerCase())) {
         const detail = status.ErrorMessage ? `: ${status.ErrorMessage}` : '';
-        await this.fail(`${step.describe} ended ${os} (operation ${String(current.activityId)})${detail}`, {});
+        await this.fail(`${step.describe} ended ${os} (operation ${activityId})${detail}`, {});
       }
       // Interrupted (Ctrl-C): the wait ends at once; the activity id stays in state, so the next apply resumes following it.
       if (!(await waitUnlessAborted(sleep, interval, this.ctx.signal))) {
-        throw interruption(new UserError(`${step.describe}: interrupted; the next apply resumes following operation ${String(current.activityId)}`));
+        throw interruption(new UserError(`${step.describe}: interrupted; the next apply resumes following operation ${activityId}`));
       }
     }
   }

@@ -1,19 +1,20 @@
 // How moor runs a DatabaseRefresh: optionally export the target first, then refresh it; never sent twice for a revision.
-import type { JsonObject } from '../../core/json.js';
+import type { JsonObject, JsonValue } from '../../core/json.js';
 import { isObject } from '../../core/json.js';
 import type { JobHandler, KindContext } from '../../core/kind.js';
 import { environmentKey } from '../database-jobs-shared/environment-key.js';
 import { recheckMovement, sendAnswerLost } from '../database-jobs-shared/movement-recheck.js';
 import { runMovement, type MovementStep } from '../database-jobs-shared/movement-steps.js';
+import { specText } from '../spec-shared/spec-text.js';
 
 function stepsOf(ctx: KindContext, spec: JsonObject): MovementStep[] {
-  const project = String(spec.projectId);
-  const source = String(spec.sourceEnvironmentId);
-  const target = String(spec.targetEnvironmentId);
+  const project = specText(spec, 'projectId');
+  const source = specText(spec, 'sourceEnvironmentId');
+  const target = specText(spec, 'targetEnvironmentId');
   const steps: MovementStep[] = [];
-  const first = spec.exportTargetFirst;
-  if (isObject(first) && first.backupName !== undefined) {
-    const backup = String(first.backupName);
+  const first = spec.exportTargetFirst as JsonValue | undefined;
+  if (isObject(first) && 'backupName' in first) {
+    const backup = specText(first, 'backupName');
     steps.push({
       operation: 'export',
       environmentId: target,
@@ -33,10 +34,10 @@ function stepsOf(ctx: KindContext, spec: JsonObject): MovementStep[] {
 export const job: JobHandler = {
   // A refresh overwrites the target's data.
   destructive: true,
-  revision: (spec) => String(spec.revision),
+  revision: (spec) => specText(spec, 'revision'),
   run: (ctx, spec, record, checkpoint) =>
-    runMovement(ctx, { projectId: String(spec.projectId), revision: String(spec.revision), steps: stepsOf(ctx, spec) }, record, checkpoint),
-  recheck: (ctx, spec, record) => recheckMovement(ctx, String(spec.projectId), record),
+    runMovement(ctx, { projectId: specText(spec, 'projectId'), revision: specText(spec, 'revision'), steps: stepsOf(ctx, spec) }, record, checkpoint),
+  recheck: (ctx, spec, record) => recheckMovement(ctx, specText(spec, 'projectId'), record),
   lostAnswer: sendAnswerLost,
   // The service runs one operation per environment at a time (the export first, if any, is on the target too).
   exclusive: (spec) => [environmentKey(spec.projectId, spec.targetEnvironmentId)],

@@ -6,7 +6,7 @@ import type { Report } from '../../core/kind.js';
 export function checkSpec(spec: JsonObject, report: Report): void {
   const source = literal(spec.sourceEnvironmentId);
   const target = literal(spec.targetEnvironmentId);
-  if (source !== undefined && target !== undefined && source.toLowerCase() === target.toLowerCase()) {
+  if (target !== undefined && source?.toLowerCase() === target.toLowerCase()) {
     report(['targetEnvironmentId'], 'must differ from sourceEnvironmentId: a refresh would overwrite its own source');
   }
 }

@@ -31,7 +31,7 @@ export async function createOnce(
   for (let attempt = 1; ; attempt++) {
     try {
       const created: DatasetBody = await analytics.createDataset(workspaceId, request, retention);
-      return { id: created.id, name: created.name ?? request.name };
+      return { id: created.id, name: created.name }; // the client checks it is the name sent
     } catch (err) {
       if (!isLostAnswer(err)) throw err;
       const appeared = [...(await idsNamed(analytics, workspaceId, request.name))].filter((id) => !before.has(id));

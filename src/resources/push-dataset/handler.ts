@@ -4,9 +4,10 @@ import { isObject } from '../../core/json.js';
 import type { KindContext, Observed, ResourceHandler } from '../../core/kind.js';
 import { createOnce, findCreatedSince, idsNamed } from './handler-create.js';
 import { createRequestOf, datasetName, outputsOf, specOf, tableBodyOf } from './mapping.js';
+import { shownValue, specText } from '../spec-shared/spec-text.js';
 
 function workspaceOf(spec: JsonObject): string {
-  return String(spec.workspaceId);
+  return specText(spec, 'workspaceId');
 }
 
 /** A recorded id may be 'workspaceId/datasetId' (read across a workspace change) or the dataset id. */
@@ -85,7 +86,7 @@ export const resource: ResourceHandler = {
 
   // Workspace ids are GUIDs (any case); dataset names are compared as written.
   identityMismatches(target, observed) {
-    const found = { workspace: String(observed.spec.workspaceId), name: String(observed.spec.name) };
+    const found = { workspace: shownValue(observed.spec.workspaceId), name: shownValue(observed.spec.name) };
     const wanted = { workspace: workspaceOf(target.spec), name: datasetName(target.name, target.spec) };
     const out: string[] = [];
     if (found.workspace.toLowerCase() !== wanted.workspace.toLowerCase())

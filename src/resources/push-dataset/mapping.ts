@@ -14,7 +14,7 @@ export function datasetName(name: string, spec: JsonObject): string {
 /** The analytics service's CreateDatasetRequest from the spec (addressing fields left out). */
 export function createRequestOf(name: string, spec: JsonObject): CreateDatasetRequest {
   const body: Record<string, unknown> = { name: datasetName(name, spec) };
-  for (const f of REQUEST_FIELDS) if (spec[f] !== undefined) body[f] = spec[f];
+  for (const f of REQUEST_FIELDS) if (Object.hasOwn(spec, f)) body[f] = spec[f];
   body.tables ??= [];
   return body as unknown as CreateDatasetRequest;
 }
@@ -22,8 +22,8 @@ export function createRequestOf(name: string, spec: JsonObject): CreateDatasetRe
 /** The body of a table PUT: its name and the new schema (columns, measures). */
 export function tableBodyOf(table: JsonObject): DatasetTable {
   const body: Record<string, unknown> = { name: table.name };
-  if (table.columns !== undefined) body.columns = table.columns;
-  if (table.measures !== undefined) body.measures = table.measures;
+  if (Object.hasOwn(table, 'columns')) body.columns = table.columns;
+  if (Object.hasOwn(table, 'measures')) body.measures = table.measures;
   return body as DatasetTable;
 }
 
