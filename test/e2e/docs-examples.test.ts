@@ -1,15 +1,23 @@
 // The guides' shell examples run as written (against the built-in local cloud, in a copy of the
 // examples), so a guide cannot show a command the program no longer takes: the stacks guide's
 // commands and worked example, the drift guide's accept, discover, the editor-support schema, the
-// pipeline without the action, the `moor get` lookups, and the guides' configuration samples.
+// pipeline without the action, the `moor get` lookups, the standalone local cloud over http, and the
+// guides' configuration samples.
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { moor, ROOT, workdir } from './harness.js';
+import { LISTENING, moor, ROOT, startMoor, workdir } from './harness.js';
 
 /** The built-in local cloud: no endpoint or token from the test's environment. */
 const BUILT_IN = { MOOR_ENDPOINT: '', MOOR_TOKEN: '' };
+
+/** No MOOR_* variable of the test's environment (a standalone cloud reads its port, token and data from them). */
+const NO_MOOR_ENV: NodeJS.ProcessEnv = Object.fromEntries(
+  Object.keys(process.env)
+    .filter((k) => k.startsWith('MOOR_'))
+    .map((k) => [k, undefined]),
+);
 
 /** The sh blocks of a guide after `marker` (its first `count`), continuation lines joined, comments cut. */
 function shLines(page: string, marker: string, count = 1): string[] {
@@ -23,6 +31,25 @@ function shLines(page: string, marker: string, count = 1): string[] {
     .split('\n')
     .map((l) => l.replace(/(^|\s+)#.*$/, '').trim())
     .filter(Boolean);
+}
+
+/** `npx moor ARGS &`: a server an example starts in the background, and its arguments. */
+function backgroundArgs(line: string): string[] {
+  const m = /^npx moor (.+) &$/.exec(line);
+  if (!m) throw new Error(`not a moor started in the background: ${line}`);
+  return m[1].split(/\s+/);
+}
+
+/** `VAR=value ... npx moor ARGS`: the variables the line sets and moor's arguments. */
+function withVariables(line: string): { env: Record<string, string>; args: string[] } {
+  const words = line.split(/\s+/);
+  const env: Record<string, string> = {};
+  while (/^[A-Z_]+=/.test(words[0])) {
+    const [name, ...value] = words.shift()!.split('=');
+    env[name] = value.join('=');
+  }
+  if (words.shift() !== 'npx' || words.shift() !== 'moor') throw new Error(`not an npx moor line: ${line}`);
+  return { env, args: words };
 }
 
 /** The first yaml block of a guide after `marker`. */
@@ -149,6 +176,29 @@ describe("the guides' examples", () => {
     });
     const usage = await run(fixtures, 'moor get usage --subscription 8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11 --location westeurope');
     expect(usage.stdout).toMatch(/ContainerGroups +0 +20 /);
+  }, 120_000);
+
+  it('the standalone local cloud: moor plans against it over http, at the port and with the token the guide gives', async () => {
+    const dir = workdir();
+    cpSync(join(ROOT, 'examples'), join(dir, 'examples'), { recursive: true });
+    const [serve, plan] = shLines('local-cloud.md', 'Point moor at it with:');
+    const args = backgroundArgs(serve);
+    expect(args.slice(0, 2)).toEqual(['local-cloud', '--port']);
+    // Its own port, not the guide's (another test may hold it); the plan line must name the port the cloud line gives.
+    const cloud = startMoor(dir, undefined, ['local-cloud', '--port', '0', ...args.slice(3)], NO_MOOR_ENV);
+    try {
+      const url = (await cloud.written(LISTENING))[1];
+      const { env, args: planArgs } = withVariables(plan);
+      expect(env.MOOR_ENDPOINT).toBe(`http://127.0.0.1:${args[2]}`);
+      const r = await moor(dir, undefined, planArgs, { ...NO_MOOR_ENV, ...env, MOOR_ENDPOINT: url });
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/Plan: [1-9]\d* to create/);
+      // Against the standalone cloud: the built-in one was not started (its data file is the standalone's, .moor/local-cloud.json).
+      expect(r.stderr).not.toMatch(/built-in local cloud/);
+    } finally {
+      cloud.signal('SIGTERM');
+      expect((await cloud).code).toBe(0);
+    }
   }, 120_000);
 
   it("moor get: each lookup against the built-in local cloud's demo data", async () => {
