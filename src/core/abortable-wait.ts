@@ -4,7 +4,10 @@
 /** Sleeps `ms`, or less when `signal` aborts first; its timer is cleared then, so nothing keeps the process alive. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
+    if (signal?.aborted) {
+      resolve();
+      return;
+    }
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', done);

@@ -27,7 +27,9 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
   const unexpected = (): never => {
     if (at >= text.length) return fail('the text ends early');
     WORD.lastIndex = at;
-    return fail(`unexpected '${WORD.exec(text)![0]}'`);
+    // WORD's last branch takes any one character, so it matches wherever the text goes on.
+    const word = WORD.exec(text)?.[0] ?? text[at];
+    return fail(`unexpected '${word}'`);
   };
   const expect = (char: string) => {
     space();
@@ -60,14 +62,22 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
   const value = (): void => {
     space();
     const c = text[at];
-    if (c === '{')
-      return members('}', () => {
+    if (c === '{') {
+      members('}', () => {
         string();
         expect(':');
         value();
       });
-    if (c === '[') return members(']', value);
-    if (c === '"') return string();
+      return;
+    }
+    if (c === '[') {
+      members(']', value);
+      return;
+    }
+    if (c === '"') {
+      string();
+      return;
+    }
     const start = at;
     if (match(NUMBER) || match(LITERAL)) {
       // `01` or `truex`: the value runs on, and is named whole.

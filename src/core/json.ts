@@ -5,11 +5,30 @@ export interface JsonObject {
   [key: string]: JsonValue;
 }
 
+/** An object read from outside (a file, a schema, an answer): any field may be missing. */
+export type JsonFields = Readonly<Partial<Record<string, JsonValue>>>;
+
 /** A path into a JSON document: object keys and array indexes, from the root. */
 export type JsonPath = readonly (string | number)[];
 
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The value under `key`, or undefined. The index signature claims every key holds a value; a key
+ * the object lacks gives undefined, and so does a field left undefined in an object built in code.
+ */
+export function fieldOf(obj: JsonObject, key: string): JsonValue | undefined {
+  return obj[key];
+}
+
+/**
+ * A value as text, for matching and naming elements by a key field: a scalar as String() gives it,
+ * an object or a list as its JSON (String() gives every object the same '[object Object]').
+ */
+export function valueText(value: JsonValue | undefined): string {
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
 }
 
 /** RFC 6901 pointer of a path: ['a', 0, 'b/c'] -> '/a/0/b~1c'. */

@@ -29,7 +29,8 @@ export class PriorityQueue<T> {
     const a = this.items;
     if (a.length === 0) return undefined;
     const top = a[0];
-    const last = a.pop()!;
+    const last = a[a.length - 1];
+    a.pop();
     if (a.length > 0) {
       a[0] = last;
       this.sinkFrom(0);

@@ -49,7 +49,8 @@ export function scanReferences(value: string): { refs: Reference[]; errors: Refe
       else errors.push({ raw, message: `empty file path in ${raw}` });
     } else if (scheme === 'ref') {
       const r = REF_TARGET.exec(arg);
-      if (r) refs.push({ type: 'ref', address: `${r[1]}/${r[2]}`, pointer: r[4] ?? '', raw, index });
+      // Group 4, the #/pointer, is undefined when the reference names none.
+      if (r) refs.push({ type: 'ref', address: `${r[1]}/${r[2]}`, pointer: r[4] || '', raw, index });
       else errors.push({ raw, message: `invalid reference ${raw}: expected \${ref:Kind/name#/json/pointer}` });
     } else if (scheme === 'var') {
       // A stack's value, substituted while loading (engine/load/stack-vars.ts), which reports a missing one.

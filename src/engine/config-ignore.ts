@@ -84,8 +84,9 @@ function configLocator(file: string, cwd: string): (path: readonly (string | num
   return (path) => {
     for (let n = path.length; n >= 0; n--) {
       const node = doc.getIn(path.slice(0, n), true);
-      if (isNode(node) && (node as Node).range) {
-        const { line, col } = lines.linePos((node as Node).range![0]);
+      const range = isNode(node) ? (node as Node).range : undefined;
+      if (range) {
+        const { line, col } = lines.linePos(range[0]);
         return { file, line, col };
       }
     }

@@ -3,7 +3,7 @@
 // credentials, notify and parallelism. Parsed here; selected by --stack / MOOR_STACK.
 import { relative, resolve } from 'node:path';
 import { UserError } from '../core/diagnostics.js';
-import { isObject, type JsonObject } from '../core/json.js';
+import { isObject, type JsonFields, type JsonObject } from '../core/json.js';
 
 /** A `${var:}` value: kept as its type when a placeholder is the whole value. */
 export type StackVarValue = string | number | boolean;
@@ -77,7 +77,8 @@ function parseStack(name: string, body: unknown, where: string): StackDefinition
   for (const key of Object.keys(spec)) {
     if (!STACK_KEYS.has(key)) throw new UserError(`${where}: unknown key '${key}' (expected ${[...STACK_KEYS].join(', ')})`);
   }
-  const { paths, vars, state } = spec;
+  const fields: JsonFields = spec;
+  const { paths, vars, state } = fields;
   if (paths !== undefined && (!Array.isArray(paths) || paths.length === 0 || !paths.every((p) => typeof p === 'string' && p.trim() !== ''))) {
     throw new UserError(`${where}.paths must be a list of manifest folders or files, base first`);
   }
@@ -89,7 +90,7 @@ function parseStack(name: string, body: unknown, where: string): StackDefinition
     vars: parseVars(vars, `${where}.vars`),
     state: state,
     overrides,
-    ...(spec.ignore !== undefined ? { ignore: spec.ignore } : {}),
+    ...(fields.ignore !== undefined ? { ignore: fields.ignore } : {}),
   };
 }
 
@@ -139,7 +140,7 @@ export function stackStateLocation(stack: string, own: string | undefined, share
 /** A postgres:// URL without `?workspace=` gets the stack's; anything else is returned as it is. */
 export function withStackWorkspace(location: string, stack: string): string {
   if (!isPostgresUrl(location) || /[?&]workspace=/.test(location)) return location;
-  const [base, hash] = location.split('#', 2);
+  const [base, hash] = location.split('#', 2) as [string, string | undefined];
   const joined = `${base}${base.includes('?') ? '&' : '?'}workspace=${encodeURIComponent(stack)}`;
   return hash === undefined ? joined : `${joined}#${hash}`;
 }

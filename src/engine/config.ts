@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { UserError } from '../core/diagnostics.js';
-import { isObject, type JsonObject } from '../core/json.js';
+import { fieldsOf, isObject, type JsonFields } from '../core/json.js';
 import { isServiceName, SERVICE_NAMES, type ServiceName } from '../core/services.js';
 import type { FilePolicy } from './placeholder-file.js';
 import { fileErrorCode, fileErrorMessage } from './file-errors.js';
@@ -142,7 +142,7 @@ export function requireStackChoice(config: MoorConfig, alternatives = ''): void 
  * `explicit`: how the user named the file (`--config F` or `MOOR_CONFIG=F`), so a message points
  * at what to fix; unset for the default moor.config.yaml.
  */
-function readConfigFile(path: string, file: string, explicit: string | undefined): JsonObject {
+function readConfigFile(path: string, file: string, explicit: string | undefined): JsonFields {
   const given = explicit ?? `config file ${file}`;
   let text: string;
   try {
@@ -164,7 +164,7 @@ function readConfigFile(path: string, file: string, explicit: string | undefined
   return doc;
 }
 
-function parseConfig(raw: JsonObject, file: string): MoorConfig {
+function parseConfig(raw: JsonFields, file: string): MoorConfig {
   for (const key of Object.keys(raw)) {
     if (!TOP_KEYS.has(key)) throw new UserError(`${file}: unknown key '${key}' (expected ${[...TOP_KEYS].join(', ')})`);
   }
@@ -199,8 +199,9 @@ function serviceMap<T>(value: unknown, file: string, key: string, each: (v: unkn
 }
 
 function credentialSource(v: unknown, where: string): CredentialSource {
-  if (!isObject(v)) throw new UserError(`${where} must be {tokenEnv: NAME} or {tokenCommand: "..."}`);
-  const { tokenEnv, tokenCommand, ...rest } = v;
+  const fields = fieldsOf(v);
+  if (!fields) throw new UserError(`${where} must be {tokenEnv: NAME} or {tokenCommand: "..."}`);
+  const { tokenEnv, tokenCommand, ...rest } = fields;
   if (Object.keys(rest).length > 0 || (tokenEnv === undefined) === (tokenCommand === undefined)) {
     throw new UserError(`${where} must have exactly one of tokenEnv or tokenCommand`);
   }
@@ -227,9 +228,10 @@ function notifyConfig(v: unknown, file: string): NotifyConfig {
 /** `files: {root, allowOutsideRoot, allow, maxBytes}`; relative paths are relative to the config file's folder. */
 function filePolicy(v: unknown, file: string, base: string): FilePolicy {
   const where = `${file}: files`;
-  if (!isObject(v)) throw new UserError(`${where} must be a mapping with root, allowOutsideRoot, allow or maxBytes`);
-  const { root, allowOutsideRoot, allow, maxBytes, ...rest } = v;
-  const unknown = Object.keys(rest)[0];
+  const fields = fieldsOf(v);
+  if (!fields) throw new UserError(`${where} must be a mapping with root, allowOutsideRoot, allow or maxBytes`);
+  const { root, allowOutsideRoot, allow, maxBytes, ...rest } = fields;
+  const unknown = Object.keys(rest).at(0);
   if (unknown !== undefined) throw new UserError(`${where}: unknown key '${unknown}' (expected root, allowOutsideRoot, allow, maxBytes)`);
   if (root !== undefined && (typeof root !== 'string' || root === '')) throw new UserError(`${where}.root must be a folder path`);
   if (allowOutsideRoot !== undefined && typeof allowOutsideRoot !== 'boolean') throw new UserError(`${where}.allowOutsideRoot must be true or false`);
@@ -238,7 +240,6 @@ function filePolicy(v: unknown, file: string, base: string): FilePolicy {
   const absolute = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
   return {
     root: typeof root === 'string' ? absolute(root) : undefined,
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-boolean-literal-compare -- absent from the YAML, it is undefined: only true allows
     allowOutsideRoot: allowOutsideRoot === true,
     allow: Array.isArray(allow) ? allow.map((a) => absolute(a as string)) : undefined,
     maxBytes: maxBytes === undefined ? undefined : positiveInt(maxBytes, `${where}.maxBytes`),
@@ -250,12 +251,13 @@ function apisConfig(v: unknown, file: string): ApiSettingsOverrides {
   if (!isObject(v)) throw new UserError(`${file}: apis must be a mapping of ${names.join(', ')}`);
   const out: Record<string, Record<string, string>> = {};
   for (const [name, settings] of Object.entries(v)) {
-    const fields = API_FIELDS[name as ApiName];
+    // Own keys only: a name such as toString or constructor is no API (nor, below, a setting).
+    const fields = Object.hasOwn(API_FIELDS, name) ? API_FIELDS[name as ApiName] : undefined;
     if (!fields) throw new UserError(`${file}: apis.${name} is not an API (expected ${names.join(', ')})`);
     if (!isObject(settings)) throw new UserError(`${file}: apis.${name} must be a mapping of ${Object.keys(fields).join(', ')}`);
     out[name] = {};
     for (const [field, value] of Object.entries(settings)) {
-      const rule = fields[field];
+      const rule = Object.hasOwn(fields, field) ? fields[field] : undefined;
       if (!rule) throw new UserError(`${file}: apis.${name}.${field} is not a setting (expected ${Object.keys(fields).join(', ')})`);
       const text = value;
       if (typeof text !== 'string' || !rule.test(text)) throw new UserError(`${file}: apis.${name}.${field} must be a string like ${rule.source}`);
@@ -266,17 +268,19 @@ function apisConfig(v: unknown, file: string): ApiSettingsOverrides {
 }
 
 function localCloudConfig(v: unknown, file: string): { fixtures?: string } {
-  if (!isObject(v) || Object.keys(v).some((k) => k !== 'fixtures') || (v.fixtures !== undefined && typeof v.fixtures !== 'string')) {
+  const fields = fieldsOf(v);
+  if (!fields || Object.keys(fields).some((k) => k !== 'fixtures') || (fields.fixtures !== undefined && typeof fields.fixtures !== 'string')) {
     throw new UserError(`${file}: localCloud must be {fixtures: FILE}`);
   }
-  return { fixtures: v.fixtures };
+  return { fixtures: fields.fixtures };
 }
 
 function historyConfig(v: unknown, file: string): { keep?: number; maxBytes?: number } {
-  if (!isObject(v) || Object.keys(v).some((k) => k !== 'keep' && k !== 'maxBytes')) throw new UserError(`${file}: history must be {keep: N, maxBytes: BYTES}`);
+  const fields = fieldsOf(v);
+  if (!fields || Object.keys(fields).some((k) => k !== 'keep' && k !== 'maxBytes')) throw new UserError(`${file}: history must be {keep: N, maxBytes: BYTES}`);
   return {
-    ...(v.keep === undefined ? {} : { keep: positiveInt(v.keep, `${file}: history.keep`) }),
-    ...(v.maxBytes === undefined ? {} : { maxBytes: positiveInt(v.maxBytes, `${file}: history.maxBytes`) }),
+    ...(fields.keep === undefined ? {} : { keep: positiveInt(fields.keep, `${file}: history.keep`) }),
+    ...(fields.maxBytes === undefined ? {} : { maxBytes: positiveInt(fields.maxBytes, `${file}: history.maxBytes`) }),
   };
 }
 

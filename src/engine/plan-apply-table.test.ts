@@ -345,12 +345,7 @@ describe('planner and applier with fake kinds', () => {
       const by = byAddress(outcomes);
       expect(by['Thing/a']).toMatchObject({ status: 'interrupted', error: 'Thing/a: interrupted while waiting for the operation to finish' });
       expect(by['Thing/b']).toMatchObject({ status: 'skipped', rootCause: 'Thing/a' });
-      expect(
-        events
-          .filter((e) => e.type === 'step_finished')
-          .map((e) => e.type === 'step_finished' && e.outcome.status)
-          .sort(),
-      ).toEqual(['interrupted', 'skipped']);
+      expect(events.flatMap((e) => (e.type === 'step_finished' ? [e.outcome.status] : [])).sort()).toEqual(['interrupted', 'skipped']);
       expect(state.resources['Thing/a']).toMatchObject({ pending: expect.anything() });
     });
 

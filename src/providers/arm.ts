@@ -124,7 +124,7 @@ function liveGroupOf(res: TransportResponse, name: string): ContainerGroupBody {
 
 /** A listed group feeds the diff as a GET does: it needs its name, location and containers too. */
 function checkListedGroup(g: unknown, page: TransportResponse, i: number): void {
-  const o = g as { name?: unknown; location?: unknown; properties?: { containers?: unknown } } | null;
+  const o = g as { name?: unknown; location?: unknown; properties?: { containers?: unknown } | null } | null;
   const ok =
     typeof o === 'object' &&
     o !== null &&

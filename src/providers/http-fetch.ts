@@ -5,8 +5,10 @@
 import http from 'node:http';
 import https from 'node:https';
 
+/** fetch's options with the body the transport sends: a string or none. */
+export type FetchInit = Omit<RequestInit, 'body'> & { body?: string };
 /** What the transport calls: fetch's shape, for the requests it makes (a URL, a string body or none, manual redirects). */
-export type FetchLike = (input: URL | string, init?: RequestInit) => Promise<Response>;
+export type FetchLike = (input: URL | string, init?: FetchInit) => Promise<Response>;
 
 /** A free connection is closed after this long, before a server's usual 5 s keep-alive ends it under a request. */
 const IDLE_MS = 4_000;
@@ -36,7 +38,7 @@ export function defaultFetch(): FetchLike {
 export const httpFetch: FetchLike = (input, init = {}) => {
   const url = input instanceof URL ? input : new URL(input);
   const method = (init.method ?? 'GET').toUpperCase();
-  const body = init.body === undefined || init.body === null ? undefined : Buffer.from(String(init.body));
+  const body = init.body === undefined ? undefined : Buffer.from(init.body);
   const headers: Record<string, string> = { ...(init.headers as Record<string, string> | undefined) };
   if (body) headers['content-length'] = String(body.length);
   return send(url, method, headers, body, init.signal ?? undefined, IDEMPOTENT.has(method));
@@ -51,10 +53,16 @@ function send(
   retryOnStale: boolean,
 ): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
-    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rejects with the abort reason, as fetch does
-    if (signal?.aborted) return reject(signal.reason);
+    if (signal?.aborted) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rejects with the abort reason, as fetch does
+      reject(signal.reason);
+      return;
+    }
     const agent = url.protocol === 'https:' ? agents['https:'] : url.protocol === 'http:' ? agents['http:'] : undefined;
-    if (!agent) return reject(new TypeError('fetch failed', { cause: new Error(`unsupported protocol ${url.protocol}`) }));
+    if (!agent) {
+      reject(new TypeError('fetch failed', { cause: new Error(`unsupported protocol ${url.protocol}`) }));
+      return;
+    }
     const request = url.protocol === 'https:' ? https.request : http.request;
     let answered = false;
     const onAbort = () => {

@@ -20,7 +20,10 @@ function fakeClock(): SchedulerClock & { advance(ms: number): Promise<void> } {
     async advance(ms) {
       const end = now + ms;
       for (;;) {
-        const due = timers.filter((t) => t.at <= end).sort((a, b) => a.at - b.at)[0];
+        const due = timers
+          .filter((t) => t.at <= end)
+          .sort((a, b) => a.at - b.at)
+          .at(0);
         if (!due) break;
         timers = timers.filter((t) => t !== due);
         now = due.at;

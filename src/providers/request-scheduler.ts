@@ -172,7 +172,7 @@ export class RequestScheduler implements RequestPacing {
     const part = { pace: gate.paces[cls], queue: lane.queues[cls] };
     const refusal = () => refusalOnInterrupt(ctx, cls, method, url);
     if (ctx) ctx.sentChange ??= false; // known from now on: every request of the step passes here
-    this.activate(ctx, +1);
+    this.activate(ctx, 1);
     try {
       await this.admit(gate, part, ctx, refusal, continues);
       let answer: T | undefined;

@@ -7,7 +7,10 @@ function streamed(chunks: number, size: number, headers: Record<string, string> 
   let pulled = 0;
   const body = new ReadableStream<Uint8Array>({
     pull(controller) {
-      if (pulled >= chunks) return controller.close();
+      if (pulled >= chunks) {
+        controller.close();
+        return;
+      }
       pulled++;
       controller.enqueue(new Uint8Array(size).fill(0x61));
     },

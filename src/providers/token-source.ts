@@ -78,9 +78,9 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     return p;
   };
   const source: TokenSource = async () => {
-    // refetch() stores its promise in `pending`, which the next line awaits (its rejection reaches the caller there).
-    if (!pending || (held && expiresSoon(held, held.issuedAt, now()))) void refetch();
-    return (await pending!)?.value;
+    // A refetch's promise is also kept in `pending` for concurrent callers; its rejection reaches the caller here.
+    const current = !pending || (held && expiresSoon(held, held.issuedAt, now())) ? refetch() : pending;
+    return (await current)?.value;
   };
   if (options.source?.tokenCommand) {
     source.renew = async (rejected) => {

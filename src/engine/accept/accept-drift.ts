@@ -4,7 +4,7 @@
 // values are never written: they are named, to be changed where they come from.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { isObject, type JsonPath, type JsonValue } from '../../core/json.js';
+import { fieldOf, isObject, valueText, type JsonPath, type JsonValue } from '../../core/json.js';
 import type { Manifest } from '../manifest.js';
 import type { FieldChange } from '../plan/types.js';
 import type { PlannedStep } from '../plan/steps.js';
@@ -102,7 +102,8 @@ function acceptField(
     if (typeof setting === 'string') return setting;
     const { target, editor, doc } = setting;
     const raw = editor.valueAt(doc, target.at);
-    if (typeof raw === 'string' && FOREIGN.test(raw)) return `its value comes from ${FOREIGN.exec(raw)![0]}: remove it in ${shown(target.file)} by hand`;
+    const foreign = typeof raw === 'string' ? FOREIGN.exec(raw) : null;
+    if (foreign) return `its value comes from ${foreign[0]}: remove it in ${shown(target.file)} by hand`;
     editor.remove(doc, target.at);
     return { into: shown(target.file) };
   }
@@ -140,7 +141,8 @@ function acceptIntoVars(
   vars: Map<string, { value: StackVarValue; from: string }>,
   shown: (file: string) => string,
 ): { into: string } | string {
-  if (!request.stack || !request.configFile) return `its value comes from ${template}, but no stack is selected`;
+  const stack = request.stack;
+  if (!stack || !request.configFile) return `its value comes from ${template}, but no stack is selected`;
   const names = [...template.matchAll(VAR)].map((m) => m[1]);
   let taken: Record<string, StackVarValue>;
   if (names.length === 1 && template === `\${var:${names[0]}}`) {
@@ -150,15 +152,14 @@ function acceptIntoVars(
   } else {
     const matched = typeof live === 'string' ? matchTemplate(template, live) : undefined;
     if (!matched) return `the live value ${JSON.stringify(live)} does not fit ${template}: edit it by hand`;
-    taken = Object.fromEntries(Object.entries(matched).map(([n, v]) => [n, typedLike(v, request.stack!.vars[n])]));
+    taken = Object.fromEntries(Object.entries(matched).map(([n, v]) => [n, typedLike(v, stack.vars[n])]));
   }
   for (const [name, value] of Object.entries(taken)) {
     const known = vars.get(name);
-    if (known && known.value !== value)
-      return `stacks.${request.stack.name}.vars.${name} would take both ${JSON.stringify(known.value)} and ${JSON.stringify(value)}`;
+    if (known && known.value !== value) return `stacks.${stack.name}.vars.${name} would take both ${JSON.stringify(known.value)} and ${JSON.stringify(value)}`;
     vars.set(name, { value, from: template });
   }
-  return { into: `${shown(request.configFile)} (stacks.${request.stack.name}.vars.${names.join(', ')})` };
+  return { into: `${shown(request.configFile)} (stacks.${stack.name}.vars.${names.join(', ')})` };
 }
 
 /** The variables' values that make `template` read `live`, or undefined when no values do. */
@@ -234,11 +235,11 @@ function resolveInSpec(spec: JsonValue, segments: readonly IgnoreSegment[]): { p
     const s = segments[i];
     let next: { key: string | number; value: JsonValue } | undefined;
     if (s.type === 'named' && Array.isArray(cur)) {
-      const at = cur.findIndex((e) => isObject(e) && e[s.key] !== undefined && String(e[s.key]) === s.value);
+      const at = cur.findIndex((e) => isObject(e) && fieldOf(e, s.key) !== undefined && valueText(e[s.key]) === s.value);
       if (at >= 0) next = { key: at, value: cur[at] };
     } else if (s.type === 'key' && Array.isArray(cur) && /^\d+$/.test(s.key) && Number(s.key) < cur.length) {
       next = { key: Number(s.key), value: cur[Number(s.key)] };
-    } else if (s.type === 'key' && isObject(cur) && cur[s.key] !== undefined) {
+    } else if (s.type === 'key' && isObject(cur) && fieldOf(cur, s.key) !== undefined) {
       next = { key: s.key, value: cur[s.key] };
     }
     if (!next) return { path, rest: segments.slice(i) };

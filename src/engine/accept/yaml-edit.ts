@@ -1,15 +1,15 @@
 // Edits of a YAML file that leave the rest of it as written: a scalar is replaced in the text in its
 // own quoting; a mapping or list that gains or loses an entry is written again through the yaml
 // package's Document API (its comments kept) in its place, and nothing outside it moves.
-import { Document, isCollection, isScalar, isSeq, parseAllDocuments, Scalar, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
+import { Document, isCollection, isScalar, isSeq, parseAllDocuments, Scalar, type Node, type Range, type YAMLMap, type YAMLSeq } from 'yaml';
 import { isObject, type JsonValue } from '../../core/json.js';
 
 type Path = readonly (string | number)[];
 
 export class YamlFileEdit {
   private readonly docs: Document.Parsed[];
-  /** Scalars replaced in place: node -> its new text. */
-  private readonly scalars = new Map<Node, string>();
+  /** Scalars replaced in place: node -> where it stands in the text and its new text. */
+  private readonly scalars = new Map<Node, { range: Range; text: string }>();
   /** Collections changed in the model, written again whole. */
   private readonly collections = new Set<Node>();
   private readonly indentSeq: boolean;
@@ -24,14 +24,16 @@ export class YamlFileEdit {
 
   /** The index of the document with this kind and metadata.name, or -1. */
   documentOf(kind: string, name: string): number {
-    if (!this.byAddress) {
-      this.byAddress = new Map();
+    let byAddress = this.byAddress;
+    if (!byAddress) {
+      const built = new Map<string, number>();
       this.docs.forEach((d, i) => {
         const key = `${String(d.get('kind'))}\0${String(d.getIn(['metadata', 'name']))}`;
-        if (!this.byAddress!.has(key)) this.byAddress!.set(key, i);
+        if (!built.has(key)) built.set(key, i);
       });
+      this.byAddress = byAddress = built;
     }
-    return this.byAddress.get(`${kind}\0${name}`) ?? -1;
+    return byAddress.get(`${kind}\0${name}`) ?? -1;
   }
 
   /** The plain value at `path` of document `doc` (undefined when absent). */
@@ -51,7 +53,7 @@ export class YamlFileEdit {
     const node = d.getIn(path, true) as Node | undefined;
     if (isScalar(node) && !isObject(value) && !Array.isArray(value) && node.range) {
       node.value = value;
-      this.scalars.set(node, renderScalar(value, node.type));
+      this.scalars.set(node, { range: node.range, text: renderScalar(value, node.type) });
       return;
     }
     const { holder, rest } = this.nearest(doc, path.slice(0, -1));
@@ -65,7 +67,10 @@ export class YamlFileEdit {
   /** Appends `value` to the list at `path` (created when missing). */
   append(doc: number, path: Path, value: JsonValue): void {
     const list = this.docs[doc].getIn(path, true);
-    if (!isSeq(list)) return this.set(doc, path, [value]);
+    if (!isSeq(list)) {
+      this.set(doc, path, [value]);
+      return;
+    }
     list.add(this.docs[doc].createNode(value));
     this.collections.add(list);
   }
@@ -80,10 +85,16 @@ export class YamlFileEdit {
 
   /** The whole file with the edits made. */
   result(): string {
-    const changed = [...this.collections].filter((n) => n.range && !this.inside(n, this.collections));
+    // A collection with no range was created by an edit: the collection it was added to is written whole.
+    const changed = [...this.collections].flatMap((node) =>
+      node.range && !this.inside(node, node.range, this.collections) ? [{ node, range: node.range }] : [],
+    );
+    const changedNodes = new Set(changed.map((c) => c.node));
     const edits = [
-      ...changed.map((n) => ({ start: n.range![0], end: n.range![1], text: this.render(n) })),
-      ...[...this.scalars].filter(([n]) => !this.inside(n, new Set(changed))).map(([n, text]) => ({ start: n.range![0], end: n.range![1], text })),
+      ...changed.map(({ node, range }) => ({ start: range[0], end: range[1], text: this.render(node, range) })),
+      ...[...this.scalars]
+        .filter(([n, { range }]) => !this.inside(n, range, changedNodes))
+        .map(([, { range, text }]) => ({ start: range[0], end: range[1], text })),
     ].sort((a, b) => b.start - a.start);
     let out = this.text;
     for (const e of edits) out = out.slice(0, e.start) + e.text + out.slice(e.end);
@@ -99,17 +110,16 @@ export class YamlFileEdit {
     throw new Error(`no mapping to write ${path.join('.')} into`);
   }
 
-  /** Whether `node` lies inside one of `outer` (by source range). */
-  private inside(node: Node, outer: ReadonlySet<Node>): boolean {
-    const r = node.range!;
+  /** Whether `node`, at range `r`, lies inside one of `outer` (by source range). */
+  private inside(node: Node, r: Range, outer: ReadonlySet<Node>): boolean {
     for (const o of outer) if (o !== node && o.range && o.range[0] <= r[0] && r[1] <= o.range[1]) return true;
     return false;
   }
 
   /** A collection written again where it stood: its first line in place, the others at its column. */
-  private render(node: Node): string {
-    const start = node.range![0];
-    const original = this.text.slice(start, node.range![1]);
+  private render(node: Node, range: Range): string {
+    const start = range[0];
+    const original = this.text.slice(start, range[1]);
     const column = start - (this.text.lastIndexOf('\n', start - 1) + 1);
     const alone = new Document(node);
     let text = alone.toString({ flowCollectionPadding: false, lineWidth: 0, indentSeq: this.indentSeq });

@@ -20,7 +20,7 @@ export async function acceptDrift(plan: Plan, steps: readonly PlannedStep[], rec
   const outcomes: StepOutcome[] = [];
   for (const change of plan.changes) {
     const step = byAddress.get(change.address);
-    if (!step || step.kind.category !== 'resource' || !step.record) continue;
+    if (step?.kind.category !== 'resource' || !step.record) continue;
     if (step.intent === 'refused') {
       outcomes.push({ address: change.address, action: 'refresh', status: 'failed', error: step.why });
       continue;

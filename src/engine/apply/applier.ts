@@ -4,7 +4,7 @@
 // enforces it, so a step waiting on its operation holds no request slot. Steps started but not
 // finished are bounded too (stepsInFlight), so apply's memory follows the work in flight.
 import { isUserFailure, UserError } from '../../core/diagnostics.js';
-import type { JsonObject } from '../../core/json.js';
+import { fieldOf, valueText, type JsonObject } from '../../core/json.js';
 import type { Manifest } from '../manifest.js';
 import { buildGraph, type DependencyGraph } from '../graph.js';
 import { diffResource } from '../diff/three-way.js';
@@ -35,6 +35,7 @@ import { runDeletesInOrder } from './delete-order.js';
 import { criticalPathWeights } from './critical-path.js';
 import { ExclusiveRuns } from './exclusive-runs.js';
 import { walkGraph } from './graph-walk.js';
+import { knownEntry } from '../../core/known-key.js';
 import { TurnPacer } from './turn-pacer.js';
 import { markStarted, newRequestContext } from '../../core/request-context.js';
 import { holdsSecretsInClear, sensitivePatterns } from '../placeholder-secrets.js';
@@ -91,10 +92,10 @@ export async function applyPlan(given: ApplyOptions): Promise<StepOutcome[]> {
     waitsOn: (address) => graph.dependenciesOf(address),
     priority,
     limit,
-    run: (address) => run(byAddress.get(address)!),
+    run: (address) => run(knownEntry(byAddress, address, 'step')),
     blocks: (o) => o.status !== 'done' || o.blocks !== undefined,
     skip: (address, blocker) =>
-      report({ address, action: byAddress.get(address)!.change.action, status: 'skipped', rootCause: blocker.rootCause ?? blocker.address }),
+      report({ address, action: knownEntry(byAddress, address, 'step').change.action, status: 'skipped', rootCause: blocker.rootCause ?? blocker.address }),
   });
   // Deletes of what left the manifests go last: whatever depended on them is updated first,
   // and among themselves dependents go before what they depend on.
@@ -319,7 +320,10 @@ async function runJob(step: RunStep, desired: JsonObject, options: ApplyOptions,
   const exclusive = options.exclusive ?? new ExclusiveRuns();
   const final = await exclusive.run(kind.job.exclusive?.(desired) ?? [], () => kind.job.run(ctx, desired, resume, checkpoint));
   await checkpoint(final);
-  if (final.status === 'failed') throw new UserError(`${step.change.address}: ${String(final.message ?? final.error ?? 'the job failed')}`);
+  if (final.status === 'failed') {
+    const why = fieldOf(final, 'message') ?? fieldOf(final, 'error') ?? 'the job failed';
+    throw new UserError(`${step.change.address}: ${valueText(why)}`);
+  }
 }
 
 /** A no-op still brings state up to date: adopt a resource found live without a record, keep protect and dependencies. */

@@ -3,6 +3,7 @@
 import type { PlannedStep } from '../plan/steps.js';
 import type { StepOutcome } from '../../core/events.js';
 import { walkGraph } from './graph-walk.js';
+import { knownEntry } from '../../core/known-key.js';
 
 /**
  * Runs the deletes, each after the deletes of its dependents among them; independent ones run
@@ -22,10 +23,10 @@ export function runDeletesInOrder(
     waitsOn: (address) => dependents.get(address) ?? [],
     priority: () => 0,
     limit,
-    run: (address) => run(byAddress.get(address)!),
+    run: (address) => run(knownEntry(byAddress, address, 'step')),
     blocks: (o) => o.status !== 'done',
     skip: (address, blocker) =>
-      report({ address, action: byAddress.get(address)!.change.action, status: 'skipped', rootCause: blocker.rootCause ?? blocker.address }),
+      report({ address, action: knownEntry(byAddress, address, 'step').change.action, status: 'skipped', rootCause: blocker.rootCause ?? blocker.address }),
   });
 }
 
@@ -42,7 +43,7 @@ export function dependentsAmong(deletes: readonly PlannedStep[]): Map<string, st
       if (!addresses.has(dependency) || dependency === s.change.address) continue;
       // `dependency` waits for `s`; refuse the edge if `s` already (transitively) waits for `dependency`.
       if (waitsFor(edges, s.change.address, dependency)) continue;
-      edges.get(dependency)!.push(s.change.address);
+      knownEntry(edges, dependency, 'delete').push(s.change.address);
     }
   }
   return edges;
@@ -51,8 +52,7 @@ export function dependentsAmong(deletes: readonly PlannedStep[]): Map<string, st
 function waitsFor(edges: ReadonlyMap<string, readonly string[]>, from: string, target: string): boolean {
   const seen = new Set<string>();
   const stack = [from];
-  while (stack.length > 0) {
-    const a = stack.pop()!;
+  for (let a = stack.pop(); a !== undefined; a = stack.pop()) {
     if (a === target) return true;
     if (seen.has(a)) continue;
     seen.add(a);

@@ -83,7 +83,11 @@ class Walker {
     if (this.pumping) return;
     this.pumping = true;
     try {
-      while (!this.failed && this.running < this.walk.limit && this.ready.size > 0) this.begin(this.ready.pop()!);
+      while (!this.failed && this.running < this.walk.limit) {
+        const next = this.ready.pop();
+        if (next === undefined) break;
+        this.begin(next);
+      }
     } finally {
       this.pumping = false;
     }
@@ -95,7 +99,10 @@ class Walker {
     for (const a of this.walk.waitsOn(address)) {
       const j = this.index.get(a);
       const o = j === undefined ? undefined : this.outcomes[j];
-      if (o && this.walk.blocks(o)) return this.finish(i, this.walk.skip(address, o));
+      if (o && this.walk.blocks(o)) {
+        this.finish(i, this.walk.skip(address, o));
+        return;
+      }
     }
     this.running++;
     this.walk.run(address).then(

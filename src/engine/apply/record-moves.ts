@@ -9,7 +9,7 @@ export async function recordMoves(recorder: StateRecorder, steps: readonly Plann
   let after = before;
   for (const s of steps) {
     const from = s.change.movedFrom;
-    if (from !== undefined && after[from] && !after[s.change.address]) after = movedRecords(after, from, s.change.address);
+    if (from !== undefined && Object.hasOwn(after, from) && !Object.hasOwn(after, s.change.address)) after = movedRecords(after, from, s.change.address);
   }
   if (after === before) return;
   const writes: Promise<void>[] = [];

@@ -38,9 +38,11 @@ export class TurnPacer {
     setImmediate(() => {
       this.turnScheduled = false;
       this.passed = 0;
-      while (this.passed < this.perTurn && this.waiting.size > 0) {
+      while (this.passed < this.perTurn) {
+        const next = this.waiting.pop();
+        if (!next) break;
         this.passed++;
-        this.waiting.pop()!.go();
+        next.go();
       }
       if (this.waiting.size > 0 || this.passed > 0) this.nextTurn();
     });

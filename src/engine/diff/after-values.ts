@@ -1,7 +1,7 @@
 // What a create shows: every field it sets (named paths, secrets masked, unknowns marked), and
 // what an update sends again unseen: write-only fields (secrets) the service never returns.
 import type { ChangeCause, FieldChange } from '../plan/types.js';
-import { isObject, toPointer, type JsonObject, type JsonPath, type JsonValue } from '../../core/json.js';
+import { fieldOf, isObject, toPointer, valueText, type JsonObject, type JsonPath, type JsonValue } from '../../core/json.js';
 import { isSensitivePath, maskSensitive, SENSITIVE_MASK } from '../secrets.js';
 import { isUnknown, markUnknowns } from '../unknown.js';
 import type { DiffRules } from '../../core/kind.js';
@@ -31,8 +31,8 @@ function leaves(rules: CompiledRules, value: JsonValue, dp: JsonPath = [], np: r
     return entries.flatMap(([k, v]) => leaves(rules, v, [...dp, k], [...np, k]));
   }
   const key = rules.keyOf(dp);
-  if (key && Array.isArray(value) && value.length > 0 && value.every((e) => isObject(e) && e[key] !== undefined)) {
-    return value.flatMap((e, i) => leaves(rules, e, [...dp, i], [...np, { key, value: String((e as JsonObject)[key]) }], key));
+  if (key && Array.isArray(value) && value.length > 0 && value.every((e) => isObject(e) && fieldOf(e, key) !== undefined)) {
+    return value.flatMap((e, i) => leaves(rules, e, [...dp, i], [...np, { key, value: valueText((e as JsonObject)[key]) }], key));
   }
   return [{ dp, np, value }];
 }

@@ -1,5 +1,5 @@
 // Structural equality of JSON values (object key order never matters).
-import { isObject } from '../../core/json.js';
+import { fieldOf, isObject } from '../../core/json.js';
 
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -8,8 +8,8 @@ export function deepEqual(a: unknown, b: unknown): boolean {
     return Array.isArray(b) && a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
   }
   if (isObject(a) && isObject(b)) {
-    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
+    const ka = Object.keys(a).filter((k) => fieldOf(a, k) !== undefined);
+    const kb = Object.keys(b).filter((k) => fieldOf(b, k) !== undefined);
     return ka.length === kb.length && ka.every((k) => deepEqual(a[k], b[k]));
   }
   return false;

@@ -2,7 +2,7 @@
 // plan prints them ('/properties/containers[name=web]/properties/environmentVariables[name=X]',
 // '/tags/*'). The desired spec takes the live value there before it is compared, so an ignored
 // field is never a diff, and a write that sends the whole body carries the live value back.
-import { isObject, type JsonObject, type JsonPath, type JsonValue } from '../../core/json.js';
+import { fieldOf, isObject, valueText, type JsonObject, type JsonPath, type JsonValue } from '../../core/json.js';
 import type { CompiledRules } from './compiled-rules.js';
 import { namedPath, type NamedSegment } from './named-path.js';
 import { deepEqual } from './equal.js';
@@ -89,9 +89,10 @@ function take(
     const before = d?.[k];
     const next = take(before, l?.[k], segs, i + 1, [...path, k], [...np, k], rules, places);
     if (next === before) continue;
-    out = { ...(out ?? {}) };
-    if (next === undefined) delete out[k];
-    else out[k] = next;
+    if (next === undefined) {
+      const { [k]: _dropped, ...rest } = out ?? {};
+      out = rest;
+    } else out = { ...(out ?? {}), [k]: next };
   }
   return out;
 }
@@ -115,15 +116,20 @@ function takeInArray(
     if (seg.type === 'named') return original;
     if (seg.type === 'any' && i === segs.length - 1) return take(d, l, segs, segs.length, path, np, rules, places);
     const indexes = seg.type === 'any' ? [...Array(Math.min(d?.length ?? 0, l?.length ?? 0)).keys()] : /^\d+$/.test(seg.key) ? [Number(seg.key)] : [];
-    let out = d;
+    let copy: JsonValue[] | undefined;
     for (const n of indexes) {
       if (!d || n >= d.length) continue;
       const next = take(d[n], l?.[n], segs, i + 1, [...path, n], [...np, n], rules, places);
-      if (next !== d[n] && next !== undefined) (out = out === d ? [...d] : out!)[n] = next;
+      if (next === d[n] || next === undefined) continue;
+      copy ??= [...d];
+      copy[n] = next;
     }
-    return out;
+    return copy ?? d;
   }
-  const nameOf = (e: JsonValue) => (isObject(e) && e[key] !== undefined && e[key] !== null ? String(e[key]) : undefined);
+  const nameOf = (e: JsonValue) => {
+    const name = isObject(e) ? fieldOf(e, key) : undefined;
+    return name === undefined || name === null ? undefined : valueText(name);
+  };
   const names =
     seg.type === 'named'
       ? seg.key === key
@@ -139,8 +145,9 @@ function takeInArray(
     const li = (l ?? []).findIndex((e) => nameOf(e) === name);
     if (di < 0 && (li < 0 || !last)) continue; // a partial element the manifest lacks would be no element
     const at = di >= 0 ? di : (out?.length ?? 0);
-    const next = take(di >= 0 ? out![di] : undefined, li >= 0 ? l![li] : undefined, segs, i + 1, [...path, at], [...np, { key, value: name }], rules, places);
-    if (di >= 0 && next === out![di]) continue;
+    const mine = di >= 0 ? out?.[di] : undefined;
+    const next = take(mine, li >= 0 ? l?.[li] : undefined, segs, i + 1, [...path, at], [...np, { key, value: name }], rules, places);
+    if (di >= 0 && next === mine) continue;
     const copy = [...(out ?? [])];
     if (next === undefined) copy.splice(di, 1);
     else if (di >= 0) copy[di] = next;
@@ -161,7 +168,7 @@ function liveCopy(d: JsonValue | undefined, l: JsonValue | undefined, path: Json
       const kept = liveCopy(isObject(d) ? d[k] : undefined, v, [...path, k], rules);
       if (kept !== undefined) out[k] = kept;
     }
-    if (isObject(d)) for (const [k, v] of Object.entries(d)) if (out[k] === undefined && rules.isWriteOnly([...path, k])) out[k] = v;
+    if (isObject(d)) for (const [k, v] of Object.entries(d)) if (fieldOf(out, k) === undefined && rules.isWriteOnly([...path, k])) out[k] = v;
     return out;
   }
   if (Array.isArray(l)) {

@@ -28,7 +28,8 @@ export function namedSegmentsOf(
         ? (cur as Record<string, unknown>)[String(seg)]
         : undefined;
     const name = key !== undefined && element !== null && typeof element === 'object' ? (element as Record<string, unknown>)[key] : undefined;
-    out.push(name !== undefined && name !== null && typeof name !== 'object' ? { key: key!, value: String(name) } : seg);
+    const scalar = typeof name === 'string' || typeof name === 'number' || typeof name === 'boolean';
+    out.push(key !== undefined && scalar ? { key, value: String(name) } : seg);
     cur = element;
   });
   return out;

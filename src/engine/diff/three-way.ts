@@ -4,7 +4,7 @@
 // fields never differ; write-only fields (secrets, never returned) compare against state; named
 // arrays compare by key; values the service normalises (locations, ids) compare normalised.
 import type { FieldChange } from '../plan/types.js';
-import { isObject, toPointer, type JsonObject, type JsonPath, type JsonValue } from '../../core/json.js';
+import { fieldOf, isObject, toPointer, valueText, type JsonObject, type JsonPath, type JsonValue } from '../../core/json.js';
 import { ADOPTED_SECRET, isHashed, keepsAdoptedSecret, maskSensitive, matchesSecret, SENSITIVE_MASK, isSensitivePath } from '../secrets.js';
 import { isUnknown, markUnknowns } from '../unknown.js';
 import type { DiffRules } from '../../core/kind.js';
@@ -90,10 +90,14 @@ export function diffResource(input: DiffInput): FieldDiff[] {
       if (!same) push(last === undefined ? 'add' : 'replace', at, last === undefined ? undefined : d, d, 'manifest');
       return;
     }
-    if (isObject(d) && isObject(live)) return visitObject(at, d, isObject(last) ? last : undefined, live);
+    if (isObject(d) && isObject(live)) {
+      visitObject(at, d, isObject(last) ? last : undefined, live);
+      return;
+    }
     const key = rules.keyOf(at.dp);
     if (key && Array.isArray(d) && Array.isArray(live) && keyed(d, key) && keyed(live, key)) {
-      return visitKeyed(at, d, Array.isArray(last) ? last : undefined, live, key);
+      visitKeyed(at, d, Array.isArray(last) ? last : undefined, live, key);
+      return;
     }
     if (!isUnknown(d) && equalAt(rules, at.dp, d, live)) return;
     // A placeholder's value is kept in state as a hash: it still tells a manifest change from drift.
@@ -110,7 +114,8 @@ export function diffResource(input: DiffInput): FieldDiff[] {
       matched.add(liveKey);
       visit(child(at, k, liveKey), v, last ? last[find(last, k) ?? k] : undefined, live[liveKey]);
     }
-    for (const [liveKey, value] of Object.entries(live)) {
+    // A live view a kind builds in code may leave a field undefined.
+    for (const [liveKey, value] of Object.entries(live) as [string, JsonValue | undefined][]) {
       if (matched.has(liveKey) || value === undefined || value === null) continue;
       const at2 = child(at, liveKey, liveKey);
       if (rules.isServer(at2.dp) || rules.isWriteOnly(at2.dp)) continue;
@@ -120,19 +125,19 @@ export function diffResource(input: DiffInput): FieldDiff[] {
         const lost = residue(rules, at2.dp, value);
         if (lost !== undefined) push('remove', at2, lost, undefined, setBefore ? 'manifest' : 'drift', false, last?.[find(last, liveKey) ?? liveKey]);
       } else if (setBefore) {
-        push('remove', at2, value, undefined, 'manifest', false, last?.[find(last, liveKey) ?? liveKey]); // a field dropped from the manifest moor set before
+        push('remove', at2, value, undefined, 'manifest', false, last[find(last, liveKey) ?? liveKey]); // a field dropped from the manifest moor set before
       }
     }
   };
 
   const visitKeyed = (at: At, d: JsonValue[], last: JsonValue[] | undefined, live: JsonValue[], key: string): void => {
     const how = rules.comparisonAt([...at.dp, 0, key]);
-    const keyOf = (e: JsonValue) => String(comparable(String((e as JsonObject)[key]), how));
+    const keyOf = (e: JsonValue) => valueText(comparable(valueText(fieldOf(e as JsonObject, key)), how));
     const liveIndex = new Map(live.map((e, i) => [keyOf(e), i]));
     const lastByKey = new Map((last ?? []).filter(isObject).map((e) => [keyOf(e), e]));
     const wanted = new Set(d.map(keyOf));
     d.forEach((e, i) => {
-      const named: NamedSegment = { key, value: String((e as JsonObject)[key]) };
+      const named: NamedSegment = { key, value: valueText((e as JsonObject)[key]) };
       const li = liveIndex.get(keyOf(e));
       if (li === undefined) {
         push('add', { dp: [...at.dp, i], lp: [...at.lp, '-'], np: [...at.np, named] }, undefined, e, lastByKey.has(keyOf(e)) ? 'drift' : 'manifest', true);
@@ -144,7 +149,7 @@ export function diffResource(input: DiffInput): FieldDiff[] {
     for (let li = live.length - 1; li >= 0; li--) {
       const k = keyOf(live[li]);
       if (wanted.has(k)) continue;
-      const named: NamedSegment = { key, value: String((live[li] as JsonObject)[key]) };
+      const named: NamedSegment = { key, value: valueText((live[li] as JsonObject)[key]) };
       const at2 = child(at, li, li, named);
       push('remove', at2, residue(rules, at2.dp, live[li]) ?? live[li], undefined, lastByKey.has(k) ? 'manifest' : 'drift', true, lastByKey.get(k));
     }
@@ -156,7 +161,7 @@ export function diffResource(input: DiffInput): FieldDiff[] {
 
 /** Finds the key of `obj` that matches `k` (ignoring case where the rules say so). */
 function keyFinder(ignoreCase: boolean): (obj: JsonObject, k: string) => string | undefined {
-  if (!ignoreCase) return (obj, k) => (obj[k] !== undefined ? k : undefined);
+  if (!ignoreCase) return (obj, k) => (fieldOf(obj, k) !== undefined ? k : undefined);
   return (obj, k) => Object.keys(obj).find((o) => o.toLowerCase() === k.toLowerCase());
 }
 
@@ -167,8 +172,8 @@ export function equalAt(rules: CompiledRules, path: JsonPath, a: JsonValue | und
   if (how && typeof a === 'string' && typeof b === 'string') return comparable(a, how) === comparable(b, how);
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => equalAt(rules, [...path, i], v, b[i]));
   if (isObject(a) && isObject(b)) {
-    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
+    const ka = Object.keys(a).filter((k) => fieldOf(a, k) !== undefined);
+    const kb = Object.keys(b).filter((k) => fieldOf(b, k) !== undefined);
     const find = keyFinder(rules.ignoresKeyCase(path));
     return (
       ka.length === kb.length &&
@@ -209,8 +214,8 @@ export function residue(rules: CompiledRules, path: JsonPath, value: JsonValue |
 function keyed(items: JsonValue[], key: string): boolean {
   const seen = new Set<string>();
   for (const e of items) {
-    if (!isObject(e) || e[key] === undefined) return false;
-    const k = String(e[key]);
+    if (!isObject(e) || fieldOf(e, key) === undefined) return false;
+    const k = valueText(e[key]);
     if (seen.has(k)) return false;
     seen.add(k);
   }

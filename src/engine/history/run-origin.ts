@@ -83,7 +83,7 @@ function insideRepository(folder: string, env: NodeJS.ProcessEnv): boolean {
 function gitCommit(folder: string): Promise<string | undefined> {
   return new Promise((res) => {
     execFile('git', ['-C', folder, 'rev-parse', '--verify', '--quiet', 'HEAD'], { timeout: GIT_TIMEOUT_MS, windowsHide: true }, (err, stdout) => {
-      const sha = stdout?.trim();
+      const sha = stdout.trim();
       res(!err && /^[0-9a-f]{40,64}$/.test(sha) ? sha : undefined);
     });
   });

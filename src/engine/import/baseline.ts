@@ -4,7 +4,7 @@
 // it (unless the service did return one), or the plan would replace an unchanged resource.
 // Hidden secrets stay unknown: the plan sets them; or, adopted by moor discover, they are recorded
 // as adopted and never seen (ADOPTED_SECRET), so plan leaves them alone until the manifest gives them.
-import { isObject, matchesPattern, pattern, underPattern, type JsonObject, type JsonPath, type JsonValue } from '../../core/json.js';
+import { isObject, matchesPattern, valueText, pattern, underPattern, type JsonObject, type JsonPath, type JsonValue } from '../../core/json.js';
 import { ADOPTED_SECRET, hashSensitive, isSensitivePath, keepsAdoptedSecret } from '../secrets.js';
 import type { DiffRules } from '../../core/kind.js';
 
@@ -29,9 +29,9 @@ export function importedBaseline(desired: JsonObject, live: JsonObject, rules: D
     const key = keyFor(path);
     if (key && Array.isArray(d) && Array.isArray(l)) {
       // Named elements: each live element is matched with the manifest's element of the same name.
-      const wanted = new Map(d.flatMap((e, i) => (isObject(e) ? [[String(e[key]), { e, i }] as const] : [])));
+      const wanted = new Map(d.flatMap((e, i) => (isObject(e) ? [[valueText(e[key]), { e, i }] as const] : [])));
       return l.map((e) => {
-        const match = isObject(e) ? wanted.get(String(e[key])) : undefined;
+        const match = isObject(e) ? wanted.get(valueText(e[key])) : undefined;
         return match ? (walk([...path, match.i], match.e, e) ?? e) : e;
       });
     }

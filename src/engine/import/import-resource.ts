@@ -6,7 +6,7 @@ import { loadRunManifests } from '../run-manifests.js';
 import type { MoorConfig } from '../config.js';
 import { resolveSpec } from '../resolve.js';
 import { StateRecorder } from '../state/recorder.js';
-import type { ResourceRecord, StateDocument } from '../state/types.js';
+import { recordAt, type ResourceRecord, type StateDocument } from '../state/types.js';
 import { recordedDependencies, recordedOutputs } from '../apply/records.js';
 import { kindContext } from '../workflow.js';
 import type { Session } from '../session.js';
@@ -34,7 +34,7 @@ export async function importResource(session: Session, request: ImportRequest): 
   try {
     const state = await session.backend.read();
     refuseRecorded(state, address, id);
-    const resolved = resolveSpec(manifest, { env: request.env, files: session.config.files, outputs: (a) => state.resources[a]?.outputs }, kind.specSchema);
+    const resolved = resolveSpec(manifest, { env: request.env, files: session.config.files, outputs: (a) => recordAt(state, a)?.outputs }, kind.specSchema);
     if (hasErrors(resolved.diagnostics))
       throw new UserError(`${address}: the manifest's values cannot be resolved; nothing was imported`, resolved.diagnostics);
     const handler = kind.resource;
@@ -83,7 +83,7 @@ export async function importAdopted(
         const secrets = sensitivePatterns(kind, manifest);
         const resolved = resolveSpec(
           manifest,
-          { env, files: session.config.files, outputs: (a) => state.resources[a]?.outputs, adopted: (path) => isSensitivePath(path, secrets) },
+          { env, files: session.config.files, outputs: (a) => recordAt(state, a)?.outputs, adopted: (path) => isSensitivePath(path, secrets) },
           kind.specSchema,
         );
         if (hasErrors(resolved.diagnostics))
@@ -119,9 +119,9 @@ async function importTarget(request: ImportRequest, kinds: KindCatalog, config: 
 
 /** One resource, one address: neither the address nor the id may be in state already. */
 function refuseRecorded(state: StateDocument, address: string, id: string): void {
-  const own = state.resources[address];
+  const own = recordAt(state, address);
   if (own) throw new UserError(`${address} is already in state (id ${own.id ?? 'unknown'}); 'moor state rm ${address}' first to import another`);
-  const holder = Object.entries(state.resources).find(([, r]) => r.id !== undefined && r.id.toLowerCase() === id.toLowerCase());
+  const holder = Object.entries(state.resources).find(([, r]) => r.id?.toLowerCase() === id.toLowerCase());
   if (holder) throw new UserError(`${id} is already in state as ${holder[0]}; one resource cannot be managed under two addresses`);
 }
 

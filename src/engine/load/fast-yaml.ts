@@ -153,13 +153,13 @@ class Reader {
     const from = this.skipSpaces(p, line.end);
     this.i++;
     if (from >= line.end || this.text[from] === '#') {
-      const next = this.lines[this.i];
+      const next = this.lines[this.i] as Line | undefined; // none after the last line
       if (next && next.indent > indent) return this.block(next.indent);
-      if (inMap && next && next.indent === indent && this.isSeqEntry(next)) return this.seq(indent);
+      if (inMap && next?.indent === indent && this.isSeqEntry(next)) return this.seq(indent);
       return null;
     }
     const value = this.inline(from, line.end);
-    const next = this.lines[this.i];
+    const next = this.lines[this.i] as Line | undefined; // none after the last line
     if (next && next.indent > indent) unsupported();
     return value;
   }

@@ -2,7 +2,7 @@
 // things merged by their key, remembering which document set each value so that a diagnostic in
 // the merged result points at the line that set it. Written here rather than taken from a merge
 // patch package: keyed arrays and the record of origins are the point, and neither has them.
-import { isObject, type JsonPath, type JsonValue } from '../../core/json.js';
+import { fieldOf, isObject, type JsonPath, type JsonValue } from '../../core/json.js';
 import type { SourceLocation } from '../../core/diagnostics.js';
 import type { SourceMap } from '../manifest.js';
 
@@ -153,10 +153,11 @@ function mergeObject(
   keyOf: ArrayKeyOf,
 ): JsonValue {
   const out: Record<string, JsonValue> = { ...target };
+  const removed = new Set<string>();
   for (const k of Object.keys(patch)) {
     const v = patch[k];
     if (v === null) {
-      delete out[k];
+      removed.add(k);
       track?.node.children?.delete(k);
       continue;
     }
@@ -169,7 +170,8 @@ function mergeObject(
     out[k] = mergeValue(out[k], v, track && childOf(track, k, false), path, keyOf);
     path.pop();
   }
-  return out;
+  // A patch names each key once, so a key it removes is never set again above.
+  return removed.size === 0 ? out : Object.fromEntries(Object.entries(out).filter(([k]) => !removed.has(k)));
 }
 
 /** Elements with the key of a target element patch it; the others are added at the end. */
@@ -184,10 +186,10 @@ function mergeKeyed(
   const out = [...target];
   const index = new Map<string, number>();
   out.forEach((e, i) => {
-    if (isObject(e) && e[key] !== undefined) index.set(JSON.stringify(e[key]), i);
+    if (isObject(e) && fieldOf(e, key) !== undefined) index.set(JSON.stringify(e[key]), i);
   });
   patch.forEach((element, i) => {
-    const at = isObject(element) && element[key] !== undefined ? index.get(JSON.stringify(element[key])) : undefined;
+    const at = isObject(element) && fieldOf(element, key) !== undefined ? index.get(JSON.stringify(element[key])) : undefined;
     if (at === undefined) {
       if (track) childOf(track, i, true, out.length);
       out.push(withoutNulls(element));

@@ -1,13 +1,16 @@
 // Checks a document's header (apiVersion, kind, metadata) and turns it into a Manifest.
 import type { Diagnostic } from '../../core/diagnostics.js';
 import { diagnosed, type Diagnosed } from '../../core/diagnosed.js';
-import { isObject, type JsonObject, type JsonPath } from '../../core/json.js';
+import { isObject, type JsonFields, type JsonObject, type JsonPath } from '../../core/json.js';
 import { API_VERSION, addressOf, parseAddress, type Manifest, type SourceMap } from '../manifest.js';
 import type { KindCatalog } from '../../core/kind-catalog.js';
 
 export const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 const TOP_KEYS = ['apiVersion', 'kind', 'metadata', 'spec'];
 const METADATA_KEYS = ['name', 'dependsOn', 'protect', 'movedFrom', 'ignoreChanges'];
+
+/** A mapping as the user wrote it: any field may be missing. */
+type Mapping = JsonFields;
 
 /** The Manifest of a document (undefined when its header is too broken to address it) and what is wrong with the header. */
 export function readHeader(value: unknown, source: SourceMap, kinds: KindCatalog): Diagnosed<Manifest | undefined> {
@@ -24,12 +27,13 @@ function readValidHeader(value: unknown, source: SourceMap, kinds: KindCatalog, 
     return undefined;
   }
   unknownKeys(value, [], TOP_KEYS, report);
-  if (value.apiVersion !== API_VERSION) {
-    if (value.apiVersion === undefined) report([], `missing required field apiVersion (${API_VERSION})`);
+  const fields: Mapping = value;
+  if (fields.apiVersion !== API_VERSION) {
+    if (fields.apiVersion === undefined) report([], `missing required field apiVersion (${API_VERSION})`);
     else report(['apiVersion'], `apiVersion: must be ${API_VERSION}`);
   }
-  const kind = readKind(value, report, kinds);
-  const metadata = value.metadata;
+  const kind = readKind(fields, report, kinds);
+  const metadata = fields.metadata;
   if (!isObject(metadata)) {
     report(metadata === undefined ? [] : ['metadata'], metadata === undefined ? 'missing required field metadata' : 'metadata: must be a mapping');
     return undefined;
@@ -37,12 +41,13 @@ function readValidHeader(value: unknown, source: SourceMap, kinds: KindCatalog, 
   unknownKeys(metadata, ['metadata'], METADATA_KEYS, report);
   const name = readName(metadata, report);
   const dependsOn = readDependsOn(metadata, report, kinds);
-  if (metadata.protect !== undefined && typeof metadata.protect !== 'boolean') report(['metadata', 'protect'], 'metadata.protect: must be true or false');
+  const protect = (metadata as Mapping).protect;
+  if (protect !== undefined && typeof protect !== 'boolean') report(['metadata', 'protect'], 'metadata.protect: must be true or false');
   if (kind && kinds.documentNamed(kind)) notForDocuments(kind, metadata, report);
   let spec: JsonObject = {};
-  if (value.spec === undefined) report([], 'missing required field spec');
-  else if (!isObject(value.spec)) report(['spec'], 'spec: must be a mapping');
-  else spec = value.spec;
+  if (fields.spec === undefined) report([], 'missing required field spec');
+  else if (!isObject(fields.spec)) report(['spec'], 'spec: must be a mapping');
+  else spec = fields.spec;
   if (!kind || name === undefined) return undefined;
   const movedFrom = readMovedFrom(metadata, report, addressOf(kind, name));
   const ignoreChanges = readIgnoreChanges(metadata, report);
@@ -52,7 +57,7 @@ function readValidHeader(value: unknown, source: SourceMap, kinds: KindCatalog, 
     name,
     address: addressOf(kind, name),
     dependsOn,
-    protect: metadata.protect === true,
+    protect: protect === true,
     spec,
     source,
     ...(movedFrom.length > 0 ? { movedFrom } : {}),
@@ -62,7 +67,7 @@ function readValidHeader(value: unknown, source: SourceMap, kinds: KindCatalog, 
 
 type HeaderReport = (path: JsonPath, message: string, at?: 'key' | 'value') => void;
 
-function readKind(value: JsonObject, report: HeaderReport, catalog: KindCatalog): string | undefined {
+function readKind(value: Mapping, report: HeaderReport, catalog: KindCatalog): string | undefined {
   const kinds = [...catalog.kinds, ...catalog.documents].map((k) => k.kind).join(', ');
   if (value.kind === undefined) {
     report([], `missing required field kind (one of ${kinds})`);
@@ -75,7 +80,7 @@ function readKind(value: JsonObject, report: HeaderReport, catalog: KindCatalog)
   return value.kind;
 }
 
-function readName(metadata: JsonObject, report: HeaderReport): string | undefined {
+function readName(metadata: Mapping, report: HeaderReport): string | undefined {
   const name = metadata.name;
   if (name === undefined) {
     report(['metadata'], 'metadata: missing required field name', 'key');
@@ -88,7 +93,7 @@ function readName(metadata: JsonObject, report: HeaderReport): string | undefine
   return name;
 }
 
-function readDependsOn(metadata: JsonObject, report: HeaderReport, kinds: KindCatalog): string[] {
+function readDependsOn(metadata: Mapping, report: HeaderReport, kinds: KindCatalog): string[] {
   const list = metadata.dependsOn;
   if (list === undefined) return [];
   if (!Array.isArray(list)) {
@@ -108,14 +113,14 @@ function readDependsOn(metadata: JsonObject, report: HeaderReport, kinds: KindCa
 }
 
 /** A document (a Policy) is never applied: nothing can wait for it and there is nothing to protect. */
-function notForDocuments(kind: string, metadata: JsonObject, report: HeaderReport): void {
+function notForDocuments(kind: string, metadata: Mapping, report: HeaderReport): void {
   for (const key of ['dependsOn', 'protect', 'movedFrom', 'ignoreChanges']) {
     if (metadata[key] !== undefined) report(['metadata', key], `metadata.${key}: a ${kind} is not applied, so it takes no ${key}`, 'key');
   }
 }
 
 /** metadata.movedFrom: former addresses of this resource (same kind), so a rename plans as a move. */
-function readMovedFrom(metadata: JsonObject, report: HeaderReport, address: string): string[] {
+function readMovedFrom(metadata: Mapping, report: HeaderReport, address: string): string[] {
   const list = metadata.movedFrom;
   if (list === undefined) return [];
   const kind = address.slice(0, address.indexOf('/'));
@@ -126,7 +131,7 @@ function readMovedFrom(metadata: JsonObject, report: HeaderReport, address: stri
   const out: string[] = [];
   list.forEach((item, i) => {
     const parsed = typeof item === 'string' ? parseAddress(item) : undefined;
-    if (!parsed || parsed.kind !== kind || !NAME_PATTERN.test(parsed.name)) {
+    if (parsed?.kind !== kind || !NAME_PATTERN.test(parsed.name)) {
       report(['metadata', 'movedFrom', i], `metadata.movedFrom[${i}]: must be a former address of this ${kind}, ${kind}/NAME (a move keeps its kind)`);
     } else if (item === address) {
       report(['metadata', 'movedFrom', i], `metadata.movedFrom[${i}]: ${address} is this resource's own address`);
@@ -138,7 +143,7 @@ function readMovedFrom(metadata: JsonObject, report: HeaderReport, address: stri
 }
 
 /** metadata.ignoreChanges: field paths another system owns (checked against the kind's schema by validation). */
-function readIgnoreChanges(metadata: JsonObject, report: HeaderReport): string[] {
+function readIgnoreChanges(metadata: Mapping, report: HeaderReport): string[] {
   const list = metadata.ignoreChanges;
   if (list === undefined) return [];
   if (!Array.isArray(list) || !list.every((p) => typeof p === 'string')) {

@@ -55,28 +55,25 @@ export function substituteStackVars(value: unknown, source: SourceMap, stack: St
     const problem = (raw: string, nth: number, message: string) => {
       (diagnostics ??= []).push({ severity: 'error', message, location: locatePlaceholder(source.locate(path), raw, nth, source.path), code: 'stack.var' });
     };
-    let failed = false;
     const values = matches.map((m, i) => {
       const [raw, name] = m;
       const nth = matches.slice(0, i).filter((o) => o[0] === raw).length;
       if (!VAR_NAME.test(name)) {
         problem(raw, nth, `invalid variable name in ${raw}`);
-        failed = true;
         return undefined;
       }
       if (!stack) {
         problem(raw, nth, `${raw} takes a stack's value, but no stack is selected (define stacks: in moor.config.yaml and give --stack NAME)`);
-        failed = true;
         return undefined;
       }
       const found = Object.prototype.hasOwnProperty.call(stack.vars, name) ? stack.vars[name] : undefined;
       if (found === undefined) {
         problem(raw, nth, `variable ${name} is not set for stack ${stack.name} (used by ${raw}; add it to stacks.${stack.name}.vars)`);
-        failed = true;
       }
       return found;
     });
-    if (failed) return text;
+    // A value is undefined exactly where a problem was reported: the text stays as it was.
+    if (values.includes(undefined)) return text;
     if (matches.length === 1 && matches[0][0] === text) return values[0];
     let i = 0;
     return text.replace(VAR_PLACEHOLDER, () => String(values[i++]));

@@ -2,6 +2,7 @@
 // recorded them) before it, so plan, apply's printed plan and the run itself agree.
 import { dependentsAmong } from '../apply/delete-order.js';
 import type { PlannedStep } from './steps.js';
+import { knownEntry } from '../../core/known-key.js';
 
 /** The deletes with every dependent before what it depends on; otherwise in the order given. */
 export function inDeleteOrder(deletes: readonly PlannedStep[]): PlannedStep[] {
@@ -13,7 +14,7 @@ export function inDeleteOrder(deletes: readonly PlannedStep[]): PlannedStep[] {
     if (listed.has(address)) return;
     listed.add(address); // dependentsAmong leaves no cycle; marking first guards anyway
     for (const d of dependents.get(address) ?? []) list(d);
-    out.push(byAddress.get(address)!);
+    out.push(knownEntry(byAddress, address, 'delete'));
   };
   for (const s of deletes) list(s.change.address);
   return out;

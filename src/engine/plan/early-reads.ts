@@ -58,7 +58,10 @@ export function beginReads(o: EarlyReadOptions): EarlyReads {
   ready.catch(() => undefined); // whoever awaits the state reports why it could not be read
   return {
     add: (m) => {
-      if (reads) return reads.add(m);
+      if (reads) {
+        reads.add(m);
+        return;
+      }
       listings.foresee(m);
       queued.push(m);
     },

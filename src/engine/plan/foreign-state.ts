@@ -3,7 +3,7 @@
 // prod's state. Planned as it stands, that is a replace: delete prod's resource, create dev's. A
 // replace that moves a resource out of where state records it is refused unless --replace names it.
 import type { Diagnostic } from '../../core/diagnostics.js';
-import { isObject, type JsonValue } from '../../core/json.js';
+import { isObject } from '../../core/json.js';
 import type { PlannedStep, ReplaceStep } from './steps.js';
 
 /** Code of these refusals (plan and apply; drift compares live with this very state, so it has none). */
@@ -59,6 +59,6 @@ function movedOf(step: PlannedStep): Moved | undefined {
 }
 
 /** Ids compare as the services compare them: without regard to case. */
-function sameId(a: JsonValue, b: JsonValue): boolean {
-  return String(a).toLowerCase() === String(b).toLowerCase();
+function sameId(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
 }

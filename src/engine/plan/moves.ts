@@ -1,7 +1,7 @@
 // metadata.movedFrom (Terraform's `moved`): a rename in git plans as a move of the state record
 // to the new address, not as a create of the new address and an orphan of the old one.
 import type { Manifest } from '../manifest.js';
-import type { StateDocument } from '../state/types.js';
+import { recordAt, type StateDocument } from '../state/types.js';
 import { movedRecords } from '../state/move-record.js';
 
 export interface PlannedMoves {
@@ -21,8 +21,8 @@ export function plannedMoves(manifests: readonly Manifest[], state: StateDocumen
   const claimed = new Set<string>();
   let resources = state.resources;
   for (const m of manifests) {
-    if (!m.movedFrom || resources[m.address]) continue;
-    const from = m.movedFrom.find((a) => state.resources[a]?.kind === m.kind && !present.has(a) && !claimed.has(a));
+    if (!m.movedFrom || Object.hasOwn(resources, m.address)) continue;
+    const from = m.movedFrom.find((a) => recordAt(state, a)?.kind === m.kind && !present.has(a) && !claimed.has(a));
     if (!from) continue;
     claimed.add(from);
     moves.set(m.address, from);

@@ -1,7 +1,7 @@
 // One JSON plan document (moor-plan/1) for `plan --output json`, `plan --out` and `moor show`:
 // the rendered plan plus the contract apply --plan holds it to — each change's desired body,
 // the live version it was computed against, the manifests' digest and the inputs of the plan.
-import { isObject, type JsonObject, type JsonValue } from '../../core/json.js';
+import { isObject, valueText, type JsonObject, type JsonValue } from '../../core/json.js';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import { hashSensitive, isHashed, maskSensitive, SENSITIVE_MASK } from '../secrets.js';
 import { planJson } from '../render/plan-json.js';
@@ -54,14 +54,14 @@ export function planDocument(material: PlanMaterial, versions: ReadonlyMap<strin
   const rendered = planJson(material.plan);
   const steps = new Map(material.steps.map((s) => [s.change.address, s]));
   const changes = (rendered.changes as JsonObject[]).map((c): JsonObject => {
-    const step = steps.get(String(c.address));
+    const step = steps.get(valueText(c.address));
     const body =
       step?.desired && step.kind.category !== 'check'
         ? secrets === 'hash'
           ? hashSensitive(step.desired, sensitivePatterns(step.kind, step.manifest))
           : maskSensitive(step.desired, sensitivePatterns(step.kind, step.manifest))
         : undefined;
-    const version = versions.get(String(c.address));
+    const version = versions.get(valueText(c.address));
     return { ...c, ...(body ? { desired: body } : {}), ...(version ? { liveVersion: version } : {}) };
   });
   return {
@@ -115,7 +115,7 @@ function diagnosticOf(d: JsonObject): Diagnostic {
     typeof d.file === 'string' && typeof d.line === 'number' && typeof d.col === 'number' ? { file: d.file, line: d.line, col: d.col } : undefined;
   return {
     severity: d.severity === 'warning' ? 'warning' : 'error',
-    message: String(d.message ?? ''),
+    message: valueText(d.message ?? ''),
     ...(location ? { location } : {}),
     ...(typeof d.address === 'string' ? { address: d.address } : {}),
     ...(typeof d.code === 'string' ? { code: d.code } : {}),

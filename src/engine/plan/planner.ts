@@ -4,7 +4,7 @@ import pLimit from 'p-limit';
 import { isUserFailure, type Diagnostic } from '../../core/diagnostics.js';
 import { diagnosed, mergeDiagnosed, type Diagnosed } from '../../core/diagnosed.js';
 import { locateAtManifests } from './diagnostic-locations.js';
-import { getAt, type JsonObject, type JsonValue } from '../../core/json.js';
+import { fieldOf, getAt, valueText, type JsonObject, type JsonValue } from '../../core/json.js';
 import { ADOPTED_SECRET, keepsAdoptedSecret, mapSensitive } from '../secrets.js';
 import type { Manifest } from '../manifest.js';
 import { buildGraph, type DependencyGraph } from '../graph.js';
@@ -211,7 +211,7 @@ async function planResource(
   // A replace creates the new resource under the name the manifest gives it (metadata.name when the
   // spec leaves it out): after a rename that is not the live one's, and the plan must show it.
   const nameField = handler.nameField;
-  if (replace && nameField !== undefined && desired[nameField] === undefined) {
+  if (replace && nameField !== undefined && fieldOf(desired, nameField) === undefined) {
     fields = diffResource({ desired: { ...desired, [nameField]: manifest.name }, last: record?.lastApplied, live: observed.spec, rules: kind.diff, sensitive });
   }
   const action = fields.length === 0 ? 'no-op' : replace ? 'replace' : 'update';
@@ -317,7 +317,7 @@ async function planJob(
       });
     }
     if (last.status === 'failed') {
-      const why = last.message ? ` (${String(last.message)})` : '';
+      const why = last.message ? ` (${valueText(last.message)})` : '';
       return diagnosed({ ...base, intent: 'blocks', why: `revision ${revision} failed`, change: change(manifest, 'no-op', {}) }, [
         {
           severity: 'warning',
@@ -457,5 +457,6 @@ function blank(address: string, kind: string): PlannedChange {
 }
 
 function failure(manifest: Manifest, err: unknown): Diagnostic {
-  return { severity: 'error', address: manifest.address, message: (err as Error).message ?? String(err) };
+  const message = (err as { message?: unknown } | null | undefined)?.message;
+  return { severity: 'error', address: manifest.address, message: typeof message === 'string' ? message : String(err) };
 }

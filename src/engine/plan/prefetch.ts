@@ -53,6 +53,7 @@ export interface PrefetchRun extends Prefetched {
 /** One kind's targets so far, and its reading when the kind can read before all are known. */
 interface KindReading {
   readonly kind: ResourceKind;
+  readonly reader: ListReader;
   readonly items: Pending[];
   readonly run?: ListRun;
 }
@@ -89,22 +90,23 @@ export class KindListings {
     const known = this.byKind.get(kind);
     if (known) return known;
     const items: Pending[] = [];
-    const reader = kind.resource.list!;
-    const reading = { kind, items, run: reader.begin?.(this.ctx, settler(items, reader)) };
+    const reader = kind.resource.list;
+    if (!reader) throw new Error(`internal error: ${kind.kind} does not read by listing`); // listingKind chose it because it does
+    const reading = { kind, reader, items, run: reader.begin?.(this.ctx, settler(items, reader)) };
     this.byKind.set(kind, reading);
     return reading;
   }
 
   /** Every kind's listings, each target settled once whatever its listing does. */
   finish(): void {
-    for (const reading of this.byKind.values()) void listKind(reading, this.ctx, settler(reading.items, reading.kind.resource.list!));
+    for (const reading of this.byKind.values()) void listKind(reading, this.ctx, settler(reading.items, reading.reader));
   }
 }
 
 /** The answer of the i-th item as the reader gives it (a found resource an incomplete list cannot diff: read it). */
 function settler(items: Pending[], reader: ListReader): (i: number, a: ListAnswer) => void {
   return (i, a) => {
-    const item = items[i];
+    const item = items[i] as Pending | undefined; // i comes from the kind's listing code
     if (!item?.settle) return;
     item.settle(a === 'read' || (a !== undefined && !reader.complete) ? 'read' : { observed: a });
     item.settle = undefined;
@@ -156,12 +158,12 @@ export function startPrefetch(o: PrefetchOptions, listings = new KindListings(o.
 }
 
 /** Lists one kind's targets; every target is settled once, whatever the listing does (a failure: read one by one). */
-async function listKind({ kind, items, run }: KindReading, ctx: KindContext, settle: (i: number, a: ListAnswer) => void): Promise<void> {
+async function listKind({ reader, items, run }: KindReading, ctx: KindContext, settle: (i: number, a: ListAnswer) => void): Promise<void> {
   let answers: ListAnswer[] = [];
   try {
     answers = await (run
       ? run.finish()
-      : kind.resource.list!.readAll(
+      : reader.readAll(
           ctx,
           items.map((i) => i.target),
           settle,

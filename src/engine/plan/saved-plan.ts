@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../../core/diagnostics.js';
-import { isObject, type JsonObject } from '../../core/json.js';
+import { isObject, valueText, type JsonObject } from '../../core/json.js';
 import type { Masker } from '../../core/masker.js';
 import { notJsonMessage } from '../../core/json-syntax.js';
 import { fileErrorMessage } from '../file-errors.js';
@@ -95,8 +95,8 @@ export function readSavedPlan(path: string, file = path): SavedPlan {
       ...(Array.isArray(inputs.allowDestructive) && inputs.allowDestructive.length > 0 ? { allowDestructive: strings(inputs.allowDestructive) } : {}),
     },
     changes: (doc.changes as unknown[]).filter(isObject).map((c) => ({
-      address: String(c.address),
-      action: String(c.action),
+      address: valueText(c.address),
+      action: valueText(c.action),
       ...(isObject(c.desired) ? { desired: c.desired } : {}),
       ...(typeof c.liveVersion === 'string' ? { liveVersion: c.liveVersion } : {}),
     })),

@@ -122,21 +122,21 @@ export async function readJournal(path: string, location: string): Promise<Journ
 
 /** The document with the journal's entries newer than its serial applied in order. */
 export function replay(doc: StateDocument, entries: readonly JournalEntry[]): StateDocument {
-  let resources: Record<string, ResourceRecord> | undefined;
+  let resources: Map<string, ResourceRecord> | undefined;
   let extras = doc.extras;
   let serial = doc.serial;
   for (const entry of entries) {
     if (entry.serial <= serial) continue; // already folded into the document
-    resources ??= { ...doc.resources };
+    resources ??= new Map(Object.entries(doc.resources));
     for (const c of entry.changes) {
-      if (c.op === 'put') resources[c.address] = c.record;
-      else if (c.op === 'remove') delete resources[c.address];
+      if (c.op === 'put') resources.set(c.address, c.record);
+      else if (c.op === 'remove') resources.delete(c.address);
       else extras = { ...(extras ?? {}), [c.key]: c.value };
     }
     serial = entry.serial;
   }
   if (!resources) return doc;
-  return { version: 1, serial, resources, ...(extras ? { extras } : {}) };
+  return { version: 1, serial, resources: Object.fromEntries(resources), ...(extras ? { extras } : {}) };
 }
 
 function parseEntry(line: string, lineNo: number, location: string): JournalEntry {

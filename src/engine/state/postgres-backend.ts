@@ -2,6 +2,7 @@
 import type pg from 'pg';
 import { UserError } from '../../core/diagnostics.js';
 import { isObject, type JsonObject } from '../../core/json.js';
+import { knownEntry } from '../../core/known-key.js';
 import { documentOfRow, foldChanges, stateRowOf, type ReadRow } from './postgres-document.js';
 import { errorCode, failureReason, toUserError } from './postgres-errors.js';
 import { StateLockedError } from './state-locked-error.js';
@@ -319,8 +320,9 @@ export class PostgresStateBackend implements StateBackend {
     if (!this.held) return;
     if (client && !this.lockLost) {
       try {
-        const leased = client === this.lease?.client;
-        if (leased && !(await this.lease!.held())) this.lockLost ??= `the watch lease was lost: ${this.lease!.lost ?? 'not held'}`;
+        // The lock is taken on the lease's connection while moor watch holds the lease.
+        const lease = client === this.lease?.client ? this.lease : undefined;
+        if (lease && !(await lease.held())) this.lockLost ??= `the watch lease was lost: ${lease.lost ?? 'not held'}`;
         else if (await holdsAdvisoryLock(client, this.key)) return;
         this.lockLost ??= 'the session no longer holds the advisory lock';
       } catch (err) {
@@ -403,7 +405,7 @@ export class PostgresStateBackend implements StateBackend {
       if (changed.length === 0) return out;
       for (const w of changed) out.set(w, { serial: 0, version: 1, ids: [] });
       for (const row of (await client.query<IdRow>(RECORDED_IDS_SQL, [changed])).rows) {
-        const entry = out.get(row.workspace)!;
+        const entry = knownEntry(out, row.workspace, 'workspace'); // the query asked for these workspaces only
         if (row.address === null)
           out.set(row.workspace, { ...entry, serial: Number(row.serial), version: row.version ?? 1, ...(row.stack !== null ? { stack: row.stack } : {}) });
         else if (row.id !== null) entry.ids.push([row.id, row.address]);

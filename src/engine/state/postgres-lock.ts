@@ -96,7 +96,7 @@ export async function findHolder(client: pg.Client, workspace: string, key: Advi
         AND l.database = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database())`,
     [workspace, key.classid, key.objid],
   );
-  const row = r.rows[0];
+  const row = r.rows[0] as HolderRow | undefined; // no row: no session holds the lock
   return row ? { backendPid: row.backend_pid, info: infoOf(row) } : undefined;
 }
 

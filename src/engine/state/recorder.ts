@@ -15,7 +15,7 @@ interface Waiter {
  * changes; others receive the whole document.
  */
 export class StateRecorder {
-  private resources: Record<string, ResourceRecord>;
+  private readonly resources: Map<string, ResourceRecord>;
   private extras: Record<string, JsonValue> | undefined;
   private serial: number;
   private snapshot: StateDocument | undefined;
@@ -29,29 +29,34 @@ export class StateRecorder {
     private readonly backend: StateBackend,
     initial: StateDocument,
   ) {
-    this.resources = { ...initial.resources };
+    this.resources = new Map(Object.entries(initial.resources));
     this.extras = initial.extras ? { ...initial.extras } : undefined;
     this.serial = initial.serial;
   }
 
   /** The document as recorded so far (including changes not yet durable); serial of the last durable write. */
   current(): StateDocument {
-    this.snapshot ??= { version: 1, serial: this.serial, resources: { ...this.resources }, ...(this.extras ? { extras: { ...this.extras } } : {}) };
+    this.snapshot ??= {
+      version: 1,
+      serial: this.serial,
+      resources: Object.fromEntries(this.resources),
+      ...(this.extras ? { extras: { ...this.extras } } : {}),
+    };
     return this.snapshot;
   }
 
   /** One address's record as recorded so far (cheaper than current() on a hot path). */
   record(address: string): ResourceRecord | undefined {
-    return this.resources[address];
+    return this.resources.get(address);
   }
 
   put(address: string, record: ResourceRecord): Promise<void> {
-    this.resources[address] = record;
+    this.resources.set(address, record);
     return this.commit({ op: 'put', address, record });
   }
 
   remove(address: string): Promise<void> {
-    delete this.resources[address];
+    this.resources.delete(address);
     return this.commit({ op: 'remove', address });
   }
 
@@ -113,9 +118,9 @@ export class StateRecorder {
   private async persist(changes: readonly StateChange[]): Promise<number> {
     // Records are replaced on change, never modified, so the backend may take them as they are.
     if (this.backend.appendChanges)
-      return this.backend.appendChanges(changes, () => ({ resources: this.resources, ...(this.extras ? { extras: this.extras } : {}) }));
+      return this.backend.appendChanges(changes, () => ({ resources: Object.fromEntries(this.resources), ...(this.extras ? { extras: this.extras } : {}) }));
     // Copies, so changes made while this write is in flight cannot tear what it serialises.
-    const next = { version: 1 as const, resources: { ...this.resources }, ...(this.extras ? { extras: { ...this.extras } } : {}) };
+    const next = { version: 1 as const, resources: Object.fromEntries(this.resources), ...(this.extras ? { extras: { ...this.extras } } : {}) };
     return (await this.backend.write(next, { compact: true })).serial;
   }
 }

@@ -6,7 +6,7 @@ import { UserError } from '../../core/diagnostics.js';
 import type { MoorConfig } from '../config.js';
 import { withStackWorkspace } from '../config-stacks.js';
 import { openStateBackend } from './open-backend.js';
-import type { FleetMembership, HistoryLimit, ReplicaCard, StateBackend, StateChange, StateDocument, WholeDocument } from './types.js';
+import type { StateBackend, StateChange, StateDocument, WholeDocument } from './types.js';
 
 /** The key under state `extras` that names the stack the state belongs to. */
 export const STACK_EXTRAS_KEY = 'stack';
@@ -55,16 +55,12 @@ export function guardStack(inner: StateBackend, stack: string | undefined): Stat
     unlock: (lock) => inner.unlock(lock),
     forceUnlock: (force) => inner.forceUnlock(force),
     close: () => inner.close(),
-    ...(inner.assertLockHeld ? { assertLockHeld: () => inner.assertLockHeld!() } : {}),
-    ...(inner.takeLease
-      ? { takeLease: (operation: string, ttlMs: number, fleet?: FleetMembership) => inner.takeLease!(operation, ttlMs, fleet), replicas: inner.replicas }
-      : {}),
-    ...(inner.joinFleet ? { joinFleet: (replica: ReplicaCard, ttlMs: number) => inner.joinFleet!(replica, ttlMs) } : {}),
+    ...(inner.assertLockHeld ? { assertLockHeld: inner.assertLockHeld.bind(inner) } : {}),
+    ...(inner.takeLease ? { takeLease: inner.takeLease.bind(inner), replicas: inner.replicas } : {}),
+    ...(inner.joinFleet ? { joinFleet: inner.joinFleet.bind(inner) } : {}),
     // The history is the stack's by where it is kept (beside the stack's own state).
-    ...(inner.readHistory ? { readHistory: (limit?: HistoryLimit) => inner.readHistory!(limit) } : {}),
-    ...(inner.appendHistory
-      ? { appendHistory: (runs: Parameters<NonNullable<StateBackend['appendHistory']>>[0], limit: HistoryLimit) => inner.appendHistory!(runs, limit) }
-      : {}),
+    ...(inner.readHistory ? { readHistory: inner.readHistory.bind(inner) } : {}),
+    ...(inner.appendHistory ? { appendHistory: inner.appendHistory.bind(inner) } : {}),
   };
   if (!inner.appendChanges) return guarded;
   const append = inner.appendChanges.bind(inner);

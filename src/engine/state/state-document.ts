@@ -1,6 +1,6 @@
 // The state document on disk: the empty document, and parsing that tells corruption from a missing file.
 import { UserError } from '../../core/diagnostics.js';
-import { isObject } from '../../core/json.js';
+import { fieldOf, isObject } from '../../core/json.js';
 import { notJsonMessage } from '../../core/json-syntax.js';
 import { recordProblem } from './record-check.js';
 import type { StateDocument } from './types.js';
@@ -36,7 +36,7 @@ export function parseState(text: string, location: string, hasBackup: () => bool
     throw corrupt(location, hasBackup, notJsonMessage(text, err as Error));
   }
   if (!isObject(doc)) throw corrupt(location, hasBackup, 'not a JSON object');
-  if (doc.version === undefined) throw corrupt(location, hasBackup, 'no "version" field (this moor reads version 1)');
+  if (fieldOf(doc, 'version') === undefined) throw corrupt(location, hasBackup, 'no "version" field (this moor reads version 1)');
   if (isNewerVersion(doc.version)) throw newerMoor(location, doc.version);
   if (doc.version !== 1) throw corrupt(location, hasBackup, `unknown state version ${JSON.stringify(doc.version)} (this moor reads version 1)`);
   if (typeof doc.serial !== 'number' || !Number.isInteger(doc.serial) || doc.serial < 0)
@@ -46,7 +46,7 @@ export function parseState(text: string, location: string, hasBackup: () => bool
     const problem = recordProblem(address, record);
     if (problem) throw corrupt(location, hasBackup, problem);
   }
-  if (doc.extras !== undefined && !isObject(doc.extras)) throw corrupt(location, hasBackup, '"extras" is not an object');
+  if (fieldOf(doc, 'extras') !== undefined && !isObject(doc.extras)) throw corrupt(location, hasBackup, '"extras" is not an object');
   // Checked above field by field; the record fields moor does not rely on are passed through.
   return doc as unknown as StateDocument;
 }

@@ -38,6 +38,11 @@ export interface StateDocument {
   readonly extras?: JsonObject;
 }
 
+/** The record at `address`, or undefined: state holds only the addresses recorded so far. */
+export function recordAt(state: StateDocument, address: string): ResourceRecord | undefined {
+  return state.resources[address];
+}
+
 /** A lock file that --force removed without being able to read who held it. */
 export interface UnreadableLock {
   readonly unreadableFile: string;

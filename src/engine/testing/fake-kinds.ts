@@ -2,7 +2,7 @@
 // the planner and applier: no HTTP, no providers, every call the engine makes written down.
 import type { EventSink } from '../../core/events.js';
 import { UserError } from '../../core/diagnostics.js';
-import type { JsonObject } from '../../core/json.js';
+import { valueText, type JsonObject } from '../../core/json.js';
 import { kindCatalog, type KindCatalog } from '../../core/kind-catalog.js';
 import type { CheckKind, JobKind, JobRecord, KindContext, Observed, ResourceHandler, ResourceKind } from '../../core/kind.js';
 import { applyPlan } from '../apply/applier.js';
@@ -28,28 +28,40 @@ export class FakeCloud {
 
 const SCHEMA: JsonObject = { type: 'object' };
 
+/** A service call's answer: the work runs at once, and what it throws (a refusal) rejects, as from an async method. */
+function answer<T>(work: () => T): Promise<T> {
+  return new Promise((resolve) => {
+    resolve(work());
+  });
+}
+
 /** `Thing`: a resource whose `region` cannot change in place; the service names it by address. */
 export function fakeResourceKind(cloud: FakeCloud, overrides: Partial<ResourceHandler> = {}, kind = 'Thing'): ResourceKind {
   const observed = (name: string): Observed | undefined => {
     const spec = cloud.live.get(addressOf(kind, name));
     return spec && { id: addressOf(kind, name), spec, outputs: spec };
   };
+  const written = (name: string, spec: JsonObject): Observed => {
+    cloud.live.set(addressOf(kind, name), spec);
+    return { id: addressOf(kind, name), spec, outputs: spec };
+  };
   const resource: ResourceHandler = {
-    read: async (_ctx, target) => observed(target.name),
-    create: async (_ctx, name, spec) => {
-      cloud.call(`create ${addressOf(kind, name)}`);
-      cloud.live.set(addressOf(kind, name), spec);
-      return observed(name)!;
-    },
-    update: async (_ctx, name, spec) => {
-      cloud.call(`update ${addressOf(kind, name)}`);
-      cloud.live.set(addressOf(kind, name), spec);
-      return observed(name)!;
-    },
-    delete: async (_ctx, id) => {
-      cloud.call(`delete ${id}`);
-      cloud.live.delete(id);
-    },
+    read: (_ctx, target) => answer(() => observed(target.name)),
+    create: (_ctx, name, spec) =>
+      answer(() => {
+        cloud.call(`create ${addressOf(kind, name)}`);
+        return written(name, spec);
+      }),
+    update: (_ctx, name, spec) =>
+      answer(() => {
+        cloud.call(`update ${addressOf(kind, name)}`);
+        return written(name, spec);
+      }),
+    delete: (_ctx, id) =>
+      answer(() => {
+        cloud.call(`delete ${id}`);
+        cloud.live.delete(id);
+      }),
     idempotentWrites: true,
     ...overrides,
   };
@@ -74,11 +86,11 @@ export function fakeJobKind(cloud: FakeCloud): JobKind {
     sensitive: [],
     job: {
       destructive: false,
-      revision: (spec) => String(spec.revision),
+      revision: (spec) => valueText(spec.revision),
       run: async (_ctx, spec, _record, checkpoint) => {
-        const revision = String(spec.revision);
+        const revision = valueText(spec.revision);
         await checkpoint({ revision, status: 'started' });
-        cloud.call(`run Task/${String(spec.label)}`);
+        cloud.call(`run Task/${valueText(spec.label)}`);
         const done: JobRecord = spec.fail ? { revision, status: 'failed', message: 'the job failed' } : { revision, status: 'succeeded' };
         return done;
       },
@@ -94,7 +106,7 @@ export function fakeCheckKind(): CheckKind {
     description: 'a fake check',
     specSchema: SCHEMA,
     sensitive: [],
-    check: { evaluate: async (_ctx, spec) => ({ passed: spec.pass === true, message: spec.pass === true ? 'fine' : 'not fine' }) },
+    check: { evaluate: (_ctx, spec) => Promise.resolve({ passed: spec.pass === true, message: spec.pass === true ? 'fine' : 'not fine' }) },
   };
 }
 
@@ -121,15 +133,13 @@ export function memoryBackend(initial: StateDocument): StateBackend {
   let serial = initial.serial;
   return {
     location: 'memory',
-    read: async () => initial,
-    write: async (next) => ({ ...next, version: 1, serial: ++serial }),
-    appendChanges: async () => ++serial,
-    lock: async () => {
-      throw new Error('not used');
-    },
-    unlock: async () => undefined,
-    forceUnlock: async () => undefined,
-    close: async () => undefined,
+    read: () => Promise.resolve(initial),
+    write: (next) => Promise.resolve({ ...next, version: 1 as const, serial: ++serial }),
+    appendChanges: () => Promise.resolve(++serial),
+    lock: () => Promise.reject(new Error('not used')),
+    unlock: () => Promise.resolve(),
+    forceUnlock: () => Promise.resolve(undefined),
+    close: () => Promise.resolve(),
   };
 }
 

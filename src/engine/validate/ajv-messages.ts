@@ -124,7 +124,8 @@ export function suggest(key: string, schema: JsonObject): string {
   const close = allowed
     .map((a) => ({ a, d: distance(key.toLowerCase(), a.toLowerCase()) }))
     .filter((c) => c.d <= Math.max(2, Math.floor(key.length / 4)))
-    .sort((x, y) => x.d - y.d)[0];
+    .sort((x, y) => x.d - y.d)
+    .at(0);
   if (close) return `; did you mean ${close.a}?`;
   return allowed.length <= 12 ? ` (allowed: ${allowed.join(', ')})` : '';
 }

@@ -1,6 +1,6 @@
 // Ignore paths (metadata.ignoreChanges, `ignore:` rules of the config) checked against the kind's
 // spec schema: a path that can never name a field is a mistake, not a rule that quietly does nothing.
-import { isObject } from '../../core/json.js';
+import { isObject, valueText, type JsonFields, type JsonValue } from '../../core/json.js';
 import type { KindDefinition } from '../../core/kind.js';
 import { compileRules } from '../diff/compiled-rules.js';
 import { parseIgnorePath, type IgnorePath, type IgnoreSegment } from '../diff/ignore-paths.js';
@@ -27,13 +27,15 @@ function walk(
   if (i === segs.length) return undefined;
   if (schema === true || schema === undefined) return undefined; // open: anything may be there
   if (!isObject(schema)) return `nothing can be at ${shown(segs, i)}`;
-  const branches = [...((schema.anyOf as unknown[]) ?? []), ...((schema.oneOf as unknown[]) ?? []), ...((schema.allOf as unknown[]) ?? [])];
-  if (branches.length > 0 && !schema.properties && !schema.items) {
+  const s: JsonFields = schema; // a kind's JSON Schema: any keyword may be absent
+  const list = (v: JsonValue | undefined) => (Array.isArray(v) ? v : []);
+  const branches = [...list(s.anyOf), ...list(s.oneOf), ...list(s.allOf)];
+  if (branches.length > 0 && !s.properties && !s.items) {
     const problems = branches.map((b) => walk(b, segs, i, path, keyOf));
     return problems.includes(undefined) ? undefined : problems[0];
   }
   const seg = segs[i];
-  if (schema.type === 'array' || schema.items !== undefined) {
+  if (s.type === 'array' || s.items !== undefined) {
     if (seg.type === 'named') {
       const key = keyOf(path);
       if (key === undefined) return `${shown(segs, i)} selects by [${seg.key}=…], but the list at ${shown(segs, i - 1) || '/'} has no key field`;
@@ -41,13 +43,12 @@ function walk(
     } else if (seg.type === 'key' && !/^\d+$/.test(seg.key)) {
       return `${shown(segs, i)} names a key of a list (select an element by [key=value], or * for every one)`;
     }
-    return walk(schema.items, segs, i + 1, [...path, 0], keyOf);
+    return walk(s.items, segs, i + 1, [...path, 0], keyOf);
   }
   if (seg.type === 'named') return `${shown(segs, i)} selects an element, but ${shown(segs, i - 1) || '/'} is no list`;
-  const properties = isObject(schema.properties) ? schema.properties : {};
-  const extra = schema.additionalProperties;
-  if (schema.type !== undefined && schema.type !== 'object')
-    return `${shown(segs, i)}: ${shown(segs, i - 1) || '/'} is a ${String(schema.type)}, not a mapping`;
+  const properties = isObject(s.properties) ? s.properties : {};
+  const extra = s.additionalProperties;
+  if (s.type !== undefined && s.type !== 'object') return `${shown(segs, i)}: ${shown(segs, i - 1) || '/'} is a ${valueText(s.type)}, not a mapping`;
   const open = extra === undefined ? true : extra;
   if (seg.type === 'any') {
     const options = [...Object.entries(properties).map(([k, s]) => ({ k, s })), ...(open !== false ? [{ k: '*', s: open }] : [])];

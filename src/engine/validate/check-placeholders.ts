@@ -29,7 +29,8 @@ export function checkPlaceholders(kind: KindDefinition, spec: JsonObject): SpecP
     }
     if (text === '' || secrets.length === 0 || !secrets.some((p) => underPattern(path, p))) return;
     // A malformed placeholder is one error, not also a literal secret.
-    const external = scanned ? scanned.errors.length > 0 || scanned.refs.some((r) => r.type === 'env' || r.type === 'file' || r.type === 'ref') : false;
+    // Every reference (env, file, ref) takes its value from outside the manifest.
+    const external = scanned ? scanned.errors.length > 0 || scanned.refs.length > 0 : false;
     if (!external) {
       out.push({
         path: full(),

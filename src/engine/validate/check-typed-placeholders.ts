@@ -67,18 +67,19 @@ function typedValueProblems(
   // ajv's paths name array items by string ("0"), the walk by number: compared as text.
   const key = (path: JsonPath) => path.map(String).join('\u0000');
   const byPath = new Map(filled.map((f) => [key(['spec', ...f.path]), f.ref]));
-  return [...validateSpec(kind, spec), ...ruleProblems(kind, spec)]
-    .filter((p) => p.severity === 'error' && byPath.has(key(p.path)))
-    .map((p) => {
-      const ref = byPath.get(key(p.path))!;
-      return {
+  return [...validateSpec(kind, spec), ...ruleProblems(kind, spec)].flatMap((p) => {
+    const ref = p.severity === 'error' ? byPath.get(key(p.path)) : undefined;
+    if (!ref) return [];
+    return [
+      {
         severity: 'error' as const,
         address: manifest.address,
         code: p.code,
         message: `${p.message} (from ${ref.raw})`,
         location: locatePlaceholder(manifest.source.locate(p.path, p.at), ref.raw, 0, valueFile(manifest, p.path)),
-      };
-    });
+      },
+    ];
+  });
 }
 
 function setAt(root: JsonObject, path: JsonPath, value: JsonValue): void {

@@ -1,7 +1,7 @@
 // Open value lists: where a service's list of values is not closed (its seed says the complete
 // list is not shown, or its definition is an extensible enum), a value moor does not know is a
 // warning naming the known ones, never an error: moor must not refuse what the service accepts.
-import { isObject, type JsonObject, type JsonPath, type JsonValue } from '../../core/json.js';
+import { isObject, valueText, type JsonObject, type JsonPath, type JsonValue } from '../../core/json.js';
 import { fieldPath } from '../../core/field-path.js';
 import type { SpecProblem } from './spec-problem.js';
 
@@ -24,7 +24,7 @@ function walk(schema: JsonObject, value: JsonValue | undefined, path: (string | 
         at: 'value',
         severity: 'warning',
         code: 'schema.openValue',
-        message: `${fieldPath(path)}: ${JSON.stringify(value)} is not one of the known values (${known.join(', ')}); it is sent as written and the service decides`,
+        message: `${fieldPath(path)}: ${JSON.stringify(value)} is not one of the known values (${known.map(valueText).join(', ')}); it is sent as written and the service decides`,
       });
     }
     return;

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Ajv as AjvClass, Options, ValidateFunction } from 'ajv';
 import type addFormatsModule from 'ajv-formats';
-import { isObject, type JsonObject, type JsonPath } from '../../core/json.js';
+import { fieldOf, isObject, type JsonObject, type JsonPath } from '../../core/json.js';
 import type { DocumentKind, KindDefinition } from '../../core/kind.js';
 import { problemsFromAjv } from './ajv-messages.js';
 import { KNOWN_VALUES } from './open-values.js';
@@ -96,7 +96,7 @@ function defaultedFields(kind: KindDefinition): { field: string; validate: Valid
 export function validateDefaultedName(kind: KindDefinition, name: string, spec: JsonObject): SpecProblem[] {
   const out: SpecProblem[] = [];
   for (const { field, validate } of defaultedFields(kind)) {
-    if (spec[field] !== undefined || validate(name)) continue;
+    if (fieldOf(spec, field) !== undefined || validate(name)) continue;
     for (const p of problemsFromAjv(validate.errors ?? [], {}, ['metadata', 'name'])) {
       out.push({ ...p, message: p.message.replace(/^metadata\.name: /, `metadata.name: used as spec.${field} (not set), it `) });
     }
