@@ -15,6 +15,11 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** `value`'s fields, any of which may be missing, when it is an object read from outside; else undefined. */
+export function fieldsOf(value: unknown): JsonFields | undefined {
+  return isObject(value) ? value : undefined;
+}
+
 /**
  * The value under `key`, or undefined. The index signature claims every key holds a value; a key
  * the object lacks gives undefined, and so does a field left undefined in an object built in code.
