@@ -162,7 +162,7 @@ function subcommands(command: Command): Command[] {
 /** `state mv` for moor state mv. */
 function pathOf(command: Command): string {
   const names: string[] = [];
-  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  for (let c = command; c.parent; c = c.parent) names.unshift(c.name());
   return names.join(' ');
 }
 

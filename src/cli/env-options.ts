@@ -80,7 +80,7 @@ function parsed(option: Option, raw: string, command: Command): unknown {
   const name = option.envVar ?? envNameOf(option, command);
   if (option.argChoices && !option.argChoices.includes(raw)) throw new UserError(`${name}: '${raw}' must be one of ${option.argChoices.join(', ')}`);
   try {
-    return option.parseArg ? option.parseArg(raw, undefined) : raw;
+    return option.parseArg ? option.parseArg<unknown>(raw, undefined) : raw;
   } catch (err) {
     throw new UserError(`${name}: ${(err as Error).message}`);
   }

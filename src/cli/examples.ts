@@ -1,7 +1,7 @@
 // The Examples section of each command's help: what people type most, ready to copy.
 import type { Command } from 'commander';
 
-const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
+const EXAMPLES: Readonly<Partial<Record<string, readonly string[]>>> = {
   '': ['moor validate manifests/', 'moor plan manifests/', 'moor apply manifests/', 'moor help plan'],
   validate: ['moor validate manifests/', 'moor validate app.yaml db.yaml --output json'],
   schema: ['moor schema > moor.schema.json', 'moor schema ContainerGroup'],

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 
 type ExitCodes = readonly (readonly [code: number, meaning: string])[];
 
-const EXIT_CODES: Readonly<Record<string, ExitCodes>> = {
+const EXIT_CODES: Readonly<Partial<Record<string, ExitCodes>>> = {
   '': [
     [0, 'success (with --detailed-exitcode: no changes)'],
     [1, 'an error: bad input, a failed request, a held lock, a failed check, a job of unknown outcome'],

@@ -35,7 +35,8 @@ function runText(run: HistoryRun): string {
     (c.interrupted ? `, ${c.interrupted} interrupted` : '') +
     (c.skipped ? `, ${c.skipped} skipped` : '');
   const changes = run.changes.map((ch) => {
-    const glyph = (ACTION_GLYPH[ch.action as Action] ?? '?').trim() || '·';
+    // A run recorded by another version of moor may name an action this one does not know.
+    const glyph = (Object.hasOwn(ACTION_GLYPH, ch.action) ? ACTION_GLYPH[ch.action as Action] : '?').trim() || '·';
     // A service's error text is foreign: it may not start lines or workflow commands of its own.
     return `  ${glyph.padStart(3)} ${lineText(ch.address)}: ${ch.result}${ch.error ? ` (${lineText(ch.error)})` : ''}`;
   });

@@ -12,7 +12,7 @@ export function processIo(): IoHost {
     stderr: process.stderr,
     env: process.env,
     cwd: process.cwd(),
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    stdinIsTTY: (process.stdin.isTTY as boolean | undefined) === true, // undefined, not false, for a pipe or a file
     confirm: () => confirmApply(process.stdin, process.stderr),
     onSignals: (signals: readonly StopSignal[], listener: (signal: StopSignal) => void) => {
       const handlers = signals.map((s) => [s, () => listener(s)] as const);

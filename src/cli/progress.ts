@@ -8,7 +8,8 @@ import { waitLine, waitPhrase, type Wait } from './wait-line.js';
 import type { IoHost } from './io-host.js';
 import { useColor } from './session-options.js';
 
-const VERB: Record<string, [string, string]> = {
+/** By an event's action (a string: the events know no plan); an action without a verb shows as it is. */
+const VERB: Readonly<Partial<Record<string, readonly [string, string]>>> = {
   create: ['creating', 'created'],
   update: ['updating', 'updated'],
   replace: ['replacing', 'replaced'],
@@ -49,7 +50,7 @@ export function plainProgress(writeLine: (line: string) => void): Progress {
       else if (e.type === 'step_finished') finished(e.outcome);
       else if (e.type === 'request_retried' || e.type === 'throttled') write(waitLine(e));
     },
-    done: async () => undefined,
+    done: () => Promise.resolve(),
   };
 }
 
@@ -111,21 +112,21 @@ export async function terminalProgress(io: IoHost, changes: readonly PlannedChan
   let wait: { line: string; until: number } | undefined;
   const waiting = () => (wait && Date.now() < wait.until ? wait.line : undefined);
   let finishStatus = (): void => undefined;
-  const statusTask = {
+  const statusTask = (stats: () => RequestStats) => ({
     title: 'starting',
     task: (_ctx: unknown, task: { title: string }) =>
       new Promise<void>((resolve) => {
         const timer = setInterval(() => {
-          task.title = statusLine(running.count, stats!(), waiting());
+          task.title = statusLine(running.count, stats(), waiting());
         }, 250);
         finishStatus = () => {
           clearInterval(timer);
-          task.title = statusLine(0, stats!());
+          task.title = statusLine(0, stats());
           resolve();
         };
       }),
-  };
-  const all = stats && tasks.length > 0 ? [statusTask, ...tasks] : tasks;
+  });
+  const all = stats && tasks.length > 0 ? [statusTask(stats), ...tasks] : tasks;
   // Ctrl-C is apply's (finish what is in flight, record it, show the interrupted steps): listr2's own
   // SIGINT listener would fail every task and exit 127 at once.
   // listr2 draws on the run's terminal (its streams are the io host's: masked), in colour unless the run's environment says no.
@@ -164,7 +165,7 @@ export async function terminalProgress(io: IoHost, changes: readonly PlannedChan
     e.name = 'Skip';
     s.reject(e);
   };
-  const retitle = (a: string) => void whenReady(a).then(() => settles.get(a)!.title(stepTitle(a, doing.get(a) ?? 'waiting', stepWaits.get(a)?.phrase)));
+  const retitle = (a: string) => void whenReady(a).then(() => settles.get(a)?.title(stepTitle(a, doing.get(a) ?? 'waiting', stepWaits.get(a)?.phrase)));
   const endWait = (a: string) => {
     clearTimeout(stepWaits.get(a)?.timer);
     stepWaits.delete(a);
@@ -184,7 +185,8 @@ export async function terminalProgress(io: IoHost, changes: readonly PlannedChan
     endWait(o.address);
     if (o.status !== 'skipped') running.count = Math.max(0, running.count - 1); // a skipped step never started
     void whenReady(o.address).then(() => {
-      const s = settles.get(o.address)!;
+      const s = settles.get(o.address);
+      if (!s) return; // never: whenReady waits for it
       if (o.status === 'done') {
         s.title(lineText(`${o.address}: ${VERB[o.action]?.[1] ?? 'done'}`));
         s.resolve();

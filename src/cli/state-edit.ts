@@ -2,7 +2,7 @@
 // a job's run history), so the next plan sees the same resources and no job runs again.
 import { UserError } from '../core/diagnostics.js';
 import { jsonText } from '../core/foreign-text.js';
-import type { StateBackend, StateDocument } from '../engine/state/types.js';
+import type { ResourceRecord, StateBackend, StateDocument } from '../engine/state/types.js';
 import { movedRecords } from '../engine/state/move-record.js';
 import type { IoHost } from './io-host.js';
 
@@ -10,12 +10,12 @@ const ADDRESS = /^([A-Za-z]+)\/(.+)$/;
 
 /** The document with `from` renamed to `to` (same kind); dependsOn entries follow the rename. */
 export function movedState(doc: StateDocument, from: string, to: string, location: string): Omit<StateDocument, 'serial'> {
-  const source = doc.resources[from];
+  const source = doc.resources[from] as ResourceRecord | undefined;
   if (!source) throw new UserError(`${from} is not in state (${location}); 'moor state list' shows what it holds`);
   const target = ADDRESS.exec(to);
   if (!target) throw new UserError(`${to} is not an address (Kind/name)`);
   if (target[1] !== source.kind) throw new UserError(`${from} is of kind ${source.kind}: it can only move to ${source.kind}/NAME, not ${to}`);
-  if (doc.resources[to]) throw new UserError(`${to} is already in state (${location}); 'moor state rm ${to}' first if it should go`);
+  if (Object.hasOwn(doc.resources, to)) throw new UserError(`${to} is already in state (${location}); 'moor state rm ${to}' first if it should go`);
   return { version: 1, resources: movedRecords(doc.resources, from, to), ...(doc.extras ? { extras: doc.extras } : {}) };
 }
 

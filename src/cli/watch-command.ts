@@ -8,6 +8,7 @@ import type { StartLocalCloud } from '../session/open-session.js';
 import { globalOptions } from './session-options.js';
 import { planInputs } from './plan-inputs.js';
 import type { CycleReport } from '../watch/reconcile.js';
+import type { Plan } from '../engine/plan/types.js';
 import type { StackTarget } from '../watch/stack-loop.js';
 import type { IoHost } from './io-host.js';
 
@@ -146,7 +147,7 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
         ),
       onFinding: async (stack, change, report) => {
         log(prefix(stack) + findingLine(change, report));
-        if (stack.session.config.notify && report.plan) await notifyFinding(stack, change, report, log);
+        if (stack.session.config.notify && report.plan) await notifyFinding(stack, change, report.plan, report.outcomes, log);
       },
     });
     log('moor watch: stopped');
@@ -187,15 +188,21 @@ function findingLine(change: 'found' | 'resolved', report: CycleReport): string 
   }
 }
 
-async function notifyFinding(stack: StackTarget, change: 'found' | 'resolved', report: CycleReport, log: (line: string) => void): Promise<void> {
+async function notifyFinding(
+  stack: StackTarget,
+  change: 'found' | 'resolved',
+  plan: Plan,
+  outcomes: CycleReport['outcomes'],
+  log: (line: string) => void,
+): Promise<void> {
   const { sendNotification } = await import('../notify/send-notification.js');
   const { driftOf } = await import('../engine/workflow.js');
-  const applied = report.outcomes !== undefined;
+  const applied = outcomes !== undefined;
   try {
     await sendNotification(stack.session, {
       run: applied ? 'apply' : 'drift',
-      plan: applied ? report.plan! : driftOf(report.plan!),
-      outcomes: report.outcomes,
+      plan: applied ? plan : driftOf(plan),
+      outcomes,
       paths: stack.options.paths,
       cwd: stack.options.cwd,
       env: stack.options.env,
@@ -213,7 +220,7 @@ function sharedLocalCloud(): { start: StartLocalCloud; close(): Promise<void> } 
   return {
     start: (options) => {
       started ??= import('../localcloud/server.js').then((m) => m.startLocalCloud(options));
-      return started.then((cloud) => ({ url: cloud.url, close: async () => undefined }));
+      return started.then((cloud) => ({ url: cloud.url, close: () => Promise.resolve() }));
     },
     close: async () => {
       if (started) await (await started).close();

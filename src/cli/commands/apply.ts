@@ -61,7 +61,7 @@ async function runApply(io: IoHost, paths: string[], flags: ApplyFlags, command:
   const interactive = terminal && !reporter.forPrograms;
   // Arguments are checked before the session starts (and the local cloud says it is there); a
   // refusal still ends a jsonl stream with its failed summary (and annotates with github).
-  const { parallelismFlag, saved, inputs } = await reportingFailure(reporter, 'apply', async () => {
+  const { parallelismFlag, saved, inputs } = await reportingFailure(reporter, 'apply', () => {
     if (!flags.autoApprove && !flags.plan && !interactive) {
       throw new UserError('apply needs --auto-approve when it is not run from a terminal (or apply a saved plan with --plan FILE)');
     }

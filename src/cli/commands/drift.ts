@@ -40,7 +40,10 @@ export const registerDrift: RegisterCommand = (program, io, setExit) => {
     .option('--accept [addresses...]', 'write the drifted live values (of these addresses) into the manifest files that set them, and print the diff')
     .option('--dry-run', 'with --accept: print the diff, write nothing')
     .action(async (paths: string[], flags: DriftFlags, command: Command) => {
-      if (flags.accept !== undefined) return setExit(await runAccept(io, paths, flags, command));
+      if (flags.accept !== undefined) {
+        setExit(await runAccept(io, paths, flags, command));
+        return;
+      }
       if (flags.dryRun) throw new (await import('../../core/diagnostics.js')).UserError('--dry-run goes with --accept');
       setExit(await runDrift(io, paths, flags, command));
     });

@@ -56,7 +56,7 @@ export const registerGet: RegisterCommand = (program, io, setExit) => {
 };
 
 const USAGE_COLUMNS: Column<Usage>[] = [
-  { header: 'name', value: (u) => u.name?.value },
+  { header: 'name', value: (u) => (u.name as Usage['name'] | undefined)?.value }, // the service's answer, as it gives it
   { header: 'current', value: (u) => u.currentValue, align: 'right' },
   { header: 'limit', value: (u) => u.limit, align: 'right' },
   { header: 'unit', value: (u) => u.unit },

@@ -23,7 +23,10 @@ export const registerHistory: RegisterCommand = (program, io, setExit) => {
         return 0;
       };
       const every = await everyStacksRuns(io, command, address);
-      if (every) return setExit(print(every));
+      if (every) {
+        setExit(print(every));
+        return;
+      }
       const { historyLimit, listedRuns } = await import('../../engine/history/history-store.js');
       const { loadConfig } = await import('../../engine/config.js');
       const g = globalOptions(command);

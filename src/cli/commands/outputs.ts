@@ -1,6 +1,7 @@
 // moor outputs ADDR [POINTER]: a resource's outputs from state, what `${ref:ADDR#/pointer}` reads.
 import { Option, type Command } from 'commander';
 import { UserError } from '../../core/diagnostics.js';
+import type { ResourceRecord } from '../../engine/state/types.js';
 import { parseOutput } from '../session-options.js';
 import type { RegisterCommand } from './register-command.js';
 import { withBackend } from './state.js';
@@ -20,7 +21,7 @@ export const registerOutputs: RegisterCommand = (program, io, setExit) => {
       const target = splitTarget(address, pointer);
       setExit(
         await withBackend(io, command, async (backend) => {
-          const record = (await backend.read()).resources[target.address];
+          const record = (await backend.read()).resources[target.address] as ResourceRecord | undefined;
           if (!record) throw new UserError(`${target.address} is not in state (${backend.location}); 'moor state list' shows what it holds`);
           return printOutputs(io, target, record.outputs, flags.output);
         }),

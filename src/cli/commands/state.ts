@@ -184,7 +184,7 @@ async function unlock(io: IoHost, backend: StateBackend, force: boolean): Promis
 }
 
 function recordOf(doc: StateDocument, address: string, backend: StateBackend): ResourceRecord {
-  const record = doc.resources[address];
+  const record = doc.resources[address] as ResourceRecord | undefined;
   if (!record) throw new UserError(`${address} is not in state (${backend.location}); 'moor state list' shows what it holds`);
   return record;
 }

@@ -5,7 +5,7 @@ import { UserError } from '../../core/diagnostics.js';
 import { tellFailure } from '../../engine/operations/conversation.js';
 import type { Reporter } from './reporter.js';
 
-export async function reportingFailure<T>(reporter: Reporter, command: 'plan' | 'apply' | 'drift', body: () => Promise<T>): Promise<T> {
+export async function reportingFailure<T>(reporter: Reporter, command: 'plan' | 'apply' | 'drift', body: () => T | Promise<T>): Promise<T> {
   try {
     return await body();
   } catch (err) {
