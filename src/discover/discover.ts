@@ -5,12 +5,12 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { hasErrors, UserError, type Diagnostic } from '../core/diagnostics.js';
-import type { Discovered, DiscoveryScope, ResourceKind } from '../core/kind.js';
+import type { Adoption, Discovered, DiscoveryScope, ResourceKind } from '../core/kind.js';
 import { configFiles } from '../engine/config.js';
 import { loadAndValidate } from '../engine/validate/index.js';
 import { addressOf, type Manifest } from '../engine/manifest.js';
 import type { Session } from '../engine/session.js';
-import type { StateDocument } from '../engine/state/types.js';
+import type { ResourceRecord, StateDocument } from '../engine/state/types.js';
 import { kindContext } from '../engine/workflow.js';
 import { importAdopted } from '../engine/import/import-resource.js';
 import { namedFieldPath, shapeSpec } from './shape.js';
@@ -55,18 +55,21 @@ export interface DiscoverReport {
   readonly diagnostics: Diagnostic[];
 }
 
+/** A kind that can list its live resources and write a manifest for each. */
+type AdoptableKind = ResourceKind & { readonly adoption: Adoption };
+
 interface Found {
-  readonly kind: ResourceKind;
+  readonly kind: AdoptableKind;
   readonly item: Discovered;
 }
 
 export async function discover(session: Session, request: DiscoverRequest): Promise<DiscoverReport> {
-  const kinds = session.kinds.kinds.filter((k): k is ResourceKind => k.category === 'resource' && k.adoption !== undefined);
+  const kinds = session.kinds.kinds.filter((k): k is AdoptableKind => k.category === 'resource' && k.adoption !== undefined);
   const ctx = kindContext(session);
   const passedOver: DiscoverReport['passedOver'] = [];
   const listed = await Promise.all(
     kinds.map(async (kind) => {
-      const items = await kind.adoption!.list(
+      const items = await kind.adoption.list(
         ctx,
         request.scope,
         (count, where) => request.listed?.(kind.kind, count, where),
@@ -109,7 +112,7 @@ export async function discover(session: Session, request: DiscoverRequest): Prom
         list.push({ address, by: f.item.distinguishedBy });
         clashes.set(`${kind.kind}/${f.item.name}`, list);
       }
-      const adopted = kind.adoption!.toSpec(f.item);
+      const adopted = kind.adoption.toSpec(f.item);
       const envNames = adopted.secrets.map((s) => secretName(s.words, usedSecrets));
       const shaped = shapeSpec(kind, adopted, name, (n) => `\${env:${envNames[n]}}`);
       adopted.secrets.forEach((s, n) => {
@@ -153,7 +156,7 @@ export async function discover(session: Session, request: DiscoverRequest): Prom
       // A resource an earlier discover wrote but did not import is imported now, by its own manifest.
       ...found.flatMap((f) => {
         const m = known.get(f);
-        return m && !state.resources[m.address] ? [{ address: m.address, kind: f.kind, observed: f.item.observed }] : [];
+        return m && !recordOf(state, m.address) ? [{ address: m.address, kind: f.kind, observed: f.item.observed }] : [];
       }),
     ].flatMap((t) => {
       const manifest = manifests.get(t.address);
@@ -216,12 +219,12 @@ function matchExisting(found: readonly Found[], manifests: readonly Manifest[], 
   const free = new Set(manifests);
   const byId = new Map<string, Manifest>();
   for (const m of manifests) {
-    const id = state.resources[m.address]?.id;
+    const id = recordOf(state, m.address)?.id;
     if (id) byId.set(id.toLowerCase(), m);
   }
   for (const f of found) {
     const m = byId.get(f.item.observed.id.toLowerCase());
-    if (m && m.kind === f.kind.kind) {
+    if (m?.kind === f.kind.kind) {
       out.set(f, m);
       free.delete(m);
     }
@@ -232,9 +235,8 @@ function matchExisting(found: readonly Found[], manifests: readonly Manifest[], 
     const m = [...free].find(
       (c) =>
         c.kind === f.kind.kind &&
-        !state.resources[c.address]?.id &&
-        handler.identityMismatches &&
-        handler.identityMismatches({ name: c.name, spec: c.spec, id: f.item.observed.id }, f.item.observed).length === 0,
+        !recordOf(state, c.address)?.id &&
+        handler.identityMismatches?.({ name: c.name, spec: c.spec, id: f.item.observed.id }, f.item.observed).length === 0,
     );
     if (m) {
       out.set(f, m);
@@ -242,4 +244,9 @@ function matchExisting(found: readonly Found[], manifests: readonly Manifest[], 
     }
   }
   return out;
+}
+
+/** The state's record of an address: none for a resource state does not know. */
+function recordOf(state: StateDocument, address: string): ResourceRecord | undefined {
+  return state.resources[address];
 }

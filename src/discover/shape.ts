@@ -40,7 +40,7 @@ export function shapeSpec(kind: ResourceKind, adopted: AdoptedSpec, metadataName
     (path, value) => server.some((p) => matchesPattern(path, p)) || defaults.some((d) => matchesPattern(path, d.at) && sameValue(value, d.value, d.how)),
   ) as JsonObject;
   const nameField = kind.resource.nameField;
-  if (nameField && spec[nameField] === metadataName) delete spec[nameField];
+  if (nameField && spec[nameField] === metadataName) spec = Object.fromEntries(Object.entries(spec).filter(([key]) => key !== nameField));
   const unwritten: Unwritten[] = [...adopted.unwritten];
   return { spec: ordered(spec, kind.specSchema, [], unwritten) as JsonObject, unwritten };
 }
@@ -75,7 +75,8 @@ function prune(value: JsonValue, path: JsonPath, drop: (path: JsonPath, value: J
   if (Array.isArray(value)) return value.map((v, i) => prune(v, [...path, i], drop));
   if (!isObject(value)) return value;
   const out: JsonObject = {};
-  for (const [k, v] of Object.entries(value)) {
+  // A kind's adopted spec is built in code: an optional field it left unset is there as undefined.
+  for (const [k, v] of Object.entries(value) as [string, JsonValue | undefined][]) {
     if (v === undefined || v === null || drop([...path, k], v)) continue;
     out[k] = prune(v, [...path, k], drop);
   }
@@ -89,13 +90,15 @@ function ordered(value: JsonValue, schema: JsonValue | undefined, path: JsonPath
   if (!isObject(value)) return value;
   const props = isObject(schema.properties) ? schema.properties : undefined;
   const extra = schema.additionalProperties;
-  const out: JsonObject = {};
-  for (const key of props ? Object.keys(props) : []) {
-    if (value[key] !== undefined) out[key] = ordered(value[key], props![key], [...path, key], unwritten);
-  }
-  // An empty list the schema does not require is what the service answers for none: a person writes nothing.
   const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
-  for (const key of Object.keys(out)) if (Array.isArray(out[key]) && out[key].length === 0 && !required.has(key)) delete out[key];
+  const out: JsonObject = {};
+  for (const [key, propSchema] of props ? Object.entries(props) : []) {
+    const v = value[key] as JsonValue | undefined; // a field the schema knows may be absent
+    if (v === undefined) continue;
+    // An empty list the schema does not require is what the service answers for none: a person writes nothing.
+    if (Array.isArray(v) && v.length === 0 && !required.has(key)) continue;
+    out[key] = ordered(v, propSchema, [...path, key], unwritten);
+  }
   for (const [key, v] of Object.entries(value)) {
     if (props && Object.prototype.hasOwnProperty.call(props, key)) continue;
     if (extra === false && props) {

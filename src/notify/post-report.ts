@@ -37,7 +37,7 @@ export type Delivery =
  * is never edited: when apply posted the standing message, plan or drift posts one of its own.
  */
 export function chooseDelivery(report: RunReport, previous: ThreadRecord | undefined, conversationId: string, contentHash: string): Delivery {
-  if (!previous || previous.conversationId !== conversationId) return { kind: 'send' };
+  if (previous?.conversationId !== conversationId) return { kind: 'send' };
   if (report.run === 'apply') return { kind: 'reply', activityId: previous.activityId };
   if (previous.run === 'apply') return { kind: 'send' };
   if (previous.contentHash === contentHash) return { kind: 'unchanged', activityId: previous.activityId };

@@ -46,9 +46,9 @@ export function runReport(run: RunKind, stack: StackIdentity, plan: Plan, outcom
   // Each line quotes manifests' and services' text: it stays one line in the message and the card.
   const failures = [
     ...(outcomes ?? []).filter((o) => o.status !== 'done').map((o) => outcomeFailure(o, byAddress)),
-    ...plan.changes
-      .filter((c) => c.check && !c.check.passed)
-      .map((c) => `${c.address}: check ${c.check!.severity === 'error' ? 'failed' : 'warning'}: ${c.check!.message}`),
+    ...plan.changes.flatMap(({ address, check }) =>
+      check && !check.passed ? [`${address}: check ${check.severity === 'error' ? 'failed' : 'warning'}: ${check.message}`] : [],
+    ),
     ...plan.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic),
   ].map(lineText);
   const status = failures.length > 0 ? 'failed' : entries.length > 0 ? 'changes' : 'ok';
