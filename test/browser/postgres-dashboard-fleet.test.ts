@@ -48,9 +48,9 @@ describeWithPostgres('the dashboard of a fleet of replicas', () => {
   }, 240_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await (browser as Browser | undefined)?.close(); // unset if beforeAll failed
     for (const w of replicas) await w.terminate().catch(() => undefined);
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
     await database?.drop();
   });
 

@@ -12,7 +12,7 @@ beforeAll(async () => {
   cloud = await startCloud();
 });
 afterAll(async () => {
-  await cloud?.stop();
+  await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
 });
 
 /** A folder of manifests: an auth context and a container group with a secret from a file. */
@@ -45,8 +45,8 @@ describe('main(argv, io)', () => {
     const writes: string[] = [];
     // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be put back as it was, on process.stdout
     const write = process.stdout.write;
-    process.stdout.write = (chunk: string) => {
-      writes.push(String(chunk));
+    process.stdout.write = (chunk: string | Uint8Array) => {
+      writes.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
       return true;
     };
     let r;

@@ -12,7 +12,7 @@ describe('Ctrl-C during apply on a terminal', () => {
     cloud = await startCloud({ env: { MOOR_PROVISIONING_MS: '60000' } });
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test('ends the waiting step as interrupted, prints the summary and exits 1 (not 127)', async () => {

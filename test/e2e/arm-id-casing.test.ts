@@ -28,7 +28,7 @@ describe('ARM ids in the casing ARM writes', () => {
     dir = workdir({ 'm/secret.txt': 'pw\n', 'm/cased.yaml': GROUP });
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test('validate accepts them and cross-references them ignoring case; apply and a second plan agree', async () => {

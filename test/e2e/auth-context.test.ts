@@ -24,7 +24,7 @@ describe('auth context lifecycle', () => {
     });
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test('apply creates both references with their properties and a second plan has nothing to do', async () => {

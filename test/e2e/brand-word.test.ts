@@ -12,7 +12,7 @@ describe('a local cloud with a brand word', () => {
     cloud = await startCloud({ args: ['--brand-word', 'Microsoft'] });
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test('answers the official name-availability sample, whose type carries the brand word', async () => {

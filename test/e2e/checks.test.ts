@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ARM_PATH, cloudRequest, groupManifest, moor, pages, putBehindMoor, startCloud, SUB, TOKEN, workdir, type Cloud, type RunResult } from './harness.js';
+import type { ParsedJson } from '../support/parsed-json.js';
 
 const WORKSPACE = '5d9e2b1c-7a4f-4e3b-9c2d-1f0a8b7c6d5e';
 
@@ -19,8 +20,7 @@ interface CheckView {
   check?: { passed: boolean; severity: string; message: string };
 }
 /** The JSON document a run printed; a failure names the run's stderr instead of a bare parse error. */
-function parseJson(r: RunResult): any {
-  // any: the moor-plan/1 document as printed
+function parseJson(r: RunResult): ParsedJson {
   try {
     return JSON.parse(r.stdout);
   } catch {
@@ -48,7 +48,7 @@ describe('Check kind', () => {
     cloud = await startCloud({ env: { MOOR_LOCAL_CLOUD_RATE_WINDOW_MS: '2000' } });
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test('quota passes with room to spare and fails when minFree exceeds what is free, counting the groups the cloud holds', async () => {

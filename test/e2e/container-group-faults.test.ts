@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { testClock } from '../support/test-clock.js';
 import { groupManifest, listedGroups, moor, ROOT, startCloud, workdir, type Cloud } from './harness.js';
+import type { ParsedJson } from '../support/parsed-json.js';
 import { moorProcess } from './processes.js';
 
 const manyGroups = (n: number) => Array.from({ length: n }, (_, i) => groupManifest(`g${String(i).padStart(3, '0')}`)).join('---\n');
@@ -40,7 +41,7 @@ describe('container groups under faults', () => {
     const { FileStateBackend } = await import(join(ROOT, 'dist/engine/state/file-backend.js'));
     const backend = new FileStateBackend(join(dir, '.moor/state.json'));
     for (;;) {
-      const recorded = Object.values((await backend.read()).resources).filter((r: any) => r.id && !r.pending); // any: state records read from dist
+      const recorded = Object.values((await backend.read()).resources).filter((r: ParsedJson) => r.id && !r.pending); // state records read from dist
       if (recorded.length >= 3) break;
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -65,7 +66,7 @@ describe('container groups under faults', () => {
     while (!existsSync(join(dir, '.moor/state.json.lock')) && first.child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
     const b = await moor(dir, cloud, ['apply', 'm', '--auto-approve']);
     // Each group the first apply creates provisions for an hour: move the clock on until it has ended.
-    let ended = false;
+    let ended = false as boolean; // set by first's callback below
     void first.then(() => {
       ended = true;
     });

@@ -16,7 +16,7 @@ describe('container group lifecycle', () => {
     dir = workdir({ 'm/secret.txt': SECRET + '\n', 'm/web.yaml': groupManifest('web'), 'm/api.yaml': groupManifest('api', { tags: { team: 'core' } }) });
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test('apply creates the groups and a second plan has nothing to do', async () => {

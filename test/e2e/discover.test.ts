@@ -120,7 +120,7 @@ describe('moor discover --import adopts what was made outside moor', () => {
     expect((await cloudRequest(cloud, 'PATCH', AUTH_PATH('c8'), { displayName: 'Compliant device' })).status).toBe(204);
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test('one manifest per live resource, validate clean, plan empty, drift 0, no secret anywhere', async () => {

@@ -23,7 +23,7 @@ describe('apply with state on a disk that runs full', () => {
     dir = workdir(Object.fromEntries(NAMES.map((n, i) => [`m/${n}.yaml`, chained(n, i)])));
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test('no dataset exists at the service without a durable record, and the next apply creates only the missing ones', async () => {

@@ -101,7 +101,7 @@ describe('drift, decided: ignore what others own, accept a hand change into git'
     for (const stack of ['dev', 'prod']) expect((await moor(dir, cloud, ['apply', '--stack', stack, '--auto-approve'], ENV)).code).toBe(0);
   }, LONG);
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   it(

@@ -5,6 +5,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { StopSignal } from '../../src/cli/io-host.js';
+import type { ParsedJson } from '../support/parsed-json.js';
 import type { TestClock } from '../support/test-clock.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -161,8 +162,7 @@ export function writeFile(dir: string, path: string, content: string): void {
 }
 
 /** A request to the cloud as an out-of-band client would send it (retrying injected faults). */
-export async function cloudRequest(cloud: Cloud, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  // any: test reads arbitrary JSON
+export async function cloudRequest(cloud: Cloud, method: string, path: string, body?: unknown): Promise<{ status: number; body: ParsedJson }> {
   for (let attempt = 1; ; attempt++) {
     try {
       const res = await fetch(cloud.url + path, {
@@ -200,8 +200,7 @@ export async function untilProvisioned(cloud: Cloud, path: string, boundMs = 30_
 }
 
 /** An out-of-band PUT of `path` once nothing runs on it, settled before it resolves; its answer as cloudRequest gives it. */
-export async function putBehindMoor(cloud: Cloud, path: string, body: unknown): Promise<{ status: number; body: any }> {
-  // any: test reads arbitrary JSON
+export async function putBehindMoor(cloud: Cloud, path: string, body: unknown): Promise<{ status: number; body: ParsedJson }> {
   await untilProvisioned(cloud, path);
   const res = await cloudRequest(cloud, 'PUT', path, body);
   if (res.status < 300) await untilProvisioned(cloud, path);
@@ -211,9 +210,8 @@ export async function putBehindMoor(cloud: Cloud, path: string, body: unknown): 
 export const SUB = '8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11';
 
 /** Every page of a cloud listing, following its absolute continuationUri / nextLink. */
-export async function pages(cloud: Cloud, path: string, link: 'continuationUri' | 'nextLink'): Promise<any[][]> {
-  // any: raw service items
-  const out: any[][] = []; // any: raw service items
+export async function pages(cloud: Cloud, path: string, link: 'continuationUri' | 'nextLink'): Promise<ParsedJson[][]> {
+  const out: ParsedJson[][] = [];
   for (let next: string | undefined = path; next;) {
     const res = await cloudRequest(cloud, 'GET', next);
     if (res.status !== 200) throw new Error(`GET ${next}: ${res.status} ${JSON.stringify(res.body)}`);
@@ -411,8 +409,7 @@ export function policyManifest(name: string, match: string, rules: { expression:
 export const AUTH_PATH = (id: string) => `/beta/identity/conditionalAccess/authenticationContextClassReferences/${id}`;
 
 /** State as moor reads it (the file plus its journal), through the built backend. */
-export async function readState(dir: string): Promise<{ serial: number; resources: Record<string, any> }> {
-  // any: state records read from dist
+export async function readState(dir: string): Promise<{ serial: number; resources: Record<string, ParsedJson> }> {
   const { FileStateBackend } = await import(join(ROOT, 'dist/engine/state/file-backend.js'));
   return new FileStateBackend(join(dir, '.moor/state.json')).read();
 }

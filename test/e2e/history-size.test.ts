@@ -11,7 +11,7 @@ describe('a history of 600 MB', () => {
     cloud = await startCloud();
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   it('is listed and trimmed to history.maxBytes by the next apply, which ends in success', async () => {

@@ -43,7 +43,7 @@ describe('moor history', () => {
     git(dir, 'commit', '-qm', 'two auth contexts');
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   it('says there is no history before the first apply', async () => {

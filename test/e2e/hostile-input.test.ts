@@ -77,7 +77,7 @@ describe('placeholders inside longer strings', () => {
     cloud = await startCloud();
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test('a value with $$, $& and $1 is applied exactly as the variable holds it', async () => {

@@ -80,8 +80,8 @@ describe('a hostile service', () => {
     expect(apply.code).toBe(0);
   });
   afterAll(async () => {
-    await proxy?.close();
-    await cloud?.stop();
+    await (proxy as Proxy | undefined)?.close(); // unset if beforeAll failed
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test('an HTML sign-in page on a read fails the plan (exit 1) naming service, URL and status', async () => {

@@ -54,7 +54,7 @@ describe('import verifies what it adopts', () => {
     cloud = await startCloud();
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test("a wrong id or another group's id is refused, state unchanged", async () => {
@@ -137,7 +137,7 @@ describe('prune guard rails', () => {
     cloud = await startCloud();
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test('a protected job is refused; an unprotected job keeps its run history, so its return does not rerun it', async () => {

@@ -13,7 +13,7 @@ describe('import, target and interrupt', () => {
     cloud = await startCloud({ latencyMs: 20 });
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test('import adopts a group made outside moor; the next plan only sets what the service hides', async () => {

@@ -59,7 +59,7 @@ describe('a group left provisioning by an interrupted apply', () => {
     cloud = await startCloud({ clock, env: { MOOR_PROVISIONING_MS: String(PROVISIONING_MS) } });
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test('the next plan says it is still provisioning; apply waits for it, records its final outputs, then starts its dependent', async () => {

@@ -53,7 +53,7 @@ describe('official clients over https', () => {
     cloud = await startCloud({ dataFile: join(folder, '.moor', 'local-cloud.json'), args: documented.cloudArgs });
     certFile = documented.certPath.replace('$PWD', folder);
   });
-  afterAll(() => cloud?.stop());
+  afterAll(() => (cloud as Cloud | undefined)?.stop()); // unset if beforeAll failed
 
   /** Runs one client script in its own process (NODE_EXTRA_CA_CERTS is read at start) and parses its report. */
   async function client(script: string, ...more: string[]): Promise<Record<string, unknown>> {

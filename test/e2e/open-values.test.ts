@@ -42,7 +42,7 @@ describe('open value lists and service casing', () => {
     dir = workdir({ 'm/metrics.yaml': DATASET, 'm/secret.txt': 'pw\n', 'm/edge.yaml': GROUP });
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test('validate accepts every casing of a known type and warns, naming the known values, only of unknown ones', async () => {

@@ -28,7 +28,7 @@ describe('placeholder values in fields the kind does not mark sensitive', () => 
     });
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test('apply keeps the value only as a salted hash, in last applied and outputs, and never prints it', async () => {

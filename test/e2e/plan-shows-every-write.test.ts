@@ -11,7 +11,7 @@ describe('plan shows every write', () => {
     cloud = await startCloud();
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test('a tag added out of band is drift, and the plan shows the PUT removing it', async () => {

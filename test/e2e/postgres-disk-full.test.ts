@@ -40,9 +40,9 @@ describeWithPostgres('apply with PostgreSQL state on a server whose disk runs fu
     await db.query(DISK_FULL_SQL);
   });
   afterAll(async () => {
-    await db?.query(`DELETE FROM moor_test_disk_room WHERE workspace = $1`, [workspace]).catch(() => undefined);
-    await db?.end();
-    await cloud?.stop();
+    await (db as pg.Client | undefined)?.query(`DELETE FROM moor_test_disk_room WHERE workspace = $1`, [workspace]).catch(() => undefined); // unset if beforeAll failed
+    await (db as pg.Client | undefined)?.end(); // unset if beforeAll failed
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test('no dataset exists at the service without a recorded intent, and the next apply creates only the missing ones', async () => {

@@ -9,7 +9,7 @@ describeWithPostgres('history in PostgreSQL state', () => {
     cloud = await startCloud();
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   it('records every apply, newest first, and keeps history.keep runs', async () => {

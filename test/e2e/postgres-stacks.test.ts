@@ -26,7 +26,7 @@ describeWithPostgres('stacks on one PostgreSQL database', () => {
     });
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
   const run = (...args: string[]) => moor(dir, cloud, args, { MOOR_STATE: PG_URL! });
 

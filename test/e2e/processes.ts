@@ -30,7 +30,10 @@ export async function startCloudProcess(options: CloudOptions = {}): Promise<Clo
     process: child,
     stop: () =>
       new Promise<void>((res) => {
-        if (child.exitCode !== null) return res();
+        if (child.exitCode !== null) {
+          res();
+          return;
+        }
         child.once('exit', () => res());
         child.kill('SIGTERM');
       }),

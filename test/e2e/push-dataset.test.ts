@@ -34,7 +34,7 @@ describe('push dataset lifecycle', () => {
     dir = workdir({ 'm/sales.yaml': datasetManifest('sales'), 'm/vault.yaml': datasetManifest('vault', { protect: true }) });
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test('apply creates each dataset once and a second plan has nothing to do', async () => {

@@ -11,7 +11,7 @@ describe('a change refused by policy', () => {
     cloud = await startCloud();
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   it('is "1 refused", never "1 failed", in the closing line, apply_summary and the history', async () => {

@@ -3,6 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ARM_PATH, cloudRequest, groupManifest, moor, putBehindMoor, startCloud, workdir, writeFile, type Cloud } from './harness.js';
+import type { ParsedJson } from '../support/parsed-json.js';
 
 const SECRET = 'e2e-saved-plan-secret';
 const SALTED_HASH = /sha256:[^:"\s]+:[0-9a-f]{64}/;
@@ -13,8 +14,7 @@ describe('saved plans, show, --replace and --refresh-only', () => {
   const run = (...args: string[]) => moor(dir, cloud, args);
   const liveImage = async (name: string) => (await cloudRequest(cloud, 'GET', ARM_PATH(name))).body.properties.containers[0].properties.image as string;
   /** An out-of-band PUT of the group as read, with `edit` applied (the secret sent again, as ARM needs it). */
-  const tamper = async (name: string, edit: (body: any) => void) => {
-    // any: the ARM body as read
+  const tamper = async (name: string, edit: (body: ParsedJson) => void) => {
     const live = await cloudRequest(cloud, 'GET', ARM_PATH(name));
     const body = { location: live.body.location, tags: live.body.tags, properties: { ...live.body.properties } };
     body.properties.containers[0].properties.environmentVariables[1].secureValue = SECRET;
@@ -28,7 +28,7 @@ describe('saved plans, show, --replace and --refresh-only', () => {
     expect((await run('apply', 'm', '--auto-approve')).code).toBe(0);
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test('a saved plan holds the reviewed bodies, no secret, and is readable by its owner only', async () => {

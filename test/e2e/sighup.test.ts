@@ -12,7 +12,7 @@ describe('apply sent SIGHUP', () => {
     cloud = await startCloud({ env: { MOOR_PROVISIONING_MS: '3000' } });
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test('says Interrupted, releases the lock, and the next apply finishes the work', async () => {

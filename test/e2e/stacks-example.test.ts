@@ -10,7 +10,7 @@ const WEB = (rg: string) => `/subscriptions/${SUB}/resourceGroups/${rg}/provider
 
 /** Every leaf of a value as `path = JSON`, for comparing two plans' after-values. */
 function leaves(value: unknown, path = ''): string[] {
-  if (Array.isArray(value)) return value.flatMap((v, i) => leaves(v, `${path}[${(v as { name?: string })?.name ?? i}]`));
+  if (Array.isArray(value)) return value.flatMap((v, i) => leaves(v, `${path}[${(v as { name?: string } | null)?.name ?? i}]`));
   if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => leaves(v, `${path}/${k}`));
   return [`${path} = ${JSON.stringify(value)}`];
 }

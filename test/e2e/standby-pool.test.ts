@@ -49,7 +49,7 @@ describe('a container group from a profile and a standby pool', () => {
     dir = workdir({ 'm/pooled.yaml': pooled() });
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test('validates without an image, applies, answers isCreatedFromStandbyPool and re-plans empty', async () => {

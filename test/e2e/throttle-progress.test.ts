@@ -13,7 +13,7 @@ describe('throttling in plain progress', () => {
     cloud = await startCloudProcess({ rateLimit: 1 });
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test('apply prints a line per throttled request (service, method, short path without query string, wait) and none for poll waits', async () => {

@@ -4,11 +4,11 @@ import { afterEach, describe, expect, onTestFinished, test } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENV, exportManifest, moor, operationsOf, readState, refreshManifest, startCloud, workdir, writeFile, type Cloud } from './harness.js';
+import type { ParsedJson } from '../support/parsed-json.js';
 import { moorProcess } from './processes.js';
 
 /** Rewrites the last run of `address` in the state file (the run has ended, so the journal is folded in). */
-function editLastRun(dir: string, address: string, edit: (run: Record<string, any>) => Record<string, any>): void {
-  // any: a state record as JSON
+function editLastRun(dir: string, address: string, edit: (run: ParsedJson) => ParsedJson): void {
   const file = join(dir, '.moor/state.json');
   const doc = JSON.parse(readFileSync(file, 'utf8'));
   const runs = doc.resources[address].runs;

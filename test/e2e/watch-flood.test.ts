@@ -46,7 +46,7 @@ describe('moor watch under a connection flood with ulimit -n 256', () => {
     expect((await moor(dir, cloud, ['apply', 'm', '--auto-approve'])).code).toBe(0);
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test(`after ${ROUNDS} rounds of ${CONNECTIONS} half-open connections it reconciles again within two intervals, never skipping on its own lock`, async () => {

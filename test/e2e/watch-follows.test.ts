@@ -17,7 +17,7 @@ describe('moor watch follows moor.config.yaml and holds what it may not run', ()
     cloud = await startCloud();
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   it('a stack variable changed in moor.config.yaml is planned with within one interval, without a restart (and applied with --self-heal)', async () => {

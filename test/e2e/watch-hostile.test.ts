@@ -84,8 +84,8 @@ describe('moor watch serves no secret a service echoes', () => {
     proxy = await startEchoingProxy(cloud);
   });
   afterAll(async () => {
-    await proxy?.stop();
-    await cloud?.stop();
+    await (proxy as Awaited<ReturnType<typeof startEchoingProxy>> | undefined)?.stop(); // unset if beforeAll failed
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test('not in /api/status, the dashboard documents, the event stream, /metrics, the log', async () => {
@@ -140,8 +140,8 @@ describe('moor watch answers only to its own name', () => {
     watch = await startWatch(dir, cloud, ['m', '--interval', '5s', '--listen-host', 'watch.example.com', '--listen-host', 'proxy.internal:8443']);
   });
   afterAll(async () => {
-    await watch?.terminate();
-    await cloud?.stop();
+    await (watch as WatchRun | undefined)?.terminate(); // unset if beforeAll failed
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   test('a rebound name (Host: evil.example.com) gets 421 on every path, the page included', async () => {

@@ -30,7 +30,7 @@ describe('moor watch', () => {
     cloud = await startCloud();
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   it('reports drift once in the log and the metrics, serves health and status, and stops on SIGTERM', async () => {
@@ -353,7 +353,7 @@ describe('moor watch --all-stacks', () => {
     cloud = await startCloud();
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   it('a failing stack backs off while another keeps converging', async () => {

@@ -124,7 +124,7 @@ describe('golden plans: manifest set in, plan text and JSON out', () => {
     }
   }, 180_000); // one apply of every case's before/ set, jobs one at a time, on a loaded machine
 
-  afterAll(async () => { await cloud?.stop(); });
+  afterAll(async () => { await (cloud as Cloud | undefined)?.stop(); }); // unset if beforeAll failed
 
   test('every kind has a golden pair for each situation it has', () => {
     const resource = ['create', 'update', 'replace', 'drift', 'no-op'];

@@ -1,11 +1,12 @@
 // Billing transactions on the local cloud: demo invoice, paging, top, filter, search, name patterns, error shape.
 import { describe, expect, it } from 'vitest';
+import type { ParsedJson } from '../support/parsed-json.js';
 import { call, cloud } from './helpers.js';
 
 const txUrl = (base: string, account = '12345678', invoice = 'G012345678', query = '') =>
   `${base}/providers/Vendor.Billing/billingAccounts/${account}/invoices/${invoice}/transactions?api-version=2024-04-01${query}`;
 
-async function everyPage(first: string): Promise<{ pages: number; items: any[]; links: string[] }> {
+async function everyPage(first: string): Promise<{ pages: number; items: ParsedJson[]; links: string[] }> {
   const items = [];
   const links: string[] = [];
   let next: string | undefined = first;

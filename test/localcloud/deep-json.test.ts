@@ -11,7 +11,7 @@ describe('a request body nested 45,000 deep', () => {
     cloud = await startCloud();
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   it.each([

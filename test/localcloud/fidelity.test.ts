@@ -2,6 +2,7 @@
 // each service's error shape for an unknown path, separate conversations, uploaded thumbnails,
 // the billing transaction and analytics dataset fields.
 import { describe, expect, it } from 'vitest';
+import type { ParsedJson } from '../support/parsed-json.js';
 import { call, cloud, groupUrl, SUB } from './helpers.js';
 
 const conversation = (url: string, id: string) => `${url}/v3/conversations/${encodeURIComponent(id)}`;
@@ -32,11 +33,11 @@ describe('local cloud fidelity', () => {
     [
       'ARM',
       `/subscriptions/${SUB}/providers/Vendor.ContainerInstance/nothingHere`,
-      (b: any) => expect(b.error).toMatchObject({ code: 'NotFound', details: [] }),
+      (b: ParsedJson) => expect(b.error).toMatchObject({ code: 'NotFound', details: [] }),
     ],
-    ['database movement', '/databasemovement/v1/nothing', (b: any) => expect(b).toMatchObject({ IsSuccess: false, ErrorMessage: expect.any(String) })],
-    ['eventstreams', '/v1/workspaces/x/nothing/here', (b: any) => expect(b).toMatchObject({ errorCode: 'NotFound', requestId: expect.any(String) })],
-    ['connector', '/v3/nothing', (b: any) => expect(b.error).toMatchObject({ code: 'NotFound', innerHttpError: { statusCode: 404 } })],
+    ['database movement', '/databasemovement/v1/nothing', (b: ParsedJson) => expect(b).toMatchObject({ IsSuccess: false, ErrorMessage: expect.any(String) })],
+    ['eventstreams', '/v1/workspaces/x/nothing/here', (b: ParsedJson) => expect(b).toMatchObject({ errorCode: 'NotFound', requestId: expect.any(String) })],
+    ['connector', '/v3/nothing', (b: ParsedJson) => expect(b.error).toMatchObject({ code: 'NotFound', innerHttpError: { statusCode: 404 } })],
   ])("answers an unknown %s path with 404 in that service's error shape", async (_service, path, check) => {
     const c = await cloud();
     const res = await call(`${c.url}${path}`);

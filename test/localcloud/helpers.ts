@@ -2,6 +2,7 @@
 import { afterEach } from 'vitest';
 import { startLocalCloud, type LocalCloud, type LocalCloudOptions } from '../../src/localcloud/server.js';
 import type { LocalService } from '../../src/localcloud/types.js';
+import type { ParsedJson } from '../support/parsed-json.js';
 
 export const TOKEN = 'local-dev-token';
 export const SUB = '8f0e0c49-3b5a-4d62-9d1c-6a0f1f0b4a11';
@@ -22,7 +23,7 @@ export async function cloud(options: LocalCloudOptions = {}, services?: readonly
 export interface Answer {
   status: number;
   headers: Headers;
-  body: any;
+  body: ParsedJson;
 }
 
 /** fetch with the bearer token; the JSON body parsed (undefined when empty). */

@@ -1,12 +1,13 @@
 // Usage per location (paged, counting held groups) and server-name availability reasons.
 import { describe, expect, it } from 'vitest';
+import type { ParsedJson } from '../support/parsed-json.js';
 import { call, cloud, groupBody, groupUrl, SUB } from './helpers.js';
 
 const usageUrl = (base: string, location = 'westeurope', sub = SUB) =>
   `${base}/subscriptions/${sub}/providers/Vendor.ContainerInstance/locations/${location}/usages?api-version=2026-07-01`;
 const namesUrl = (base: string) => `${base}/subscriptions/${SUB}/providers/Vendor.Sql/checkNameAvailability?api-version=2025-01-01`;
 
-async function allUsages(url: string): Promise<{ pages: number; value: any[] }> {
+async function allUsages(url: string): Promise<{ pages: number; value: ParsedJson[] }> {
   let next: string | undefined = url;
   const value = [];
   let pages = 0;

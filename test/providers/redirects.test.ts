@@ -63,7 +63,10 @@ describe('redirects to another origin', () => {
 describe('redirects on the same origin', () => {
   it('a 307 on a PUT is followed with the same method, body and token', async () => {
     const main = await hostileServer((req, res) => {
-      if (req.url?.startsWith('/moved')) return json(res, 200, { name: 'web', properties: { provisioningState: 'Succeeded' } });
+      if (req.url?.startsWith('/moved')) {
+        json(res, 200, { name: 'web', properties: { provisioningState: 'Succeeded' } });
+        return;
+      }
       res.writeHead(307, { location: `/moved${req.url}` });
       res.end();
     });

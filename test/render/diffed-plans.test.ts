@@ -10,6 +10,7 @@ import { UNKNOWN_SENTINEL } from '../../src/engine/unknown.js';
 import { summarize, type Plan, type PlannedChange } from '../../src/engine/plan/types.js';
 import { diffRules, sensitive } from '../../src/resources/container-group/diff.js';
 import type { JsonObject } from '../../src/core/json.js';
+import { objectAt } from '../support/json-at.js';
 
 const SECRET = 'golden-s3cret';
 
@@ -38,10 +39,11 @@ const spec = (name: string): JsonObject => ({
   },
 });
 
-function createChange(desired: JsonObject): PlannedChange {
+function createChange(name: string): PlannedChange {
+  const desired = spec(name);
   const after = shownSpec(desired, sensitive);
   return {
-    address: `ContainerGroup/${String(desired.name)}`,
+    address: `ContainerGroup/${name}`,
     kind: 'ContainerGroup',
     action: 'create',
     drift: false,
@@ -54,13 +56,13 @@ function createChange(desired: JsonObject): PlannedChange {
 
 function updateChange(): PlannedChange {
   const desired = spec('api');
-  (desired.properties as any).containers[0].properties.environmentVariables[1].value = 'ds-1'; // test data
-  const live = structuredClone(desired) as any; // as the service answers it, after an out-of-band PUT
+  objectAt(desired, 'properties', 'containers', 0, 'properties', 'environmentVariables', 1).value = 'ds-1';
+  const live = structuredClone(desired); // as the service answers it, after an out-of-band PUT
   live.location = 'westeurope';
-  live.tags.owner = 'alice';
-  live.properties.sku = 'Standard';
-  live.properties.containers[0].properties.image = 'nginx:1.25';
-  live.properties.containers[0].properties.environmentVariables = [
+  objectAt(live, 'tags').owner = 'alice';
+  objectAt(live, 'properties').sku = 'Standard';
+  objectAt(live, 'properties', 'containers', 0, 'properties').image = 'nginx:1.25';
+  objectAt(live, 'properties', 'containers', 0, 'properties').environmentVariables = [
     { name: 'DB_PASSWORD' },
     { name: 'DATASET_ID', value: 'ds-1' },
     { name: 'DEBUG', value: '1' },
@@ -78,7 +80,7 @@ function updateChange(): PlannedChange {
   };
 }
 
-const changes = [createChange(spec('web')), updateChange()];
+const changes = [createChange('web'), updateChange()];
 const plan: Plan = { format: 'moor-plan/1', serial: 4, changes, summary: summarize(changes), diagnostics: [] };
 
 describe('plans computed by the diff', () => {

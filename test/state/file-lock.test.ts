@@ -79,8 +79,8 @@ describe('stale lock taken over', () => {
     const written: string[] = [];
     // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be put back as it was, on process.stderr
     const write = process.stderr.write;
-    process.stderr.write = (chunk: string) => {
-      written.push(String(chunk));
+    process.stderr.write = (chunk: string | Uint8Array) => {
+      written.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
       return true;
     };
     try {

@@ -161,7 +161,12 @@ describeWithPostgres('PostgreSQL state: the password never shows', () => {
     const lock = await a.lock('apply');
     const messages = [a.location];
     for (const attempt of [() => backend(url).lock('plan'), () => backend(url).forceUnlock(false)]) {
-      messages.push(String(await attempt().catch((e: unknown) => (e as Error).message)));
+      messages.push(
+        await attempt().then(
+          () => 'no error',
+          (e: unknown) => (e as Error).message,
+        ),
+      );
     }
     await a.unlock(lock);
     expect(messages[0]).toContain(':***@');

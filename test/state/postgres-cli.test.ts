@@ -30,7 +30,7 @@ describeWithPostgres('CLI with PostgreSQL state', () => {
     state = workspaceUrl('cli');
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   it('apply records in the database; a second plan has nothing to do; state list shows the addresses', async () => {

@@ -21,7 +21,7 @@ describeWithPostgres('state migrate between the file and PostgreSQL', () => {
     });
   });
   afterAll(async () => {
-    await cloud?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
   });
 
   it('round trip: identical records, an empty plan on each backend, and the source left alone', async () => {

@@ -69,7 +69,10 @@ export function written(io: MemoryIo, stream: 'stdout' | 'stderr', pattern: RegE
   const text = stream === 'stdout' ? io.out : io.err;
   return new Promise((resolve) => {
     const already = pattern.exec(text());
-    if (already) return resolve(already);
+    if (already) {
+      resolve(already);
+      return;
+    }
     const write = target.write.bind(target);
     target.write = (chunk) => {
       const wrote = write(chunk);

@@ -100,7 +100,7 @@ describe('acceptDrift', () => {
     const last = records['ContainerGroup/web']!.lastApplied;
     const fields = diffResource({ desired, last, live: observed.spec, rules: ContainerGroup.diff, sensitive: ContainerGroup.sensitive });
     expect(fields.filter((f) => f.cause === 'drift')).toEqual([]);
-    expect(fields.map((f) => [f.pointer ?? f.path, f.cause])).toEqual([['/properties/containers/0/properties/image', 'manifest']]);
+    expect(fields.map((f) => [f.pointer, f.cause])).toEqual([['/properties/containers/0/properties/image', 'manifest']]);
     // The secret stays as the hash of what was applied; a field moor never set is not adopted.
     const env = ((last.properties as JsonObject).containers as JsonObject[])[0].properties as JsonObject;
     expect((env.environmentVariables as JsonObject[]).some((e) => isHashed(e.secureValue))).toBe(true);

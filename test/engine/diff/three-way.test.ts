@@ -3,6 +3,7 @@ import { diffResource } from '../../../src/engine/diff/three-way.js';
 import { hashSensitive } from '../../../src/engine/secrets.js';
 import { diffRules, sensitive } from '../../../src/resources/container-group/diff.js';
 import type { JsonObject } from '../../../src/core/json.js';
+import { arrayAt, itemsAt, objectAt } from '../../support/json-at.js';
 
 const group = (image: string, extra: JsonObject = {}): JsonObject => ({
   subscriptionId: 'sub',
@@ -20,10 +21,11 @@ const group = (image: string, extra: JsonObject = {}): JsonObject => ({
   },
 });
 const liveOf = (spec: JsonObject): JsonObject => {
-  const copy = structuredClone(spec) as any; // test data: shape known
-  copy.properties.provisioningState = 'Succeeded';
-  copy.properties.sku = 'Standard';
-  for (const c of copy.properties.containers) for (const e of c.properties.environmentVariables ?? []) delete e.secureValue;
+  const copy = structuredClone(spec);
+  const props = objectAt(copy, 'properties');
+  props.provisioningState = 'Succeeded';
+  props.sku = 'Standard';
+  for (const c of itemsAt(props, 'containers')) for (const e of itemsAt(c, 'properties', 'environmentVariables')) delete e.secureValue;
   return copy;
 };
 const diff = (desired: JsonObject, last: JsonObject | undefined, live: JsonObject) =>
@@ -56,7 +58,7 @@ describe('three-way diff of a container group', () => {
 
   test('a changed secret is found by hash and never shown', () => {
     const desired = group('nginx:1');
-    (desired.properties as any).containers[0].properties.environmentVariables[0].secureValue = 'other';
+    objectAt(desired, 'properties', 'containers', 0, 'properties', 'environmentVariables', 0).secureValue = 'other';
     const changes = diff(desired, group('nginx:1'), liveOf(group('nginx:1')));
     expect(changes).toHaveLength(1);
     expect(changes[0]).toMatchObject({ sensitive: true, before: '(sensitive)', after: '(sensitive)' });
@@ -65,7 +67,7 @@ describe('three-way diff of a container group', () => {
 
   test('container resources force a replace', () => {
     const desired = group('nginx:1');
-    (desired.properties as any).containers[0].properties.resources.requests.cpu = 2;
+    objectAt(desired, 'properties', 'containers', 0, 'properties', 'resources', 'requests').cpu = 2;
     const changes = diff(desired, group('nginx:1'), liveOf(group('nginx:1')));
     expect(changes).toMatchObject([{ path: '/properties/containers[name=web]/properties/resources/requests/cpu', forcesReplace: true }]);
   });
@@ -77,8 +79,8 @@ describe('three-way diff of a container group', () => {
 
   test('a field the manifest never set is never a change', () => {
     const live = liveOf(group('nginx:1'));
-    (live.properties as any).restartPolicy = 'Always';
-    (live.properties as any).ipAddress = { ip: '10.0.0.1' };
+    objectAt(live, 'properties').restartPolicy = 'Always';
+    objectAt(live, 'properties').ipAddress = { ip: '10.0.0.1' };
     expect(diff(group('nginx:1'), group('nginx:1'), live)).toEqual([]);
   });
 
@@ -93,7 +95,7 @@ describe('three-way diff of a container group', () => {
 
   test('an added container with a secret masks the secret in the new element', () => {
     const desired = group('nginx:1');
-    (desired.properties as any).containers.push({
+    arrayAt(desired, 'properties', 'containers').push({
       name: 'side',
       properties: { image: 'busybox', environmentVariables: [{ name: 'K', secureValue: 'hidden-value' }] },
     });
