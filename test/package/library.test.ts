@@ -1,9 +1,10 @@
 // moor as a package: `npm pack` of the built package, installed into a scratch project (offline: its
 // dependencies linked from this repository's node_modules), imports as typed functions — the example
 // of docs/library.md type-checks with tsc against the installed declarations and runs against the
-// built-in local cloud, planning, applying and planning again.
+// built-in local cloud, planning, applying and planning again; docs/pipelines.md's install of the
+// tarball into an infrastructure repository, then its `npx moor plan --stack dev`, runs from the page.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,16 @@ function documentedExample(): string {
   const block = /```ts\n([\s\S]*?)```/.exec(page);
   if (!block) throw new Error('docs/library.md has no ```ts example');
   return block[1];
+}
+
+/** The sh block of docs/pipelines.md that installs a packed moor into an infrastructure repository (comments kept). */
+function documentedInstall(): string[] {
+  const page = readFileSync(join(ROOT, 'docs/pipelines.md'), 'utf8');
+  const section = page.slice(page.indexOf('### moor from your own infrastructure repository'));
+  return /```sh\n([\s\S]*?)```/
+    .exec(section)![1]
+    .split('\n')
+    .filter((l) => l.trim() !== '');
 }
 
 /** The tarball `npm pack` makes of the built package (no scripts: dist/ is built by the tests' global setup). */
@@ -78,6 +89,37 @@ describe('moor as a package', () => {
       const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MOOR_')));
       const stdout = execFileSync(process.execPath, [join(project, 'out/example.js')], { cwd: project, env, encoding: 'utf8' });
       expect(stdout.split('\n')).toEqual(['create AuthContext/c1', 'AuthContext/c1: done', 'in sync: true', '']);
+    },
+    SLOW,
+  );
+
+  it(
+    "docs/pipelines.md's install: npm pack's tarball by the page's name carries dist/ and builds nothing at install; npx moor plan --stack runs the installed moor",
+    () => {
+      const [, pack, , install, plan] = documentedInstall();
+      // The page's tarball name (in the pack line's comment and the install line) is what npm pack makes of this version.
+      const named = /npm pack\s+# (\S+\.tgz)$/.exec(pack)![1];
+      expect(named).toBe(tarball.split('/').at(-1));
+      expect(install).toBe(`npm install --save-dev ../moor/${named}`);
+      // npm pack builds dist/ first (prepare); an install of the tarball runs no script of moor's.
+      const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+      expect(pkg.scripts.prepare).toBe('node scripts/prepare.mjs');
+      const project = join(dir, 'infrastructure');
+      scratchProject(tarball, project);
+      const installed = JSON.parse(readFileSync(join(project, 'node_modules/moor/package.json'), 'utf8')) as {
+        scripts?: Record<string, string>;
+        bin: Record<string, string>;
+      };
+      for (const hook of ['preinstall', 'install', 'postinstall']) expect(installed.scripts?.[hook]).toBeUndefined();
+      // What npm install links for the package's bin; the repository holds the stacks example's config and manifests.
+      mkdirSync(join(project, 'node_modules/.bin'));
+      symlinkSync(join('..', 'moor', installed.bin.moor), join(project, 'node_modules/.bin/moor'));
+      cpSync(join(ROOT, 'examples/stacks'), project, { recursive: true });
+      expect(plan).toBe('npx moor plan --stack dev');
+      const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MOOR_'))), npm_config_offline: 'true', NO_COLOR: '1' };
+      const stdout = execFileSync('sh', ['-c', plan], { cwd: project, env, encoding: 'utf8' });
+      expect(stdout).toMatch(/stack dev/);
+      expect(stdout).toMatch(/Plan: [1-9]\d* to create/);
     },
     SLOW,
   );
