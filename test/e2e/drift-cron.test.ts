@@ -25,7 +25,7 @@ describe("the drift guide's crontab line", () => {
   beforeAll(async () => {
     cloud = await startCloud();
   });
-  afterAll(() => cloud?.stop());
+  afterAll(() => (cloud as Cloud | undefined)?.stop()); // unset if beforeAll failed
 
   it('runs every 30 minutes; drift found posts the report and logs no failure, an error is logged as a failure', async () => {
     const { schedule, command } = cronLine();
