@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-/** The last output of a build (the schemas are compiled after tsc). */
-const built = join(root, 'dist', 'engine', 'validate', 'compiled-schemas.js');
+/** The last output of a build (after tsc the schemas are compiled, then the command line bundled). */
+const built = join(root, 'dist', 'bundle', 'moor.js');
 
 function newest(path) {
   const s = statSync(path);
@@ -16,7 +16,7 @@ function newest(path) {
   return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
 }
 
-const sources = ['src', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/compile-schemas.mjs']
+const sources = ['src', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/compile-schemas.mjs', 'scripts/bundle-cli.mjs']
   .map((p) => join(root, p))
   .filter(existsSync);
 if (existsSync(built) && statSync(built).mtimeMs >= Math.max(...sources.map(newest))) {

@@ -8,11 +8,11 @@ export async function openRunSession(options: Omit<SessionOptions, 'kinds' | 'gu
   // Loaded here: --help, --version and validate never pay for the state backends and providers.
   const { openSession } = await import('../session/open-session.js');
   const { CATALOG } = await import('./catalog.js');
-  const { policyGuard } = await import('../policy/policy-guard.js');
+  const { lazyPolicyGuard } = await import('../policy/lazy-guard.js');
   return openSession({
     ...options,
     kinds: CATALOG,
-    guard: policyGuard,
+    guard: lazyPolicyGuard,
     // Imported only when used, so a run against real services never loads the local cloud.
     startLocalCloud: async (cloud) => (await import('../localcloud/server.js')).startLocalCloud(cloud),
   });

@@ -71,7 +71,7 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
     const { openSession } = await import('../session/open-session.js');
     const { CATALOG } = await import('./catalog.js');
     // The same rules as moor apply: the Policy documents among the manifests guard every cycle's plan.
-    const { policyGuard } = await import('../policy/policy-guard.js');
+    const { lazyPolicyGuard } = await import('../policy/lazy-guard.js');
     const { FollowedConfig, configReads } = await import('../watch/followed-config.js');
     // eslint-disable-next-line @typescript-eslint/unbound-method -- node:path's functions use no `this`
     const { resolve } = await import('node:path');
@@ -91,7 +91,7 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
         env: io.env,
         events: stackEvents,
         kinds: CATALOG,
-        guard: policyGuard,
+        guard: lazyPolicyGuard,
         startLocalCloud: startLocalCloud.start,
         masker,
         userAgent: () => {

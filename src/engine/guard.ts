@@ -19,7 +19,7 @@ export interface Guard {
    * Reads its documents (already checked against their schema), compiling what they state once
    * per run: their own problems as diagnostics, and the rules for the rest of the run.
    */
-  prepare(documents: readonly Manifest[], kinds: KindCatalog, context?: GuardContext): PreparedGuard;
+  prepare(documents: readonly Manifest[], kinds: KindCatalog, context?: GuardContext): PreparedGuard | Promise<PreparedGuard>;
 }
 
 export interface PreparedGuard {

@@ -4,10 +4,11 @@
 // built-in local cloud, planning, applying and planning again; docs/pipelines.md's install of the
 // tarball into an infrastructure repository, then its `npx moor plan --stack dev`, runs from the page.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runRecordingModules } from '../cli/loaded-modules.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const MANIFEST = 'apiVersion: moor/v1\nkind: AuthContext\nmetadata:\n  name: c1\nspec:\n  displayName: Require trusted device\n  isAvailable: true\n';
@@ -120,6 +121,26 @@ describe('moor as a package', () => {
       const stdout = execFileSync('sh', ['-c', plan], { cwd: project, env, encoding: 'utf8' });
       expect(stdout).toMatch(/stack dev/);
       expect(stdout).toMatch(/Plan: [1-9]\d* to create/);
+    },
+    SLOW,
+  );
+
+  it(
+    'runs its command line from the bundle it carries (dist/bundle/), with no module of dist/cli/',
+    async () => {
+      const project = join(dir, 'cli');
+      scratchProject(tarball, project);
+      const installed = join(project, 'node_modules/moor');
+      expect(existsSync(join(installed, 'dist/bundle/moor.js'))).toBe(true);
+      expect(existsSync(join(installed, 'dist/cli/main.js'))).toBe(true);
+      const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MOOR_')));
+      const r = await runRecordingModules(join(installed, 'bin/moor.js'), ['validate', 'manifests'], project, env);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe('ok: 1 manifest in 1 file is valid\n');
+      expect(r.loaded.some((url) => url.includes('/node_modules/moor/dist/bundle/'))).toBe(true);
+      expect(r.loaded.filter((url) => url.includes('/dist/cli/'))).toEqual([]);
+      const version = await runRecordingModules(join(installed, 'bin/moor.js'), ['--version'], project, env);
+      expect(version.stdout).toMatch(/^moor \d+\.\d+\.\d+\n/);
     },
     SLOW,
   );

@@ -77,12 +77,12 @@ async function runValidate(io: IoHost, paths: string[], flags: ValidateFlags, co
 async function validateOne(io: IoHost, config: MoorConfig, paths: string[]): Promise<Validated> {
   const { loadRunManifests } = await import('../../engine/run-manifests.js');
   const { CATALOG } = await import('../catalog.js');
-  const { policyGuard } = await import('../../policy/policy-guard.js');
+  const { lazyPolicyGuard } = await import('../../policy/lazy-guard.js');
   const { sortDiagnostics } = await import('../../core/diagnostics.js');
   const { checkPlaceholderFiles } = await import('../../engine/validate/check-files.js');
   const { checkTypedPlaceholders } = await import('../../engine/validate/check-typed-placeholders.js');
   // Policies are compiled, and their rules that need no planned change evaluated (no network, no secrets).
-  const guarding = { guard: policyGuard, context: config.stack ? { stack: config.stack.name } : {} };
+  const guarding = { guard: lazyPolicyGuard, context: config.stack ? { stack: config.stack.name } : {} };
   const result = await loadRunManifests(config, paths, CATALOG, io.cwd, guarding);
   // ${file:} placeholders are checked as plan reads them (files: in the config), none is read.
   // An ${env:} filling a number or boolean is typed and checked as plan will (it is never a secret).

@@ -63,7 +63,7 @@ export async function loadAndValidate(paths: readonly string[], kinds: KindCatal
   const diagnostics = [...loaded.diagnostics, ...own, ...checkAddresses(loaded.manifests, graph)];
   const documents = validateDocuments(loaded.documents, kinds);
   diagnostics.push(...documents.diagnostics);
-  const guard = guarding?.guard.prepare(documents.valid, kinds, guarding.context);
+  const guard = guarding ? await guarding.guard.prepare(documents.valid, kinds, guarding.context) : undefined;
   if (guard && guarding) diagnostics.push(...guard.diagnostics, ...(await guard.checkManifests(loaded.manifests, guarding.context)));
   return { manifests: loaded.manifests, documents: loaded.documents, diagnostics: sortDiagnostics(diagnostics), files: loaded.files, graph, guard };
 }
