@@ -24,51 +24,71 @@ function scratchInstall(setup: (dist: string) => void = () => undefined): string
 }
 
 const fromBundle = (url: string) => url.includes('/dist/bundle/');
+/** Starts of node on a loaded machine: a wait for them to finish, not a timing. */
+const SLOW = 300_000;
 const fromCli = (url: string) => url.includes('/dist/cli/');
 
 describe('which build a start of moor runs', () => {
-  test('the bundle of npm run build: validate, plan errors and --version load no module of dist/cli/', async () => {
-    const dir = workdir({ 'm/auth.yaml': AUTH });
-    const valid = await runRecordingModules(BIN, ['validate', 'm'], dir);
-    expect(valid.stdout).toBe('ok: 1 manifest in 1 file is valid\n');
-    expect(valid.code).toBe(0);
-    expect(valid.loaded.some(fromBundle)).toBe(true);
-    expect(valid.loaded.filter(fromCli)).toEqual([]);
+  test(
+    'the bundle of npm run build runs validate and --version, loading no module of dist/cli/',
+    async () => {
+      const dir = workdir({ 'm/auth.yaml': AUTH });
+      const valid = await runRecordingModules(BIN, ['validate', 'm'], dir);
+      expect(valid.stdout).toBe('ok: 1 manifest in 1 file is valid\n');
+      expect(valid.code).toBe(0);
+      expect(valid.loaded.some(fromBundle)).toBe(true);
+      expect(valid.loaded.filter(fromCli)).toEqual([]);
 
-    const version = await runRecordingModules(BIN, ['--version'], dir);
-    expect(version.stdout).toMatch(/^moor \d+\.\d+\.\d+\n/);
-    expect(version.loaded.filter(fromCli)).toEqual([]);
+      const version = await runRecordingModules(BIN, ['--version'], dir);
+      expect(version.stdout).toMatch(/^moor \d+\.\d+\.\d+\n/);
+      expect(version.loaded.filter(fromCli)).toEqual([]);
+    },
+    SLOW,
+  );
 
-    // An error of a request from the bundle: one line, no stack trace.
-    const unreachable = await runRecordingModules(BIN, ['plan', 'm'], dir, { ...process.env, MOOR_ENDPOINT: 'http://127.0.0.1:9', MOOR_TOKEN: 'x' });
-    expect(unreachable.code).toBe(1);
-    expect(unreachable.stdout).toContain("m/auth.yaml:4:9: error: AuthContext/c1: GET authContexts/c1: no answer: cannot reach service 'graph'");
-    expect(unreachable.stdout + unreachable.stderr).not.toMatch(/^\s+at /m);
-    expect(unreachable.loaded.filter(fromCli)).toEqual([]);
-  });
+  test(
+    "the bundle's errors are one line at their manifest, never a stack trace",
+    async () => {
+      const dir = workdir({ 'm/auth.yaml': AUTH });
+      const unreachable = await runRecordingModules(BIN, ['plan', 'm'], dir, { ...process.env, MOOR_ENDPOINT: 'http://127.0.0.1:9', MOOR_TOKEN: 'x' });
+      expect(unreachable.code).toBe(1);
+      expect(unreachable.stdout).toContain("m/auth.yaml:4:9: error: AuthContext/c1: GET authContexts/c1: no answer: cannot reach service 'graph'");
+      expect(unreachable.stdout + unreachable.stderr).not.toMatch(/^\s+at /m);
+      expect(unreachable.loaded.filter(fromCli)).toEqual([]);
+    },
+    SLOW,
+  );
 
-  test('no bundle (a build with tsc alone, as the GitHub Action makes): dist/cli/ runs', async () => {
-    const dir = scratchInstall();
-    writeFileSync(join(dir, 'auth.yaml'), AUTH);
-    const r = await runRecordingModules(join(dir, 'bin/moor.js'), ['validate', 'auth.yaml'], dir);
-    expect(r.stderr).toBe('');
-    expect(r.stdout).toBe('ok: 1 manifest in 1 file is valid\n');
-    expect(r.loaded.some((url) => url.endsWith('/dist/cli/main.js'))).toBe(true);
-  });
+  test(
+    'no bundle (a build with tsc alone, as the GitHub Action makes): dist/cli/ runs',
+    async () => {
+      const dir = scratchInstall();
+      writeFileSync(join(dir, 'auth.yaml'), AUTH);
+      const r = await runRecordingModules(join(dir, 'bin/moor.js'), ['validate', 'auth.yaml'], dir);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe('ok: 1 manifest in 1 file is valid\n');
+      expect(r.loaded.some((url) => url.endsWith('/dist/cli/main.js'))).toBe(true);
+    },
+    SLOW,
+  );
 
-  test('a bundle older than dist/cli/main.js is stale and never runs', async () => {
-    const dir = scratchInstall((dist) => {
-      mkdirSync(join(dist, 'bundle'));
-      const stale = join(dist, 'bundle/moor.js');
-      writeFileSync(stale, "throw new Error('the stale bundle ran');\n");
-      writeFileSync(join(dist, 'bundle/process-io.js'), "throw new Error('the stale bundle ran');\n");
-      const built = statSync(join(ROOT, 'dist/cli/main.js')).mtime;
-      const older = new Date(built.getTime() - 60_000);
-      utimesSync(stale, older, older);
-    });
-    const r = await runRecordingModules(join(dir, 'bin/moor.js'), ['--version'], dir);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^moor \d+\.\d+\.\d+\n/);
-  });
+  test(
+    'a bundle older than dist/cli/main.js is stale and never runs',
+    async () => {
+      const dir = scratchInstall((dist) => {
+        mkdirSync(join(dist, 'bundle'));
+        const stale = join(dist, 'bundle/moor.js');
+        writeFileSync(stale, "throw new Error('the stale bundle ran');\n");
+        writeFileSync(join(dist, 'bundle/process-io.js'), "throw new Error('the stale bundle ran');\n");
+        const built = statSync(join(ROOT, 'dist/cli/main.js')).mtime;
+        const older = new Date(built.getTime() - 60_000);
+        utimesSync(stale, older, older);
+      });
+      const r = await runRecordingModules(join(dir, 'bin/moor.js'), ['--version'], dir);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^moor \d+\.\d+\.\d+\n/);
+    },
+    SLOW,
+  );
 });
