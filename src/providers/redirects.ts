@@ -1,5 +1,6 @@
 // Redirects as moor follows them: same origin and scheme only, a few hops, a write's method and body never changed.
 import { isLoopback } from './endpoint.js';
+import type { FetchAnswer } from './http-fetch.js';
 
 /** One request on the wire: the redirect loop may change its URL, never its credentials' origin. */
 export interface Hop {
@@ -9,7 +10,7 @@ export interface Hop {
 }
 
 export interface FollowResult {
-  readonly response: Response;
+  readonly response: FetchAnswer;
   /** The URL that gave the final answer. */
   readonly url: URL;
 }
@@ -43,7 +44,7 @@ export function checkScheme(url: URL, status = 0): void {
  * (which keep method and body). Another origin or scheme, a write turned into a GET, or more than
  * `maxRedirects` hops throw RefusedUrlError; nothing is sent to the refused location.
  */
-export async function followRedirects(first: Hop, fetchOnce: (hop: Hop) => Promise<Response>, maxRedirects: number): Promise<FollowResult> {
+export async function followRedirects(first: Hop, fetchOnce: (hop: Hop) => Promise<FetchAnswer>, maxRedirects: number): Promise<FollowResult> {
   checkScheme(first.url);
   let hop = first;
   for (let hops = 0; ; hops++) {

@@ -10,6 +10,7 @@ import { markStarted, type RequestContext } from '../core/request-context.js';
 import { Pace } from './request-pace.js';
 import { PriorityQueue } from '../core/priority-queue.js';
 import { retryAfterMs } from './retry-policy.js';
+import type { AnswerHeaders } from './http-fetch.js';
 import type { RequestPacing, RequestStats } from '../core/request-pacing.js';
 
 export type RequestClass = 'reads' | 'writes' | 'deletes';
@@ -31,7 +32,7 @@ export interface SchedulerOptions {
 /** What the scheduler reads of an answer. */
 export interface Answer {
   readonly status: number;
-  readonly headers: Headers;
+  readonly headers: AnswerHeaders;
 }
 
 /** A 429 without Retry-After pauses its bucket this long; a longer Retry-After is capped. */
@@ -351,7 +352,7 @@ function refusalOnInterrupt(ctx: RequestContext | undefined, cls: RequestClass, 
 }
 
 /** The lowest x-ms-ratelimit-remaining-* value of an answer. */
-function remainingOf(headers: Headers): number | undefined {
+function remainingOf(headers: AnswerHeaders): number | undefined {
   let low: number | undefined;
   headers.forEach((value, name) => {
     if (!name.startsWith('x-ms-ratelimit-remaining-')) return;

@@ -1,4 +1,5 @@
 // How much moor believes of one answer: a size cap on bodies, a cap on pages, redirects and waits.
+import type { FetchAnswer } from './http-fetch.js';
 
 /** Limits of the transport; every field optional with the documented default. */
 export interface ResponseLimits {
@@ -35,7 +36,7 @@ export class BodyTooLargeError extends Error {
  * bytes; otherwise it throws BodyTooLargeError. Either way the rest is never read (the stream is
  * cancelled), so a body that never ends cannot fill the memory.
  */
-export async function readLimited(res: Response, limit: number, truncate = false): Promise<Uint8Array> {
+export async function readLimited(res: FetchAnswer, limit: number, truncate = false): Promise<Uint8Array> {
   const declared = Number(res.headers.get('content-length') ?? NaN);
   if (!truncate && Number.isFinite(declared) && declared > limit) {
     await res.body?.cancel().catch(() => undefined);

@@ -1,4 +1,5 @@
 // When to retry a request and how long to wait: exponential backoff with full jitter, Retry-After honoured.
+import type { AnswerHeaders } from './http-fetch.js';
 
 /** Tunables of the retry loop; all optional with the documented defaults. */
 export interface RetryOptions {
@@ -29,7 +30,7 @@ export function backoffDelay(attempt: number, random: () => number, options: Ret
  * The wait a response asks for, in ms: `x-ms-retry-after-ms`, or `Retry-After` as seconds or
  * an HTTP date. undefined when absent or unreadable.
  */
-export function retryAfterMs(headers: Headers, now: () => number = Date.now): number | undefined {
+export function retryAfterMs(headers: AnswerHeaders, now: () => number = Date.now): number | undefined {
   const ms = headers.get('x-ms-retry-after-ms');
   if (ms !== null && /^\d+(\.\d+)?$/.test(ms.trim())) return Math.round(Number(ms));
   const ra = headers.get('retry-after');

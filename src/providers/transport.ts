@@ -5,7 +5,7 @@ import type { ServiceName } from '../core/services.js';
 import { invalidAnswer, parseJsonAnswer } from './answer-shape.js';
 import { parseErrorBody } from './error-body.js';
 import { resolveUrl } from './endpoint.js';
-import { defaultFetch } from './http-fetch.js';
+import { defaultFetch, type AnswerHeaders, type FetchAnswer } from './http-fetch.js';
 import { followRedirects, RefusedUrlError, type FollowResult, type Hop } from './redirects.js';
 import { BodyTooLargeError, DEFAULT_LIMITS, MAX_ERROR_BODY_BYTES, readLimited, type ResponseLimits } from './response-limits.js';
 import { ServiceError, type ServiceErrorInfo } from './service-error.js';
@@ -95,7 +95,7 @@ export interface TransportResponse {
   readonly method: string;
   readonly label: string;
   readonly status: number;
-  readonly headers: Headers;
+  readonly headers: AnswerHeaders;
   /** Parsed JSON (its content type checked), or undefined when empty or binary. */
   readonly body: unknown;
   /** The raw bytes, for binary requests. */
@@ -212,7 +212,7 @@ export class Transport {
 
   /** The attempt itself; `held` receives what ends its timer once its answer is read. */
   private async answerOf(c: Call, attempt: number, last: boolean, remainingMs: number, held: (release: () => void) => void): Promise<Attempt> {
-    let res: Response;
+    let res: FetchAnswer;
     let finalUrl: URL;
     try {
       const sent = await this.send(c.req, c.url, c.token, remainingMs, c.context);
@@ -294,7 +294,7 @@ export class Transport {
       // timeout); a write in flight is waited for, as its answer says whether the change was made.
       const timeout = attemptTimer(Math.max(1, Math.min(this.o.timeoutMs ?? 30_000, remainingMs)), isRead(req.method) ? context?.signal : undefined);
       const signal = req.signal ? AbortSignal.any([timeout.signal, req.signal]) : timeout.signal;
-      const fetchOnce = (hop: Hop): Promise<Response> =>
+      const fetchOnce = (hop: Hop): Promise<FetchAnswer> =>
         (this.o.fetch ?? defaultFetch())(hop.url, { method: hop.method, headers, body: hop.body, signal, redirect: 'manual' });
       try {
         const result = await followRedirects({ method: req.method, url, body }, fetchOnce, this.limits.maxRedirects);
@@ -308,7 +308,7 @@ export class Transport {
   }
 
   /** The wait before the next attempt; a Retry-After past the ceiling fails the request at once. */
-  private delayFor(res: Response, attempt: number, failure: ServiceErrorInfo): number {
+  private delayFor(res: FetchAnswer, attempt: number, failure: ServiceErrorInfo): number {
     const asked = retryAfterMs(res.headers);
     const ceiling = this.o.maxRetryAfterMs ?? DEFAULT_RETRY.maxRetryAfterMs;
     if (asked !== undefined && asked > ceiling) {
@@ -341,7 +341,7 @@ export class Transport {
   }
 
   /** Reads the body within the size limit; a body must be JSON (unless binary) or it is an error. */
-  private async readResponse(c: Call, url: URL, res: Response): Promise<TransportResponse> {
+  private async readResponse(c: Call, url: URL, res: FetchAnswer): Promise<TransportResponse> {
     const head = { service: this.service, method: c.req.method, label: c.label, status: res.status, headers: res.headers, url };
     let bytes: Uint8Array;
     try {
@@ -374,7 +374,7 @@ export class Transport {
     });
   }
 
-  private async statusInfo(c: Call, res: Response, outcomeUnknown: boolean, retriable: boolean): Promise<ServiceErrorInfo> {
+  private async statusInfo(c: Call, res: FetchAnswer, outcomeUnknown: boolean, retriable: boolean): Promise<ServiceErrorInfo> {
     const text = await readLimited(res, MAX_ERROR_BODY_BYTES, true).then(
       (b) => new TextDecoder().decode(b),
       () => '',
@@ -494,7 +494,7 @@ function parseLoose(text: string): unknown {
 }
 
 /** The first request-identifying header present. */
-export function requestIdOf(headers: Headers): string | undefined {
+export function requestIdOf(headers: AnswerHeaders): string | undefined {
   for (const name of REQUEST_ID_HEADERS) {
     const v = headers.get(name);
     if (v) return v;
