@@ -38,26 +38,6 @@ export default tseslint.config(
     },
   },
   {
-    // NOT YET FIXED: the findings of these rules (count at the start) are being fixed in slices; each
-    // rule leaves this list when the code passes it.
-    files: TS,
-    rules: {
-      '@typescript-eslint/no-unnecessary-condition': 'off', // 232
-      '@typescript-eslint/no-non-null-assertion': 'off', // 77
-      '@typescript-eslint/no-base-to-string': 'off', // 71
-      '@typescript-eslint/no-confusing-void-expression': 'off', // 36
-      '@typescript-eslint/no-explicit-any': 'off', // 31
-      '@typescript-eslint/no-unsafe-member-access': 'off', // 23
-      '@typescript-eslint/prefer-optional-chain': 'off', // 16
-      '@typescript-eslint/require-await': 'off', // 15
-      '@typescript-eslint/no-unnecessary-type-conversion': 'off', // 14
-      '@typescript-eslint/no-dynamic-delete': 'off', // 14
-      '@typescript-eslint/no-unsafe-call': 'off', // 12
-      '@typescript-eslint/no-unsafe-assignment': 'off', // 11
-      '@typescript-eslint/no-unsafe-argument': 'off', // 7
-    },
-  },
-  {
     files: TESTS,
     rules: {
       // Tests read the CLI's JSON output and the services' answers as JSON.parse gives them (any) on
