@@ -1,14 +1,30 @@
-// docs/drift.md's crontab line, run as cron runs it (`sh -c` with the command after the five schedule
+// docs/drift.md's crontab line and its GitHub Actions step. The crontab line, run as cron runs it (`sh -c` with the command after the five schedule
 // fields), read from the page: only the machine's paths are the test's (the infrastructure folder, the
 // root-only env file, the log), `npx moor` finds moor installed in that folder as the page's install
 // leaves it, and `logger` is a stand-in on PATH that keeps what it is given. Found drift (exit 2) is the
-// notification's to tell, not a failure; an error (exit 1) is logged as one.
+// notification's to tell, not a failure; an error (exit 1) is logged as one. The pipeline step, run as
+// the runner runs a `run:` (bash -eo pipefail) with its env from the page and the job summary in a file:
+// drift found is a warning and the report in the summary, an error fails the step.
 import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_PATH, authManifest, cloudRequest, moor, ROOT, startCloud, TOKEN, workdir, type Cloud } from './harness.js';
+import { parse } from 'yaml';
+import {
+  ARM_PATH,
+  AUTH_PATH,
+  authManifest,
+  cloudRequest,
+  groupManifest,
+  moor,
+  putBehindMoor,
+  ROOT,
+  startCloud,
+  TOKEN,
+  workdir,
+  type Cloud,
+} from './harness.js';
 
 const run = promisify(execFile);
 
@@ -20,7 +36,32 @@ function cronLine(): { schedule: string; command: string } {
   return { schedule, command };
 }
 
-describe("the drift guide's crontab line", () => {
+/** The page's GitHub Actions step (the yaml block after 'CI pipeline step'). */
+function pipelineStep(): { name: string; env: Record<string, string>; run: string } {
+  const page = readFileSync(join(ROOT, 'docs/drift.md'), 'utf8');
+  const block = /```yaml\n([\s\S]+?)```/.exec(page.slice(page.indexOf('CI pipeline step')))![1];
+  const [step] = parse(block) as { name: string; env: Record<string, string>; run: string }[];
+  return step;
+}
+
+/** moor installed in the infrastructure folder (docs/pipelines.md): `npx moor` runs it, never the registry's. */
+function installMoor(dir: string): void {
+  mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
+  symlinkSync(join(ROOT, 'bin/moor.js'), join(dir, 'node_modules/.bin/moor'));
+}
+
+/** The environment of a run on a machine that has none of moor's variables, offline for npx. */
+function machineEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return {
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MOOR_') && !k.startsWith('GITHUB_'))),
+    npm_config_offline: 'true',
+    npm_config_update_notifier: 'false',
+    NO_COLOR: '1',
+    ...extra,
+  };
+}
+
+describe("the drift guide's crontab line and pipeline step", () => {
   let cloud: Cloud;
   beforeAll(async () => {
     cloud = await startCloud();
@@ -38,20 +79,12 @@ describe("the drift guide's crontab line", () => {
       'moor.env': `export MOOR_ENDPOINT=${cloud.url} MOOR_TOKEN=${TOKEN} MOOR_POLL_INTERVAL_MS=50 NO_COLOR=1\n`,
       'bin/logger': '#!/bin/sh\necho "logger $*: $(cat)" >> "$LOGGED"\n',
     });
-    // moor installed in the infrastructure folder (docs/pipelines.md): `npx moor` runs it, never the registry's.
-    mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
-    symlinkSync(join(ROOT, 'bin/moor.js'), join(dir, 'node_modules/.bin/moor'));
+    installMoor(dir);
     const paths = { '/srv/infra': dir, '/etc/moor/env': join(dir, 'moor.env'), '/var/log/moor-drift.log': join(dir, 'drift.log') };
     for (const path of Object.keys(paths)) expect(command).toContain(path);
     const local = Object.entries(paths).reduce((line, [path, here]) => line.replaceAll(path, here), command);
     const logged = join(dir, 'logged.txt');
-    const env = {
-      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MOOR_'))),
-      PATH: `${join(dir, 'bin')}:${process.env.PATH}`,
-      LOGGED: logged,
-      npm_config_offline: 'true',
-      npm_config_update_notifier: 'false',
-    };
+    const env = machineEnv({ PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`, LOGGED: logged });
     const cron = () => run('sh', ['-c', local], { cwd: '/', env, timeout: 120_000 });
     chmodSync(join(dir, 'bin/logger'), 0o755);
 
@@ -68,5 +101,53 @@ describe("the drift guide's crontab line", () => {
     renameSync(join(dir, 'manifests'), join(dir, 'moved'));
     await cron();
     expect(readFileSync(logged, 'utf8')).toBe('logger -t moor: moor drift failed\n');
+  }, 300_000);
+
+  it('the pipeline step: drift found is a warning with the report in the job summary and the chat, an error fails the step', async () => {
+    const step = pipelineStep();
+    expect(step.name).toBe('Drift check');
+    // The step's secrets, as the runner fills them from the repository's secrets.
+    expect(step.env).toEqual({ BOT_TOKEN: '${{ secrets.BOT_TOKEN }}', ARM_TOKEN: '${{ secrets.ARM_TOKEN }}' });
+    const conversation = '19:ops-alerts';
+    const activities = async () =>
+      ((await cloudRequest(cloud, 'GET', `/v3/conversations/${encodeURIComponent(conversation)}/activities`)).body.activities as unknown[]).length;
+    const dir = workdir({
+      'manifests/web.yaml': groupManifest('web'),
+      'manifests/secret.txt': 'pipeline-secret-value\n',
+      // docs/configuration.md's names: the service's token from ARM_TOKEN, the bot's from BOT_TOKEN.
+      'moor.config.yaml': `endpoints:\n  arm: ${cloud.url}\ncredentials:\n  arm: {tokenEnv: ARM_TOKEN}\nnotify:\n  serviceUrl: ${cloud.url}\n  conversationId: "${conversation}"\n  bot: {id: "28:moor-bot", name: moor}\n  tokenEnv: BOT_TOKEN\n`,
+    });
+    installMoor(dir);
+    const summary = join(dir, 'step-summary.md');
+    const env = machineEnv({ BOT_TOKEN: TOKEN, ARM_TOKEN: TOKEN, GITHUB_STEP_SUMMARY: summary, MOOR_POLL_INTERVAL_MS: '50' });
+    // How the runner runs a step's `run:` with the default shell.
+    const runStep = () =>
+      run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], { cwd: dir, env, timeout: 120_000 }).then(
+        (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+        (e: unknown) => ({ code: (e as { code: number }).code, stdout: (e as { stdout: string }).stdout, stderr: (e as { stderr: string }).stderr }),
+      );
+
+    const applied = await moor(dir, cloud, ['apply', 'manifests', '--auto-approve'], { ARM_TOKEN: TOKEN });
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    // A hand change: a tag added behind moor's back.
+    const live = await cloudRequest(cloud, 'GET', ARM_PATH('web'));
+    expect(live.status).toBe(200);
+    const changed = { location: live.body.location, tags: { owner: 'changed-by-hand' }, properties: live.body.properties };
+    expect((await putBehindMoor(cloud, ARM_PATH('web'), changed)).status).toBeLessThan(300);
+
+    const postedBefore = await activities();
+    const drifted = await runStep();
+    expect(drifted.code, drifted.stdout + drifted.stderr + readFileSync(join(dir, 'drift.md'), 'utf8')).toBe(0);
+    expect(drifted.stdout).toContain('::warning::drift found (see the chat and the summary)');
+    const report = readFileSync(summary, 'utf8');
+    expect(report).toContain('ContainerGroup/web');
+    expect(report).not.toContain('pipeline-secret-value');
+    expect(await activities()).toBeGreaterThan(postedBefore);
+
+    // An error: the manifests' folder is gone. The step fails, with no warning of drift.
+    renameSync(join(dir, 'manifests'), join(dir, 'moved'));
+    const failed = await runStep();
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).not.toContain('::warning::');
   }, 300_000);
 });
