@@ -1,5 +1,5 @@
-// What a run sees of its request pacing (the providers' request scheduler), so the engine can set
-// --parallelism and show the traffic without knowing who paces the requests.
+// What a run sees of its request pacing (the providers' request scheduler), so the engine can show
+// the traffic without knowing who paces the requests.
 
 export interface RequestStats {
   readonly inFlight: number;
@@ -14,7 +14,5 @@ export interface RequestStats {
 }
 
 export interface RequestPacing {
-  /** Requests in flight per service from now on (--parallelism). */
-  setConcurrency(n: number): void;
   stats(): RequestStats;
 }

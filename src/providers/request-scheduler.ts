@@ -120,7 +120,7 @@ export function bucketOf(service: string, url: URL): string {
 }
 
 export class RequestScheduler implements RequestPacing {
-  private concurrency: number;
+  private readonly concurrency: number;
   private readonly clock: SchedulerClock;
   private readonly gates = new Map<string, Gate>();
   private readonly busy = new Set<RequestContext>();
@@ -133,16 +133,6 @@ export class RequestScheduler implements RequestPacing {
   constructor(options: SchedulerOptions) {
     this.concurrency = Math.max(1, options.concurrency);
     this.clock = options.clock ?? realClock;
-  }
-
-  /** Sets the requests in flight per service (apply's --parallelism). */
-  setConcurrency(n: number): void {
-    this.concurrency = Math.max(1, n);
-    for (const gate of this.gates.values()) {
-      gate.max = this.concurrency;
-      gate.limit = this.concurrency;
-      this.dispatch(gate);
-    }
   }
 
   /** Current limit on requests in flight of a service (AIMD moves it below the cap after 429s). */
