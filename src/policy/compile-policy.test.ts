@@ -1,24 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import type { JsonObject } from '../core/json.js';
 import { kindCatalog } from '../core/kind-catalog.js';
-import type { Manifest } from '../engine/manifest.js';
+import { manifest } from '../engine/testing/fake-kinds.js';
 import { compilePolicy } from './compile-policy.js';
 
 /** No kinds: these rules read no field of `object`, so none is needed to check them. */
 const NO_KINDS = kindCatalog([]);
 
-function policyDocument(spec: JsonObject): Manifest {
-  return {
-    apiVersion: 'moor/v1',
-    kind: 'Policy',
-    name: 'p',
-    address: 'Policy/p',
-    dependsOn: [],
-    protect: false,
-    spec,
-    source: { file: 'p.yaml', path: '/p.yaml', locate: () => ({ file: 'p.yaml', line: 7, col: 19 }) },
-  };
-}
+/** A Policy document with this spec, as the loader gives it. */
+const policyDocument = (spec: JsonObject) => manifest('Policy', 'p', spec);
 
 describe('compilePolicy', () => {
   test('a rule whose expression is not a string is left to the schema: no CEL error about "[object Object]"', () => {
