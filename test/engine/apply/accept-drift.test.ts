@@ -7,7 +7,7 @@ import { ContainerGroup } from '../../../src/resources/container-group/index.js'
 import type { StateRecorder } from '../../../src/engine/state/recorder.js';
 import type { ResourceRecord } from '../../../src/engine/state/types.js';
 import { refusedStep, type PlannedStep } from '../../../src/engine/plan/steps.js';
-import type { Manifest } from '../../../src/engine/manifest.js';
+import { manifest as testManifest } from '../../../src/engine/testing/fake-kinds.js';
 import { acceptDrift } from '../../../src/engine/apply/accept-drift.js';
 
 function spec(image: string, extra: JsonObject = {}): JsonObject {
@@ -77,15 +77,7 @@ describe('acceptDrift', () => {
   };
   const change = { address: 'ContainerGroup/web', kind: 'ContainerGroup', action: 'update' as const, fields: [], patch: [], drift: true, destructive: false };
   // No placeholders: the kind's own secrets are all there is to protect.
-  const manifest = {
-    apiVersion: 'moor/v1',
-    kind: 'ContainerGroup',
-    name: 'web',
-    address: 'ContainerGroup/web',
-    dependsOn: [],
-    protect: false,
-    spec: {},
-  } as unknown as Manifest;
+  const manifest = testManifest('ContainerGroup', 'web', {});
 
   it('records live as last applied, so drift is quiet and restoring the manifest is a manifest change', async () => {
     const observed = { id: 'id', spec: live('nginx:tampered'), outputs: { image: 'nginx:tampered' } };

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../src/core/json.js';
 import type { Manifest } from '../../../src/engine/manifest.js';
+import { manifest as testManifest } from '../../../src/engine/testing/fake-kinds.js';
 import { isHashed, matchesHash } from '../../../src/engine/secrets.js';
 import { renderPlanText } from '../../../src/engine/render/index.js';
 import { ContainerGroup } from '../../../src/resources/container-group/index.js';
@@ -14,16 +15,10 @@ const desired: JsonObject = {
   location: 'westeurope',
   properties: { containers: [{ name: 'app', properties: { image: 'nginx:1.28', environmentVariables: [{ name: 'PW', secureValue: 'hunter2' }] } }] },
 };
-const manifest = {
-  apiVersion: 'moor/v1',
-  kind: 'ContainerGroup',
-  name: 'web',
-  address: 'ContainerGroup/web',
-  dependsOn: [],
-  protect: false,
-  spec: {},
+const manifest: Manifest = {
+  ...testManifest('ContainerGroup', 'web', {}),
   source: { file: 'm/web.yaml', path: '/m/web.yaml', locate: () => ({ file: 'm/web.yaml', line: 3, col: 3 }) },
-} as Manifest;
+};
 const change: PlannedChange = {
   address: 'ContainerGroup/web',
   kind: 'ContainerGroup',

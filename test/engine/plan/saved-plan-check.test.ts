@@ -7,7 +7,7 @@ import type { Observed } from '../../../src/core/kind.js';
 import { bodyDifference, holdToSavedPlan } from '../../../src/engine/plan/saved-plan-check.js';
 import { liveVersion } from '../../../src/engine/plan/live-version.js';
 import { refusalOf, type PlannedStep } from '../../../src/engine/plan/steps.js';
-import type { Manifest } from '../../../src/engine/manifest.js';
+import { manifest as testManifest } from '../../../src/engine/testing/fake-kinds.js';
 
 const SECRET_PATH = '/properties/containers/0/properties/environmentVariables/0/secureValue';
 
@@ -19,16 +19,7 @@ function body(image: string, secret = 's3cret'): JsonObject {
 }
 const reviewed = hashSensitive(body('nginx:1.28'), ContainerGroup.sensitive);
 
-const manifest = {
-  apiVersion: 'moor/v1',
-  kind: 'ContainerGroup',
-  name: 'web',
-  address: 'ContainerGroup/web',
-  dependsOn: [],
-  protect: false,
-  spec: {},
-  source: { file: 'web.yaml', path: '/web.yaml', locate: () => undefined },
-} as unknown as Manifest;
+const manifest = testManifest('ContainerGroup', 'web', {});
 const observed: Observed = { id: 'id', spec: body('nginx:1.27'), outputs: {} };
 
 function step(action: 'create' | 'update' | 'replace' | 'no-op', desired = body('nginx:1.28')): PlannedStep {
