@@ -270,6 +270,30 @@ spec:
 ${options.extra ?? ''}`;
 }
 
+/** What groupManifest's group is on the wire (a PUT's body behind moor's back), its secret's value given. */
+export function groupBody(secret: string) {
+  return {
+    location: 'westeurope',
+    properties: {
+      osType: 'Linux',
+      containers: [
+        {
+          name: 'app',
+          properties: {
+            image: 'nginx:1.27',
+            resources: { requests: { cpu: 1, memoryInGB: 1.5 } },
+            ports: [{ port: 80 }],
+            environmentVariables: [
+              { name: 'MODE', value: 'production' },
+              { name: 'DB_PASSWORD', secureValue: secret },
+            ],
+          },
+        },
+      ],
+    },
+  };
+}
+
 export const ARM_PATH = (name: string) =>
   `/subscriptions/${SUB}/resourceGroups/rg-e2e/providers/Vendor.ContainerInstance/containerGroups/${name}?api-version=2026-07-01`;
 

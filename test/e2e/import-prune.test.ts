@@ -11,6 +11,7 @@ import {
   datasetManifest,
   ENV,
   exportManifest,
+  groupBody,
   groupManifest,
   moor,
   operationsOf,
@@ -26,26 +27,7 @@ import {
 
 const armId = (name: string) => `/subscriptions/${SUB}/resourceGroups/rg-e2e/providers/Vendor.ContainerInstance/containerGroups/${name}`;
 const DATASETS = `/v1.0/myorg/groups/${WORKSPACE}/datasets`;
-const groupBody = {
-  location: 'westeurope',
-  properties: {
-    osType: 'Linux',
-    containers: [
-      {
-        name: 'app',
-        properties: {
-          image: 'nginx:1.27',
-          resources: { requests: { cpu: 1, memoryInGB: 1.5 } },
-          ports: [{ port: 80 }],
-          environmentVariables: [
-            { name: 'MODE', value: 'production' },
-            { name: 'DB_PASSWORD', secureValue: 's' },
-          ],
-        },
-      },
-    ],
-  },
-};
+const GROUP_BODY = groupBody('s');
 const withProtect = (yaml: string, name: string) => yaml.replace(`  name: ${name}\n`, `  name: ${name}\n  protect: true\n`);
 
 describe('import verifies what it adopts', () => {
@@ -58,7 +40,7 @@ describe('import verifies what it adopts', () => {
   });
 
   test("a wrong id or another group's id is refused, state unchanged", async () => {
-    for (const name of ['imp-web', 'imp-worker']) expect((await putBehindMoor(cloud, ARM_PATH(name), groupBody)).status).toBe(201);
+    for (const name of ['imp-web', 'imp-worker']) expect((await putBehindMoor(cloud, ARM_PATH(name), GROUP_BODY)).status).toBe(201);
     const dir = workdir({ 'm/secret.txt': 's', 'm/web.yaml': groupManifest('imp-web'), 'm/worker.yaml': groupManifest('imp-worker') });
     const garbage = await moor(dir, cloud, ['import', 'ContainerGroup/imp-worker', 'garbage', 'm']);
     expect(garbage.code).toBe(1);

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ARM_PATH, cloudRequest, groupManifest, moor, putBehindMoor, ROOT, startCloud, SUB, workdir, type Cloud } from './harness.js';
+import { ARM_PATH, cloudRequest, groupBody, groupManifest, moor, putBehindMoor, ROOT, startCloud, SUB, workdir, type Cloud } from './harness.js';
 import { moorProcess } from './processes.js';
 
 const armId = (name: string) => `/subscriptions/${SUB}/resourceGroups/rg-e2e/providers/Vendor.ContainerInstance/containerGroups/${name}`;
@@ -17,26 +17,7 @@ describe('import, target and interrupt', () => {
   });
 
   test('import adopts a group made outside moor; the next plan only sets what the service hides', async () => {
-    const body = {
-      location: 'westeurope',
-      properties: {
-        osType: 'Linux',
-        containers: [
-          {
-            name: 'app',
-            properties: {
-              image: 'nginx:1.27',
-              resources: { requests: { cpu: 1, memoryInGB: 1.5 } },
-              ports: [{ port: 80 }],
-              environmentVariables: [
-                { name: 'MODE', value: 'production' },
-                { name: 'DB_PASSWORD', secureValue: 'set-by-hand' },
-              ],
-            },
-          },
-        ],
-      },
-    };
+    const body = groupBody('set-by-hand');
     expect((await putBehindMoor(cloud, ARM_PATH('legacy'), body)).status).toBe(201);
     const dir = workdir({ 'm/secret.txt': 'from-git', 'm/legacy.yaml': groupManifest('legacy') });
     // Unmanaged, it matches the manifest wherever moor can see; the hidden secret cannot be compared.
