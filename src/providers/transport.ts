@@ -1,5 +1,5 @@
 // One HTTP transport for every service: auth, timeouts, retries with backoff, Retry-After, errors as values.
-import type { EventSink } from '../core/events.js';
+import type { AnswerEvent, EventSink } from '../core/events.js';
 import type { SecretRegistry } from '../core/masker.js';
 import type { ServiceName } from '../core/services.js';
 import { invalidAnswer, parseJsonAnswer } from './answer-shape.js';
@@ -220,10 +220,7 @@ export class Transport {
       ({ response: res, url: finalUrl } = sent);
       this.o.events?.({
         type: 'request_answered',
-        service: this.service,
-        method: c.req.method,
-        path: c.url.pathname,
-        label: c.label,
+        ...this.callOf(c),
         status: res.status,
         attempt,
         ...stepOf(c.context),
@@ -320,15 +317,17 @@ export class Transport {
     return asked ?? backoffDelay(attempt, this.random, this.o);
   }
 
+  /** Which request an event or an error is about: the service, the method, the path (no query) and the step's label. */
+  private callOf(c: Call): Pick<AnswerEvent, 'service' | 'method' | 'path' | 'label'> {
+    return { service: this.service, method: c.req.method, path: c.url.pathname, label: c.label };
+  }
+
   private async pause(c: Call, attempt: number, delayMs: number, failure: ServiceErrorInfo): Promise<void> {
     // A 429 is throttling; any other status (or none: no answer came) a retry.
     const status = failure.status || undefined;
     this.o.events?.({
       type: status === 429 ? 'throttled' : 'request_retried',
-      service: this.service,
-      method: c.req.method,
-      path: c.url.pathname,
-      label: c.label,
+      ...this.callOf(c),
       ...(status !== undefined ? { status } : {}),
       attempt,
       delayMs,
@@ -362,10 +361,7 @@ export class Transport {
 
   private refusedError(c: Call, err: RefusedUrlError): ServiceError {
     return new ServiceError({
-      service: this.service,
-      method: c.req.method,
-      path: c.url.pathname,
-      label: c.label,
+      ...this.callOf(c),
       status: err.status,
       code: 'RedirectRefused',
       serviceMessage: err.message,
@@ -383,10 +379,7 @@ export class Transport {
     const correlationId = res.headers.get('x-correlating-operationid') ?? res.headers.get('x-ms-correlation-request-id') ?? undefined;
     const hint = res.status === 401 ? ` (check the credentials of service '${this.service}': MOOR_TOKEN, tokenEnv or tokenCommand)` : '';
     return {
-      service: this.service,
-      method: c.req.method,
-      path: c.url.pathname,
-      label: c.label,
+      ...this.callOf(c),
       status: res.status,
       code: parsed.code,
       serviceMessage: redact((parsed.message ?? res.statusText) || 'request failed', c.token) + hint,
@@ -401,10 +394,7 @@ export class Transport {
   private unreachableError(c: Call, err: unknown): ServiceError {
     const what = `cannot reach service '${this.service}' at ${c.url.origin} (${unreachableReason(err)})`;
     return new ServiceError({
-      service: this.service,
-      method: c.req.method,
-      path: c.url.pathname,
-      label: c.label,
+      ...this.callOf(c),
       status: 0,
       serviceMessage: what,
       retriable: true,
@@ -415,10 +405,7 @@ export class Transport {
     const d = describeFetchFailure(err);
     const what = d.timeout ? `timed out after ${this.o.timeoutMs ?? 30_000} ms` : `connection failed (${d.code ?? redact(d.text, c.token)})`;
     return {
-      service: this.service,
-      method: c.req.method,
-      path: c.url.pathname,
-      label: c.label,
+      ...this.callOf(c),
       status: 0,
       serviceMessage: what,
       outcomeUnknown,
