@@ -21,6 +21,9 @@ export default defineConfig({
     // CPUs busy (vitest's default, cores - 1, ran one file at a time on a 2-core machine).
     maxWorkers: availableParallelism() + 1,
     sequence: { sequencer: SlowestFirstSequencer },
+    // What vitest compiled from TypeScript, kept on disk by content (node_modules/.experimental-vitest-cache):
+    // a run after the first skips most of the transform (in-process project: 60 -> 52 CPU-s, 47 -> 43 s).
+    experimental: { fsModuleCache: true },
     // `npm run coverage`: what the tests run in vitest's own workers (a CLI or local cloud they spawn is
     // not measured, so moving a test in-process raises the figure without proving more).
     coverage: {
