@@ -7,10 +7,13 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { LISTENING, moor, ROOT, startMoor, workdir } from './harness.js';
+import { CLOUD_PACE, LISTENING, moor, ROOT, startMoor, workdir } from './harness.js';
 
-/** The built-in local cloud: no endpoint or token from the test's environment. */
-const BUILT_IN = { MOOR_ENDPOINT: '', MOOR_TOKEN: '' };
+/**
+ * The built-in local cloud: no endpoint or token from the test's environment; at a test cloud's pace (its
+ * provisioning and job phases take 100 ms, not the default second: what the examples do is the same).
+ */
+const BUILT_IN = { MOOR_ENDPOINT: '', MOOR_TOKEN: '', ...CLOUD_PACE };
 
 /** No MOOR_* variable of the test's environment (a standalone cloud reads its port, token and data from them). */
 const NO_MOOR_ENV: NodeJS.ProcessEnv = Object.fromEntries(

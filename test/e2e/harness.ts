@@ -32,8 +32,11 @@ export interface CloudOptions {
   readonly clock?: TestClock;
 }
 
+/** How long a test's cloud takes to provision and to run each phase of a database job (the built-in cloud reads them too). */
+export const CLOUD_PACE: NodeJS.ProcessEnv = { MOOR_PROVISIONING_MS: '100', MOOR_LOCAL_CLOUD_ASYNC_MS: '100' };
+
 /** The pace of a test's cloud: short provisioning and operations, and an injected 429 that asks for no wait. */
-export const CLOUD_ENV: NodeJS.ProcessEnv = { MOOR_PROVISIONING_MS: '100', MOOR_LOCAL_CLOUD_ASYNC_MS: '100', MOOR_FAULT_RETRY_AFTER: '0' };
+export const CLOUD_ENV: NodeJS.ProcessEnv = { ...CLOUD_PACE, MOOR_FAULT_RETRY_AFTER: '0' };
 
 /** The `moor local-cloud --port 0 ...` arguments of a test's cloud, its data in a file of its own. */
 export function cloudArgs(options: CloudOptions): string[] {

@@ -4,7 +4,7 @@
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { moor, ROOT, workdir } from './harness.js';
+import { CLOUD_PACE, moor, ROOT, workdir } from './harness.js';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const STATE_GUIDE = readFileSync(join(ROOT, 'docs', 'state.md'), 'utf8');
@@ -32,11 +32,12 @@ describe('README examples', () => {
     const quickStart = commandsUnder('## Quick start');
     expect(quickStart.map((c) => c[0])).toEqual(['apply', 'plan']);
     for (const args of quickStart) {
-      const r = await moor(dir, undefined, args, { MOOR_ENDPOINT: '', MOOR_TOKEN: '' });
+      // The built-in cloud at a test cloud's pace (provisioning and job phases of 100 ms, not a second).
+      const r = await moor(dir, undefined, args, { MOOR_ENDPOINT: '', MOOR_TOKEN: '', ...CLOUD_PACE });
       expect(r.code, `moor ${args.join(' ')}\n${r.stdout}${r.stderr}`).toBe(0);
     }
     const example = /`IP=\$\(moor (outputs [^)]+)\)`/.exec(STATE_GUIDE)![1].split(/\s+/);
-    const ip = await moor(dir, undefined, example);
+    const ip = await moor(dir, undefined, example, CLOUD_PACE);
     expect(ip.code, ip.stderr).toBe(0);
     expect(ip.stdout.trim()).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
   }, 300_000);

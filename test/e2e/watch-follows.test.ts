@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_PATH, authManifest, cloudRequest, moor, refreshManifest, startCloud, workdir, writeFile, type Cloud } from './harness.js';
 import { startWatch, waitFor } from './watch-harness.js';
 
+/** The interval of the watches here, whose cycles the tests wait for: near the product's floor (100ms), so they wait a few cycles' work. */
+const CYCLE = '200ms';
+
 const config = (label: string) => `stacks:
   dev:
     paths: [manifests]
@@ -23,7 +26,7 @@ describe('moor watch follows moor.config.yaml and holds what it may not run', ()
   it('a stack variable changed in moor.config.yaml is planned with within one interval, without a restart (and applied with --self-heal)', async () => {
     const dir = workdir({ 'moor.config.yaml': config('Forty-two'), 'manifests/c42.yaml': authManifest('c42', { displayName: '${var:label}' }) });
     expect((await moor(dir, cloud, ['apply', '--stack', 'dev', '--auto-approve'])).code).toBe(0);
-    const watch = await startWatch(dir, cloud, ['--stack', 'dev', '--interval', '2s']);
+    const watch = await startWatch(dir, cloud, ['--stack', 'dev', '--interval', CYCLE]);
     try {
       await waitFor(
         async () => (await watch.status()).stacks[0].result === 'in_sync',
@@ -47,7 +50,7 @@ describe('moor watch follows moor.config.yaml and holds what it may not run', ()
     }
 
     // With --self-heal the promoted value is applied; a broken config fails the cycle with its message, and its fix is taken up.
-    const healing = await startWatch(dir, cloud, ['--stack', 'dev', '--interval', '1s', '--self-heal']);
+    const healing = await startWatch(dir, cloud, ['--stack', 'dev', '--interval', CYCLE, '--self-heal']);
     try {
       await waitFor(
         async () => (await cloudRequest(cloud, 'GET', AUTH_PATH('c42'))).body?.displayName === 'Forty-two, promoted',
@@ -77,9 +80,9 @@ describe('moor watch follows moor.config.yaml and holds what it may not run', ()
     const dir = workdir({
       'm/uat.yaml': refreshManifest('uat-never-ran', { revision: 'r1' }).replace('  name: uat-never-ran', '  name: uat-never-ran\n  protect: true'),
     });
-    const watch = await startWatch(dir, cloud, ['m', '--interval', '1s']);
+    const watch = await startWatch(dir, cloud, ['m', '--interval', CYCLE]);
     try {
-      // Cycles keep coming at the interval (a backoff would space them 2 s, 4 s, 8 s... apart).
+      // Cycles keep coming at the interval (a backoff would double the wait after each failed one).
       await waitFor(
         async () => (await watch.status()).stacks[0].runs >= 4,
         60_000,

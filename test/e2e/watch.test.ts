@@ -18,6 +18,13 @@ import {
 } from './harness.js';
 import { startWatch, waitFor } from './watch-harness.js';
 
+/**
+ * The interval of a watch whose cycles a test waits for (drift seen, repaired, counted): near the product's
+ * floor (100ms), so the test waits a few cycles' work, not seconds of timer; the cycles counted stay the same.
+ * A watch whose cycles no test waits for keeps a long interval and runs only its first.
+ */
+const CYCLE = '200ms';
+
 const displayName = async (cloud: Cloud, id: string) => (await cloudRequest(cloud, 'GET', AUTH_PATH(id))).body?.displayName as string | undefined;
 
 function git(dir: string, ...args: string[]): string {
@@ -36,7 +43,7 @@ describe('moor watch', () => {
   it('reports drift once in the log and the metrics, serves health and status, and stops on SIGTERM', async () => {
     const dir = workdir({ 'm/c11.yaml': authManifest('c11', { displayName: 'Eleven' }), 'm/c12.yaml': authManifest('c12', { displayName: 'Twelve' }) });
     expect((await moor(dir, cloud, ['apply', 'm', '--auto-approve'])).code).toBe(0);
-    const watch = await startWatch(dir, cloud, ['m', '--interval', '1s']);
+    const watch = await startWatch(dir, cloud, ['m', '--interval', CYCLE]);
     let stopped = false;
     try {
       await waitFor(
@@ -105,7 +112,7 @@ describe('moor watch', () => {
     git(dir, 'init', '-q');
     git(dir, 'add', '.');
     git(dir, 'commit', '-qm', 'c13');
-    const watch = await startWatch(dir, cloud, ['m', '--interval', '2s', '--self-heal']);
+    const watch = await startWatch(dir, cloud, ['m', '--interval', CYCLE, '--self-heal']);
     let stopped = false;
     try {
       await waitFor(
@@ -173,7 +180,7 @@ describe('moor watch', () => {
       'm/c21.yaml': authManifest('c21', { displayName: 'Twenty-one' }),
       'm/policy.yaml': policy,
     });
-    const watch = await startWatch(dir, cloud, ['m', '--interval', '1s', '--self-heal']);
+    const watch = await startWatch(dir, cloud, ['m', '--interval', CYCLE, '--self-heal']);
     try {
       await waitFor(
         async () => (await displayName(cloud, 'c20')) === 'Twenty' && (await displayName(cloud, 'c21')) === 'Twenty-one',
@@ -231,7 +238,7 @@ describe('moor watch', () => {
     const without = await moor(dir, cloud, ['watch', 'm', '--allow-destructive', uat]);
     expect(without.code).toBe(1);
     expect(without.stderr).toContain('--allow-destructive changes what --self-heal applies: give --self-heal too');
-    const watch = await startWatch(dir, cloud, ['m', '--interval', '2s', '--self-heal', '--allow-destructive', uat]);
+    const watch = await startWatch(dir, cloud, ['m', '--interval', CYCLE, '--self-heal', '--allow-destructive', uat]);
     try {
       await waitFor(
         async () => (await operationsOf(cloud, ENV.uat)).some((o) => o.status === 'Completed'),
@@ -272,7 +279,7 @@ describe('moor watch', () => {
         text: string;
         history?: unknown[];
       }[];
-    const watch = await startWatch(dir, cloud, ['m', '--interval', '1s']);
+    const watch = await startWatch(dir, cloud, ['m', '--interval', CYCLE]);
     try {
       await waitFor(
         async () => (await watch.get('/readyz')).status === 200,
@@ -363,7 +370,7 @@ describe('moor watch --all-stacks', () => {
       'bad/c16.yaml': authManifest('c16', { displayName: '${var:missing}' }),
       'moor.config.yaml': 'stacks:\n  good: {paths: [good]}\n  bad: {paths: [bad]}\n',
     });
-    const watch = await startWatch(dir, cloud, ['--all-stacks', '--interval', '1s', '--self-heal']);
+    const watch = await startWatch(dir, cloud, ['--all-stacks', '--interval', CYCLE, '--self-heal']);
     try {
       await waitFor(
         async () => (await displayName(cloud, 'c15')) === 'Fifteen',
