@@ -14,7 +14,10 @@ case "${1:-}" in
   key)
     sources=$( { find package.json package-lock.json tsconfig.json tsconfig.build.json bin scripts -type f; [ -d src ] && find src -type f; [ -d dist ] && echo dist; } | LC_ALL=C sort)
     sum=$(printf '%s\n' "$sources" | grep -v '^dist$' | tr '\n' '\0' | xargs -0 sha256sum | sha256sum | cut -c1-16)
-    key="moor-runtime-$(uname -s)-node$(node -p 'process.versions.node.split(".")[0]')-$sum"
+    # `node --version` (v20.19.0) answers without starting Node's JavaScript, as `node -p` would.
+    version=$(node --version)
+    major=${version#v}
+    key="moor-runtime-$(uname -s)-node${major%%.*}-$sum"
     echo "key=$key" >> "${GITHUB_OUTPUT:-/dev/stdout}"
     ;;
   install)
