@@ -1,6 +1,6 @@
 // One YAML semantics: what moor loads (fast reader or not) is what the `yaml` package loads, for
 // every input; where `yaml` reports a problem, moor reports one too and never loads a value.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -19,9 +19,13 @@ function viaYaml(text: string): { problems: string[]; values: unknown[] } {
 
 async function load(text: string) {
   const dir = mkdtempSync(join(tmpdir(), 'moor-yaml-'));
-  writeFileSync(join(dir, 'm.yaml'), text);
-  const r = await parseManifestFile(join(dir, 'm.yaml'), 'm.yaml');
-  return { values: r.documents.map((d) => d.value), errors: r.diagnostics.filter((d) => d.severity === 'error') };
+  try {
+    writeFileSync(join(dir, 'm.yaml'), text);
+    const r = await parseManifestFile(join(dir, 'm.yaml'), 'm.yaml');
+    return { values: r.documents.map((d) => d.value), errors: r.diagnostics.filter((d) => d.severity === 'error') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The fast reader either declines or agrees exactly with `yaml`, which must then find no problem. */

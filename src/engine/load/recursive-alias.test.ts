@@ -1,5 +1,5 @@
 // A document that contains itself through an alias is a located error, never a hang.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -7,8 +7,13 @@ import { parseManifestFile } from './parse-manifest-file.js';
 
 async function parse(text: string) {
   const dir = mkdtempSync(join(tmpdir(), 'moor-alias-'));
-  writeFileSync(join(dir, 'm.yaml'), text);
-  return parseManifestFile(join(dir, 'm.yaml'), 'm.yaml');
+  try {
+    writeFileSync(join(dir, 'm.yaml'), text);
+    // Read whole here: these documents come from yaml (anchors), whose source maps never read the file again.
+    return await parseManifestFile(join(dir, 'm.yaml'), 'm.yaml');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 const HEAD = 'apiVersion: moor/v1\nkind: AuthContext\nmetadata:\n  name: c1\n';
