@@ -86,5 +86,5 @@ export class UserError extends Error {
  */
 export function isUserFailure(err: unknown): boolean {
   if (err instanceof UserError) return true;
-  return err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string';
+  return err instanceof Error && typeof (err as { syscall?: unknown }).syscall === 'string';
 }

@@ -2,7 +2,23 @@
 import { countOutcomes, type ApplyCounts } from '../../core/apply-counts.js';
 import type { StepOutcome } from '../../core/events.js';
 import type { JsonObject } from '../../core/json.js';
-import type { RunOrigin } from './run-origin.js';
+
+/**
+ * Where a run came from: who, on which CI run, from which commit; `stack` when stacks name it. run-origin.ts
+ * finds it with node's modules; it is declared here, where the dashboard's type check reads it without Node's types.
+ */
+export interface RunOrigin {
+  /** `user@host`, or the CI's actor (GITHUB_ACTOR) on GitHub Actions. */
+  readonly by: string;
+  /** The CI run (GitHub Actions: repository, workflow, run id and its URL), when in one. */
+  readonly ci?: { readonly system: string; readonly runId?: string; readonly url?: string; readonly workflow?: string; readonly repository?: string };
+  /**
+   * The git commit the manifests were at, when they live in a repository; `<sha>+dirty` (as `git
+   * describe --dirty` marks it) when the manifests had changes not committed, new files included.
+   */
+  readonly commit?: string;
+  readonly stack?: string;
+}
 
 /** How the run as a whole ended. */
 export type RunResult = 'succeeded' | 'failed' | 'interrupted';

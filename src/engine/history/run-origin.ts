@@ -3,20 +3,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { userInfo, hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
-
-/** Where a run came from: who, on which CI run, from which commit; `stack` when stacks name it. */
-export interface RunOrigin {
-  /** `user@host`, or the CI's actor (GITHUB_ACTOR) on GitHub Actions. */
-  readonly by: string;
-  /** The CI run (GitHub Actions: repository, workflow, run id and its URL), when in one. */
-  readonly ci?: { readonly system: string; readonly runId?: string; readonly url?: string; readonly workflow?: string; readonly repository?: string };
-  /**
-   * The git commit the manifests were at, when they live in a repository; `<sha>+dirty` (as `git
-   * describe --dirty` marks it) when the manifests had changes not committed, new files included.
-   */
-  readonly commit?: string;
-  readonly stack?: string;
-}
+import type { RunOrigin } from './history-run.js';
 
 const GIT_TIMEOUT_MS = 5_000;
 /** What a commit is marked with when the manifests differ from it. */
