@@ -6,11 +6,11 @@
 //       validate quietly (--output json, nothing printed); when the manifests are invalid or COMMAND
 //       is validate, validate again with --output github (its annotations and report), otherwise
 //       COMMAND ARGS… (the first COUNT arguments are validate's: paths, --config, stacks)
-//   action-run.mjs plan-args PLAN_FILE
-//       the saved plan's stack (or paths) and options as `moor plan` takes them, each ended by NUL
-//   action-run.mjs replan PLAN_FILE FRESH_FILE
-//       plans the checked-out commit again as PLAN_FILE was planned, saves it to FRESH_FILE and,
-//       when that plan succeeds (0 or 2), applies exactly it
+//   action-run.mjs apply PLAN_FILE ON_STALE_PLAN FRESH_FILE ARGS…
+//       moor apply --plan PLAN_FILE ARGS… --output github (its stderr on stdout, as `2>&1` sent it);
+//       when the plan is refused as stale, with ON_STALE_PLAN `replan` plans the checked-out commit
+//       again as PLAN_FILE was planned, saves that to FRESH_FILE and, when it succeeds (0 or 2),
+//       applies exactly it; otherwise fails saying how to recover
 // Exits with the exit code of the last command run.
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -47,11 +47,8 @@ async function loadCli() {
   const [{ main }, { processIo }] = await Promise.all([import(mainModule), import(ioModule)]);
   const io = processIo();
   const bin = new URL('../bin/moor.js', import.meta.url).pathname;
-  /** Runs `moor ARGS…`, its output discarded when `quiet`; resolves to its exit code. */
-  return (args, { quiet = false } = {}) => {
-    const discard = { write: () => true };
-    return main([process.execPath, bin, ...args], quiet ? { ...io, stdout: discard, stderr: discard } : io);
-  };
+  /** Runs `moor ARGS…` (its output to `streams` when given); resolves to its exit code. */
+  return (args, streams = {}) => main([process.execPath, bin, ...args], { ...io, ...streams });
 }
 
 async function check([count, ...rest]) {
@@ -59,30 +56,42 @@ async function check([count, ...rest]) {
   const [command, ...args] = rest.slice(Number(count));
   const moor = await loadCli();
   // Each diagnostic annotated once: by validate when the manifests are invalid, else by the command.
-  const valid = (await moor(['validate', ...validateArgs, '--output', 'json'], { quiet: true })) === 0;
+  const discard = { write: () => true };
+  const valid = (await moor(['validate', ...validateArgs, '--output', 'json'], { stdout: discard, stderr: discard })) === 0;
   if (!valid || command === 'validate') return moor(['validate', ...validateArgs, '--output', 'github']);
   return moor([command, ...args]);
 }
 
-async function replan([planFile, fresh]) {
-  const args = planArgs(planFile);
+/** Refused as a whole (nothing applied): another merge applied first, or main moved on. */
+const STALE = /saved plan .* (is stale|was made from other manifests)/;
+
+async function apply([planFile, onStale, fresh, ...args]) {
   const moor = await loadCli();
+  let said = '';
+  // Both streams to stdout, in order, and kept to be searched for the refusal.
+  const out = {
+    isTTY: false,
+    write: (chunk, encoding) => ((said += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString()), process.stdout.write(chunk, encoding)),
+  };
+  const applied = await moor(['apply', '--plan', planFile, ...args, '--output', 'github'], { stdout: out, stderr: out });
+  if (applied !== 1 || !STALE.test(said)) return applied;
+  const replan = planArgs(planFile);
+  if (onStale !== 'replan') {
+    process.stdout.write(
+      `::error::moor apply: the reviewed plan is stale (state or the manifests moved on since it was reviewed: another change was applied first); nothing was applied. Plan this commit again and apply it: re-run with on-stale-plan: replan, or run 'moor plan ${replan.join(' ')} --out plan.json', review it and 'moor apply --plan plan.json'\n`,
+    );
+    return 1;
+  }
   process.stdout.write('moor: the reviewed plan is stale (another change was applied first); planning this commit again and applying exactly that plan\n');
-  const planned = await moor(['plan', ...args, '--out', fresh, '--output', 'github']);
+  const planned = await moor(['plan', ...replan, '--out', fresh, '--output', 'github']);
   if (planned !== 0 && planned !== 2) return planned;
   return moor(['apply', '--plan', fresh, '--output', 'github']);
 }
 
 const [mode, ...rest] = process.argv.slice(2);
 if (mode === 'check') process.exitCode = await check(rest);
-else if (mode === 'replan') process.exitCode = await replan(rest);
-else if (mode === 'plan-args')
-  process.stdout.write(
-    planArgs(rest[0])
-      .map((a) => a + '\0')
-      .join(''),
-  );
+else if (mode === 'apply') process.exitCode = await apply(rest);
 else {
-  process.stderr.write('usage: action-run.mjs check COUNT VALIDATE_ARGS… COMMAND ARGS… | plan-args PLAN_FILE | replan PLAN_FILE FRESH_FILE\n');
+  process.stderr.write('usage: action-run.mjs check COUNT VALIDATE_ARGS… COMMAND ARGS… | apply PLAN_FILE ON_STALE_PLAN FRESH_FILE ARGS…\n');
   process.exitCode = 2;
 }
