@@ -2,28 +2,46 @@
 // (the engine's step events, live) and in sync once the cycle that applied it ends, without a reload.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { groupManifest, moor, workdir, writeFile } from '../e2e/harness.js';
+import { ARM_PATH, cloudRequest, groupManifest, startMoor, workdir, writeFile, type Cloud } from '../e2e/harness.js';
 import { waitFor, type WatchRun } from '../e2e/watch-harness.js';
+import { testClock } from '../support/test-clock.js';
 import { rowStatus, screenshot, SECRET, startWatchedDashboard, type WatchedDashboard } from './dashboard-page.js';
+
+const HOUR_MS = 3_600_000;
+const clock = testClock();
+
+/** Once the group's operation runs (its provisioning state is not terminal), ends it by moving the cloud's clock on an hour. */
+async function endProvisioning(cloud: Cloud, name: string): Promise<void> {
+  await waitFor(
+    async () => ['Pending', 'Creating', 'Updating'].includes((await cloudRequest(cloud, 'GET', ARM_PATH(name))).body?.properties?.provisioningState as string),
+    30_000,
+    () => `${name} never provisioning`,
+  );
+  clock.advance(HOUR_MS);
+}
 
 describe('the dashboard during a --self-heal apply', () => {
   let browser: Browser;
   let watch: WatchRun;
   let dir: string;
+  let cloud: Cloud;
   let dashboard: WatchedDashboard | undefined;
 
   beforeAll(async () => {
-    // A group takes 5 s to provision: long enough for the page to show the step in flight.
+    // A group provisions for an hour of the cloud's test clock: the step stays in flight until the test ends it.
     dashboard = await startWatchedDashboard({
-      cloudEnv: { MOOR_PROVISIONING_MS: '5000' },
+      cloudEnv: { MOOR_PROVISIONING_MS: String(HOUR_MS) },
+      clock,
       prepare: async (c) => {
         const d = workdir({ 'm/web.yaml': groupManifest('live-web'), 'm/secret.txt': SECRET });
-        expect((await moor(d, c, ['apply', 'm', '--auto-approve'])).code).toBe(0);
+        const applied = startMoor(d, c, ['apply', 'm', '--auto-approve']);
+        await endProvisioning(c, 'live-web');
+        expect((await applied).code).toBe(0);
         return d;
       },
       watchArgs: ['m', '--interval', '30s', '--self-heal'],
     });
-    ({ browser, watch, dir } = dashboard);
+    ({ browser, watch, dir, cloud } = dashboard);
   }, 240_000);
 
   afterAll(async () => {
@@ -47,6 +65,7 @@ describe('the dashboard during a --self-heal apply', () => {
       () => `never in progress: ${watch.stderr()}`,
     );
     await screenshot(page, 'self-heal-in-progress');
+    await endProvisioning(cloud, 'live-web');
     await waitFor(
       async () => (await rowStatus(page, '', 'ContainerGroup/live-web')) === 'in_sync',
       60_000,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { authManifest, groupManifest, moor, ROOT, startCloud, workdir, type Cloud } from '../e2e/harness.js';
 import { startWatch, waitFor, type WatchRun } from '../e2e/watch-harness.js';
+import type { TestClock } from '../support/test-clock.js';
 import { launchBrowser } from './launch-browser.js';
 
 /** Screenshots for people to look at: git-ignored, beside the other test output. */
@@ -69,17 +70,19 @@ export interface WatchedDashboard {
 }
 
 /**
- * Starts the cloud (with `cloudEnv`) and the browser, lets `prepare` write and apply the workspace,
+ * Starts the cloud (with `cloudEnv`, reading `clock`) and the browser, lets `prepare` write and apply the workspace,
  * then watches it with `watchArgs` until /readyz answers (with `token` when the watch needs one).
  * What started is stopped again when a later step fails.
  */
 export async function startWatchedDashboard(options: {
   cloudEnv?: Record<string, string>;
+  /** The clock the cloud reads (test/support/test-clock.ts), for a test that ends provisioning when it chooses. */
+  clock?: TestClock;
   prepare: (cloud: Cloud) => Promise<string>;
   watchArgs: string[];
   token?: string;
 }): Promise<WatchedDashboard> {
-  const [cloud, browser] = await Promise.all([startCloud({ env: options.cloudEnv }), launchBrowser()]);
+  const [cloud, browser] = await Promise.all([startCloud({ env: options.cloudEnv, clock: options.clock }), launchBrowser()]);
   let watch: WatchRun | undefined;
   const stop = async () => {
     await browser.close();
