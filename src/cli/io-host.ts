@@ -25,7 +25,7 @@ export interface IoHost {
   /**
    * The run's clock; the system's when absent. A program that embeds the CLI, or a test that moves time
    * instead of waiting it, gives its own: the local cloud it serves reads provisioning, operation phases
-   * and token expiry from it.
+   * and token expiry from it, and the run judges its tokens' expiry by it (credentials' tokenCommand).
    */
   readonly now?: () => Date;
   /** Calls `listener` on each of `signals` until the returned function is called. */

@@ -77,6 +77,7 @@ export async function withSession<T>(
     env: io.env,
     events,
     masker: io.masker,
+    ...(io.now ? { now: io.now } : {}),
   });
   try {
     return await fn(session, events);

@@ -94,6 +94,7 @@ export async function runWatchCommand(io: IoHost, paths: string[], flags: WatchC
         guard: lazyPolicyGuard,
         startLocalCloud: startLocalCloud.start,
         masker,
+        ...(io.now ? { now: io.now } : {}),
         userAgent: () => {
           const lease = leases.get(name);
           return `${agent} (watch; replica ${replica.id}${name !== undefined ? `; stack ${name}` : ''}${lease !== undefined ? `; lease ${lease}` : ''})`;

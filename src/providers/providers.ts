@@ -57,6 +57,8 @@ export interface ProviderOptions extends SharedTransportSettings {
   readonly env?: Readonly<NodeJS.ProcessEnv>;
   /** Test seam: the tokenCommand runner. */
   readonly runCommand?: CommandRunner;
+  /** The clock a command's token's expiry is judged by (the run's); the system's when absent. */
+  readonly now?: () => Date;
 }
 
 /**
@@ -118,13 +120,13 @@ export function createConnectorClient(endpoint: string, options: Omit<ProviderOp
 function makeTransport(service: ServiceName, o: Omit<ProviderOptions, 'endpoints'>, bases: ReadonlyMap<ServiceName, URL>): Transport {
   const baseUrl = bases.get(service);
   if (!baseUrl) throw new UserError(`no endpoint configured for service '${service}' (endpoints.${service} in moor.config.yaml, or MOOR_ENDPOINT)`);
-  const { credentials, defaultToken, env, runCommand, apis: _apis, pollIntervalMs: _poll, limits, ...shared } = o;
+  const { credentials, defaultToken, env, runCommand, now, apis: _apis, pollIntervalMs: _poll, limits, ...shared } = o;
   return new Transport({
     ...shared,
     ...limits,
     service,
     baseUrl,
-    token: createTokenSource({ service, source: credentials?.[service], defaultToken, env, run: runCommand }),
+    token: createTokenSource({ service, source: credentials?.[service], defaultToken, env, run: runCommand, ...(now ? { now: () => now().getTime() } : {}) }),
     retryStatuses: service === 'connector' ? CONNECTOR_RETRY_STATUSES : undefined,
   });
 }

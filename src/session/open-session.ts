@@ -44,6 +44,8 @@ export interface SessionOptions {
   readonly masker?: Masker;
   /** The User-Agent of the run's requests, asked for each request (moor watch: the replica, the stack and its lease). */
   readonly userAgent?: () => string;
+  /** The run's clock, by which a token's expiry is judged (a test moves it with the local cloud's); the system's when absent. */
+  readonly now?: () => Date;
 }
 
 /** What a session needs of the local cloud: start one, get its address, close it. */
@@ -87,6 +89,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     secrets: masker,
     scheduler,
     ...(options.userAgent ? { userAgent: options.userAgent } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
   const { cloud } = target;
   return {

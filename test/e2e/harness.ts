@@ -121,14 +121,20 @@ export interface MoorRun extends Promise<RunResult> {
   signal(signal: StopSignal): void;
 }
 
+/** How a run of the CLI in this process is set up beyond its arguments and environment. */
+export interface MoorRunOptions {
+  /** The run's clock (io.now), e.g. the test clock its cloud reads: the run judges its tokens' expiry by it. */
+  readonly clock?: TestClock;
+}
+
 /** `moor` that the test can watch and signal while it runs (its output so far, SIGINT). */
-export function startMoor(cwd: string, cloud: Cloud | undefined, args: readonly string[], env: NodeJS.ProcessEnv = {}): MoorRun {
+export function startMoor(cwd: string, cloud: Cloud | undefined, args: readonly string[], env: NodeJS.ProcessEnv = {}, options: MoorRunOptions = {}): MoorRun {
   const atStart = Object.keys(env).filter((name) => READ_AT_PROCESS_START.has(name));
   const started = (async () => {
     if (atStart.length > 0) throw new Error(`${atStart.join(', ')} is read when a process starts: run this CLI with moorProcess`);
     const { main } = (await import(join(ROOT, 'dist/cli/main.js'))) as typeof import('../../src/cli/main.js');
     const support = await import('../support/memory-io.js');
-    return { main, support, io: support.memoryIo({ cwd, env: cliEnv(cloud, env) }) };
+    return { main, support, io: support.memoryIo({ cwd, env: cliEnv(cloud, env), now: options.clock?.now }) };
   })();
   const done = started.then(async ({ main, io }) => {
     const code = await main(['node', 'moor', ...args], io);
