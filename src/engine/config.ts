@@ -89,15 +89,8 @@ export function loadConfig(explicitFile: string | undefined, cwd: string, env: R
   const fromEnv = explicitFile === undefined && env.MOOR_CONFIG ? env.MOOR_CONFIG : undefined;
   const file = explicitFile ?? fromEnv ?? (existsSync(resolve(cwd, 'moor.config.yaml')) ? 'moor.config.yaml' : undefined);
   const given = explicitFile !== undefined ? `--config ${explicitFile}` : fromEnv !== undefined ? `MOOR_CONFIG=${fromEnv}` : undefined;
-  const raw = file ? readConfigFile(resolve(cwd, file), file, given) : {};
   const shown = file ?? 'moor.config.yaml';
-  const config = parseConfig(raw, shown);
-  const files = raw.files === undefined ? undefined : filePolicy(raw.files, shown, dirname(resolve(cwd, file ?? '.')));
-  const stacks = parseStacks(raw.stacks, shown);
-  const ignore = parseIgnoreRules(raw.ignore, shown, ['ignore']);
-  const stackIgnores = new Map(stacks.map((s) => [s.name, parseIgnoreRules(s.ignore, shown, ['stacks', s.name, 'ignore'])]));
-  // Every stack's own settings are checked, the selected one's or not: a mistake in prod's shows in a dev run.
-  const own = new Map(stacks.map((s) => [s.name, parseConfig(s.overrides, `${shown}: stacks.${s.name}`)]));
+  const { config, files, stacks, ignore, stackIgnores, own } = file ? parsedFile(resolve(cwd, file), file, given) : parsedConfig({}, shown, resolve(cwd));
   const base: MoorConfig = {
     ...config,
     file,
@@ -138,21 +131,64 @@ export function requireStackChoice(config: MoorConfig, alternatives = ''): void 
   );
 }
 
+/** A config file as parsed and checked, before a stack is selected and the environment applied. */
+interface ParsedConfig {
+  readonly config: MoorConfig;
+  readonly files: FilePolicy | undefined;
+  readonly stacks: readonly StackDefinition[];
+  readonly ignore: readonly IgnoreRule[];
+  readonly stackIgnores: ReadonlyMap<string, readonly IgnoreRule[]>;
+  readonly own: ReadonlyMap<string, MoorConfig>;
+}
+
+/**
+ * The last parse of each config file, by its text: a watch loads the config once per stack (and the
+ * ownership check once per other stack), and each parse checks every stack's settings, so a config of N
+ * stacks would cost N² checks at every start and every change. A file whose text changed is parsed again.
+ */
+const parsedFiles = new Map<string, { readonly text: string; readonly parsed: ParsedConfig }>();
+const MAX_PARSED_FILES = 100;
+
+function parsedFile(path: string, file: string, explicit: string | undefined): ParsedConfig {
+  const text = readConfigText(path, file, explicit);
+  const key = `${path}\u0000${file}`;
+  const known = parsedFiles.get(key);
+  if (known?.text === text) return known.parsed;
+  const parsed = parsedConfig(parseConfigText(text, path), file, dirname(path));
+  if (parsedFiles.size >= MAX_PARSED_FILES) parsedFiles.clear();
+  parsedFiles.set(key, { text, parsed });
+  return parsed;
+}
+
+/** `shown`: the file as messages name it; `dir`: its folder (file paths in it are taken from there). */
+function parsedConfig(raw: JsonFields, shown: string, dir: string): ParsedConfig {
+  const config = parseConfig(raw, shown);
+  const files = raw.files === undefined ? undefined : filePolicy(raw.files, shown, dir);
+  const stacks = parseStacks(raw.stacks, shown);
+  const ignore = parseIgnoreRules(raw.ignore, shown, ['ignore']);
+  const stackIgnores = new Map(stacks.map((s) => [s.name, parseIgnoreRules(s.ignore, shown, ['stacks', s.name, 'ignore'])]));
+  // Every stack's own settings are checked, the selected one's or not: a mistake in prod's shows in a dev run.
+  const own = new Map(stacks.map((s) => [s.name, parseConfig(s.overrides, `${shown}: stacks.${s.name}`)]));
+  return { config, files, stacks, ignore, stackIgnores, own };
+}
+
 /**
  * `explicit`: how the user named the file (`--config F` or `MOOR_CONFIG=F`), so a message points
  * at what to fix; unset for the default moor.config.yaml.
  */
-function readConfigFile(path: string, file: string, explicit: string | undefined): JsonFields {
+function readConfigText(path: string, file: string, explicit: string | undefined): string {
   const given = explicit ?? `config file ${file}`;
-  let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (err) {
     const code = fileErrorCode(err);
     if (code === 'EISDIR' && explicit) throw new UserError(`${given} is a directory; give the config file, e.g. ${join(file, 'moor.config.yaml')}`);
     if (code === 'ENOENT') throw new UserError(`${given}: no such file (${path})`);
     throw new UserError(`${given}: ${fileErrorMessage(err, path) ?? (err as Error).message}`);
   }
+}
+
+function parseConfigText(text: string, path: string): JsonFields {
   let doc: unknown;
   try {
     doc = parse(text);

@@ -79,7 +79,7 @@ export async function preparePlan(session: Session, request: PlanRequest): Promi
     ignore: session.config.ignore,
   });
   // A live resource another stack's state records is that stack's: planning it here is refused.
-  const others = await otherStacksOwners(session.config, request.cwd, request.env, session.stateGiven);
+  const others = await otherStacksOwners(session.config, request.cwd, request.env, session.stateGiven, session.backend);
   const owned = [...others.diagnostics, ...(stack === undefined ? [] : ownedElsewhereDiagnostics(made.steps, others.owners, stack))];
   const replaced = forceReplace(
     owned.length === 0 ? made : { ...made, plan: { ...made.plan, diagnostics: [...made.plan.diagnostics, ...owned] } },

@@ -9,6 +9,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { withStackWorkspace } from '../config-stacks.js';
 import { recordedIds, type OtherState } from '../state/recorded-ids.js';
+import type { StateBackend } from '../state/types.js';
 import type { PlannedStep } from './steps.js';
 
 export const OWNED_ELSEWHERE = 'state.owned-elsewhere';
@@ -21,13 +22,15 @@ interface Owner {
 /**
  * The service ids the other stacks' states record, lower-cased (ids compare without case), with their
  * stack and address. `given`: the state given for the run (--state, MOOR_STATE): a PostgreSQL database
- * given without a workspace holds the other stacks' states too.
+ * given without a workspace holds the other stacks' states too. `via`: the run's backend, which reads the
+ * other workspaces of its database through its own connection.
  */
 export async function otherStacksOwners(
   config: MoorConfig,
   cwd: string,
   env: Readonly<NodeJS.ProcessEnv>,
   given?: string,
+  via?: StateBackend,
 ): Promise<{ owners: Map<string, Owner>; diagnostics: Diagnostic[] }> {
   const owners = new Map<string, Owner>();
   const diagnostics: Diagnostic[] = [];
@@ -47,7 +50,7 @@ export async function otherStacksOwners(
       cannotRead(stack, err instanceof Error ? err.message : String(err));
     }
   }
-  const recorded = await recordedIds(states, cwd);
+  const recorded = await recordedIds(states, cwd, via);
   for (const { stack } of states) {
     const r = recorded.get(stack);
     if (!r) continue;

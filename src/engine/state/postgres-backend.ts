@@ -38,6 +38,7 @@ import {
   type StateChange,
   type StateDocument,
   type StateLease,
+  type WorkspaceIds,
 } from './types.js';
 import { sleep } from '../../core/abortable-wait.js';
 
@@ -64,15 +65,6 @@ interface IdRow {
   id: string | null;
 }
 
-/** What a workspace's state records, as the ownership check needs it. */
-export interface WorkspaceIds {
-  readonly serial: number;
-  readonly version: number;
-  /** The stack the state records (extras.stack), if any. */
-  readonly stack?: string;
-  /** [service id, address] of each record that has an id. */
-  readonly ids: (readonly [string, string])[];
-}
 const CONNECT_TIMEOUT_MS = 15_000;
 /** How long forceUnlock --force waits for a terminated holder's session to go (it takes milliseconds). */
 const TERMINATE_WAIT_MS = 10_000;
@@ -415,6 +407,10 @@ export class PostgresStateBackend implements StateBackend {
       if (errorCode(err) === '42P01') return new Map(workspaces.map((w) => [w, { serial: 0, version: 1, ids: [] }])); // no table yet: nothing recorded
       throw this.fail(err, "reading other stacks' states");
     }
+  }
+
+  recordedIdsIn(database: string, workspaces: readonly string[], known: ReadonlyMap<string, number>): Promise<Map<string, WorkspaceIds>> | undefined {
+    return database === this.target.connectionString ? this.recordedIds(workspaces, known) : undefined;
   }
 
   async close(): Promise<void> {

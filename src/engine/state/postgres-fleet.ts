@@ -61,24 +61,31 @@ interface ReplicaRow {
   live: boolean;
 }
 
-const SURVEY_REPLICAS_SQL = `
+/** A row of the survey: a replica's, or (id NULL) an advisory lock's: the session holding it (pid) and its key. */
+type SurveyRow = ReplicaRow | { id: null; pid: number; classid: string; objid: string };
+
+/**
+ * One look, one round trip (a replica looks every few hundred milliseconds): the replicas (id set), then the
+ * advisory locks held (id NULL), which say whose leases are whose.
+ */
+const SURVEY_SQL = `
 SELECT r.id, r.host, r.pid, r.listen, r.started_at, r.heartbeat_at, r.backend_pid,
        r.heartbeat_at > now() - make_interval(secs => $1::double precision)
        AND EXISTS (SELECT 1 FROM pg_catalog.pg_locks l
                     WHERE l.locktype = 'advisory' AND l.granted AND l.pid = r.backend_pid AND l.objsubid = 1
-                      AND l.classid::bigint = r.lock_classid AND l.objid::bigint = r.lock_objid) AS live
+                      AND l.classid::bigint = r.lock_classid AND l.objid::bigint = r.lock_objid) AS live,
+       NULL::bigint AS classid, NULL::bigint AS objid
   FROM moor_watch_replica r
- ORDER BY r.id`;
-
-const SURVEY_LOCKS_SQL = `
-SELECT l.pid, l.classid::bigint AS classid, l.objid::bigint AS objid
+UNION ALL
+SELECT NULL, NULL, l.pid, NULL, NULL, NULL, NULL, NULL, l.classid::bigint, l.objid::bigint
   FROM pg_catalog.pg_locks l
- WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1`;
+ WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+ ORDER BY 1`;
 
-/** One of a replica's lease sessions: its connection and its heartbeat. */
+/** One of a replica's lease sessions: its connection, and how its heartbeat stops. */
 interface LeaseConnection {
   readonly client: pg.Client;
-  readonly heartbeat: NodeJS.Timeout;
+  readonly stopBeating: () => void;
 }
 
 export class PostgresFleet implements FleetMembership {
@@ -154,7 +161,9 @@ export class PostgresFleet implements FleetMembership {
 
   async survey(names: readonly string[]): Promise<FleetSurvey> {
     this.assertConnected();
-    const rows = (await this.client.query<ReplicaRow>(SURVEY_REPLICAS_SQL, [this.ttlMs / 1000])).rows;
+    const all = (await this.client.query<SurveyRow>(SURVEY_SQL, [this.ttlMs / 1000])).rows;
+    const rows = all.filter((r): r is ReplicaRow => r.id !== null);
+    const locks = all.filter((r) => r.id === null);
     const replicas: FleetReplica[] = rows.map((r) => ({
       id: r.id,
       host: r.host,
@@ -178,7 +187,6 @@ export class PostgresFleet implements FleetMembership {
         return [`${key.classid}:${key.objid}`, name];
       }),
     );
-    const locks = (await this.client.query<{ pid: number; classid: string; objid: string }>(SURVEY_LOCKS_SQL)).rows;
     // A lease session holds its replica's session key: whose leases its locks are.
     const byPid = new Map<number, string>();
     for (const l of locks) {
@@ -243,14 +251,20 @@ export class PostgresFleet implements FleetMembership {
       await client.end().catch(() => undefined);
       throw new UserError('this replica left the fleet');
     }
-    serializeQueries(client);
+    const idleMs = serializeQueries(client);
     this.watchConnection(client);
-    // Busy sessions are not idle; a quiet one sends a query now and then so that the server keeps it.
-    const heartbeat = setInterval(() => {
-      client.query('SELECT 1').catch((err: unknown) => this.lose(`a lease session's heartbeat failed: ${err instanceof Error ? err.message : String(err)}`));
-    }, this.beatMs);
-    heartbeat.unref();
-    return { client, heartbeat };
+    // Busy sessions are not idle (the stacks' cycles query them); one quiet for a beat sends a query so that the server keeps it.
+    let timer: NodeJS.Timeout;
+    const beat = () => {
+      const idle = idleMs();
+      if (idle >= this.beatMs)
+        client.query('SELECT 1').catch((err: unknown) => this.lose(`a lease session's heartbeat failed: ${err instanceof Error ? err.message : String(err)}`));
+      timer = setTimeout(beat, idle >= this.beatMs || idle === 0 ? this.beatMs : this.beatMs - idle);
+      timer.unref();
+    };
+    timer = setTimeout(beat, this.beatMs);
+    timer.unref();
+    return { client, stopBeating: () => clearTimeout(timer) };
   }
 
   async leave(): Promise<void> {
@@ -316,7 +330,7 @@ export class PostgresFleet implements FleetMembership {
       sessions.map(async (s) => {
         const session = await s?.catch(() => undefined);
         if (!session) return;
-        clearInterval(session.heartbeat);
+        session.stopBeating();
         await session.client.end().catch(() => undefined);
       }),
     );

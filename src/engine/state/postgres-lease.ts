@@ -103,15 +103,25 @@ export class LeaseSession implements HeldLease {
 /**
  * One query at a time on the lease's connection: the heartbeat runs beside the cycle's reads, writes
  * and fencing checks on the same connection, and pg deprecates issuing a query while another runs.
+ * Returns how long the connection has been idle (0 while a query is queued or running): a heartbeat
+ * is due only on a connection the cycles left quiet.
  */
-export function serializeQueries(client: pg.Client): void {
+export function serializeQueries(client: pg.Client): () => number {
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
   let tail: Promise<unknown> = Promise.resolve();
+  let pending = 0;
+  let idleSince = Date.now();
   const queued = (...args: unknown[]): Promise<unknown> => {
+    pending++;
     const run = tail.then(() => query(...args));
-    tail = run.catch(() => undefined);
+    tail = run
+      .catch(() => undefined)
+      .finally(() => {
+        if (--pending === 0) idleSince = Date.now();
+      });
     return run;
   };
   // The promise form is the only one moor uses; pg's overloads (callbacks, submittables) cannot be typed through a wrapper.
   client.query = queued as unknown as pg.Client['query'];
+  return () => (pending > 0 ? 0 : Date.now() - idleSince);
 }

@@ -145,11 +145,15 @@ function infoOf(row: HolderRow): LockInfo | undefined {
   return { id: row.id, who: row.who, pid: row.pid, host: row.host, operation: row.operation, since: row.since.toISOString() };
 }
 
+/** Read once: a watch takes a lock per stack every interval, and the user does not change meanwhile. */
+let user: string | undefined;
+
 function userName(): string {
   try {
-    return userInfo().username;
+    user ??= userInfo().username;
   } catch {
     // No passwd entry (some containers): fall back to the environment.
-    return process.env.USER ?? process.env.USERNAME ?? 'unknown';
+    user = process.env.USER ?? process.env.USERNAME ?? 'unknown';
   }
+  return user;
 }

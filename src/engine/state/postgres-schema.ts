@@ -99,7 +99,21 @@ export async function ensureFleetSchema(client: pg.Client): Promise<void> {
   await ensureTables(client, FLEET_TABLES, FLEET_SCHEMA_SQL);
 }
 
+/**
+ * The table sets each connection has seen present: a lock taken every cycle on the same connection (a watch's
+ * lease session) asks the catalog once, not every cycle. Tables are never dropped while moor runs.
+ */
+const ensured = new WeakMap<pg.Client, Set<string>>();
+
 async function ensureTables(client: pg.Client, tables: readonly string[], sql: string): Promise<void> {
+  const seen = ensured.get(client);
+  if (seen?.has(sql)) return;
+  await createMissing(client, tables, sql);
+  if (seen) seen.add(sql);
+  else ensured.set(client, new Set([sql]));
+}
+
+async function createMissing(client: pg.Client, tables: readonly string[], sql: string): Promise<void> {
   const present = await client.query<{ n: string }>(
     `SELECT count(*) AS n FROM pg_catalog.pg_tables WHERE tablename = ANY ($1::text[]) AND schemaname = ANY (current_schemas(false))`,
     [tables],

@@ -17,7 +17,21 @@ export interface PostgresTarget {
   readonly secrets: readonly string[];
 }
 
+/** URLs parsed already: a watch's plans look at every other stack's state URL every interval. */
+const parsed = new Map<string, PostgresTarget>();
+const MAX_PARSED = 10_000;
+
 export function parsePostgresUrl(text: string): PostgresTarget {
+  let target = parsed.get(text);
+  if (!target) {
+    target = parse(text);
+    if (parsed.size >= MAX_PARSED) parsed.clear();
+    parsed.set(text, target);
+  }
+  return target;
+}
+
+function parse(text: string): PostgresTarget {
   let url: URL;
   try {
     url = new URL(text);

@@ -2,12 +2,14 @@
 // (plan/owned-elsewhere.ts). A watch of hundreds of stacks plans each of them every interval: reading
 // every other stack's state for each plan (a connection each on PostgreSQL) cost stacks² reads per
 // interval. Here the workspaces of one PostgreSQL database are looked at in one statement on one
-// connection, their records read again only when their serial moved, and a look younger than FRESH_MS
-// serves the plans that ask meanwhile (a single run makes one fresh look). A state file is read as it is.
+// connection (the run's own when its state is in that database: a watch opens none per cycle), their records
+// read again only when their serial moved, and a look younger than FRESH_MS serves the plans that ask
+// meanwhile (a single run makes one fresh look). A state file is read as it is.
 import { openStateBackend } from './open-backend.js';
-import { PostgresStateBackend, type WorkspaceIds } from './postgres-backend.js';
+import { PostgresStateBackend } from './postgres-backend.js';
 import { parsePostgresUrl } from './postgres-url.js';
 import { foreignStateMessage, guardStack } from './stack-state.js';
+import type { StateBackend, WorkspaceIds } from './types.js';
 
 /** Another stack and where its state is (what --state would name; undefined: the default file). */
 export interface OtherState {
@@ -20,6 +22,8 @@ export type RecordedIds = { readonly ids: readonly (readonly [string, string])[]
 
 /** How long a look at a database's workspaces serves the plans that ask after it. */
 const FRESH_MS = 1000;
+/** How long the workspaces a look covered are looked at again with the next (a watch's plans ask every interval). */
+const RECENT_MS = 10 * FRESH_MS;
 /** Bound of the remembered workspaces (a config names them; this only guards against a runaway). */
 const MAX_REMEMBERED = 100_000;
 
@@ -28,7 +32,8 @@ const remembered = new Map<string, WorkspaceIds>();
 /** Database -> its last look (in flight or done): when, which workspaces. */
 const looks = new Map<string, { readonly at: number; readonly workspaces: ReadonlySet<string>; readonly done: Promise<void> }>();
 
-export async function recordedIds(states: readonly OtherState[], cwd: string): Promise<Map<string, RecordedIds>> {
+/** `via`: the run's own backend, asked first for the workspaces of its database (through the connection it holds). */
+export async function recordedIds(states: readonly OtherState[], cwd: string, via?: StateBackend): Promise<Map<string, RecordedIds>> {
   const out = new Map<string, RecordedIds>();
   const byDatabase = new Map<string, { stack: string; location: string; workspace: string }[]>();
   const files: OtherState[] = [];
@@ -54,6 +59,7 @@ export async function recordedIds(states: readonly OtherState[], cwd: string): P
           database,
           group.map((g) => g.workspace),
           group[0].location,
+          via,
         );
         for (const g of group) out.set(g.stack, idsOf(remembered.get(key(database, g.workspace)), g.stack, parsePostgresUrl(g.location).redacted));
       } catch (err) {
@@ -78,33 +84,58 @@ export async function recordedIds(states: readonly OtherState[], cwd: string): P
 }
 
 /** Brings what `workspaces` of `database` record up to date, unless a look younger than FRESH_MS covered them. */
-async function look(database: string, workspaces: readonly string[], anyLocation: string): Promise<void> {
+async function look(database: string, workspaces: readonly string[], anyLocation: string, via: StateBackend | undefined): Promise<void> {
   const last = looks.get(database);
   if (last && Date.now() - last.at < FRESH_MS && workspaces.every((w) => last.workspaces.has(w))) {
     // A look that failed is not shared beyond the plans that waited for it.
     return last.done;
   }
+  // Each stack of a watch asks for the others (not itself): a look covers every workspace asked for lately,
+  // so that one look serves every stack's plan for FRESH_MS instead of one look per plan.
+  const asked = recentlyAsked(database, workspaces);
   const done = (async () => {
-    const backend = new PostgresStateBackend(anyLocation);
-    try {
-      const known = new Map<string, number>();
-      for (const w of workspaces) {
-        const seen = remembered.get(key(database, w));
-        if (seen) known.set(w, seen.serial);
-      }
-      const changed = await backend.recordedIds(workspaces, known);
-      if (remembered.size + changed.size > MAX_REMEMBERED) remembered.clear();
-      for (const [w, ids] of changed) remembered.set(key(database, w), ids);
-    } finally {
-      await backend.close();
+    const known = new Map<string, number>();
+    for (const w of asked) {
+      const seen = remembered.get(key(database, w));
+      if (seen) known.set(w, seen.serial);
     }
+    const changed = await (via?.recordedIdsIn?.(database, asked, known) ?? lookAlone(anyLocation, asked, known));
+    if (remembered.size + changed.size > MAX_REMEMBERED) remembered.clear();
+    for (const [w, ids] of changed) remembered.set(key(database, w), ids);
   })();
-  const entry = { at: Date.now(), workspaces: new Set(workspaces), done };
+  const entry = { at: Date.now(), workspaces: new Set(asked), done };
   looks.set(database, entry);
   done.catch(() => {
     if (looks.get(database) === entry) looks.delete(database);
   });
   return done;
+}
+
+/** Database -> workspace -> when a plan last asked for it (databases bounded: a process rarely sees more than one). */
+const MAX_DATABASES = 100;
+const askedAt = new Map<string, Map<string, number>>();
+
+/** `workspaces` (asked for now) and those of `database` asked for within RECENT_MS. */
+function recentlyAsked(database: string, workspaces: readonly string[]): string[] {
+  const now = Date.now();
+  let times = askedAt.get(database);
+  if (!times) {
+    if (askedAt.size >= MAX_DATABASES) askedAt.clear();
+    askedAt.set(database, (times = new Map<string, number>()));
+  }
+  for (const w of workspaces) times.set(w, now);
+  for (const [w, at] of times) if (now - at >= RECENT_MS) times.delete(w);
+  return [...times.keys()];
+}
+
+/** A look on a connection of its own, closed after it: the run's state is elsewhere. */
+async function lookAlone(location: string, workspaces: readonly string[], known: ReadonlyMap<string, number>): Promise<Map<string, WorkspaceIds>> {
+  const backend = new PostgresStateBackend(location);
+  try {
+    return await backend.recordedIds(workspaces, known);
+  } finally {
+    await backend.close();
+  }
 }
 
 function idsOf(seen: WorkspaceIds | undefined, stack: string, location: string): RecordedIds {

@@ -61,6 +61,8 @@ export function guardStack(inner: StateBackend, stack: string | undefined): Stat
     // The history is the stack's by where it is kept (beside the stack's own state).
     ...(inner.readHistory ? { readHistory: inner.readHistory.bind(inner) } : {}),
     ...(inner.appendHistory ? { appendHistory: inner.appendHistory.bind(inner) } : {}),
+    // Other workspaces' records, as the ownership check reads them (no stack's state is read as this one's).
+    ...(inner.recordedIdsIn ? { recordedIdsIn: inner.recordedIdsIn.bind(inner) } : {}),
   };
   if (!inner.appendChanges) return guarded;
   const append = inner.appendChanges.bind(inner);

@@ -137,9 +137,25 @@ export interface StateBackend {
    * lives on its session, so a replica that dies or goes silent loses its membership and its leases at once.
    */
   joinFleet?(replica: ReplicaCard, ttlMs: number): Promise<FleetSeat>;
+  /**
+   * PostgreSQL: what workspaces of `database` record (the ownership check of a plan), read through this
+   * backend's own connection (the lock's while it is held); undefined when `database` is not this backend's.
+   * A plan asks it rather than opening a connection of its own: a watch plans its stacks every interval.
+   */
+  recordedIdsIn?(database: string, workspaces: readonly string[], known: ReadonlyMap<string, number>): Promise<Map<string, WorkspaceIds>> | undefined;
   /** Clears a stale lock; without force, only one whose holder process is gone. */
   forceUnlock(force: boolean): Promise<LockInfo | UnreadableLock | undefined>;
   close(): Promise<void>;
+}
+
+/** What a workspace's state records, as the ownership check needs it. */
+export interface WorkspaceIds {
+  readonly serial: number;
+  readonly version: number;
+  /** The stack the state records (extras.stack), if any. */
+  readonly stack?: string;
+  /** [service id, address] of each record that has an id. */
+  readonly ids: (readonly [string, string])[];
 }
 
 /** A process's claim on a workspace for moor watch (StateBackend.takeLease). */
