@@ -123,6 +123,8 @@ describe('moor as a package', () => {
       const installed = JSON.parse(readFileSync(join(project, 'node_modules/moor/package.json'), 'utf8')) as { exports: Record<string, { types: string }> };
       expect(installed.exports['.'].types).toBe('./dist/index.d.ts');
       expect(readFileSync(join(project, 'node_modules/moor/dist/index.d.ts'), 'utf8')).toContain('export declare function planFolder');
+      // dist/'s source maps name ../src/, which the package does not carry: they stay out of it too.
+      expect(existsSync(join(project, 'node_modules/moor/dist/index.js.map'))).toBe(false);
       // tsc from this repository, against the installed package's declarations: a wrong type fails here.
       expect(tsc(project, dir)).toBe('');
       const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MOOR_')));
