@@ -1,6 +1,8 @@
 // The watch lease on PostgreSQL: one holder per workspace, handed over on release; the state lock taken
 // under it goes with it, so a replica whose lease session ended or that was paused past the lease time
 // writes nothing more (fencing), and another replica takes the workspace over.
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { expect, it } from 'vitest';
 import { UserError } from '../../src/core/diagnostics.js';
@@ -37,9 +39,41 @@ async function terminate(pids: readonly number[]): Promise<void> {
   }
 }
 
-/** Blocks this thread (no heartbeat, no I/O), as a paused process would be. */
-function pause(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+/**
+ * Blocks this thread (no heartbeat, no I/O), as a paused process would be, until the server ended the session
+ * `pid` (a thread of its own watches pg_stat_activity) or `maxMs` passed; resolves with whether it ended.
+ */
+async function pauseUntilEnded(pid: number, maxMs: number): Promise<boolean> {
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const watcher = new Worker(
+    `const { workerData: w } = require('node:worker_threads');
+     const pg = require(w.pg);
+     (async () => {
+       const c = new pg.Client({ connectionString: w.url });
+       await c.connect();
+       while ((await c.query('SELECT 1 FROM pg_catalog.pg_stat_activity WHERE pid = $1', [w.pid])).rowCount > 0) await new Promise((r) => setTimeout(r, 100));
+       await c.end();
+       Atomics.store(w.flag, 0, 1);
+       Atomics.notify(w.flag, 0);
+     })();`,
+    { eval: true, workerData: { pg: createRequire(import.meta.url).resolve('pg'), url: PG_URL, pid, flag } },
+  );
+  Atomics.wait(flag, 0, 0, maxMs);
+  await watcher.terminate();
+  return Atomics.load(flag, 0) === 1;
+}
+
+/** Resolves once the server ends a session of its own that sent nothing for `ttlMs` (the lease time has passed by the server's clock). */
+async function leaseTimePassed(ttlMs: number): Promise<void> {
+  const probe = new pg.Client({ connectionString: PG_URL });
+  await probe.connect();
+  const ended = new Promise<void>((resolve) => {
+    probe.on('error', () => resolve());
+    probe.on('end', () => resolve());
+  });
+  await probe.query(`SET idle_session_timeout = ${ttlMs}`);
+  await ended;
+  await probe.end().catch(() => undefined);
 }
 
 describeWithPostgres('PostgreSQL watch lease', () => {
@@ -88,7 +122,9 @@ describeWithPostgres('PostgreSQL watch lease', () => {
     const a = backend(url);
     const lease = await a.takeLease('moor watch', 5_000);
     await a.lock('moor watch');
-    pause(8_000);
+    const [session] = await leaseSessions(url);
+    // Silent until the server ends the session (the lease time, 5 s, at least).
+    expect(await pauseUntilEnded(session, 30_000)).toBe(true);
     // The server ended the silent session: the lease and the lock are free for another replica.
     const b = backend(url);
     await expect.poll(async () => (await b.takeLease('moor watch', 5_000)) !== undefined, { timeout: 10_000 }).toBe(true);
@@ -101,7 +137,8 @@ describeWithPostgres('PostgreSQL watch lease', () => {
     const url = workspaceUrl('lease-keep');
     const a = backend(url);
     const lease = await a.takeLease('moor watch', 5_000);
-    await new Promise((r) => setTimeout(r, 8_000));
+    // A session opened after the lease, silent for the lease time, is ended by the server: the lease's is older.
+    await leaseTimePassed(5_000);
     expect(await lease!.held()).toBe(true);
     expect(await backend(url).takeLease('moor watch', 5_000)).toBeUndefined();
   }, 60_000);
