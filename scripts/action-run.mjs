@@ -12,9 +12,9 @@
 //       again as PLAN_FILE was planned, saves that to FRESH_FILE and, when it succeeds (0 or 2),
 //       applies exactly it; otherwise fails saying how to recover
 // Exits with the exit code of the last command run.
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
+import { loadBuiltCli } from '../bin/built-cli.js';
 
 /** The plan file's inputs as arguments of `moor plan` (its stack or paths, targets, replacements, allowed deletions, prune). */
 function planArgs(file) {
@@ -27,27 +27,11 @@ function planArgs(file) {
   return args;
 }
 
-/** The built command line as bin/moor.js loads it: the bundle when it is there and not stale, else dist/cli/. */
+/** The built command line as bin/moor.js loads it (bin/built-cli.js): `moor ARGS…` (its output to `streams` when given), resolving to its exit code. */
 async function loadCli() {
-  // As bin/moor.js does: V8 keeps the heap within 25 % of what survived its last full collection.
-  if (!process.execArgv.some((a) => a.startsWith('--heap-growing-percent'))) setFlagsFromString('--heap-growing-percent=25');
-  const built = (path) => statSync(new URL(path, import.meta.url), { throwIfNoEntry: false });
-  const entry = built('../dist/cli/main.js');
-  if (!entry) {
-    process.stderr.write(
-      `moor is not built: ${new URL('../dist/', import.meta.url).pathname} is missing; run 'npm ci' (or 'npm run build') in ${new URL('..', import.meta.url).pathname}, or install a packed moor (npm pack)\n`,
-    );
-    process.exit(1);
-  }
-  const bundle = built('../dist/bundle/moor.js');
-  const [mainModule, ioModule] =
-    bundle && bundle.mtimeMs >= entry.mtimeMs
-      ? ['../dist/bundle/moor.js', '../dist/bundle/process-io.js']
-      : ['../dist/cli/main.js', '../dist/cli/process-io.js'];
-  const [{ main }, { processIo }] = await Promise.all([import(mainModule), import(ioModule)]);
+  const { main, processIo } = await loadBuiltCli(new URL('..', import.meta.url));
   const io = processIo();
   const bin = new URL('../bin/moor.js', import.meta.url).pathname;
-  /** Runs `moor ARGS…` (its output to `streams` when given); resolves to its exit code. */
   return (args, streams = {}) => main([process.execPath, bin, ...args], { ...io, ...streams });
 }
 

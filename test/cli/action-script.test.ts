@@ -121,7 +121,7 @@ describe('what the action installs', () => {
   test('a clone that was never built says so in one line, never a stack trace', () => {
     const dir = workdir();
     mkdirSync(join(dir, 'bin'));
-    copyFileSync(join(ROOT, 'bin/moor.js'), join(dir, 'bin/moor.js'));
+    for (const file of ['bin/moor.js', 'bin/built-cli.js']) copyFileSync(join(ROOT, file), join(dir, file));
     writeFileSync(join(dir, 'package.json'), '{"type": "module"}');
     const r = spawnSync(process.execPath, [join(dir, 'bin/moor.js'), '--version'], { encoding: 'utf8' });
     expect(r.status).toBe(1);

@@ -11,11 +11,11 @@ import { runRecordingModules } from './loaded-modules.js';
 const BIN = join(ROOT, 'bin/moor.js');
 const AUTH = 'apiVersion: moor/v1\nkind: AuthContext\nmetadata:\n  name: c1\nspec:\n  displayName: Require trusted device\n  isAvailable: true\n';
 
-/** A copy of bin/moor.js beside a dist/ whose cli/ is the real build's (linked); the rest as `setup` makes it. */
+/** A copy of bin/ (moor.js and built-cli.js) beside a dist/ whose cli/ is the real build's (linked); the rest as `setup` makes it. */
 function scratchInstall(setup: (dist: string) => void = () => undefined): string {
   const dir = workdir();
   mkdirSync(join(dir, 'bin'));
-  cpSync(BIN, join(dir, 'bin/moor.js'));
+  cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
   writeFileSync(join(dir, 'package.json'), '{"type": "module"}');
   mkdirSync(join(dir, 'dist'));
   symlinkSync(join(ROOT, 'dist/cli'), join(dir, 'dist/cli'), 'dir');
