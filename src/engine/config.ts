@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { UserError } from '../core/diagnostics.js';
+import { BoundedMap } from '../core/bounded-map.js';
 import { fieldsOf, isObject, type JsonFields } from '../core/json.js';
 import { isServiceName, SERVICE_NAMES, type ServiceName } from '../core/services.js';
 import type { FilePolicy } from './placeholder-file.js';
@@ -146,8 +147,7 @@ interface ParsedConfig {
  * ownership check once per other stack), and each parse checks every stack's settings, so a config of N
  * stacks would cost N² checks at every start and every change. A file whose text changed is parsed again.
  */
-const parsedFiles = new Map<string, { readonly text: string; readonly parsed: ParsedConfig }>();
-const MAX_PARSED_FILES = 100;
+const parsedFiles = new BoundedMap<string, { readonly text: string; readonly parsed: ParsedConfig }>(100);
 
 function parsedFile(path: string, file: string, explicit: string | undefined): ParsedConfig {
   const text = readConfigText(path, file, explicit);
@@ -155,7 +155,6 @@ function parsedFile(path: string, file: string, explicit: string | undefined): P
   const known = parsedFiles.get(key);
   if (known?.text === text) return known.parsed;
   const parsed = parsedConfig(parseConfigText(text, path), file, dirname(path));
-  if (parsedFiles.size >= MAX_PARSED_FILES) parsedFiles.clear();
   parsedFiles.set(key, { text, parsed });
   return parsed;
 }

@@ -8,6 +8,7 @@
 // replicas under their share, each over-share replica giving up only as many as it is over. A replica that joins takes only its share; one that leaves has only its stacks
 // spread; one that comes back with its id ranks its old stacks highest again and gets them back.
 import { createHash } from 'node:crypto';
+import { BoundedMap } from '../core/bounded-map.js';
 
 export interface FleetLook {
   /** Every stack of the fleet (by its name in the store: its workspace). */
@@ -104,18 +105,12 @@ function heldCount(held: ReadonlyMap<string, readonly string[]>, replica: string
 }
 
 /** Weights computed (a survey every few seconds asks for the same ones), dropped when they grow past a bound. */
-const weights = new Map<string, Buffer>();
-const MAX_WEIGHTS = 100_000;
+const weights = new BoundedMap<string, Buffer>(100_000);
 
 /** The rendezvous weight of a stack for a replica: the same on every replica, and for every version of moor. */
 export function weight(stack: string, replica: string): Buffer {
   const key = `${stack}\u0000${replica}`;
-  let w = weights.get(key);
-  if (!w) {
-    if (weights.size >= MAX_WEIGHTS) weights.clear();
-    weights.set(key, (w = createHash('sha256').update(key).digest().subarray(0, 8)));
-  }
-  return w;
+  return weights.getOrMake(key, () => createHash('sha256').update(key).digest().subarray(0, 8));
 }
 
 function compareWeights(a: Buffer, b: Buffer): number {

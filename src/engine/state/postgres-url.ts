@@ -1,5 +1,6 @@
 // The --state postgres:// URL: the workspace it names, the URL pg connects with, and the redacted form for messages.
 import { UserError } from '../../core/diagnostics.js';
+import { BoundedMap } from '../../core/bounded-map.js';
 
 export const DEFAULT_WORKSPACE = 'default';
 const MAX_WORKSPACE = 200;
@@ -18,17 +19,10 @@ export interface PostgresTarget {
 }
 
 /** URLs parsed already: a watch's plans look at every other stack's state URL every interval. */
-const parsed = new Map<string, PostgresTarget>();
-const MAX_PARSED = 10_000;
+const parsed = new BoundedMap<string, PostgresTarget>(10_000);
 
 export function parsePostgresUrl(text: string): PostgresTarget {
-  let target = parsed.get(text);
-  if (!target) {
-    target = parse(text);
-    if (parsed.size >= MAX_PARSED) parsed.clear();
-    parsed.set(text, target);
-  }
-  return target;
+  return parsed.getOrMake(text, () => parse(text));
 }
 
 function parse(text: string): PostgresTarget {

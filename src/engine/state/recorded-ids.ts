@@ -5,6 +5,7 @@
 // connection (the run's own when its state is in that database: a watch opens none per cycle), their records
 // read again only when their serial moved, and a look younger than FRESH_MS serves the plans that ask
 // meanwhile (a single run makes one fresh look). A state file is read as it is.
+import { BoundedMap } from '../../core/bounded-map.js';
 import { openStateBackend } from './open-backend.js';
 import { PostgresStateBackend } from './postgres-backend.js';
 import { parsePostgresUrl } from './postgres-url.js';
@@ -112,17 +113,12 @@ async function look(database: string, workspaces: readonly string[], anyLocation
 }
 
 /** Database -> workspace -> when a plan last asked for it (databases bounded: a process rarely sees more than one). */
-const MAX_DATABASES = 100;
-const askedAt = new Map<string, Map<string, number>>();
+const askedAt = new BoundedMap<string, Map<string, number>>(100);
 
 /** `workspaces` (asked for now) and those of `database` asked for within RECENT_MS. */
 function recentlyAsked(database: string, workspaces: readonly string[]): string[] {
   const now = Date.now();
-  let times = askedAt.get(database);
-  if (!times) {
-    if (askedAt.size >= MAX_DATABASES) askedAt.clear();
-    askedAt.set(database, (times = new Map<string, number>()));
-  }
+  const times = askedAt.getOrMake(database, () => new Map<string, number>());
   for (const w of workspaces) times.set(w, now);
   for (const [w, at] of times) if (now - at >= RECENT_MS) times.delete(w);
   return [...times.keys()];
