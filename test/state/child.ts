@@ -52,3 +52,43 @@ export class JsonChild {
     return new Promise((r) => this.proc.once('exit', (code) => r(code)));
   }
 }
+
+/**
+ * Children of one fixture that serve the tests of a file in turn, each started when a test first asks for it
+ * (a process start costs more than most tests ask of a child). A test whose child crashes or is killed discards it.
+ */
+export class JsonChildren {
+  private readonly running = new Map<number, JsonChild>();
+
+  constructor(
+    private readonly script: string,
+    private readonly args: readonly string[],
+  ) {}
+
+  /** The i-th child, started now unless it runs. */
+  get(i: number): JsonChild {
+    let child = this.running.get(i);
+    if (!child) {
+      child = new JsonChild(this.script, this.args);
+      this.running.set(i, child);
+    }
+    return child;
+  }
+
+  /** Forgets the i-th child (it crashed or was killed): the next get(i) starts another. */
+  discard(i: number): void {
+    this.running.delete(i);
+  }
+
+  /** Closes every child's stdin, which ends it, and waits until each has exited. */
+  async close(): Promise<void> {
+    const children = [...this.running.values()];
+    this.running.clear();
+    await Promise.all(
+      children.map((c) => {
+        c.proc.stdin!.end();
+        return c.exited();
+      }),
+    );
+  }
+}

@@ -1,15 +1,14 @@
 // The state lock: holder and since in the message, stale locks, unlock rules, two processes contending.
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/core/diagnostics.js';
 import { FileStateBackend } from '../../src/engine/state/file-backend.js';
 import { isStateLocked, StateLockedError } from '../../src/engine/state/state-locked-error.js';
 import { recordingSink } from '../../src/core/events.js';
 import type { LockInfo } from '../../src/engine/state/types.js';
-import { JsonChild } from './child.js';
+import { JsonChildren } from './child.js';
 import { builtDistDir, fixture } from './built-state.js';
 
 let path: string;
@@ -17,10 +16,8 @@ beforeEach(async () => {
   path = join(await mkdtemp(join(tmpdir(), 'moor-lock-')), 'state.json');
 });
 
-/** A pid that surely does not run: a child that has already exited. */
-function deadPid(): number {
-  return Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
-}
+/** A pid that surely does not run: above the largest pid Linux (2^22) and macOS (99998) give out. */
+const DEAD_PID = 2 ** 22 + 1;
 
 async function plantLock(info: Partial<LockInfo>): Promise<void> {
   const full: LockInfo = { id: 'x', who: 'alice@elsewhere', pid: 1234, host: 'elsewhere', operation: 'apply', since: '2026-11-21T12:00:00Z', ...info };
@@ -50,14 +47,14 @@ describe('lock in one process', () => {
   });
 
   it('takes over a lock whose process is gone on this host (a killed run never blocks the next)', async () => {
-    await plantLock({ host: hostname(), pid: deadPid(), id: 'dead' });
+    await plantLock({ host: hostname(), pid: DEAD_PID, id: 'dead' });
     const mine = await new FileStateBackend(path).lock('apply');
     expect(mine.pid).toBe(process.pid);
     expect(JSON.parse(await readFile(`${path}.lock`, 'utf8')).id).toBe(mine.id);
   });
 
   it('never takes over a lock held on another host', async () => {
-    await plantLock({ host: 'elsewhere', pid: deadPid() });
+    await plantLock({ host: 'elsewhere', pid: DEAD_PID });
     await expect(new FileStateBackend(path).lock('apply')).rejects.toThrow(/state is locked by/);
   });
 
@@ -74,7 +71,7 @@ describe('lock in one process', () => {
 
 describe('stale lock taken over', () => {
   it('is said through the event stream (lock_taken_over, naming the holder), not written to stderr by the engine', async () => {
-    await plantLock({ host: hostname(), pid: deadPid(), who: 'bob@here' });
+    await plantLock({ host: hostname(), pid: DEAD_PID, who: 'bob@here' });
     const { sink, events } = recordingSink();
     const written: string[] = [];
     // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be put back as it was, on process.stderr
@@ -128,7 +125,7 @@ describe('forceUnlock', () => {
   });
 
   it('without force removes a stale lock and returns its holder', async () => {
-    await plantLock({ host: hostname(), pid: deadPid(), who: 'bob@here' });
+    await plantLock({ host: hostname(), pid: DEAD_PID, who: 'bob@here' });
     expect(await new FileStateBackend(path).forceUnlock(false)).toMatchObject({ who: 'bob@here' });
     await expect(new FileStateBackend(path).lock('apply')).resolves.toBeDefined();
   });
@@ -156,55 +153,61 @@ describe('forceUnlock', () => {
 });
 
 describe('two processes', () => {
-  let dist: string;
-  beforeAll(() => {
-    dist = builtDistDir();
-  });
+  // Processes that take the lock as told (fixtures/lock-taker.mjs), serving these tests in turn.
+  const takers = new JsonChildren(fixture('lock-taker.mjs'), [builtDistDir()]);
+  afterAll(() => takers.close());
+  const lock = (operation: string, waitMs: number) => JSON.stringify({ lock: path, operation, waitMs });
+  const release = JSON.stringify({ release: true });
 
-  it('exactly one of two processes starting together gets the lock; the other is told who holds it', async () => {
-    const a = new JsonChild(fixture('locker.mjs'), [dist, path, 'apply', '0']);
-    const b = new JsonChild(fixture('locker.mjs'), [dist, path, 'apply', '0']);
+  it('exactly one of two processes taking the lock together gets it; the other is told who holds it', async () => {
+    const [a, b] = [takers.get(0), takers.get(1)];
+    a.send(lock('apply', 0));
+    b.send(lock('apply', 0));
     await Promise.all([a.next(), b.next()]);
     const [ra, rb] = await Promise.all([a.next(), b.next()]);
     const winner = ra.locked ? { child: a, lock: ra.locked as LockInfo } : { child: b, lock: rb.locked as LockInfo };
     const loser = ra.locked ? rb : ra;
     expect(Boolean(ra.locked) !== Boolean(rb.locked)).toBe(true);
     expect(loser.error).toContain(`state is locked by ${winner.lock.who} (pid ${winner.lock.pid}, moor apply) since ${winner.lock.since}`);
-    winner.child.send('release');
+    winner.child.send(release);
     expect(await winner.child.next()).toEqual({ released: true });
-    await Promise.all([a.exited(), b.exited()]);
   });
 
   it('a waiting process gets the lock once the holder releases it', async () => {
-    const a = new JsonChild(fixture('locker.mjs'), [dist, path, 'apply', '0']);
+    const [a, b] = [takers.get(0), takers.get(1)];
+    a.send(lock('apply', 0));
     await a.next();
     expect((await a.next()).locked).toBeDefined();
-    const b = new JsonChild(fixture('locker.mjs'), [dist, path, 'plan', '120000']);
+    b.send(lock('plan', 120_000));
     await b.next();
-    a.send('release');
+    a.send(release);
     await a.next();
     expect((await b.next()).locked).toMatchObject({ operation: 'plan' });
-    b.send('release');
-    await Promise.all([a.exited(), b.exited()]);
+    b.send(release);
+    expect(await b.next()).toEqual({ released: true });
+  });
+
+  it('three processes incrementing a counter under the lock lose no increment', async () => {
+    const runs = [0, 1, 2].map((i) => takers.get(i));
+    for (const run of runs) run.send(JSON.stringify({ count: path, times: 8 }));
+    // Each answers once all of its 8 increments are written (or with the error that stopped it).
+    expect(await Promise.all(runs.map((r) => r.next()))).toEqual([{ counted: 8 }, { counted: 8 }, { counted: 8 }]);
+    const doc = await new FileStateBackend(path).read();
+    expect(doc.extras).toEqual({ count: 24 });
+    expect(doc.serial).toBe(24);
   });
 
   it('a holder that crashed leaves a stale lock that unlock clears and the next run takes over', async () => {
-    const a = new JsonChild(fixture('locker.mjs'), [dist, path, 'apply', '0']);
+    const a = takers.get(2);
+    takers.discard(2);
+    a.send(lock('apply', 0));
     await a.next();
     const { locked } = (await a.next()) as { locked: LockInfo };
-    a.send('crash');
+    a.send(JSON.stringify({ crash: true }));
     await a.exited();
     expect(JSON.parse(await readFile(`${path}.lock`, 'utf8')).id).toBe(locked.id);
     const next = await new FileStateBackend(path).lock('apply');
     expect(next.id).not.toBe(locked.id);
-  });
-
-  it('three processes incrementing a counter under the lock lose no increment', async () => {
-    const runs = [0, 1, 2].map(() => new JsonChild(fixture('counter.mjs'), [dist, path, '8']));
-    expect(await Promise.all(runs.map((r) => r.exited()))).toEqual([0, 0, 0]);
-    const doc = await new FileStateBackend(path).read();
-    expect(doc.extras).toEqual({ count: 24 });
-    expect(doc.serial).toBe(24);
   });
 });
 
