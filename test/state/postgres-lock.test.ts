@@ -1,23 +1,29 @@
 // The PostgreSQL state lock: one holder at a time across processes, named in refusals; a killed holder never
 // leaves it stuck; unlock and unlock --force.
-import { beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { UserError } from '../../src/core/diagnostics.js';
 import type { LockInfo } from '../../src/engine/state/types.js';
-import { JsonChild } from './child.js';
+import { JsonChildren } from './child.js';
 import { builtDistDir, fixture } from './built-state.js';
 import { describeWithPostgres, workspaceUrl, backendsClosedAfterEach } from './postgres-env.js';
 import { StateLockedError } from '../../src/engine/state/state-locked-error.js';
 
 const backend = backendsClosedAfterEach();
 
-const LONG_WAIT = '120000';
+const LONG_WAIT = 120_000;
 
 describeWithPostgres('PostgreSQL state lock', () => {
-  let dist: string;
-  const locker = (url: string, operation: string, waitMs = '0') => new JsonChild(fixture('postgres-locker.mjs'), [dist, url, operation, waitMs]);
-  beforeAll(() => {
-    dist = builtDistDir();
-  });
+  // Processes that take the lock and record as told (fixtures/postgres-locker.mjs), serving these tests in turn.
+  const lockers = new JsonChildren(fixture('postgres-locker.mjs'), [builtDistDir()]);
+  afterAll(() => lockers.close());
+  /** The i-th locker process, told to take the lock of `url`. */
+  const locker = (i: number, url: string, operation: string, waitMs = 0) => {
+    const child = lockers.get(i);
+    child.send(JSON.stringify({ lock: url, operation, waitMs }));
+    return child;
+  };
+  const release = JSON.stringify({ release: true });
+  const put = (name: string) => JSON.stringify({ put: name });
 
   it('refuses a second holder with a message naming the holder and since when', async () => {
     const url = workspaceUrl('refuse');
@@ -32,10 +38,10 @@ describeWithPostgres('PostgreSQL state lock', () => {
     );
   });
 
-  it('exactly one of two processes starting together gets the lock; the other is told who holds it', async () => {
+  it('exactly one of two processes taking the lock together gets it; the other is told who holds it', async () => {
     const url = workspaceUrl('contend');
-    const a = locker(url, 'moor apply');
-    const b = locker(url, 'moor apply');
+    const a = locker(0, url, 'moor apply');
+    const b = locker(1, url, 'moor apply');
     await Promise.all([a.next(), b.next()]);
     const [ra, rb] = await Promise.all([a.next(), b.next()]);
     expect(Boolean(ra.locked) !== Boolean(rb.locked)).toBe(true);
@@ -43,37 +49,37 @@ describeWithPostgres('PostgreSQL state lock', () => {
     const loser = ra.locked ? rb : ra;
     expect(loser.name).toBe('UserError');
     expect(loser.error).toContain(`state is locked by ${winner.lock.who} (pid ${winner.lock.pid}, moor apply) since ${winner.lock.since}`);
-    winner.child.send('release');
+    winner.child.send(release);
     expect(await winner.child.next()).toEqual({ released: true });
-    await Promise.all([a.exited(), b.exited()]);
   });
 
   it('a waiting process gets the lock once the holder releases it', async () => {
     const url = workspaceUrl('wait');
-    const a = locker(url, 'moor apply');
+    const a = locker(0, url, 'moor apply');
     await a.next();
     expect((await a.next()).locked).toBeDefined();
-    const b = locker(url, 'moor plan', LONG_WAIT);
+    const b = locker(1, url, 'moor plan', LONG_WAIT);
     await b.next();
-    a.send('release');
+    a.send(release);
     expect(await a.next()).toEqual({ released: true });
     expect((await b.next()).locked).toMatchObject({ operation: 'moor plan' });
-    b.send('release');
-    await Promise.all([a.exited(), b.exited()]);
+    b.send(release);
+    expect(await b.next()).toEqual({ released: true });
   });
 
   it('a holder killed with SIGKILL does not leave the lock stuck, and what it recorded stays', async () => {
     const url = workspaceUrl('sigkill');
-    const a = locker(url, 'moor apply');
+    const a = locker(1, url, 'moor apply');
+    lockers.discard(1);
     await a.next();
     const held = (await a.next()).locked as LockInfo;
-    a.send('put web');
+    a.send(put('web'));
     expect(await a.next()).toEqual({ durable: 'web' });
     a.proc.kill('SIGKILL');
     await a.exited();
     // The server drops the lock when it sees the connection close; the next run waits for that, not for a timeout.
     const next = backend(url);
-    const mine = await next.lock('moor apply', Number(LONG_WAIT));
+    const mine = await next.lock('moor apply', LONG_WAIT);
     expect(mine.pid).toBe(process.pid);
     expect(Object.keys((await next.read()).resources)).toEqual(['ContainerGroup/web']);
     await next.unlock(mine);
@@ -105,22 +111,21 @@ describeWithPostgres('PostgreSQL state lock', () => {
 
   it("unlock --force ends the holder's session: the lock is free and the holder can record nothing more", async () => {
     const url = workspaceUrl('force');
-    const a = locker(url, 'moor apply');
+    const a = locker(0, url, 'moor apply');
     await a.next();
     const held = (await a.next()).locked as LockInfo;
-    a.send('put before');
+    a.send(put('before'));
     expect(await a.next()).toEqual({ durable: 'before' });
     expect(await backend(url).forceUnlock(true)).toEqual(held);
     const mine = await backend(url).lock('moor apply');
     expect(mine.pid).toBe(process.pid);
-    a.send('put after');
+    a.send(put('after'));
     const refused = await a.next();
     expect(refused.name).toBe('UserError');
     expect(refused.error).toMatch(/the lock is lost, so this run records nothing more|the connection to .* ended/);
     expect(Object.keys((await backend(url).read()).resources)).toEqual(['ContainerGroup/before']);
-    a.send('release');
+    a.send(release);
     expect(await a.next()).toEqual({ released: true });
-    await a.exited();
   });
 
   it('unlock says so when no lock is held', async () => {
