@@ -3,8 +3,8 @@
 // have is refused (/api/status's included), so a change on one side without the other fails the build.
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { expect, test } from 'vitest';
+import { ts } from '../support/typescript.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
