@@ -2,8 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ARM_PATH, cloudRequest, groupBody, groupManifest, moor, putBehindMoor, ROOT, startCloud, SUB, workdir, type Cloud } from './harness.js';
-import { moorProcess } from './processes.js';
+import { ARM_PATH, cloudRequest, groupBody, groupManifest, moor, putBehindMoor, ROOT, startCloud, startMoor, SUB, workdir, type Cloud } from './harness.js';
 
 const armId = (name: string) => `/subscriptions/${SUB}/resourceGroups/rg-e2e/providers/Vendor.ContainerInstance/containerGroups/${name}`;
 
@@ -69,14 +68,15 @@ describe('import, target and interrupt', () => {
   test('Ctrl-C stops starting changes, records those in flight, releases the lock; the next apply finishes', async () => {
     const docs = Array.from({ length: 40 }, (_, i) => groupManifest(`int-${i}`)).join('---\n');
     const dir = workdir({ 'm/secret.txt': 's', 'm/all.yaml': docs });
-    const run = moorProcess(dir, cloud, ['apply', 'm', '--auto-approve', '--parallelism', '2']);
+    // In this process, Ctrl-C reaching the run as a terminal's would (interrupted-provisioning.test.ts sends a CLI process a real SIGINT).
+    const run = startMoor(dir, cloud, ['apply', 'm', '--auto-approve', '--parallelism', '2']);
     const { FileStateBackend } = await import(join(ROOT, 'dist/engine/state/file-backend.js'));
     const backend = new FileStateBackend(join(dir, '.moor/state.json'));
     for (;;) {
       if (Object.keys((await backend.read()).resources).length >= 2) break;
       await new Promise((r) => setTimeout(r, 20));
     }
-    run.child.kill('SIGINT');
+    run.signal('SIGINT');
     const stopped = await run;
     expect(stopped.code).toBe(1);
     expect(stopped.stderr).toContain('Interrupted');
