@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { testClock } from '../support/test-clock.js';
-import { groupManifest, listedGroups, moor, ROOT, startCloud, workdir, type Cloud } from './harness.js';
+import { groupManifest, listedGroups, moor, ROOT, startCloud, startMoor, workdir, type Cloud } from './harness.js';
 import type { ParsedJson } from '../support/parsed-json.js';
 import { moorProcess } from './processes.js';
 
@@ -62,14 +62,16 @@ describe('container groups under faults', () => {
     const clock = testClock();
     cloud = await startCloud({ clock, env: { MOOR_PROVISIONING_MS: String(HOUR_MS) } });
     const dir = workdir({ 'm/secret.txt': 's', 'm/all.yaml': manyGroups(5) });
-    const first = moorProcess(dir, cloud, ['apply', 'm', '--auto-approve']);
-    while (!existsSync(join(dir, '.moor/state.json.lock')) && first.child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
-    const b = await moor(dir, cloud, ['apply', 'm', '--auto-approve']);
-    // Each group the first apply creates provisions for an hour: move the clock on until it has ended.
+    // Both runs in this process, as two runs of moor: the lock file is what they contend for (file-lock.test.ts
+    // has two processes contend for it; the SIGKILL test above a killed process's lock taken over).
+    const first = startMoor(dir, cloud, ['apply', 'm', '--auto-approve']);
     let ended = false as boolean; // set by first's callback below
     void first.then(() => {
       ended = true;
     });
+    while (!existsSync(join(dir, '.moor/state.json.lock')) && !ended) await new Promise((r) => setTimeout(r, 20));
+    const b = await moor(dir, cloud, ['apply', 'm', '--auto-approve']);
+    // Each group the first apply creates provisions for an hour: move the clock on until it has ended.
     while (!ended) {
       clock.advance(HOUR_MS);
       await new Promise((r) => setTimeout(r, 20));
