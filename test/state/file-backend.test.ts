@@ -1,5 +1,4 @@
 // The file backend: missing, corrupt and written state; atomic replacement with a backup; file mode.
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { UserError } from '../../src/core/diagnostics.js';
 import { FileStateBackend } from '../../src/engine/state/file-backend.js';
 import { openStateBackend } from '../../src/engine/state/open-backend.js';
 import type { ResourceRecord, StateBackend } from '../../src/engine/state/types.js';
+import { DEAD_PID } from './dead-pid.js';
 
 let dir: string;
 let path: string;
@@ -122,8 +122,7 @@ describe('left-over temp files', () => {
   it('are swept when the lock is taken, but only those of writers that are gone', async () => {
     const backend = new FileStateBackend(path);
     await backend.write({ version: 1, resources: {} });
-    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
-    await writeFile(join(dir, '.moor', `.state.json.${dead}.abc123.tmp`), '{"torn');
+    await writeFile(join(dir, '.moor', `.state.json.${DEAD_PID}.abc123.tmp`), '{"torn');
     await writeFile(join(dir, '.moor', `.state.json.${process.pid}.def456.tmp`), '{"in progress');
     await backend.lock('apply');
     expect((await readdir(join(dir, '.moor'))).filter((n) => n.endsWith('.tmp'))).toEqual([`.state.json.${process.pid}.def456.tmp`]);

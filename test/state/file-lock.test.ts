@@ -9,15 +9,13 @@ import { isStateLocked, StateLockedError } from '../../src/engine/state/state-lo
 import { recordingSink } from '../../src/core/events.js';
 import type { LockInfo } from '../../src/engine/state/types.js';
 import { JsonChildren } from './child.js';
+import { DEAD_PID } from './dead-pid.js';
 import { builtDistDir, fixture } from './built-state.js';
 
 let path: string;
 beforeEach(async () => {
   path = join(await mkdtemp(join(tmpdir(), 'moor-lock-')), 'state.json');
 });
-
-/** A pid that surely does not run: above the largest pid Linux (2^22) and macOS (99998) give out. */
-const DEAD_PID = 2 ** 22 + 1;
 
 async function plantLock(info: Partial<LockInfo>): Promise<void> {
   const full: LockInfo = { id: 'x', who: 'alice@elsewhere', pid: 1234, host: 'elsewhere', operation: 'apply', since: '2026-11-21T12:00:00Z', ...info };

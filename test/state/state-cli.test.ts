@@ -9,9 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../src/engine/secrets.js';
 import type { StateDocument } from '../../src/engine/state/types.js';
 import { moor as moorIn, type RunResult } from '../e2e/harness.js';
-
-/** A pid no process can have: above the largest pid Linux (2^22) and macOS (99998) give out. */
-const DEAD_PID = 2 ** 22 + 1;
+import { DEAD_PID } from './dead-pid.js';
 
 /** `moor ARGS` in the test's folder, with no MOOR_STATE from the test's environment. */
 function moor(...args: string[]): Promise<RunResult> {
