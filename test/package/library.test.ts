@@ -87,11 +87,20 @@ function pack(into: string): string {
   return join(into, packed.filename);
 }
 
-/** A scratch project with moor unpacked into node_modules and its dependencies (and tsc's Node types) linked from this repository. */
-function scratchProject(tarball: string, dir: string): void {
+/** The tarball's package folder unpacked into `into` (as npm install unpacks it into node_modules/moor). */
+function unpack(tarball: string, into: string): string {
+  mkdirSync(into, { recursive: true });
+  execFileSync('tar', ['-xzf', tarball, '-C', into, '--strip-components=1']);
+  return into;
+}
+
+/**
+ * A scratch project with the unpacked tarball as its node_modules/moor (hard-linked: the tarball is unpacked
+ * once for the file, not once per project) and moor's dependencies (and tsc's Node types) linked from this repository.
+ */
+function scratchProject(unpacked: string, dir: string): void {
   const modules = join(dir, 'node_modules');
-  mkdirSync(join(modules, 'moor'), { recursive: true });
-  execFileSync('tar', ['-xzf', tarball, '-C', join(modules, 'moor'), '--strip-components=1']);
+  linkTree(unpacked, join(modules, 'moor'));
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
   mkdirSync(join(modules, '@types'), { recursive: true });
   for (const name of [...Object.keys(pkg.dependencies), '@types/node']) {
@@ -164,16 +173,18 @@ const SLOW = 600_000;
 describe('moor as a package', () => {
   let dir: string;
   let tarball: string;
+  let unpacked: string;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'moor-package-'));
     tarball = pack(dir);
+    unpacked = unpack(tarball, join(dir, 'unpacked'));
   }, SLOW);
 
   it(
     'installs from its tarball, type-checks the documented example against its declarations, and runs it against the local cloud',
     () => {
       const project = join(dir, 'project');
-      scratchProject(tarball, project);
+      scratchProject(unpacked, project);
       const installed = JSON.parse(readFileSync(join(project, 'node_modules/moor/package.json'), 'utf8')) as { exports: Record<string, { types: string }> };
       expect(installed.exports['.'].types).toBe('./dist/index.d.ts');
       expect(readFileSync(join(project, 'node_modules/moor/dist/index.d.ts'), 'utf8')).toContain('export declare function planFolder');
@@ -200,7 +211,7 @@ describe('moor as a package', () => {
       const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
       expect(pkg.scripts.prepare).toBe('node scripts/prepare.mjs');
       const project = join(dir, 'infrastructure');
-      scratchProject(tarball, project);
+      scratchProject(unpacked, project);
       const installed = JSON.parse(readFileSync(join(project, 'node_modules/moor/package.json'), 'utf8')) as {
         scripts?: Record<string, string>;
         bin: Record<string, string>;
@@ -223,7 +234,7 @@ describe('moor as a package', () => {
     'runs its command line from the bundle it carries (dist/bundle/), with no module of dist/cli/',
     async () => {
       const project = join(dir, 'cli');
-      scratchProject(tarball, project);
+      scratchProject(unpacked, project);
       const installed = join(project, 'node_modules/moor');
       expect(existsSync(join(installed, 'dist/bundle/moor.js'))).toBe(true);
       expect(existsSync(join(installed, 'dist/cli/main.js'))).toBe(true);
@@ -243,7 +254,7 @@ describe('moor as a package', () => {
     "reports a type error in a caller: the declarations are the functions' real types",
     () => {
       const project = join(dir, 'typo');
-      scratchProject(tarball, project);
+      scratchProject(unpacked, project);
       writeFileSync(
         join(project, 'example.ts'),
         "import { planFolder } from 'moor';\nconst report = await planFolder('manifests', { cwd: '.', env: {} });\nconst wrong: number = report.changes[0].address;\nconsole.log(wrong);\n",
