@@ -37,12 +37,30 @@ const moduleUrls = {
   },
 };
 
+/**
+ * pg asks, as it is imported, whether it runs in a Cloudflare Worker: without `navigator` (Node 20) by
+ * making a `Response`, which loads Node's fetch (undici), 50-100 ms of CPU in every start of moor that
+ * reads a PostgreSQL state, for an answer that is always no where the bundle runs (Node). The bundle's
+ * copy takes Node's sockets at once; a pg whose stream.js changed fails the build here instead.
+ */
+const pgNodeStreams = {
+  name: 'pg-node-streams',
+  transform: {
+    filter: { id: /[\\/]node_modules[\\/]pg[\\/]lib[\\/]stream\.js$/ },
+    handler(code, id) {
+      const check = 'if (isCloudflareRuntime()) {';
+      if (!code.includes(check)) throw new Error(`bundle-cli: ${id} no longer asks isCloudflareRuntime() where pg-node-streams expects it: look again`);
+      return { code: code.replace(check, 'if (false) {'), map: null };
+    },
+  },
+};
+
 rmSync(out, { recursive: true, force: true });
 const bundle = await rolldown({
   input: { moor: join(dist, 'cli/main.js'), 'process-io': join(dist, 'cli/process-io.js') },
   platform: 'node',
   external: (id) => EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`)),
-  plugins: [moduleUrls],
+  plugins: [moduleUrls, pgNodeStreams],
   // Warnings are errors: a module the bundle could not resolve would fail only when a command runs.
   onLog(level, log, handler) {
     if (level === 'warn') handler('error', log);
