@@ -1,18 +1,45 @@
 // The services' official clients against `moor local-cloud --tls`: each runs its operations with
 // only a base URL and a credential (no custom policy or middleware), trusting the printed
-// certificate through NODE_EXTRA_CA_CERTS as a user would. The cloud is started as docs/local-cloud.md
+// certificate through NODE_EXTRA_CA_CERTS as a user would (the clients' scripts share one process
+// started with it, test/official-clients/host.mjs; moor runs in processes of its own). The cloud is started as docs/local-cloud.md
 // starts it (its flags and token read from the page), and the page's plan line and its snippet of the
 // three clients run against it.
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { groupManifest, ROOT, startCloud, SUB, workdir, type Cloud } from './harness.js';
 import { moorProcess } from './processes.js';
 
-const run = promisify(execFile);
+/** A process that runs the clients' scripts one after another (test/official-clients/host.mjs), started with `env`. */
+function clientHost(env: NodeJS.ProcessEnv): { run(script: string, args: string[]): Promise<Record<string, unknown>>; stop(): Promise<void> } {
+  const child = spawn(process.execPath, [join(ROOT, 'test/official-clients/host.mjs')], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'inherit'] });
+  const waiting: { resolve: (line: string) => void; reject: (err: Error) => void }[] = [];
+  createInterface({ input: child.stdout }).on('line', (line) => waiting.shift()?.resolve(line));
+  const exited = new Promise<void>((res) =>
+    child.once('close', (code) => {
+      for (const w of waiting.splice(0)) w.reject(new Error(`the clients' process exited (${code}) before answering`));
+      res();
+    }),
+  );
+  return {
+    run: (script, args) =>
+      new Promise<string>((resolve, reject) => {
+        waiting.push({ resolve, reject });
+        child.stdin.write(`${JSON.stringify({ script, args })}\n`);
+      }).then((line) => {
+        const answer = JSON.parse(line) as { report?: Record<string, unknown>; error?: string };
+        if (answer.error !== undefined) throw new Error(`${script}: ${answer.error}`);
+        return answer.report!;
+      }),
+    stop: () => {
+      child.stdin.end();
+      return exited;
+    },
+  };
+}
 
 /** The https example of docs/local-cloud.md: the cloud's line, the certificate's export and the plan line (continuations joined, comments cut). */
 function documentedHttps(): { cloudArgs: string[]; port: string; token: string; certPath: string; planEnv: Record<string, string>; planArgs: string[] } {
@@ -45,6 +72,7 @@ describe('official clients over https', () => {
   let cloud: Cloud;
   let certFile: string;
   let folder: string;
+  let host: ReturnType<typeof clientHost> | undefined;
   const token = documented.token;
   beforeAll(async () => {
     // The page's folder ($PWD) with the cloud's data where it keeps it by default: the certificate is beside it.
@@ -53,16 +81,15 @@ describe('official clients over https', () => {
     cloud = await startCloud({ dataFile: join(folder, '.moor', 'local-cloud.json'), args: documented.cloudArgs });
     certFile = documented.certPath.replace('$PWD', folder);
   });
-  afterAll(() => (cloud as Cloud | undefined)?.stop()); // unset if beforeAll failed
+  afterAll(async () => {
+    await host?.stop();
+    await (cloud as Cloud | undefined)?.stop(); // unset if beforeAll failed
+  });
 
-  /** Runs one client script in its own process (NODE_EXTRA_CA_CERTS is read at start) and parses its report. */
-  async function client(script: string, ...more: string[]): Promise<Record<string, unknown>> {
-    const { stdout } = await run(process.execPath, [join(ROOT, 'test/official-clients', script), cloud.url, token, SUB, ...more], {
-      cwd: ROOT,
-      env: { ...process.env, NODE_EXTRA_CA_CERTS: certFile },
-      timeout: 60_000,
-    });
-    return JSON.parse(stdout) as Record<string, unknown>;
+  /** Runs one client script in the clients' process (started on first use: NODE_EXTRA_CA_CERTS is read at start) and gives its report. */
+  function client(script: string, ...more: string[]): Promise<Record<string, unknown>> {
+    host ??= clientHost({ ...process.env, NODE_EXTRA_CA_CERTS: certFile });
+    return host.run(script, [cloud.url, token, SUB, ...more]);
   }
 
   test('the cloud serves https with a certificate kept beside its data, where the page tells NODE_EXTRA_CA_CERTS to look', () => {
