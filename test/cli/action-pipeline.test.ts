@@ -7,7 +7,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFile
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, test } from 'vitest';
-import { authManifest, ROOT, workdir } from '../e2e/harness.js';
+import { authManifest, INVALID_AUTH_CONTEXT, ROOT, workdir } from '../e2e/harness.js';
 
 interface ActionStep {
   id?: string;
@@ -83,48 +83,43 @@ spec:
 `;
 
 describe('the composite action in a pipeline', () => {
-  test('args are split as a shell would (a quoted path with a space stays one argument) and never evaluated', async () => {
+  test('args are split as a shell would (quoted paths and a quoted path with a space stay one argument) and never evaluated; a --config in args reaches validate, which passes over that file', async () => {
     const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }), 'conf dir/prod.yml': 'parallelism: 4\n' });
-    const r = await runStep(dir, 'run', { ACTION_ARGS: `--config "conf dir/prod.yml" --target 'AuthContext/c1'`, ACTION_PATHS: '"m"' });
+    // validate walks "conf dir" too: were the config not its --config, it would read prod.yml as a manifest and fail.
+    const r = await runStep(dir, 'run', { ACTION_ARGS: `--config "conf dir/prod.yml" --target 'AuthContext/c1'`, ACTION_PATHS: '"m" "conf dir"' });
     expect(r.outputs.exitcode, r.stdout).toBe('2');
+    expect(r.markdown).toContain('### moor plan');
     const evil = await runStep(dir, 'run', { ACTION_ARGS: '--target "$(touch pwned)"' });
     expect(evil.outputs.exitcode).toBe('1');
     expect(existsSync(join(dir, 'pwned'))).toBe(false);
   });
 
-  test('each diagnostic is annotated once: a literal secret warning by plan only, a YAML error by validate only', async () => {
+  test('each diagnostic is annotated once: a literal secret warning by plan only; a YAML error by validate only, the step failing with the validation report as its markdown', async () => {
     const dir = workdir({ 'm/web.yaml': LITERAL_SECRET });
     const r = await runStep(dir, 'run', {});
     expect(r.outputs.exitcode, r.stdout).toBe('2');
     expect(r.stdout.split('\n').filter((l) => l.startsWith('::warning file=m/web.yaml'))).toHaveLength(1);
-    const broken = workdir({ 'm/web.yaml': LITERAL_SECRET.replace('"literal-pass-123"', '${env:DB_PASSWORD}') });
+    const broken = workdir({ 'm/bad.yaml': INVALID_AUTH_CONTEXT });
     const b = await runStep(broken, 'run', {});
     expect(b.code).toBe(1);
+    expect(b.outputs.exitcode).toBe('1');
     expect(b.stdout.split('\n').filter((l) => l.startsWith('::error'))).toHaveLength(1);
+    expect(b.markdown).toContain('### moor validate');
+    expect(b.markdown).toContain('m/bad.yaml:6:16: error');
   });
 
-  test('plan on the pull request with the state input, the plan as an artifact, apply --plan on merge', async () => {
-    const pr = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
-    const state = join(pr, 'shared-state', 'state.json');
-    mkdirSync(join(pr, 'shared-state'));
-    const plan = await runStep(pr, 'run', { ACTION_STATE: state });
-    expect(plan.outputs.exitcode, plan.stdout).toBe('2');
-    expect(plan.markdown).toMatch(/^<!-- moor report: plan in \. -->\n### moor plan/);
-    // The merge job: the same checkout, the plan downloaded as an artifact; no plan file is refused.
-    const merge = join(pr, 'merge');
-    mkdirSync(merge);
-    const missing = await runStep(pr, 'run', { ACTION_COMMAND: 'apply', ACTION_STATE: state, ACTION_PLAN_FILE: 'merge/none.json' });
-    expect(missing.code).toBe(1);
-    expect(missing.stdout).toContain("::error::moor apply: no saved plan at 'merge/none.json'");
-    copyFileSync(join(pr, 'moor-plan.json'), join(merge, 'plan.json'));
-    const apply = await runStep(pr, 'run', { ACTION_COMMAND: 'apply', ACTION_STATE: state, ACTION_PLAN_FILE: 'merge/plan.json' });
-    expect(apply.outputs.exitcode, apply.stdout).toBe('0');
-    expect(Object.keys(JSON.parse(readFileSync(state, 'utf8')).resources)).toEqual(['AuthContext/c1']);
-    expect(existsSync(join(pr, '.moor', 'state.json'))).toBe(false);
-  });
-
-  test('the pull-request comment is posted once and then edited in place, found by its marker', async () => {
+  test('command validate: the markdown output is the validation report', async () => {
     const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
+    const r = await runStep(dir, 'run', { ACTION_COMMAND: 'validate' });
+    expect(r.code).toBe(0);
+    expect(r.outputs.exitcode).toBe('0');
+    expect(r.markdown).toContain('### moor validate');
+  });
+
+  test("a pull request's pipeline: plan with the state input (exit 2 does not fail the step; the markdown is the plan alone), its comment posted once and edited in place on the next push, found by its marker; on merge the plan artifact applied with apply --plan, none refused", async () => {
+    const dir = workdir({ 'm/c1.yaml': authManifest('c1', { displayName: 'One' }) });
+    const state = join(dir, 'shared-state', 'state.json');
+    mkdirSync(join(dir, 'shared-state'));
     const bin = join(dir, 'bin');
     mkdirSync(bin);
     // A stand-in for the GitHub CLI: lists the comment recorded in comments.txt, logs writes.
@@ -146,10 +141,15 @@ echo 42 > "$FAKE_GH_COMMENT"
       FAKE_GH_LOG: join(dir, 'gh.log'),
       FAKE_GH_COMMENT: join(dir, 'comments.txt'),
       FAKE_GH_BODY: join(dir, 'body.md'),
+      ACTION_STATE: state,
     };
     for (let push = 0; push < 2; push++) {
       const run = await runStep(dir, 'run', env);
-      expect(run.outputs.exitcode).toBe('2');
+      expect(run.outputs.exitcode, run.stdout).toBe('2');
+      expect(run.code).toBe(0);
+      expect(run.markdown).toMatch(/^<!-- moor report: plan in \. -->\n### moor plan/);
+      expect(run.markdown).not.toContain('### moor validate');
+      expect(existsSync(join(dir, 'moor-plan.json'))).toBe(true);
       const comment = await runStep(dir, 'comment', { ...env, MARKDOWN: run.outputs.markdown });
       expect(comment.code, comment.stdout).toBe(0);
     }
@@ -160,16 +160,28 @@ echo 42 > "$FAKE_GH_COMMENT"
     ]);
     expect(calls[0]).toContain('select(.body | startswith(\\"<!-- moor report: plan in . -->\\"))'.replace(/\\"/g, '"'));
     expect(readFileSync(env.FAKE_GH_BODY, 'utf8')).toMatch(/^<!-- moor report: plan in \. -->\n### moor plan/);
-  });
+
+    // The merge job: the same checkout, the plan downloaded as an artifact; no plan file is refused.
+    const merge = join(dir, 'merge');
+    mkdirSync(merge);
+    const missing = await runStep(dir, 'run', { ACTION_COMMAND: 'apply', ACTION_STATE: state, ACTION_PLAN_FILE: 'merge/none.json' });
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toContain("::error::moor apply: no saved plan at 'merge/none.json'");
+    copyFileSync(join(dir, 'moor-plan.json'), join(merge, 'plan.json'));
+    const apply = await runStep(dir, 'run', { ACTION_COMMAND: 'apply', ACTION_STATE: state, ACTION_PLAN_FILE: 'merge/plan.json' });
+    expect(apply.outputs.exitcode, apply.stdout).toBe('0');
+    expect(Object.keys(JSON.parse(readFileSync(state, 'utf8')).resources)).toEqual(['AuthContext/c1']);
+    expect(existsSync(join(dir, '.moor', 'state.json'))).toBe(false);
+  }, 120_000);
 });
 
 describe('the action with stacks', () => {
   const STACKS = 'stacks:\n  dev:\n    paths: [m]\n    vars: {name: Dev}\n  prod:\n    paths: [m]\n    vars: {name: Prod}\n';
   const manifest = 'apiVersion: moor/v1\nkind: AuthContext\nmetadata:\n  name: c1\nspec:\n  displayName: ${var:name}\n';
 
-  test('by default a config with stacks plans every stack: one comment with a section per stack, no saved plan', async () => {
-    const dir = workdir({ 'moor.config.yaml': STACKS, 'm/c1.yaml': manifest });
-    const r = await runStep(dir, 'run', { ACTION_PATHS: '.' });
+  test('by default a config with stacks, here one given in args as --config=FILE (which validate takes too), plans every stack: one comment with a section per stack, no saved plan', async () => {
+    const dir = workdir({ 'stacks.yml': STACKS, 'm/c1.yaml': manifest });
+    const r = await runStep(dir, 'run', { ACTION_PATHS: '.', ACTION_ARGS: '--config=stacks.yml' });
     expect(r.outputs.exitcode, r.stdout).toBe('2');
     expect(r.markdown).toMatch(/^<!-- moor report: plan in \. -->\n## moor plan: 2 stacks\n/);
     expect(r.markdown).toContain('### moor plan · stack dev');
