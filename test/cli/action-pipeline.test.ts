@@ -12,9 +12,29 @@ import { authManifest, INVALID_AUTH_CONTEXT, ROOT, workdir } from '../e2e/harnes
 interface ActionStep {
   id?: string;
   run?: string;
+  env?: Record<string, string>;
 }
 const steps = (parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: { steps: ActionStep[] } }).runs.steps;
 const script = (id: string) => steps.find((s) => s.id === id)!.run!;
+
+/** A step's variables that the runner fills from the event, `${{ github.event.A || github.event.B }}`, filled as it does (the first set, else empty). */
+function eventEnv(id: string, event: unknown): Record<string, string> {
+  const filled: Record<string, string> = {};
+  for (const [name, value] of Object.entries(steps.find((s) => s.id === id)!.env ?? {})) {
+    const expression = /^\$\{\{ (github\.event\.[\w.]+(?: \|\| github\.event\.[\w.]+)*) \}\}$/.exec(value);
+    if (!expression) continue;
+    const values = expression[1].split(' || ').map((path) =>
+      path
+        .split('.')
+        .slice(2)
+        .reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], event),
+    );
+    // The event's numbers and strings; `||` takes the first that is truthy, as the runner's expressions do.
+    const found = values.find((v): v is string | number => (typeof v === 'number' || typeof v === 'string') && Boolean(v));
+    filled[name] = found === undefined ? '' : String(found);
+  }
+  return filled;
+}
 
 interface Run {
   code: number;
@@ -133,7 +153,8 @@ echo 42 > "$FAKE_GH_COMMENT"
 `,
     );
     chmodSync(join(bin, 'gh'), 0o755);
-    writeFileSync(join(dir, 'event.json'), JSON.stringify({ pull_request: { number: 7 } }));
+    const event = { pull_request: { number: 7 } };
+    writeFileSync(join(dir, 'event.json'), JSON.stringify(event));
     const env = {
       PATH: `${bin}:${process.env.PATH}`,
       GITHUB_EVENT_PATH: join(dir, 'event.json'),
@@ -150,7 +171,7 @@ echo 42 > "$FAKE_GH_COMMENT"
       expect(run.markdown).toMatch(/^<!-- moor report: plan in \. -->\n### moor plan/);
       expect(run.markdown).not.toContain('### moor validate');
       expect(existsSync(join(dir, 'moor-plan.json'))).toBe(true);
-      const comment = await runStep(dir, 'comment', { ...env, MARKDOWN: run.outputs.markdown });
+      const comment = await runStep(dir, 'comment', { ...env, ...eventEnv('comment', event), MARKDOWN: run.outputs.markdown });
       expect(comment.code, comment.stdout).toBe(0);
     }
     const calls = readFileSync(env.FAKE_GH_LOG, 'utf8').trim().split('\n');
