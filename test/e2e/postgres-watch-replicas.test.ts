@@ -12,7 +12,20 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, expect, test } from 'vitest';
 import { describeWithPostgres, PG_URL } from '../state/postgres-env.js';
-import { ARM_PATH, cloudRequest, datasetIdsNamed, datasetManifest, groupManifest, operationsOf, SUB, workdir, writeFile, type Cloud } from './harness.js';
+import { testClock, type TestClock } from '../support/test-clock.js';
+import {
+  ARM_PATH,
+  cloudRequest,
+  datasetIdsNamed,
+  datasetManifest,
+  groupManifest,
+  operationsOf,
+  startCloud,
+  SUB,
+  workdir,
+  writeFile,
+  type Cloud,
+} from './harness.js';
 import { startCloudProcess } from './processes.js';
 import { waitFor, type WatchProcess, type WatchStatus } from './watch-harness.js';
 import { startWatchProcess } from './watch-process.js';
@@ -22,6 +35,20 @@ const INTERVAL_MS = 2_000;
 const FLEET_INTERVAL_MS = 2_000;
 const FLEET_STACKS = 12;
 const STACKS = 6;
+const HOUR_MS = 3_600_000;
+/**
+ * A cloud whose groups provision, and whose export jobs run each phase, for an hour of its test clock: what a
+ * replica sent stays in flight however long the replicas take on a loaded machine, until the test moves the clock.
+ */
+const IN_FLIGHT_UNTIL_MOVED: NodeJS.ProcessEnv = { MOOR_PROVISIONING_MS: String(HOUR_MS), MOOR_LOCAL_CLOUD_ASYNC_MS: String(HOUR_MS) };
+
+/** A probe that first ends what the cloud has in flight (the clock moves on a phase): each poll finishes what was sent since. */
+const movingClock =
+  <T>(clock: TestClock, probe: () => Promise<T>) =>
+  (): Promise<T> => {
+    clock.advance(HOUR_MS);
+    return probe();
+  };
 const PROJECT_ID = '7654321';
 /** One sandbox environment per stack, so the stacks' export jobs never wait on each other. */
 const environmentOf = (i: number) => `5e0c1d2a-0000-4000-8000-0000000000${String(10 + i)}`;
@@ -133,13 +160,10 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
       files[`s${i}/dataset.yaml`] = datasetManifest('sales', { datasetName: `ds-${run}-${i}` });
     });
     const dir = workdir(files);
-    // Slow enough that a replica's applies are still in flight (groups provisioning, exports running) when it is killed.
-    // The takeover is timed in wall-clock: the cloud answers from a process of its own, not from the event
-    // loop of this test, which polls the replicas and the database meanwhile.
-    const c = (cloud = await startCloudProcess({
-      args: ['--fixtures', join(dir, 'fixtures.yaml')],
-      env: { MOOR_PROVISIONING_MS: '8000', MOOR_LOCAL_CLOUD_ASYNC_MS: '2000' },
-    }));
+    // The replicas' applies (groups provisioning, exports running) stay in flight until the test moves the cloud's clock:
+    // the first replica is killed in the middle of its own, and the leaving one is stopped in the middle of its edit's.
+    const clock = testClock();
+    const c = (cloud = await startCloud({ args: ['--fixtures', join(dir, 'fixtures.yaml')], env: IN_FLIGHT_UNTIL_MOVED, clock }));
     const env = { MOOR_STATE: PG_URL! };
     const args = (id: string) => ['--all-stacks', '--interval', `${INTERVAL_MS / 1000}s`, '--self-heal', '--replica-id', id];
 
@@ -201,8 +225,9 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
 
     const inSync = (statuses: WatchStatus[]) =>
       stacks.every((name) => statuses.some((s) => s.holds.includes(name) && s.stacks.find((t) => t.stack === name)?.result === 'in_sync'));
+    // Now what every replica sent ends (and what the ones that took over send next, at the following polls).
     await waitFor(
-      async () => inSync(await Promise.all(others.map((w) => w.status()))),
+      movingClock(clock, async () => inSync(await Promise.all(others.map((w) => w.status())))),
       240_000,
       () => `not converged: ${others.map((w) => w.stderr()).join('\n---\n')}`,
     );
@@ -242,12 +267,12 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
       60_000,
       () => `not taken over after SIGTERM: ${staying.stderr()}`,
     );
-    // The replica that took over finishes the stack: the edit converges.
+    // The replica that took over finishes the stack: the edit converges once the cloud's clock moves on.
     await waitFor(
-      async () => {
+      movingClock(clock, async () => {
         const group = (await cloudRequest(c, 'GET', ARM_PATH(`g-${run}-${edited}`))).body;
         return group?.properties?.provisioningState === 'Succeeded' && group?.tags?.release === 'two';
-      },
+      }),
       120_000,
       () => `edit never converged: ${staying.stderr()}`,
     );
@@ -268,7 +293,7 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
       'm/secret.txt': 's3cret-value\n',
       'm/group.yaml': groupManifest(`g-${run}`),
     });
-    const c = (cloud = await startCloudProcess({ env: { MOOR_PROVISIONING_MS: '60000' } }));
+    const c = (cloud = await startCloud({ env: { MOOR_PROVISIONING_MS: '60000' } }));
     // In front of the cloud, byte for byte: once it hangs, what a client sends is taken and never passed on (a service
     // that stopped answering, its connections open).
     let hanging = false;
@@ -337,8 +362,9 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
     const run = randomBytes(3).toString('hex');
     const stack = `p${run}`;
     const dir = workdir({ 'moor.config.yaml': `stacks:\n  ${stack}: {paths: [m]}\n`, 'm/secret.txt': 's3cret-value\n' });
-    // Leases are timed in wall-clock, as above: the cloud in a process of its own.
-    const c = (cloud = await startCloudProcess({ env: { MOOR_PROVISIONING_MS: '8000' } }));
+    // The group provisions until the test moves the cloud's clock: the paused replica's apply is in flight.
+    const clock = testClock();
+    const c = (cloud = await startCloud({ env: { MOOR_PROVISIONING_MS: String(HOUR_MS) }, clock }));
     const env = { MOOR_STATE: PG_URL! };
     const args = ['--all-stacks', '--interval', `${INTERVAL_MS / 1000}s`, '--self-heal'];
     const paused = await startWatchProcess(dir, c, args, env);
@@ -370,7 +396,7 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
       () => `not taken over: ${other.stderr()}`,
     );
     await waitFor(
-      async () => (await provisioningState(c, `g-${run}`)) === 'Succeeded',
+      movingClock(clock, async () => (await provisioningState(c, `g-${run}`)) === 'Succeeded'),
       120_000,
       () => `never provisioned: ${other.stderr()}`,
     );
@@ -405,7 +431,7 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
     });
     const dir = workdir(files);
     const requestLog = join(dir, 'requests.jsonl');
-    // Handovers are timed in wall-clock: the cloud answers from a process of its own.
+    // Handovers wait for the cycles in flight and are timed in wall-clock: the cloud answers from a process of its own.
     const c = (cloud = await startCloudProcess({ args: ['--request-log', requestLog] }));
     const env = { MOOR_STATE: PG_URL! };
     const args = (id: string) => ['--all-stacks', '--interval', `${FLEET_INTERVAL_MS / 1000}s`, '--self-heal', '--replica-id', id];
