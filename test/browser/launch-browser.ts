@@ -1,10 +1,13 @@
 // The one place browser tests get a browser: a Chromium installed on the machine when there is one
 // (MOOR_CHROMIUM, or chromium / chromium-browser / google-chrome on PATH), else the Chromium that ships
 // inside the @sparticuz/chromium npm package (unpacked to the temporary folder on first use), so a
-// fresh machine with only Node runs the browser tests.
+// fresh machine with only Node runs the browser tests. In a vitest run the files share one browser,
+// served by the global setup (each file in contexts of its own); a file run without it launches its own.
 import { accessSync, constants } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { delimiter, join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserServer, type LaunchOptions } from 'playwright-core';
 
 const SYSTEM_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
 
@@ -33,12 +36,13 @@ const SOFTWARE_GL = ['--in-process-gpu', '--use-gl=angle', '--use-angle=swiftsha
 
 /**
  * The packaged Chromium with its flags, less those that loosen the web's security (tests must see what
- * users see), --single-process (made for one page per function; a second browser context crashes it) and
- * the emulated GPU.
+ * users see), --single-process (made for one page per function; a second browser context crashes it), the
+ * emulated GPU and --no-zygote: with its zygote, Chromium forks a page's renderer from a process already
+ * started instead of starting the binary again (about 0.1 CPU-s a page).
  */
 async function packagedChromium(): Promise<{ executablePath: string; args: string[] }> {
   const { default: packaged } = await import('@sparticuz/chromium');
-  const left = ['--disable-web-security', '--allow-running-insecure-content', '--single-process', ...SOFTWARE_GL];
+  const left = ['--disable-web-security', '--allow-running-insecure-content', '--single-process', '--no-zygote', ...SOFTWARE_GL];
   return { executablePath: await packaged.executablePath(), args: [...packaged.args.filter((a) => !left.includes(a)), '--disable-gpu'] };
 }
 
@@ -50,8 +54,53 @@ export async function prepareBrowser(): Promise<void> {
   if (!systemChromium()) await packagedChromium();
 }
 
-export async function launchBrowser(): Promise<Browser> {
+/** The browser's path and flags, as a launch takes them. */
+async function launchOptions(): Promise<LaunchOptions> {
   const system = systemChromium();
   const { executablePath, args } = system ? { executablePath: system, args: ['--no-sandbox'] } : await packagedChromium();
-  return chromium.launch({ executablePath, args, headless: true, timeout: 120_000 });
+  return { executablePath, args, headless: true, timeout: 120_000 };
+}
+
+/** Where a test file asks for the run's shared browser: set by the global setup, inherited by the workers. */
+const SHARED_BROWSER = 'MOOR_TEST_BROWSER' as const;
+
+/**
+ * Serves the run's one Chromium to its test files (vitest's global setup): a loopback URL that launches it
+ * on the first request (a run without browser tests launches none) and answers with its WebSocket address.
+ * A file connects, opens its pages in contexts of its own (no cookie or storage shared) and disconnects,
+ * which closes them: a launch and its GPU and network processes (0.4-0.6 CPU-s) once per run instead of once
+ * per file. Returns the teardown, which closes the browser.
+ */
+export async function serveSharedBrowser(): Promise<() => Promise<void>> {
+  let server: Promise<BrowserServer> | undefined;
+  const http = createServer((_req, res) => {
+    server ??= launchOptions().then((options) => chromium.launchServer(options));
+    server.then(
+      (s) => res.end(s.wsEndpoint()),
+      (err: unknown) => {
+        res.statusCode = 500;
+        res.end(err instanceof Error ? err.message : String(err));
+      },
+    );
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  process.env[SHARED_BROWSER] = `http://127.0.0.1:${(http.address() as AddressInfo).port}/`;
+  return async () => {
+    delete process.env.MOOR_TEST_BROWSER;
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+    await (await server?.catch(() => undefined))?.close();
+  };
+}
+
+/**
+ * A browser for one test file: the run's shared one when the global setup serves it (close() disconnects,
+ * closing the file's pages and contexts), else one launched for the file (close() ends it).
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const shared = process.env[SHARED_BROWSER];
+  if (!shared) return chromium.launch(await launchOptions());
+  const res = await fetch(shared);
+  if (!res.ok) throw new Error(`the run's shared browser did not start: ${await res.text()}`);
+  return chromium.connect(await res.text(), { timeout: 120_000 });
 }
