@@ -106,13 +106,23 @@ function App() {
   const rows = useMemo(() => (status ? flatten(status, steps) : []), [status, steps]);
   const shownStack = graphStack ?? (status ? mostUrgentStack(status) : '');
 
-  const guard = useCallback(async (load, set) => {
-    try {
-      set({ doc: await load(), error: null });
-    } catch (err) {
-      if (err instanceof Unauthorized) setNeedToken(true);
-      else set((old) => ({ doc: old.doc, error: err instanceof Error ? err.message : String(err) }));
-    }
+  // Loads a document for an effect and returns the effect's cleanup: once a later request (another stack, resource
+  // or revision) replaces this one, its answer is dropped, so one that arrives late never overwrites the newer.
+  const guard = useCallback((load, set) => {
+    let wanted = true;
+    (async () => {
+      try {
+        const doc = await load();
+        if (wanted) set({ doc, error: null });
+      } catch (err) {
+        if (!wanted) return;
+        if (err instanceof Unauthorized) setNeedToken(true);
+        else set((old) => ({ doc: old.doc, error: err instanceof Error ? err.message : String(err) }));
+      }
+    })();
+    return () => {
+      wanted = false;
+    };
   }, []);
 
   useEffect(() => {
@@ -164,24 +174,24 @@ function App() {
   useEffect(() => setDetail({ doc: null, error: null }), [selected?.key]);
 
   useEffect(() => {
-    if (!selected || needToken) return;
+    if (!selected || needToken) return undefined;
     const q = new URLSearchParams({ stack: selected.stack, address: selected.address });
-    guard(() => getJson(`/api/dashboard/resource?${q}`), setDetail);
+    return guard(() => getJson(`/api/dashboard/resource?${q}`), setDetail);
   }, [selected, revision, needToken]);
 
   useEffect(() => {
-    if (view !== 'graph' || !status || needToken) return;
-    guard(() => getJson(`/api/dashboard/graph?${new URLSearchParams({ stack: shownStack })}`), setGraph);
+    if (view !== 'graph' || !status || needToken) return undefined;
+    return guard(() => getJson(`/api/dashboard/graph?${new URLSearchParams({ stack: shownStack })}`), setGraph);
   }, [view, shownStack, revision, status !== null, needToken]);
 
   useEffect(() => {
-    if (view !== 'history' || !status || needToken) return;
-    guard(() => getJson(`/api/dashboard/history?${new URLSearchParams({ stack: shownStack })}`), setHistory);
+    if (view !== 'history' || !status || needToken) return undefined;
+    return guard(() => getJson(`/api/dashboard/history?${new URLSearchParams({ stack: shownStack })}`), setHistory);
   }, [view, shownStack, revision, status !== null, needToken]);
 
   useEffect(() => {
-    if (view !== 'rates' || needToken) return;
-    guard(() => getJson('/api/dashboard/rates'), setRates);
+    if (view !== 'rates' || needToken) return undefined;
+    return guard(() => getJson('/api/dashboard/rates'), setRates);
   }, [view, revision, needToken]);
 
   // Opening a resource changes the address (the hashchange listener opens it): the link reopens it.
