@@ -91,13 +91,13 @@ export async function startWatch(dir: string, cloud: Cloud, args: readonly strin
   };
 }
 
-/** Polls `probe` until it returns something other than undefined/false. */
-export async function waitFor<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number, why: () => string): Promise<T> {
+/** Polls `probe` every `pollMs` until it returns something other than undefined/false. */
+export async function waitFor<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number, why: () => string, pollMs = 200): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe().catch(() => undefined);
     if (v !== undefined && v !== false) return v;
     if (Date.now() > deadline) throw new Error(why());
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, pollMs));
   }
 }
