@@ -2,7 +2,7 @@
 // and `moor apply` waits for the running operation, sends its PUT again and converges.
 // The cloud reads a test clock and provisioning lasts an hour of it: the other's operation runs until the
 // apply's PUT has met the 409, and the test ends it then, so nothing depends on how fast this machine is.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { RequestLogLine } from '../../src/localcloud/request-log.js';
@@ -20,7 +20,8 @@ async function untilPuts(log: string, name: string, status: number | 'ok', count
   const matches = (l: RequestLogLine) =>
     l.method === 'PUT' && l.path.endsWith(`/containerGroups/${name}`) && (status === 'ok' ? l.status >= 200 && l.status < 300 : l.status === status);
   for (;;) {
-    const lines = readFileSync(log, 'utf8')
+    // The cloud writes its log as it goes: until its first line is out, there is no file.
+    const lines = (existsSync(log) ? readFileSync(log, 'utf8') : '')
       .split('\n')
       .filter(Boolean)
       .map((l) => JSON.parse(l) as RequestLogLine);
