@@ -165,7 +165,9 @@ export async function startThrowawayPostgres(dir: string, port: number, password
       await chown(data, as.uid, as.gid);
       await chown(passwordFile, as.uid, as.gid);
     }
-    await runToEnd(initdb, ['-D', data, '-U', 'postgres', `--pwfile=${passwordFile}`, '-A', 'scram-sha-256', '-E', 'UTF8', '--no-locale'], as);
+    // --no-sync: a throwaway cluster (the server runs with fsync=off too) need not wait for its files to reach the disk,
+    // which was about half of initdb's time here (4.4 s -> 2.3 s), before any test file can start.
+    await runToEnd(initdb, ['-D', data, '-U', 'postgres', `--pwfile=${passwordFile}`, '-A', 'scram-sha-256', '-E', 'UTF8', '--no-locale', '--no-sync'], as);
     await rm(passwordFile);
     server = await startServer(
       postgres,
