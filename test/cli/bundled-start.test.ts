@@ -2,8 +2,9 @@
 // command line in a few dozen files instead of ~400 modules. Without a bundle (a build with tsc alone,
 // as the GitHub Action's install makes) or with one older than dist/cli/main.js (tsc ran again since),
 // it runs dist/cli/ as before; a clone never built still says so in one line.
-import { cpSync, mkdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { ROOT, workdir } from '../e2e/harness.js';
 import { runBin, runRecordingModules } from './loaded-modules.js';
@@ -27,6 +28,8 @@ const fromBundle = (url: string) => url.includes('/dist/bundle/');
 /** Starts of node on a loaded machine: a wait for them to finish, not a timing. */
 const SLOW = 300_000;
 const fromCli = (url: string) => url.includes('/dist/cli/');
+/** The module holds the yaml package's code (its document symbol), wherever the bundle put it. */
+const holdsYamlParser = (url: string) => readFileSync(fileURLToPath(url), 'utf8').includes('Symbol.for("yaml.document")');
 
 describe('which build a start of moor runs', () => {
   test(
@@ -42,6 +45,9 @@ describe('which build a start of moor runs', () => {
       const version = await runRecordingModules(BIN, ['--version'], dir);
       expect(version.stdout).toMatch(/^moor \d+\.\d+\.\d+\n/);
       expect(version.loaded.filter(fromCli)).toEqual([]);
+      // Only the commands that read YAML load its parser (about 230 KB of the bundle): validate does, --version does not.
+      expect(valid.loaded.some(holdsYamlParser)).toBe(true);
+      expect(version.loaded.filter(holdsYamlParser)).toEqual([]);
     },
     SLOW,
   );

@@ -2,7 +2,6 @@
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { UserError } from '../../core/diagnostics.js';
-import { parseParallelism } from '../../engine/config.js';
 import type { RegisterCommand } from './register-command.js';
 import { addPlanShapeOptions } from '../plan-shape-options.js';
 import type { PlanShapeFlags } from '../plan-inputs.js';
@@ -44,10 +43,6 @@ export const registerApply: RegisterCommand = (program, io, setExit) => {
     });
 };
 
-function parallelismOf(flags: ApplyFlags): number | undefined {
-  return flags.parallelism === undefined ? undefined : parseParallelism(flags.parallelism, '--parallelism');
-}
-
 async function runApply(io: IoHost, paths: string[], flags: ApplyFlags, command: Command): Promise<number> {
   const { reporterFor } = await import('../reporters/reporter.js');
   const { reportingFailure } = await import('../reporters/reporting-failure.js');
@@ -55,6 +50,8 @@ async function runApply(io: IoHost, paths: string[], flags: ApplyFlags, command:
   const { readSavedPlan, checkSavedFolder } = await import('../../engine/plan/saved-plan.js');
   const { apply } = await import('../../engine/operations/apply-operation.js');
   const { eventsNotify } = await import('../../engine/operations/operation-host.js');
+  // Imported here, not at the top: engine/config.js brings the YAML parser, which every start of moor would load.
+  const { parseParallelism } = await import('../../engine/config.js');
   const terminal = Boolean(io.stdinIsTTY && io.stdout.isTTY);
   const reporter = await reporterFor(io, flags.output, { terminal, applying: true });
   // An event stream is for programs: it never prompts.
@@ -65,7 +62,7 @@ async function runApply(io: IoHost, paths: string[], flags: ApplyFlags, command:
     if (!flags.autoApprove && !flags.plan && !interactive) {
       throw new UserError('apply needs --auto-approve when it is not run from a terminal (or apply a saved plan with --plan FILE)');
     }
-    const parallelismFlag = parallelismOf(flags);
+    const parallelismFlag = flags.parallelism === undefined ? undefined : parseParallelism(flags.parallelism, '--parallelism');
     if (flags.plan) refuseWithSavedPlan(paths, flags);
     const saved = flags.plan ? { file: flags.plan, plan: readSavedPlan(resolve(io.cwd, flags.plan), flags.plan) } : undefined;
     if (saved) checkSavedFolder(saved.file, saved.plan, io.cwd);
