@@ -5,6 +5,10 @@
 // notification's to tell, not a failure; an error (exit 1) is logged as one. The pipeline step, run as
 // the runner runs a `run:` (bash -eo pipefail) with its env from the page and the job summary in a file:
 // drift found is a warning and the report in the summary, an error fails the step.
+// `npx moor` runs once as written (the crontab line's drift found): npx finds moor installed in the folder,
+// passes its output and its exit code 2 on. npx is npm's exec (about 1 CPU-s of npm before moor starts),
+// and what it does is put the folder's node_modules/.bin on PATH and run the command in a shell: the
+// other runs do that themselves (installedMoor), so the same installed moor runs the page's command.
 import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,6 +54,20 @@ function installMoor(dir: string): void {
   symlinkSync(join(ROOT, 'bin/moor.js'), join(dir, 'node_modules/.bin/moor'));
 }
 
+/**
+ * The page's command with its `npx moor` run as npm exec runs it when moor is installed in the folder: `moor`
+ * from the folder's node_modules/.bin, which `withInstalledBin` puts first on PATH.
+ */
+function installedMoor(command: string): string {
+  expect(command.split('npx moor ')).toHaveLength(2);
+  return command.replace('npx moor ', 'moor ');
+}
+
+/** `env` with the folder's node_modules/.bin first on PATH, as npm exec runs a package's bin. */
+function withInstalledBin(dir: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...env, PATH: `${join(dir, 'node_modules/.bin')}:${env.PATH ?? ''}` };
+}
+
 /** The environment of a run on a machine that has none of moor's variables, offline for npx. */
 function machineEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return {
@@ -85,22 +103,24 @@ describe("the drift guide's crontab line and pipeline step", () => {
     const local = Object.entries(paths).reduce((line, [path, here]) => line.replaceAll(path, here), command);
     const logged = join(dir, 'logged.txt');
     const env = machineEnv({ PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`, LOGGED: logged });
-    const cron = () => run('sh', ['-c', local], { cwd: '/', env, timeout: 120_000 });
+    const cron = (line: string, lineEnv: NodeJS.ProcessEnv) => run('sh', ['-c', line], { cwd: '/', env: lineEnv, timeout: 120_000 });
     chmodSync(join(dir, 'bin/logger'), 0o755);
 
     const applied = await moor(dir, cloud, ['apply', 'manifests', '--auto-approve']);
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
     expect((await cloudRequest(cloud, 'PATCH', AUTH_PATH('c7'), { displayName: 'changed by hand' })).status).toBeLessThan(300);
-    await cron();
+    await cron(local, env);
     expect(readFileSync(join(dir, 'drift.log'), 'utf8')).toContain('AuthContext/c7');
     expect(existsSync(logged), 'a drift found is not a failure').toBe(false);
     const posted = (await cloudRequest(cloud, 'GET', `/v3/conversations/${encodeURIComponent(conversation)}/activities`)).body.activities as unknown[];
     expect(posted.length).toBeGreaterThan(0);
 
-    // An error: the manifests' folder is gone.
+    // An error: the manifests' folder is gone (the installed moor run as npx ran it above).
     renameSync(join(dir, 'manifests'), join(dir, 'moved'));
-    await cron();
+    await cron(installedMoor(local), withInstalledBin(dir, env));
     expect(readFileSync(logged, 'utf8')).toBe('logger -t moor: moor drift failed\n');
+    // moor's own message, in the log as the line sends it: the installed moor ran (not a shell's 'not found').
+    expect(readFileSync(join(dir, 'drift.log'), 'utf8')).toContain('error: manifests/: no such file or directory');
   }, 300_000);
 
   it('the pipeline step: drift found is a warning with the report in the job summary and the chat, an error fails the step', async () => {
@@ -120,9 +140,13 @@ describe("the drift guide's crontab line and pipeline step", () => {
     installMoor(dir);
     const summary = join(dir, 'step-summary.md');
     const env = machineEnv({ BOT_TOKEN: TOKEN, ARM_TOKEN: TOKEN, GITHUB_STEP_SUMMARY: summary, MOOR_POLL_INTERVAL_MS: '50' });
-    // How the runner runs a step's `run:` with the default shell.
+    // How the runner runs a step's `run:` with the default shell; `npx moor` as npm exec runs the installed moor (the crontab line's run proves npx).
     const runStep = () =>
-      run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], { cwd: dir, env, timeout: 120_000 }).then(
+      run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', installedMoor(step.run)], {
+        cwd: dir,
+        env: withInstalledBin(dir, env),
+        timeout: 120_000,
+      }).then(
         (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
         (e: unknown) => ({ code: (e as { code: number }).code, stdout: (e as { stdout: string }).stdout, stderr: (e as { stderr: string }).stderr }),
       );
