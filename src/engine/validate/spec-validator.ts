@@ -37,17 +37,24 @@ export function schemaCompiler(): AjvClass {
 
 /**
  * Validators the build compiled ahead (scripts/compile-schemas.mjs -> compiled-schemas.js beside
- * this module in dist/); absent when running from source, then schemas compile on first use.
+ * this module in dist/, naming each validator's file in compiled-schemas/ and its schema's hash);
+ * absent when running from source, then schemas compile on first use.
  */
 interface Precompiled {
+  /** Absent in a compiled-schemas.js of an older build (one file held every validator): then schemas compile. */
+  readonly files?: Readonly<Record<string, string>>;
   readonly hashes: Readonly<Record<string, string>>;
-  readonly [key: string]: unknown;
 }
 const precompiled = (await import(new URL('./compiled-schemas.js', import.meta.url).href).catch(() => undefined)) as Precompiled | undefined;
 
-/** The export name of a kind's (or one of its fields') validator in compiled-schemas.js. */
+/** The export name of a kind's (or one of its fields') validator in its compiled file. */
 export function compiledKey(kind: string, field?: string): string {
   return field ? `field_${kind}_${field}` : `spec_${kind}`;
+}
+
+/** The file, in compiled-schemas/, of a kind's precompiled validators (CommonJS: require()d when the kind is first validated). */
+export function compiledFile(kind: string): string {
+  return `${kind}.cjs`;
 }
 
 /** A short hash of a schema: a precompiled validator is used only for the schema it was made from. */
@@ -57,8 +64,12 @@ export function schemaHash(schema: unknown): string {
 
 /** The precompiled validator of `key` when it was made from `schema`, else a fresh compile. */
 function compileOrLoad(key: string, schema: JsonObject): ValidateFunction {
-  const fn = precompiled?.[key];
-  if (typeof fn === 'function' && precompiled?.hashes[key] === schemaHash(schema)) return fn as ValidateFunction;
+  const file = precompiled?.files?.[key];
+  if (file !== undefined && precompiled?.hashes[key] === schemaHash(schema)) {
+    // The code of one kind only: a run reads the validators of the kinds its manifests use.
+    const fn = (require(`./compiled-schemas/${file}`) as Record<string, unknown>)[key];
+    if (typeof fn === 'function') return fn as ValidateFunction;
+  }
   return schemaCompiler().compile(schema);
 }
 
