@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterEach, expect, test } from 'vitest';
+import { afterAll, afterEach, expect, test } from 'vitest';
 import { describeWithPostgres, PG_URL } from '../state/postgres-env.js';
 import { testClock, type TestClock } from '../support/test-clock.js';
 import {
@@ -27,7 +27,7 @@ import {
   type Cloud,
 } from './harness.js';
 import { startCloudProcess } from './processes.js';
-import { waitFor, type WatchProcess, type WatchStatus } from './watch-harness.js';
+import { startWatch, waitFor, type WatchProcess, type WatchRun, type WatchStatus } from './watch-harness.js';
 import { startWatchProcess } from './watch-process.js';
 
 const INTERVAL_MS = 2_000;
@@ -75,32 +75,36 @@ spec:
 `;
 }
 
+/** One connection of the test's own for its looks at the server (a connection per look costs a login each time). */
+let adminPool: pg.Pool | undefined;
+const admin = (): pg.Pool => (adminPool ??= new pg.Pool({ connectionString: PG_URL, max: 1 }));
+afterAll(async () => {
+  await adminPool?.end();
+});
+
 /** Sessions of the server holding a lease for the process `pid` (lease connections name their process). */
 async function leaseSessionsOf(pid: number): Promise<number> {
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  try {
-    const r = await admin.query<{ n: string }>(
-      `SELECT count(*) AS n FROM pg_catalog.pg_stat_activity a JOIN pg_catalog.pg_locks l ON l.pid = a.pid
-        WHERE a.application_name = $1 AND l.locktype = 'advisory' AND l.granted`,
-      [`moor watch lease (pid ${pid})`],
-    );
-    return Number(r.rows[0].n);
-  } finally {
-    await admin.end();
-  }
+  const r = await admin().query<{ n: string }>(
+    `SELECT count(*) AS n FROM pg_catalog.pg_stat_activity a JOIN pg_catalog.pg_locks l ON l.pid = a.pid
+      WHERE a.application_name = $1 AND l.locktype = 'advisory' AND l.granted`,
+    [`moor watch lease (pid ${pid})`],
+  );
+  return Number(r.rows[0].n);
 }
 
 /** Rows of the state lock table naming the process `pid` (a released lock leaves none). */
 async function stateLocksOf(pid: number): Promise<number> {
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  try {
-    const r = await admin.query<{ n: string }>('SELECT count(*) AS n FROM moor_lock WHERE pid = $1', [pid]);
-    return Number(r.rows[0].n);
-  } finally {
-    await admin.end();
-  }
+  const r = await admin().query<{ n: string }>('SELECT count(*) AS n FROM moor_lock WHERE pid = $1', [pid]);
+  return Number(r.rows[0].n);
+}
+
+/**
+ * A replica that runs in this process (main(argv, io) of the built CLI): where neither the process nor its signals are
+ * the point (kill -9, SIGSTOP, an exit after SIGTERM), a process start is not paid for. Its pid is this process's.
+ */
+type Replica = WatchRun & { readonly pid: number };
+async function startReplicaHere(dir: string, cloud: Cloud, args: readonly string[], env: NodeJS.ProcessEnv): Promise<Replica> {
+  return { ...(await startWatch(dir, cloud, args, env)), pid: process.pid };
 }
 
 /**
@@ -141,9 +145,10 @@ const provisioningState = async (cloud: Cloud, name: string) =>
 
 describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
   let cloud: Cloud | undefined;
-  const watches: WatchProcess[] = [];
+  const watches: (WatchProcess | Replica)[] = [];
   afterEach(async () => {
-    await Promise.all(watches.splice(0).map((w) => w.kill()));
+    // A run in this process is stopped as SIGTERM stops it (again, if the test did already).
+    await Promise.all(watches.splice(0).map((w) => ('kill' in w ? w.kill() : w.terminate())));
     await cloud?.stop();
     cloud = undefined;
   });
@@ -174,7 +179,11 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
       60_000,
       () => `first replica did not take every stack: ${first.stderr()}`,
     );
-    const others = [await startWatchProcess(dir, c, args(`second-${run}`), env), await startWatchProcess(dir, c, args(`third-${run}`), env)];
+    // The one that leaves on SIGTERM is a process (its exit is the point); the one that stays runs in this process.
+    const others: [WatchProcess, Replica] = await Promise.all([
+      startWatchProcess(dir, c, args(`second-${run}`), env),
+      startReplicaHere(dir, c, args(`third-${run}`), env),
+    ]);
     watches.push(...others);
     const all = [first, ...others];
     // Replicas that join take their share from the first: two stacks each.
@@ -374,7 +383,7 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
       60_000,
       () => `no lease: ${paused.stderr()}`,
     );
-    const other = await startWatchProcess(dir, c, args, env);
+    const other = await startReplicaHere(dir, c, args, env);
     watches.push(other);
     await waitFor(
       async () => (await other.get('/readyz')).status === 200,
@@ -436,9 +445,13 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
     const env = { MOOR_STATE: PG_URL! };
     const args = (id: string) => ['--all-stacks', '--interval', `${FLEET_INTERVAL_MS / 1000}s`, '--self-heal', '--replica-id', id];
     const ids = [`a-${run}`, `b-${run}`, `c-${run}`];
-    const replicas = new Map<string, WatchProcess>();
-    const start = async (id: string) => {
-      const w = await startWatchProcess(dir, c, args(id), env);
+    const replicas = new Map<string, WatchRun>();
+    // The replica killed with kill -9 is a process; the others run in this process.
+    const start = async <W extends WatchProcess | Replica>(
+      id: string,
+      how: (dir: string, cloud: Cloud, args: readonly string[], env: NodeJS.ProcessEnv) => Promise<W>,
+    ) => {
+      const w = await how(dir, c, args(id), env);
       watches.push(w);
       replicas.set(id, w);
       return w;
@@ -462,7 +475,7 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
     };
     const why = () => [...replicas].map(([id, w]) => `--- ${id}\n${w.stderr()}`).join('\n');
 
-    for (const id of ids) await start(id);
+    const [, killed] = await Promise.all([start(ids[0], startReplicaHere), start(ids[1], startWatchProcess), start(ids[2], startReplicaHere)]);
     const joined = Date.now();
     await waitFor(balanced(3, 5), 60_000, () => `not shared 4±1 after the last join: ${why()}`);
     const shareMs = Date.now() - joined;
@@ -482,7 +495,6 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
     expect(await replicas.get(ids[0])!.sample('moor_replicas', {})).toBe(3);
 
     // kill -9: its session ends with it, and the two others share its stacks.
-    const killed = replicas.get(ids[1])!;
     await killed.kill();
     replicas.delete(ids[1]);
     const killedAt = Date.now();
@@ -498,7 +510,7 @@ describeWithPostgres('moor watch replicas on one PostgreSQL state', () => {
     const outBefore = await handedOver();
 
     // Back with its id: it takes its share again, and only that moves.
-    await start(ids[1]);
+    await start(ids[1], startReplicaHere);
     const restarted = Date.now();
     const after = await waitFor(balanced(3, 5), 60_000, () => `not shared 4±1 after the restart: ${why()}`);
     const restartMs = Date.now() - restarted;
