@@ -222,20 +222,7 @@ describe('the action with stacks', () => {
     expect(r.markdown).toContain('### moor validate · stack prod');
   });
 
-  test('the stack input plans that stack alone, saves its plan, and apply on merge applies it to that stack', async () => {
-    const dir = workdir({ 'moor.config.yaml': STACKS, 'm/c1.yaml': manifest });
-    const plan = await runStep(dir, 'run', { ACTION_PATHS: '.', ACTION_STACK: 'prod' });
-    expect(plan.outputs.exitcode, plan.stdout).toBe('2');
-    expect(plan.markdown).toMatch(/^<!-- moor report: plan in \. \(stack prod\) -->\n### moor plan · stack prod\n/);
-    expect(JSON.parse(readFileSync(join(dir, 'moor-plan.json'), 'utf8')).inputs.stack).toBe('prod');
-    const apply = await runStep(dir, 'run', { ACTION_COMMAND: 'apply' });
-    expect(apply.outputs.exitcode, apply.stdout).toBe('0');
-    expect(apply.stdout).toContain('stack prod: Apply complete: 1 created');
-    expect(existsSync(join(dir, '.moor', 'stacks', 'prod', 'state.json'))).toBe(true);
-    expect(existsSync(join(dir, '.moor', 'stacks', 'dev', 'state.json'))).toBe(false);
-  });
-
-  test("the pipelines guide's recipe with two stacks: a plan per stack saved and applied; after a second merge the stale plan fails with instructions, or is re-planned and applied", async () => {
+  test("the pipelines guide's recipe with two stacks: a plan per stack (the stack input plans that stack alone) saved and applied to that stack (with or without the stack input: the plan names it); after a second merge the stale plan fails with instructions, or is re-planned and applied", async () => {
     // The recipe as docs/pipelines.md shows it: a matrix per stack, an artifact per stack, an apply per stack queued and never cancelled.
     const guide = readFileSync(join(ROOT, 'docs', 'pipelines.md'), 'utf8');
     const block = /### The pipeline with stacks[\s\S]*?```yaml\n([\s\S]*?)```/.exec(guide)![1];
@@ -270,19 +257,26 @@ describe('the action with stacks', () => {
     for (const stack of ['dev', 'prod']) {
       const first = await plan(stack, 'pr1');
       expect(first.outputs.exitcode, first.stdout).toBe('2');
+      // The stack input plans that stack alone: the report is that stack's, and so is the saved plan.
+      expect(first.markdown).toMatch(new RegExp(`^<!-- moor report: plan in \\. \\(stack ${stack}\\) -->\n### moor plan · stack ${stack}\n`));
       expect(JSON.parse(readFileSync(join(dir, `pr1-${stack}.json`), 'utf8')).inputs.stack).toBe(stack);
     }
     writeFileSync(join(dir, 'm/c1.yaml'), second);
     for (const stack of ['dev', 'prod']) expect((await plan(stack, 'pr2')).outputs.exitcode).toBe('2');
 
-    // The first merge: each stack applies its own plan.
+    // The first merge: each stack applies its own plan. prod's apply is given no stack input: the saved plan
+    // names its stack, and that stack alone is applied (dev's state is not made). dev's is given it, as in the recipe.
     writeFileSync(join(dir, 'm/c1.yaml'), ctx);
-    for (const stack of ['dev', 'prod']) {
-      const apply = await runStep(dir, 'run', { ACTION_COMMAND: 'apply', ACTION_STACK: stack, ACTION_PLAN_FILE: `pr1-${stack}.json` });
-      expect(apply.outputs.exitcode, apply.stdout).toBe('0');
-      expect(apply.stdout).toContain(`stack ${stack}: Apply complete: 1 created`);
-      expect(apply.markdown).toMatch(new RegExp(`^<!-- moor report: apply in \\. \\(stack ${stack}\\) -->\n### moor apply`));
-    }
+    const prodApply = await runStep(dir, 'run', { ACTION_COMMAND: 'apply', ACTION_PLAN_FILE: 'pr1-prod.json' });
+    expect(prodApply.outputs.exitcode, prodApply.stdout).toBe('0');
+    expect(prodApply.stdout).toContain('stack prod: Apply complete: 1 created');
+    expect(prodApply.markdown).toMatch(/^<!-- moor report: apply in \. -->\n### moor apply/);
+    expect(existsSync(join(dir, '.moor', 'stacks', 'prod', 'state.json'))).toBe(true);
+    expect(existsSync(join(dir, '.moor', 'stacks', 'dev', 'state.json'))).toBe(false);
+    const devApply = await runStep(dir, 'run', { ACTION_COMMAND: 'apply', ACTION_STACK: 'dev', ACTION_PLAN_FILE: 'pr1-dev.json' });
+    expect(devApply.outputs.exitcode, devApply.stdout).toBe('0');
+    expect(devApply.stdout).toContain('stack dev: Apply complete: 1 created');
+    expect(devApply.markdown).toMatch(/^<!-- moor report: apply in \. \(stack dev\) -->\n### moor apply/);
 
     // The second merge: its plans are stale. dev fails, nothing applied, saying how to recover.
     writeFileSync(join(dir, 'm/c1.yaml'), second);
