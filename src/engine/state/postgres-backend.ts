@@ -9,6 +9,7 @@ import { StateLockedError } from './state-locked-error.js';
 import { lostLockError } from './lost-lock.js';
 import {
   advisoryUnlock,
+  clearAndUnlock,
   clearHolder,
   findHolder,
   holderText,
@@ -16,9 +17,9 @@ import {
   lockedError,
   newLockInfo,
   prepareLockSession,
-  recordHolder,
   terminateHolder,
   tryAdvisoryLock,
+  tryLockAndRecord,
   type Holder,
 } from './postgres-lock.js';
 import { LeaseSession, MIN_LEASE_TTL_MS, prepareLeaseSession, type HeldLease } from './postgres-lease.js';
@@ -199,9 +200,8 @@ export class PostgresStateBackend implements StateBackend {
       if (!lease) await prepareLockSession(client);
       await ensureSchema(client);
       for (;;) {
-        if (await tryAdvisoryLock(client, this.key)) {
-          const info = newLockInfo(operation);
-          await recordHolder(client, this.workspace, info);
+        const info = newLockInfo(operation);
+        if (await tryLockAndRecord(client, this.key, this.workspace, info)) {
           this.adoptLockClient(client, info, !lease);
           return info;
         }
@@ -289,10 +289,7 @@ export class PostgresStateBackend implements StateBackend {
     this.held = undefined;
     this.knownSerial = undefined;
     try {
-      if (!this.lockLost) {
-        await clearHolder(client, this.workspace, lock.id);
-        await advisoryUnlock(client, this.key);
-      }
+      if (!this.lockLost) await clearAndUnlock(client, this.key, this.workspace, lock.id);
     } catch {
       // The connection failed: the server drops the advisory lock with it, so the lock is released either way.
     } finally {

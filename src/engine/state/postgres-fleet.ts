@@ -4,7 +4,8 @@
 // session holds its replica's session key in shared mode, so the others see whose leases they are). A
 // replica that dies or goes silent loses its sessions, and with them its membership and all its leases at
 // once (one session lost ends the others); a process watching hundreds of stacks keeps a handful of
-// connections, not two per stack, and its heartbeat never waits behind its stacks' queries.
+// connections, not two per stack (a lease session per 25 stacks, at most four), and its heartbeat never
+// waits behind its stacks' queries.
 import type pg from 'pg';
 import { UserError } from '../../core/diagnostics.js';
 import { sleep } from '../../core/abortable-wait.js';
@@ -19,8 +20,14 @@ const HEARTBEATS_PER_TTL = 4;
 const FORGET_AFTER_S = 3600;
 /** How often a replica whose id is still held (its previous process not yet gone) tries again. */
 const RETRY_JOIN_MS = 250;
-/** Sessions a replica's leases are spread over (opened as stacks need them): its stacks' cycles take turns on each. */
+/** Sessions a replica's leases are spread over at most (opened as stacks need them): its stacks' cycles take turns on each. */
 export const LEASE_SESSIONS = 4;
+/**
+ * Stacks of a store one lease session serves before the replica spreads them over one more: a cycle costs a
+ * handful of short statements every interval, so one session keeps up with dozens of stacks, while each session
+ * costs a server process (tens of milliseconds of CPU to start, on the server and in moor).
+ */
+export const STACKS_PER_LEASE_SESSION = 25;
 
 export interface FleetConnector {
   /** Opens a connection named `application` in pg_stat_activity. */
@@ -98,6 +105,8 @@ export class PostgresFleet implements FleetMembership {
   private readonly keys = new Map<string, AdvisoryKey>();
   /** The lease sessions, opened on first use. */
   private readonly sessions: (Promise<LeaseConnection> | undefined)[] = [];
+  /** How many lease sessions the stacks surveyed call for (never fewer once grown: a held lease stays on its session). */
+  private sessionCount = 1;
 
   private constructor(
     readonly store: string,
@@ -161,6 +170,7 @@ export class PostgresFleet implements FleetMembership {
 
   async survey(names: readonly string[]): Promise<FleetSurvey> {
     this.assertConnected();
+    this.sessionCount = Math.max(this.sessionCount, Math.min(LEASE_SESSIONS, Math.ceil(names.length / STACKS_PER_LEASE_SESSION)));
     const all = (await this.client.query<SurveyRow>(SURVEY_SQL, [this.ttlMs / 1000])).rows;
     const rows = all.filter((r): r is ReplicaRow => r.id !== null);
     const locks = all.filter((r) => r.id === null);
@@ -224,9 +234,9 @@ export class PostgresFleet implements FleetMembership {
     return new FleetLease(this, client, key, epoch, onLost(client));
   }
 
-  /** The lease session of a key (its low bits pick one of LEASE_SESSIONS), opened on first use. */
+  /** The lease session of a key (its low bits pick one of the sessions the stacks call for), opened on first use. */
   private sessionFor(key: AdvisoryKey): Promise<LeaseConnection> {
-    const i = key.objid % LEASE_SESSIONS;
+    const i = key.objid % this.sessionCount;
     let session = this.sessions[i];
     if (!session) {
       session = this.openSession();

@@ -67,14 +67,33 @@ export async function holdsAdvisoryLock(client: pg.Client, key: AdvisoryKey): Pr
   return r.rows.at(0)?.held === true;
 }
 
-/** Records the holder (this session) after it took the advisory lock; overwrites a crashed holder's row. */
-export async function recordHolder(client: pg.Client, workspace: string, info: LockInfo): Promise<void> {
-  await client.query(
-    `INSERT INTO moor_lock (workspace, id, who, pid, host, operation, since, backend_pid)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, pg_backend_pid())
+/**
+ * Takes the workspace's advisory lock and, when it was free, records the holder (this session) in the same
+ * statement: a watch takes the lock every cycle of every stack, so each round trip saved counts. False when
+ * another session holds the lock (nothing recorded then).
+ */
+export async function tryLockAndRecord(client: pg.Client, key: AdvisoryKey, workspace: string, info: LockInfo): Promise<boolean> {
+  const r = await client.query<{ ok: boolean }>(
+    `WITH taken AS (SELECT pg_try_advisory_lock($1::bigint) AS ok)
+     INSERT INTO moor_lock (workspace, id, who, pid, host, operation, since, backend_pid)
+     SELECT $2::text, $3::text, $4::text, $5::integer, $6::text, $7::text, $8::timestamptz, pg_backend_pid() FROM taken WHERE taken.ok
      ON CONFLICT (workspace) DO UPDATE SET id = excluded.id, who = excluded.who, pid = excluded.pid, host = excluded.host,
-       operation = excluded.operation, since = excluded.since, backend_pid = excluded.backend_pid`,
-    [workspace, info.id, info.who, info.pid, info.host, info.operation, info.since],
+       operation = excluded.operation, since = excluded.since, backend_pid = excluded.backend_pid
+     RETURNING true AS ok`,
+    [key.key, workspace, info.id, info.who, info.pid, info.host, info.operation, info.since],
+  );
+  return r.rows.length > 0;
+}
+
+/**
+ * Releases the lock this session took as `id`: its row goes, then the advisory lock, in one statement (the row is
+ * counted before the unlock runs). A row another holder wrote meanwhile (after `moor state unlock --force`) stays.
+ */
+export async function clearAndUnlock(client: pg.Client, key: AdvisoryKey, workspace: string, id: string): Promise<void> {
+  await client.query(
+    `WITH cleared AS (DELETE FROM moor_lock WHERE workspace = $1 AND id = $2 RETURNING 1)
+     SELECT c.n, pg_advisory_unlock($3::bigint) AS unlocked FROM (SELECT count(*) AS n FROM cleared) AS c`,
+    [workspace, id, key.key],
   );
 }
 
