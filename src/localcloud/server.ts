@@ -3,7 +3,6 @@ import { createServer, type RequestListener } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { DataStore } from './data-store.js';
-import { applyFixtures, readFixtures } from './fixtures.js';
 import { resolveOptions, type LocalCloudOptions } from './options.js';
 import { createPipeline } from './request-pipeline.js';
 import { RequestLog } from './request-log.js';
@@ -26,10 +25,16 @@ export interface LocalCloud {
 /** Starts the local cloud; resolves once it listens. */
 export async function startLocalCloud(options: LocalCloudOptions = {}, services: readonly LocalService[] = SERVICES): Promise<LocalCloud> {
   const opts = resolveOptions(options);
-  const fixtures = opts.fixtures ? readFixtures(opts.fixtures) : undefined;
+  // fixtures.js is imported only for a fixtures file: it brings the YAML parser, which a start without one never reads.
+  let addFixtures: ((store: DataStore) => void) | undefined;
+  if (opts.fixtures) {
+    const { applyFixtures, readFixtures } = await import('./fixtures.js');
+    const fixtures = readFixtures(opts.fixtures);
+    addFixtures = (store) => applyFixtures(store, fixtures);
+  }
   const store = await DataStore.open(opts.dataFile);
   if (opts.seed) seedFreshStores(store, services);
-  if (fixtures) applyFixtures(store, fixtures);
+  addFixtures?.(store);
 
   let url = '';
   const requestLog = opts.requestLog ? new RequestLog(opts.requestLog) : undefined;
