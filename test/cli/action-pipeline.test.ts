@@ -44,14 +44,15 @@ interface Run {
 }
 
 /**
- * Runs one step's script as the runner does. Not spawnSync: a worker blocked for the seconds a step's
+ * Runs one step's script as the runner does, with the shell a step of `shell: bash` gets
+ * (bash --noprofile --norc -eo pipefail). Not spawnSync: a worker blocked for the seconds a step's
  * CLI runs take on a loaded machine cannot answer vitest (its RPC times out) nor time the test.
  */
 async function runStep(dir: string, id: string, env: Record<string, string>): Promise<Run> {
   const files = { summary: join(dir, 'summary.md'), output: join(dir, 'output.txt') };
   if (!existsSync(files.summary)) writeFileSync(files.summary, '');
   writeFileSync(files.output, '');
-  const child = spawn('bash', ['-c', script(id)], {
+  const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script(id)], {
     cwd: dir,
     stdio: ['ignore', 'pipe', 'ignore'],
     env: {
@@ -111,6 +112,41 @@ describe('the composite action in a pipeline', () => {
     expect(r.markdown).toContain('### moor plan');
     const evil = await runStep(dir, 'run', { ACTION_ARGS: '--target "$(touch pwned)"' });
     expect(evil.outputs.exitcode).toBe('1');
+    expect(existsSync(join(dir, 'pwned'))).toBe(false);
+  });
+
+  test("the step's word splitting, as the args and paths inputs get it: quoted words (split by xargs) and unquoted ones (split by read in the shell) alike, nothing evaluated", async () => {
+    const dir = workdir();
+    const splitWords = /^split_words\(\) \{\n[\s\S]*?\n\}\n/m.exec(script('run'))![0];
+    const inputs = [
+      'm',
+      '  a \t b\nc  ',
+      '$(touch pwned) `touch pwned` $HOME * ?',
+      `"conf dir/x.yml" 'AuthContext/c1' a\\ b`,
+      '--target "$(touch pwned)"',
+      '   ',
+    ];
+    // Each input's words, NUL-terminated, after its count.
+    const each = 'for s in "$@"; do split_words got "$s" || exit 1; printf \'%s\\0\' "${#got[@]}" "${got[@]}"; done';
+    const child = spawn('bash', ['-c', `${splitWords}${each}`, 'bash', ...inputs], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, RUNNER_TEMP: dir },
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    expect(await new Promise((res) => child.on('close', res))).toBe(0);
+    const fields = out.split('\0').slice(0, -1);
+    const split: string[][] = [];
+    for (let at = 0; at < fields.length; at += 1 + Number(fields[at])) split.push(fields.slice(at + 1, at + 1 + Number(fields[at])));
+    expect(split).toEqual([
+      ['m'],
+      ['a', 'b', 'c'],
+      ['$(touch', 'pwned)', '`touch', 'pwned`', '$HOME', '*', '?'],
+      ['conf dir/x.yml', 'AuthContext/c1', 'a b'],
+      ['--target', '$(touch pwned)'],
+      [],
+    ]);
     expect(existsSync(join(dir, 'pwned'))).toBe(false);
   });
 
