@@ -1,4 +1,4 @@
-// Start-up of the built CLI: --help, --version, validate and plan of the examples (plan against
+// Start-up of the built CLI: --help, --version, validate of one file, validate and plan of the examples (plan against
 // the built-in local cloud, in a temporary folder), and validate of 60 damaged manifests (the
 // YAML parser's cold path, which test/validate/fuzz-damaged.test.ts takes). Median and best of
 // several runs, wall time, and the median CPU time (user + system, bench/cpu-time.cjs), which a
@@ -40,6 +40,9 @@ function writeDamaged(dir) {
   }
 }
 writeDamaged(join(work, 'damaged'));
+// One manifest of one kind, as most runs of moor in a pipeline or a test read: what a start costs beyond --version.
+mkdirSync(join(work, 'one'));
+cpSync(join(ROOT, 'examples/manifests/auth-contexts.yaml'), join(work, 'one/auth-contexts.yaml'));
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -64,6 +67,7 @@ const cases = [
   ['node -e 0 (baseline)', ['-e', '0']],
   ['moor --help', [BIN, '--help']],
   ['moor --version', [BIN, '--version']],
+  ['moor validate one file', [BIN, 'validate', 'one']],
   ['moor validate examples', [BIN, 'validate', 'manifests']],
   ['moor plan examples', PLAN],
   ['moor validate 60 damaged', [BIN, 'validate', 'damaged'], [1]],
