@@ -22,7 +22,7 @@ import { join, resolve } from 'node:path';
 import type { SourceFile } from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runBin, runRecordingModules } from '../cli/loaded-modules.js';
-import { ts } from '../support/typescript.js';
+import { keepCompiledTypeScript, ts } from '../support/typescript.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const MANIFEST = 'apiVersion: moor/v1\nkind: AuthContext\nmetadata:\n  name: c1\nspec:\n  displayName: Require trusted device\n  isAvailable: true\n';
@@ -164,6 +164,7 @@ function tsc(project: string, scratch: string): string {
   });
   const emitted = program.emit();
   const diagnostics = ts.sortAndDeduplicateDiagnostics([...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics]);
+  keepCompiledTypeScript();
   return ts.formatDiagnostics(diagnostics, { getCurrentDirectory: () => project, getCanonicalFileName: (f) => f, getNewLine: () => '\n' });
 }
 
