@@ -3,9 +3,10 @@
 // build has no bundle), and a step ran two or three of them. The CLI's main(argv, io) runs one
 // command per call, so a step's commands run one after another here, as the script ran them.
 //   action-run.mjs check COUNT VALIDATE_ARGS… COMMAND ARGS…
-//       validate quietly (--output json, nothing printed); when the manifests are invalid or COMMAND
-//       is validate, validate again with --output github (its annotations and report), otherwise
-//       COMMAND ARGS… (the first COUNT arguments are validate's: paths, --config, stacks)
+//       COMMAND validate: validate with --output github (its annotations and report). Otherwise
+//       validate quietly (--output json, nothing printed); when the manifests are invalid, validate
+//       again with --output github, otherwise COMMAND ARGS… (the first COUNT arguments are
+//       validate's: paths, --config, stacks)
 //   action-run.mjs apply PLAN_FILE ON_STALE_PLAN FRESH_FILE ARGS…
 //       moor apply --plan PLAN_FILE ARGS… --output github (its stderr on stdout, as `2>&1` sent it);
 //       when the plan is refused as stale, with ON_STALE_PLAN `replan` plans the checked-out commit
@@ -39,10 +40,12 @@ async function check([count, ...rest]) {
   const validateArgs = rest.slice(0, Number(count));
   const [command, ...args] = rest.slice(Number(count));
   const moor = await loadCli();
+  const annotated = () => moor(['validate', ...validateArgs, '--output', 'github']);
+  if (command === 'validate') return annotated();
   // Each diagnostic annotated once: by validate when the manifests are invalid, else by the command.
   const discard = { write: () => true };
   const valid = (await moor(['validate', ...validateArgs, '--output', 'json'], { stdout: discard, stderr: discard })) === 0;
-  if (!valid || command === 'validate') return moor(['validate', ...validateArgs, '--output', 'github']);
+  if (!valid) return annotated();
   return moor([command, ...args]);
 }
 
