@@ -81,8 +81,11 @@ export class ReplicaFleet {
     this.standalone = new StackLeases(o.ttlMs, (s, line) => o.log(s, line));
   }
 
+  /** A quarter of the interval or of the lease time the stores keep (a store may have a floor: 5 s on PostgreSQL), whichever is shorter. */
   get tickMs(): number {
-    return Math.max(MIN_TICK_MS, Math.floor(Math.min(this.o.intervalMs, this.o.ttlMs) / 4));
+    const kept = [...this.seats.values()].flatMap((s) => (s.joined ? [s.joined.membership.leaseMs] : []));
+    const leaseMs = kept.length > 0 ? Math.min(...kept) : this.o.ttlMs;
+    return Math.max(MIN_TICK_MS, Math.floor(Math.min(this.o.intervalMs, leaseMs) / 4));
   }
 
   /** Joins the fleet of each store, takes this replica's first share, and looks again every tick. */
@@ -94,6 +97,7 @@ export class ReplicaFleet {
       if (isFleetBackend(backend)) this.seats.set(stack, { stack, backend, op: Promise.resolve() });
     }
     if (this.seats.size === 0) return;
+    // The first look joins the stores: the pace of the next ones follows the lease time they keep.
     await this.tick();
     this.timer = setInterval(() => {
       void this.tick();

@@ -163,6 +163,10 @@ export class PostgresFleet implements FleetMembership {
     return this.lostWhy;
   }
 
+  get leaseMs(): number {
+    return this.ttlMs;
+  }
+
   /** Neither lost nor left: leases may be taken through it. */
   get active(): boolean {
     return this.lostWhy === undefined && !this.left;

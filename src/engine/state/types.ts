@@ -191,6 +191,8 @@ export interface FleetMembership {
   readonly replica: ReplicaCard;
   /** Why the membership's session ended (every lease taken through it went with it); undefined while it lasts. */
   readonly lost: string | undefined;
+  /** The lease time the store keeps (at least the one asked for: a store may have a floor), in milliseconds. */
+  readonly leaseMs: number;
   /** The replicas (live, and those gone recently) and which replica holds the lease of each of `names`. */
   survey(names: readonly string[]): Promise<FleetSurvey>;
   /** Leaves the fleet (after the leases were released): the others share the stacks without it at once. */
