@@ -100,17 +100,23 @@ export async function ensureFleetSchema(client: pg.Client): Promise<void> {
 }
 
 /**
- * The table sets each connection has seen present: a lock taken every cycle on the same connection (a watch's
- * lease session) asks the catalog once, not every cycle. Tables are never dropped while moor runs.
+ * The table sets each connection has checked, or is checking: a lock taken every cycle on the same connection (a
+ * watch's lease session) asks the catalog once, not every cycle. The check in flight is shared, so the stacks of
+ * a replica that start their first cycles together ask once, and never open two schema transactions on one
+ * connection. A failed check is forgotten (the next call asks again). Tables are never dropped while moor runs.
  */
-const ensured = new WeakMap<pg.Client, Set<string>>();
+const ensured = new WeakMap<pg.Client, Map<string, Promise<void>>>();
 
 async function ensureTables(client: pg.Client, tables: readonly string[], sql: string): Promise<void> {
-  const seen = ensured.get(client);
-  if (seen?.has(sql)) return;
-  await createMissing(client, tables, sql);
-  if (seen) seen.add(sql);
-  else ensured.set(client, new Set([sql]));
+  let checks = ensured.get(client);
+  if (!checks) ensured.set(client, (checks = new Map<string, Promise<void>>()));
+  let check = checks.get(sql);
+  if (!check) {
+    check = createMissing(client, tables, sql);
+    checks.set(sql, check);
+    check.catch(() => checks.delete(sql));
+  }
+  await check;
 }
 
 async function createMissing(client: pg.Client, tables: readonly string[], sql: string): Promise<void> {
