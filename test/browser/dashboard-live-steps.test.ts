@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { ARM_PATH, cloudRequest, groupManifest, startMoor, workdir, writeFile, type Cloud } from '../e2e/harness.js';
 import { waitFor, type WatchRun } from '../e2e/watch-harness.js';
 import { testClock } from '../support/test-clock.js';
-import { rowStatus, screenshot, SECRET, startWatchedDashboard, type WatchedDashboard } from './dashboard-page.js';
+import { waitForRowStatus, screenshot, SECRET, startWatchedDashboard, type WatchedDashboard } from './dashboard-page.js';
 
 const HOUR_MS = 3_600_000;
 const clock = testClock();
@@ -51,26 +51,14 @@ describe('the dashboard during a --self-heal apply', () => {
   it('shows the row in progress while its update runs, then in sync', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(watch.url + '/');
-    await waitFor(
-      async () => (await rowStatus(page, '', 'ContainerGroup/live-web')) === 'in_sync',
-      30_000,
-      () => 'no row',
-    );
+    await waitForRowStatus(page, '', 'ContainerGroup/live-web', 'in_sync', 30_000, () => 'no row');
     await page.locator('[data-testid="connection"]', { hasText: 'live' }).waitFor({ timeout: 30_000 });
     // The edit starts a cycle at once (the manifest watcher), not after the 30 s interval.
     writeFile(dir, 'm/web.yaml', groupManifest('live-web', { image: 'nginx:1.28' }));
-    await waitFor(
-      async () => (await rowStatus(page, '', 'ContainerGroup/live-web')) === 'in_progress',
-      30_000,
-      () => `never in progress: ${watch.stderr()}`,
-    );
+    await waitForRowStatus(page, '', 'ContainerGroup/live-web', 'in_progress', 30_000, () => `never in progress: ${watch.stderr()}`);
     await screenshot(page, 'self-heal-in-progress');
     await endProvisioning(cloud, 'live-web');
-    await waitFor(
-      async () => (await rowStatus(page, '', 'ContainerGroup/live-web')) === 'in_sync',
-      60_000,
-      () => `never in sync again: ${watch.stderr()}`,
-    );
+    await waitForRowStatus(page, '', 'ContainerGroup/live-web', 'in_sync', 60_000, () => `never in sync again: ${watch.stderr()}`);
     // The row turns in sync with the step's event; the cycle logs its repair when the cycle ends, a moment later.
     await waitFor(
       async () => watch.stderr().includes('repaired: ContainerGroup/live-web'),

@@ -8,7 +8,10 @@ import { startWatch, waitFor, type WatchRun } from '../e2e/watch-harness.js';
 import type { TestClock } from '../support/test-clock.js';
 import { launchBrowser } from './launch-browser.js';
 
-/** Screenshots for people to look at: git-ignored, beside the other test output. */
+/**
+ * Screenshots for people to look at: git-ignored, beside the other test output, written when MOOR_SCREENSHOTS is set.
+ * Nothing reads them, and each cost Chromium about 0.2 CPU-s (a full frame drawn and read back), 1.5 of dashboard.test.ts's 12.
+ */
 export const SCREENSHOTS = join(ROOT, 'test-output', 'dashboard');
 
 /** The secret a container's secure value resolves to: it must never reach the page. */
@@ -49,6 +52,7 @@ export function recordResponses(page: Page): string[] {
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!process.env.MOOR_SCREENSHOTS) return;
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
@@ -57,6 +61,48 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export async function rowStatus(page: Page, stack: string, address: string): Promise<string | undefined> {
   const row = page.locator(`tr[data-stack="${stack}"][data-address="${address}"]`);
   return (await row.count()) === 1 ? ((await row.getAttribute('data-status')) ?? undefined) : undefined;
+}
+
+/**
+ * Waits until the row of `address` in `stack` shows `status`, as rowStatus reads it (exactly one such row), and throws
+ * why() after `timeoutMs`. The page watches its own DOM (a MutationObserver) and answers once, instead of the test
+ * asking it twice every 200 ms through the browser's protocol; a load of the page meanwhile (which ends the wait in
+ * the old document) starts it again in the new one.
+ */
+export async function waitForRowStatus(page: Page, stack: string, address: string, status: string, timeoutMs: number, why: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const selector = `tr[data-stack="${stack}"][data-address="${address}"]`;
+  while (Date.now() < deadline) {
+    const shown = await page
+      .evaluate(
+        ({ selector, status, ms }) =>
+          new Promise<boolean>((resolve) => {
+            const shows = () => {
+              const rows = document.querySelectorAll(selector);
+              return rows.length === 1 && rows[0].getAttribute('data-status') === status;
+            };
+            if (shows()) {
+              resolve(true);
+              return;
+            }
+            const observer = new MutationObserver(() => {
+              if (!shows()) return;
+              observer.disconnect();
+              clearTimeout(timer);
+              resolve(true);
+            });
+            const timer = setTimeout(() => {
+              observer.disconnect();
+              resolve(false);
+            }, ms);
+            observer.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
+          }),
+        { selector, status, ms: Math.max(0, deadline - Date.now()) },
+      )
+      .catch(() => false);
+    if (shown) return;
+  }
+  throw new Error(why());
 }
 
 /** A local cloud, a browser and a moor watch serving the dashboard, as each browser test starts them. */

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { authManifest, moor, workdir } from '../e2e/harness.js';
-import { waitFor, type WatchRun } from '../e2e/watch-harness.js';
-import { rowStatus, screenshot, startWatchedDashboard, type WatchedDashboard } from './dashboard-page.js';
+import type { WatchRun } from '../e2e/watch-harness.js';
+import { waitForRowStatus, screenshot, startWatchedDashboard, type WatchedDashboard } from './dashboard-page.js';
 
 const TOKEN = 'dashboard-token-5k2m';
 
@@ -35,11 +35,7 @@ describe('the dashboard with a listen token', () => {
     const sent: { path: string; authorization?: string }[] = [];
     page.on('request', (req) => sent.push({ path: new URL(req.url()).pathname + new URL(req.url()).search, authorization: req.headers().authorization }));
     await page.goto(`${watch.url}/#token=${TOKEN}`);
-    await waitFor(
-      async () => (await rowStatus(page, '', 'AuthContext/c44')) === 'in_sync',
-      30_000,
-      () => 'no row',
-    );
+    await waitForRowStatus(page, '', 'AuthContext/c44', 'in_sync', 30_000, () => 'no row');
     await page.locator('[data-testid="connection"]', { hasText: 'live' }).waitFor({ timeout: 30_000 });
     expect(page.url()).not.toContain(TOKEN);
     const data = sent.filter((r) => r.path.startsWith('/api/'));
@@ -61,11 +57,7 @@ describe('the dashboard with a listen token', () => {
     await screenshot(page, 'token-form');
     await field.fill(TOKEN);
     await page.keyboard.press('Enter');
-    await waitFor(
-      async () => (await rowStatus(page, '', 'AuthContext/c44')) === 'in_sync',
-      30_000,
-      () => 'no row after the token was given',
-    );
+    await waitForRowStatus(page, '', 'AuthContext/c44', 'in_sync', 30_000, () => 'no row after the token was given');
     await page.close();
   }, 120_000);
 });

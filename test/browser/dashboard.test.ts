@@ -1,13 +1,23 @@
 // The dashboard of moor watch in a real browser (Chromium through playwright-core): two stacks listed
 // with their statuses, drift showing up live, the detail's diff as plan prints it with no secret
-// anywhere, the dependency graph's edges, an accessibility scan, and a screenshot of each view.
+// anywhere, the dependency graph's edges, an accessibility scan, and (with MOOR_SCREENSHOTS) a screenshot of each view.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { AUTH_PATH, cloudRequest, moor, writeFile, groupManifest, type Cloud } from '../e2e/harness.js';
-import { waitFor, type WatchRun } from '../e2e/watch-harness.js';
-import { applyStacks, recordResponses, rowStatus, screenshot, SECRET, startWatchedDashboard, twoStacks, type WatchedDashboard } from './dashboard-page.js';
+import type { WatchRun } from '../e2e/watch-harness.js';
+import {
+  applyStacks,
+  recordResponses,
+  rowStatus,
+  waitForRowStatus,
+  screenshot,
+  SECRET,
+  startWatchedDashboard,
+  twoStacks,
+  type WatchedDashboard,
+} from './dashboard-page.js';
 
 const INTERVAL_S = 4;
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -65,11 +75,7 @@ describe('the dashboard in a browser', () => {
     const patched = await cloudRequest(cloud, 'PATCH', AUTH_PATH('c42'), { displayName: 'changed by hand' });
     expect(patched.status).toBeLessThan(300);
     const changedAt = Date.now();
-    await waitFor(
-      async () => (await rowStatus(page, 'prod', 'AuthContext/c42')) === 'drifted',
-      2 * INTERVAL_S * 1000 + 2_000,
-      () => `no drift on the page: ${watch.stderr()}`,
-    );
+    await waitForRowStatus(page, 'prod', 'AuthContext/c42', 'drifted', 2 * INTERVAL_S * 1000 + 2_000, () => `no drift on the page: ${watch.stderr()}`);
     // Two intervals, and the page's own reload after the cycle's event (a cycle plans a few resources in well under a second).
     expect(Date.now() - changedAt).toBeLessThan(2 * INTERVAL_S * 1000 + 2_000);
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
@@ -99,11 +105,7 @@ describe('the dashboard in a browser', () => {
       'dev/web.yaml',
       groupManifest('web-dev', { image: 'nginx:1.28' }).replace('  name: web-dev\n', '  name: web-dev\n  dependsOn: [AuthContext/c41]\n'),
     );
-    await waitFor(
-      async () => (await rowStatus(page, 'dev', 'ContainerGroup/web-dev')) === 'pending',
-      30_000,
-      () => `edit not seen: ${watch.stderr()}`,
-    );
+    await waitForRowStatus(page, 'dev', 'ContainerGroup/web-dev', 'pending', 30_000, () => `edit not seen: ${watch.stderr()}`);
     await page.getByRole('button', { name: 'ContainerGroup/web-dev in dev: show detail' }).click();
     await page.locator('[data-testid="diff"]', { hasText: 'nginx:1.28' }).waitFor({ timeout: 30_000 });
     await page.locator('[data-testid="outputs"]').waitFor();
