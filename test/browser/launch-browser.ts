@@ -6,7 +6,8 @@
 import { accessSync, constants } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { delimiter, join } from 'node:path';
+import { createRequire } from 'node:module';
+import { delimiter, dirname, join } from 'node:path';
 import { chromium, type Browser, type BrowserServer, type LaunchOptions } from 'playwright-core';
 
 const SYSTEM_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
@@ -43,7 +44,33 @@ const SOFTWARE_GL = ['--in-process-gpu', '--use-gl=angle', '--use-angle=swiftsha
 async function packagedChromium(): Promise<{ executablePath: string; args: string[] }> {
   const { default: packaged } = await import('@sparticuz/chromium');
   const left = ['--disable-web-security', '--allow-running-insecure-content', '--single-process', '--no-zygote', ...SOFTWARE_GL];
-  return { executablePath: await packaged.executablePath(), args: [...packaged.args.filter((a) => !left.includes(a)), '--disable-gpu'] };
+  const kept = packaged.args.filter((a) => !left.includes(a) && !a.startsWith(FEATURES.disable) && !a.startsWith(FEATURES.enable));
+  return {
+    executablePath: await packaged.executablePath(),
+    args: [...kept, ...mergedFeatures(packaged.args), '--disable-gpu'],
+  };
+}
+
+const FEATURES = { disable: '--disable-features=', enable: '--enable-features=' } as const;
+
+/**
+ * Chromium reads only the last --disable-features (and --enable-features) of its command line, and playwright puts
+ * the flags it is given after its own: the packaged --disable-features=AudioServiceOutOfProcess,... undid the list
+ * playwright disables for tests (Translate, OptimizationHints, PaintHolding, ...). One switch each, with both lists.
+ */
+function mergedFeatures(packagedArgs: readonly string[]): string[] {
+  const defaults = playwrightSwitches();
+  return Object.values(FEATURES).map((prefix) => {
+    const names = [...defaults, ...packagedArgs].filter((a) => a.startsWith(prefix)).flatMap((a) => a.slice(prefix.length).split(','));
+    return prefix + [...new Set(names.filter(Boolean))].join(',');
+  });
+}
+
+/** The switches playwright passes Chromium by default (not exported: read from its own file). */
+function playwrightSwitches(): string[] {
+  const require = createRequire(import.meta.url);
+  const file = join(dirname(require.resolve('playwright-core/package.json')), 'lib', 'server', 'chromium', 'chromiumSwitches.js');
+  return (require(file) as { chromiumSwitches: (assistantMode?: boolean) => string[] }).chromiumSwitches(false);
 }
 
 /**
