@@ -57,9 +57,12 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
+/** The CSS selector of a resource's row in the table. */
+const rowSelector = (stack: string, address: string): string => `tr[data-stack="${stack}"][data-address="${address}"]`;
+
 /** The status a row of the resource table shows, or undefined while it is not drawn. */
 export async function rowStatus(page: Page, stack: string, address: string): Promise<string | undefined> {
-  const row = page.locator(`tr[data-stack="${stack}"][data-address="${address}"]`);
+  const row = page.locator(rowSelector(stack, address));
   return (await row.count()) === 1 ? ((await row.getAttribute('data-status')) ?? undefined) : undefined;
 }
 
@@ -71,7 +74,7 @@ export async function rowStatus(page: Page, stack: string, address: string): Pro
  */
 export async function waitForRowStatus(page: Page, stack: string, address: string, status: string, timeoutMs: number, why: () => string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  const selector = `tr[data-stack="${stack}"][data-address="${address}"]`;
+  const selector = rowSelector(stack, address);
   while (Date.now() < deadline) {
     const shown = await page
       .evaluate(

@@ -92,7 +92,7 @@ export async function tryLockAndRecord(client: pg.Client, key: AdvisoryKey, work
 export async function clearAndUnlock(client: pg.Client, key: AdvisoryKey, workspace: string, id: string): Promise<void> {
   await client.query(
     `WITH cleared AS (DELETE FROM moor_lock WHERE workspace = $1 AND id = $2 RETURNING 1)
-     SELECT c.n, pg_advisory_unlock($3::bigint) AS unlocked FROM (SELECT count(*) AS n FROM cleared) AS c`,
+     SELECT pg_advisory_unlock($3::bigint) FROM (SELECT count(*) FROM cleared) AS c`,
     [workspace, id, key.key],
   );
 }
