@@ -1,13 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import SlowestFirstSequencer from './test/slowest-first-sequencer.js';
-import { filesNeedingAProcess } from './test/test-pools.js';
 
 /** Tests that need a PostgreSQL server; their project's global setup starts one when none is given. */
 const POSTGRES_TESTS = ['test/**/postgres-*.test.ts'];
 const ALL_TESTS = ['src/**/*.test.ts', 'test/**/*.test.ts'];
-/** Files that start processes (the CLI, a local cloud) or chdir run in forks; the rest in threads. */
-const PROCESS_TESTS = filesNeedingAProcess(import.meta.dirname, ['src', 'test']);
 
 // The tests never leave the machine (the cloud is local, npx runs offline), yet a NODE_EXTRA_CA_CERTS set
 // for the machine (here, the system's bundle) makes every Node process the tests start parse it: about
@@ -21,13 +18,14 @@ export default defineConfig({
     // it, through Node: vitest's module runner would transform all of dist/ again in every test file.
     server: { deps: { external: [/\/dist\//] } },
     hookTimeout: 60_000,
-    // Most test files drive the CLI and a local cloud in child processes and spend half their time
-    // waiting on them (provisioning, polls, Retry-After): one worker more than the cores keeps the
-    // CPUs busy (vitest's default, cores - 1, ran one file at a time on a 2-core machine).
-    maxWorkers: availableParallelism() + 1,
+    // Many test files drive the CLI and a local cloud and spend part of their time waiting on them
+    // (provisioning, polls, Retry-After): two workers more than the cores keep the CPUs busy (vitest's
+    // default, cores - 1, ran one file at a time on a 2-core machine; three workers left them idle while
+    // the waiting files ran together, five cost more CPU than they filled).
+    maxWorkers: availableParallelism() + 2,
     sequence: { sequencer: SlowestFirstSequencer },
     // What vitest compiled from TypeScript, kept on disk by content (node_modules/.experimental-vitest-cache):
-    // a run after the first skips most of the transform (in-process project: 60 -> 52 CPU-s, 47 -> 43 s).
+    // a run after the first skips most of the transform.
     experimental: { fsModuleCache: true },
     // `npm run coverage`: what the tests run in vitest's own workers (a CLI or local cloud they spawn is
     // not measured, so moving a test in-process raises the figure without proving more).
@@ -39,36 +37,23 @@ export default defineConfig({
       reportsDirectory: 'test-output/coverage',
       reportOnFailure: true,
     },
-    // The projects share one pool of workers; a run without PostgreSQL tests starts no server.
+    // Every file runs in a fork that runs file after file without re-importing vitest, `src/` or the
+    // built CLI (isolate: false): a file leaves the process as it found it (resolve.test.ts's chdir is
+    // undone in a finally; files start their processes and clouds per test and stop them). One pool of
+    // forks for all, rather than threads for the files that start no process: a run of four forks cost
+    // about 20 CPU-s less than forks beside a group of five threads, and the waiting files of one kind
+    // share the CPUs with the busy ones of the other.
+    // A run without PostgreSQL tests starts no server (the projects' global setups run only for their files).
     projects: [
-      {
-        extends: true,
-        test: {
-          name: 'in-process',
-          pool: 'threads',
-          // A group of its own, after the files that start processes, with more workers than the cores: its
-          // longest files are the ones that wait (on a local cloud's pace, on polls), and with three workers
-          // they ran side by side and left the cores idle. Threads cost little to start.
-          sequence: { groupOrder: 1 },
-          maxWorkers: availableParallelism() + 3,
-          isolate: false,
-          globalSetup: ['test/global-setup-build.ts'],
-          include: ALL_TESTS,
-          exclude: [...configDefaults.exclude, ...POSTGRES_TESTS, ...PROCESS_TESTS],
-        },
-      },
       {
         extends: true,
         // The browser tests are among these: the packaged Chromium is unpacked once before they run in parallel.
         test: {
-          name: 'processes',
+          name: 'local',
           pool: 'forks',
-          // A fork runs file after file without re-importing vitest and the sources for each (31 CPU-s of
-          // this project's 237). So a file leaves the process as it found it: resolve.test.ts's chdir is
-          // undone in a finally, and the files start their processes and clouds per test and stop them.
           isolate: false,
           globalSetup: ['test/global-setup-build.ts', 'test/browser/global-setup-chromium.ts'],
-          include: PROCESS_TESTS,
+          include: ALL_TESTS,
           exclude: [...configDefaults.exclude, ...POSTGRES_TESTS],
         },
       },

@@ -1,6 +1,5 @@
 // End-to-end harness: `moor local-cloud` and the built CLI, over real HTTP, in the test's own process
-// (the CLI's and the cloud's processes of their own are in processes.ts, so that files that start none
-// run in worker threads: see test/test-pools.ts).
+// (the CLI's and the cloud's processes of their own are in processes.ts).
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';

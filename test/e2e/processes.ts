@@ -1,6 +1,6 @@
 // The built CLI and the local cloud in processes of their own, for tests where the process is the point:
-// kill -9, signals, pipes, what Node reads when a process starts. Importing this module makes a test file
-// run in a fork (test/test-pools.ts); everything else is in harness.ts, in the test's own process.
+// kill -9, signals, pipes, what Node reads when a process starts; everything else is in harness.ts, in the
+// test's own process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';

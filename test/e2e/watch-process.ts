@@ -1,5 +1,5 @@
 // `moor watch` in a process of its own, for what only a process undergoes (kill -9, SIGSTOP, a replica's
-// own pid); importing this makes a test file run in a fork (test/test-pools.ts).
+// own pid).
 import type { Cloud } from './harness.js';
 import { moorProcess } from './processes.js';
 import { endpoints, SERVING, waitFor, type WatchProcess } from './watch-harness.js';

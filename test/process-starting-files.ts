@@ -1,12 +1,12 @@
-// Which pool a test file runs in. Files that start processes (the CLI, a local cloud, a shell, a browser) or
-// change the process's working directory run in forks, where a crash or a chdir stays in its own
-// process; every other file runs in a worker thread, which starts in a fraction of a fork's time.
-// A file's test helpers count as the file: a helper that spawns the CLI makes its callers spawn.
+// Which test files start processes (the CLI, a local cloud, a shell, a browser) or change the working
+// directory: they are most of the suite's time, so on a fresh clone, with no durations from a last run,
+// they start first (test/slowest-first-sequencer.ts). A file's test helpers count as the file: a helper
+// that spawns the CLI makes its callers spawn.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-/** What makes a module need a process of its own (playwright-core starts a browser). */
-const NEEDS_A_PROCESS = /node:child_process|node-pty|playwright-core|process\.chdir/;
+/** What makes a module start a process (playwright-core starts a browser). */
+const STARTS_A_PROCESS = /node:child_process|node-pty|playwright-core|process\.chdir/;
 /** Relative imports of a module (its helpers). */
 const RELATIVE_IMPORT = /\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
@@ -20,21 +20,21 @@ function testFiles(root: string, dirs: readonly string[]): string[] {
 }
 
 /** Whether a test module or a helper it imports from the test tree needs a process of its own. */
-function needsAProcess(file: string, testTree: string, seen: Set<string>): boolean {
+function startsProcesses(file: string, testTree: string, seen: Set<string>): boolean {
   if (seen.has(file)) return false;
   seen.add(file);
   const text = readFileSync(file, 'utf8');
-  if (NEEDS_A_PROCESS.test(text)) return true;
+  if (STARTS_A_PROCESS.test(text)) return true;
   return [...text.matchAll(RELATIVE_IMPORT)]
     .map((m) => resolve(dirname(file), m[1].replace(/\.js$/, '.ts')))
     .filter((helper) => helper.startsWith(testTree) && existsSync(helper))
-    .some((helper) => needsAProcess(helper, testTree, seen));
+    .some((helper) => startsProcesses(helper, testTree, seen));
 }
 
-/** The test files that must run in forks (they start processes or chdir), of those under `dirs`. */
-export function filesNeedingAProcess(root: string, dirs: readonly string[]): string[] {
+/** The test files that start processes or chdir, of those under `dirs`. */
+export function filesStartingProcesses(root: string, dirs: readonly string[]): string[] {
   const testTree = join(root, 'test');
   return testFiles(root, dirs)
-    .filter((file) => needsAProcess(join(root, file), testTree, new Set()))
+    .filter((file) => startsProcesses(join(root, file), testTree, new Set()))
     .sort();
 }
