@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { useRunTempFolder } from './test/run-temp-folder.js';
 import SlowestFirstSequencer from './test/slowest-first-sequencer.js';
 
 /** Tests that need a PostgreSQL server; their project's global setup starts one when none is given. */
@@ -10,6 +11,7 @@ const ALL_TESTS = ['src/**/*.test.ts', 'test/**/*.test.ts'];
 // for the machine (here, the system's bundle) makes every Node process the tests start parse it: about
 // 0.04 CPU-s per start, over ~160 starts a run. Tests that trust a local cloud's certificate set it themselves.
 delete process.env.NODE_EXTRA_CA_CERTS;
+useRunTempFolder();
 
 export default defineConfig({
   test: {
