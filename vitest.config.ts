@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
-import { useRunTempFolder } from './test/run-temp-folder.js';
+import { runTempFolder } from './test/run-temp-folder.js';
 import SlowestFirstSequencer from './test/slowest-first-sequencer.js';
 
 /** Tests that need a PostgreSQL server; their project's global setup starts one when none is given. */
@@ -11,11 +11,12 @@ const ALL_TESTS = ['src/**/*.test.ts', 'test/**/*.test.ts'];
 // for the machine (here, the system's bundle) makes every Node process the tests start parse it: about
 // 0.04 CPU-s per start, over ~160 starts a run. Tests that trust a local cloud's certificate set it themselves.
 delete process.env.NODE_EXTRA_CA_CERTS;
-useRunTempFolder();
 
 export default defineConfig({
   test: {
     testTimeout: 60_000,
+    // The workers' temporary files, and those of every process they start, in a folder of the run's (test/run-temp-folder.ts).
+    env: { TMPDIR: runTempFolder() },
     // The built CLI that tests run in their own process (test/e2e/harness.ts) loads as bin/moor.js loads
     // it, through Node: vitest's module runner would transform all of dist/ again in every test file.
     server: { deps: { external: [/\/dist\//] } },
