@@ -115,8 +115,12 @@ function readRegularFile(path: string, before: Stats, limit: number): FileReadRe
     if (!info.isFile() || info.ino !== before.ino || info.dev !== before.dev) return refuse('it changed while being opened; only regular files are read');
     const chunks: Buffer[] = [];
     let length = 0;
+    // The first read is sized to the file and a byte more, to see its end at once (two zeroed 64 KiB
+    // buffers per placeholder before); a file that grew since is read on a chunk at a time.
+    let size = Math.min(info.size, limit) + 1;
     for (;;) {
-      const chunk = Buffer.alloc(64 * 1024);
+      const chunk = Buffer.allocUnsafeSlow(size);
+      size = 64 * 1024;
       const n = readSync(fd, chunk, 0, chunk.length, null);
       if (n === 0) break;
       chunks.push(chunk.subarray(0, n));
