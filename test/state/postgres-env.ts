@@ -5,8 +5,20 @@ import pg from 'pg';
 import { afterEach, describe, it } from 'vitest';
 import { PostgresStateBackend } from '../../src/engine/state/postgres-backend.js';
 
-/** postgres://USER:PASSWORD@HOST:PORT/DB of a server the tests may create tables in; the global setup starts one. */
-export const PG_URL = process.env.MOOR_TEST_POSTGRES?.trim() || undefined;
+/**
+ * The URL of the run's throwaway server, which the global setup (test/global-setup-postgres.ts) starts
+ * when a file first asks; undefined when there is no such setup (a run with another config).
+ */
+async function runServerUrl(): Promise<string | undefined> {
+  const starter = process.env.MOOR_TEST_POSTGRES_STARTER;
+  if (!starter) return undefined;
+  const res = await fetch(starter);
+  if (!res.ok) throw new Error(`the run's PostgreSQL did not start: ${await res.text()}`);
+  return res.text();
+}
+
+/** postgres://USER:PASSWORD@HOST:PORT/DB of a server the tests may create tables in: MOOR_TEST_POSTGRES, else the run's. */
+export const PG_URL = process.env.MOOR_TEST_POSTGRES?.trim() || (await runServerUrl());
 
 /** The password in PG_URL (decoded), which no message may ever contain. */
 export const PG_PASSWORD = PG_URL ? decodeURIComponent(new URL(PG_URL).password) : '';
@@ -47,10 +59,10 @@ export async function ownDatabase(label: string): Promise<{ url: string; drop: (
 }
 
 /**
- * describe() when a server is configured. `npm test` always has one: the global setup of the
- * `postgres` project (test/global-setup-postgres.ts) starts an embedded server for files named
- * postgres-*.test.ts unless MOOR_TEST_POSTGRES is set. Without one the suite fails rather than
- * skips, so no run passes without these tests.
+ * describe() when a server is configured. `npm test` always has one: unless MOOR_TEST_POSTGRES is
+ * set, the global setup (test/global-setup-postgres.ts) serves an embedded server, started when a
+ * file first imports this module. Without one the suite fails rather than skips, so no run passes
+ * without these tests.
  */
 export function describeWithPostgres(name: string, body: () => void): void {
   if (PG_URL) {
@@ -59,7 +71,7 @@ export function describeWithPostgres(name: string, body: () => void): void {
     describe(name, () => {
       it('has a PostgreSQL server to test against (MOOR_TEST_POSTGRES)', () => {
         throw new Error(
-          'MOOR_TEST_POSTGRES is not set: name the test file postgres-*.test.ts so that the global setup starts a server (vitest.config.ts), or set it to a server.',
+          'MOOR_TEST_POSTGRES is not set and this run serves no PostgreSQL: run with vitest.config.ts, whose global setup starts one (test/global-setup-postgres.ts), or set it to a server.',
         );
       });
     });
