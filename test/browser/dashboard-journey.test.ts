@@ -84,7 +84,8 @@ describe('the dashboard, as a platform team read it', () => {
     }
     await page.getByRole('button', { name: 'Close the detail' }).click();
     await expect.poll(() => new URL(page.url()).hash).toBe('#/resources');
-    expect(await page.locator('[data-testid="resource-detail"]').count()).toBe(0);
+    // The address changes first and the page renders on its hashchange: wait for the detail to go, as a user sees it go.
+    await expect.poll(() => page.locator('[data-testid="resource-detail"]').count()).toBe(0);
   }, 60_000);
 
   it('ticks relative times without a reload', async () => {
