@@ -4,12 +4,12 @@
 // starts none and a run with them does not wait for it before any file starts; stopped when the run ends.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
-import { createServer as createHttpServer } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { startThrowawayPostgres, type ThrowawayPostgres } from './global-setup-postgres-server.js';
+import { startOnFirstRequest } from './support/start-on-first-request.js';
 
 /** Asks the kernel for a free loopback port (closed again at once; PostgreSQL takes it next). */
 async function freePort(): Promise<number> {
@@ -64,23 +64,10 @@ async function startServer(): Promise<{ url: string; stop: () => Promise<void> }
 
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {
   if (process.env.MOOR_TEST_POSTGRES?.trim()) return undefined;
-  let started: ReturnType<typeof startServer> | undefined;
-  const http = createHttpServer((_req, res) => {
-    started ??= startServer();
-    started.then(
-      ({ url }) => res.end(url),
-      (err: unknown) => {
-        res.statusCode = 500;
-        res.end(err instanceof Error ? err.message : String(err));
-      },
-    );
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  process.env[STARTER] = `http://127.0.0.1:${(http.address() as AddressInfo).port}/`;
+  const served = await startOnFirstRequest(startServer, ({ url }) => url);
+  process.env[STARTER] = served.url;
   return async () => {
     delete process.env.MOOR_TEST_POSTGRES_STARTER;
-    http.closeAllConnections();
-    await new Promise((resolve) => http.close(resolve));
-    await (await started?.catch(() => undefined))?.stop();
+    await (await served.close())?.stop();
   };
 }

@@ -4,11 +4,10 @@
 // fresh machine with only Node runs the browser tests. In a vitest run the files share one browser,
 // served by the global setup (each file in contexts of its own); a file run without it launches its own.
 import { accessSync, constants } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
-import { chromium, type Browser, type BrowserServer, type LaunchOptions } from 'playwright-core';
+import { chromium, type Browser, type LaunchOptions } from 'playwright-core';
+import { startOnFirstRequest } from '../support/start-on-first-request.js';
 
 const SYSTEM_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
 
@@ -99,24 +98,14 @@ const SHARED_BROWSER = 'MOOR_TEST_BROWSER' as const;
  * per file. Returns the teardown, which closes the browser.
  */
 export async function serveSharedBrowser(): Promise<() => Promise<void>> {
-  let server: Promise<BrowserServer> | undefined;
-  const http = createServer((_req, res) => {
-    server ??= launchOptions().then((options) => chromium.launchServer(options));
-    server.then(
-      (s) => res.end(s.wsEndpoint()),
-      (err: unknown) => {
-        res.statusCode = 500;
-        res.end(err instanceof Error ? err.message : String(err));
-      },
-    );
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  process.env[SHARED_BROWSER] = `http://127.0.0.1:${(http.address() as AddressInfo).port}/`;
+  const served = await startOnFirstRequest(
+    () => launchOptions().then((options) => chromium.launchServer(options)),
+    (server) => server.wsEndpoint(),
+  );
+  process.env[SHARED_BROWSER] = served.url;
   return async () => {
     delete process.env.MOOR_TEST_BROWSER;
-    http.closeAllConnections();
-    await new Promise((resolve) => http.close(resolve));
-    await (await server?.catch(() => undefined))?.close();
+    await (await served.close())?.close();
   };
 }
 
