@@ -1,5 +1,6 @@
 // The local cloud: one node:http server hosting every emulated service on one port.
 import { createServer, type RequestListener } from 'node:http';
+import { rm } from 'node:fs/promises';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { DataStore } from './data-store.js';
@@ -70,6 +71,8 @@ export async function startLocalCloud(options: LocalCloudOptions = {}, services:
         await stopped;
         await store.close();
         await requestLog?.close();
+        // A certificate made for this run alone (no data file to keep it beside) and its key go with it.
+        if (tls?.temporaryFolder) await rm(tls.temporaryFolder, { recursive: true, force: true });
       })();
       return closing;
     },

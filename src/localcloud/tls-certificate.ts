@@ -10,21 +10,27 @@ export interface TlsMaterial {
   readonly key: string;
   /** Where the certificate (PEM) is, for NODE_EXTRA_CA_CERTS. */
   readonly certFile: string;
+  /** The temporary folder made for the certificate and its key (no data file): the cloud removes it when it stops. */
+  readonly temporaryFolder?: string;
 }
 
 const VALID_DAYS = 825;
 /** A certificate this close to its end is replaced. */
 const RENEW_BEFORE_MS = 7 * 24 * 3600 * 1000;
 
-/** Files of the certificate and key: beside the data file, or in a new temporary folder. */
-export function certificatePaths(dataFile: string | undefined): { certFile: string; keyFile: string } {
-  const dir = dataFile ? dirname(resolve(dataFile)) : mkdtempSync(join(tmpdir(), 'moor-local-cloud-tls-'));
-  return { certFile: join(dir, 'local-cloud-cert.pem'), keyFile: join(dir, 'local-cloud-key.pem') };
+/** Files of the certificate and key: beside the data file, or in a new temporary folder (named as temporaryFolder). */
+export function certificatePaths(dataFile: string | undefined): { certFile: string; keyFile: string; temporaryFolder?: string } {
+  if (dataFile) {
+    const dir = dirname(resolve(dataFile));
+    return { certFile: join(dir, 'local-cloud-cert.pem'), keyFile: join(dir, 'local-cloud-key.pem') };
+  }
+  const temporaryFolder = mkdtempSync(join(tmpdir(), 'moor-local-cloud-tls-'));
+  return { certFile: join(temporaryFolder, 'local-cloud-cert.pem'), keyFile: join(temporaryFolder, 'local-cloud-key.pem'), temporaryFolder };
 }
 
 /** The kept certificate when it still serves `host`, else a new one written in its place. */
 export async function loadOrCreateCertificate(dataFile: string | undefined, host: string): Promise<TlsMaterial> {
-  const { certFile, keyFile } = certificatePaths(dataFile);
+  const { certFile, keyFile, temporaryFolder } = certificatePaths(dataFile);
   if (existsSync(certFile) && existsSync(keyFile)) {
     const cert = readFileSync(certFile, 'utf8');
     if (stillServes(cert, host)) return { cert, key: readFileSync(keyFile, 'utf8'), certFile };
@@ -33,7 +39,7 @@ export async function loadOrCreateCertificate(dataFile: string | undefined, host
   mkdirSync(dirname(certFile), { recursive: true });
   writeFileSync(keyFile, made.key, { mode: 0o600 });
   writeFileSync(certFile, made.cert);
-  return { ...made, certFile };
+  return { ...made, certFile, temporaryFolder };
 }
 
 function stillServes(pem: string, host: string): boolean {
