@@ -20,12 +20,9 @@ const RENEW_BEFORE_MS = 7 * 24 * 3600 * 1000;
 
 /** Files of the certificate and key: beside the data file, or in a new temporary folder (named as temporaryFolder). */
 export function certificatePaths(dataFile: string | undefined): { certFile: string; keyFile: string; temporaryFolder?: string } {
-  if (dataFile) {
-    const dir = dirname(resolve(dataFile));
-    return { certFile: join(dir, 'local-cloud-cert.pem'), keyFile: join(dir, 'local-cloud-key.pem') };
-  }
-  const temporaryFolder = mkdtempSync(join(tmpdir(), 'moor-local-cloud-tls-'));
-  return { certFile: join(temporaryFolder, 'local-cloud-cert.pem'), keyFile: join(temporaryFolder, 'local-cloud-key.pem'), temporaryFolder };
+  const temporaryFolder = dataFile ? undefined : mkdtempSync(join(tmpdir(), 'moor-local-cloud-tls-'));
+  const dir = temporaryFolder ?? dirname(resolve(dataFile ?? ''));
+  return { certFile: join(dir, 'local-cloud-cert.pem'), keyFile: join(dir, 'local-cloud-key.pem'), temporaryFolder };
 }
 
 /** The kept certificate when it still serves `host`, else a new one written in its place. */
