@@ -7,11 +7,12 @@ import { filesStartingProcesses } from './process-starting-files.js';
 
 export default class SlowestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const key = (spec: TestSpecification) => `${spec.project.name}:${spec.moduleId.slice(this.ctx.config.root.length + 1)}`;
-    const lastDuration = (spec: TestSpecification) => this.ctx.cache.getFileTestResults(key(spec))?.duration;
     const root = this.ctx.config.root;
-    const processFiles = new Set(filesStartingProcesses(root, ['src', 'test']));
-    const startsProcesses = (spec: TestSpecification) => (processFiles.has(spec.moduleId.slice(root.length + 1)) ? 1 : 0);
+    const path = (spec: TestSpecification) => spec.moduleId.slice(root.length + 1);
+    const lastDuration = (spec: TestSpecification) => this.ctx.cache.getFileTestResults(`${spec.project.name}:${path(spec)}`)?.duration;
+    // Read from the files only when a duration is missing (a fresh clone, a new file): it reads every test file.
+    let processFiles: Set<string> | undefined;
+    const startsProcesses = (spec: TestSpecification) => ((processFiles ??= new Set(filesStartingProcesses(root, ['src', 'test']))).has(path(spec)) ? 1 : 0);
     const size = (spec: TestSpecification) => statSync(spec.moduleId).size;
     return [...files].sort((a, b) => {
       const [da, db] = [lastDuration(a), lastDuration(b)];
