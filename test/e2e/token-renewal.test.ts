@@ -2,7 +2,7 @@
 // expiry when it says when, after a 401 when it does not), the job completes, no token is shown.
 // The cloud and the apply read one test clock: a token lasts an hour of it and the job's two phases 40
 // minutes each; the test moves the clock to the first token's expiry while the job runs, instead of waiting.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { RequestLogLine } from '../../src/localcloud/request-log.js';
@@ -60,10 +60,15 @@ describe('token renewal during a followed job', () => {
       env: { MOOR_LOCAL_CLOUD_ASYNC_MS: String(PHASE_MS) },
     }));
     let advanced = 0;
-    /** Moves the clock on; the token command reads the advance first, so a token it prints meanwhile is not born expired. */
+    /**
+     * Moves the clock on; the token command reads the advance first, so a token it prints meanwhile is not born expired.
+     * The file is replaced whole (renamed into place): a command reading it while it was rewritten in place read it empty,
+     * as no advance, and printed a token the cloud's clock had already passed.
+     */
     const advance = (ms: number) => {
       advanced += ms;
-      writeFileSync(join(dir, 'clock.txt'), String(advanced));
+      writeFileSync(join(dir, 'clock.txt.new'), String(advanced));
+      renameSync(join(dir, 'clock.txt.new'), join(dir, 'clock.txt'));
       clock.advance(ms);
     };
     const runs = () => readFileSync(join(dir, 'runs.txt'), 'utf8').length;
