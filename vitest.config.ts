@@ -23,6 +23,8 @@ export default defineConfig({
     // the waiting files ran together, five cost more CPU than they filled).
     maxWorkers: availableParallelism() + 2,
     sequence: { sequencer: SlowestFirstSequencer },
+    // Records how busy each file keeps a CPU, for the next run's order (test/file-cpu-share.ts).
+    setupFiles: ['test/setup-record-cpu-share.ts'],
     // What vitest compiled from TypeScript, kept on disk by content (node_modules/.experimental-vitest-cache):
     // a run after the first skips most of the transform.
     experimental: { fsModuleCache: true },
