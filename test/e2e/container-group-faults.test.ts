@@ -3,8 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { testClock } from '../support/test-clock.js';
-import { groupManifest, listedGroups, moor, ROOT, startCloud, startMoor, workdir, type Cloud } from './harness.js';
-import type { ParsedJson } from '../support/parsed-json.js';
+import { groupManifest, listedGroups, moor, readStateMidRun, startCloud, startMoor, workdir, type Cloud } from './harness.js';
 import { moorProcess } from './processes.js';
 
 const manyGroups = (n: number) => Array.from({ length: n }, (_, i) => groupManifest(`g${String(i).padStart(3, '0')}`)).join('---\n');
@@ -38,18 +37,7 @@ describe('container groups under faults', () => {
     const dir = workdir({ 'm/secret.txt': 's', 'm/all.yaml': manyGroups(30) });
     const first = moorProcess(dir, cloud, ['apply', 'm', '--auto-approve', '--parallelism', '4']);
     // Kill once a few groups are recorded (state as moor reads it: the file plus its journal).
-    const { FileStateBackend } = await import(join(ROOT, 'dist/engine/state/file-backend.js'));
-    const backend = new FileStateBackend(join(dir, '.moor/state.json'));
-    // Read without the lock the apply holds: a journal line it is appending reads as an incomplete record until it is
-    // written whole (a run would wait for the lock instead); such a read counts nothing yet.
-    const recorded = async (): Promise<number> => {
-      try {
-        return Object.values((await backend.read()).resources).filter((r: ParsedJson) => r.id && !r.pending).length; // state records read from dist
-      } catch (err) {
-        if ((err as Error).message.includes('ends in an incomplete record')) return 0;
-        throw err;
-      }
-    };
+    const recorded = async () => Object.values((await readStateMidRun(dir))?.resources ?? {}).filter((r) => r.id && !r.pending).length;
     while ((await recorded()) < 3) await new Promise((r) => setTimeout(r, 20));
     first.child.kill('SIGKILL');
     await first;

@@ -2,7 +2,20 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ARM_PATH, cloudRequest, groupBody, groupManifest, moor, putBehindMoor, ROOT, startCloud, startMoor, SUB, workdir, type Cloud } from './harness.js';
+import {
+  ARM_PATH,
+  cloudRequest,
+  groupBody,
+  groupManifest,
+  moor,
+  putBehindMoor,
+  readStateMidRun,
+  startCloud,
+  startMoor,
+  SUB,
+  workdir,
+  type Cloud,
+} from './harness.js';
 
 const armId = (name: string) => `/subscriptions/${SUB}/resourceGroups/rg-e2e/providers/Vendor.ContainerInstance/containerGroups/${name}`;
 
@@ -70,12 +83,7 @@ describe('import, target and interrupt', () => {
     const dir = workdir({ 'm/secret.txt': 's', 'm/all.yaml': docs });
     // In this process, Ctrl-C reaching the run as a terminal's would (interrupted-provisioning.test.ts sends a CLI process a real SIGINT).
     const run = startMoor(dir, cloud, ['apply', 'm', '--auto-approve', '--parallelism', '2']);
-    const { FileStateBackend } = await import(join(ROOT, 'dist/engine/state/file-backend.js'));
-    const backend = new FileStateBackend(join(dir, '.moor/state.json'));
-    for (;;) {
-      if (Object.keys((await backend.read()).resources).length >= 2) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    while (Object.keys((await readStateMidRun(dir))?.resources ?? {}).length < 2) await new Promise((r) => setTimeout(r, 20));
     run.signal('SIGINT');
     const stopped = await run;
     expect(stopped.code).toBe(1);
