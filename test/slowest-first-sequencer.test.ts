@@ -3,47 +3,27 @@
 import { expect, test } from 'vitest';
 import { spreadWaiting } from './slowest-first-sequencer.js';
 
-interface File {
-  name: string;
-  seconds: number;
-  waits: boolean;
-}
-const order = (files: File[], workers: number) =>
-  spreadWaiting(
-    files,
+/** Files as `name:seconds`, a trailing `w` for one that mostly waits; their names in the order they start in. */
+function order(files: readonly string[], workers: number): string[] {
+  const parsed = files.map((f) => ({ name: f.split(':')[0], seconds: Number.parseFloat(f.split(':')[1]), waits: f.endsWith('w') }));
+  return spreadWaiting(
+    parsed,
     (f) => f.seconds,
     (f) => f.waits,
     workers,
   ).map((f) => f.name);
+}
 
 test('longest first when no file waits', () => {
-  const files = [
-    { name: 'a', seconds: 9, waits: false },
-    { name: 'b', seconds: 5, waits: false },
-    { name: 'c', seconds: 1, waits: false },
-  ];
-  expect(order(files, 2)).toEqual(['a', 'b', 'c']);
+  expect(order(['a:9', 'b:5', 'c:1'], 2)).toEqual(['a', 'b', 'c']);
 });
 
 test('a third waiting file is put off while two run: the busy files start before it', () => {
-  const files = [
-    { name: 'w1', seconds: 10, waits: true },
-    { name: 'w2', seconds: 9, waits: true },
-    { name: 'w3', seconds: 8, waits: true },
-    { name: 'b1', seconds: 3, waits: false },
-    { name: 'b2', seconds: 2, waits: false },
-    { name: 'b3', seconds: 1, waits: false },
-  ];
   // Four workers: w1 and w2 run, so w3 is put off for b1 and b2; when b2 ends (at 2 s) two waiting files still
   // run, so b3 takes its place; w3 comes once no busy file is left.
-  expect(order(files, 4)).toEqual(['w1', 'w2', 'b1', 'b2', 'b3', 'w3']);
+  expect(order(['w1:10w', 'w2:9w', 'w3:8w', 'b1:3', 'b2:2', 'b3:1'], 4)).toEqual(['w1', 'w2', 'b1', 'b2', 'b3', 'w3']);
 });
 
 test('waiting files run in their order when nothing else is left', () => {
-  const files = [
-    { name: 'w1', seconds: 3, waits: true },
-    { name: 'w2', seconds: 2, waits: true },
-    { name: 'w3', seconds: 1, waits: true },
-  ];
-  expect(order(files, 4)).toEqual(['w1', 'w2', 'w3']);
+  expect(order(['w1:3w', 'w2:2w', 'w3:1w'], 4)).toEqual(['w1', 'w2', 'w3']);
 });
