@@ -8,8 +8,11 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { lastShares } from './file-cpu-share.js';
 import { filesStartingProcesses } from './process-starting-files.js';
 
-/** A file that kept a CPU busy less than this share of its time mostly waits. */
-const WAITING_SHARE = 0.35;
+/**
+ * A file that kept a CPU busy less than this part of the median file's share mostly waits (relative: a run beside
+ * other work, as `npm run test:stress`, records lower shares for every file).
+ */
+const WAITING_OF_MEDIAN = 0.9;
 /** Two waiting files beside two busy ones still keep two cores busy; a third would leave one idle. */
 const MAX_WAITING_AT_ONCE = 2;
 
@@ -28,9 +31,16 @@ export default class SlowestFirstSequencer extends BaseSequencer {
       return startsProcesses(b) - startsProcesses(a) || size(b) - size(a);
     });
     const shares = lastShares();
-    const waits = (spec: TestSpecification) => (shares.get(path(spec)) ?? 1) < WAITING_SHARE;
+    const threshold = WAITING_OF_MEDIAN * median([...shares.values()]);
+    const waits = (spec: TestSpecification) => (shares.get(path(spec)) ?? Infinity) < threshold;
     return spreadWaiting(longestFirst, (spec) => lastDuration(spec) ?? 0, waits, this.ctx.config.maxWorkers);
   }
+}
+
+/** The middle of `values` (0 when there are none). */
+function median(values: number[]): number {
+  const sorted = values.sort((a, b) => a - b);
+  return sorted.length === 0 ? 0 : sorted[Math.floor(sorted.length / 2)];
 }
 
 /**
