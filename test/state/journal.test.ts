@@ -144,6 +144,18 @@ describe('reading a journal left by a crash', () => {
   });
 });
 
+describe('reading a journal while a live run appends to it', () => {
+  it('a look without the lock reads the complete entries and passes over the line the run is writing; the run itself does not', async () => {
+    const writer = backendAt(path);
+    await writer.lock('apply');
+    await writer.appendChanges([{ op: 'put', address: 'ContainerGroup/a', record: rec('a') }]);
+    // The next entry, half written: what a reader can find between two of the writer's write calls.
+    await appendFile(`${path}.journal`, '{"serial":2,"changes":[{"op":"put","address":"ContainerGroup/b","rec');
+    expect(Object.keys((await backendAt(path).read()).resources)).toEqual(['ContainerGroup/a']);
+    await expect(writer.read()).rejects.toThrow(/ends in an incomplete record at line 2 \(it was recording ContainerGroup\/b\)/);
+  });
+});
+
 describe('StateRecorder over the journal, killed mid-apply', () => {
   let dist: string;
   beforeAll(() => {

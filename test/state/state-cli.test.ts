@@ -62,6 +62,28 @@ describe('moor state list', () => {
     expect(r.stdout).toContain('ContainerGroup/web');
   });
 
+  it("during another run's apply, lists what it recorded and passes over the journal line it is writing; once that run is gone, the line stops the list", async () => {
+    const entry = {
+      serial: 5,
+      changes: [
+        { op: 'put', address: 'PushDataset/new', record: { kind: 'PushDataset', name: 'new', lastApplied: {}, updatedAt: '2026-11-21T12:03:00.000Z' } },
+      ],
+    };
+    await writeFile(`${state}.journal`, `${JSON.stringify(entry)}\n{"serial":6,"changes":[{"op":"put","address":"PushDataset/next"`);
+    // Held on another host: moor cannot tell that run is gone, so it is writing.
+    const lock = { id: 'x', who: 'alice@ci', pid: 42, host: 'ci-runner', operation: 'apply', since: '2026-11-21T12:00:00Z' };
+    await writeFile(`${state}.lock`, JSON.stringify(lock));
+    const during = await moor('state', 'list', '--state', state);
+    expect(during.code, during.stderr).toBe(0);
+    expect(during.stdout).toMatch(/^PushDataset\/new\s/m);
+    expect(during.stdout).not.toContain('PushDataset/next');
+    // The same lock left by a process of this host that no longer runs: the line was cut short by a crash.
+    await writeFile(`${state}.lock`, JSON.stringify({ ...lock, host: hostname(), pid: DEAD_PID }));
+    const after = await moor('state', 'list', '--state', state);
+    expect(after.code).toBe(1);
+    expect(after.stderr).toContain('ends in an incomplete record at line 2 (it was recording PushDataset/next)');
+  });
+
   it('says so on stderr when state is empty', async () => {
     const r = await moor('state', 'list', '--state', join(dir, 'none.json'));
     expect(r).toMatchObject({ code: 0, stdout: '' });

@@ -6,7 +6,7 @@ import { UserError } from '../../core/diagnostics.js';
 import { fileErrorMessage } from '../file-errors.js';
 import { code, sizeOf, sweepTempFiles, writeFileAtomic } from './atomic-write.js';
 import { takeFileWatchLease } from './file-watch-lease.js';
-import { acquireFileLock, breakFileLock, checkFileLock, readLock, releaseFileLock } from './file-lock.js';
+import { acquireFileLock, breakFileLock, checkFileLock, isStale, readLock, releaseFileLock } from './file-lock.js';
 import { JournalWriter, readJournal, replay } from './journal.js';
 import { AppendedChanges } from './appended-changes.js';
 import { HistoryFile } from './history-file.js';
@@ -94,7 +94,17 @@ export class FileStateBackend implements StateBackend {
       if (code(err) !== 'ENOENT') throw err;
       doc = emptyState();
     }
-    return this.remember(replay(doc, await readJournal(this.journalPath, this.location)));
+    return this.remember(replay(doc, await readJournal(this.journalPath, this.location, () => this.anotherRunWrites())));
+  }
+
+  /**
+   * Whether a live run other than this backend's holds the lock (a look without it, as `moor state list`
+   * during an apply): what that run's journal ends in is a line it is writing, not one a crash cut short.
+   */
+  private async anotherRunWrites(): Promise<boolean> {
+    if (this.held) return false;
+    const holder = await readLock(this.lockPath);
+    return typeof holder === 'object' && !isStale(holder);
   }
 
   async write(next: Omit<StateDocument, 'serial'>, options: WriteOptions = {}): Promise<StateDocument> {

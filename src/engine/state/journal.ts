@@ -104,9 +104,15 @@ function writeProblem(err: unknown): string {
 /**
  * The entries of a journal, oldest first ([] when there is none). Every line must be a complete
  * entry: a last line without its newline is a write cut short (a full disk, a crash), and moor
- * will not guess what it held, so it stops with a message instead of dropping it.
+ * will not guess what it held, so it stops with a message instead of dropping it. Unless
+ * `beingWritten()` says a live run holds the lock: then the last line is the entry that run is
+ * appending, not yet durable (nothing it announces was sent), and the entries before it are the state.
  */
-export async function readJournal(path: string, location: string): Promise<JournalEntry[]> {
+export async function readJournal(
+  path: string,
+  location: string,
+  beingWritten: () => Promise<boolean> = () => Promise.resolve(false),
+): Promise<JournalEntry[]> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -116,7 +122,7 @@ export async function readJournal(path: string, location: string): Promise<Journ
   }
   const lines = text.split('\n');
   const torn = lines.pop(); // '' after the last newline
-  if (torn) throw incompleteEntry(location, lines.length + 1, Buffer.byteLength(text) - Buffer.byteLength(torn), torn);
+  if (torn && !(await beingWritten())) throw incompleteEntry(location, lines.length + 1, Buffer.byteLength(text) - Buffer.byteLength(torn), torn);
   return lines.map((line, i) => parseEntry(line, i + 1, location));
 }
 
