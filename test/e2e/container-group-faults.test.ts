@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { testClock } from '../support/test-clock.js';
-import { groupManifest, listedGroups, moor, readStateMidRun, startCloud, startMoor, workdir, type Cloud } from './harness.js';
+import { groupManifest, listedGroups, moor, readState, startCloud, startMoor, workdir, type Cloud } from './harness.js';
 import { moorProcess } from './processes.js';
 
 const manyGroups = (n: number) => Array.from({ length: n }, (_, i) => groupManifest(`g${String(i).padStart(3, '0')}`)).join('---\n');
@@ -37,7 +37,7 @@ describe('container groups under faults', () => {
     const dir = workdir({ 'm/secret.txt': 's', 'm/all.yaml': manyGroups(30) });
     const first = moorProcess(dir, cloud, ['apply', 'm', '--auto-approve', '--parallelism', '4']);
     // Kill once a few groups are recorded (state as moor reads it: the file plus its journal).
-    const recorded = async () => Object.values((await readStateMidRun(dir))?.resources ?? {}).filter((r) => r.id && !r.pending).length;
+    const recorded = async () => Object.values((await readState(dir)).resources).filter((r) => r.id && !r.pending).length;
     while ((await recorded()) < 3) await new Promise((r) => setTimeout(r, 20));
     first.child.kill('SIGKILL');
     await first;

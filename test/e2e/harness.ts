@@ -446,19 +446,6 @@ export async function readState(dir: string): Promise<{ serial: number; resource
   return new FileStateBackend(join(dir, '.moor/state.json')).read();
 }
 
-/**
- * The state as a look from outside a running apply sees it (without the lock the run holds): undefined while the
- * run is writing a journal line, which reads as an incomplete record until it is whole (a run would wait for the lock).
- */
-export async function readStateMidRun(dir: string): Promise<{ serial: number; resources: Record<string, ParsedJson> } | undefined> {
-  try {
-    return await readState(dir);
-  } catch (err) {
-    if ((err as Error).message.includes('ends in an incomplete record')) return undefined;
-    throw err;
-  }
-}
-
 /** An auth context whose displayName is a number: a schema error at line 6, column 16. */
 export const INVALID_AUTH_CONTEXT = `apiVersion: moor/v1
 kind: AuthContext

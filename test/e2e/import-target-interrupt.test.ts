@@ -9,7 +9,7 @@ import {
   groupManifest,
   moor,
   putBehindMoor,
-  readStateMidRun,
+  readState,
   startCloud,
   startMoor,
   SUB,
@@ -83,7 +83,7 @@ describe('import, target and interrupt', () => {
     const dir = workdir({ 'm/secret.txt': 's', 'm/all.yaml': docs });
     // In this process, Ctrl-C reaching the run as a terminal's would (interrupted-provisioning.test.ts sends a CLI process a real SIGINT).
     const run = startMoor(dir, cloud, ['apply', 'm', '--auto-approve', '--parallelism', '2']);
-    while (Object.keys((await readStateMidRun(dir))?.resources ?? {}).length < 2) await new Promise((r) => setTimeout(r, 20));
+    while (Object.keys((await readState(dir)).resources).length < 2) await new Promise((r) => setTimeout(r, 20));
     run.signal('SIGINT');
     const stopped = await run;
     expect(stopped.code).toBe(1);
