@@ -142,18 +142,24 @@ export class ReplicaFleet {
     await this.standalone.releaseAll();
   }
 
-  /** /api/status: the replicas this one saw at its last look, their heartbeats and the stacks each holds. */
+  /**
+   * /api/status: the replicas this one saw at its last look, their heartbeats and the stacks each holds:
+   * this replica's own as they are now (as `holds` says: a stack taken or handed over since the look
+   * counts), the others' as the look found them.
+   */
   status(): FleetStatus | undefined {
     if (this.seats.size === 0) return undefined;
     const look = this.lastLook;
+    const me = this.o.replica.id;
     const holds = new Map<string, (string | undefined)[]>();
     for (const seat of this.seats.values()) {
-      const holder = seat.joined ? look?.holders.get(seat.joined.name) : undefined;
+      const seen = seat.joined ? look?.holders.get(seat.joined.name) : undefined;
+      const holder = seat.lease !== undefined ? me : seen === me ? undefined : seen;
       if (holder !== undefined) holds.set(holder, [...(holds.get(holder) ?? []), seat.stack.name]);
     }
     return {
       replica: this.o.replica.id,
-      replicas: (look?.replicas ?? []).map((r) => ({ ...r, self: r.id === this.o.replica.id, holds: holds.get(r.id) ?? [] })),
+      replicas: (look?.replicas ?? []).map((r) => ({ ...r, self: r.id === me, holds: holds.get(r.id) ?? [] })),
       stacks: this.seats.size,
       surveyedAt: look?.at.toISOString() ?? null,
     };
