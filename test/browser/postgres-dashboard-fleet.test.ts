@@ -15,9 +15,11 @@ import { screenshot } from './dashboard-page.js';
 const STACKS = 4;
 
 /** The Replicas panel's rows as the page shows them: replica id -> its cells' text. */
-async function panelRows(page: Page): Promise<Map<string, { state: string; held: string; self: boolean }>> {
+type PanelRows = Map<string, { state: string; held: string; self: boolean }>;
+
+async function panelRows(page: Page): Promise<PanelRows> {
   const rows = page.locator('[data-testid="fleet"] tbody tr');
-  const out = new Map<string, { state: string; held: string; self: boolean }>();
+  const out: PanelRows = new Map();
   for (const row of await rows.all()) {
     const id = await row.getAttribute('data-replica');
     const cells = await row.locator('td').allTextContents();
@@ -70,14 +72,14 @@ describeWithPostgres('the dashboard of a fleet of replicas', () => {
     const page = await browser.newPage();
     await page.goto(`${first.url}/`);
     await page.locator('[data-testid="fleet"]').waitFor({ timeout: 30_000 });
-    // The page shows what the serving replica saw at its last look at the fleet (every half second here):
-    // a look taken while the other replica was still taking its share is caught up by the next one.
-    const showsShare = (r: Awaited<ReturnType<typeof panelRows>>): boolean =>
+    // The other replica's row is what the serving one saw at its last look at the fleet (every half second
+    // here): a look taken while the other was still taking its share is caught up by the next one.
+    const showsShare = (r: PanelRows): boolean =>
       shared.every((status, i) => {
         const held = r.get(ids[i])?.held ?? '';
         return held.startsWith(String(STACKS / 2)) && status.holds.every((stack) => stack !== null && held.includes(stack));
       });
-    let seen: Awaited<ReturnType<typeof panelRows>> = new Map();
+    let seen: PanelRows = new Map();
     const rows = await waitFor(
       async () => {
         const r = (seen = await panelRows(page));
