@@ -2,7 +2,7 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { UserError } from '../../src/core/diagnostics.js';
 import { FileStateBackend } from '../../src/engine/state/file-backend.js';
 import { isStateLocked, StateLockedError } from '../../src/engine/state/state-locked-error.js';
@@ -231,6 +231,8 @@ describe('fencing: a run that lost its lock file writes nothing more', () => {
 
   it('taken over by another run: the message names the new holder, and unlock leaves its lock and state alone', async () => {
     const backend = new FileStateBackend(path);
+    // The journal stays open between appends, and unlock does not fold (so close) it for a run that lost the lock.
+    onTestFinished(() => backend.close());
     const mine = await backend.lock('apply');
     await backend.appendChanges([{ op: 'extras', key: 'k', value: 1 }]);
     await plantLock({ id: 'newer', who: 'bob@ci', pid: 77, host: 'ci', operation: 'apply', since: '2026-11-23T05:00:00Z' });
